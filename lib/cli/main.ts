@@ -1,0 +1,65 @@
+import { Command, CommanderError } from 'commander';
+import { CliContext, processContext } from './context';
+import { EXIT, RunError, UsageError } from '../config/errors';
+import { toolInfo } from '../version';
+import { registerRun } from './run';
+import { registerScripts } from './scripts';
+import { registerReport } from './report';
+import { registerMatrix } from './matrix';
+import { registerDiskperf } from './diskperf';
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    the run failed (server unreachable, a command failed, a step failed with --on-error stop)
+  2    bad input: an unknown or invalid option, config key or file
+  130  interrupted by Ctrl-C (SIGINT); partial results were written
+  143  terminated (SIGTERM); partial results were written`;
+
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command('mongo-bench');
+  program
+    .description('Benchmark MongoDB deployments: topology setup scripts, benchRun-style client sweeps, reports and charts.')
+    .version(toolInfo().version, '-V, --version')
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
+    .addHelpText('after', EXIT_CODES_HELP)
+    .exitOverride();
+  registerRun(program, ctx);
+  registerScripts(program, ctx);
+  registerReport(program, ctx);
+  registerMatrix(program, ctx);
+  registerDiskperf(program, ctx);
+  for (const command of program.commands) {
+    command
+      .showSuggestionAfterError(true)
+      .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
+      .exitOverride();
+  }
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never calls process.exit itself. */
+export async function main(argv: string[], ctx: CliContext = processContext()): Promise<number> {
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv);
+    return ctx.exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      // commander already printed its message (unknown option, missing argument, ...): bad input.
+      return EXIT.usage;
+    }
+    if (err instanceof UsageError) {
+      ctx.err(`mongo-bench: error: ${err.message}`);
+      return EXIT.usage;
+    }
+    if (err instanceof RunError) {
+      ctx.err(`mongo-bench: ${err.message}`);
+      return err.exitCode;
+    }
+    ctx.err(`mongo-bench: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { UsageError } from './errors';
+
+/** How a config path is shown to the user: `--max-clients` for flags, `sweep.clients[0]` for files. */
+export type PathStyle = 'flag' | 'config';
+
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+export function describePath(path: ReadonlyArray<PropertyKey>, style: PathStyle): string {
+  if (style === 'flag' && path.length > 0) return `option --${kebab(String(path[0]))}`;
+  let out = '';
+  for (const part of path) {
+    out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  }
+  return out ? `config ${out}` : 'config';
+}
+
+/** Levenshtein distance, for "did you mean" suggestions on unknown keys. */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function formatIssue(issue: z.core.$ZodIssue, style: PathStyle): string {
+  if (issue.code === 'unrecognized_keys') {
+    const where = describePath(issue.path, 'config');
+    return issue.keys
+      .map((key) => {
+        const name = style === 'flag' ? `--${kebab(key)}` : key;
+        return `${where === 'config' ? '' : `${where}: `}unknown ${style === 'flag' ? 'option' : 'key'} "${name}"`;
+      })
+      .join('; ');
+  }
+  return `${describePath(issue.path, style)}: ${issue.message}`;
+}
+
+/**
+ * Validates raw options against a schema and returns the typed result, or throws a UsageError whose
+ * message names every bad option or config path.
+ */
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, style: PathStyle = 'flag'): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => formatIssue(issue, style));
+  throw new UsageError(lines.join('\n'));
+}
+
+/** Parses an integer flag value strictly ("12", not "12abc" or "1.5"), naming the flag on error. */
+export function intArg(flag: string) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`option ${flag}: expected an integer, got "${value}"`);
+    return Number(value);
+  };
+}
+
+export function numberArg(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`option ${flag}: expected a number, got "${value}"`);
+    return n;
+  };
+}
+
+/** "1,2,4" -> [1, 2, 4] */
+export function intListArg(flag: string) {
+  return (value: string): number[] =>
+    value.split(',').map((part) => {
+      if (!/^\s*-?\d+\s*$/.test(part)) throw new UsageError(`option ${flag}: expected a comma-separated list of integers, got "${value}"`);
+      return Number(part);
+    });
+}
