@@ -1,3 +1,62 @@
+/**
+ * Runs once per jest run, in jest's parent process, before any worker starts: picks and starts the
+ * shared CRUD server and tells the workers (which inherit process.env) what this machine offers.
+ */
+import { readFileSync } from 'fs';
+import path from 'path';
+import { CrudServer, startCrudServer } from './crud-server';
+import { findMongosBinary } from './mongod';
+import { ENV, mongoshScript } from './servers';
+
+/** Where global-teardown.ts finds the server; both hooks run in the same (parent) process. */
+export const RUNNING_CRUD_SERVER = '__MONGO_BENCH_CRUD_SERVER__';
+type WithCrudServer = typeof globalThis & { [RUNNING_CRUD_SERVER]?: CrudServer };
+
+function mongoshVersion(): string | undefined {
+  const script = mongoshScript();
+  if (!script) return undefined;
+  try {
+    return (JSON.parse(readFileSync(path.join(path.dirname(script), '..', 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
 export default async function globalSetup(): Promise<void> {
-  // Starts the shared CRUD server once per test run (see servers.ts).
+  const env = process.env;
+  // Whatever a parent shell exported must not pass for this run's servers.
+  for (const name of Object.values(ENV)) delete env[name];
+
+  const { server, mongod } = await startCrudServer({ echoStderr: env.MONGO_BENCH_DEBUG_SERVERS === '1' });
+  const parts: string[] = [];
+
+  if (server.ok) {
+    (globalThis as WithCrudServer)[RUNNING_CRUD_SERVER] = server.value;
+    env[ENV.crudUri] = server.value.uri;
+    env[ENV.crudKind] = server.value.kind;
+    parts.push(`crud=${server.value.description}`);
+  } else {
+    env[ENV.crudUnavailable] = server.reason;
+    parts.push(`crud=skipped (${server.reason})`);
+  }
+  parts.push('recording=in-process');
+  const mongosh = mongoshVersion();
+  parts.push(mongosh ? `mongosh=${mongosh}` : 'mongosh=skipped (not installed)');
+
+  if (mongod.ok) {
+    env[ENV.mongodBin] = mongod.value.path;
+    const mongos = findMongosBinary(mongod.value);
+    if (mongos.ok) {
+      env[ENV.mongosBin] = mongos.value;
+      parts.push(`mongod/replset/sharded=available (${mongod.value.path})`);
+    } else {
+      env[ENV.mongosUnavailable] = mongos.reason;
+      parts.push(`mongod/replset=available (${mongod.value.path}); sharded=skipped (${mongos.reason})`);
+    }
+  } else {
+    env[ENV.mongodUnavailable] = mongod.reason;
+    env[ENV.mongosUnavailable] = mongod.reason;
+    parts.push(`mongod/replset/sharded=skipped (${mongod.reason})`);
+  }
+  env[ENV.summary] = parts.join('; ');
 }
