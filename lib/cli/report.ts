@@ -1,10 +1,40 @@
+import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
-import { notImplemented } from './not-implemented';
+import { UsageError } from '../config/errors';
+import { ResultDocument } from '../metrics/result';
+import { loadResult } from '../report/load-result';
+import { writeReport } from '../report/write-report';
+
+export const DEFAULT_COMPARISON_DIR = join('reports', 'compare');
+
+interface ReportOptions {
+  out?: string;
+}
+
+/** Loads every file first and reports all the bad ones at once. */
+async function loadAll(files: string[]): Promise<ResultDocument[]> {
+  const settled = await Promise.allSettled(files.map((f) => loadResult(f)));
+  const problems = settled.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  return settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value);
+}
 
 export function registerReport(program: Command, ctx: CliContext): void {
   program
     .command('report')
     .description('render PNG charts, summary.md, results.csv and index.html from one or more results.json files')
-    .action(() => notImplemented(ctx, 'report'));
+    .argument('<results...>', 'result files (results.json); several are compared, one series per result, legend = each result\'s label')
+    .option('-o, --out <dir>', `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`)
+    .addHelpText('after', '\nExamples:\n  mongo-bench report reports/run-1/results.json\n  mongo-bench report w0.json w1.json j-true.json --out reports/write-concern')
+    .action(async (files: string[], options: ReportOptions) => {
+      const results = await loadAll(files);
+      const outDir = options.out ?? (files.length === 1 ? dirname(files[0]) : DEFAULT_COMPARISON_DIR);
+      const started = process.hrtime.bigint();
+      const { files: written } = await writeReport(results, outDir);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.out(`wrote ${written.length} files to ${outDir} in ${Math.round(ms)} ms:`);
+      for (const file of written) ctx.out(`  ${file}`);
+      ctx.out(`open ${join(outDir, 'index.html')} to see charts and tables together`);
+    });
 }

@@ -1,0 +1,316 @@
+/**
+ * Pure chart-data builders: result documents in, plain chart descriptions out (titles, axes,
+ * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG.
+ */
+import { LatencySummary, ResultDocument, StepResult } from '../metrics/result';
+import { measuredLine, seriesLabels, stepStatus, warnings } from './describe';
+
+export interface Point {
+  x: number;
+  /** null leaves a gap (no measurement, or a break between steps). */
+  y: number | null;
+  /** From a step that was interrupted or failed: partial figures, drawn hollow. */
+  partial?: boolean;
+}
+
+export type PointStyle = 'circle' | 'rect' | 'triangle' | 'rectRot' | 'crossRot' | 'star' | 'rectRounded';
+
+export interface Series {
+  label: string;
+  color: string;
+  pointStyle: PointStyle;
+  /** Canvas line dash; empty for solid. */
+  dash: number[];
+  points: Point[];
+  /** 'y2' plots against the right-hand axis (errors/sec, far smaller than ops/sec). */
+  yAxis?: 'y' | 'y2';
+}
+
+/** x = concurrent clients on a log axis, labelled exactly at `ticks`. */
+export interface ClientsAxis {
+  kind: 'clients';
+  title: string;
+  ticks: number[];
+}
+
+/** One step of a timeline: where it starts on the x axis (seconds) and how long it is. */
+export interface StepSegment {
+  clients: number;
+  start: number;
+  length: number;
+  /** Some result's run of this step was interrupted or failed. */
+  partial: boolean;
+}
+
+/** x = seconds into the sweep, steps laid one after another. */
+export interface TimeAxis {
+  kind: 'seconds';
+  title: string;
+  max: number;
+  steps: StepSegment[];
+}
+
+export type Unit = 'ops/s' | 'ms';
+
+export interface ChartSpec {
+  /** File name of the PNG, e.g. "avg-read-ops.png". */
+  file: string;
+  title: string;
+  /** What was measured: workload, topology, server version, document size. */
+  subtitle: string;
+  /** Drawn prominently: incomplete run, test-double server. */
+  warnings: string[];
+  x: ClientsAxis | TimeAxis;
+  y: { title: string; unit: Unit; scale: 'linear' | 'log' };
+  /** Right-hand axis, when a series needs its own scale. */
+  y2?: { title: string; unit: Unit };
+  series: Series[];
+}
+
+/** Okabe-Ito colours (colour-blind safe), without the yellow that vanishes on white. */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+// Filled shapes first: thin ones (crossRot, star) read poorly in the legend.
+const POINT_STYLES: PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'rectRounded', 'crossRot', 'star'];
+
+function seriesStyle(index: number): Pick<Series, 'color' | 'pointStyle' | 'dash'> {
+  return {
+    color: PALETTE[index % PALETTE.length],
+    pointStyle: POINT_STYLES[index % POINT_STYLES.length],
+    // Past the palette, dashes keep series apart.
+    dash: index >= PALETTE.length ? [8, 4] : [],
+  };
+}
+
+export type ThroughputMetric = 'avgReads' | 'peakReads' | 'avgWrites' | 'peakWrites';
+
+const THROUGHPUT: Record<ThroughputMetric, { file: string; title: string; yTitle: string; value: (s: StepResult) => number }> = {
+  avgReads: {
+    file: 'avg-read-ops.png',
+    title: 'Average read operations per second by concurrent clients',
+    yTitle: 'reads/sec (mean over the step)',
+    value: (s) => s.opsPerSec.reads,
+  },
+  peakReads: {
+    file: 'peak-read-ops.png',
+    title: 'Peak read operations per second by concurrent clients',
+    yTitle: 'reads/sec (best second of the step)',
+    value: (s) => s.peakOpsPerSec.reads,
+  },
+  avgWrites: {
+    file: 'avg-write-ops.png',
+    title: 'Average write operations per second by concurrent clients',
+    yTitle: 'writes/sec (mean over the step)',
+    value: (s) => s.opsPerSec.writes,
+  },
+  peakWrites: {
+    file: 'peak-write-ops.png',
+    title: 'Peak write operations per second by concurrent clients',
+    yTitle: 'writes/sec (best second of the step)',
+    value: (s) => s.peakOpsPerSec.writes,
+  },
+};
+
+export const THROUGHPUT_METRICS = Object.keys(THROUGHPUT) as ThroughputMetric[];
+
+/** Every client count any of the results measured, ascending. */
+export function clientCounts(results: readonly ResultDocument[]): number[] {
+  return [...new Set(results.flatMap((r) => r.steps.map((s) => s.clients)))].sort((a, b) => a - b);
+}
+
+function clientsAxis(results: readonly ResultDocument[]): ClientsAxis {
+  return { kind: 'clients', title: 'concurrent clients (log scale)', ticks: clientCounts(results) };
+}
+
+export const PARTIAL_NOTE = 'hollow points: steps cut short (interrupted or failed), partial figures';
+
+function isPartial(step: StepResult): boolean {
+  return stepStatus(step) !== 'ok';
+}
+
+function common(results: readonly ResultDocument[], partialMarkers = true): Pick<ChartSpec, 'subtitle' | 'warnings'> {
+  const notes = warnings(results);
+  if (partialMarkers && results.some((r) => r.steps.some(isPartial))) notes.push(PARTIAL_NOTE);
+  const measured = measuredLine(results);
+  return { subtitle: results.length === 1 ? `${seriesLabels(results)[0]} · ${measured}` : measured, warnings: notes };
+}
+
+function clientPoint(step: StepResult, y: number | null): Point {
+  return isPartial(step) ? { x: step.clients, y, partial: true } : { x: step.clients, y };
+}
+
+/** One of the SoftLayer four: a throughput figure by concurrent clients, one series per result. */
+export function throughputChart(results: readonly ResultDocument[], metric: ThroughputMetric): ChartSpec {
+  const def = THROUGHPUT[metric];
+  const labels = seriesLabels(results);
+  return {
+    file: def.file,
+    title: def.title,
+    ...common(results),
+    x: clientsAxis(results),
+    y: { title: def.yTitle, unit: 'ops/s', scale: 'linear' },
+    series: results.map((r, i) => ({
+      label: labels[i],
+      ...seriesStyle(i),
+      points: r.steps.map((s) => clientPoint(s, def.value(s))),
+    })),
+  };
+}
+
+export type OpKind = 'reads' | 'writes';
+export type Percentile = 'p50' | 'p95' | 'p99';
+export const PERCENTILES: Percentile[] = ['p50', 'p95', 'p99'];
+
+/** Latency in ms, or null when the step measured no operation of that kind. */
+export function latencyMs(summary: LatencySummary, percentile: Percentile): number | null {
+  return summary.count > 0 ? summary[percentile] / 1000 : null;
+}
+
+/** Log scale when the values span more than ~1.5 decades, so fast and slow series both stay readable. */
+export function chooseLatencyScale(series: readonly Series[]): 'linear' | 'log' {
+  const values = series.flatMap((s) => s.points.map((p) => p.y)).filter((y): y is number => y !== null && y > 0);
+  if (values.length === 0) return 'linear';
+  return Math.max(...values) / Math.min(...values) > 30 ? 'log' : 'linear';
+}
+
+function latencyAxis(what: string, series: readonly Series[]): ChartSpec['y'] {
+  const scale = chooseLatencyScale(series);
+  return { title: `${what} (ms${scale === 'log' ? ', log scale' : ''})`, unit: 'ms', scale };
+}
+
+const kindWord = (kind: OpKind) => (kind === 'reads' ? 'Read' : 'Write');
+
+/** One result: p50, p95 and p99 of reads (or writes) by concurrent clients. */
+export function latencyChart(result: ResultDocument, kind: OpKind): ChartSpec {
+  // Blue, orange, vermillion: light to dark as the percentile rises; solid markers stay visible in the legend.
+  const percentileStyle: Record<Percentile, [number, PointStyle]> = { p50: [0, 'circle'], p95: [4, 'triangle'], p99: [1, 'rect'] };
+  const series: Series[] = PERCENTILES.map((p) => ({
+    label: p,
+    ...seriesStyle(percentileStyle[p][0]),
+    pointStyle: percentileStyle[p][1],
+    points: result.steps.map((s) => clientPoint(s, latencyMs(s.latencyMicros[kind], p))),
+  }));
+  return {
+    file: `latency-${kind}.png`,
+    title: `${kindWord(kind)} latency percentiles (p50, p95, p99) by concurrent clients`,
+    ...common([result]),
+    x: clientsAxis([result]),
+    y: latencyAxis(`${kind === 'reads' ? 'read' : 'write'} latency`, series),
+    series,
+  };
+}
+
+/** Several results: one percentile of reads (or writes), one series per result. */
+export function latencyComparisonChart(results: readonly ResultDocument[], kind: OpKind, percentile: Percentile): ChartSpec {
+  const labels = seriesLabels(results);
+  const series: Series[] = results.map((r, i) => ({
+    label: labels[i],
+    ...seriesStyle(i),
+    points: r.steps.map((s) => clientPoint(s, latencyMs(s.latencyMicros[kind], percentile))),
+  }));
+  return {
+    file: `latency-${kind}-${percentile}.png`,
+    title: `${kindWord(kind)} latency ${percentile} by concurrent clients`,
+    ...common(results),
+    x: clientsAxis(results),
+    y: latencyAxis(`${kind === 'reads' ? 'read' : 'write'} latency ${percentile}`, series),
+    series,
+  };
+}
+
+/**
+ * A step's per-second samples on one continuous clock: with several trials `t` restarts at 0 per
+ * trial, so each trial is placed after the previous one.
+ */
+export function stepSeconds(step: StepResult): Array<{ at: number; sample: StepResult['perSecond'][number] }> {
+  const trials = [...new Set(step.perSecond.map((p) => p.trial ?? 1))].sort((a, b) => a - b);
+  const out: Array<{ at: number; sample: StepResult['perSecond'][number] }> = [];
+  let offset = 0;
+  for (const trial of trials) {
+    const samples = step.perSecond.filter((p) => (p.trial ?? 1) === trial).sort((a, b) => a.t - b.t);
+    for (const sample of samples) out.push({ at: offset + sample.t, sample });
+    offset += Math.max(...samples.map((p) => p.t)) + 1;
+  }
+  return out;
+}
+
+function stepLength(step: StepResult): number {
+  const seconds = stepSeconds(step);
+  return seconds.length === 0 ? 0 : seconds[seconds.length - 1].at + 1;
+}
+
+/**
+ * Lays the steps one after another on a shared time axis. Results are aligned by client count, so a
+ * step of 8 clients starts at the same x in every series; each segment is as long as the longest run of it.
+ */
+export function timelineSegments(results: readonly ResultDocument[]): StepSegment[] {
+  const order: number[] = [];
+  for (const r of results) for (const s of r.steps) if (!order.includes(s.clients)) order.push(s.clients);
+  if (results.length > 1) order.sort((a, b) => a - b);
+  let start = 0;
+  return order.map((clients) => {
+    const runs = results.flatMap((r) => r.steps.filter((s) => s.clients === clients));
+    const length = Math.max(1, ...runs.map(stepLength));
+    const segment = { clients, start, length, partial: runs.some(isPartial) };
+    start += length;
+    return segment;
+  });
+}
+
+/** Per-second points of one result; each second is plotted at its middle, with a gap between steps. */
+function timelinePoints(result: ResultDocument, segments: readonly StepSegment[], value: (p: StepResult['perSecond'][number]) => number): Point[] {
+  const points: Point[] = [];
+  for (const seg of segments) {
+    const step = result.steps.find((s) => s.clients === seg.clients);
+    if (!step) continue;
+    for (const { at, sample } of stepSeconds(step)) points.push({ x: seg.start + at + 0.5, y: value(sample) });
+    points.push({ x: seg.start + seg.length, y: null });
+  }
+  return points;
+}
+
+/** Ops/sec of every second of every step. One result: reads, writes (and errors if any); several: total per result. */
+export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
+  const segments = timelineSegments(results);
+  let series: Series[];
+  let title: string;
+  if (results.length === 1) {
+    const [r] = results;
+    title = 'Operations per second over time, step by step';
+    series = [
+      { label: 'reads/sec', ...seriesStyle(0), points: timelinePoints(r, segments, (p) => p.reads) },
+      { label: 'writes/sec', ...seriesStyle(1), points: timelinePoints(r, segments, (p) => p.writes) },
+    ];
+    if (r.steps.some((s) => s.perSecond.some((p) => p.errors > 0))) {
+      series.push({ label: 'errors/sec (right axis)', ...seriesStyle(6), dash: [6, 3], yAxis: 'y2', points: timelinePoints(r, segments, (p) => p.errors) });
+    }
+  } else {
+    title = 'Total operations per second over time, step by step';
+    const labels = seriesLabels(results);
+    series = results.map((r, i) => ({ label: labels[i], ...seriesStyle(i), points: timelinePoints(r, segments, (p) => p.reads + p.writes) }));
+  }
+  for (const s of series) s.pointStyle = 'circle';
+  const last = segments[segments.length - 1];
+  return {
+    file: 'timeline.png',
+    title,
+    ...common(results, false),
+    x: { kind: 'seconds', title: 'seconds into the sweep (measured seconds only, warm-up excluded)', max: last ? last.start + last.length : 1, steps: segments },
+    y: { title: results.length === 1 ? 'operations/sec (each second)' : 'reads + writes/sec (each second)', unit: 'ops/s', scale: 'linear' },
+    ...(series.some((s) => s.yAxis === 'y2') ? { y2: { title: 'errors/sec', unit: 'ops/s' as const } } : {}),
+    series,
+  };
+}
+
+/** Every chart of a report: the single-result set, or the comparison set when there are several results. */
+export function buildCharts(results: readonly ResultDocument[]): ChartSpec[] {
+  if (results.length === 0) return [];
+  const charts = THROUGHPUT_METRICS.map((m) => throughputChart(results, m));
+  if (results.length === 1) {
+    charts.push(latencyChart(results[0], 'reads'), latencyChart(results[0], 'writes'));
+  } else {
+    for (const kind of ['reads', 'writes'] as const) for (const p of PERCENTILES) charts.push(latencyComparisonChart(results, kind, p));
+  }
+  charts.push(timelineChart(results));
+  // A result with no finished step has nothing to draw.
+  return charts.filter((c) => c.series.some((s) => s.points.some((p) => p.y !== null)));
+}

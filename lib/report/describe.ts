@@ -1,0 +1,95 @@
+import { ResultDocument, StepResult } from '../metrics/result';
+
+/** What a result measured, as short human strings (used in chart subtitles and summaries). */
+export interface ResultFacts {
+  workload: string;
+  topology: string;
+  server: string;
+  docSize: string;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${trimNumber(bytes / 1024)} KiB`;
+  return `${trimNumber(bytes / (1024 * 1024))} MiB`;
+}
+
+function trimNumber(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}
+
+export function isTestDouble(result: ResultDocument): boolean {
+  return result.target.testDouble === true;
+}
+
+export function resultFacts(result: ResultDocument): ResultFacts {
+  const version = result.target.serverVersion;
+  const server = isTestDouble(result)
+    ? `TEST DOUBLE server${version ? ` (reports ${version})` : ''}, not MongoDB`
+    : version ? `MongoDB ${version}` : 'MongoDB (version unknown)';
+  return {
+    workload: result.workload.name,
+    topology: result.target.topology,
+    server,
+    docSize: result.workload.docSize === undefined ? 'doc size not recorded' : `${formatBytes(result.workload.docSize)} docs`,
+  };
+}
+
+/** One line saying what was measured; for several results, facts they do not share read "varies". */
+export function measuredLine(results: readonly ResultDocument[]): string {
+  const all = results.map(resultFacts);
+  const pick = (key: keyof ResultFacts, name: string) => {
+    const values = [...new Set(all.map((f) => f[key]))];
+    return values.length === 1 ? values[0] : `${name} varies`;
+  };
+  return [
+    `workload: ${pick('workload', 'workload')}`,
+    pick('topology', 'topology'),
+    pick('server', 'server'),
+    pick('docSize', 'doc size'),
+  ].join(' · ');
+}
+
+/** Each result's own label, made unique when two results share one ("w:1", "w:1 #2"). */
+export function uniqueLabels(results: readonly ResultDocument[]): string[] {
+  const seen = new Map<string, number>();
+  return results.map((r, i) => {
+    const base = r.label.trim() || `result ${i + 1}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base} #${n}`;
+  });
+}
+
+/** Legend labels: the unique label, marked when the run is incomplete or ran against a test double. */
+export function seriesLabels(results: readonly ResultDocument[]): string[] {
+  return uniqueLabels(results).map((label, i) => {
+    const r = results[i];
+    return `${label}${r.complete ? '' : ' (incomplete)'}${isTestDouble(r) ? ' (test double)' : ''}`;
+  });
+}
+
+/** Warnings every chart and table of these results must carry. */
+export function warnings(results: readonly ResultDocument[]): string[] {
+  const out: string[] = [];
+  const labels = uniqueLabels(results);
+  const incomplete = results.map((r, i) => ({ r, label: labels[i] })).filter((x) => !x.r.complete);
+  if (results.length === 1 && incomplete.length === 1) {
+    out.push(`INCOMPLETE run${results[0].incompleteReason ? `: ${results[0].incompleteReason}` : ''} (showing the steps it finished)`);
+  } else if (incomplete.length > 0) {
+    out.push(`INCOMPLETE (showing the steps that finished): ${incomplete.map((x) => x.label).join(', ')}`);
+  }
+  if (results.some(isTestDouble)) {
+    out.push(
+      results.length === 1
+        ? 'TEST DOUBLE server: these numbers are not MongoDB numbers'
+        : `TEST DOUBLE server (not MongoDB numbers): ${labels.filter((_l, i) => isTestDouble(results[i])).join(', ')}`,
+    );
+  }
+  return out;
+}
+
+/** A step's status for display: the recorded status, else 'ok'. */
+export function stepStatus(step: StepResult): 'ok' | 'failed' | 'interrupted' {
+  return step.status ?? 'ok';
+}

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ResultDocument } from '../metrics/result';
+import { UsageError } from '../config/errors';
+import { resultDocumentSchema, SUPPORTED_RESULT_SCHEMAS } from './result-schema';
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  return out || '(document)';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses and validates the text of a result file. `source` names the file in every error, so a
+ * user comparing several files knows which one is bad.
+ */
+export function parseResult(text: string, source: string): ResultDocument {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${source}: not a JSON file (${(err as Error).message.replace(/\s+/g, " ")})`);
+  }
+  const supported = SUPPORTED_RESULT_SCHEMAS.map((s) => `"${s}"`).join(', ');
+  if (!isPlainObject(raw) || typeof raw.schema !== 'string') {
+    throw new UsageError(`${source}: not a mongo-bench result document (expected a JSON object with "schema": ${supported})`);
+  }
+  if (!SUPPORTED_RESULT_SCHEMAS.includes(raw.schema)) {
+    const hint = raw.schema.startsWith('mongo-bench/result@')
+      ? 'it was probably written by a newer mongo-bench; upgrade to render it'
+      : 'not a mongo-bench result document';
+    throw new UsageError(`${source}: unsupported result schema "${raw.schema}" (${hint}); this version reads ${supported}`);
+  }
+  const parsed = resultDocumentSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 5).map((issue: z.core.$ZodIssue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+    const more = parsed.error.issues.length > 5 ? [`  ... and ${parsed.error.issues.length - 5} more`] : [];
+    throw new UsageError([`${source}: not a valid ${raw.schema} document:`, ...problems, ...more].join('\n'));
+  }
+  return parsed.data;
+}
+
+/** Reads a result file (results.json) and validates it; errors name the file. */
+export async function loadResult(file: string): Promise<ResultDocument> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
+    throw new UsageError(`${file}: cannot read result file (${why})`);
+  }
+  return parseResult(text, file);
+}

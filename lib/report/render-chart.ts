@@ -1,0 +1,262 @@
+/** Draws a ChartSpec into a PNG with Chart.js 4 on @napi-rs/canvas (no DOM, no native build). */
+import { createCanvas } from '@napi-rs/canvas';
+import {
+  Chart,
+  ChartConfiguration,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  Plugin,
+  PointElement,
+  Scale,
+  SubTitle,
+  Title,
+} from 'chart.js';
+import { ChartSpec } from './chart-data';
+import { CHART_FONT_FAMILY, registerChartFonts } from './fonts';
+import { formatOps } from './format';
+
+export const CHART_WIDTH = 1000;
+export const CHART_HEIGHT = 600;
+export const BACKGROUND = '#ffffff';
+const WARNING_COLOR = '#b00020';
+const WARNING_LINE_HEIGHT = 20;
+
+let initialised = false;
+function init(): void {
+  if (initialised) return;
+  registerChartFonts();
+  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
+  Chart.defaults.font.family = CHART_FONT_FAMILY;
+  Chart.defaults.font.size = 13;
+  Chart.defaults.color = '#333333';
+  initialised = true;
+}
+
+export interface RenderOptions {
+  width?: number;
+  height?: number;
+  /** Draw the title (on by default; tests turn it off to prove text is drawn). */
+  title?: boolean;
+}
+
+const backgroundPlugin: Plugin<'line'> = {
+  id: 'mbBackground',
+  beforeDraw(chart) {
+    const { ctx } = chart;
+    ctx.save();
+    ctx.fillStyle = BACKGROUND;
+    ctx.fillRect(0, 0, chart.width, chart.height);
+    ctx.restore();
+  },
+};
+
+/** Red warning lines under the x axis: incomplete run, test-double server. */
+function warningsPlugin(lines: string[]): Plugin<'line'> {
+  return {
+    id: 'mbWarnings',
+    afterDraw(chart) {
+      const { ctx } = chart;
+      ctx.save();
+      ctx.fillStyle = WARNING_COLOR;
+      ctx.font = `bold 14px "${CHART_FONT_FAMILY}"`;
+      ctx.textBaseline = 'bottom';
+      ctx.textAlign = 'left';
+      lines.forEach((line, i) => ctx.fillText(line, 12, chart.height - 6 - (lines.length - 1 - i) * WARNING_LINE_HEIGHT));
+      ctx.restore();
+    },
+  };
+}
+
+/** Dashed vertical lines where each step of a timeline begins. */
+function stepBoundariesPlugin(starts: number[]): Plugin<'line'> {
+  return {
+    id: 'mbStepBoundaries',
+    beforeDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      const x = chart.scales.x;
+      ctx.save();
+      ctx.strokeStyle = '#888888';
+      ctx.lineWidth = 1;
+      ctx.setLineDash([4, 4]);
+      for (const start of starts) {
+        const px = Math.round(x.getPixelForValue(start)) + 0.5;
+        ctx.beginPath();
+        ctx.moveTo(px, chartArea.top);
+        ctx.lineTo(px, chartArea.bottom);
+        ctx.stroke();
+      }
+      ctx.restore();
+    },
+  };
+}
+
+/** A tick label without trailing zeros: 0.2, 1.5, 10, 25,000. */
+function tickNumber(value: number): string {
+  return Math.abs(value) >= 1000 ? formatOps(value) : String(Number(value.toPrecision(3)));
+}
+
+/** Chart.js puts a tick at every 1..9 x 10^n on a log axis; label only 1, 2, 5 x 10^n so labels do not collide. */
+export function logTickLabel(value: number): string {
+  if (!(value > 0)) return '';
+  const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+  return [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) ? tickNumber(value) : '';
+}
+
+/** Log-axis bounds with some room around the data, so no point sits on the chart's edge. */
+function logBounds(spec: ChartSpec, axis: 'y' | 'y2'): { min?: number; max?: number } {
+  const values = spec.series
+    .filter((s) => (s.yAxis ?? 'y') === axis)
+    .flatMap((s) => s.points.map((p) => p.y))
+    .filter((y): y is number => y !== null && y > 0);
+  if (values.length === 0) return {};
+  return { min: Math.min(...values) / 1.4, max: Math.max(...values) * 1.4 };
+}
+
+function setTicks(values: number[]) {
+  return (scale: Scale) => {
+    scale.ticks = values.map((value) => ({ value }));
+  };
+}
+
+function xScales(spec: ChartSpec): NonNullable<ChartConfiguration<'line'>['options']>['scales'] {
+  const axisTitle = (text: string) => ({ display: true, text, font: { size: 13 } });
+  if (spec.x.kind === 'clients') {
+    const ticks = spec.x.ticks;
+    const lo = ticks[0] ?? 1;
+    const hi = ticks[ticks.length - 1] ?? 1;
+    return {
+      x: {
+        type: 'logarithmic',
+        // A little room either side so the first and last points are not cut by the chart edge.
+        min: lo / 1.25,
+        max: hi * 1.25,
+        afterBuildTicks: setTicks(ticks),
+        // autoSkip only thins labels out when dense client lists (1..10, 20..100) would collide.
+        ticks: { callback: (value) => String(value), autoSkip: true, autoSkipPadding: 8, maxRotation: 0 },
+        title: axisTitle(spec.x.title),
+      },
+    };
+  }
+  const steps = spec.x.steps;
+  return {
+    x: {
+      type: 'linear',
+      min: 0,
+      max: spec.x.max,
+      // No extra tick at an odd max (e.g. 72s next to 70s), whose labels would overlap.
+      ticks: { callback: (value) => `${value}s`, maxRotation: 0, includeBounds: false },
+      title: axisTitle(spec.x.title),
+    },
+    steps: {
+      type: 'linear',
+      position: 'top',
+      min: 0,
+      max: spec.x.max,
+      grid: { display: false },
+      afterBuildTicks: setTicks(steps.map((s) => s.start + s.length / 2)),
+      ticks: {
+        autoSkip: true,
+        autoSkipPadding: 8,
+        maxRotation: 0,
+        callback: (value) => {
+          const step = steps.find((s) => s.start + s.length / 2 === value);
+          return step ? `${step.clients}${step.partial ? ' (cut short)' : ''}` : '';
+        },
+      },
+      title: axisTitle('concurrent clients in each step'),
+    },
+  };
+}
+
+/** Splits a long " · "-separated line into lines that fit the chart width (Chart.js does not wrap titles). */
+export function wrapSubtitle(text: string, maxChars: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const part of text.split(' · ')) {
+    const next = line ? `${line} · ${part}` : part;
+    if (line && next.length > maxChars) {
+      lines.push(line);
+      line = part;
+    } else {
+      line = next;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {}): ChartConfiguration<'line'> {
+  const timeline = spec.x.kind === 'seconds';
+  const plugins: Plugin<'line'>[] = [backgroundPlugin];
+  if (spec.warnings.length > 0) plugins.push(warningsPlugin(spec.warnings));
+  if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
+  return {
+    type: 'line',
+    data: {
+      datasets: spec.series.map((s) => ({
+        label: s.label,
+        data: s.points,
+        borderColor: s.color,
+        backgroundColor: s.color,
+        borderDash: s.dash,
+        borderWidth: timeline ? 1.5 : 2.5,
+        pointStyle: s.pointStyle,
+        // Hollow markers for partial steps (interrupted or failed).
+        pointBackgroundColor: s.points.map((p) => (p.partial ? BACKGROUND : s.color)),
+        pointBorderWidth: s.points.map((p) => (p.partial ? 2 : 1)),
+        pointRadius: timeline ? 0 : 5,
+        spanGaps: false,
+        xAxisID: 'x',
+        yAxisID: s.yAxis ?? 'y',
+      })),
+    },
+    options: {
+      responsive: false,
+      animation: false,
+      devicePixelRatio: 1,
+      parsing: false,
+      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + spec.warnings.length * WARNING_LINE_HEIGHT } },
+      plugins: {
+        title: { display: options.title !== false, text: spec.title, font: { size: 18, weight: 'bold' }, color: '#111111', padding: { top: 8, bottom: 4 } },
+        subtitle: { display: true, text: wrapSubtitle(spec.subtitle, Math.floor((options.width ?? CHART_WIDTH) / 8.5)), font: { size: 13 }, color: '#444444', padding: { bottom: 8 } },
+        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18, font: { size: 13 } } },
+      },
+      scales: {
+        ...xScales(spec),
+        y:
+          spec.y.scale === 'log'
+            ? { type: 'logarithmic', ...logBounds(spec, 'y'), ticks: { callback: (value) => logTickLabel(Number(value)) }, title: { display: true, text: spec.y.title } }
+            : { type: 'linear', beginAtZero: true, ticks: { callback: (value) => tickNumber(Number(value)) }, title: { display: true, text: spec.y.title } },
+        ...(spec.y2
+          ? {
+              y2: {
+                type: 'linear',
+                position: 'right',
+                beginAtZero: true,
+                grid: { drawOnChartArea: false },
+                ticks: { precision: 0, callback: (value) => tickNumber(Number(value)) },
+                title: { display: true, text: spec.y2.title },
+              },
+            }
+          : {}),
+      },
+    },
+    plugins,
+  };
+}
+
+/** Renders one chart to PNG bytes. */
+export async function renderChart(spec: ChartSpec, options: RenderOptions = {}): Promise<Buffer> {
+  init();
+  const canvas = createCanvas(options.width ?? CHART_WIDTH, options.height ?? CHART_HEIGHT);
+  const context = canvas.getContext('2d') as unknown as ConstructorParameters<typeof Chart>[0];
+  const chart = new Chart(context, chartConfiguration(spec, options));
+  try {
+    return await canvas.encode('png');
+  } finally {
+    chart.destroy();
+  }
+}

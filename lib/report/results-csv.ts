@@ -1,0 +1,55 @@
+/** results.csv: one row per result and client count; raw figures (latency in microseconds) for spreadsheets and scripts. */
+import { ResultDocument, StepResult } from '../metrics/result';
+import { stepStatus, uniqueLabels } from './describe';
+
+type Cell = string | number | boolean | undefined;
+
+const COLUMNS: Array<[string, (r: ResultDocument, s: StepResult, label: string) => Cell]> = [
+  ['label', (_r, _s, label) => label],
+  ['complete', (r) => r.complete],
+  ['test_double', (r) => r.target.testDouble === true],
+  ['workload', (r) => r.workload.name],
+  ['topology', (r) => r.target.topology],
+  ['server_version', (r) => r.target.serverVersion],
+  ['doc_size_bytes', (r) => r.workload.docSize],
+  ['clients', (_r, s) => s.clients],
+  ['status', (_r, s) => stepStatus(s)],
+  ['seconds', (_r, s) => s.seconds],
+  ['trials', (_r, s) => s.trials],
+  ['reads', (_r, s) => s.ops.reads],
+  ['writes', (_r, s) => s.ops.writes],
+  ['errors', (_r, s) => s.ops.errors],
+  ['reads_per_sec_avg', (_r, s) => s.opsPerSec.reads],
+  ['reads_per_sec_peak', (_r, s) => s.peakOpsPerSec.reads],
+  ['writes_per_sec_avg', (_r, s) => s.opsPerSec.writes],
+  ['writes_per_sec_peak', (_r, s) => s.peakOpsPerSec.writes],
+  ['total_per_sec_avg', (_r, s) => s.opsPerSec.total],
+  ['total_per_sec_peak', (_r, s) => s.peakOpsPerSec.total],
+  ...(['reads', 'writes'] as const).flatMap((kind) =>
+    (['avg', 'p50', 'p95', 'p99', 'p999', 'max'] as const).map(
+      (p): [string, (r: ResultDocument, s: StepResult) => Cell] => [
+        `${kind === 'reads' ? 'read' : 'write'}_${p}_us`,
+        (_r, s) => (s.latencyMicros[kind].count > 0 ? s.latencyMicros[kind][p] : undefined),
+      ],
+    ),
+  ),
+];
+
+/** RFC 4180 quoting; numbers rounded to 3 decimals so float noise does not leak into the file. */
+export function csvCell(value: Cell): string {
+  if (value === undefined) return '';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
+  const text = String(value);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_HEADER = COLUMNS.map(([name]) => name);
+
+export function renderResultsCsv(results: readonly ResultDocument[]): string {
+  const labels = uniqueLabels(results);
+  const lines = [CSV_HEADER.join(',')];
+  results.forEach((r, i) => {
+    for (const s of r.steps) lines.push(COLUMNS.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
+  });
+  return `${lines.join('\n')}\n`;
+}

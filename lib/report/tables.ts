@@ -1,0 +1,68 @@
+/** Table models (plain strings) shared by summary.md and index.html, so both always show the same figures. */
+import { ResultDocument, StepResult } from '../metrics/result';
+import { clientCounts } from './chart-data';
+import { seriesLabels, stepStatus } from './describe';
+import { formatMicrosAsMs, formatOps } from './format';
+
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: string[][];
+  /** Per column: numbers are right-aligned. */
+  align: Array<'left' | 'right'>;
+}
+
+const NONE = '–';
+
+interface StepMetric {
+  title: string;
+  value: (s: StepResult) => string;
+}
+
+function latency(kind: 'reads' | 'writes', p: 'p50' | 'p99') {
+  return (s: StepResult) => (s.latencyMicros[kind].count > 0 ? formatMicrosAsMs(s.latencyMicros[kind][p]) : NONE);
+}
+
+/** The figures of one step that summary tables show, in column order. */
+export const STEP_METRICS: StepMetric[] = [
+  { title: 'Reads/s avg', value: (s) => formatOps(s.opsPerSec.reads) },
+  { title: 'Reads/s peak', value: (s) => formatOps(s.peakOpsPerSec.reads) },
+  { title: 'Writes/s avg', value: (s) => formatOps(s.opsPerSec.writes) },
+  { title: 'Writes/s peak', value: (s) => formatOps(s.peakOpsPerSec.writes) },
+  { title: 'Read p50 (ms)', value: latency('reads', 'p50') },
+  { title: 'Read p99 (ms)', value: latency('reads', 'p99') },
+  { title: 'Write p50 (ms)', value: latency('writes', 'p50') },
+  { title: 'Write p99 (ms)', value: latency('writes', 'p99') },
+  { title: 'Errors', value: (s) => formatOps(s.ops.errors) },
+];
+
+/** One row per client count of one result. A Status column appears when some step did not finish cleanly. */
+export function resultTable(result: ResultDocument, title: string): Table {
+  const withStatus = result.steps.some((s) => stepStatus(s) !== 'ok');
+  const columns = ['Clients', ...STEP_METRICS.map((m) => m.title), ...(withStatus ? ['Status'] : [])];
+  const rows = result.steps.map((s) => {
+    const status = stepStatus(s);
+    const statusCell = status === 'ok' ? 'ok' : `${status}${s.error ? `: ${s.error}` : ''}`;
+    return [String(s.clients), ...STEP_METRICS.map((m) => m.value(s)), ...(withStatus ? [statusCell] : [])];
+  });
+  return { title, columns, rows, align: columns.map((c) => (c === 'Status' ? 'left' : 'right')) };
+}
+
+/** Several results: one table per figure, one row per client count, one column per result. */
+export function comparisonTables(results: readonly ResultDocument[]): Table[] {
+  const labels = seriesLabels(results);
+  const counts = clientCounts(results);
+  return STEP_METRICS.map((metric) => ({
+    title: metric.title,
+    columns: ['Clients', ...labels],
+    rows: counts.map((clients) => [
+      String(clients),
+      ...results.map((r) => {
+        const step = r.steps.find((s) => s.clients === clients);
+        if (!step) return NONE;
+        return stepStatus(step) === 'ok' ? metric.value(step) : `${metric.value(step)} (${stepStatus(step)})`;
+      }),
+    ]),
+    align: ['right', ...labels.map(() => 'right' as const)],
+  }));
+}

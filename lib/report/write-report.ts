@@ -1,0 +1,57 @@
+/** The report's single entry point: result documents in, PNG charts + summary.md + results.csv + index.html out. */
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ResultDocument } from '../metrics/result';
+import { RunError, UsageError } from '../config/errors';
+import { buildCharts } from './chart-data';
+import { renderIndexHtml } from './index-html';
+import { renderChart } from './render-chart';
+import { renderResultsCsv } from './results-csv';
+import { renderSummaryMarkdown } from './summary-md';
+
+export const SUMMARY_FILE = 'summary.md';
+export const CSV_FILE = 'results.csv';
+export const INDEX_FILE = 'index.html';
+
+let tmpCounter = 0;
+
+/** Write then rename, so a reader (or a browser refreshing index.html mid-run) never sees half a file. */
+async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
+  const tmp = `${path}.${process.pid}-${++tmpCounter}.tmp`;
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Renders the report for one result (its charts) or several (comparison charts, one series per result)
+ * into outDir. Called by `report`, and by `run` after every step so an interrupted run still has a report.
+ * Returns the paths written (PNGs first, then summary.md, results.csv, index.html).
+ */
+export async function writeReport(results: ResultDocument[], outDir: string): Promise<{ files: string[] }> {
+  if (results.length === 0) throw new UsageError('no result to report on');
+  try {
+    await mkdir(outDir, { recursive: true });
+  } catch (err) {
+    throw new RunError(`cannot create report folder ${outDir}: ${(err as Error).message}`);
+  }
+  const charts = buildCharts(results);
+  // Chart.js draws synchronously; the PNG encodes run on libuv's pool, so let them overlap.
+  const pngs = await Promise.all(charts.map(async (spec) => ({ file: join(outDir, spec.file), png: await renderChart(spec) })));
+  const texts: Array<[string, string]> = [
+    [SUMMARY_FILE, renderSummaryMarkdown(results, charts)],
+    [CSV_FILE, renderResultsCsv(results)],
+    [INDEX_FILE, renderIndexHtml(results, charts)],
+  ];
+  try {
+    for (const { file, png } of pngs) await writeAtomically(file, png);
+    for (const [name, text] of texts) await writeAtomically(join(outDir, name), text);
+  } catch (err) {
+    throw new RunError(`cannot write report to ${outDir}: ${(err as Error).message}`);
+  }
+  return { files: [...pngs.map((p) => p.file), ...texts.map(([name]) => join(outDir, name))] };
+}
