@@ -1,10 +1,79 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
-import { notImplemented } from './not-implemented';
+import { UsageError } from '../config/errors';
+import { intArg, numberArg } from '../config/validate';
+import { GeneratedFile, planFromOptions, renderPlanTable, renderScriptFiles, SetupPlan, TOPOLOGY_KINDS, TopologyInput } from '../topology';
 
-export function registerScripts(program: Command, ctx: CliContext): void {
+/**
+ * Seam for `--workload NAME` (the legacy benchRun script, issue 4): given the workload name and the
+ * plan, returns extra files for the output folder. The lead wires the real renderer here.
+ */
+export type WorkloadScriptRenderer = (workload: string, plan: SetupPlan) => GeneratedFile[];
+
+export interface ScriptsDeps {
+  renderWorkload?: WorkloadScriptRenderer;
+}
+
+interface ScriptsFlags extends TopologyInput {
+  out?: string;
+  dryRun?: boolean;
+  workload?: string;
+}
+
+function numberListArg(flag: string) {
+  const one = numberArg(flag);
+  return (value: string): number[] => value.split(',').map((part) => one(part));
+}
+
+export function registerScripts(program: Command, ctx: CliContext, deps: ScriptsDeps = {}): void {
   program
     .command('scripts')
     .description('plan a topology and write the mongod/mongos command lines and mongosh setup scripts')
-    .action(() => notImplemented(ctx, 'scripts'));
+    .option('--topology <kind>', `${TOPOLOGY_KINDS.join(' | ')} (default: standalone)`)
+    .option('--replicas <n>', 'members per replica set: the replica set, or each shard (default: 3 for replset, 1 for sharded)', intArg('--replicas'))
+    .option('--arbiter', 'replset: add an arbiter')
+    .option('--priorities <list>', 'replset: member priorities in member order, e.g. 2,1,1', numberListArg('--priorities'))
+    .option('--shards <n>', 'sharded: number of shards (default: 2)', intArg('--shards'))
+    .option('--config-servers <n>', 'sharded: members of the config server replica set (default: 1)', intArg('--config-servers'))
+    .option('--mongos <n>', 'sharded: number of routers (default: 1)', intArg('--mongos'))
+    .option('--host <host>', 'the address the processes use for each other and clients use (default: 127.0.0.1)')
+    .option('--bind-ip <list>', 'what the processes listen on (default: 127.0.0.1)')
+    .option('--base-port <port>', 'first port; the processes take consecutive ports (default: 27017)', intArg('--base-port'))
+    .option('--data-dir <dir>', 'one folder per process under it (default: mongo-bench-data)')
+    .option('--db <name>', 'sharded: database to shard (default: mongo_bench)')
+    .option('--collection <name>', 'sharded: collection to shard (default: bench)')
+    .option('--shard-key <field>', 'sharded: shard key field (default: _id)')
+    .option('--hashed', 'sharded: hashed shard key instead of ranged')
+    .option('--presplit <min:max>', 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard')
+    .option('--chunk-size <mb>', 'sharded: chunk size in MB (config.settings)', intArg('--chunk-size'))
+    .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
+    .option('--server-version <x.y>', 'MongoDB version to plan for (default: 7.0)')
+    .option('--out <dir>', 'output folder (default: shell-scripts/<topology-name>)')
+    .option('--dry-run', 'print the plan as a table instead of writing files')
+    .option('--workload <name>', 'also write the legacy benchRun script for this workload (e.g. 6to1)')
+    .action((flags: ScriptsFlags) => {
+      const { out, dryRun, workload, ...input } = flags;
+      const plan = planFromOptions(input);
+      for (const warning of plan.warnings) ctx.err(`warning: ${warning}`);
+      const files = renderScriptFiles(plan);
+      if (workload !== undefined) {
+        if (!deps.renderWorkload) throw new UsageError('option --workload: workload scripts are not available in this build yet');
+        files.push(...deps.renderWorkload(workload, plan));
+      }
+      if (dryRun) {
+        ctx.out(renderPlanTable(plan));
+        return;
+      }
+      const dir = out ?? path.join('shell-scripts', plan.topology.name);
+      mkdirSync(dir, { recursive: true });
+      for (const file of files) {
+        const target = path.join(dir, file.file);
+        writeFileSync(target, file.text);
+        if (file.executable) chmodSync(target, 0o755);
+        ctx.out(`wrote ${target}`);
+      }
+      ctx.out(`next: read ${path.join(dir, 'README.md')} (the order to run the files in)`);
+    });
 }

@@ -1,0 +1,282 @@
+/**
+ * Applies a setup plan through the Node driver: the same steps, the same checks and the same
+ * order as the mongosh scripts (see mongosh-runtime.ts; keep the two in step). Idempotent: a step
+ * whose check finds it done is skipped. Every command it sends is reported to `onCommand` (the
+ * later command-log.txt); the first failure stops it with an error that names the step.
+ */
+import { MongoClient, MongoClientOptions } from 'mongodb';
+import { RunError } from '../config/errors';
+import { Doc, PlanTarget, SetupPlan, SetupStep, StepCheck } from './plan';
+
+/** What applyPlan needs from a connection: run a command, throw when the server says ok: 0. */
+export interface CommandRunner {
+  command(db: string, command: Doc): Promise<Doc>;
+}
+
+/** Returns a runner connected to the step's target (a replica-set member or a mongos). */
+export type Connect = (target: PlanTarget) => Promise<CommandRunner>;
+
+export interface CommandLogEntry {
+  /** 1-based step number and the step count, as the scripts print them. */
+  step: number;
+  steps: number;
+  description: string;
+  target: string;
+  address?: string;
+  db: string;
+  command: Doc;
+  /** check: a read-only test; apply: the step's own command; wait: polling for a PRIMARY. */
+  purpose: 'check' | 'apply' | 'wait';
+  ok: boolean;
+  error?: string;
+  durationMs: number;
+  /** For waits: how many times hello was sent. */
+  attempts?: number;
+}
+
+export interface StepOutcome {
+  step: SetupStep;
+  status: 'applied' | 'skipped';
+}
+
+export interface ApplyOptions {
+  onCommand?: (entry: CommandLogEntry) => void;
+  onStep?: (event: { step: number; steps: number; description: string; status: 'running' | StepOutcome['status'] }) => void;
+  /** Overrides every step's waitFor.timeoutMs (bounded wait for a PRIMARY). */
+  primaryTimeoutMs?: number;
+  pollIntervalMs?: number;
+}
+
+export class SetupStepError extends RunError {
+  constructor(
+    message: string,
+    readonly stepNumber: number,
+    readonly step: SetupStep,
+  ) {
+    super(message);
+    this.name = 'SetupStepError';
+  }
+}
+
+/** The plan or any list of its steps (e.g. dataDistributionSteps for an existing cluster). */
+export type ApplicablePlan = Pick<SetupPlan, 'steps'> & { targets?: SetupPlan['targets'] };
+
+export async function applyPlan(plan: ApplicablePlan, connect: Connect, options: ApplyOptions = {}): Promise<StepOutcome[]> {
+  const runners = new Map<string, CommandRunner>();
+  const outcomes: StepOutcome[] = [];
+  const total = plan.steps.length;
+  for (let i = 0; i < total; i++) {
+    const step = plan.steps[i];
+    const number = i + 1;
+    const target: PlanTarget = plan.targets?.[step.target] ?? { name: step.target, kind: 'mongos', address: '' };
+    const failure = (message: string) =>
+      new SetupStepError(
+        `setup step ${number}/${total} "${step.description}" on ${step.target}${target.address ? ` (${target.address})` : ''} failed: ${message}`,
+        number,
+        step,
+      );
+    options.onStep?.({ step: number, steps: total, description: step.description, status: 'running' });
+
+    let runner = runners.get(step.target);
+    if (!runner) {
+      try {
+        runner = await connect(target);
+      } catch (err) {
+        throw failure(`could not connect: ${messageOf(err)}`);
+      }
+      runners.set(step.target, runner);
+    }
+    const send = async (db: string, command: Doc, purpose: CommandLogEntry['purpose']): Promise<Doc> => {
+      const started = Date.now();
+      const entry = { step: number, steps: total, description: step.description, target: step.target, address: target.address, db, command, purpose };
+      try {
+        const reply = await runner!.command(db, command);
+        const writeError = writeErrorOf(reply);
+        if (writeError) throw new Error(writeError);
+        options.onCommand?.({ ...entry, ok: true, durationMs: Date.now() - started });
+        return reply;
+      } catch (err) {
+        options.onCommand?.({ ...entry, ok: false, error: messageOf(err), durationMs: Date.now() - started });
+        throw err;
+      }
+    };
+
+    let done = false;
+    if (step.check) {
+      try {
+        done = await isDone(step.check, send);
+      } catch (err) {
+        throw failure(err instanceof CheckConflict ? err.message : `could not check whether it is already done: ${messageOf(err)}`);
+      }
+    }
+    if (!done) {
+      try {
+        await send(step.db, step.command, 'apply');
+      } catch (err) {
+        throw failure(messageOf(err));
+      }
+    }
+    if (step.waitFor) {
+      const timeoutMs = options.primaryTimeoutMs ?? step.waitFor.timeoutMs;
+      const found = await waitForPrimary(runner, timeoutMs, options.pollIntervalMs ?? 500, (attempts, ok, durationMs, error) =>
+        options.onCommand?.({
+          step: number,
+          steps: total,
+          description: step.description,
+          target: step.target,
+          address: target.address,
+          db: 'admin',
+          command: { hello: 1 },
+          purpose: 'wait',
+          ok,
+          error,
+          durationMs,
+          attempts,
+        }),
+      );
+      if (!found) throw failure(`no PRIMARY in replica set ${step.waitFor.setName} after ${timeoutMs / 1000} s; look at the members' logs`);
+    }
+    const status = done ? 'skipped' : 'applied';
+    outcomes.push({ step, status });
+    options.onStep?.({ step: number, steps: total, description: step.description, status });
+  }
+  return outcomes;
+}
+
+/** A check that found the step done in a way that conflicts with the plan (e.g. another shard key). */
+class CheckConflict extends Error {}
+
+type Send = (db: string, command: Doc, purpose: CommandLogEntry['purpose']) => Promise<Doc>;
+
+async function findOne(send: Send, db: string, collection: string, filter: Doc): Promise<Doc | null> {
+  const reply = await send(db, { find: collection, filter, limit: 1 }, 'check');
+  const batch = (reply.cursor as { firstBatch?: Doc[] } | undefined)?.firstBatch ?? [];
+  return batch[0] ?? null;
+}
+
+async function shardedCollection(send: Send, ns: string): Promise<Doc | null> {
+  const doc = await findOne(send, 'config', 'collections', { _id: ns });
+  return doc && doc.dropped !== true && doc.unsplittable !== true ? doc : null;
+}
+
+async function findChunk(send: Send, ns: string, bound: Doc): Promise<Doc | null> {
+  const coll = await shardedCollection(send, ns);
+  const filter: Doc = coll?.uuid ? { $or: [{ uuid: coll.uuid }, { ns }] } : { ns };
+  return findOne(send, 'config', 'chunks', { ...filter, ...bound });
+}
+
+function sameValue(actual: unknown, expected: unknown): boolean {
+  return actual === expected || (typeof expected === 'number' && actual !== null && actual !== undefined && Number(actual) === expected);
+}
+
+async function isDone(check: StepCheck, send: Send): Promise<boolean> {
+  switch (check.kind) {
+    case 'replSetInitiated':
+      return (await findOne(send, 'local', 'system.replset', { _id: check.setName })) !== null;
+    case 'shardAdded': {
+      const reply = await send('admin', { listShards: 1 }, 'check');
+      const shards = (reply.shards as Doc[] | undefined) ?? [];
+      return shards.some((s) => s._id === check.shardId);
+    }
+    case 'databaseExists':
+      return (await findOne(send, 'config', 'databases', { _id: check.db })) !== null;
+    case 'collectionSharded': {
+      const coll = await shardedCollection(send, check.ns);
+      if (!coll) return false;
+      if (JSON.stringify(coll.key) !== JSON.stringify(check.key)) {
+        throw new CheckConflict(
+          `${check.ns} is already sharded on ${JSON.stringify(coll.key)}, not ${JSON.stringify(check.key)}: drop it or use that key`,
+        );
+      }
+      return true;
+    }
+    case 'settingEquals': {
+      const doc = await findOne(send, 'config', 'settings', { _id: check.id });
+      return doc !== null && sameValue(doc[check.field], check.value);
+    }
+    case 'chunkBoundary':
+      return (await findChunk(send, check.ns, { min: check.min })) !== null;
+    case 'chunkOnShard': {
+      const chunk = await findChunk(send, check.ns, check.chunk);
+      return chunk !== null && chunk.shard === check.shard;
+    }
+    case 'balancerStopped': {
+      const reply = await send('admin', { balancerStatus: 1 }, 'check');
+      return reply.mode === 'off';
+    }
+  }
+}
+
+/** Polls hello until the member is PRIMARY or names one; false after timeoutMs. Logs the last poll. */
+async function waitForPrimary(
+  runner: CommandRunner,
+  timeoutMs: number,
+  pollMs: number,
+  log: (attempts: number, ok: boolean, durationMs: number, error?: string) => void,
+): Promise<boolean> {
+  const started = Date.now();
+  let attempts = 0;
+  let lastError: string | undefined;
+  for (;;) {
+    attempts++;
+    try {
+      const hello = await runner.command('admin', { hello: 1 });
+      lastError = undefined;
+      if (hello.isWritablePrimary === true || (typeof hello.primary === 'string' && hello.primary !== '')) {
+        log(attempts, true, Date.now() - started);
+        return true;
+      }
+    } catch (err) {
+      lastError = messageOf(err); // the member may still be starting: try again
+    }
+    if (Date.now() - started >= timeoutMs) {
+      log(attempts, false, Date.now() - started, lastError ?? 'no PRIMARY yet');
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+function writeErrorOf(reply: Doc): string | undefined {
+  const writeErrors = reply.writeErrors as { errmsg?: string }[] | undefined;
+  if (writeErrors && writeErrors.length > 0) return writeErrors[0].errmsg ?? 'write error';
+  const wce = reply.writeConcernError as { errmsg?: string } | undefined;
+  return wce ? (wce.errmsg ?? 'write concern error') : undefined;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export interface DriverConnector {
+  connect: Connect;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects with the Node driver: directly to each target's address, or to one `uri` for every
+ * target (an existing cluster's mongos, or a test double).
+ */
+export function driverConnector(options: { uri?: string; clientOptions?: MongoClientOptions } = {}): DriverConnector {
+  const clients: MongoClient[] = [];
+  return {
+    async connect(target) {
+      const uri = options.uri ?? `mongodb://${target.address}/?directConnection=true`;
+      const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, ...options.clientOptions });
+      clients.push(client);
+      await client.connect();
+      return { command: (db, command) => client.db(db).command(command) };
+    },
+    async close() {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+    },
+  };
+}
+
+/** One line per command for command-log.txt: "[3/12] mongos-0 127.0.0.1:27017 admin {addShard: ...} -> ok (4 ms)". */
+export function formatCommandLogEntry(e: CommandLogEntry): string {
+  const where = `${e.target}${e.address ? ` ${e.address}` : ''}`;
+  const result = e.ok ? 'ok' : `failed: ${e.error}`;
+  const attempts = e.attempts !== undefined ? `, ${e.attempts} poll(s)` : '';
+  return `[${e.step}/${e.steps}] ${e.purpose} ${where} ${e.db} ${JSON.stringify(e.command)} -> ${result} (${e.durationMs} ms${attempts})`;
+}

@@ -1,0 +1,237 @@
+/**
+ * The options a topology is built from, as flags or config keys give them, validated into one
+ * plain object with every default filled in. Errors name the option (`--shards`) or config path.
+ */
+import { z } from 'zod';
+import { UsageError } from '../config/errors';
+import { parseOptions, PathStyle } from '../config/validate';
+import { parseServerVersion, ServerVersion } from './server-version';
+
+export const TOPOLOGY_KINDS = ['standalone', 'replset', 'sharded'] as const;
+export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
+
+export interface PresplitRange {
+  min: number;
+  max: number;
+}
+
+/** Everything optional: what the user said. Defaults are applied by resolveTopologyOptions. */
+export interface TopologyInput {
+  topology?: string;
+  replicas?: number;
+  arbiter?: boolean;
+  priorities?: number[];
+  shards?: number;
+  configServers?: number;
+  mongos?: number;
+  host?: string;
+  bindIp?: string;
+  basePort?: number;
+  dataDir?: string;
+  db?: string;
+  collection?: string;
+  shardKey?: string;
+  hashed?: boolean;
+  /** "MIN:MAX" from the command line, or {min, max} from a config file. */
+  presplit?: string | PresplitRange;
+  /** Chunk size in MB. */
+  chunkSize?: number;
+  stopBalancer?: boolean;
+  serverVersion?: string;
+}
+
+export interface TopologyOptions {
+  topology: TopologyKind;
+  /** Members of the replica set (replset) or of each shard's replica set (sharded); data-bearing members. */
+  replicas: number;
+  /** replset only: add an arbiter after the data-bearing members. */
+  arbiter: boolean;
+  /** Member priorities in member order (replset only); absent means MongoDB's default of 1. */
+  priorities?: number[];
+  shards: number;
+  configServers: number;
+  mongos: number;
+  host: string;
+  bindIp: string;
+  basePort: number;
+  dataDir: string;
+  db: string;
+  collection: string;
+  shardKey: string;
+  hashed: boolean;
+  presplit?: PresplitRange;
+  chunkSizeMb?: number;
+  stopBalancer: boolean;
+  serverVersion: ServerVersion;
+}
+
+export const TOPOLOGY_DEFAULTS = {
+  topology: 'standalone',
+  replicas: 3,
+  shards: 2,
+  configServers: 1,
+  mongos: 1,
+  host: '127.0.0.1',
+  bindIp: '127.0.0.1',
+  basePort: 27017,
+  dataDir: 'mongo-bench-data',
+  db: 'mongo_bench',
+  collection: 'bench',
+  shardKey: '_id',
+  serverVersion: '7.0',
+} as const;
+
+const positiveInt = (max: number, what: string) =>
+  z.number().int('must be an integer').min(1, `must be at least 1 (${what})`).max(max, `must be at most ${max}`);
+
+// Names MongoDB rejects in a database name (plus the empty name).
+const DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
+
+const inputSchema = z
+  .object({
+    topology: z.enum(TOPOLOGY_KINDS, { error: `must be one of ${TOPOLOGY_KINDS.join(', ')}` }).optional(),
+    replicas: positiveInt(50, 'a replica set has at least one member').optional(),
+    arbiter: z.boolean().optional(),
+    priorities: z.array(z.number().min(0, 'priorities must be >= 0').max(1000, 'priorities must be <= 1000')).optional(),
+    shards: positiveInt(1000, 'a sharded cluster needs at least one shard').optional(),
+    configServers: positiveInt(50, 'a config server replica set needs at least one member').optional(),
+    mongos: positiveInt(100, 'a sharded cluster needs at least one mongos').optional(),
+    host: z.string().min(1, 'must not be empty').regex(/^[^\s,/:]+$/, 'must be a host name or IPv4 address (no port, no spaces)').optional(),
+    bindIp: z.string().min(1, 'must not be empty').regex(/^[^\s]+$/, 'must be a comma-separated list without spaces').optional(),
+    basePort: z.number().int('must be an integer').min(1, 'must be from 1 to 65535').max(65535, 'must be from 1 to 65535').optional(),
+    dataDir: z.string().min(1, 'must not be empty').optional(),
+    db: z.string().regex(DB_NAME, 'must be a database name (1-63 characters, none of / \\ . space " $ * < > : | ?)').optional(),
+    collection: z.string().min(1, 'must not be empty').regex(/^[^$\0]+$/, 'must not contain $').optional(),
+    shardKey: z.string().min(1, 'must not be empty').regex(/^[^$\0][^\0]*$/, 'must be a field name (not starting with $)').optional(),
+    hashed: z.boolean().optional(),
+    presplit: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]).optional(),
+    chunkSize: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)').optional(),
+    stopBalancer: z.boolean().optional(),
+    serverVersion: z.string().optional(),
+  })
+  .strict();
+
+/** "0:64" -> {min: 0, max: 64}; the error names the option and says why a range needs a numeric key. */
+export function parsePresplit(value: string | PresplitRange, name = 'option --presplit'): PresplitRange {
+  let range: PresplitRange;
+  if (typeof value === 'string') {
+    const parts = value.split(':');
+    const numbers = parts.map((p) => (p.trim() === '' ? NaN : Number(p)));
+    if (parts.length !== 2 || numbers.some((n) => !Number.isFinite(n))) {
+      throw new UsageError(
+        `${name}: expected MIN:MAX with numeric bounds (e.g. 0:64), got "${value}"; ` +
+          'pre-splitting by range needs a numeric shard key (for other keys use --hashed)',
+      );
+    }
+    range = { min: numbers[0], max: numbers[1] };
+  } else {
+    range = value;
+  }
+  if (!(range.min < range.max)) {
+    throw new UsageError(`${name}: MIN must be less than MAX, got ${range.min}:${range.max}`);
+  }
+  return range;
+}
+
+export interface ResolvedOptions {
+  options: TopologyOptions;
+  /** Not errors, but worth saying (an even member count, an ignored option, ...). */
+  warnings: string[];
+}
+
+/**
+ * Validates what the user gave and fills in defaults. `style` decides how paths are named in
+ * errors: `--shards` for flags, `config shards` for a config file.
+ */
+export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'flag'): ResolvedOptions {
+  const input = parseOptions(inputSchema, dropUndefined(raw), style);
+  const name = (key: keyof TopologyInput) => (style === 'flag' ? `option --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : `config ${key}`);
+  const warnings: string[] = [];
+  const topology = (input.topology ?? TOPOLOGY_DEFAULTS.topology) as TopologyKind;
+
+  const onlyFor = (key: keyof TopologyInput, kinds: TopologyKind[]) => {
+    if (input[key] !== undefined && !kinds.includes(topology)) {
+      throw new UsageError(`${name(key)}: only applies to --topology ${kinds.join(' or ')} (topology is ${topology})`);
+    }
+  };
+  onlyFor('replicas', ['replset', 'sharded']);
+  onlyFor('arbiter', ['replset']);
+  onlyFor('priorities', ['replset']);
+  for (const key of ['shards', 'configServers', 'mongos', 'shardKey', 'hashed', 'presplit', 'chunkSize', 'stopBalancer'] as const) {
+    onlyFor(key, ['sharded']);
+  }
+
+  const replicas = input.replicas ?? (topology === 'sharded' ? 1 : TOPOLOGY_DEFAULTS.replicas);
+  const arbiter = input.arbiter ?? false;
+  if (input.priorities && input.priorities.length !== replicas) {
+    throw new UsageError(`${name('priorities')}: give one priority per member (${replicas}), got ${input.priorities.length}`);
+  }
+  if (input.priorities && !input.priorities.some((p) => p > 0)) {
+    throw new UsageError(`${name('priorities')}: at least one member needs a priority above 0, or no member can become primary`);
+  }
+  const hashed = input.hashed ?? false;
+  const presplit = input.presplit === undefined ? undefined : parsePresplit(input.presplit, name('presplit'));
+  if (presplit && hashed) {
+    throw new UsageError(
+      `${name('presplit')}: needs a ranged shard key; with --hashed MongoDB creates and distributes the initial chunks itself`,
+    );
+  }
+  const serverVersion = parseServerVersion(input.serverVersion ?? TOPOLOGY_DEFAULTS.serverVersion, style === 'flag' ? '--server-version' : 'serverVersion');
+
+  const options: TopologyOptions = {
+    topology,
+    replicas,
+    arbiter,
+    priorities: input.priorities,
+    shards: input.shards ?? TOPOLOGY_DEFAULTS.shards,
+    configServers: input.configServers ?? TOPOLOGY_DEFAULTS.configServers,
+    mongos: input.mongos ?? TOPOLOGY_DEFAULTS.mongos,
+    host: input.host ?? TOPOLOGY_DEFAULTS.host,
+    bindIp: input.bindIp ?? TOPOLOGY_DEFAULTS.bindIp,
+    basePort: input.basePort ?? TOPOLOGY_DEFAULTS.basePort,
+    dataDir: input.dataDir ?? TOPOLOGY_DEFAULTS.dataDir,
+    db: input.db ?? TOPOLOGY_DEFAULTS.db,
+    collection: input.collection ?? TOPOLOGY_DEFAULTS.collection,
+    shardKey: input.shardKey ?? TOPOLOGY_DEFAULTS.shardKey,
+    hashed,
+    presplit,
+    chunkSizeMb: input.chunkSize,
+    stopBalancer: input.stopBalancer ?? false,
+    serverVersion,
+  };
+
+  // Elections need a strict majority of voting members; with an even count a split vote can leave no primary.
+  const voters = replicas + (arbiter ? 1 : 0);
+  if (topology !== 'standalone' && voters > 1 && voters % 2 === 0) {
+    warnings.push(
+      `${name('replicas')} ${replicas}${arbiter ? ' plus an arbiter' : ''}: an even number of voting members (${voters}) ` +
+        'tolerates no more failures than one member fewer and can split a vote; use an odd count' +
+        (topology === 'replset' && !arbiter ? ' or add --arbiter' : ''),
+    );
+  }
+  if (topology === 'sharded' && options.configServers > 1 && options.configServers % 2 === 0) {
+    warnings.push(`${name('configServers')} ${options.configServers}: an even number of config servers can split a vote; use an odd count`);
+  }
+  if (topology === 'sharded' && !hashed && options.shardKey === '_id' && !presplit) {
+    warnings.push(
+      `${name('shardKey')} _id (ranged): ObjectId values grow monotonically, so every insert lands in the last chunk; ` +
+        'consider --hashed, or a numeric key with --presplit',
+    );
+  }
+  const bindIps = options.bindIp.split(',');
+  if (!bindIps.includes(options.host) && !bindIps.includes('0.0.0.0') && !isLoopback(options.host)) {
+    warnings.push(
+      `${name('host')} ${options.host}: the processes listen on ${options.bindIp} only, but members reach each other ` +
+        `at ${options.host}; add it with --bind-ip ${options.bindIp},${options.host}`,
+    );
+  }
+  return { options, warnings };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host.startsWith('127.') || host === '::1';
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,274 @@
+/**
+ * The setup plan: the one source of truth that the mongosh scripts (render-mongosh.ts), the
+ * process command lines (render-start-sh.ts) and the driver path (apply.ts) are all made from.
+ *
+ * A step is `{ target, command, description, waitFor? }`: connect to the process named `target`,
+ * run the admin command document `command` (on `db`, "admin" unless it says otherwise). `check`
+ * describes the read-only test that tells whether the step is already done, so a second run skips
+ * it; both renderers implement the same checks.
+ */
+import { Topology, ProcessSpec, ShardingSpec, processByName } from './model';
+import { presplit } from './split';
+import { oneLine } from './js-literal';
+import { RunError } from '../config/errors';
+import { ServerVersion, versionFeatures } from './server-version';
+
+export type Doc = Record<string, unknown>;
+
+/** Read-only tests: when one reports "done", its step is skipped. */
+export type StepCheck =
+  /** The member's local.system.replset holds the config of this set (so it was initiated into it). */
+  | { kind: 'replSetInitiated'; setName: string }
+  /** listShards names this shard. */
+  | { kind: 'shardAdded'; shardId: string }
+  /** config.databases has the database. */
+  | { kind: 'databaseExists'; db: string }
+  /** config.collections has the namespace, sharded; with a different key the step fails instead. */
+  | { kind: 'collectionSharded'; ns: string; key: Doc }
+  /** config.settings {_id: id} has field === value. */
+  | { kind: 'settingEquals'; id: string; field: string; value: unknown }
+  /** config.chunks has a chunk of ns whose lower bound is `min` (the split point exists). */
+  | { kind: 'chunkBoundary'; ns: string; min: Doc }
+  /** The chunk of ns identified by `chunk` (its min or its max bound) lives on `shard`. */
+  | { kind: 'chunkOnShard'; ns: string; chunk: { min: Doc } | { max: Doc }; shard: string }
+  /** balancerStatus says mode "off". */
+  | { kind: 'balancerStopped' };
+
+export interface WaitForPrimary {
+  kind: 'primary';
+  setName: string;
+  timeoutMs: number;
+}
+
+export interface SetupStep {
+  /** The process to connect to: a replica-set member or a mongos (a ProcessSpec name). */
+  target: string;
+  /** The database the command runs on. */
+  db: string;
+  command: Doc;
+  description: string;
+  check?: StepCheck;
+  waitFor?: WaitForPrimary;
+  /**
+   * Set when the plan already knows this step should turn out to be a no-op (its check will find
+   * it done), with the reason; the step stays in the plan because only the run-time check can be sure.
+   */
+  expectSkip?: string;
+  /** Which script the step belongs to. */
+  phase: 'replsets' | 'cluster';
+}
+
+export interface PlanTarget {
+  name: string;
+  kind: ProcessSpec['kind'];
+  address: string;
+  /** The replica set the target belongs to, for a member. */
+  replSet?: string;
+}
+
+export interface SetupPlan {
+  topology: Topology;
+  /** Every process to start, in port order (same objects as topology.processes). */
+  processes: ProcessSpec[];
+  /** Where each step's target lives. */
+  targets: Record<string, PlanTarget>;
+  steps: SetupStep[];
+  /** Version-dependent facts worth saying in the scripts' comments. */
+  notes: string[];
+  /** Doubts about the inputs (even member counts, empty chunks, ...). */
+  warnings: string[];
+}
+
+/** How long to wait for an election after replSetInitiate, unless told otherwise. */
+export const PRIMARY_TIMEOUT_MS = 60_000;
+
+export interface PlanOptions {
+  primaryTimeoutMs?: number;
+}
+
+export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): SetupPlan {
+  const timeoutMs = options.primaryTimeoutMs ?? PRIMARY_TIMEOUT_MS;
+  const steps: SetupStep[] = [];
+  const warnings: string[] = [];
+
+  // 1. Initiate every replica set on its first member, config servers first (mongos needs them).
+  for (const rs of topology.replicaSets) {
+    const target = rs.processes[0];
+    steps.push({
+      phase: 'replsets',
+      target,
+      db: 'admin',
+      command: { replSetInitiate: rs.config },
+      description: `Initiate replica set ${rs.name} (${rs.config.members.map((m) => m.host).join(', ')})`,
+      check: { kind: 'replSetInitiated', setName: rs.name },
+      waitFor: { kind: 'primary', setName: rs.name, timeoutMs },
+    });
+  }
+
+  if (topology.kind === 'sharded' && topology.sharding) {
+    const mongos = topology.routers[0];
+    // 2. Register the shards with the cluster.
+    for (const shard of topology.shards) {
+      steps.push({
+        phase: 'cluster',
+        target: mongos,
+        db: 'admin',
+        command: { addShard: shard.connectionString },
+        description: `Add shard ${shard.id}`,
+        check: { kind: 'shardAdded', shardId: shard.id },
+      });
+    }
+    // 3-6. Shard the collection and distribute its data.
+    const distribution = dataDistributionSteps(topology.sharding, {
+      shardIds: topology.shards.map((s) => s.id),
+      serverVersion: topology.serverVersion,
+      target: mongos,
+    });
+    steps.push(...distribution.steps);
+    warnings.push(...distribution.warnings);
+  }
+
+  const targets: Record<string, PlanTarget> = {};
+  for (const step of steps) {
+    const p = processByName(topology, step.target);
+    targets[p.name] = { name: p.name, kind: p.kind, address: p.address, ...(p.replSet ? { replSet: p.replSet } : {}) };
+  }
+  return { topology, processes: topology.processes, targets, steps, notes: versionNotes(topology), warnings };
+}
+
+export interface DistributionContext {
+  /** The cluster's shard ids, in the order chunks are dealt to them. */
+  shardIds: string[];
+  serverVersion: ServerVersion;
+  /** The mongos the steps target; any name when applyPlan's connect ignores it (an existing cluster). */
+  target?: string;
+  /**
+   * Ask enableSharding for this primary shard (default: the first shard id, when the server
+   * supports the field). With it the plan knows where the collection's first chunk starts.
+   */
+  primaryShard?: string | null;
+}
+
+/**
+ * The data-distribution steps: what `run --setup` applies to an existing cluster. enableSharding,
+ * shardCollection, chunk size, pre-split (split + moveChunk), balancer stop, in that order.
+ */
+export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionContext): { steps: SetupStep[]; warnings: string[] } {
+  const target = ctx.target ?? 'mongos-0';
+  if (ctx.shardIds.length === 0) throw new RunError('cannot plan the data distribution: the cluster has no shards (listShards is empty)');
+  const features = versionFeatures(ctx.serverVersion);
+  const steps: SetupStep[] = [];
+  const warnings: string[] = [];
+  const cluster = (s: Omit<SetupStep, 'phase' | 'target' | 'db'> & { db?: string }): SetupStep => ({
+    phase: 'cluster',
+    target,
+    db: s.db ?? 'admin',
+    ...s,
+  });
+
+  const primaryShard =
+    ctx.primaryShard === null ? undefined : (ctx.primaryShard ?? (features.primaryShardField ? ctx.shardIds[0] : undefined));
+  steps.push(
+    cluster({
+      command: { enableSharding: sharding.db, ...(primaryShard ? { primaryShard } : {}) },
+      description: `Enable sharding for database ${sharding.db}${primaryShard ? ` (primary shard ${primaryShard})` : ''}`,
+      check: { kind: 'databaseExists', db: sharding.db },
+    }),
+  );
+  steps.push(
+    cluster({
+      command: { shardCollection: sharding.ns, key: sharding.key },
+      description: `Shard collection ${sharding.ns} on key ${oneLine(sharding.key)}${sharding.hashed ? ' (hashed)' : ' (ranged)'}`,
+      check: { kind: 'collectionSharded', ns: sharding.ns, key: sharding.key },
+    }),
+  );
+  if (sharding.chunkSizeMb !== undefined) {
+    steps.push(
+      cluster({
+        db: 'config',
+        command: {
+          update: 'settings',
+          updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: sharding.chunkSizeMb } }, upsert: true }],
+        },
+        description: `Set the chunk size to ${sharding.chunkSizeMb} MB`,
+        check: { kind: 'settingEquals', id: 'chunksize', field: 'value', value: sharding.chunkSizeMb },
+      }),
+    );
+  }
+  if (sharding.presplit) {
+    const field = sharding.shardKey;
+    const split = presplit(sharding.presplit, ctx.shardIds.length);
+    warnings.push(...split.warnings);
+    for (const point of split.splitPoints) {
+      steps.push(
+        cluster({
+          command: { split: sharding.ns, middle: { [field]: point } },
+          description: `Split ${sharding.ns} at ${field} = ${point}`,
+          check: { kind: 'chunkBoundary', ns: sharding.ns, min: { [field]: point } },
+        }),
+      );
+    }
+    if (split.splitPoints.length > 0) {
+      for (const chunk of split.chunks) {
+        const to = ctx.shardIds[chunk.shardIndex];
+        // A chunk is named by a bound that no later split changes: its max for the first chunk, else its min.
+        const identity = chunk.min === 'MinKey' ? { max: { [field]: chunk.max as number } } : { min: { [field]: chunk.min } };
+        const range = `[${chunk.min === 'MinKey' ? 'MinKey' : chunk.min}, ${chunk.max === 'MaxKey' ? 'MaxKey' : chunk.max})`;
+        steps.push(
+          cluster({
+            command: { moveChunk: sharding.ns, find: { [field]: chunk.findPoint }, to },
+            description: `Move the chunk ${range} (found by ${field} = ${chunk.findPoint}) to ${to}`,
+            check: { kind: 'chunkOnShard', ns: sharding.ns, chunk: identity, shard: to },
+            ...(to === primaryShard
+              ? { expectSkip: `the collection's chunks start on the database's primary shard ${primaryShard}, so this chunk is already there` }
+              : {}),
+          }),
+        );
+      }
+    }
+  }
+  if (sharding.stopBalancer) {
+    if (features.balancerStopCommand) {
+      steps.push(cluster({ command: { balancerStop: 1 }, description: 'Stop the balancer', check: { kind: 'balancerStopped' } }));
+    } else {
+      steps.push(
+        cluster({
+          db: 'config',
+          command: { update: 'settings', updates: [{ q: { _id: 'balancer' }, u: { $set: { stopped: true } }, upsert: true }] },
+          description: 'Stop the balancer (config.settings, for servers before 4.2)',
+          check: { kind: 'settingEquals', id: 'balancer', field: 'stopped', value: true },
+        }),
+      );
+    }
+  }
+  return { steps, warnings };
+}
+
+/** What the scripts should say about the server version they were planned for. */
+export function versionNotes(topology: Topology): string[] {
+  const v = topology.serverVersion;
+  const features = versionFeatures(v);
+  const notes: string[] = [`Planned for MongoDB ${v.text} (--server-version).`];
+  if (topology.kind === 'sharded') {
+    notes.push(
+      'Shards and config servers are replica sets (required since MongoDB 3.6); the seeds (MongoDB 1.8) ran plain --shardsvr/--configsvr processes.',
+    );
+    const s = topology.sharding;
+    if (s?.presplit) {
+      notes.push(
+        features.autoSplit
+          ? 'This server still auto-splits chunks as they grow; the pre-split sets where the data starts out.'
+          : 'Since 6.0.3 MongoDB no longer auto-splits chunks: the pre-split alone decides how the data is distributed.',
+      );
+      if (features.shardAndDistribute) {
+        notes.push(
+          `Alternative on 8.0: sh.shardAndDistributeCollection("${s.ns}", ${oneLine(s.key)}) shards the collection and spreads its chunks in one call (instead of split + moveChunk).`,
+        );
+      }
+    } else if (s && !s.hashed && !features.autoSplit) {
+      notes.push('Since 6.0.3 MongoDB no longer auto-splits chunks: without a pre-split the balancer only moves data by size.');
+    }
+    if (features.enableShardingOptional) notes.push('Since 6.0 enableSharding only creates the database; it is kept to choose the primary shard.');
+  }
+  return notes;
+}

@@ -1,0 +1,98 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import { main } from '../../lib/cli/main';
+import { CliContext } from '../../lib/cli/context';
+import { registerScripts } from '../../lib/cli/scripts';
+
+function capture(): CliContext & { stdout: string; stderr: string } {
+  const ctx = {
+    stdout: '',
+    stderr: '',
+    exitCode: 0,
+    out(text: string) {
+      ctx.stdout += text.endsWith('\n') ? text : `${text}\n`;
+    },
+    err(text: string) {
+      ctx.stderr += text.endsWith('\n') ? text : `${text}\n`;
+    },
+  };
+  return ctx;
+}
+
+async function scripts(...args: string[]) {
+  const ctx = capture();
+  const code = await main(['node', 'mongo-bench', 'scripts', ...args], ctx);
+  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+}
+
+describe('mongo-bench scripts', () => {
+  let tmp: string;
+  beforeAll(() => {
+    tmp = mkdtempSync(path.join(tmpdir(), 'mongo-bench-scripts-cli-'));
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it.each([
+    [['--topology', 'sharded', '--shards', '0'], /option --shards: must be at least 1/],
+    [['--topology', 'replset', '--replicas', '0'], /option --replicas: must be at least 1/],
+    [['--topology', 'sharded', '--shards', 'five'], /option --shards: expected an integer, got "five"/],
+    [['--topology', 'replset', '--base-port', '65534'], /option --base-port: 3 processes need ports 65534-65536, past 65535/],
+    [['--topology', 'sharded', '--shard-key', 'name', '--presplit', 'a:m'], /option --presplit: expected MIN:MAX with numeric bounds/],
+    [['--topology', 'sharded', '--presplit', '64:0'], /option --presplit: MIN must be less than MAX, got 64:0/],
+    [['--topology', 'standalone', '--shards', '2'], /option --shards: only applies to --topology sharded/],
+  ])('refuses %j with exit code 2 and a message naming the option', async (args, message) => {
+    const r = await scripts(...args, '--dry-run');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('warns about an even member count but still plans', async () => {
+    const r = await scripts('--topology', 'replset', '--replicas', '2', '--dry-run');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: option --replicas 2: an even number of voting members/m);
+    expect(r.stdout).toMatch(/replSetInitiate/);
+  });
+
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const out = path.join(tmp, 'dry');
+    const r = await scripts('--topology', 'sharded', '--shards', '5', '--replicas', '1', '--shard-key', 'g', '--presplit', '0:64', '--stop-balancer', '--dry-run', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('{"split":"mongo_bench.bench","middle":{"g":38.4}}');
+    expect(r.stdout).toContain('{"moveChunk":"mongo_bench.bench","find":{"g":6.4},"to":"shard0"}');
+    expect(r.stdout).toMatch(/chunkOnShard \(expected: already in place\)/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('writes the files to --out and lists them', async () => {
+    const out = path.join(tmp, 'rs');
+    const r = await scripts('--topology', 'replset', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('wrote '))).toEqual(
+      ['00-start.sh', '10-replsets.js', 'README.md'].map((f) => `wrote ${path.join(out, f)}`),
+    );
+    expect(readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('`mongosh --nodb 10-replsets.js`');
+  });
+
+  it('passes --workload to the injected renderer (the seam for the legacy benchRun script)', async () => {
+    const out = path.join(tmp, 'workload');
+    const ctx = capture();
+    const program = new Command('mongo-bench').exitOverride();
+    const seen: string[] = [];
+    registerScripts(program, ctx, {
+      renderWorkload: (name, plan) => {
+        seen.push(`${name}@${plan.topology.name}`);
+        return [{ file: 'benchrun-6to1.js', text: '// legacy\n' }];
+      },
+    });
+    await program.parseAsync(['node', 'mongo-bench', 'scripts', '--topology', 'standalone', '--workload', '6to1', '--out', out]);
+    expect(seen).toEqual(['6to1@standalone']);
+    expect(readFileSync(path.join(out, 'benchrun-6to1.js'), 'utf8')).toBe('// legacy\n');
+    // Without a renderer the option is refused rather than ignored.
+    const r = await scripts('--topology', 'standalone', '--workload', '6to1', '--dry-run');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/option --workload: workload scripts are not available/);
+  });
+});
