@@ -1,10 +1,165 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Command } from 'commander';
 import { CliContext } from './context';
-import { notImplemented } from './not-implemented';
+import { EXIT, RunError } from '../config/errors';
+import { intArg } from '../config/validate';
+import {
+  DISKPERF_DEFAULTS,
+  DiskperfEvent,
+  MAX_THREADS_LIMIT,
+  RawDiskperfOptions,
+  TABLE_HEADER,
+  defaultDiskperfOutDir,
+  directIoNote,
+  engineBoundNote,
+  filesystemNote,
+  modeLabel,
+  peakStep,
+  resolveDiskperfSettings,
+  runDiskperf,
+  tableRow,
+  writeDiskperfReport,
+} from '../diskperf';
+
+interface DiskperfFlags extends RawDiskperfOptions {
+  out?: string;
+}
 
 export function registerDiskperf(program: Command, ctx: CliContext): void {
   program
     .command('diskperf')
     .description('probe random 4 KB disk IOPS with threads 1, 2, 4, ... (the mongoperf experiment)')
-    .action(() => notImplemented(ctx, 'diskperf'));
+    .option('--read', 'random reads (with --write, or with neither: a 50/50 mix of reads and writes)')
+    .option('--write', 'random writes (with --read, or with neither: a 50/50 mix of reads and writes)')
+    .option('--file-size-mb <n>', 'size of the test file in MB (make it larger than any cache in front of the disk)', intArg('--file-size-mb'), DISKPERF_DEFAULTS.fileSizeMB)
+    .option('--dir <path>', `directory on the disk to test (default: the OS temp dir, here ${tmpdir()})`)
+    .option('--max-threads <n>', `last thread count of the doubling 1, 2, 4, ... (1..${MAX_THREADS_LIMIT})`, intArg('--max-threads'), DISKPERF_DEFAULTS.maxThreads)
+    .option('--seconds <n>', 'seconds per thread count', intArg('--seconds'), DISKPERF_DEFAULTS.seconds)
+    .option('--engine <name>', 'who does the I/O: auto (fio when installed, else node), node, fio', 'auto')
+    .option('--no-direct', 'buffered I/O through the page cache instead of O_DIRECT (inflates the figures)')
+    .option('--out <dir>', 'output folder (default: reports/<timestamp>-diskperf)')
+    .addHelpText(
+      'after',
+      '\nWrites diskperf.json, diskperf.csv, summary.md and diskperf.png into --out. The test file is deleted at the end,\n' +
+        'also on errors and on Ctrl-C (which stops the run, writes what was measured marked incomplete, and exits 130).',
+    )
+    .action((flags: DiskperfFlags) => diskperfAction(flags, ctx));
+}
+
+async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<void> {
+  const settings = resolveDiskperfSettings({
+    read: flags.read,
+    write: flags.write,
+    fileSizeMb: flags.fileSizeMb,
+    dir: flags.dir,
+    maxThreads: flags.maxThreads,
+    seconds: flags.seconds,
+    engine: flags.engine,
+    direct: flags.direct,
+  });
+  const outDir = flags.out ?? defaultDiskperfOutDir();
+  const status = statusLine();
+
+  const controller = new AbortController();
+  let testFile: string | undefined;
+  let interrupts = 0;
+  // First Ctrl-C: stop, write what was measured, delete the file. Second: say we are on it. Third:
+  // delete the file now and die of SIGINT the usual way.
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) controller.abort('SIGINT');
+    else if (interrupts === 2) ctx.err('mongo-bench diskperf: stopping and deleting the test file (Ctrl-C again to quit at once)');
+    else {
+      if (testFile) rmSync(testFile, { force: true });
+      process.removeListener('SIGINT', onSigint);
+      process.kill(process.pid, 'SIGINT');
+    }
+  };
+  const onSigterm = () => controller.abort('SIGTERM');
+  process.on('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+
+  ctx.out(`diskperf: ${modeLabel(settings.mode)}, ${settings.fileSizeMB} MB file in ${settings.dir}`);
+  ctx.out(`threads ${settings.threads.join(', ')}; ${settings.seconds} s each`);
+  const onEvent = (event: DiskperfEvent) => {
+    switch (event.type) {
+      case 'file-progress':
+        status.show(`writing the test file: ${Math.round((100 * event.bytesDone) / event.bytesTotal)}%`);
+        break;
+      case 'file-ready':
+        testFile = event.file;
+        status.clear();
+        ctx.out(`test file ${event.file}${event.filesystem ? ` (${event.filesystem})` : ''} written in ${event.seconds.toFixed(1)} s`);
+        if (filesystemNote(event)) ctx.err(`mongo-bench diskperf: warning: ${filesystemNote(event)}`);
+        if (!event.direct) ctx.err(`mongo-bench diskperf: warning: ${directIoNote({ direct: false, directUnavailableReason: event.reason })}`);
+        break;
+      case 'engine':
+        ctx.out(`I/O by ${event.name} (${event.version}), ${event.name === 'fio' ? 'psync threads' : 'libuv thread pool'}`);
+        if (event.name === 'node' && settings.engine === 'auto') {
+          ctx.out('(fio is not installed: Node adds 10-20 microseconds to every operation, so fast SSDs show less than they can do)');
+        }
+        ctx.out('');
+        ctx.out(TABLE_HEADER);
+        break;
+      case 'step-start':
+        status.show(`threads ${event.threads} (step ${event.index + 1}/${event.count}): starting`);
+        break;
+      case 'step-second':
+        status.show(
+          `threads ${event.threads}: second ${Math.min(event.t + 1, settings.seconds)}/${settings.seconds}` +
+            (event.opsPerSec === undefined ? '' : `, ${Math.round(event.opsPerSec).toLocaleString('en-US')} ops/s`),
+        );
+        break;
+      case 'step-done':
+        status.clear();
+        ctx.out(tableRow(event.step));
+        break;
+    }
+  };
+
+  let outcome;
+  try {
+    outcome = await runDiskperf(settings, { onEvent, signal: controller.signal });
+  } finally {
+    status.clear();
+    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigterm);
+  }
+  const { result, error, aborted } = outcome;
+
+  const peak = peakStep(result);
+  ctx.out('');
+  const boundNote = engineBoundNote(result);
+  if (boundNote) ctx.out(`${boundNote}\n`);
+  if (peak) ctx.out(`peak: ${Math.round(peak.opsPerSec.total).toLocaleString('en-US')} ops/s, ${peak.mbPerSec.toFixed(1)} MB/s at ${peak.threads} thread${peak.threads === 1 ? '' : 's'}`);
+  ctx.out(directIoNote(result.io));
+  if (filesystemNote(result.io)) ctx.out(`warning: ${filesystemNote(result.io)}`);
+  if (!result.complete) ctx.err(`mongo-bench diskperf: incomplete: ${result.incompleteReason}`);
+  const files = await writeDiskperfReport(result, outDir);
+  ctx.out(`wrote ${files.join(', ')}`);
+  ctx.out('test file deleted');
+
+  if (error) throw new RunError(`diskperf: ${error.message.replace(/^diskperf: /, '')}`);
+  if (aborted) ctx.exitCode = controller.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+}
+
+/** A one-line, overwritten progress display on an interactive terminal; silent otherwise. */
+function statusLine(): { show(text: string): void; clear(): void } {
+  const tty = process.stderr.isTTY === true;
+  let shown = false;
+  let lastShown = 0;
+  return {
+    show(text) {
+      // At most ten redraws a second: the file is written in 1 MB pieces.
+      if (!tty || performance.now() - lastShown < 100) return;
+      process.stderr.write(`\r\x1b[2K${text}`);
+      shown = true;
+      lastShown = performance.now();
+    },
+    clear() {
+      if (tty && shown) process.stderr.write('\r\x1b[2K');
+      shown = false;
+    },
+  };
 }
