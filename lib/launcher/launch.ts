@@ -1,0 +1,291 @@
+/**
+ * Starts mongod/mongos processes from plain specs, waits until each answers `hello`, and stops
+ * them again (mongos first, then shards, then config servers). Any failure while launching stops
+ * everything this group started before the error reaches the caller.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RunError, UsageError } from '../config/errors';
+import { requireMongod, requireMongos, type ResolvedBinaries } from './binaries';
+import { terminate, track, type ExitInfo, type TrackedChild } from './children';
+import { formatCommandLine } from './command-line';
+import { describeTail, OutputTail } from './log-tail';
+import { directUri, portBlocker, sleep, waitForHello } from './ports';
+import { bindAddresses, dataDirOf, effectiveArgs, logPathOf, stopTier, validateSpecs, type ProcessKind, type ProcessSpec } from './spec';
+
+export interface LaunchOptions {
+  /** From resolveBinaries(); mongos is only needed when a spec asks for one. */
+  binaries: ResolvedBinaries;
+  /** Called with each command line (credentials removed) just before it is spawned, in order. */
+  onCommandLine?: (commandLine: string, spec: ProcessSpec) => void;
+  /** Called right after each process is spawned (before it is ready), e.g. to show its pid. */
+  onSpawned?: (process: LaunchedProcess) => void;
+  /** Called when a process that was ready exits while nobody asked it to (e.g. a mongod crashed mid-run). */
+  onUnexpectedExit?: (process: LaunchedProcess, exit: ExitInfo) => void;
+  /** Abort the launch: everything started is stopped and the launch rejects with an AbortError. */
+  signal?: AbortSignal;
+  /** How long each process may take, from spawn, to answer hello. */
+  readyTimeoutMs: number;
+  /** How long stop() waits after SIGTERM before SIGKILL. Default 20 s: mongod's own signalled
+   * shutdown may wait up to 15 s for a replica-set primary to step down. */
+  stopGraceMs?: number;
+  /** Environment of the children (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Allow a non-empty data directory (default: refuse, since old replica-set config there breaks setup). */
+  allowExistingData?: boolean;
+}
+
+/** A running process, as plain data. */
+export interface LaunchedProcess {
+  name: string;
+  kind: ProcessKind;
+  host: string;
+  port: number;
+  pid: number;
+  /** mongodb://host:port/?directConnection=true */
+  uri: string;
+  binary: string;
+  /** The argv after the binary, as run (port/bind_ip/dbpath/logpath filled in). */
+  args: string[];
+  /** As passed to onCommandLine: shell-quoted, credentials removed. */
+  commandLine: string;
+  dbPath?: string;
+  logPath?: string;
+}
+
+export interface StoppedProcess {
+  name: string;
+  pid: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** SIGTERM was not enough within the grace period; SIGKILL was sent. */
+  killed: boolean;
+}
+
+export interface LaunchedGroup {
+  /** Every process started so far, in start order. */
+  readonly processes: readonly LaunchedProcess[];
+  /**
+   * Starts more processes into the same group (e.g. mongos once the config server replica set
+   * is initiated). Same checks and failure handling: on error the whole group is stopped.
+   * `readyTimeoutMs` here overrides the group's for these processes (a mongos may need longer).
+   */
+  launch(specs: readonly ProcessSpec[], overrides?: { readyTimeoutMs?: number }): Promise<LaunchedProcess[]>;
+  /** Stops every process (mongos, then shards, then config servers) and waits for each to exit. Idempotent. */
+  stop(): Promise<StoppedProcess[]>;
+}
+
+interface Entry {
+  spec: ProcessSpec;
+  info: LaunchedProcess;
+  tracked: TrackedChild;
+  output: OutputTail;
+  /** stdout and stderr are drained (after 'exit', the last lines may still be in flight). */
+  drained: Promise<void>;
+  spawnedAt: number;
+  /** It answered hello; from then on an exit nobody asked for is reported through onUnexpectedExit. */
+  ready: boolean;
+}
+
+const DEFAULT_STOP_GRACE_MS = 20_000;
+
+export async function launchProcesses(specs: readonly ProcessSpec[], options: LaunchOptions): Promise<LaunchedGroup> {
+  const group = new Group(options);
+  await group.launch(specs);
+  return group;
+}
+
+class Group implements LaunchedGroup {
+  private readonly entries: Entry[] = [];
+  private stopping?: Promise<StoppedProcess[]>;
+
+  constructor(private readonly options: LaunchOptions) {}
+
+  get processes(): readonly LaunchedProcess[] {
+    return this.entries.map((e) => e.info);
+  }
+
+  async launch(specs: readonly ProcessSpec[], overrides: { readyTimeoutMs?: number } = {}): Promise<LaunchedProcess[]> {
+    if (this.stopping) throw new RunError('cannot launch more processes: this group was already stopped');
+    try {
+      return await this.launchOrThrow(specs, overrides.readyTimeoutMs ?? this.options.readyTimeoutMs);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  stop(): Promise<StoppedProcess[]> {
+    this.stopping ??= this.stopAll();
+    return this.stopping;
+  }
+
+  private async launchOrThrow(specs: readonly ProcessSpec[], readyTimeoutMs: number): Promise<LaunchedProcess[]> {
+    validateSpecs([...this.entries.map((e) => e.spec), ...specs]);
+    const binaries = specs.map((spec) => this.binaryFor(spec.kind));
+    this.throwIfAborted();
+    await assertPortsFree(specs);
+    prepareDirectories(specs, this.options.allowExistingData ?? false);
+    this.throwIfAborted();
+
+    const started: Entry[] = [];
+    for (let i = 0; i < specs.length; i++) {
+      started.push(await this.spawnOne(specs[i], binaries[i]));
+      this.throwIfAborted();
+    }
+    await this.waitUntilReady(started, readyTimeoutMs);
+    return started.map((e) => e.info);
+  }
+
+  private binaryFor(kind: ProcessKind): string {
+    return kind === 'mongos' ? requireMongos(this.options.binaries) : requireMongod(this.options.binaries);
+  }
+
+  private async spawnOne(spec: ProcessSpec, binary: string): Promise<Entry> {
+    const args = effectiveArgs(spec);
+    const commandLine = formatCommandLine(binary, args);
+    this.options.onCommandLine?.(commandLine, spec);
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: this.options.env ?? process.env });
+    const spawnedAt = Date.now();
+    const tracked = track(child);
+    const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const output = new OutputTail();
+    output.follow(child.stdout);
+    output.follow(child.stderr);
+    const spawnError = await new Promise<Error | undefined>((resolve) => {
+      child.once('spawn', () => resolve(undefined));
+      child.once('error', (err) => resolve(err));
+    });
+    if (spawnError || child.pid === undefined) {
+      throw new RunError(`could not start ${spec.kind} "${spec.name}" (${binary}): ${spawnError?.message ?? 'no pid'}`);
+    }
+    const entry: Entry = {
+      spec,
+      tracked,
+      output,
+      drained,
+      spawnedAt,
+      ready: false,
+      info: {
+        name: spec.name,
+        kind: spec.kind,
+        host: spec.host,
+        port: spec.port,
+        pid: child.pid,
+        uri: directUri(spec.host, spec.port),
+        binary,
+        args,
+        commandLine,
+        dbPath: dataDirOf(spec),
+        logPath: logPathOf(spec),
+      },
+    };
+    this.entries.push(entry);
+    this.options.onSpawned?.(entry.info);
+    void tracked.exited.then((exit) => {
+      if (entry.ready && !this.stopping) this.options.onUnexpectedExit?.(entry.info, exit);
+    });
+    return entry;
+  }
+
+  /** All in parallel; the first failure cancels the other waits. */
+  private async waitUntilReady(started: Entry[], readyTimeoutMs: number): Promise<void> {
+    const signal = this.options.signal;
+    let failure: Error | undefined;
+    await Promise.all(
+      started.map(async (entry) => {
+        const { spec, tracked } = entry;
+        const deadline = entry.spawnedAt + readyTimeoutMs;
+        const ready = await waitForHello(spec.host, spec.port, {
+          deadline,
+          cancelled: () => failure !== undefined || tracked.exit !== undefined || signal?.aborted === true,
+        });
+        entry.ready = ready;
+        if (ready || failure) return;
+        if (signal?.aborted) failure = abortError();
+        else if (tracked.exit) {
+          await Promise.race([entry.drained, sleep(500)]);
+          failure ??= exitedEarly(entry, tracked.exit);
+        } else failure = timedOut(entry, readyTimeoutMs);
+      }),
+    );
+    if (failure) throw failure;
+  }
+
+  private throwIfAborted(): void {
+    if (this.options.signal?.aborted) throw abortError();
+  }
+
+  private async stopAll(): Promise<StoppedProcess[]> {
+    const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
+    const results: StoppedProcess[] = [];
+    for (const tier of [0, 1, 2]) {
+      const inTier = this.entries.filter((e) => stopTier(e.spec) === tier);
+      const stopped = await Promise.all(
+        inTier.map(async (e) => {
+          const { exit, killed } = await terminate(e.tracked, grace);
+          return { name: e.info.name, pid: e.info.pid, code: exit.code, signal: exit.signal, killed };
+        }),
+      );
+      results.push(...stopped);
+    }
+    return results;
+  }
+}
+
+async function assertPortsFree(specs: readonly ProcessSpec[]): Promise<void> {
+  const checks = specs.flatMap((spec) => bindAddresses(spec).map((address) => ({ spec, address })));
+  const blocked = (
+    await Promise.all(checks.map(async (c) => ({ ...c, code: await portBlocker(c.address, c.spec.port) })))
+  ).filter((b) => b.code !== undefined);
+  if (blocked.length === 0) return;
+  const lines = blocked.map(({ spec, address, code }) =>
+    code === 'EADDRINUSE'
+      ? `port ${spec.port} on ${address} is already in use; ${spec.kind} "${spec.name}" needs it`
+      : `cannot listen on ${address}:${spec.port} (${code}); ${spec.kind} "${spec.name}" needs it`,
+  );
+  throw new RunError(`${lines.join('\n')}\nNothing was started. Stop whatever listens there or choose other ports.`);
+}
+
+function prepareDirectories(specs: readonly ProcessSpec[], allowExistingData: boolean): void {
+  for (const spec of specs) {
+    const dataDir = dataDirOf(spec);
+    if (dataDir !== undefined) {
+      const existing = fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : [];
+      if (existing.length > 0 && !allowExistingData) {
+        throw new UsageError(
+          `data directory ${dataDir} of ${spec.kind} "${spec.name}" is not empty (left from an earlier run?): remove it or choose another directory`,
+        );
+      }
+      fs.mkdirSync(dataDir, { recursive: true });
+    }
+    const logPath = logPathOf(spec);
+    if (logPath !== undefined) fs.mkdirSync(path.dirname(logPath), { recursive: true });
+  }
+}
+
+function abortError(): RunError {
+  const err = new RunError('launch interrupted; every process it started was stopped');
+  err.name = 'AbortError';
+  return err;
+}
+
+function exitedEarly(entry: Entry, exit: ExitInfo): RunError {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  return new RunError(
+    `${entry.spec.kind} "${entry.spec.name}" ${how} before it answered hello on ${entry.spec.host}:${entry.spec.port}; ` +
+      `${describeTail(entry.output, entry.info.logPath)}\ncommand: ${entry.info.commandLine}`,
+  );
+}
+
+function timedOut(entry: Entry, timeoutMs: number): RunError {
+  return new RunError(
+    `${entry.spec.kind} "${entry.spec.name}" did not answer hello on ${entry.spec.host}:${entry.spec.port} within ${formatMs(timeoutMs)}; ` +
+      `${describeTail(entry.output, entry.info.logPath)}\ncommand: ${entry.info.commandLine}`,
+  );
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s` : `${ms} ms`;
+}

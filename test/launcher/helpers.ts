@@ -1,0 +1,86 @@
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const FAKE_BIN = path.resolve(__dirname, '../support/fake-bin');
+
+/** n distinct ports that were free a moment ago (listen on 0, read, close). */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<net.Server>((resolve) => {
+      const s = net.createServer();
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `mongo-bench-${prefix}-`));
+}
+
+/** process.kill(pid, 0) throws ESRCH once the process is gone (and reaped). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw err;
+  }
+}
+
+export function expectGone(pids: number[]): void {
+  for (const pid of pids) {
+    let code: string | undefined;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      code = (err as NodeJS.ErrnoException).code;
+    }
+    expect({ pid, code }).toEqual({ pid, code: 'ESRCH' });
+  }
+}
+
+/** An executable script in dir, for stand-ins that misbehave on purpose. */
+export function writeScript(dir: string, name: string, body: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `#!/usr/bin/env node\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+
+/** Pids of running processes whose command line contains every one of `parts` (Linux /proc). */
+export function pidsWithCommandLine(...parts: string[]): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const zombie = stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+      if (!zombie && parts.every((p) => cmdline.includes(p))) pids.push(Number(entry));
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return pids;
+}
+
+/** The first of n consecutive ports that are all free right now (for plans numbered from a base port). */
+export async function freePortRange(n: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const free = await Promise.all(
+      Array.from({ length: n }, (_, i) => new Promise<boolean>((resolve) => {
+        const s = net.createServer();
+        s.once('error', () => resolve(false));
+        s.listen(base + i, '127.0.0.1', () => s.close(() => resolve(true)));
+      })),
+    );
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no ${n} consecutive free ports found`);
+}
