@@ -1,10 +1,121 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { CliContext } from './context';
-import { notImplemented } from './not-implemented';
+import { EXIT } from '../config/errors';
+import { intArg, numberArg } from '../config/validate';
+import { MATRIX_DEFAULTS, MatrixFlags, numberListArg, resolveMatrixOptions } from '../matrix/options';
+import { MATRIX_PRESET_DESCRIPTIONS, MATRIX_PRESET_NAMES } from '../matrix/presets';
+import { SIZING } from '../matrix/parameters';
+import { MatrixEvent, runMatrix } from '../matrix/runner';
+import { MatrixDocument } from '../matrix/matrix-document';
+import { MEASURES } from '../matrix/measures';
+import { formatMeasure, matrixTable } from '../matrix/table';
+import { markdownTable } from '../report/summary-md';
+
+const PRESET_HELP = MATRIX_PRESET_NAMES.map((name) => `  ${name.padEnd(22)} ${MATRIX_PRESET_DESCRIPTIONS[name]}\n  ${''.padEnd(22)} ${SIZING[name].scaleNote}; default scale ${SIZING[name].defaultScale}`).join('\n');
 
 export function registerMatrix(program: Command, ctx: CliContext): void {
   program
     .command('matrix')
     .description("run a list of labelled configurations (the articles' experiments) and compare them")
-    .action(() => notImplemented(ctx, 'matrix'));
+    .option('--preset <name>', `one of the seeds' experiments: ${MATRIX_PRESET_NAMES.join(', ')}`)
+    .option('--matrix <file>', 'a custom list of configurations (JSON or YAML; see docs/matrix.md)')
+    .option('--uri <uri>', 'the deployment to benchmark (mongodb://host:port/...)')
+    .option('--scale <f>', "size relative to the seed's (1 = the seed's full size; default per preset, see below)", numberArg('--scale'))
+    .option('--out <dir>', 'output folder (default: reports/<timestamp>-matrix-<preset>/)')
+    .option('--db <name>', `database the experiments write to (default: ${MATRIX_DEFAULTS.db})`)
+    .option('--docs <n>', 'most/softlayer: documents (instead of the scaled count)', intArg('--docs'))
+    .option('--doc-size <bytes>', 'most/softlayer: approximate BSON size of each document', intArg('--doc-size'))
+    .option('--batch-size <n>', 'most/softlayer: documents per insertMany', intArg('--batch-size'))
+    .option('--writers <n>', 'most: writer connections (default 6, as the seed)', intArg('--writers'))
+    .option('--readers <n>', 'most: reader connections (default 6)', intArg('--readers'))
+    .option('--read-start <when>', 'most: after-writes (default, the seed) or with-writes (readers race the writers)')
+    .option('--inserts <n>', 'write-concern-latency: inserts per write concern and round (default 200)', intArg('--inserts'))
+    .option('--rounds <n>', 'write-concern-latency: rounds, the last is kept (default 2)', intArg('--rounds'))
+    .option('--max-clients <n>', 'softlayer: sweep clients 1, 2, 4, ... n (default 32; the seed went to 128 on larger servers)', intArg('--max-clients'))
+    .option('--seconds <s>', 'softlayer: measured seconds per client count (default 10)', intArg('--seconds'))
+    .option('--warmup <s>', 'softlayer: warm-up seconds per client count (default 2)', intArg('--warmup'))
+    .option('--dataset-ratio <r>', "softlayer: data = r x the server's RAM; a list (0.5,2) runs one configuration per ratio", numberListArg('--dataset-ratio'))
+    .option('--seed <n>', 'random seed of the document contents', intArg('--seed'))
+    .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${MATRIX_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
+    .addOption(new Option('--test-double', 'mark the server as a test double (auto-detected for mongo-java-server)'))
+    .addHelpText('after', `\nPresets:\n${PRESET_HELP}\n\nWrites matrix.json (after every configuration), summary.md, results.csv, a bar chart per measure,\nand each configuration's results.json in its own folder. Ctrl-C keeps what finished (exit 130).`)
+    .action(async (flags: MatrixFlags) => {
+      const options = resolveMatrixOptions(flags);
+      const printer = new MatrixPrinter(ctx);
+      const controller = new AbortController();
+      const onSigint = () => controller.abort('SIGINT');
+      const onSigterm = () => controller.abort('SIGTERM');
+      process.once('SIGINT', onSigint);
+      process.once('SIGTERM', onSigterm);
+      try {
+        const doc = await runMatrix(options, { signal: controller.signal, onEvent: (e) => printer.handle(e) });
+        ctx.out(`\n${markdownTable({ title: doc.name, ...matrixTable(doc) })}\n`);
+        if (!doc.complete) {
+          ctx.err(`mongo-bench matrix: ${doc.incompleteReason ?? 'incomplete'}; what finished was written\n`);
+          ctx.exitCode = controller.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+        } else if (doc.rows.some((r) => r.status === 'failed')) {
+          ctx.err(`mongo-bench matrix: ${doc.rows.filter((r) => r.status === 'failed').length} configuration(s) failed (see the Status column)\n`);
+          ctx.exitCode = EXIT.failed;
+        }
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+        process.removeListener('SIGTERM', onSigterm);
+      }
+    });
 }
+
+/** Progress lines: one when a configuration starts, its figures (or skip reason) when it ends. */
+class MatrixPrinter {
+  private experiment: MatrixDocument['experiment'] = 'most';
+
+  constructor(private readonly ctx: CliContext) {}
+
+  handle(event: MatrixEvent): void {
+    const err = (text: string) => this.ctx.err(`${text}\n`);
+    switch (event.type) {
+      case 'planned': {
+        const params = Object.entries(event.parameters).filter(([k]) => k !== 'randomSeed').map(([k, v]) => `${k}=${v}`).join(', ');
+        this.experiment = event.experiment;
+        err(`matrix ${event.name} (${event.experiment}): ${event.configurations} configuration${event.configurations === 1 ? '' : 's'}; scale ${event.scale} (${event.scaleNote})`);
+        err(`parameters: ${params}`);
+        err(`output: ${event.outDir}`);
+        break;
+      }
+      case 'connected': {
+        const t = event.target;
+        const topo = event.capabilities.topology;
+        err(`connected to ${t.uri}: server ${t.serverVersion ?? 'unknown'}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})${t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : ''}`);
+        const { capped, unacknowledgedWrites } = event.capabilities;
+        if (capped) err(`capped collections: ${capped.supported ? 'yes' : `no (${capped.reason})`}`);
+        if (unacknowledgedWrites) err(`unacknowledged (w:0) writes applied: ${unacknowledgedWrites.supported ? 'yes' : `no (${unacknowledgedWrites.reason})`}`);
+        break;
+      }
+      case 'note':
+        err(event.text);
+        break;
+      case 'config-start':
+        err(`[${event.index + 1}/${event.total}] ${event.label} (${event.settings})`);
+        break;
+      case 'config-progress':
+        err(`    ${event.text}`);
+        break;
+      case 'config-done': {
+        const row = event.row;
+        const head = `[${event.index + 1}/${event.total}] ${row.label}:`;
+        if (row.status === 'skipped') err(`${head} skipped: ${row.reason}`);
+        else {
+          const figures = MEASURES[this.experiment].measures
+            .filter((m) => row.measures[m.key] !== undefined && row.measures[m.key] !== null)
+            .map((m) => `${m.title.toLowerCase()} ${formatMeasure(row.measures[m.key], m)}${m.unit === 'count' || m.unit === 'docs' ? '' : ` ${m.unit}`}`)
+            .join(', ');
+          err(`${head} ${row.status === 'ok' ? '' : `${row.status.toUpperCase()}${row.reason ? ` (${row.reason})` : ''}; `}${figures}${row.seconds !== undefined ? ` [${row.seconds} s]` : ''}`);
+        }
+        break;
+      }
+      case 'written':
+        err(`written: ${event.files.join(', ')}`);
+        break;
+    }
+  }
+}
+

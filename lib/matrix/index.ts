@@ -1,0 +1,18 @@
+// The matrix's public surface: presets, matrix files, the runner, the combined report.
+export { runMatrix, JOURNAL_NOTE, MAPPING_NOTE } from './runner';
+export type { MatrixEvent, MatrixHooks } from './runner';
+export { planMatrix } from './plan';
+export type { MatrixRunOptions, MatrixPlan, PlannedConfiguration } from './plan';
+export { matrixPreset, isMatrixPreset, MATRIX_PRESET_NAMES, MATRIX_PRESET_DESCRIPTIONS } from './presets';
+export type { MatrixPresetName } from './presets';
+export { readMatrixFile, parseMatrixDocument } from './matrix-file';
+export { MATRIX_SCHEMA, MATRIX_FILE, writeMatrixFile, readMatrixDocument } from './matrix-document';
+export type { MatrixDocument } from './matrix-document';
+export { writeMatrixReport, MATRIX_SUMMARY_FILE, MATRIX_CSV_FILE } from './write-matrix-report';
+export { barChartSpec, renderBarChart } from './bar-chart';
+export type { BarChartSpec, BarDataset } from './bar-chart';
+export { matrixTable, renderMatrixMarkdown, renderMatrixCsv, formatMeasure } from './table';
+export { skipReason } from './feasibility';
+export { SIZING, scaledDefaults } from './parameters';
+export { MEASURES } from './measures';
+export type * from './types';

@@ -1,0 +1,117 @@
+/**
+ * What the target can do, asked once before the matrix runs: its topology (hello / isMaster: setName,
+ * msg "isdbgrid"), data-bearing members, whether it creates capped collections and applies
+ * unacknowledged (w:0) writes, and how much RAM its machine has. Each answer carries the reason when
+ * the answer is "no", so skipped rows can say why.
+ */
+import { Document, MongoClient, MongoServerError } from 'mongodb';
+
+export type TopologyKind = 'standalone' | 'replicaSet' | 'sharded';
+
+export interface TopologyFacts {
+  kind: TopologyKind;
+  setName?: string;
+  /** Data-bearing members (hosts + passives); 1 on a standalone; unknown (undefined) through mongos. */
+  dataMembers?: number;
+  /** Which command answered: "hello", or "isMaster" (servers that predate hello, e.g. mongo-java-server). */
+  source: 'hello' | 'isMaster';
+}
+
+export interface Capability {
+  supported: boolean;
+  reason?: string;
+}
+
+export interface TargetCapabilities {
+  topology: TopologyFacts;
+  /** Asked only when a configuration needs it. */
+  capped?: Capability;
+  unacknowledgedWrites?: Capability;
+}
+
+async function tryAdmin(client: MongoClient, command: Document): Promise<Document | undefined> {
+  try {
+    return await client.db('admin').command(command);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pure: the topology from a hello (or isMaster) reply. */
+export function topologyFromHello(reply: Document, source: TopologyFacts['source']): TopologyFacts {
+  if (reply.msg === 'isdbgrid') return { kind: 'sharded', source };
+  if (typeof reply.setName === 'string') {
+    const hosts = Array.isArray(reply.hosts) ? reply.hosts.length : 1;
+    const passives = Array.isArray(reply.passives) ? reply.passives.length : 0;
+    return { kind: 'replicaSet', setName: reply.setName, dataMembers: hosts + passives, source };
+  }
+  return { kind: 'standalone', dataMembers: 1, source };
+}
+
+export async function probeTopology(client: MongoClient): Promise<TopologyFacts> {
+  const hello = await tryAdmin(client, { hello: 1 });
+  if (hello) return topologyFromHello(hello, 'hello');
+  const isMaster = await tryAdmin(client, { isMaster: 1 });
+  if (isMaster) return topologyFromHello(isMaster, 'isMaster');
+  throw new Error('the server answered neither hello nor isMaster');
+}
+
+async function dropQuietly(client: MongoClient, db: string, coll: string): Promise<void> {
+  await client.db(db).collection(coll).drop().catch(() => undefined);
+}
+
+/** Creates (and drops) a small capped collection; the server's refusal is the reason. */
+export async function probeCapped(client: MongoClient, db: string): Promise<Capability> {
+  const name = `probe_capped_${process.pid}`;
+  await dropQuietly(client, db, name);
+  try {
+    await client.db(db).createCollection(name, { capped: true, size: 1 << 20 });
+    return { supported: true };
+  } catch (err) {
+    const code = err instanceof MongoServerError && err.code !== undefined ? ` (code ${err.code})` : '';
+    return { supported: false, reason: `the server refused to create a capped collection: ${(err as Error).message}${code}` };
+  } finally {
+    await dropQuietly(client, db, name);
+  }
+}
+
+/**
+ * Sends one w:0 insert and polls (acknowledged reads) until it is visible. Some servers drop
+ * unacknowledged writes: mongo-java-server closes the connection on OP_MSG's moreToCome flag, so a w:0
+ * configuration there would measure nothing real.
+ */
+export async function probeUnacknowledgedWrites(client: MongoClient, db: string, waitMs = 2000): Promise<Capability> {
+  const name = `probe_unack_${process.pid}`;
+  const coll = client.db(db).collection<{ _id: string }>(name);
+  const marker = `w0-probe-${Date.now()}`;
+  try {
+    await coll.insertOne({ _id: marker }, { writeConcern: { w: 0 } }).catch(() => undefined);
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      const found = await coll.findOne({ _id: marker }).catch(() => null);
+      if (found) return { supported: true };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { supported: false, reason: `an unacknowledged (w:0) insert was not applied within ${waitMs} ms: this server drops w:0 writes (mongo-java-server does not support OP_MSG moreToCome)` };
+  } finally {
+    await dropQuietly(client, db, name);
+  }
+}
+
+export interface ServerMemory {
+  /** RAM of the server's machine in MiB, when the server reports it. */
+  memSizeMB?: number;
+  /** Where the figure came from, or why there is none. */
+  source: string;
+}
+
+/** hostInfo.system.memSizeMB (the machine's RAM, what the seed compared data sizes to). */
+export async function readServerMemory(client: MongoClient): Promise<ServerMemory> {
+  const hostInfo = await tryAdmin(client, { hostInfo: 1 });
+  const mem = hostInfo?.system?.memSizeMB;
+  if (typeof mem === 'number' && mem > 0) return { memSizeMB: mem, source: 'hostInfo.system.memSizeMB' };
+  const status = await tryAdmin(client, { serverStatus: 1 });
+  // serverStatus.mem holds the process's own resident/virtual size, not the machine's RAM: not a substitute.
+  const statusNote = status ? (status.mem ? 'serverStatus.mem has only the process size' : 'serverStatus has no mem section') : 'serverStatus failed';
+  return { source: `${hostInfo ? 'hostInfo has no system.memSizeMB' : 'hostInfo failed'}; ${statusNote}` };
+}

@@ -1,0 +1,38 @@
+/** The matrix's combined report: summary.md, results.csv and one grouped bar chart per chart definition. */
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { barChartSpec, renderBarChart } from './bar-chart';
+import { MatrixDocument } from './matrix-document';
+import { MEASURES } from './measures';
+import { renderMatrixCsv, renderMatrixMarkdown } from './table';
+
+export const MATRIX_SUMMARY_FILE = 'summary.md';
+export const MATRIX_CSV_FILE = 'results.csv';
+
+async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Returns the files written; charts with no measured bar are left out. */
+export async function writeMatrixReport(doc: MatrixDocument, outDir: string): Promise<string[]> {
+  await mkdir(outDir, { recursive: true });
+  const specs = MEASURES[doc.experiment].charts.map((def) => barChartSpec(doc, def)).filter((s) => s.datasets.some((d) => d.values.some((v) => v !== null)));
+  const written: string[] = [];
+  for (const spec of specs) {
+    const path = join(outDir, spec.file);
+    await writeAtomically(path, await renderBarChart(spec));
+    written.push(path);
+  }
+  const summary = join(outDir, MATRIX_SUMMARY_FILE);
+  await writeAtomically(summary, renderMatrixMarkdown(doc, specs));
+  const csv = join(outDir, MATRIX_CSV_FILE);
+  await writeAtomically(csv, renderMatrixCsv(doc));
+  return [...written, summary, csv];
+}
