@@ -3,14 +3,12 @@
  * Chart.js 4 drawing on @napi-rs/canvas (no DOM, no native build). Small on purpose; the general
  * chart code lives in lib/report and this could move onto it (see docs/diskperf.md).
  */
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { Chart, ChartConfiguration, Plugin, registerables } from 'chart.js';
 import { BYTES_PER_MB, DiskperfResult, ENGINE_BOUND_BUSY, engineBound, modeLabel } from './result';
 import { directIoNote, filesystemNote } from './format';
-
-const FONT_FAMILY = 'DejaVu Sans';
-const WIDTH = 1000;
-const HEIGHT = 600;
+import { CHART_FONT_FAMILY as FONT_FAMILY, registerChartFonts } from '../report/fonts';
+import { BACKGROUND, CHART_HEIGHT as HEIGHT, CHART_WIDTH as WIDTH } from '../report/render-chart';
 const LINE_COLOR = '#1f5fbf';
 
 let ready = false;
@@ -19,12 +17,7 @@ let ready = false;
 function setUp(): void {
   if (ready) return;
   Chart.register(...registerables);
-  // Regular and bold (the title), both under one family name; registering twice (lib/report does it too) is harmless.
-  for (const file of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']) {
-    if (!GlobalFonts.registerFromPath(require.resolve(`dejavu-fonts-ttf/ttf/${file}`), FONT_FAMILY)) {
-      throw new Error(`cannot register the chart font ${file} (package dejavu-fonts-ttf)`);
-    }
-  }
+  registerChartFonts();
   ready = true;
 }
 
@@ -33,7 +26,7 @@ const whiteBackground: Plugin = {
   beforeDraw(chart) {
     const c = chart.ctx;
     c.save();
-    c.fillStyle = '#ffffff';
+    c.fillStyle = BACKGROUND;
     c.fillRect(0, 0, chart.width, chart.height);
     c.restore();
   },
