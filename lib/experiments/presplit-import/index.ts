@@ -1,0 +1,22 @@
+// The presplit-import experiment (issue 8): a sharded bulk import three ways, per shard over time.
+export { runPresplitImport } from './experiment';
+export type { PresplitImportEvent, PresplitImportHooks } from './experiment';
+export { resolvePresplitImportOptions, WAYS, PRESPLIT_IMPORT_DEFAULTS } from './options';
+export type { PresplitImportInput, PresplitImportSettings, WayName } from './options';
+export { WAY_DEFINITIONS, wayLabel, wayTopologyInput, wayScriptsArgs, waySetupSteps } from './ways';
+export { CounterSampler } from './sampler';
+export type { CounterSource } from './sampler';
+export { insertCounterSource, driverShardConnector, SERVER_STATUS_COMMAND } from './counter-sources';
+export type { ConnectShard } from './counter-sources';
+export { readChunkDistribution } from './chunks';
+export type { ChunkDistribution } from './chunks';
+export { listShards, parseShardHost, shardConnectionString } from './shards';
+export type { ShardInfo } from './shards';
+export { ratesFromReadings, counterTotal, clientRates, spreadOf } from './rates';
+export type { CounterReading, RatePoint, Spread } from './rates';
+export { PRESPLIT_IMPORT_SCHEMA } from './result';
+export type { PresplitImportResult, WayResult } from './result';
+export { writePresplitImportReport, loadPresplitImportResult, defaultPresplitImportOutDir, PRESPLIT_IMPORT_FILES } from './write-report';
+export { buildExperimentCharts } from './chart-data';
+export { WAY_MEASURES, wayMeasures } from './measures';
+export type { WayMeasureDefinition } from './measures';

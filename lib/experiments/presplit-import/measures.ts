@@ -1,0 +1,36 @@
+/**
+ * One row of figures per way, for a table that compares ways (the matrix preset's rows). Units:
+ * docs/s and inserts/s are per second, share is a percentage, cv has no unit.
+ */
+import { WayResult } from './result';
+
+export interface WayMeasureDefinition {
+  key: string;
+  csv: string;
+  title: string;
+  unit: 'ops/s' | '%' | 's' | 'count' | 'ratio';
+}
+
+export const WAY_MEASURES: WayMeasureDefinition[] = [
+  { key: 'docsPerSec', csv: 'docs_per_sec', title: 'docs/s (client)', unit: 'ops/s' },
+  { key: 'seconds', csv: 'import_seconds', title: 'import seconds', unit: 's' },
+  { key: 'peakMongosPerSec', csv: 'peak_mongos_inserts_per_sec', title: 'peak inserts/s (mongos)', unit: 'ops/s' },
+  { key: 'spreadCv', csv: 'spread_cv', title: 'spread (CV: 0 even)', unit: 'ratio' },
+  { key: 'busiestSharePct', csv: 'busiest_shard_share_pct', title: 'busiest shard share', unit: '%' },
+  { key: 'busiestToIdlest', csv: 'busiest_to_idlest', title: 'busiest/idlest', unit: 'ratio' },
+  { key: 'chunksAfter', csv: 'chunks_after', title: 'chunks after', unit: 'count' },
+];
+
+/** null where the way measured nothing (failed before the import) or the figure is undefined (idlest shard at 0). */
+export function wayMeasures(way: WayResult): Record<string, number | null> {
+  const measured = way.import.batches > 0;
+  return {
+    docsPerSec: measured ? way.import.docsPerSec : null,
+    seconds: measured ? way.import.seconds : null,
+    peakMongosPerSec: measured ? way.peakPerSec.mongos : null,
+    spreadCv: way.spread?.cv ?? null,
+    busiestSharePct: way.spread ? Math.round(way.spread.busiestShare * 1000) / 10 : null,
+    busiestToIdlest: way.spread?.ratio ?? null,
+    chunksAfter: way.chunks.after?.total ?? null,
+  };
+}
