@@ -22,6 +22,8 @@ export interface PerSecondSample {
   reads: number;
   writes: number;
   errors: number;
+  /** Which trial the sample belongs to (1-based), when the step ran several; `t` restarts at 0 per trial. */
+  trial?: number;
 }
 
 export interface TrialStats {
@@ -50,6 +52,10 @@ export interface StepResult {
   perSecond: PerSecondSample[];
   /** benchRun's own field names, so old tooling can read the figures. */
   benchRun: Record<string, number>;
+  /** Wall-clock seconds the counted ops took, summed over trials (opsPerSec = ops / elapsedSeconds). */
+  elapsedSeconds?: number;
+  /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
+  errorSamples?: { error: string; count: number; example: string }[];
 }
 
 export interface ResultDocument {

@@ -1,0 +1,189 @@
+/**
+ * Options of `mongo-bench run`: the raw flags commander hands over, their validation (each error
+ * names its option), and the resolved RunOptions that runBenchmark() consumes.
+ */
+import { z } from 'zod';
+import { UsageError } from './errors';
+import { parseOptions } from './validate';
+import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
+import { readWorkloadFile } from '../workload/workload-file';
+import { clientCountsUpTo } from '../workload/sweep';
+import { parseNamespace } from '../workload/op-spec';
+
+export const RUN_DEFAULTS = {
+  workload: '6to1',
+  maxClients: 64,
+  seconds: 10,
+  warmup: 2,
+  trials: 1,
+  docs: 10_000,
+  docSize: 1024,
+  batchSize: 256,
+  ns: 'mongo_bench.docs',
+  seed: 1314159265,
+  serverSelectionTimeout: 5000,
+} as const;
+
+/** What runBenchmark() needs: plain data, every default applied. */
+export interface RunOptions {
+  uri: string;
+  /** `file`: where the ops came from (named in error messages). */
+  workload: { name: string; ops: unknown[]; file?: string };
+  /** Default namespace of ops without `ns`; also where the loader writes. */
+  ns: string;
+  clients: number[];
+  seconds: number;
+  warmupSeconds: number;
+  trials: number;
+  /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
+  rate?: number;
+  load: boolean;
+  docs: number;
+  docSize: number;
+  batchSize: number;
+  /** Write concern of the loader, and of workload writes that set none. */
+  writeConcern?: Record<string, unknown>;
+  label: string;
+  /** results.json goes here after every step; undefined = do not write. */
+  outDir?: string;
+  randomSeed: number;
+  serverSelectionTimeoutMS: number;
+  testDouble?: boolean;
+}
+
+/** The flags as commander parses them (numbers already converted by intArg/numberArg). */
+export interface RunFlags {
+  uri?: string;
+  workload?: string;
+  workloadFile?: string;
+  clients?: number[];
+  maxClients?: number;
+  seconds?: number;
+  warmup?: number;
+  trials?: number;
+  rate?: number;
+  docs?: number;
+  docSize?: number;
+  batchSize?: number;
+  writeConcern?: string;
+  load?: boolean;
+  ns?: string;
+  seed?: number;
+  label?: string;
+  out?: string;
+  json?: boolean;
+  serverSelectionTimeout?: number;
+  testDouble?: boolean;
+}
+
+const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
+
+const flagsSchema = z
+  .object({
+    uri: z.string({ error: 'required: the deployment to benchmark, e.g. --uri mongodb://127.0.0.1:27017 (launching a local server is not available yet)' }).min(1, 'must not be empty'),
+    workload: z.string().optional(),
+    workloadFile: z.string().optional(),
+    clients: z.array(positiveInt('each client count')).min(1, 'expected at least one client count').optional(),
+    maxClients: positiveInt('the maximum client count').optional(),
+    seconds: positiveInt('seconds per step').optional(),
+    warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
+    trials: positiveInt('trials per step').optional(),
+    rate: z.number().positive('the target rate must be > 0 ops/s').optional(),
+    docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
+    docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
+    batchSize: positiveInt('the batch size').optional(),
+    writeConcern: z.string().optional(),
+    load: z.boolean().optional(),
+    ns: z.string().optional(),
+    seed: z.number().int('must be an integer').optional(),
+    label: z.string().min(1, 'must not be empty').optional(),
+    out: z.string().min(1, 'must not be empty').optional(),
+    json: z.boolean().optional(),
+    serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
+    testDouble: z.boolean().optional(),
+  })
+  .strict();
+
+/** "1", "majority", or a JSON object like {"w":1,"j":true}. */
+export function parseWriteConcern(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return { w: Number(trimmed) };
+  if (trimmed.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`option --write-concern: expected a JSON object, got ${text}`);
+    for (const key of Object.keys(parsed)) {
+      if (!['w', 'j', 'wtimeout', 'wtimeoutMS'].includes(key)) throw new UsageError(`option --write-concern: unknown field "${key}" (w, j, wtimeout)`);
+    }
+    return parsed as Record<string, unknown>;
+  }
+  if (/^[A-Za-z][\w-]*$/.test(trimmed)) return { w: trimmed };
+  throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+}
+
+function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+}
+
+function safeLabel(label: string): string {
+  return label.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'run';
+}
+
+/** Validates the flags and applies defaults; every error is a UsageError naming its option. */
+export function resolveRunOptions(raw: RunFlags, now: Date = new Date()): RunOptions {
+  const flags = parseOptions(flagsSchema, stripUndefined(raw));
+  if (flags.workload !== undefined && flags.workloadFile !== undefined) {
+    throw new UsageError('options --workload and --workload-file cannot be combined: choose a preset or a file');
+  }
+  if (flags.clients !== undefined && flags.maxClients !== undefined) {
+    throw new UsageError('options --clients and --max-clients cannot be combined: give the list, or the maximum of 1, 2, 4, ...');
+  }
+  const ns = flags.ns ?? RUN_DEFAULTS.ns;
+  if (!parseNamespace(ns, false)) throw new UsageError(`option --ns: expected "database.collection", got "${ns}"`);
+  const docs = flags.docs ?? RUN_DEFAULTS.docs;
+  const docSize = flags.docSize ?? RUN_DEFAULTS.docSize;
+
+  let workload: RunOptions['workload'];
+  let workloadNs = ns;
+  if (flags.workloadFile !== undefined) {
+    const file = readWorkloadFile(flags.workloadFile);
+    workload = { name: file.name, ops: file.ops, file: flags.workloadFile };
+    if (file.ns && flags.ns === undefined) workloadNs = file.ns;
+  } else {
+    const name = flags.workload ?? RUN_DEFAULTS.workload;
+    if (!isPresetName(name)) presetOps(name, { ns, docs, docSize }); // throws the named error
+    workload = { name, ops: presetOps(name, { ns, docs, docSize }) };
+  }
+  const clients = flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
+  const label = flags.label ?? workload.name;
+  return {
+    uri: flags.uri,
+    workload,
+    ns: workloadNs,
+    clients,
+    seconds: flags.seconds ?? RUN_DEFAULTS.seconds,
+    warmupSeconds: flags.warmup ?? RUN_DEFAULTS.warmup,
+    trials: flags.trials ?? RUN_DEFAULTS.trials,
+    rate: flags.rate,
+    load: flags.load ?? true,
+    docs,
+    docSize,
+    batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,
+    writeConcern: flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined,
+    label,
+    outDir: flags.out ?? `reports/${timestamp(now)}-${safeLabel(label)}`,
+    randomSeed: flags.seed ?? RUN_DEFAULTS.seed,
+    serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? RUN_DEFAULTS.serverSelectionTimeout,
+    testDouble: flags.testDouble,
+  };
+}
+
+function stripUndefined<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export { PRESET_NAMES };

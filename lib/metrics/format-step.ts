@@ -1,0 +1,39 @@
+/** Plain-text tables for a step result (what the CLI prints as each step completes). */
+import { LatencySummary, StepResult } from './result';
+
+function pad(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+}
+
+const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
+const n1 = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+function latencyCells(l: LatencySummary): string[] {
+  return l.count === 0 ? ['-', '-', '-', '-', '-', '-'] : [n0(l.avg), n0(l.p50), n0(l.p95), n0(l.p99), n0(l.p999), n0(l.max)];
+}
+
+/** A small table: one row each for reads, writes and the total, then errors and trial spread if any. */
+export function formatStepTable(step: StepResult): string {
+  const header = ['', 'ops', 'ops/s', 'peak/s', 'avg µs', 'p50', 'p95', 'p99', 'p99.9', 'max'];
+  const rows = [
+    ['reads', n0(step.ops.reads), n1(step.opsPerSec.reads), n0(step.peakOpsPerSec.reads), ...latencyCells(step.latencyMicros.reads)],
+    ['writes', n0(step.ops.writes), n1(step.opsPerSec.writes), n0(step.peakOpsPerSec.writes), ...latencyCells(step.latencyMicros.writes)],
+    ['total', n0(step.ops.reads + step.ops.writes), n1(step.opsPerSec.total), n0(step.peakOpsPerSec.total), '', '', '', '', '', ''],
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const status = step.status && step.status !== 'ok' ? ` [${step.status}${step.error ? `: ${step.error}` : ''}]` : '';
+  const lines = [
+    `clients ${step.clients}: ${step.seconds} s x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
+    pad(header, widths),
+    ...rows.map((r) => pad(r, widths).trimEnd()),
+  ];
+  if (step.ops.errors > 0) {
+    const kinds = (step.errorSamples ?? []).map((e) => `${e.error} x${e.count}`).join(', ');
+    lines.push(`errors: ${n0(step.ops.errors)}${kinds ? ` (${kinds})` : ''}`);
+  }
+  if (step.trialStats) {
+    const t = step.trialStats.opsPerSec;
+    lines.push(`ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,68 @@
+/**
+ * Latency recording: an HdrHistogram of microseconds (fixed size, so memory stays flat however long
+ * the run) plus an exact sum for the average.
+ */
+import * as hdr from 'hdr-histogram-js';
+import { LatencySummary } from './result';
+
+/** One hour in microseconds: slower operations are recorded as one hour. */
+export const HIGHEST_TRACKABLE_MICROS = 3_600_000_000;
+
+export class LatencyRecorder {
+  readonly histogram: hdr.Histogram;
+  private sumMicros = 0;
+
+  constructor() {
+    this.histogram = hdr.build({
+      bitBucketSize: 32,
+      autoResize: false,
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: HIGHEST_TRACKABLE_MICROS,
+      numberOfSignificantValueDigits: 3,
+    });
+  }
+
+  /** Records one latency in microseconds (fractions allowed; stored rounded, at least 1). */
+  record(micros: number): void {
+    this.sumMicros += micros;
+    const v = micros < 1 ? 1 : micros > HIGHEST_TRACKABLE_MICROS ? HIGHEST_TRACKABLE_MICROS : Math.round(micros);
+    this.histogram.recordValue(v);
+  }
+
+  get count(): number {
+    return this.histogram.totalCount;
+  }
+
+  get sum(): number {
+    return this.sumMicros;
+  }
+
+  /** Adds another recorder's values (e.g. merging trials). */
+  add(other: LatencyRecorder): void {
+    this.histogram.add(other.histogram);
+    this.sumMicros += other.sumMicros;
+  }
+
+  summary(): LatencySummary {
+    return summarize(this);
+  }
+}
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+
+export function summarize(recorder: LatencyRecorder): LatencySummary {
+  const h = recorder.histogram;
+  const count = h.totalCount;
+  if (count === 0) return { avg: 0, p50: 0, p95: 0, p99: 0, p999: 0, max: 0, count: 0 };
+  const max = h.maxValue;
+  // A percentile is reported as its bucket's highest equivalent value, which can pass the true max.
+  const at = (p: number) => Math.min(h.getValueAtPercentile(p), max);
+  return { avg: round1(recorder.sum / count), p50: at(50), p95: at(95), p99: at(99), p999: at(99.9), max, count };
+}
+
+/** Merges several recorders into a new one. */
+export function mergeRecorders(recorders: LatencyRecorder[]): LatencyRecorder {
+  const merged = new LatencyRecorder();
+  for (const r of recorders) merged.add(r);
+  return merged;
+}

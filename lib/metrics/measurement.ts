@@ -1,0 +1,28 @@
+/** What the engine measured in one trial of one step: the raw material of a StepResult. */
+import { LatencyRecorder } from './latency';
+
+export interface ErrorTally {
+  /** e.g. "DuplicateKey (11000)" or "MongoNetworkError". */
+  error: string;
+  count: number;
+  /** The first message seen. */
+  example: string;
+}
+
+export interface StepMeasurement {
+  clients: number;
+  /** Planned measured seconds. */
+  seconds: number;
+  /** From the window's opening until the last counted op completed (benchRun divides by this). */
+  elapsedSeconds: number;
+  interrupted: boolean;
+  /** Successful reads and writes; failed ops count only as errors. */
+  reads: number;
+  writes: number;
+  errors: number;
+  /** Per op class, and per op type (findOne, update, ...). */
+  latency: { reads: LatencyRecorder; writes: LatencyRecorder; byOp: Map<string, LatencyRecorder> };
+  /** Index = second of the window in which the op completed (late completions fold into the last second). */
+  perSecond: { reads: number[]; writes: number[]; errors: number[] };
+  errorTallies: ErrorTally[];
+}

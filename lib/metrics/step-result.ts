@@ -1,0 +1,87 @@
+/** Builds a step's result entry from the measurements of its trials (merging histograms, series and counts). */
+import { mergeRecorders } from './latency';
+import { StepMeasurement } from './measurement';
+import { PerSecondSample, StepResult } from './result';
+import { trialStats } from './trial-stats';
+
+/** benchRun's names for each op type: the per-second rate field, the count field, the latency field. */
+const BENCHRUN_NAMES: Record<string, { rate: string; count: string; latency: string }> = {
+  findOne: { rate: 'findOne', count: 'findOnes', latency: 'findOneLatencyAverageMicros' },
+  find: { rate: 'query', count: 'queries', latency: 'queryLatencyAverageMicros' },
+  update: { rate: 'update', count: 'updates', latency: 'updateLatencyAverageMicros' },
+  insert: { rate: 'insert', count: 'inserts', latency: 'insertLatencyAverageMicros' },
+  remove: { rate: 'delete', count: 'deletes', latency: 'deleteLatencyAverageMicros' },
+  command: { rate: 'command', count: 'commands', latency: 'commandsLatencyAverageMicros' },
+};
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+
+export interface SummarizeOptions {
+  status?: StepResult['status'];
+  error?: string;
+}
+
+export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptions = {}): StepResult {
+  if (trials.length === 0) throw new RangeError('summarizeStep needs at least one trial');
+  const first = trials[0];
+  const sum = (pick: (m: StepMeasurement) => number) => trials.reduce((s, m) => s + pick(m), 0);
+  const reads = sum((m) => m.reads);
+  const writes = sum((m) => m.writes);
+  const errors = sum((m) => m.errors);
+  const elapsed = sum((m) => m.elapsedSeconds);
+  const perSec = (n: number) => (elapsed > 0 ? round1(n / elapsed) : 0);
+
+  const perSecond: PerSecondSample[] = [];
+  trials.forEach((m, trial) => {
+    m.perSecond.reads.forEach((r, t) => {
+      const sample: PerSecondSample = { t, reads: r, writes: m.perSecond.writes[t], errors: m.perSecond.errors[t] };
+      if (trials.length > 1) sample.trial = trial + 1;
+      perSecond.push(sample);
+    });
+  });
+  const peak = (pick: (s: PerSecondSample) => number) => perSecond.reduce((max, s) => Math.max(max, pick(s)), 0);
+
+  const readLatency = mergeRecorders(trials.map((m) => m.latency.reads));
+  const writeLatency = mergeRecorders(trials.map((m) => m.latency.writes));
+  const opTypes = [...new Set(trials.flatMap((m) => [...m.latency.byOp.keys()]))];
+  const byOp = new Map(opTypes.map((type) => [type, mergeRecorders(trials.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined))]));
+
+  const benchRun: Record<string, number> = { totalOps: reads + writes, 'totalOps/s': perSec(reads + writes), errCount: errors };
+  for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {
+    const recorder = byOp.get(type);
+    const count = recorder?.count ?? 0;
+    benchRun[names.rate] = perSec(count);
+    benchRun[names.count] = count;
+    if (count > 0 && recorder) benchRun[names.latency] = round1(recorder.sum / count);
+  }
+
+  const errorSamples = new Map<string, { error: string; count: number; example: string }>();
+  for (const m of trials) {
+    for (const tally of m.errorTallies) {
+      const known = errorSamples.get(tally.error);
+      if (known) known.count += tally.count;
+      else errorSamples.set(tally.error, { ...tally });
+    }
+  }
+
+  const step: StepResult = {
+    clients: first.clients,
+    seconds: first.seconds,
+    trials: trials.length,
+    status: options.status ?? (trials.some((m) => m.interrupted) ? 'interrupted' : 'ok'),
+    ops: { reads, writes, errors },
+    opsPerSec: { total: perSec(reads + writes), reads: perSec(reads), writes: perSec(writes) },
+    peakOpsPerSec: { total: peak((s) => s.reads + s.writes), reads: peak((s) => s.reads), writes: peak((s) => s.writes) },
+    latencyMicros: { reads: readLatency.summary(), writes: writeLatency.summary() },
+    latencyByOpMicros: Object.fromEntries([...byOp].map(([type, recorder]) => [type, recorder.summary()])),
+    perSecond,
+    benchRun,
+    elapsedSeconds: Math.round(elapsed * 1000) / 1000,
+  };
+  if (options.error) step.error = options.error;
+  if (trials.length > 1) {
+    step.trialStats = { opsPerSec: trialStats(trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0))) };
+  }
+  if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
+  return step;
+}

@@ -1,0 +1,178 @@
+/**
+ * Turns validated op specs into the closures the engine calls: templates are compiled once here
+ * (before any connection, so a malformed template is a usage error), then bound to a MongoClient.
+ * Driver option objects are built once per op and reused for every call.
+ */
+import { Document, MongoClient, ReadPreference, WriteConcernSettings } from 'mongodb';
+import { ClientState, compileTemplate, Generator, TemplateScope } from './template';
+import { OpClass, opClass, OpSpec, OpType } from './op-spec';
+
+export interface PreparedOp {
+  spec: OpSpec;
+  opClass: OpClass;
+  query?: Generator;
+  update?: Generator;
+  /** Produces a fresh document (or array of documents) per insert: the driver adds `_id` to what it is given. */
+  doc?: Generator;
+  command?: Generator;
+  value?: Generator;
+  varSlot?: number;
+}
+
+export interface PreparedWorkload {
+  ops: PreparedOp[];
+  scope: TemplateScope;
+}
+
+export interface PrepareOptions {
+  /** Applies to write ops that set no writeConcern of their own. */
+  defaultWriteConcern?: Record<string, unknown>;
+}
+
+/** Compiles every template of every op; throws a UsageError naming `ops[i].field...` when one is malformed. */
+export function prepareWorkload(specs: OpSpec[], options: PrepareOptions = {}): PreparedWorkload {
+  const scope = new TemplateScope();
+  const ops = specs.map((spec): PreparedOp => {
+    const at = `ops[${spec.index}]`;
+    const prepared: PreparedOp = { spec, opClass: opClass(spec) };
+    if (options.defaultWriteConcern && prepared.opClass === 'write' && !spec.writeConcern && spec.type !== 'command') {
+      prepared.spec = { ...spec, writeConcern: options.defaultWriteConcern };
+    }
+    if (spec.query !== undefined) prepared.query = compileTemplate(spec.query, `${at}.query`, scope);
+    if (spec.update !== undefined) prepared.update = compileTemplate(spec.update, `${at}.update`, scope);
+    if (spec.command !== undefined) prepared.command = compileTemplate(spec.command, `${at}.command`, scope);
+    if (spec.doc !== undefined) prepared.doc = freshDocuments(compileTemplate(spec.doc, `${at}.doc`, scope), Array.isArray(spec.doc));
+    if (spec.type === 'let') {
+      prepared.value = compileTemplate(spec.value, `${at}.value`, scope);
+      // Defined after its own value compiles: `let x = x` is an error, as in benchRun.
+      prepared.varSlot = scope.defineVar(spec.target as string);
+    }
+    return prepared;
+  });
+  return { ops, scope };
+}
+
+function freshDocuments(gen: Generator, batch: boolean): Generator {
+  if (batch) {
+    return (s) => {
+      const docs = gen(s) as Document[];
+      const out = new Array<Document>(docs.length);
+      for (let i = 0; i < docs.length; i++) out[i] = { ...docs[i] };
+      return out;
+    };
+  }
+  return (s) => ({ ...(gen(s) as Document) });
+}
+
+export interface BoundOp {
+  readonly index: number;
+  readonly type: OpType;
+  readonly opClass: OpClass;
+  readonly delayMs: number;
+  /** Server ops return a promise; `nop` and `let` run synchronously and return undefined. */
+  run(state: ClientState): Promise<unknown> | undefined;
+}
+
+/** Driver options without undefined keys, built once per op. */
+function defined<T extends Record<string, unknown>>(options: T): T {
+  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
+  return options;
+}
+
+function writeConcernOf(spec: OpSpec): WriteConcernSettings | undefined {
+  const wc = spec.writeConcern;
+  if (!wc) return undefined;
+  const out: WriteConcernSettings = {};
+  if (wc.w !== undefined) out.w = wc.w as WriteConcernSettings['w'];
+  if (wc.j !== undefined) out.journal = Boolean(wc.j);
+  else if (wc.fsync !== undefined) out.journal = Boolean(wc.fsync);
+  const timeout = wc.wtimeoutMS ?? wc.wtimeout;
+  if (timeout !== undefined) out.wtimeoutMS = Number(timeout);
+  return out;
+}
+
+function readPreferenceOf(spec: OpSpec): ReadPreference | undefined {
+  const rp = spec.readPreference;
+  if (!rp) return undefined;
+  return new ReadPreference(rp.mode, rp.tags, rp.maxStalenessSeconds !== undefined ? { maxStalenessSeconds: rp.maxStalenessSeconds } : undefined);
+}
+
+/** Binds prepared ops to a connected client. */
+export function bindWorkload(prepared: PreparedWorkload, client: MongoClient): BoundOp[] {
+  return prepared.ops.map((op) => bindOp(op, client));
+}
+
+function bindOp(op: PreparedOp, client: MongoClient): BoundOp {
+  const { spec } = op;
+  const base = { index: spec.index, type: spec.type, opClass: op.opClass, delayMs: spec.delayMs };
+  const writeConcern = writeConcernOf(spec);
+  const readPreference = readPreferenceOf(spec);
+  const ns = spec.ns;
+  const db = ns ? client.db(ns.db) : undefined;
+  const coll = ns && db && ns.coll ? db.collection(ns.coll) : undefined;
+  const query = op.query as Generator;
+
+  switch (spec.type) {
+    case 'nop':
+      return { ...base, run: () => undefined };
+    case 'let': {
+      const value = op.value as Generator;
+      const slot = op.varSlot as number;
+      return {
+        ...base,
+        run: (s) => {
+          s.vars[slot] = value(s);
+          return undefined;
+        },
+      };
+    }
+    case 'findOne': {
+      const c = coll!;
+      const options = defined({ projection: spec.projection as Document | undefined, sort: spec.sort as Document | undefined, readPreference });
+      return { ...base, run: (s) => c.findOne(query(s) as Document, options) };
+    }
+    case 'find': {
+      const c = coll!;
+      const options = defined({
+        projection: spec.projection as Document | undefined,
+        sort: spec.sort as Document | undefined,
+        limit: spec.limit,
+        skip: spec.skip,
+        batchSize: spec.batchSize,
+        readPreference,
+      });
+      return { ...base, run: (s) => c.find(query(s) as Document, options).toArray() };
+    }
+    case 'update': {
+      const c = coll!;
+      const update = op.update as Generator;
+      const options = defined({ upsert: spec.upsert, writeConcern });
+      const isReplacement = !Array.isArray(spec.update) && !Object.keys(spec.update as object).some((k) => k.startsWith('$'));
+      if (isReplacement) return { ...base, run: (s) => c.replaceOne(query(s) as Document, update(s) as Document, options) };
+      if (spec.multi) return { ...base, run: (s) => c.updateMany(query(s) as Document, update(s) as Document, options) };
+      return { ...base, run: (s) => c.updateOne(query(s) as Document, update(s) as Document, options) };
+    }
+    case 'insert': {
+      const c = coll!;
+      const doc = op.doc as Generator;
+      if (Array.isArray(spec.doc)) {
+        const options = defined({ writeConcern, ordered: true });
+        return { ...base, run: (s) => c.insertMany(doc(s) as Document[], options) };
+      }
+      const options = defined({ writeConcern });
+      return { ...base, run: (s) => c.insertOne(doc(s) as Document, options) };
+    }
+    case 'remove': {
+      const c = coll!;
+      const options = defined({ writeConcern });
+      if (spec.multi) return { ...base, run: (s) => c.deleteMany(query(s) as Document, options) };
+      return { ...base, run: (s) => c.deleteOne(query(s) as Document, options) };
+    }
+    case 'command': {
+      const d = db!;
+      const command = op.command as Generator;
+      const options = readPreference ? { readPreference } : {};
+      return { ...base, run: (s) => d.command(command(s) as Document, options) };
+    }
+  }
+}

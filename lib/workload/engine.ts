@@ -1,0 +1,230 @@
+/**
+ * The engine: `clients` concurrent loops, each running the ops array in order over and over with one
+ * request in flight (like one benchRun thread), for warm-up + measured seconds. It records into
+ * fixed-size histograms and per-second counters and never prints: progress leaves through onTick.
+ *
+ * An op belongs to the measured window when it starts (or, with a rate, was scheduled to start) at or
+ * after the window opens. When the window closes, clients finish their pass through the ops array
+ * (with a rate: start no new op) and the ops in flight are awaited and counted, as benchRun does, so
+ * counts agree exactly with what the server applied.
+ */
+import { LatencyRecorder } from '../metrics/latency';
+import { ErrorTally, StepMeasurement } from '../metrics/measurement';
+import { BoundOp } from './compile-ops';
+import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
+
+export interface StepPlan {
+  clients: number;
+  /** Measured seconds (an integer >= 1). */
+  seconds: number;
+  /** Seconds run before the measured window; not counted. */
+  warmupSeconds: number;
+  /** Target total ops/sec across all clients; latency is then measured from each op's intended start. */
+  rate?: number;
+  /** Client i uses randomSeed + i. */
+  randomSeed: number;
+}
+
+export interface TickEvent {
+  phase: 'warmup' | 'measure';
+  /** Whole seconds since the phase began. */
+  second: number;
+  /** Completed in the last second (all ops, warm-up included). */
+  reads: number;
+  writes: number;
+  errors: number;
+  /** Counted so far in the measured window. */
+  measured: { reads: number; writes: number; errors: number };
+}
+
+export type { StepMeasurement, ErrorTally };
+
+export interface StepCallbacks {
+  onTick?: (tick: TickEvent) => void;
+  signal?: AbortSignal;
+}
+
+const MAX_DISTINCT_ERRORS = 20;
+
+/** Where one op's outcome goes: resolved once per step so the hot path does no lookups. */
+interface Slot {
+  isRead: boolean;
+  classLatency: LatencyRecorder;
+  opLatency: LatencyRecorder;
+}
+
+class Tally {
+  reads = 0;
+  writes = 0;
+  errors = 0;
+  liveReads = 0;
+  liveWrites = 0;
+  liveErrors = 0;
+  readonly readsPerSecond: Float64Array;
+  readonly writesPerSecond: Float64Array;
+  readonly errorsPerSecond: Float64Array;
+  private readonly errorsByKind = new Map<string, ErrorTally>();
+
+  constructor(seconds: number) {
+    this.readsPerSecond = new Float64Array(seconds);
+    this.writesPerSecond = new Float64Array(seconds);
+    this.errorsPerSecond = new Float64Array(seconds);
+  }
+
+  noteError(err: unknown): void {
+    const e = err as { code?: unknown; codeName?: unknown; name?: unknown; message?: unknown };
+    const kind =
+      typeof e?.codeName === 'string' ? `${e.codeName}${e.code !== undefined ? ` (${String(e.code)})` : ''}` : e?.code !== undefined ? `${String(e.name ?? 'Error')} (code ${String(e.code)})` : String(e?.name ?? 'Error');
+    const known = this.errorsByKind.get(kind);
+    if (known) {
+      known.count++;
+      return;
+    }
+    const key = this.errorsByKind.size < MAX_DISTINCT_ERRORS ? kind : 'other errors';
+    const other = this.errorsByKind.get(key);
+    if (other) other.count++;
+    else this.errorsByKind.set(key, { error: key, count: 1, example: String(e?.message ?? err).slice(0, 300) });
+  }
+
+  tallies(): ErrorTally[] {
+    return [...this.errorsByKind.values()];
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Runs one step (one trial at one client count) and returns what it measured. */
+export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
+  const { clients, seconds, warmupSeconds } = plan;
+  if (!Number.isInteger(clients) || clients < 1) throw new RangeError(`clients must be an integer >= 1, got ${clients}`);
+  if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError(`seconds must be an integer >= 1, got ${seconds}`);
+  if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
+    throw new RangeError(`#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`);
+  }
+
+  const reads = new LatencyRecorder();
+  const writes = new LatencyRecorder();
+  const byOp = new Map<string, LatencyRecorder>();
+  const slots: Slot[] = ops.map((op) => {
+    let opLatency = byOp.get(op.type);
+    if (!opLatency && op.opClass !== 'none') byOp.set(op.type, (opLatency = new LatencyRecorder()));
+    return { isRead: op.opClass === 'read', classLatency: op.opClass === 'read' ? reads : writes, opLatency: opLatency ?? reads };
+  });
+  const tally = new Tally(seconds);
+  const signal = callbacks.signal;
+
+  const t0 = performance.now();
+  const measureStart = t0 + warmupSeconds * 1000;
+  const stopAt = measureStart + seconds * 1000;
+  const lastBucket = seconds - 1;
+  // With a rate, each client issues one op every `interval` ms, staggered across clients.
+  const interval = plan.rate ? (clients * 1000) / plan.rate : 0;
+
+  const clientLoop = async (state: ClientState): Promise<void> => {
+    const count = ops.length;
+    let i = 0;
+    let intended = t0 + (interval * state.index) / clients;
+    for (;;) {
+      // Without a rate, clients stop only between passes through the ops array, so the op mix of
+      // the measured window is exactly the workload's (6:1 stays 6:1); the overrun is one pass at most.
+      if (i === 0 && interval === 0 && performance.now() >= stopAt) return;
+      if (signal?.aborted) return;
+      const op = ops[i];
+      const slot = slots[i];
+      i = i + 1 === count ? 0 : i + 1;
+      if (op.opClass === 'none') {
+        op.run(state);
+        if (op.delayMs > 0) await sleep(op.delayMs);
+        continue;
+      }
+      let start: number;
+      if (interval > 0) {
+        if (intended >= stopAt || signal?.aborted) return;
+        const wait = intended - performance.now();
+        if (wait >= 1) await sleep(wait);
+        if (signal?.aborted) return;
+        start = intended;
+        intended += interval;
+      } else {
+        start = performance.now();
+      }
+      let failure: unknown;
+      let failed = false;
+      try {
+        await op.run(state);
+      } catch (err) {
+        failed = true;
+        failure = err;
+      }
+      const end = performance.now();
+      if (failed) tally.liveErrors++;
+      else if (slot.isRead) tally.liveReads++;
+      else tally.liveWrites++;
+      if (start >= measureStart) {
+        let bucket = ((end - measureStart) / 1000) | 0;
+        if (bucket > lastBucket) bucket = lastBucket;
+        if (failed) {
+          tally.errors++;
+          tally.errorsPerSecond[bucket]++;
+          tally.noteError(failure);
+        } else {
+          const micros = (end - start) * 1000;
+          slot.classLatency.record(micros);
+          slot.opLatency.record(micros);
+          if (slot.isRead) {
+            tally.reads++;
+            tally.readsPerSecond[bucket]++;
+          } else {
+            tally.writes++;
+            tally.writesPerSecond[bucket]++;
+          }
+        }
+      }
+      if (op.delayMs > 0) await sleep(op.delayMs);
+    }
+  };
+
+  let last = { reads: 0, writes: 0, errors: 0 };
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const inWarmup = now < measureStart;
+    const tick: TickEvent = {
+      phase: inWarmup ? 'warmup' : 'measure',
+      second: Math.floor((inWarmup ? now - t0 : now - measureStart) / 1000),
+      reads: tally.liveReads - last.reads,
+      writes: tally.liveWrites - last.writes,
+      errors: tally.liveErrors - last.errors,
+      measured: { reads: tally.reads, writes: tally.writes, errors: tally.errors },
+    };
+    last = { reads: tally.liveReads, writes: tally.liveWrites, errors: tally.liveErrors };
+    callbacks.onTick?.(tick);
+  }, 1000);
+  ticker.unref();
+
+  try {
+    const loops: Promise<void>[] = [];
+    for (let c = 0; c < clients; c++) loops.push(clientLoop(scope.newClientState(c, plan.randomSeed + c)));
+    await Promise.all(loops);
+  } finally {
+    clearInterval(ticker);
+  }
+  const end = performance.now();
+  const interrupted = signal?.aborted === true && end < stopAt;
+  const elapsedSeconds = Math.max(0, (end - measureStart) / 1000);
+  const buckets = interrupted ? Math.min(seconds, Math.ceil(elapsedSeconds)) : seconds;
+  const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
+  return {
+    clients,
+    seconds,
+    elapsedSeconds,
+    interrupted,
+    reads: tally.reads,
+    writes: tally.writes,
+    errors: tally.errors,
+    latency: { reads, writes, byOp },
+    perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
+    errorTallies: tally.tallies(),
+  };
+}

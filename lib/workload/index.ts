@@ -1,0 +1,21 @@
+// The workload area's public surface: op spec, templates, presets, engine, loader, sweep, legacy script.
+export { parseOps, OP_NAMES, OP_FIELDS, opClass } from './op-spec';
+export type { OpSpec, OpType, OpClass, Namespace } from './op-spec';
+export { compileTemplate, TemplateScope, TEMPLATE_OPERATORS } from './template';
+export type { ClientState, Generator } from './template';
+export { Prng } from './prng';
+export { prepareWorkload, bindWorkload } from './compile-ops';
+export type { PreparedWorkload, BoundOp } from './compile-ops';
+export { runStep } from './engine';
+export type { StepPlan, TickEvent, StepCallbacks } from './engine';
+export { clientCountsUpTo } from './sweep';
+export { loadData } from './loader';
+export { documentFactory, documentPaddingLength, INDEXED_FIELDS } from './documents';
+export { presetOps, PRESET_NAMES, PRESET_DESCRIPTIONS, isPresetName } from './presets';
+export type { PresetName } from './presets';
+export { readWorkloadFile, parseWorkloadText } from './workload-file';
+export { renderLegacyBenchRunScript, scriptFileName, legacyOp } from './legacy-script';
+export type { LegacyScriptOptions } from './legacy-script';
+export { connectTarget, describeTarget, warmConnections } from './target';
+export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './benchmark';
+export type { BenchmarkEvent, BenchmarkHooks } from './benchmark';

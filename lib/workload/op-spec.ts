@@ -1,0 +1,294 @@
+/**
+ * The op spec: legacy benchRun's op documents, validated into plain typed records. A workload
+ * written for the old shell's benchRun() parses here unchanged; an unknown or misplaced field is a
+ * UsageError naming the op index and the field (e.g. `ops[2].updat: unknown field (did you mean "update"?)`).
+ */
+import { UsageError } from '../config/errors';
+import { closest } from '../config/validate';
+
+/** The op names benchRun accepts (`query` = `find`, `delete` = `remove`). */
+export const OP_NAMES = ['findOne', 'find', 'query', 'update', 'insert', 'remove', 'delete', 'command', 'nop', 'let'] as const;
+export type OpName = (typeof OP_NAMES)[number];
+
+/** Canonical op type, used for per-op statistics. */
+export type OpType = 'findOne' | 'find' | 'update' | 'insert' | 'remove' | 'command' | 'nop' | 'let';
+
+/** Reads and writes are reported separately; `nop` and `let` never reach the server and are not counted. */
+export type OpClass = 'read' | 'write' | 'none';
+
+export const READ_PREFERENCE_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const;
+export type ReadPreferenceSpec = { mode: (typeof READ_PREFERENCE_MODES)[number]; tags?: Record<string, string>[]; maxStalenessSeconds?: number };
+
+export interface Namespace {
+  db: string;
+  coll: string;
+}
+
+export interface OpSpec {
+  /** Position in the ops array (for messages). */
+  index: number;
+  type: OpType;
+  ns?: Namespace;
+  query?: unknown;
+  update?: unknown;
+  doc?: unknown;
+  projection?: unknown;
+  sort?: unknown;
+  limit?: number;
+  skip?: number;
+  batchSize?: number;
+  multi: boolean;
+  upsert: boolean;
+  writeConcern?: Record<string, unknown>;
+  readPreference?: ReadPreferenceSpec;
+  command?: unknown;
+  target?: string;
+  value?: unknown;
+  /** benchRun's `delay`: milliseconds to pause after the op. */
+  delayMs: number;
+}
+
+const ALL: readonly OpType[] = ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop', 'let'];
+const SERVER: readonly OpType[] = ['findOne', 'find', 'update', 'insert', 'remove', 'command'];
+
+/** Every field benchRun ops may carry, and the op types it applies to. */
+const FIELDS: Record<string, readonly OpType[]> = {
+  op: ALL,
+  ns: SERVER,
+  query: ['findOne', 'find', 'update', 'remove'],
+  update: ['update'],
+  doc: ['insert'],
+  filter: ['findOne', 'find'],
+  sort: ['findOne', 'find'],
+  limit: ['find'],
+  skip: ['find'],
+  batchSize: ['find'],
+  multi: ['update', 'remove'],
+  upsert: ['update'],
+  // mongo-perf passes a write concern to every op; it only applies to writes.
+  writeConcern: ALL,
+  readPreference: ['findOne', 'find', 'command'],
+  readPrefMode: ['findOne', 'find', 'command'],
+  command: ['command'],
+  target: ['let'],
+  value: ['let'],
+  delay: ALL,
+  // Accepted for compatibility with old workloads; they change nothing here.
+  readCmd: ALL,
+  writeCmd: ALL,
+  safe: ALL,
+  showError: ALL,
+  showResult: ALL,
+  handleError: ALL,
+  throwGLE: ALL,
+  options: ALL,
+};
+export const OP_FIELDS = Object.keys(FIELDS);
+
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findandmodify', 'findAndModify', 'bulkWrite', 'create', 'drop', 'createIndexes', 'dropIndexes']);
+
+export function opClass(spec: Pick<OpSpec, 'type' | 'command'>): OpClass {
+  switch (spec.type) {
+    case 'findOne':
+    case 'find':
+      return 'read';
+    case 'update':
+    case 'insert':
+    case 'remove':
+      return 'write';
+    case 'command': {
+      // A command is a write when its first key names a write command; otherwise a read.
+      const name = spec.command && typeof spec.command === 'object' ? Object.keys(spec.command)[0] : undefined;
+      return name !== undefined && WRITE_COMMANDS.has(name) ? 'write' : 'read';
+    }
+    default:
+      return 'none';
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export function parseNamespace(ns: string, allowDbOnly: boolean): Namespace | undefined {
+  const dot = ns.indexOf('.');
+  if (dot < 0) return allowDbOnly && ns.length > 0 ? { db: ns, coll: '' } : undefined;
+  const db = ns.slice(0, dot);
+  const coll = ns.slice(dot + 1);
+  if (!db || (!coll && !allowDbOnly)) return undefined;
+  return { db, coll };
+}
+
+export interface ParseOpsOptions {
+  /** Used by ops that have no `ns` (benchRun required one; here the workload's default applies). */
+  defaultNs: string;
+  /** Prefix for messages, e.g. `workload file ops.json: `. */
+  where?: string;
+}
+
+/** Validates a benchRun ops array; throws a UsageError naming `ops[i].field` on the first problem. */
+export function parseOps(raw: unknown, options: ParseOpsOptions): OpSpec[] {
+  const where = options.where ?? '';
+  const bad = (path: string, message: string): never => {
+    throw new UsageError(`${where}${path}: ${message}`);
+  };
+  if (!Array.isArray(raw)) bad('ops', `expected an array of benchRun ops, got ${show(raw)}`);
+  const list = raw as unknown[];
+  if (list.length === 0) bad('ops', 'expected at least one op');
+  const specs = list.map((item, index) => parseOp(item, index, options.defaultNs, bad));
+  if (!specs.some((s) => opClass(s) !== 'none')) bad('ops', 'expected at least one op that reaches the server (not only "nop"/"let")');
+  return specs;
+}
+
+function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: string, message: string) => never): OpSpec {
+  const at = `ops[${index}]`;
+  if (!isObject(raw)) return bad(at, `expected an op object like {"op": "findOne", "query": {...}}, got ${show(raw)}`);
+  const opName = raw.op;
+  if (opName === undefined) bad(`${at}.op`, `required (one of ${OP_NAMES.join(', ')})`);
+  if (typeof opName !== 'string' || !(OP_NAMES as readonly string[]).includes(opName)) {
+    const suggestion = typeof opName === 'string' ? closest(opName, OP_NAMES) : undefined;
+    bad(`${at}.op`, `unknown op ${show(opName)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${OP_NAMES.join(', ')})`}`);
+  }
+  const type: OpType = opName === 'query' ? 'find' : opName === 'delete' ? 'remove' : (opName as OpType);
+
+  for (const key of Object.keys(raw)) {
+    const appliesTo = FIELDS[key];
+    if (!appliesTo) {
+      const suggestion = closest(key, OP_FIELDS);
+      bad(`${at}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+    }
+    if (!appliesTo.includes(type)) bad(`${at}.${key}`, `not valid for op "${opName}" (only for ${appliesTo.map((t) => `"${t}"`).join(', ')})`);
+  }
+
+  const object = (key: string, required = false): Record<string, unknown> | undefined => {
+    const v = raw[key];
+    if (v === undefined) return required ? bad(`${at}.${key}`, `required for op "${opName}"`) : undefined;
+    if (!isObject(v)) bad(`${at}.${key}`, `expected an object, got ${show(v)}`);
+    return v as Record<string, unknown>;
+  };
+  const count = (key: string): number | undefined => {
+    const v = raw[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(`${at}.${key}`, `expected a non-negative integer, got ${show(v)}`);
+    return v as number;
+  };
+  const flag = (key: string): boolean => {
+    const v = raw[key];
+    if (v === undefined) return false;
+    if (typeof v !== 'boolean' && v !== 0 && v !== 1) bad(`${at}.${key}`, `expected true or false, got ${show(v)}`);
+    return Boolean(v);
+  };
+
+  const spec: OpSpec = { index, type, multi: flag('multi'), upsert: flag('upsert'), delayMs: 0 };
+
+  if (type !== 'nop' && type !== 'let') {
+    const ns = raw.ns ?? defaultNs;
+    if (typeof ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(ns)}`);
+    const parsed = parseNamespace(ns as string, type === 'command');
+    if (!parsed) bad(`${at}.ns`, `expected "database.collection", got ${show(ns)}`);
+    spec.ns = parsed;
+  }
+
+  if (type === 'findOne' || type === 'find' || type === 'update' || type === 'remove') spec.query = object('query') ?? {};
+  if (type === 'findOne' || type === 'find') {
+    spec.projection = object('filter');
+    spec.sort = object('sort');
+  }
+  if (type === 'find') {
+    spec.limit = count('limit');
+    spec.skip = count('skip');
+    spec.batchSize = count('batchSize');
+  }
+  if (type === 'update') {
+    const update = raw.update;
+    if (update === undefined) bad(`${at}.update`, 'required for op "update"');
+    if (Array.isArray(update)) {
+      if (!update.every(isObject)) bad(`${at}.update`, 'expected an update document or an aggregation pipeline (array of stages)');
+    } else if (!isObject(update)) {
+      bad(`${at}.update`, `expected an update document, got ${show(update)}`);
+    } else {
+      const keys = Object.keys(update);
+      const operators = keys.filter((k) => k.startsWith('$'));
+      if (operators.length > 0 && operators.length !== keys.length) {
+        bad(`${at}.update`, 'mixes update operators ($set, $inc, ...) with plain fields');
+      }
+      if (operators.length === 0 && spec.multi) bad(`${at}.update`, 'a replacement document cannot be used with multi: true');
+    }
+    spec.update = update;
+  }
+  if (type === 'insert') {
+    const doc = raw.doc;
+    if (doc === undefined) bad(`${at}.doc`, 'required for op "insert"');
+    if (Array.isArray(doc)) {
+      if (doc.length === 0 || !doc.every(isObject)) bad(`${at}.doc`, 'expected a document or a non-empty array of documents (a batch insert)');
+    } else if (!isObject(doc)) {
+      bad(`${at}.doc`, `expected a document or an array of documents, got ${show(doc)}`);
+    }
+    spec.doc = doc;
+  }
+  if (type === 'command') {
+    const command = object('command', true) as Record<string, unknown>;
+    if (Object.keys(command).length === 0) bad(`${at}.command`, 'expected a command document like {"ping": 1}');
+    spec.command = command;
+  }
+  if (type === 'let') {
+    const target = raw.target;
+    if (typeof target !== 'string' || target === '') bad(`${at}.target`, `required for op "let": the variable name (a string)`);
+    if (!('value' in raw)) bad(`${at}.value`, 'required for op "let"');
+    spec.target = target as string;
+    spec.value = raw.value;
+  }
+
+  const writeConcern = object('writeConcern');
+  if (writeConcern) {
+    for (const key of Object.keys(writeConcern)) {
+      if (!['w', 'j', 'wtimeout', 'wtimeoutMS', 'fsync'].includes(key)) bad(`${at}.writeConcern.${key}`, 'unknown write concern field (w, j, wtimeout)');
+    }
+    spec.writeConcern = writeConcern;
+  }
+  spec.readPreference = parseReadPreference(raw, at, bad);
+
+  if (raw.delay !== undefined) {
+    if (typeof raw.delay !== 'number' || !(raw.delay >= 0)) bad(`${at}.delay`, `expected milliseconds >= 0, got ${show(raw.delay)}`);
+    spec.delayMs = raw.delay as number;
+  }
+  return spec;
+}
+
+function parseReadPreference(raw: Record<string, unknown>, at: string, bad: (path: string, message: string) => never): ReadPreferenceSpec | undefined {
+  const key = raw.readPreference !== undefined ? 'readPreference' : raw.readPrefMode !== undefined ? 'readPrefMode' : undefined;
+  if (!key) return undefined;
+  const value = raw[key];
+  const checkMode = (mode: unknown, path: string): ReadPreferenceSpec['mode'] => {
+    if (typeof mode !== 'string' || !(READ_PREFERENCE_MODES as readonly string[]).includes(mode)) {
+      const suggestion = typeof mode === 'string' ? closest(mode, READ_PREFERENCE_MODES) : undefined;
+      bad(path, `unknown read preference ${show(mode)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${READ_PREFERENCE_MODES.join(', ')})`}`);
+    }
+    return mode as ReadPreferenceSpec['mode'];
+  };
+  if (typeof value === 'string') return { mode: checkMode(value, `${at}.${key}`) };
+  if (key === 'readPreference' && isObject(value)) {
+    for (const k of Object.keys(value)) {
+      if (!['mode', 'tags', 'maxStalenessSeconds'].includes(k)) bad(`${at}.readPreference.${k}`, 'unknown field (mode, tags, maxStalenessSeconds)');
+    }
+    const spec: ReadPreferenceSpec = { mode: checkMode(value.mode, `${at}.readPreference.mode`) };
+    if (value.tags !== undefined) {
+      if (!Array.isArray(value.tags) || !value.tags.every(isObject)) bad(`${at}.readPreference.tags`, 'expected an array of tag sets');
+      spec.tags = value.tags as Record<string, string>[];
+    }
+    if (value.maxStalenessSeconds !== undefined) {
+      if (typeof value.maxStalenessSeconds !== 'number') bad(`${at}.readPreference.maxStalenessSeconds`, 'expected a number');
+      spec.maxStalenessSeconds = value.maxStalenessSeconds as number;
+    }
+    return spec;
+  }
+  return bad(`${at}.${key}`, `expected a mode such as "secondaryPreferred"${key === 'readPreference' ? ' or {mode, tags}' : ''}, got ${show(value)}`);
+}

@@ -1,0 +1,99 @@
+/**
+ * Connecting to the deployment under test: one MongoClient whose pool holds every client of the
+ * largest step, a server-selection timeout so an unreachable URI fails fast naming its hosts, and
+ * what the result records about the server (version, topology, whether it is a test double).
+ */
+import { Document, MongoClient, MongoParseError } from 'mongodb';
+import { RunError, UsageError } from '../config/errors';
+import { redactUri } from '../metrics/redact-uri';
+import { ResultDocument } from '../metrics/result';
+
+export interface ConnectOptions {
+  serverSelectionTimeoutMS: number;
+  /** The largest client count of the sweep: the pool holds at least this many connections. */
+  maxClients: number;
+  /** Force target.testDouble (e.g. a server the detection cannot recognise). */
+  testDouble?: boolean;
+}
+
+export interface ConnectedTarget {
+  client: MongoClient;
+  target: ResultDocument['target'];
+  hosts: string[];
+}
+
+/** Headroom for the loader and pings beside the benchmark's clients. */
+const POOL_HEADROOM = 2;
+
+export function createClient(uri: string, options: ConnectOptions): { client: MongoClient; hosts: string[] } {
+  let client: MongoClient;
+  try {
+    client = new MongoClient(uri, {
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+      connectTimeoutMS: Math.max(1000, options.serverSelectionTimeoutMS),
+      maxPoolSize: options.maxClients + POOL_HEADROOM,
+      // Connections are opened before each step (see warmConnections), not kept by a minimum.
+      minPoolSize: 0,
+      appName: 'mongo-bench',
+    });
+  } catch (err) {
+    // The connection-string parser has its own MongoParseError class: match by name too.
+    if (err instanceof MongoParseError || err instanceof TypeError || (err as Error).name === 'MongoParseError') throw new UsageError(`option --uri: ${(err as Error).message} (uri: ${redactUri(uri)})`);
+    throw err;
+  }
+  const hosts = client.options.hosts.map((h) => h.toString());
+  return { client, hosts };
+}
+
+export async function connectTarget(uri: string, options: ConnectOptions): Promise<ConnectedTarget> {
+  const { client, hosts } = createClient(uri, options);
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    const reason = (err as Error).message;
+    if ((err as Error).name === 'MongoServerSelectionError') {
+      throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}) within the server-selection timeout of ${options.serverSelectionTimeoutMS} ms: ${reason}`);
+    }
+    // Reached, but refused us (authentication, TLS, ...).
+    throw new RunError(`cannot connect to ${hosts.join(', ')} (${redactUri(uri)}): ${reason}`);
+  }
+  try {
+    const target = await describeTarget(client, uri, options.testDouble === true);
+    return { client, target, hosts };
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw new RunError(`connected to ${hosts.join(', ')} but could not read its build info: ${(err as Error).message}`);
+  }
+}
+
+async function tryCommand(client: MongoClient, command: Document): Promise<Document | undefined> {
+  try {
+    return await client.db('admin').command(command);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function describeTarget(client: MongoClient, uri: string, forceTestDouble: boolean): Promise<ResultDocument['target']> {
+  const buildInfo = await client.db('admin').command({ buildInfo: 1 });
+  // isMaster rather than hello: mongo-java-server knows only the former, and every mongod still answers it.
+  const hello = (await tryCommand(client, { isMaster: 1 })) ?? (await tryCommand(client, { hello: 1 })) ?? {};
+  const status = await tryCommand(client, { serverStatus: 1 });
+  const topology = hello.msg === 'isdbgrid' ? 'sharded' : typeof hello.setName === 'string' ? 'replicaSet' : 'standalone';
+  // mongo-java-server reports a MongoDB version but runs in a JVM: serverStatus.process is "java".
+  const testDouble = forceTestDouble || status?.process === 'java';
+  const target: ResultDocument['target'] = {
+    uri: redactUri(uri),
+    serverVersion: typeof buildInfo.version === 'string' ? buildInfo.version : undefined,
+    topology,
+  };
+  if (testDouble) target.testDouble = true;
+  return target;
+}
+
+/** Opens `clients` connections before a step so connection set-up does not land in the measured window. */
+export async function warmConnections(client: MongoClient, clients: number): Promise<void> {
+  const admin = client.db('admin');
+  await Promise.all(Array.from({ length: clients }, () => admin.command({ ping: 1 })));
+}

@@ -1,0 +1,326 @@
+/**
+ * benchRun's template operators (#RAND_INT, #SEQ_INT, ...), compiled once per op into a function
+ * that produces the next value for one client. Subtrees without operators are returned as they are
+ * (never copied), so a constant query costs nothing per operation.
+ */
+import { Long, ObjectId } from 'mongodb';
+import { UsageError } from '../config/errors';
+import { closest } from '../config/validate';
+import { Prng } from './prng';
+
+/** Per-client state the generators read and advance. */
+export interface ClientState {
+  /** The client's index in its step (benchRun's thread id): 0 .. clients-1. */
+  readonly index: number;
+  readonly rng: Prng;
+  /** Per #SEQ_INT slot: how many values this client has drawn. */
+  readonly seq: number[];
+  /** Per #VARIABLE slot: the value its `let` op last assigned. */
+  readonly vars: unknown[];
+}
+
+/** What compiling the ops of one workload shares: sequence and variable slots. */
+export class TemplateScope {
+  readonly seqSlots = new Map<number, number>();
+  readonly varSlots = new Map<string, number>();
+  /** True when some #SEQ_INT uses unique: the client index goes in the high byte (max 128 clients). */
+  usesUniqueSeq = false;
+
+  seqSlot(seqId: number): number {
+    let slot = this.seqSlots.get(seqId);
+    if (slot === undefined) {
+      slot = this.seqSlots.size;
+      this.seqSlots.set(seqId, slot);
+    }
+    return slot;
+  }
+
+  /** Called by a `let` op: later ops may read the variable. */
+  defineVar(name: string): number {
+    let slot = this.varSlots.get(name);
+    if (slot === undefined) {
+      slot = this.varSlots.size;
+      this.varSlots.set(name, slot);
+    }
+    return slot;
+  }
+
+  newClientState(index: number, seed: number): ClientState {
+    return {
+      index,
+      rng: new Prng(seed),
+      seq: new Array<number>(this.seqSlots.size).fill(0),
+      vars: new Array<unknown>(this.varSlots.size).fill(undefined),
+    };
+  }
+}
+
+export type Generator = (state: ClientState) => unknown;
+
+type Compiled = { constant: true; value: unknown } | { constant: false; gen: Generator };
+
+export const TEMPLATE_OPERATORS = [
+  '#RAND_INT',
+  '#RAND_INT_PLUS_THREAD',
+  '#SEQ_INT',
+  '#RAND_STRING',
+  '#CONCAT',
+  '#OID',
+  '#CUR_DATE',
+  '#VARIABLE',
+] as const;
+
+/** The largest client count #SEQ_INT unique supports: benchRun puts the thread id in 7 bits. */
+export const MAX_CLIENTS_WITH_UNIQUE_SEQ = 128;
+
+// 64 symbols: one 32-bit draw yields five 6-bit characters.
+const STRING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** A plain {...} object (from any realm: structuredClone and vm contexts have their own Object), not a BSON value or Date. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
+  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
+}
+
+function fail(path: string, message: string): never {
+  throw new UsageError(`${path}: ${message}`);
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Compiles a value that may hold template operators into a generator. Throws a UsageError naming
+ * `path` (e.g. `ops[2].query._id`) when an operator is malformed.
+ */
+export function compileTemplate(value: unknown, path: string, scope: TemplateScope): Generator {
+  const compiled = compile(value, path, scope);
+  if (compiled.constant) {
+    const constant = compiled.value;
+    return () => constant;
+  }
+  return compiled.gen;
+}
+
+/** True when the value holds at least one template operator. */
+export function hasTemplateOperators(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasTemplateOperators);
+  if (!isPlainObject(value)) return false;
+  return Object.keys(value).some((key) => key.startsWith('#') || hasTemplateOperators(value[key]));
+}
+
+function compile(value: unknown, path: string, scope: TemplateScope): Compiled {
+  if (Array.isArray(value)) return compileArray(value, path, scope);
+  if (!isPlainObject(value)) return { constant: true, value };
+  const keys = Object.keys(value);
+  const operatorKeys = keys.filter((k) => k.startsWith('#'));
+  if (operatorKeys.length > 0) {
+    if (keys.length !== 1) {
+      fail(`${path}.${operatorKeys[0]}`, `a template operator must be the only key of its object (found ${keys.map((k) => `"${k}"`).join(', ')})`);
+    }
+    return compileOperator(keys[0], value[keys[0]], `${path}.${keys[0]}`, scope);
+  }
+  const children = keys.map((key) => compile(value[key], `${path}.${key}`, scope));
+  if (children.every((c) => c.constant)) return { constant: true, value };
+  const count = keys.length;
+  const gens: Generator[] = children.map((c) => (c.constant ? constantGen(c.value) : c.gen));
+  return {
+    constant: false,
+    gen: (state) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < count; i++) out[keys[i]] = gens[i](state);
+      return out;
+    },
+  };
+}
+
+function constantGen(value: unknown): Generator {
+  return () => value;
+}
+
+function compileArray(value: unknown[], path: string, scope: TemplateScope): Compiled {
+  const items = value.map((item, i) => compile(item, `${path}[${i}]`, scope));
+  if (items.every((c) => c.constant)) return { constant: true, value };
+  const gens = items.map((c) => (c.constant ? constantGen(c.value) : c.gen));
+  const count = gens.length;
+  return {
+    constant: false,
+    gen: (state) => {
+      const out = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) out[i] = gens[i](state);
+      return out;
+    },
+  };
+}
+
+function compileOperator(name: string, arg: unknown, path: string, scope: TemplateScope): Compiled {
+  switch (name) {
+    case '#RAND_INT':
+      return compileRandInt(arg, path, scope, false);
+    case '#RAND_INT_PLUS_THREAD':
+      return compileRandInt(arg, path, scope, true);
+    case '#SEQ_INT':
+      return compileSeqInt(arg, path, scope);
+    case '#RAND_STRING':
+      return compileRandString(arg, path);
+    case '#CONCAT':
+      return compileConcat(arg, path, scope);
+    case '#OID':
+      return { constant: false, gen: () => new ObjectId() };
+    case '#CUR_DATE':
+      return compileCurDate(arg, path);
+    case '#VARIABLE':
+      return compileVariable(arg, path, scope);
+    default: {
+      const suggestion = closest(name, TEMPLATE_OPERATORS);
+      return fail(
+        path,
+        `unknown template operator${suggestion ? ` (did you mean "${suggestion}"?)` : ` (known: ${TEMPLATE_OPERATORS.join(', ')})`}`,
+      );
+    }
+  }
+}
+
+function compileRandInt(arg: unknown, path: string, scope: TemplateScope, plusThread: boolean): Compiled {
+  const shape = plusThread ? '[min, max]' : '[min, max] or [min, max, multiplier]';
+  if (!Array.isArray(arg) || arg.length < 2 || arg.length > 3) fail(path, `expected ${shape}, got ${show(arg)}`);
+  const parts = arg.map((item, i) => compile(item, `${path}[${i}]`, scope));
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (part.constant && (typeof part.value !== 'number' || !Number.isInteger(part.value))) {
+      fail(path, `expected ${shape} of integers, got ${show(arg)}`);
+    }
+  }
+  // benchRun ignores a third argument to #RAND_INT_PLUS_THREAD.
+  const multiplierPart = plusThread ? undefined : parts[2];
+  if (parts.every((p) => p.constant)) {
+    const min = parts[0].constant ? (parts[0].value as number) : 0;
+    const max = parts[1].constant ? (parts[1].value as number) : 0;
+    if (!(max > min)) fail(path, `expected min < max, got ${show(arg)}`);
+    const range = max - min;
+    const multiplier = multiplierPart?.constant ? (multiplierPart.value as number) : 1;
+    if (plusThread) return { constant: false, gen: (s) => min + s.rng.nextBelow(range) + s.index * range };
+    if (multiplier === 1) return { constant: false, gen: (s) => min + s.rng.nextBelow(range) };
+    return { constant: false, gen: (s) => (min + s.rng.nextBelow(range)) * multiplier };
+  }
+  // Nested operators in the arguments: evaluated per operation, checked at run time.
+  const gens = parts.map((p) => (p.constant ? constantGen(p.value) : p.gen));
+  return {
+    constant: false,
+    gen: (s) => {
+      const min = gens[0](s);
+      const max = gens[1](s);
+      const multiplier = plusThread || gens.length < 3 ? 1 : gens[2](s);
+      if (typeof min !== 'number' || typeof max !== 'number' || typeof multiplier !== 'number' || !(max > min)) {
+        throw new Error(`${path}: expected integers with min < max, got [${show(min)}, ${show(max)}]`);
+      }
+      const range = Math.floor(max - min);
+      const x = Math.floor(min) + s.rng.nextBelow(range);
+      return plusThread ? x + s.index * range : x * multiplier;
+    },
+  };
+}
+
+const SEQ_KEYS = ['seq_id', 'start', 'step', 'unique', 'mod'];
+
+function compileSeqInt(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  if (!isPlainObject(arg)) fail(path, `expected {seq_id, start, step, unique?, mod?}, got ${show(arg)}`);
+  for (const key of Object.keys(arg)) {
+    if (!SEQ_KEYS.includes(key)) {
+      const suggestion = closest(key, SEQ_KEYS);
+      fail(`${path}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+    }
+  }
+  const integer = (key: string, required: boolean): number | undefined => {
+    const v = arg[key];
+    if (v === undefined) {
+      if (required) fail(`${path}.${key}`, 'required (an integer)');
+      return undefined;
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${path}.${key}`, `expected an integer, got ${show(v)}`);
+    return v;
+  };
+  const seqId = integer('seq_id', true) as number;
+  const start = integer('start', true) as number;
+  const step = integer('step', true) as number;
+  const mod = integer('mod', false);
+  if (mod !== undefined && mod <= 0) fail(`${path}.mod`, `expected a positive integer, got ${mod}`);
+  const unique = arg.unique;
+  if (unique !== undefined && typeof unique !== 'boolean') fail(`${path}.unique`, `expected true or false, got ${show(unique)}`);
+  const slot = scope.seqSlot(seqId);
+  const next = (s: ClientState): number => {
+    const n = s.seq[slot]++;
+    const v = start + n * step;
+    return mod === undefined ? v : ((v % mod) + mod) % mod;
+  };
+  if (unique === true) {
+    scope.usesUniqueSeq = true;
+    // As benchRun: the client (thread) id in the high-order byte of a 64-bit integer.
+    return { constant: false, gen: (s) => Long.fromBigInt((BigInt(s.index) << 56n) + BigInt(next(s))) };
+  }
+  return { constant: false, gen: next };
+}
+
+function compileRandString(arg: unknown, path: string): Compiled {
+  const length = Array.isArray(arg) && arg.length === 1 ? arg[0] : undefined;
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 1) {
+    fail(path, `expected [length] with an integer length >= 1, got ${show(arg)}`);
+  }
+  return {
+    constant: false,
+    gen: (s) => {
+      let out = '';
+      let bits = 0;
+      let word = 0;
+      for (let i = 0; i < length; i++) {
+        if (bits < 6) {
+          word = s.rng.nextUint32();
+          bits = 30;
+        }
+        out += STRING_ALPHABET[word & 63];
+        word >>>= 6;
+        bits -= 6;
+      }
+      return out;
+    },
+  };
+}
+
+function compileConcat(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  if (!Array.isArray(arg) || arg.length < 2) fail(path, `expected an array of at least two values, got ${show(arg)}`);
+  const parts = arg.map((item, i) => compile(item, `${path}[${i}]`, scope));
+  const text = (v: unknown): string => (typeof v === 'string' ? v : v !== null && typeof v === 'object' && !(v instanceof Date) ? show(v) : String(v));
+  if (parts.every((p) => p.constant)) return { constant: true, value: parts.map((p) => text(p.constant ? p.value : '')).join('') };
+  const gens = parts.map((p) => (p.constant ? constantGen(text(p.value)) : p.gen));
+  return {
+    constant: false,
+    gen: (s) => {
+      let out = '';
+      for (let i = 0; i < gens.length; i++) out += text(gens[i](s));
+      return out;
+    },
+  };
+}
+
+function compileCurDate(arg: unknown, path: string): Compiled {
+  const offset = arg ?? 0;
+  if (typeof offset !== 'number' || !Number.isFinite(offset)) fail(path, `expected an offset in milliseconds, got ${show(arg)}`);
+  return { constant: false, gen: () => new Date(Date.now() + offset) };
+}
+
+function compileVariable(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  if (typeof arg !== 'string' || arg === '') fail(path, `expected a variable name, got ${show(arg)}`);
+  const slot = scope.varSlots.get(arg);
+  if (slot === undefined) {
+    const known = [...scope.varSlots.keys()];
+    const suggestion = closest(arg, known);
+    fail(path, `variable "${arg}" is not set by an earlier "let" op${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+  }
+  return { constant: false, gen: (s) => s.vars[slot] };
+}

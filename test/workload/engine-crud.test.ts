@@ -1,0 +1,202 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { crudKind, crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+import { RunOptions } from '../../lib/config/run-options';
+import { presetOps } from '../../lib/workload/presets';
+import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
+import { main } from '../../lib/cli/main';
+import { CliContext } from '../../lib/cli/context';
+import { ResultDocument, StepResult } from '../../lib/metrics/result';
+
+function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {
+  const docs = overrides.docs ?? 300;
+  return {
+    uri: crudUri(),
+    workload: { name: '6to1', ops: presetOps('6to1', { ns: overrides.ns, docs, docSize: 256 }) },
+    clients: [2],
+    seconds: 1,
+    warmupSeconds: 0,
+    trials: 1,
+    load: true,
+    docs,
+    docSize: 256,
+    batchSize: 100,
+    label: 'test',
+    randomSeed: 7,
+    serverSelectionTimeoutMS: 5000,
+    ...overrides,
+  };
+}
+
+function sumSeries(step: StepResult, key: 'reads' | 'writes' | 'errors'): number {
+  return step.perSecond.reduce((s, p) => s + p[key], 0);
+}
+
+describeNeeding('crud', 'workload engine against the CRUD test server', () => {
+  let client: MongoClient;
+  let outDir: string;
+
+  beforeAll(async () => {
+    client = await new MongoClient(crudUri(), { serverSelectionTimeoutMS: 5000 }).connect();
+    outDir = mkdtempSync(join(tmpdir(), 'mb-engine-'));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('6:1 run: the $inc-ed counters on the server add up to the updates reported, reads:writes is 6:1 within 2%', async () => {
+    const db = uniqueDbName('six_to_one');
+    const ns = `${db}.docs`;
+    const events: BenchmarkEvent['type'][] = [];
+    const seen: ResultDocument[] = [];
+    const result = await runBenchmark(options({ ns, clients: [1, 4], trials: 2, outDir: join(outDir, 'six') }), {
+      onEvent: (e) => events.push(e.type),
+      onStepComplete: (r) => {
+        seen.push(JSON.parse(JSON.stringify(r)));
+      },
+    });
+    try {
+      expect(result.complete).toBe(true);
+      expect(result.steps.map((s) => s.clients)).toEqual([1, 4]);
+      if (crudKind() === 'mongo-java-server') expect(result.target.testDouble).toBe(true);
+
+      const [{ total }] = await client.db(db).collection('docs').aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
+      const updates = result.steps.reduce((s, step) => s + step.ops.writes, 0);
+      expect(updates).toBeGreaterThan(50);
+      expect(total).toBe(updates);
+      expect(await client.db(db).collection('docs').countDocuments()).toBe(300);
+
+      for (const step of result.steps) {
+        expect(step.status).toBe('ok');
+        expect(step.trials).toBe(2);
+        expect(step.ops.errors).toBe(0);
+        expect(Math.abs(step.ops.reads / step.ops.writes / 6 - 1)).toBeLessThan(0.02);
+        expect(sumSeries(step, 'reads')).toBe(step.ops.reads);
+        expect(sumSeries(step, 'writes')).toBe(step.ops.writes);
+        expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);
+        expect(step.latencyByOpMicros?.update.count).toBe(step.ops.writes);
+        expect(step.benchRun.totalOps).toBe(step.ops.reads + step.ops.writes);
+        expect(step.trialStats?.opsPerSec.values).toHaveLength(2);
+        expect(step.peakOpsPerSec.total).toBeGreaterThanOrEqual(step.opsPerSec.total * 0.5);
+        expect(step.latencyMicros.reads.p50).toBeGreaterThan(0);
+      }
+      // results.json was rewritten after every step; the hook saw the result grow.
+      expect(seen.map((r) => r.steps.length)).toEqual([1, 2]);
+      const written = JSON.parse(readFileSync(join(outDir, 'six', 'results.json'), 'utf8')) as ResultDocument;
+      expect(written).toEqual(JSON.parse(JSON.stringify(result)));
+      expect(events).toEqual(expect.arrayContaining(['connected', 'load-start', 'load-done', 'step-start', 'tick', 'step-done', 'results-written']));
+    } finally {
+      await client.db(db).dropDatabase();
+    }
+  });
+
+  it('counts a failing op (duplicate-key insert) as an error without stopping the run', async () => {
+    const db = uniqueDbName('dup_key');
+    const ns = `${db}.docs`;
+    const ops = [
+      { op: 'findOne', query: { _id: { '#RAND_INT': [0, 100] } } },
+      { op: 'insert', doc: { _id: { '#RAND_INT': [0, 100] }, dup: true } },
+    ];
+    const result = await runBenchmark(options({ ns, docs: 100, workload: { name: 'dup', ops }, clients: [2] }));
+    try {
+      expect(result.complete).toBe(true);
+      const [step] = result.steps;
+      expect(step.status).toBe('ok');
+      expect(step.ops.writes).toBe(0);
+      expect(step.ops.errors).toBeGreaterThan(10);
+      // Each client alternates findOne / insert: reads and failed inserts differ by at most one per client.
+      expect(Math.abs(step.ops.reads - step.ops.errors)).toBeLessThanOrEqual(2);
+      expect(sumSeries(step, 'errors')).toBe(step.ops.errors);
+      expect(step.errorSamples?.[0].error).toMatch(/11000|DuplicateKey/);
+      expect(step.errorSamples?.[0].count).toBe(step.ops.errors);
+      expect(step.benchRun.errCount).toBe(step.ops.errors);
+      expect(await client.db(db).collection('docs').countDocuments({ dup: true })).toBe(0);
+    } finally {
+      await client.db(db).dropDatabase();
+    }
+  });
+
+  it('insert-only inserts a fresh document per op; a later run with load: false keeps the data', async () => {
+    const db = uniqueDbName('insert_only');
+    const ns = `${db}.docs`;
+    const docs = 50;
+    const coll = client.db(db).collection('docs');
+    try {
+      const inserts = await runBenchmark(options({ ns, docs, workload: { name: 'insert-only', ops: presetOps('insert-only', { ns, docs, docSize: 256 }) } }));
+      const [step] = inserts.steps;
+      expect(step.ops.errors).toBe(0);
+      expect(step.ops.writes).toBeGreaterThan(20);
+      expect(await coll.countDocuments()).toBe(docs + step.ops.writes);
+
+      const sixToOne = await runBenchmark(options({ ns, docs, load: false, workload: { name: '6to1', ops: presetOps('6to1', { ns, docs, docSize: 256 }) } }));
+      expect(await coll.countDocuments()).toBe(docs + step.ops.writes);
+      const [{ total }] = await coll.aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
+      expect(total).toBe(sixToOne.steps[0].ops.writes);
+    } finally {
+      await client.db(db).dropDatabase();
+    }
+  });
+
+  it('--rate schedules ops at the target rate and measures latency from the intended start', async () => {
+    const db = uniqueDbName('rate');
+    const result = await runBenchmark(options({ ns: `${db}.docs`, clients: [4], seconds: 2, rate: 200 }));
+    try {
+      const [step] = result.steps;
+      expect(step.opsPerSec.total).toBeGreaterThan(170);
+      expect(step.opsPerSec.total).toBeLessThan(215);
+      expect(result.config.rate).toBe(200);
+    } finally {
+      await client.db(db).dropDatabase();
+    }
+  });
+
+  it('an aborted run stops its clients and writes results with complete: false', async () => {
+    const db = uniqueDbName('abort');
+    const controller = new AbortController();
+    const dir = join(outDir, 'abort');
+    const started = Date.now();
+    const result = await runBenchmark(options({ ns: `${db}.docs`, clients: [2, 4], seconds: 5, outDir: dir }), {
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'step-start') setTimeout(() => controller.abort('SIGINT'), 800);
+      },
+    });
+    try {
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(result.complete).toBe(false);
+      expect(result.incompleteReason).toBe('interrupted (SIGINT)');
+      expect(result.steps).toHaveLength(1);
+      expect(result.steps[0].status).toBe('interrupted');
+      expect(result.steps[0].ops.reads).toBeGreaterThan(0);
+      expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).complete).toBe(false);
+    } finally {
+      await client.db(db).dropDatabase();
+    }
+  });
+
+  it('mongo-bench run --uri ... --json prints the result document and writes results.json', async () => {
+    const db = uniqueDbName('cli');
+    const dir = join(outDir, 'cli');
+    const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } } satisfies CliContext & { stdout: string; stderr: string };
+    const argv = ['node', 'mongo-bench', 'run', '--uri', crudUri(), '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '200', '--doc-size', '300', '--ns', `${db}.docs`, '--out', dir, '--json', '--label', 'cli test'];
+    try {
+      const code = await main(argv, ctx);
+      expect({ code, stderr: ctx.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+      const printed = JSON.parse(ctx.stdout) as ResultDocument;
+      expect(printed.schema).toBe('mongo-bench/result@1');
+      expect(printed.label).toBe('cli test');
+      expect(printed.target.uri).toBe(crudUri());
+      expect(printed.steps.map((s) => s.clients)).toEqual([1, 2]);
+      expect(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).toEqual(printed);
+      // Tables went to stderr so stdout stays one JSON document.
+      expect(ctx.stderr).toMatch(/^clients 2: 1 s x 1 trial$/m);
+      expect(ctx.stderr).toMatch(/^reads\s+[\d,]+\s+[\d,.]+/m);
+    } finally {
+      await client.db(db).dropDatabase();
+    }
+  });
+});
