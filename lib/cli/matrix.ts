@@ -7,7 +7,7 @@ import { MATRIX_PRESET_DESCRIPTIONS, MATRIX_PRESET_NAMES } from '../matrix/prese
 import { SIZING } from '../matrix/parameters';
 import { MatrixEvent, runMatrix } from '../matrix/runner';
 import { MatrixDocument } from '../matrix/matrix-document';
-import { MEASURES } from '../matrix/measures';
+import { MEASURES, unitShown } from '../matrix/measures';
 import { formatMeasure, matrixTable } from '../matrix/table';
 import { markdownTable } from '../report/summary-md';
 
@@ -23,10 +23,10 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--scale <f>', "size relative to the seed's (1 = the seed's full size; default per preset, see below)", numberArg('--scale'))
     .option('--out <dir>', 'output folder (default: reports/<timestamp>-matrix-<preset>/)')
     .option('--db <name>', `database the experiments write to (default: ${MATRIX_DEFAULTS.db})`)
-    .option('--docs <n>', 'most/softlayer: documents (instead of the scaled count)', intArg('--docs'))
-    .option('--doc-size <bytes>', 'most/softlayer: approximate BSON size of each document', intArg('--doc-size'))
-    .option('--batch-size <n>', 'most/softlayer: documents per insertMany', intArg('--batch-size'))
-    .option('--writers <n>', 'most: writer connections (default 6, as the seed)', intArg('--writers'))
+    .option('--docs <n>', 'most/softlayer/presplit-import: documents (per way for presplit-import; instead of the scaled count)', intArg('--docs'))
+    .option('--doc-size <bytes>', 'most/softlayer/presplit-import: approximate BSON size of each document', intArg('--doc-size'))
+    .option('--batch-size <n>', 'most/softlayer/presplit-import: documents per insertMany', intArg('--batch-size'))
+    .option('--writers <n>', 'most/presplit-import: writer connections (default 6, as the seed)', intArg('--writers'))
     .option('--readers <n>', 'most: reader connections (default 6)', intArg('--readers'))
     .option('--read-start <when>', 'most: after-writes (default, the seed) or with-writes (readers race the writers)')
     .option('--inserts <n>', 'write-concern-latency: inserts per write concern and round (default 200)', intArg('--inserts'))
@@ -35,6 +35,13 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--seconds <s>', 'softlayer: measured seconds per client count (default 10)', intArg('--seconds'))
     .option('--warmup <s>', 'softlayer: warm-up seconds per client count (default 2)', intArg('--warmup'))
     .option('--dataset-ratio <r>', "softlayer: data = r x the server's RAM; a list (0.5,2) runs one configuration per ratio", numberListArg('--dataset-ratio'))
+    .option('--setup', 'presplit-import: allow changes to the cluster at --uri (drop the collection, shard it, split and move chunks, chunk size, balancer)')
+    .option('--shard-key <field>', 'presplit-import: the ranged shard key of ways (a) and (b) (default g = count & 63, as the seed)')
+    .option('--presplit <min:max>', 'presplit-import: the key range the documents cycle through, pre-split into one chunk per shard by way (b) (default 0:64)')
+    .option('--chunk-size <MB>', 'presplit-import: way (b)\'s chunk size (default 1024, as the seed)', intArg('--chunk-size'))
+    .option('--hashed-key <field>', 'presplit-import: way (c)\'s hashed key: _id (default) or the ranged key')
+    .option('--sample-interval <ms>', 'presplit-import: read every shard\'s insert counter this often (default 1000)', intArg('--sample-interval'))
+    .option('--max-seconds <s>', 'presplit-import: stop each way\'s import after this long (default 600)', numberArg('--max-seconds'))
     .option('--seed <n>', 'random seed of the document contents', intArg('--seed'))
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${MATRIX_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .addOption(new Option('--test-double', 'mark the server as a test double (auto-detected for mongo-java-server)'))
@@ -106,9 +113,10 @@ class MatrixPrinter {
         else {
           const figures = MEASURES[this.experiment].measures
             .filter((m) => row.measures[m.key] !== undefined && row.measures[m.key] !== null)
-            .map((m) => `${m.title.toLowerCase()} ${formatMeasure(row.measures[m.key], m)}${m.unit === 'count' || m.unit === 'docs' ? '' : ` ${m.unit}`}`)
+            .map((m) => `${m.title.toLowerCase()} ${formatMeasure(row.measures[m.key], m)}${unitShown(m) ? ` ${unitShown(m)}` : ''}`)
             .join(', ');
-          err(`${head} ${row.status === 'ok' ? '' : `${row.status.toUpperCase()}${row.reason ? ` (${row.reason})` : ''}; `}${figures}${row.seconds !== undefined ? ` [${row.seconds} s]` : ''}`);
+          const status = row.status === 'ok' ? (row.reason ? `(${row.reason}) ` : '') : `${row.status.toUpperCase()}${row.reason ? ` (${row.reason})` : ''}; `;
+          err(`${head} ${status}${figures}${row.seconds !== undefined ? ` [${row.seconds} s]` : ''}`);
         }
         break;
       }

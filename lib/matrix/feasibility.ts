@@ -4,10 +4,13 @@
  */
 import { requiredAcks } from './settings';
 import { TargetCapabilities } from './target-probe';
-import { MatrixConfiguration } from './types';
+import { ExperimentName, MatrixConfiguration } from './types';
 
-export function skipReason(config: MatrixConfiguration, caps: TargetCapabilities): string | undefined {
+export function skipReason(config: MatrixConfiguration, caps: TargetCapabilities, experiment?: ExperimentName): string | undefined {
   const { topology } = caps;
+  if (experiment === 'presplit-import' && topology.kind !== 'sharded') {
+    return `not a mongos: presplit-import shards a collection and needs a sharded cluster's router; the target is a ${topology.kind === 'replicaSet' ? `replica set (${topology.setName})` : 'standalone'}`;
+  }
   const acks = requiredAcks(config.writeConcern);
   if (acks > 1) {
     if (topology.kind === 'standalone') return `w:${acks} needs a replica set with at least ${acks} data-bearing members; the target is a standalone`;

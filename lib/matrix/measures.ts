@@ -1,4 +1,5 @@
 /** The columns of each experiment's combined table and the grouped bar charts drawn from them. */
+import { WAY_MEASURES } from '../experiments/presplit-import/measures';
 import { ExperimentName, MatrixChartDefinition, MeasureDefinition } from './types';
 
 export interface ExperimentMeasures {
@@ -50,9 +51,24 @@ export const MEASURES: Record<ExperimentName, ExperimentMeasures> = {
       { file: 'best-peak-writes.png', title: 'Best peak write operations per second', yTitle: 'writes/sec (best second)', measures: ['peakWrites'], scale: 'linear' },
     ],
   },
+  'presplit-import': {
+    // The experiment's own per-way figures (one row per way).
+    measures: WAY_MEASURES.map(({ key, csv, title, unit }) => ({ key, csv, title, unit })),
+    charts: [
+      { file: 'import-inserts-per-sec.png', title: 'Import throughput by way', yTitle: 'documents/sec acknowledged (client)', measures: ['docsPerSec'], scale: 'linear' },
+      { file: 'busiest-shard-share.png', title: "Busiest shard's share of the inserts by way", yTitle: 'inserts on the busiest shard (%)', measures: ['busiestSharePct'], scale: 'linear' },
+      { file: 'spread-cv.png', title: 'Spread of the inserts over the shards by way', yTitle: 'coefficient of variation (0 = even)', measures: ['spreadCv'], scale: 'linear' },
+    ],
+  },
 };
+
+/** Units written after a figure; counts and ratios have none. */
+export function unitShown(m: MeasureDefinition): string | undefined {
+  return m.unit === 'count' || m.unit === 'docs' || m.unit === 'ratio' ? undefined : m.unit;
+}
 
 /** "Write (MiB/s)" */
 export function columnTitle(m: MeasureDefinition): string {
-  return m.unit === 'count' || m.unit === 'docs' ? m.title : `${m.title} (${m.unit})`;
+  const unit = unitShown(m);
+  return unit ? `${m.title} (${unit})` : m.title;
 }

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { parseOptions } from '../config/validate';
+import { parsePresplit } from '../topology/options';
 import { readMatrixFile } from './matrix-file';
 import { PARAMETER_SCHEMAS, SIZING } from './parameters';
 import { MatrixRunOptions } from './plan';
-import { matrixPreset } from './presets';
+import { MATRIX_PRESET_NAMES, matrixPreset } from './presets';
 import { slug } from './settings';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
@@ -33,6 +34,13 @@ export interface MatrixFlags {
   seconds?: number;
   warmup?: number;
   datasetRatio?: number[];
+  shardKey?: string;
+  presplit?: string;
+  chunkSize?: number;
+  hashedKey?: string;
+  sampleInterval?: number;
+  maxSeconds?: number;
+  setup?: boolean;
   seed?: number;
   serverSelectionTimeout?: number;
   testDouble?: boolean;
@@ -60,26 +68,39 @@ const flagsSchema = z
     seconds: positiveInt('seconds per step').optional(),
     warmup: z.number().int().min(0, 'must be >= 0').optional(),
     datasetRatio: z.array(z.number().positive('each ratio must be > 0')).min(1).optional(),
+    shardKey: z.string().min(1, 'must not be empty').optional(),
+    presplit: z.string().min(1, 'expected MIN:MAX, e.g. 0:64').optional(),
+    chunkSize: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)').optional(),
+    hashedKey: z.string().min(1, 'must not be empty').optional(),
+    sampleInterval: z.number().int().min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms').optional(),
+    maxSeconds: z.number().positive('must be > 0').max(86_400, 'must be at most 86400 (a day)').optional(),
+    setup: z.boolean().optional(),
     seed: z.number().int().optional(),
     serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
     testDouble: z.boolean().optional(),
   })
   .strict();
 
-/** Command-line flag -> experiment parameter. */
-const PARAMETER_FLAGS = {
-  docs: '--docs',
-  docSize: '--doc-size',
-  batchSize: '--batch-size',
-  writers: '--writers',
-  readers: '--readers',
-  readStart: '--read-start',
-  inserts: '--inserts',
-  rounds: '--rounds',
-  maxClients: '--max-clients',
-  seconds: '--seconds',
-  warmup: '--warmup',
-} as const;
+/** Command-line option (commander's key) -> the flag and the experiment parameter it sets. */
+const PARAMETER_FLAGS: Record<string, { flag: string; parameter: string }> = {
+  docs: { flag: '--docs', parameter: 'docs' },
+  docSize: { flag: '--doc-size', parameter: 'docSize' },
+  batchSize: { flag: '--batch-size', parameter: 'batchSize' },
+  writers: { flag: '--writers', parameter: 'writers' },
+  readers: { flag: '--readers', parameter: 'readers' },
+  readStart: { flag: '--read-start', parameter: 'readStart' },
+  inserts: { flag: '--inserts', parameter: 'inserts' },
+  rounds: { flag: '--rounds', parameter: 'rounds' },
+  maxClients: { flag: '--max-clients', parameter: 'maxClients' },
+  seconds: { flag: '--seconds', parameter: 'seconds' },
+  warmup: { flag: '--warmup', parameter: 'warmup' },
+  shardKey: { flag: '--shard-key', parameter: 'shardKey' },
+  presplit: { flag: '--presplit', parameter: 'range' },
+  chunkSize: { flag: '--chunk-size', parameter: 'chunkSize' },
+  hashedKey: { flag: '--hashed-key', parameter: 'hashedKey' },
+  sampleInterval: { flag: '--sample-interval', parameter: 'sampleIntervalMs' },
+  maxSeconds: { flag: '--max-seconds', parameter: 'maxSecondsPerWay' },
+};
 
 function timestamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
@@ -88,18 +109,22 @@ function timestamp(now: Date): string {
 export function resolveMatrixOptions(raw: MatrixFlags, now: Date = new Date()): MatrixRunOptions {
   const flags = parseOptions(flagsSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
   if (flags.preset !== undefined && flags.matrix !== undefined) throw new UsageError('options --preset and --matrix cannot be combined: choose a preset or a file');
-  if (flags.preset === undefined && flags.matrix === undefined) throw new UsageError('option --preset or --matrix: required (presets: most, write-concern-latency, softlayer)');
+  if (flags.preset === undefined && flags.matrix === undefined) throw new UsageError(`option --preset or --matrix: required (presets: ${MATRIX_PRESET_NAMES.join(', ')})`);
   const definition = flags.preset !== undefined ? matrixPreset(flags.preset) : readMatrixFile(flags.matrix as string);
   const experiment = definition.experiment;
   const known = PARAMETER_SCHEMAS[experiment].shape as Record<string, unknown>;
 
   const overrides: Record<string, unknown> = {};
-  for (const [key, flag] of Object.entries(PARAMETER_FLAGS)) {
+  const applicable = Object.values(PARAMETER_FLAGS).filter((f) => f.parameter in known).map((f) => f.flag);
+  for (const [key, { flag, parameter }] of Object.entries(PARAMETER_FLAGS)) {
     const value = flags[key as keyof typeof flags];
     if (value === undefined) continue;
-    if (!(key in known)) throw new UsageError(`option ${flag}: does not apply to the ${experiment} experiment (its options: ${Object.keys(known).filter((k) => k in PARAMETER_FLAGS).map((k) => PARAMETER_FLAGS[k as keyof typeof PARAMETER_FLAGS]).join(', ')})`);
-    overrides[key] = value;
+    if (!(parameter in known)) throw new UsageError(`option ${flag}: does not apply to the ${experiment} experiment (its options: ${applicable.join(', ')})`);
+    overrides[parameter] = value;
   }
+  // The range's own checks (numbers, MIN < MAX) name the flag here; the configurations would name the parameter.
+  if (flags.presplit !== undefined && 'range' in known) parsePresplit(flags.presplit, 'option --presplit');
+  if (flags.setup && experiment !== 'presplit-import') throw new UsageError(`option --setup: only presplit-import changes the target's setup (this matrix runs ${experiment})`);
   if (flags.seed !== undefined) {
     if (!('randomSeed' in known)) throw new UsageError(`option --seed: does not apply to the ${experiment} experiment`);
     overrides.randomSeed = flags.seed;
@@ -119,6 +144,7 @@ export function resolveMatrixOptions(raw: MatrixFlags, now: Date = new Date()): 
     outDir: flags.out ?? `reports/${timestamp(now)}-matrix-${slug(definition.name)}`,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
+    allowSetup: flags.setup === true,
   };
 }
 

@@ -4,6 +4,7 @@
  * configuration (errors name the path, e.g. `configurations[2].parameters.docs`).
  */
 import { z } from 'zod';
+import { WAYS } from '../experiments/presplit-import/options';
 import { ExperimentName } from './types';
 
 const positiveInt = (what: string) => z.number({ error: `${what}: expected a number` }).int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
@@ -44,7 +45,29 @@ export const SOFTLAYER_PARAMS = z
   .strict();
 export type SoftlayerParameters = z.output<typeof SOFTLAYER_PARAMS>;
 
-export const PARAMETER_SCHEMAS = { most: MOST_PARAMS, 'write-concern-latency': LATENCY_PARAMS, softlayer: SOFTLAYER_PARAMS } as const;
+/**
+ * presplit-import: the experiment's own input names (lib/experiments/presplit-import/options.ts), one
+ * way per configuration. The experiment checks the rest (range, hashed key) when the matrix is planned.
+ */
+export const PRESPLIT_IMPORT_PARAMS = z
+  .object({
+    way: z.enum(WAYS, { error: `expected one of ${WAYS.join(', ')}` }).optional(),
+    docs: positiveInt('docs'),
+    docSize: z.number().int('docSize must be an integer').min(64, 'docSize must be at least 64 bytes').max(16 * 1024 * 1024 - 1024, 'docSize must be under 16 MiB (the BSON limit)'),
+    batchSize: positiveInt('batchSize'),
+    writers: positiveInt('writers'),
+    shardKey: z.string().min(1, 'shardKey must not be empty'),
+    range: z.string().min(1, 'range: expected MIN:MAX, e.g. 0:64'),
+    chunkSize: z.number().int('chunkSize must be an integer').min(1, 'chunkSize must be from 1 to 1024 (MB)').max(1024, 'chunkSize must be from 1 to 1024 (MB)'),
+    hashedKey: z.string().min(1, 'hashedKey must not be empty'),
+    sampleIntervalMs: z.number().int().min(100, 'sampleIntervalMs must be at least 100').max(60_000, 'sampleIntervalMs must be at most 60000'),
+    maxSecondsPerWay: z.number().positive('maxSecondsPerWay must be > 0').max(86_400, 'maxSecondsPerWay must be at most 86400'),
+    collection: z.string().min(1, 'collection must not be empty'),
+  })
+  .strict();
+export type PresplitImportParameters = z.output<typeof PRESPLIT_IMPORT_PARAMS>;
+
+export const PARAMETER_SCHEMAS = { most: MOST_PARAMS, 'write-concern-latency': LATENCY_PARAMS, softlayer: SOFTLAYER_PARAMS, 'presplit-import': PRESPLIT_IMPORT_PARAMS } as const;
 
 export interface ExperimentSizing {
   /** The seed's parameters (--scale 1). */
@@ -79,6 +102,14 @@ export const SIZING: Record<ExperimentName, ExperimentSizing> = {
     // 256 documents of 512 KiB = 128 MiB.
     defaultScale: 1 / 64,
     scaleNote: '--scale 1 = 16,384 documents of 512 KiB (8 GiB), the seed\'s Small data set',
+  },
+  'presplit-import': {
+    // MOST's sharded tests (seed 000, Test Results 4-5): 2^20 documents of 16 KiB in batches of 256; g = count & 63.
+    full: { docs: 1_048_576, docSize: 16_384, batchSize: 256, writers: 6, shardKey: 'g', range: '0:64', chunkSize: 1024, hashedKey: '_id', sampleIntervalMs: 1000, maxSecondsPerWay: 600, collection: 'presplit_import' },
+    scaled: 'docs',
+    // 16,384 documents of 16 KiB = 256 MiB per way.
+    defaultScale: 1 / 64,
+    scaleNote: '--scale 1 = 1,048,576 documents of 16 KiB (16 GiB) per way, as the seed',
   },
 };
 

@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../config/errors';
 import { PARAMETER_SCHEMAS, scaledDefaults, SIZING } from './parameters';
+import { checkPresplitConfiguration, describeWay, setupRefusal } from './presplit-import';
 import { describeSettings, slug } from './settings';
 import { MatrixConfiguration, MatrixDefinition } from './types';
 
@@ -21,6 +22,8 @@ export interface MatrixRunOptions {
   outDir: string;
   serverSelectionTimeoutMS: number;
   testDouble?: boolean;
+  /** The user allowed changes to the target's setup (--setup): presplit-import shards, splits and moves chunks. */
+  allowSetup?: boolean;
 }
 
 export interface PlannedConfiguration {
@@ -68,15 +71,19 @@ export function planMatrix(options: MatrixRunOptions): MatrixPlan {
   if (options.datasetRatios && definition.experiment !== 'softlayer') throw new UsageError(`option --dataset-ratio: only the softlayer experiment sizes data by RAM (this matrix runs ${definition.experiment})`);
   const experiment = definition.experiment;
   const parameters = validate(experiment, { ...scaledDefaults(experiment, options.scale), ...definition.parameters, ...options.overrides }, `${definition.source}: parameters`);
+  // Checked before anything connects: the experiment would change an existing cluster's distribution.
+  if (experiment === 'presplit-import' && !options.allowSetup) throw new UsageError(setupRefusal(options.uri, options.db, parameters));
   const configs = expandRatios(definition.configurations, options.datasetRatios);
   const width = String(configs.length).length;
   const configurations = configs.map((config, i) => {
-    const own = validate(experiment, { ...parameters, ...config.parameters }, `${definition.source}: configurations[${i}].parameters`);
+    const where = `${definition.source}: configurations[${i}].parameters`;
+    const own = validate(experiment, { ...parameters, ...config.parameters }, where);
+    if (experiment === 'presplit-import') checkPresplitConfiguration(options.uri, options.db, own, config, where);
     return {
       config,
       parameters: own,
       dir: `${String(i + 1).padStart(Math.max(2, width), '0')}-${slug(config.label)}`,
-      settings: describeSettings(config),
+      settings: experiment === 'presplit-import' ? describeWay(own, config) : describeSettings(config),
       group: config.group ?? config.label,
       series: config.series ?? (config.group ? config.label : definition.name),
     };

@@ -5,15 +5,18 @@
  */
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
+import { WAY_DEFINITIONS, wayLabel } from '../experiments/presplit-import/ways';
+import { WAYS } from '../experiments/presplit-import/options';
 import { MatrixConfiguration, MatrixDefinition, WriteConcernSpec } from './types';
 
-export const MATRIX_PRESET_NAMES = ['most', 'write-concern-latency', 'softlayer'] as const;
+export const MATRIX_PRESET_NAMES = ['most', 'write-concern-latency', 'softlayer', 'presplit-import'] as const;
 export type MatrixPresetName = (typeof MATRIX_PRESET_NAMES)[number];
 
 export const MATRIX_PRESET_DESCRIPTIONS: Record<MatrixPresetName, string> = {
   most: 'MOST (OCI 2011, Test Results 1-3): 16 KiB documents in batches of 256 by 6 writers, read back N..1; write/read MiB/s and consistent reads by write concern, capped, read preference',
   'write-concern-latency': 'Server Density (2013): 200 single inserts of {a: 1, b: "hat"} per write concern w:0, w:1, j:true, w:2, w:3; avg/min/max/p50/p99 ms',
   softlayer: 'SoftLayer (2012): the 6:1 query:update sweep, clients 1..32, 512 KiB documents, the four throughput charts',
+  'presplit-import': 'Seeds 003/000 (Test Results 4-5): a bulk import into a sharded cluster (a mongos; needs --setup) three ways: ranged key, pre-split + balancer stopped, hashed key; inserts/sec on every shard over time, spread, chunks',
 };
 
 interface NamedConcern {
@@ -75,6 +78,12 @@ function softlayerPreset(): MatrixDefinition {
   };
 }
 
+/** One configuration per way; each runs the experiment for that way alone (its setup, import, per-shard charts). */
+function presplitImportPreset(): MatrixDefinition {
+  const configurations: MatrixConfiguration[] = WAYS.map((way) => ({ label: wayLabel(way), description: WAY_DEFINITIONS[way].description, parameters: { way } }));
+  return { name: 'presplit-import', experiment: 'presplit-import', parameters: {}, configurations, source: 'preset presplit-import' };
+}
+
 export function isMatrixPreset(name: string): name is MatrixPresetName {
   return (MATRIX_PRESET_NAMES as readonly string[]).includes(name);
 }
@@ -92,5 +101,7 @@ export function matrixPreset(name: string): MatrixDefinition {
       return latencyPreset();
     case 'softlayer':
       return softlayerPreset();
+    case 'presplit-import':
+      return presplitImportPreset();
   }
 }

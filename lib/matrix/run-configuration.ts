@@ -18,6 +18,8 @@ import { LatencyParameters, MostParameters, SoftlayerParameters } from './parame
 import { MatrixRunOptions, PlannedConfiguration } from './plan';
 import { latencyResult, mostResult } from './result-documents';
 import { driverWriteConcern } from './settings';
+import { runPresplitConfiguration } from './presplit-import';
+import { PresplitImportResult } from '../experiments/presplit-import/result';
 import { MatrixRow } from './types';
 
 const MIB = 1024 * 1024;
@@ -41,6 +43,10 @@ export interface ConfigurationOutcome {
   measures: MatrixRow['measures'];
   details: Record<string, unknown>;
   result?: ResultDocument;
+  /** Where the configuration's result is, relative to the matrix folder (default: <dir>/results.json). */
+  resultFile?: string;
+  /** presplit-import: the way's result, drawn with the other ways at the end. */
+  presplitResult?: PresplitImportResult;
 }
 
 function pct(share: number | null): number | null {
@@ -184,9 +190,26 @@ async function runSoftlayerConfiguration(ctx: ConfigurationContext): Promise<Con
   };
 }
 
-/** Runs the configuration; most and write-concern-latency results are written here, softlayer's by the engine. */
+async function runPresplitImportConfiguration(ctx: ConfigurationContext): Promise<ConfigurationOutcome> {
+  const { result, ...outcome } = await runPresplitConfiguration({
+    uri: ctx.options.uri,
+    db: ctx.options.db,
+    parameters: ctx.planned.parameters,
+    config: ctx.planned.config,
+    dir: join(ctx.options.outDir, ctx.planned.dir),
+    relativeDir: ctx.planned.dir,
+    serverSelectionTimeoutMS: ctx.options.serverSelectionTimeoutMS,
+    testDouble: ctx.target.testDouble === true,
+    signal: ctx.signal,
+    progress: ctx.progress,
+  });
+  return { ...outcome, presplitResult: result };
+}
+
+/** Runs the configuration; most and write-concern-latency results are written here, softlayer's and presplit-import's by their experiments. */
 export async function runConfiguration(ctx: ConfigurationContext): Promise<ConfigurationOutcome> {
   const experiment = ctx.options.definition.experiment;
+  if (experiment === 'presplit-import') return runPresplitImportConfiguration(ctx);
   const outcome =
     experiment === 'most' ? await runMostConfiguration(ctx) : experiment === 'write-concern-latency' ? await runLatencyConfiguration(ctx) : await runSoftlayerConfiguration(ctx);
   if (outcome.result && experiment !== 'softlayer') await writeResultFile(join(ctx.options.outDir, ctx.planned.dir, RESULTS_FILE), outcome.result);

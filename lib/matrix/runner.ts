@@ -16,6 +16,8 @@ import { MEASURES } from './measures';
 import { MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
 import { COLLECTIONS, runConfiguration } from './run-configuration';
 import { probeCapped, probeTopology, probeUnacknowledgedWrites, readServerMemory, TargetCapabilities } from './target-probe';
+import { writePresplitComparison } from './presplit-import';
+import { PresplitImportResult } from '../experiments/presplit-import/result';
 import { MatrixRow } from './types';
 import { writeMatrixReport } from './write-matrix-report';
 
@@ -37,10 +39,14 @@ export const JOURNAL_NOTE =
   'WiredTiger always journals: the old --journal switch has no off position today. FSYNC_SAFE and --journal map to j:true, which waits for the journal commit of each write; without j the journal is flushed about every 100 ms (storage.journal.commitIntervalMs).';
 export const MAPPING_NOTE = 'Old driver options: NORMAL = w:0, SAFE = w:1, FSYNC_SAFE / --journal = j:true, REPLICA_SAFE(n) = w:n, slaveOk = readPreference "secondary".';
 
+export const PRESPLIT_NOTE =
+  "Each way starts from the same cluster state (the collection dropped, the balancer running, the chunk size as found) and the balancer mode and chunk size are put back after it. Each row's folder holds the way's per-shard inserts/sec chart, its presplit-import.json and the setup commands sent (command-log.txt).";
+
 function notesFor(experiment: MatrixRunOptions['definition']['experiment'], target: ResultDocument['target']): string[] {
   const notes: string[] = [];
   if (target.testDouble) notes.push('The target is a TEST DOUBLE (not MongoDB): its figures show that the harness works, not how MongoDB performs.');
-  if (experiment !== 'softlayer') notes.push(JOURNAL_NOTE, MAPPING_NOTE);
+  if (experiment === 'most' || experiment === 'write-concern-latency') notes.push(JOURNAL_NOTE, MAPPING_NOTE);
+  if (experiment === 'presplit-import') notes.push(PRESPLIT_NOTE);
   return notes;
 }
 
@@ -117,13 +123,14 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
     await save();
 
     const results: ResultDocument[] = [];
+    const presplitResults: PresplitImportResult[] = [];
     for (let i = 0; i < total; i++) {
       if (hooks.signal?.aborted) break;
       const planned = plan.configurations[i];
       const row = doc.rows[i];
       emit({ type: 'config-start', index: i, total, label: row.label, settings: row.settings });
       row.startedAt = new Date().toISOString();
-      const skip = skipReason(planned.config, capabilities);
+      const skip = skipReason(planned.config, capabilities, definition.experiment);
       if (skip) {
         row.status = 'skipped';
         row.reason = skip;
@@ -147,6 +154,8 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
             row.resultFile = `${planned.dir}/results.json`;
             if (outcome.result.steps.length > 0) results.push(outcome.result);
           }
+          if (outcome.resultFile) row.resultFile = outcome.resultFile;
+          if (outcome.presplitResult && outcome.presplitResult.ways.length > 0) presplitResults.push(outcome.presplitResult);
         } catch (err) {
           if (err instanceof UsageError) throw err;
           row.status = 'failed';
@@ -163,6 +172,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
       await writeReport(results, join(options.outDir, 'comparison'));
       doc.notes.push('comparison/: the SoftLayer charts with one line per configuration.');
     }
+    if (definition.experiment === 'presplit-import' && presplitResults.length > 1) doc.notes.push(await writePresplitComparison(presplitResults, options.outDir));
     doc.finishedAt = new Date().toISOString();
     if (hooks.signal?.aborted) {
       doc.complete = false;

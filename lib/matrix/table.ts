@@ -22,14 +22,18 @@ export function formatMeasure(value: number | null | undefined, measure: Measure
       return value >= 100 ? '100' : (Math.floor(value * 10) / 10).toFixed(1);
     case 'MiB/s':
     case 'MiB':
+    case 's':
       return value >= 100 ? formatOps(value) : value.toFixed(1);
+    case 'ratio':
+      return value >= 100 ? formatOps(value) : value.toFixed(2);
     default:
       return formatOps(value);
   }
 }
 
 function statusCell(row: MatrixRow): string {
-  return row.status === 'ok' ? 'ok' : `${row.status}${row.reason ? `: ${row.reason}` : ''}`;
+  // An ok row may still carry a remark (presplit-import: a way stopped at its time limit).
+  return `${row.status}${row.reason ? `: ${row.reason}` : ''}`;
 }
 
 export interface TableModel {
@@ -63,6 +67,10 @@ export function renderMatrixMarkdown(doc: MatrixDocument, chartFiles: readonly {
   out.push(`- Parameters: ${sharedParameters(doc).filter(([k]) => k !== 'randomSeed').map(([k, v]) => `${k}=${typeof v === 'number' ? formatOps(v) : String(v)}`).join(', ')}`);
   out.push(`- Started: ${doc.startedAt}; finished: ${doc.finishedAt ?? 'did not finish'}`);
   if (doc.experiment === 'most') out.push('- MiB/s = 2^20 bytes per second (the seed\'s "MBs"); read MiB/s counts only reads that found their document.');
+  if (doc.experiment === 'presplit-import') {
+    out.push('- Shares, spread and chunks come from each shard\'s serverStatus opcounters.insert and config.chunks. Spread (CV): 0 = every shard took the same share, sqrt(shards - 1) = one shard took everything; Busiest/idlest is – when the idlest shard took none.');
+    out.push('- Per-shard inserts/sec over time: each row\'s folder (one way), and comparison/ (the ways side by side, one y-axis top).');
+  }
   out.push('', markdownTable({ title: doc.name, ...matrixTable(doc) }));
   if (doc.notes.length > 0) out.push('', '## Notes', '', ...doc.notes.map((n) => `- ${n}`));
   const withResults = doc.rows.filter((r) => r.resultFile);

@@ -4,7 +4,7 @@
  */
 
 /** The measurement loops a matrix can run (lib/experiments/*, or the engine's sweep for softlayer). */
-export const EXPERIMENTS = ['most', 'write-concern-latency', 'softlayer'] as const;
+export const EXPERIMENTS = ['most', 'write-concern-latency', 'softlayer', 'presplit-import'] as const;
 export type ExperimentName = (typeof EXPERIMENTS)[number];
 
 /** A write concern as the user writes it: `w` (a member count, "majority" or a tag), `j`, `wtimeoutMS`. */
@@ -44,7 +44,8 @@ export interface MatrixDefinition {
   source: string;
 }
 
-export type MeasureUnit = 'MiB/s' | '%' | 'ms' | 'ops/s' | 'docs' | 'MiB' | 'count';
+/** 's' = seconds; 'ratio' has no unit (a coefficient of variation, busiest/idlest). */
+export type MeasureUnit = 'MiB/s' | '%' | 'ms' | 'ops/s' | 'docs' | 'MiB' | 'count' | 's' | 'ratio';
 
 /** One column of the combined table; `key` indexes MatrixRow.measures. */
 export interface MeasureDefinition {

@@ -47,6 +47,7 @@ export interface TimeAxis {
   kind: 'seconds';
   title: string;
   max: number;
+  /** The "concurrent clients in each step" axis on top; none is drawn when empty (e.g. an import: one step). */
   steps: StepSegment[];
 }
 
@@ -61,9 +62,17 @@ export interface ChartSpec {
   /** Drawn prominently: incomplete run, test-double server. */
   warnings: string[];
   x: ClientsAxis | TimeAxis;
-  y: { title: string; unit: Unit; scale: 'linear' | 'log' };
+  y: {
+    title: string;
+    unit: Unit;
+    scale: 'linear' | 'log';
+    /** A linear axis reaches at least this high (ticks stay round): charts meant to be compared share it. */
+    suggestedMax?: number;
+  };
   /** Right-hand axis, when a series needs its own scale. */
   y2?: { title: string; unit: Unit };
+  /** Line width and marker radius of every series (default: timelines 1.5 and no markers, others 2.5 and 5). */
+  lines?: { width: number; pointRadius: number };
   series: Series[];
 }
 

@@ -141,15 +141,17 @@ function xScales(spec: ChartSpec): NonNullable<ChartConfiguration<'line'>['optio
     };
   }
   const steps = spec.x.steps;
+  const seconds = {
+    type: 'linear' as const,
+    min: 0,
+    max: spec.x.max,
+    // No extra tick at an odd max (e.g. 72s next to 70s), whose labels would overlap.
+    ticks: { callback: (value: number | string) => `${value}s`, maxRotation: 0, includeBounds: false },
+    title: axisTitle(spec.x.title),
+  };
+  if (steps.length === 0) return { x: seconds };
   return {
-    x: {
-      type: 'linear',
-      min: 0,
-      max: spec.x.max,
-      // No extra tick at an odd max (e.g. 72s next to 70s), whose labels would overlap.
-      ticks: { callback: (value) => `${value}s`, maxRotation: 0, includeBounds: false },
-      title: axisTitle(spec.x.title),
-    },
+    x: seconds,
     steps: {
       type: 'linear',
       position: 'top',
@@ -202,12 +204,12 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
         borderColor: s.color,
         backgroundColor: s.color,
         borderDash: s.dash,
-        borderWidth: timeline ? 1.5 : 2.5,
+        borderWidth: spec.lines?.width ?? (timeline ? 1.5 : 2.5),
         pointStyle: s.pointStyle,
         // Hollow markers for partial steps (interrupted or failed).
         pointBackgroundColor: s.points.map((p) => (p.partial ? BACKGROUND : s.color)),
         pointBorderWidth: s.points.map((p) => (p.partial ? 2 : 1)),
-        pointRadius: timeline ? 0 : 5,
+        pointRadius: spec.lines?.pointRadius ?? (timeline ? 0 : 5),
         spanGaps: false,
         xAxisID: 'x',
         yAxisID: s.yAxis ?? 'y',
@@ -229,7 +231,14 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
         y:
           spec.y.scale === 'log'
             ? { type: 'logarithmic', ...logBounds(spec, 'y'), ticks: { callback: (value) => logTickLabel(Number(value)) }, title: { display: true, text: spec.y.title } }
-            : { type: 'linear', beginAtZero: true, ticks: { callback: (value) => tickNumber(Number(value)) }, title: { display: true, text: spec.y.title } },
+            : {
+                type: 'linear',
+                beginAtZero: true,
+                // suggestedMax, not max: Chart.js still picks round ticks up to (at least) the shared top.
+                ...(spec.y.suggestedMax !== undefined ? { suggestedMax: spec.y.suggestedMax } : {}),
+                ticks: { callback: (value) => tickNumber(Number(value)) },
+                title: { display: true, text: spec.y.title },
+              },
         ...(spec.y2
           ? {
               y2: {

@@ -77,7 +77,7 @@ describe('matrix files', () => {
     [{ ...goodFile, configurations: [{ label: 'a', parameters: { writers: 0 } }] }, 'configurations[0].parameters.writers: writers must be at least 1'],
     [{ ...goodFile, configurations: [{ label: 'a', parameters: { inserts: 5 } }] }, 'configurations[0].parameters.inserts: unknown key'],
     [{ ...goodFile, configurations: [] }, 'configurations: expected at least one configuration'],
-    [{ ...goodFile, experiment: 'mots' }, 'experiment: expected one of most, write-concern-latency, softlayer (got "mots"); did you mean "most"?'],
+    [{ ...goodFile, experiment: 'mots' }, 'experiment: expected one of most, write-concern-latency, softlayer, presplit-import (got "mots"); did you mean "most"?'],
     [{ ...goodFile, colour: 'red' }, 'colour: unknown key'],
   ])('rejects %j', (doc, message) => {
     expect(() => parseMatrixDocument(doc, 'matrix file m.json')).toThrow(`matrix file m.json: ${message}`);

@@ -3,7 +3,7 @@ import { topologyFromHello, TargetCapabilities } from '../../lib/matrix/target-p
 import { formatMeasure } from '../../lib/matrix/table';
 import { barChartSpec, logAxisBounds, wrapCategory } from '../../lib/matrix/bar-chart';
 import { MatrixDocument, MATRIX_SCHEMA } from '../../lib/matrix/matrix-document';
-import { MEASURES } from '../../lib/matrix/measures';
+import { columnTitle, MEASURES } from '../../lib/matrix/measures';
 import { MatrixRow } from '../../lib/matrix/types';
 import { latencyStats, percentile } from '../../lib/experiments/write-concern-latency';
 import { cappedSizeFor, mibPerSecond } from '../../lib/experiments/most';
@@ -38,6 +38,13 @@ describe('which configurations a target can run', () => {
     expect(skipReason({ label: 'x', writeConcern: { w: 3 } }, sharded)).toBeUndefined();
   });
 
+  it('presplit-import needs a mongos: a standalone or a replica set skips it, saying so', () => {
+    const way = { label: 'x', parameters: { way: 'ranged' } };
+    expect(skipReason(way, standalone, 'presplit-import')).toBe("not a mongos: presplit-import shards a collection and needs a sharded cluster's router; the target is a standalone");
+    expect(skipReason(way, replSet3, 'presplit-import')).toContain('the target is a replica set (rs0)');
+    expect(skipReason(way, sharded, 'presplit-import')).toBeUndefined();
+  });
+
   it('capped and w:0 follow the probes', () => {
     const caps: TargetCapabilities = { ...standalone, capped: { supported: false, reason: 'no capped here' }, unacknowledgedWrites: { supported: false, reason: 'drops w:0' } };
     expect(skipReason({ label: 'x', writeConcern: { w: 1 }, capped: true }, caps)).toBe('no capped here');
@@ -54,6 +61,15 @@ describe('figures', () => {
     expect(formatMeasure(99.97, pct)).toBe('99.9');
     expect(formatMeasure(100, pct)).toBe('100');
     expect(formatMeasure(null, pct)).toBe('–');
+  });
+
+  it('presplit-import: seconds to 0.1, ratios (CV, busiest/idlest) to 0.01, no unit after a ratio', () => {
+    const byKey = Object.fromEntries(MEASURES['presplit-import'].measures.map((m) => [m.key, m]));
+    expect(formatMeasure(12.345, byKey.seconds)).toBe('12.3');
+    expect(formatMeasure(Math.SQRT2, byKey.spreadCv)).toBe('1.41');
+    expect(formatMeasure(null, byKey.busiestToIdlest)).toBe('–');
+    expect(columnTitle(byKey.seconds)).toBe('Import time (s)');
+    expect(columnTitle(byKey.busiestToIdlest)).toBe('Busiest/idlest');
   });
 
   it('exact latency statistics: nearest-rank percentiles', () => {

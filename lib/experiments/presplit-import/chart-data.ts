@@ -8,13 +8,6 @@ import { RatePoint } from './rates';
 import { PresplitImportResult, WayResult } from './result';
 import { wayLabel } from './ways';
 
-/** A chart plus the y-axis maximum shared by the charts it is compared with. */
-export interface ExperimentChart {
-  spec: ChartSpec;
-  /** At least this top for the y axis: the same for every per-shard chart, so the ways read side by side. */
-  yTop?: number;
-}
-
 export function perShardChartFile(way: WayResult['way']): string {
   return `${way}-per-shard.png`;
 }
@@ -57,10 +50,15 @@ function chartWarnings(result: PresplitImportResult, ways: readonly WayResult[])
   return out.map((line) => (line.length > 110 ? `${line.slice(0, 107)}...` : line));
 }
 
-/** The seconds axis, the same length for every chart of one result. */
+/** The seconds axis, the same length for every chart of one result; an import is one step, so no steps axis. */
 function timeAxis(result: PresplitImportResult): ChartSpec['x'] {
   const longest = Math.max(1, ...result.ways.flatMap((w) => [lastT(w.perSecond.mongos), lastT(w.perSecond.client), ...Object.values(w.perSecond.shards).map(lastT)]));
   return { kind: 'seconds', title: 'seconds since the import began', max: Math.ceil(longest), steps: [] };
+}
+
+/** Short runs have few points: show them, small, so a one-second blip is still visible. */
+function lines(series: readonly Series[]): ChartSpec['lines'] {
+  return { width: 2, pointRadius: series.every((s) => s.points.length <= 60) ? 2 : 0 };
 }
 
 function shardLegend(way: WayResult, id: string): string {
@@ -72,7 +70,8 @@ function shardLegend(way: WayResult, id: string): string {
   return `${id}: ${formatOps(total)} inserts${share}${chunks}`;
 }
 
-export function perShardChart(result: PresplitImportResult, way: WayResult): ChartSpec {
+/** `yTop`: the y axis reaches at least this high, the same for every way's chart, so they read side by side. */
+export function perShardChart(result: PresplitImportResult, way: WayResult, yTop?: number): ChartSpec {
   // The legend carries each shard's total and chunks: lines of idle shards lie on top of one another at 0.
   const series: Series[] = way.shards.map((id, i) => ({ label: shardLegend(way, id), ...style(i), pointStyle: 'circle', points: points(way.perSecond.shards[id] ?? []) }));
   const spread = way.spread;
@@ -85,7 +84,8 @@ export function perShardChart(result: PresplitImportResult, way: WayResult): Cha
     subtitle: [subtitle(result), spreadText].filter(Boolean).join(' · '),
     warnings: chartWarnings(result, [way]),
     x: timeAxis(result),
-    y: { title: "inserts/sec on the shard's primary (opcounters.insert)", unit: 'ops/s', scale: 'linear' },
+    y: { title: "inserts/sec on the shard's primary (opcounters.insert)", unit: 'ops/s', scale: 'linear', ...(yTop !== undefined && yTop > 0 ? { suggestedMax: yTop } : {}) },
+    lines: lines(series),
     series,
   };
 }
@@ -107,17 +107,18 @@ export function totalChart(result: PresplitImportResult): ChartSpec {
     warnings: chartWarnings(result, result.ways),
     x: timeAxis(result),
     y: { title: 'inserts/sec at the mongos (opcounters.insert)', unit: 'ops/s', scale: 'linear' },
+    lines: lines(series),
     series,
   };
 }
 
 /** Every chart of the report: one per-shard chart per way (sharing a y-axis top), then the total. */
-export function buildExperimentCharts(result: PresplitImportResult): ExperimentChart[] {
+export function buildExperimentCharts(result: PresplitImportResult): ChartSpec[] {
   const shardPeak = Math.max(0, ...result.ways.flatMap((w) => Object.values(w.peakPerSec.shards)));
-  const charts: ExperimentChart[] = result.ways
+  const charts: ChartSpec[] = result.ways
     .filter((w) => w.readings.mongos.length > 0 || Object.values(w.readings.shards).some((r) => r.length > 0))
-    .map((w) => ({ spec: perShardChart(result, w), yTop: shardPeak }));
+    .map((w) => perShardChart(result, w, shardPeak));
   const total = totalChart(result);
-  if (total.series.some((s) => s.points.some((p) => p.y !== null))) charts.push({ spec: total });
+  if (total.series.some((s) => s.points.some((p) => p.y !== null))) charts.push(total);
   return charts;
 }

@@ -20,3 +20,4 @@ export { writePresplitImportReport, loadPresplitImportResult, defaultPresplitImp
 export { buildExperimentCharts } from './chart-data';
 export { WAY_MEASURES, wayMeasures } from './measures';
 export type { WayMeasureDefinition } from './measures';
+export { combineWayResults, whyNotCombinable } from './combine';

@@ -1,6 +1,6 @@
 /**
- * One row of figures per way, for a table that compares ways (the matrix preset's rows). Units:
- * docs/s and inserts/s are per second, share is a percentage, cv has no unit.
+ * One row of figures per way, for a table that compares ways (the matrix preset's rows). Titles
+ * name the figure; the unit is shown beside it (ops/s, s, %), none for ratios and counts.
  */
 import { WayResult } from './result';
 
@@ -12,13 +12,13 @@ export interface WayMeasureDefinition {
 }
 
 export const WAY_MEASURES: WayMeasureDefinition[] = [
-  { key: 'docsPerSec', csv: 'docs_per_sec', title: 'docs/s (client)', unit: 'ops/s' },
-  { key: 'seconds', csv: 'import_seconds', title: 'import seconds', unit: 's' },
-  { key: 'peakMongosPerSec', csv: 'peak_mongos_inserts_per_sec', title: 'peak inserts/s (mongos)', unit: 'ops/s' },
-  { key: 'spreadCv', csv: 'spread_cv', title: 'spread (CV: 0 even)', unit: 'ratio' },
-  { key: 'busiestSharePct', csv: 'busiest_shard_share_pct', title: 'busiest shard share', unit: '%' },
-  { key: 'busiestToIdlest', csv: 'busiest_to_idlest', title: 'busiest/idlest', unit: 'ratio' },
-  { key: 'chunksAfter', csv: 'chunks_after', title: 'chunks after', unit: 'count' },
+  { key: 'docsPerSec', csv: 'docs_per_sec', title: 'Client inserts', unit: 'ops/s' },
+  { key: 'seconds', csv: 'import_seconds', title: 'Import time', unit: 's' },
+  { key: 'peakMongosPerSec', csv: 'peak_mongos_inserts_per_sec', title: 'Peak mongos inserts', unit: 'ops/s' },
+  { key: 'spreadCv', csv: 'spread_cv', title: 'Spread (CV, 0 = even)', unit: 'ratio' },
+  { key: 'busiestSharePct', csv: 'busiest_shard_share_pct', title: 'Busiest shard share', unit: '%' },
+  { key: 'busiestToIdlest', csv: 'busiest_to_idlest', title: 'Busiest/idlest', unit: 'ratio' },
+  { key: 'chunksAfter', csv: 'chunks_after', title: 'Chunks after', unit: 'count' },
 ];
 
 /** null where the way measured nothing (failed before the import) or the figure is undefined (idlest shard at 0). */

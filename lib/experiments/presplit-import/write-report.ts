@@ -2,8 +2,8 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../config/errors';
+import { renderChart } from '../../report/render-chart';
 import { buildExperimentCharts } from './chart-data';
-import { renderExperimentChart } from './render';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult } from './result';
 import { renderPresplitImportSummary } from './summary-md';
 
@@ -25,8 +25,8 @@ export async function writePresplitImportReport(result: PresplitImportResult, di
   };
   await write(PRESPLIT_IMPORT_FILES.json, JSON.stringify(result, null, 2) + '\n');
   const charts = buildExperimentCharts(result);
-  for (const chart of charts) await write(chart.spec.file, await renderExperimentChart(chart));
-  await write(PRESPLIT_IMPORT_FILES.summary, renderPresplitImportSummary(result, charts.map((c) => c.spec.file)));
+  for (const chart of charts) await write(chart.file, await renderChart(chart));
+  await write(PRESPLIT_IMPORT_FILES.summary, renderPresplitImportSummary(result, charts.map((c) => c.file)));
   return written;
 }
 

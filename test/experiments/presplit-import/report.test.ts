@@ -117,26 +117,29 @@ describe('the presplit-import report', () => {
   it('builds one per-shard timeline per way, sharing a y-axis top, plus the total', () => {
     const result = syntheticResult();
     const charts = buildExperimentCharts(result);
-    expect(charts.map((c) => c.spec.file)).toEqual(['ranged-per-shard.png', 'presplit-per-shard.png', 'hashed-per-shard.png', 'total.png']);
+    expect(charts.map((c) => c.file)).toEqual(['ranged-per-shard.png', 'presplit-per-shard.png', 'hashed-per-shard.png', 'total.png']);
     const top = Math.max(...result.ways.flatMap((w) => Object.values(w.peakPerSec.shards)));
     for (const chart of charts.slice(0, 3)) {
-      expect(chart.yTop).toBe(top);
-      expect(chart.spec.series).toHaveLength(3);
-      // Same time axis for every chart: the longest way (60 s).
-      expect(chart.spec.x).toMatchObject({ kind: 'seconds', max: 60 });
+      expect(chart.y.suggestedMax).toBe(top);
+      expect(chart.series).toHaveLength(3);
+      // Same time axis for every chart: the longest way (60 s); no "clients in each step" axis (one step).
+      expect(chart.x).toMatchObject({ kind: 'seconds', max: 60, steps: [] });
+      // 60 points a series: markers drawn, small.
+      expect(chart.lines).toEqual({ width: 2, pointRadius: 2 });
     }
-    const ranged = charts[0].spec;
+    expect(charts[3].y.suggestedMax).toBeUndefined();
+    const ranged = charts[0];
     expect(ranged.series.map((s) => s.label)).toEqual([
       expect.stringMatching(/^shard0: [\d,]+ inserts \(8\d%\) · chunks 1 → 3$/),
       expect.stringMatching(/^shard1: [\d,]+ inserts \(1\d%\) · chunks 0 → 1$/),
       'shard2: 0 inserts (0%) · chunks 0 → 0',
     ]);
     // A reading that failed is a gap: a null point where the line breaks.
-    const shard1 = charts[1].spec.series[1].points;
+    const shard1 = charts[1].series[1].points;
     expect(shard1.filter((p) => p.y === null).map((p) => p.x)).toEqual([12, 13]);
     expect(shard1.find((p) => p.x === 14)?.y).not.toBeNull();
-    expect(charts[1].spec.warnings.some((w) => w.startsWith('gaps: shard1'))).toBe(true);
-    expect(charts[3].spec.series.map((s) => s.label)).toEqual([
+    expect(charts[1].warnings.some((w) => w.startsWith('gaps: shard1'))).toBe(true);
+    expect(charts[3].series.map((s) => s.label)).toEqual([
       '(a) ranged key, no pre-split, balancer on',
       '(b) pre-split, chunks moved, balancer stopped, larger chunks',
       '(c) hashed shard key',
