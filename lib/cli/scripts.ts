@@ -50,6 +50,8 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
     .option('--chunk-size <mb>', 'sharded: chunk size in MB (config.settings)', intArg('--chunk-size'))
     .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
     .option('--server-version <x.y>', 'MongoDB version to plan for (default: 7.0)')
+    .option('--auth', 'access control: keyfile between members (--auth for a standalone) and a first admin user; the scripts read the password from MONGO_BENCH_PASSWORD or ask')
+    .option('--auth-user <name>', 'with --auth: the first admin user (default: admin; MONGO_BENCH_USER overrides it when the scripts run)')
     .option('--out <dir>', 'output folder (default: shell-scripts/<topology-name>)')
     .option('--dry-run', 'print the plan as a table instead of writing files')
     .option('--workload <name>', 'also write the legacy benchRun script for this workload (e.g. 6to1)')

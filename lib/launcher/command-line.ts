@@ -2,14 +2,19 @@
  * A process command line as a person would paste it into a shell, with secrets removed so it can
  * go into command-log.txt.
  */
+import { redactUri } from '../security/redact';
 
 /** Options whose value is a secret (passwords, tokens); their value is replaced by "<redacted>". */
 const SECRET_OPTION = /pass(word)?|secret|token|credential/i;
 export const REDACTED = '<redacted>';
 
-/** mongodb://user:pass@host -> mongodb://<redacted>@host, anywhere in an argument. */
+/**
+ * mongodb://user:pass@host -> mongodb://<redacted>@host, anywhere in an argument. The shared
+ * redactor goes first: it finds the userinfo even when a password holds a raw '/', '?' or '@',
+ * and masks secret query options (tlsCertificateKeyFilePassword, authMechanismProperties).
+ */
 function withoutUriCredentials(arg: string): string {
-  return arg.replace(/(mongodb(?:\+srv)?:\/\/)[^@/\s]+@/g, `$1${REDACTED}@`);
+  return redactUri(arg).replace(/(mongodb(?:\+srv)?:\/\/)[^@/\s]+@/gi, `$1${REDACTED}@`);
 }
 
 /** `--setParameter name=value` where name looks secret. */

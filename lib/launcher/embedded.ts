@@ -11,6 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoBinary, MongoMemoryReplSet, MongoMemoryServer } from 'mongodb-memory-server';
 import { RunError, UsageError } from '../config/errors';
+import { redactText, redactUri } from '../security/redact';
+import { newKeyFileContent } from './keyfile';
 
 export interface EmbeddedOptions {
   topology: 'standalone' | 'replset';
@@ -19,6 +21,12 @@ export interface EmbeddedOptions {
   /** A mongod to use (from resolveBinaries); without it mongodb-memory-server finds or downloads one. */
   binary?: string;
   signal?: AbortSignal;
+  /**
+   * Access control: mongodb-memory-server starts mongod with --auth (a replica set also with a
+   * random keyfile) and creates this root user through the localhost exception. The returned URI
+   * carries no credentials: connect with them as driver options.
+   */
+  auth?: { username: string; password: string };
 }
 
 export interface EmbeddedServer {
@@ -61,15 +69,24 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     return dir;
   };
 
+  const auth = options.auth
+    ? {
+        enable: true,
+        customRootName: options.auth.username,
+        customRootPwd: options.auth.password,
+        // mongodb-memory-server's default keyfile content is a fixed "0123456789".
+        keyfileContent: newKeyFileContent(),
+      }
+    : undefined;
   const starting: Promise<{ uri: string; stop: () => Promise<unknown> }> =
     options.topology === 'standalone'
-      ? MongoMemoryServer.create({ binary: binaryOptions, instance: { ip: '127.0.0.1', dbPath: memberDir(0), launchTimeout } }).then((server) => ({
+      ? MongoMemoryServer.create({ binary: binaryOptions, instance: { ip: '127.0.0.1', dbPath: memberDir(0), launchTimeout }, ...(auth ? { auth } : {}) }).then((server) => ({
           uri: server.getUri(),
           stop: () => server.stop({ doCleanup: true, force: true }),
         }))
       : MongoMemoryReplSet.create({
           binary: binaryOptions,
-          replSet: { count: replicas, ip: '127.0.0.1' },
+          replSet: { count: replicas, ip: '127.0.0.1', ...(auth ? { auth } : {}) },
           instanceOpts: Array.from({ length: replicas }, (_, i) => ({ dbPath: memberDir(i), launchTimeout })),
         }).then((set) => ({ uri: set.getUri(), stop: () => set.stop({ doCleanup: true, force: true }) }));
 
@@ -84,12 +101,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     }
     removeData();
     throw new RunError(
-      `the embedded ${options.topology === 'standalone' ? 'MongoDB' : `replica set (${replicas} members)`} did not start with ${binary}: ${messageOf(err)}`,
+      redactText(
+        `the embedded ${options.topology === 'standalone' ? 'MongoDB' : `replica set (${replicas} members)`} did not start with ${binary}: ${messageOf(err)}`,
+        [options.auth?.password, auth?.keyfileContent],
+      ),
     );
   }
   let stopped: Promise<void> | undefined;
   return {
-    uri: started.uri,
+    uri: redactUri(started.uri),
     binary,
     version,
     stop: () => (stopped ??= started.stop().then(removeData, (err: unknown) => {

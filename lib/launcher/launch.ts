@@ -12,7 +12,8 @@ import { terminate, track, type ExitInfo, type TrackedChild } from './children';
 import { formatCommandLine } from './command-line';
 import { describeTail, OutputTail } from './log-tail';
 import { directUri, portBlocker, sleep, waitForHello } from './ports';
-import { bindAddresses, dataDirOf, effectiveArgs, logPathOf, stopTier, validateSpecs, type ProcessKind, type ProcessSpec } from './spec';
+import { ensureKeyFile } from './keyfile';
+import { argValue, bindAddresses, dataDirOf, effectiveArgs, hasArg, logPathOf, stopTier, validateSpecs, type ProcessKind, type ProcessSpec } from './spec';
 
 export interface LaunchOptions {
   /** From resolveBinaries(); mongos is only needed when a spec asks for one. */
@@ -34,6 +35,18 @@ export interface LaunchOptions {
   env?: NodeJS.ProcessEnv;
   /** Allow a non-empty data directory (default: refuse, since old replica-set config there breaks setup). */
   allowExistingData?: boolean;
+  /**
+   * Access control between members: the keyfile every process gets as --keyFile (unless its args
+   * name one). Created with random content, mode 600, when missing (see clusterKeyFile for where).
+   * Keyfiles named by the specs' own --keyFile arguments are created the same way.
+   */
+  keyFile?: string;
+  /**
+   * Launched processes listen on loopback addresses only; set this to let a spec listen elsewhere
+   * (--bind_ip with another address, --bind_ip_all, or a non-loopback host). Only on an explicit
+   * request of the user: such a process is reachable from other machines.
+   */
+  allowNonLoopbackBind?: boolean;
 }
 
 /** A running process, as plain data. */
@@ -74,6 +87,8 @@ export interface LaunchedGroup {
   launch(specs: readonly ProcessSpec[], overrides?: { readyTimeoutMs?: number }): Promise<LaunchedProcess[]>;
   /** Stops every process (mongos, then shards, then config servers) and waits for each to exit. Idempotent. */
   stop(): Promise<StoppedProcess[]>;
+  /** The keyfiles the processes use (their contents are secrets: redact them from any output). */
+  readonly keyFiles: readonly string[];
 }
 
 interface Entry {
@@ -98,6 +113,7 @@ export async function launchProcesses(specs: readonly ProcessSpec[], options: La
 
 class Group implements LaunchedGroup {
   private readonly entries: Entry[] = [];
+  readonly keyFiles: string[] = [];
   private stopping?: Promise<StoppedProcess[]>;
 
   constructor(private readonly options: LaunchOptions) {}
@@ -121,12 +137,18 @@ class Group implements LaunchedGroup {
     return this.stopping;
   }
 
-  private async launchOrThrow(specs: readonly ProcessSpec[], readyTimeoutMs: number): Promise<LaunchedProcess[]> {
+  private async launchOrThrow(given: readonly ProcessSpec[], readyTimeoutMs: number): Promise<LaunchedProcess[]> {
+    const specs = withKeyFile(given, this.options.keyFile);
     validateSpecs([...this.entries.map((e) => e.spec), ...specs]);
+    if (!this.options.allowNonLoopbackBind) assertLoopbackOnly(specs);
     const binaries = specs.map((spec) => this.binaryFor(spec.kind));
     this.throwIfAborted();
     await assertPortsFree(specs);
     prepareDirectories(specs, this.options.allowExistingData ?? false);
+    for (const file of keyFilesOf(specs)) {
+      ensureKeyFile(file);
+      if (!this.keyFiles.includes(file)) this.keyFiles.push(file);
+    }
     this.throwIfAborted();
 
     const started: Entry[] = [];
@@ -231,6 +253,35 @@ class Group implements LaunchedGroup {
       results.push(...stopped);
     }
     return results;
+  }
+}
+
+const KEY_FILE = '--keyFile';
+
+function withKeyFile(specs: readonly ProcessSpec[], keyFile: string | undefined): ProcessSpec[] {
+  if (keyFile === undefined) return [...specs];
+  return specs.map((spec) => (hasArg(spec.args, KEY_FILE) ? spec : { ...spec, args: [...spec.args, KEY_FILE, keyFile] }));
+}
+
+function keyFilesOf(specs: readonly ProcessSpec[]): string[] {
+  return [...new Set(specs.map((s) => argValue(s.args, KEY_FILE)).filter((f): f is string => f !== undefined))];
+}
+
+export function isLoopbackAddress(address: string): boolean {
+  const a = address.replace(/^\[|\]$/g, '');
+  return a === 'localhost' || a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
+}
+
+/** Nothing the launcher starts listens beyond this machine unless the caller asked for it. */
+function assertLoopbackOnly(specs: readonly ProcessSpec[]): void {
+  for (const spec of specs) {
+    const outside = bindAddresses(spec).filter((a) => !isLoopbackAddress(a));
+    if (outside.length > 0) {
+      throw new UsageError(
+        `${spec.kind} "${spec.name}" would listen on ${outside.join(', ')}${hasArg(spec.args, '--bind_ip_all') ? ' (--bind_ip_all)' : ''}, ` +
+          'reachable from other machines; launched processes bind to loopback (127.0.0.1) only unless a non-loopback bind is asked for explicitly',
+      );
+    }
   }
 }
 

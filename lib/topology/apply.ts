@@ -6,11 +6,16 @@
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
-import { Doc, PlanTarget, SetupPlan, SetupStep, StepCheck } from './plan';
+import { Doc, PlanTarget, SetupPlan, SetupStep, StepCheck, withCredentials } from './plan';
 
 /** What applyPlan needs from a connection: run a command, throw when the server says ok: 0. */
 export interface CommandRunner {
   command(db: string, command: Doc): Promise<Doc>;
+  /**
+   * Access control: true when this connection logged in as the plan's admin user, false when it
+   * runs without credentials (the localhost exception, before a first user exists).
+   */
+  authenticated?: boolean;
 }
 
 /** Returns a runner connected to the step's target (a replica-set member or a mongos). */
@@ -45,6 +50,11 @@ export interface ApplyOptions {
   /** Overrides every step's waitFor.timeoutMs (bounded wait for a PRIMARY). */
   primaryTimeoutMs?: number;
   pollIntervalMs?: number;
+  /**
+   * The admin user for a plan with access control: fills the credential stand-ins of its createUser
+   * steps. The command log keeps the stand-ins, so the password is never logged.
+   */
+  credentials?: { username: string; password: string };
 }
 
 export class SetupStepError extends RunError {
@@ -77,20 +87,42 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
       );
     options.onStep?.({ step: number, steps: total, description: step.description, status: 'running' });
 
-    let runner = runners.get(step.target);
-    if (!runner) {
-      try {
-        runner = await connect(target);
-      } catch (err) {
-        throw failure(`could not connect: ${messageOf(err)}`);
+    const connectTo = async (key: string, to: PlanTarget): Promise<CommandRunner> => {
+      let r = runners.get(key);
+      if (!r) {
+        try {
+          r = await connect(to);
+        } catch (err) {
+          throw failure(`could not connect${to.address !== target.address ? ` to ${to.address}` : ''}: ${messageOf(err)}`);
+        }
+        runners.set(key, r);
       }
-      runners.set(step.target, runner);
+      return r;
+    };
+    let runner = await connectTo(step.target, target);
+    let runnerKey = step.target;
+    let address = target.address;
+    if (step.onPrimary) {
+      // createUser must run on the PRIMARY, which the target names once the election is over.
+      let hello: Doc;
+      try {
+        hello = await runner.command('admin', { hello: 1 });
+      } catch (err) {
+        throw failure(`could not find the PRIMARY: ${messageOf(err)}`);
+      }
+      if (hello.isWritablePrimary !== true) {
+        if (typeof hello.primary !== 'string' || hello.primary === '') throw failure('the set has no PRIMARY to run this on');
+        address = hello.primary;
+        runnerKey = `${step.target} -> ${address}`;
+        runner = await connectTo(runnerKey, { ...target, address });
+      }
     }
     const send = async (db: string, command: Doc, purpose: CommandLogEntry['purpose']): Promise<Doc> => {
       const started = Date.now();
-      const entry = { step: number, steps: total, description: step.description, target: step.target, address: target.address, db, command, purpose };
+      const entry = { step: number, steps: total, description: step.description, target: step.target, address, db, command, purpose };
       try {
-        const reply = await runner!.command(db, command);
+        const wire = purpose === 'apply' && options.credentials ? withCredentials(command, options.credentials) : command;
+        const reply = await runner.command(db, wire);
         const writeError = writeErrorOf(reply);
         if (writeError) throw new Error(writeError);
         options.onCommand?.({ ...entry, ok: true, durationMs: Date.now() - started });
@@ -104,16 +136,24 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
     let done = false;
     if (step.check) {
       try {
-        done = await isDone(step.check, send);
+        done = await isDone(step.check, send, runner.authenticated);
       } catch (err) {
         throw failure(err instanceof CheckConflict ? err.message : `could not check whether it is already done: ${messageOf(err)}`);
       }
     }
     if (!done) {
+      if (step.command.createUser !== undefined && !options.credentials) {
+        throw failure('the plan creates the admin user, but no credentials were given (ApplyOptions.credentials)');
+      }
       try {
         await send(step.db, step.command, 'apply');
       } catch (err) {
         throw failure(messageOf(err));
+      }
+      // A new user ends the localhost exception: the next step connects again and logs in.
+      if (step.command.createUser !== undefined && runner.authenticated === false) {
+        runners.delete(runnerKey);
+        runners.delete(step.target);
       }
     }
     if (step.waitFor) {
@@ -169,10 +209,13 @@ function sameValue(actual: unknown, expected: unknown): boolean {
   return actual === expected || (typeof expected === 'number' && actual !== null && actual !== undefined && Number(actual) === expected);
 }
 
-async function isDone(check: StepCheck, send: Send): Promise<boolean> {
+async function isDone(check: StepCheck, send: Send, authenticated: boolean | undefined): Promise<boolean> {
   switch (check.kind) {
     case 'replSetInitiated':
+      if (authenticated === false) return replSetInitiatedWithoutUser(send, check.setName);
       return (await findOne(send, 'local', 'system.replset', { _id: check.setName })) !== null;
+    case 'userAuthenticated':
+      return authenticated === true;
     case 'shardAdded': {
       const reply = await send('admin', { listShards: 1 }, 'check');
       const shards = (reply.shards as Doc[] | undefined) ?? [];
@@ -204,6 +247,20 @@ async function isDone(check: StepCheck, send: Send): Promise<boolean> {
       const reply = await send('admin', { balancerStatus: 1 }, 'check');
       return reply.mode === 'off';
     }
+  }
+}
+
+/** Under the localhost exception local.system.replset is out of reach; replSetGetStatus is allowed. */
+async function replSetInitiatedWithoutUser(send: Send, setName: string): Promise<boolean> {
+  try {
+    const status = await send('admin', { replSetGetStatus: 1 }, 'check');
+    return status.set === setName;
+  } catch (err) {
+    if ((err as { code?: number }).code === 94) return false; // NotYetInitialized
+    if ((err as { code?: number }).code === 13) {
+      throw new CheckConflict('not authorized: a user exists, but logging in failed; check the user name and password');
+    }
+    throw err;
   }
 }
 
@@ -257,15 +314,31 @@ export interface DriverConnector {
  * Connects with the Node driver: directly to each target's address, or to one `uri` for every
  * target (an existing cluster's mongos, or a test double).
  */
-export function driverConnector(options: { uri?: string; clientOptions?: MongoClientOptions } = {}): DriverConnector {
+export function driverConnector(
+  options: { uri?: string; clientOptions?: MongoClientOptions; credentials?: { username: string; password: string } } = {},
+): DriverConnector {
   const clients: MongoClient[] = [];
+  const open = async (uri: string, extra: MongoClientOptions): Promise<MongoClient> => {
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, ...options.clientOptions, ...extra });
+    clients.push(client);
+    await client.connect();
+    return client;
+  };
   return {
     async connect(target) {
       const uri = options.uri ?? `mongodb://${target.address}/?directConnection=true`;
-      const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, ...options.clientOptions });
-      clients.push(client);
-      await client.connect();
-      return { command: (db, command) => client.db(db).command(command) };
+      const runner = (client: MongoClient, authenticated?: boolean): CommandRunner => ({
+        command: (db, command) => client.db(db).command(command),
+        ...(authenticated !== undefined ? { authenticated } : {}),
+      });
+      if (!options.credentials) return runner(await open(uri, {}));
+      // Log in when the user exists; without one yet, go on under the localhost exception.
+      try {
+        return runner(await open(uri, { auth: options.credentials, authSource: 'admin' }), true);
+      } catch (err) {
+        if ((err as { code?: number }).code !== 18) throw err;
+      }
+      return runner(await open(uri, {}), false);
     },
     async close() {
       await Promise.all(clients.splice(0).map((c) => c.close()));

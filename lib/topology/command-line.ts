@@ -28,6 +28,10 @@ export function scriptsCommandLine(o: TopologyOptions): string {
     if (o.stopBalancer) args.push('--stop-balancer');
   }
   add('--server-version', o.serverVersion.text, TOPOLOGY_DEFAULTS.serverVersion);
+  if (o.auth) {
+    args.push('--auth');
+    add('--auth-user', o.auth.user, TOPOLOGY_DEFAULTS.authUser);
+  }
   return `mongo-bench scripts ${args.map(shellWord).join(' ')}`;
 }
 

@@ -87,11 +87,25 @@ export interface Topology {
   /** Names of the mongos processes (sharded only). */
   routers: string[];
   sharding?: ShardingSpec;
-  /** The connection string a benchmark client uses. */
+  /** The connection string a benchmark client uses (never with credentials). */
   uri: string;
+  /**
+   * Access control: the first admin user and, for replica sets and clusters, the keyfile the
+   * members authenticate each other with (00-start.sh creates it; every process gets --keyFile).
+   */
+  auth?: { user: string; keyFile?: string };
+}
+
+/** Where the keyfile of an access-controlled replica set or cluster lives: next to the processes' folders. */
+export function keyFilePath(o: Pick<TopologyOptions, 'dataDir'>): string {
+  return path.posix.join(o.dataDir, 'keyfile');
 }
 
 export function topologyName(o: TopologyOptions): string {
+  return `${baseName(o)}${o.auth ? '-auth' : ''}`;
+}
+
+function baseName(o: TopologyOptions): string {
   switch (o.topology) {
     case 'standalone':
       return 'standalone';
@@ -141,6 +155,9 @@ export function buildTopology(o: TopologyOptions): Topology {
   checkPortRange(o);
   let nextPort = o.basePort;
   const processes: ProcessSpec[] = [];
+  // Keyfile auth between members implies access control; a standalone has no members, so --auth.
+  const keyFile = o.auth && o.topology !== 'standalone' ? keyFilePath(o) : undefined;
+  const authArgs = keyFile ? ['--keyFile', keyFile] : o.auth ? ['--auth'] : [];
   const replicaSets: ReplicaSetSpec[] = [];
 
   const addProcess = (name: string, kind: ProcessSpec['kind'], role: ProcessRole, extraArgs: string[], replSet?: string) => {
@@ -150,7 +167,7 @@ export function buildTopology(o: TopologyOptions): Topology {
     const dbPath = kind === 'mongod' ? dir : undefined;
     const args = ['--port', String(port), '--bind_ip', o.bindIp];
     if (dbPath) args.push('--dbpath', dbPath);
-    args.push('--logpath', logPath, '--logappend', ...extraArgs);
+    args.push('--logpath', logPath, '--logappend', ...extraArgs, ...authArgs);
     const spec: ProcessSpec = { name, kind, role, host: o.host, port, address: `${o.host}:${port}`, replSet, dir, dbPath, logPath, args };
     processes.push(spec);
     return spec;
@@ -249,6 +266,7 @@ export function buildTopology(o: TopologyOptions): Topology {
     routers,
     sharding,
     uri,
+    ...(o.auth ? { auth: { user: o.auth.user, ...(keyFile ? { keyFile } : {}) } } : {}),
   };
 }
 

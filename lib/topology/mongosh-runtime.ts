@@ -142,3 +142,155 @@ function step(n, s) {
   if (s.waitFor) waitForPrimary(n, s, admin);
 }
 // ---- end of the runtime ----`;
+
+/**
+ * The runtime of an access-controlled deployment: the same, plus logging in. Each connection first
+ * tries the admin user (MONGO_BENCH_USER, password from MONGO_BENCH_PASSWORD or the prompt); when
+ * the server says "Authentication failed" the user does not exist yet, and the connection goes on
+ * without credentials under the localhost exception, which allows replSetInitiate, replSetGetStatus,
+ * hello and the first createUser. After createUser the connection is dropped, so the next step
+ * logs in. The password is read at run time and never printed (messages are scrubbed of it).
+ */
+export function mongoshRuntime(auth?: { user: string }): string {
+  if (!auth) return MONGOSH_RUNTIME;
+  let text = MONGOSH_RUNTIME;
+  const swap = (from: string, to: string) => {
+    if (!text.includes(from)) throw new Error(`mongosh runtime: cannot find ${JSON.stringify(from.slice(0, 60))}`);
+    text = text.replace(from, to);
+  };
+  swap(
+    'const connections = {};\n',
+    String.raw`const connections = {};
+// Access control: who to log in as. The password is never written into this file.
+const ENV = (typeof process === 'object' && process.env) || {};
+const AUTH_USER = ENV.MONGO_BENCH_USER || ${JSON.stringify(auth.user)};
+const authenticated = {};
+let authPassword = null;
+
+function password() {
+  if (authPassword === null) authPassword = ENV.MONGO_BENCH_PASSWORD || passwordPrompt();
+  return authPassword;
+}
+
+function scrub(text) {
+  text = String(text);
+  return authPassword ? text.split(authPassword).join('****').split(encodeURIComponent(authPassword)).join('****') : text;
+}
+
+function isAuthFailure(e) {
+  return e.code === 18 || /authentication failed/i.test(String(e.message));
+}
+
+// Logs in when the user exists; else (no user yet) connects without credentials: localhost exception.
+function open(key, address) {
+  const options = '/?directConnection=true';
+  try {
+    const credentials = encodeURIComponent(AUTH_USER) + ':' + encodeURIComponent(password()) + '@';
+    connections[key] = new Mongo('mongodb://' + credentials + address + options + '&authSource=admin').getDB('admin');
+    authenticated[key] = true;
+    return connections[key];
+  } catch (e) {
+    if (!isAuthFailure(e)) throw e;
+  }
+  connections[key] = new Mongo('mongodb://' + address + options).getDB('admin');
+  authenticated[key] = false;
+  return connections[key];
+}
+
+// The replica set's PRIMARY, for steps that must run there (createUser); the target when it is the one.
+function primaryOf(n, s, admin) {
+  const hello = run(n, s, admin, 'admin', { hello: 1 });
+  if (hello.isWritablePrimary === true || CONNECT_ALL) return s.target;
+  if (typeof hello.primary !== 'string' || hello.primary === '') return fail(n, s, 'the set has no PRIMARY to run this on');
+  const key = s.target + ' -> ' + hello.primary;
+  if (!connections[key]) {
+    try {
+      open(key, hello.primary);
+    } catch (e) {
+      return fail(n, s, 'could not connect to the PRIMARY ' + hello.primary + ': ' + e.message);
+    }
+  }
+  return key;
+}
+
+// The command with the credential stand-ins replaced (createUser's user name and pwd).
+function withCredentials(value) {
+  if (value === ${JSON.stringify('<MONGO_BENCH_USER>')}) return AUTH_USER;
+  if (value === ${JSON.stringify('<MONGO_BENCH_PASSWORD>')}) return password();
+  if (Array.isArray(value)) {
+    const out = [];
+    for (let i = 0; i < value.length; i++) out.push(withCredentials(value[i]));
+    return out;
+  }
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out = {};
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) out[keys[i]] = withCredentials(value[keys[i]]);
+    return out;
+  }
+  return value;
+}
+`,
+  );
+  swap(
+    "      connections[s.target] = new Mongo('mongodb://' + address + '/?directConnection=true').getDB('admin');\n",
+    '      open(s.target, address);\n',
+  );
+  swap(
+    "      return fail(n, s, 'could not connect to ' + address + ' (is it running? see 00-start.sh): ' + e.message);",
+    "      return fail(n, s, 'could not connect to ' + address + ' (is it running? see 00-start.sh; are MONGO_BENCH_USER and MONGO_BENCH_PASSWORD right?): ' + e.message);",
+  );
+  swap(
+    "  print('FAILED: step ' + n + '/' + STEPS + ' \"' + s.description + '\" on ' + s.target + ': ' + message);",
+    "  print('FAILED: step ' + n + '/' + STEPS + ' \"' + s.description + '\" on ' + s.target + ': ' + scrub(message));",
+  );
+  swap(
+    "  if (reply.ok !== 1) return fail(n, s, reply.errmsg || JSON.stringify(reply));",
+    "  if (reply.ok !== 1 && reply.code === 13) return fail(n, s, (reply.errmsg || 'Unauthorized') + ' (logged in: ' + (authenticated[s.target] === true) + '; check MONGO_BENCH_USER and MONGO_BENCH_PASSWORD)');\n" +
+      "  if (reply.ok !== 1) return fail(n, s, reply.errmsg || JSON.stringify(reply));",
+  );
+  swap(
+    'function isDone(n, s, admin) {\n  const c = s.check;\n',
+    String.raw`function isDone(n, s, admin, key) {
+  const c = s.check;
+  if (c.kind === 'userAuthenticated') return authenticated[key] === true;
+  // Without a user yet (localhost exception) local.system.replset is out of reach; replSetGetStatus is allowed.
+  if (c.kind === 'replSetInitiated' && !authenticated[key]) {
+    let status;
+    try {
+      status = admin.runCommand({ replSetGetStatus: 1 });
+    } catch (e) {
+      status = { ok: 0, code: e.code, errmsg: e.message }; // mongosh may throw on ok: 0
+    }
+    if (status.ok === 1) return status.set === c.setName;
+    if (status.code === 94) return false; // NotYetInitialized
+    if (status.code === 13) return fail(n, s, 'not authorized: a user exists, but logging in as ' + AUTH_USER + ' failed; check MONGO_BENCH_USER and MONGO_BENCH_PASSWORD');
+    return fail(n, s, 'could not check whether the set is initiated: ' + (status.errmsg || JSON.stringify(status)));
+  }
+`,
+  );
+  swap(
+    String.raw`  const admin = adminOf(n, s);
+  if (s.check && isDone(n, s, admin)) {
+    print('    already done: skipped');
+  } else {
+    run(n, s, admin, s.db, s.command);
+    print('    ok');
+  }`,
+    String.raw`  let admin = adminOf(n, s);
+  const key = s.onPrimary ? primaryOf(n, s, admin) : s.target;
+  admin = connections[key];
+  if (s.check && isDone(n, s, admin, key)) {
+    print('    already done: skipped');
+  } else {
+    run(n, s, admin, s.db, withCredentials(s.command));
+    print('    ok');
+    // A new user ends the localhost exception: log in from the next step on.
+    if (s.command.createUser !== undefined && !authenticated[key]) {
+      delete connections[key];
+      delete connections[s.target];
+    }
+  }`,
+  );
+  return text;
+}

@@ -38,6 +38,16 @@ export interface TopologyInput {
   chunkSize?: number;
   stopBalancer?: boolean;
   serverVersion?: string;
+  /** Access control: keyfile between members (--auth for a standalone) and a first admin user. */
+  auth?: boolean;
+  /** The first admin user's name (default "admin"; MONGO_BENCH_USER overrides it when the scripts run). */
+  authUser?: string;
+}
+
+/** Access control for a planned deployment. The password is never part of a plan. */
+export interface TopologyAuth {
+  /** The first admin user, created through the localhost exception. */
+  user: string;
 }
 
 export interface TopologyOptions {
@@ -63,6 +73,8 @@ export interface TopologyOptions {
   chunkSizeMb?: number;
   stopBalancer: boolean;
   serverVersion: ServerVersion;
+  /** Present when the deployment runs with access control. */
+  auth?: TopologyAuth;
 }
 
 export const TOPOLOGY_DEFAULTS = {
@@ -79,6 +91,7 @@ export const TOPOLOGY_DEFAULTS = {
   collection: 'bench',
   shardKey: '_id',
   serverVersion: '7.0',
+  authUser: 'admin',
 } as const;
 
 const positiveInt = (max: number, what: string) =>
@@ -108,6 +121,8 @@ const inputSchema = z
     chunkSize: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)').optional(),
     stopBalancer: z.boolean().optional(),
     serverVersion: z.string().optional(),
+    auth: z.boolean().optional(),
+    authUser: z.string().min(1, 'must not be empty').regex(/^[^\s:@/]+$/, 'must be a user name without spaces, ":", "@" or "/"').optional(),
   })
   .strict();
 
@@ -198,7 +213,11 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
     chunkSizeMb: input.chunkSize,
     stopBalancer: input.stopBalancer ?? false,
     serverVersion,
+    ...(input.auth ? { auth: { user: input.authUser ?? TOPOLOGY_DEFAULTS.authUser } } : {}),
   };
+  if (input.authUser !== undefined && !input.auth) {
+    throw new UsageError(`${name('authUser')}: only means something with ${style === 'flag' ? '--auth' : 'auth: true'}`);
+  }
 
   // Elections need a strict majority of voting members; with an even count a split vote can leave no primary.
   const voters = replicas + (arbiter ? 1 : 0);
@@ -223,6 +242,13 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
     warnings.push(
       `${name('host')} ${options.host}: the processes listen on ${options.bindIp} only, but members reach each other ` +
         `at ${options.host}; add it with --bind-ip ${options.bindIp},${options.host}`,
+    );
+  }
+  if (options.auth && !isLoopback(options.host)) {
+    warnings.push(
+      `${name('auth')}: the first admin user is created through the localhost exception, which only a connection over ` +
+        `the loopback interface gets; the scripts connect to ${options.host}, so run them on that machine with --host 127.0.0.1 ` +
+        'or create the user by hand',
     );
   }
   return { options, warnings };

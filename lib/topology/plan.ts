@@ -32,7 +32,16 @@ export type StepCheck =
   /** The chunk of ns identified by `chunk` (its min or its max bound) lives on `shard`. */
   | { kind: 'chunkOnShard'; ns: string; chunk: { min: Doc } | { max: Doc }; shard: string }
   /** balancerStatus says mode "off". */
-  | { kind: 'balancerStopped' };
+  | { kind: 'balancerStopped' }
+  /** The connection to the target authenticated as the plan's admin user (so the user exists). */
+  | { kind: 'userAuthenticated' };
+
+/**
+ * Stand-ins for the credentials inside a plan's commands: the plan, the scripts, the plan table and
+ * the command log show these; the executors (the mongosh runtime, applyPlan) put the real values in
+ * at the last moment, from MONGO_BENCH_USER / MONGO_BENCH_PASSWORD or the prompt.
+ */
+export const CREDENTIAL_PLACEHOLDERS = { user: '<MONGO_BENCH_USER>', password: '<MONGO_BENCH_PASSWORD>' } as const;
 
 export interface WaitForPrimary {
   kind: 'primary';
@@ -56,6 +65,11 @@ export interface SetupStep {
   expectSkip?: string;
   /** Which script the step belongs to. */
   phase: 'replsets' | 'cluster';
+  /**
+   * Run the command on the PRIMARY of the target's replica set (which the target names in hello
+   * once the election is over) rather than on the target itself: createUser needs the primary.
+   */
+  onPrimary?: boolean;
 }
 
 export interface PlanTarget {
@@ -103,7 +117,10 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
       check: { kind: 'replSetInitiated', setName: rs.name },
       waitFor: { kind: 'primary', setName: rs.name, timeoutMs },
     });
+    if (topology.auth) steps.push(firstUserStep(target, 'replsets', `on the PRIMARY of ${rs.name}`));
   }
+  // A standalone has no set to initiate: only its first user.
+  if (topology.auth && topology.kind === 'standalone') steps.push(firstUserStep(topology.processes[0].name, 'replsets', 'on the standalone'));
 
   if (topology.kind === 'sharded' && topology.sharding) {
     const mongos = topology.routers[0];
@@ -134,6 +151,42 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
     targets[p.name] = { name: p.name, kind: p.kind, address: p.address, ...(p.replSet ? { replSet: p.replSet } : {}) };
   }
   return { topology, processes: topology.processes, targets, steps, notes: versionNotes(topology), warnings };
+}
+
+/**
+ * createUser for the first admin user, through the localhost exception (open until a first user
+ * exists): root, so the later steps and the benchmark can do everything. Every replica set gets
+ * one: the config servers' user is the cluster's (mongos reads users from them); a shard's own
+ * user closes that shard's localhost exception.
+ */
+export function firstUserStep(target: string, phase: SetupStep['phase'], where: string): SetupStep {
+  return {
+    phase,
+    target,
+    db: 'admin',
+    command: {
+      createUser: CREDENTIAL_PLACEHOLDERS.user,
+      pwd: CREDENTIAL_PLACEHOLDERS.password,
+      roles: [{ role: 'root', db: 'admin' }],
+    },
+    description: `Create the first admin user ${where} (localhost exception)`,
+    check: { kind: 'userAuthenticated' },
+    onPrimary: true,
+  };
+}
+
+/** A copy of a command with the credential stand-ins replaced by the real values. */
+export function withCredentials(command: Doc, credentials: { username: string; password: string }): Doc {
+  const fill = (value: unknown): unknown => {
+    if (value === CREDENTIAL_PLACEHOLDERS.user) return credentials.username;
+    if (value === CREDENTIAL_PLACEHOLDERS.password) return credentials.password;
+    if (Array.isArray(value)) return value.map(fill);
+    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    }
+    return value;
+  };
+  return fill(command) as Doc;
 }
 
 export interface DistributionContext {

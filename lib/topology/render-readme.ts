@@ -26,7 +26,26 @@ export function renderReadme(plan: SetupPlan, scripts: MongoshScript[]): string 
         : `connects to the mongos ${targets.join(', ')}`;
     out.push(`${n++}. \`mongosh --nodb ${script.file}\` ${where}; ${script.steps.length} step(s).`);
   }
-  out.push('', `Then point the benchmark at \`${t.uri}\`, e.g. \`mongo-bench run --uri '${t.uri}'\`.`);
+  if (t.auth) {
+    out.push(
+      '',
+      '## Access control',
+      '',
+      t.auth.keyFile
+        ? `Every process runs with \`--keyFile ${t.auth.keyFile}\`: the members authenticate each other with it. \`00-start.sh\` creates it (mode 600) when it is missing; keep it secret.`
+        : 'The standalone runs with `--auth`.',
+      `The setup scripts log in as \`MONGO_BENCH_USER\` (default \`${t.auth.user}\`) with the password from \`MONGO_BENCH_PASSWORD\`, or ask for it when it is not set:`,
+      '',
+      '```sh',
+      'read -rs MONGO_BENCH_PASSWORD && export MONGO_BENCH_PASSWORD   # not echoed, not in the shell history',
+      '```',
+      '',
+      'On the first run the user does not exist yet: each script connects without credentials (the localhost exception,',
+      'open until a first user exists), initiates the replica set and creates the user (role root) on its PRIMARY, then logs in for',
+      'the following steps. No password is written into any of these files.',
+    );
+  }
+  out.push('', `Then point the benchmark at \`${t.uri}\`, e.g. \`mongo-bench run --uri '${t.uri}'${t.auth ? ' --username ' + shellWord(t.auth.user) : ''}\`${t.auth ? ' with MONGO_BENCH_PASSWORD exported' : ''}.`);
   if (scripts.length > 0) {
     out.push('', 'Every script prints each step before running it, stops at the first failure with the step named, and skips');
     out.push('what is already done, so it is safe to run again after fixing a problem.');

@@ -1,6 +1,7 @@
 /** 00-start.sh: the mongod/mongos command lines of a plan, one per process, as a bash script. */
 import { shellWord, scriptsCommandLine } from './command-line';
 import { ProcessSpec } from './model';
+import * as path from 'node:path';
 import { SetupPlan } from './plan';
 
 const ROLE_TEXT: Record<ProcessSpec['role'], string> = {
@@ -46,6 +47,20 @@ export function renderStartScript(plan: SetupPlan): string {
     '  "$@"',
     '}',
   ];
+  if (t.auth?.keyFile) {
+    const keyFile = shellWord(t.auth.keyFile);
+    lines.push(
+      '',
+      '# Access control: the members authenticate each other with this keyfile (as mlaunch --auth does);',
+      '# 756 random bytes in base64, readable by its owner only (mongod refuses a keyfile others can read).',
+      '# Keep it secret; every member of the deployment needs the same file.',
+      `if [ ! -f ${keyFile} ]; then`,
+      `  mkdir -p ${shellWord(path.posix.dirname(t.auth.keyFile))}`,
+      `  (umask 077 && if command -v openssl >/dev/null 2>&1; then openssl rand -base64 756; else head -c 756 /dev/urandom | base64; fi > ${keyFile})`,
+      'fi',
+      `chmod 600 ${keyFile}`,
+    );
+  }
   if (t.kind === 'sharded') {
     lines.push('', '# The routers start last; they keep retrying until the config servers have a PRIMARY (10-replsets.js).');
   }

@@ -16,6 +16,8 @@ export const GOLDEN_SCENARIOS: Scenario[] = [
   },
   // The seeds' last configuration: five shards of three members; here with a hashed key and 1 GB chunks (seed 003).
   { name: 'sharded-5x3', input: { topology: 'sharded', shards: 5, replicas: 3, hashed: true, chunkSize: 1024 } },
+  // Access control as mlaunch --auth: keyfile between members, a first admin user (test/topology/auth-scripts.test.ts runs it).
+  { name: 'replset-3-auth', input: { topology: 'replset', replicas: 3, auth: true } },
 ];
 
 /** The command-line flags that give the same input (camelCase key -> --kebab-case flag). */

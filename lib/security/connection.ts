@@ -1,0 +1,192 @@
+/**
+ * The connection options every connecting command shares: credentials and TLS. They go to the
+ * driver as MongoClientOptions (`auth`, `authSource`, `tls...`), never into the URI string, so
+ * the URI we log or store never carries a password.
+ */
+import * as fs from 'node:fs';
+import { Command } from 'commander';
+import type { AuthMechanism, MongoClientOptions } from 'mongodb';
+import { z } from 'zod';
+import { UsageError } from '../config/errors';
+import { kebab, parseOptions, PathStyle } from '../config/validate';
+
+/** Where a password may come from besides --password (which `ps` shows to everyone on the machine). */
+export const PASSWORD_ENV = 'MONGO_BENCH_PASSWORD';
+export const USER_ENV = 'MONGO_BENCH_USER';
+
+export const AUTH_MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-1', 'MONGODB-X509', 'PLAIN', 'GSSAPI', 'MONGODB-AWS', 'MONGODB-OIDC'] as const;
+
+/** As commander hands them over (camelCase of the flags). */
+export interface ConnectionFlags {
+  username?: string;
+  password?: string;
+  authSource?: string;
+  authMechanism?: string;
+  tls?: boolean;
+  tlsCaFile?: string;
+  tlsCertificateKeyFile?: string;
+  tlsAllowInvalidCertificates?: boolean;
+}
+
+export interface ConnectionOptions {
+  username?: string;
+  password?: string;
+  /** Where the password came from: a flag (visible in `ps`) or the environment. */
+  passwordFrom?: 'flag' | 'env';
+  authSource?: string;
+  authMechanism?: (typeof AUTH_MECHANISMS)[number];
+  tls: boolean;
+  tlsCAFile?: string;
+  tlsCertificateKeyFile?: string;
+  tlsAllowInvalidCertificates: boolean;
+}
+
+export interface ResolvedConnection {
+  options: ConnectionOptions;
+  warnings: string[];
+}
+
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .option('--username <name>', `user to authenticate as (or env ${USER_ENV})`)
+    .option('--password <password>', `password; prefer env ${PASSWORD_ENV}: a password on the command line is visible in ps`)
+    .option('--auth-source <db>', 'database that holds the user (default: admin, or the URI\'s)')
+    .option('--auth-mechanism <name>', `${AUTH_MECHANISMS.join(' | ')} (default: negotiated with the server)`)
+    .option('--tls', 'connect with TLS')
+    .option('--tls-ca-file <file>', 'PEM file of the certificate authorities to trust (implies --tls)')
+    .option('--tls-certificate-key-file <file>', 'PEM file with the client certificate and key (implies --tls)')
+    .option('--tls-allow-invalid-certificates', 'accept a server certificate that does not validate (testing only)');
+}
+
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+const schema = z
+  .object({
+    username: nonEmpty.optional(),
+    password: z.string().optional(),
+    authSource: nonEmpty.regex(/^[^/\\. "$*<>:|?]+$/, 'must be a database name').optional(),
+    authMechanism: z.enum(AUTH_MECHANISMS, { error: `must be one of ${AUTH_MECHANISMS.join(', ')}` }).optional(),
+    tls: z.boolean().optional(),
+    tlsCaFile: nonEmpty.optional(),
+    tlsCertificateKeyFile: nonEmpty.optional(),
+    tlsAllowInvalidCertificates: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * Validates the flags (or the `connection` section of a config file, with style 'config') and
+ * settles the password: the flag, else env MONGO_BENCH_PASSWORD; the username: the flag, else
+ * env MONGO_BENCH_USER. Errors name the flag; the password never appears in one.
+ */
+export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, style: PathStyle = 'flag'): ResolvedConnection {
+  const input = parseOptions(schema, dropUndefined(flags), style);
+  const name = (key: keyof ConnectionFlags) => (style === 'flag' ? `option --${kebab(key)}` : `config connection.${key}`);
+  const warnings: string[] = [];
+
+  let username = input.username ?? (env[USER_ENV] || undefined);
+  let password = input.password;
+  let passwordFrom: ConnectionOptions['passwordFrom'];
+  if (password !== undefined) {
+    passwordFrom = 'flag';
+    if (style === 'flag') warnings.push(`${name('password')}: a password on the command line is visible to every user of this machine (ps); set ${PASSWORD_ENV} instead`);
+  } else if (env[PASSWORD_ENV]) {
+    password = env[PASSWORD_ENV];
+    passwordFrom = 'env';
+  }
+  if (password === '') throw new UsageError(`${name('password')}: must not be empty`);
+
+  const mechanism = input.authMechanism;
+  // A user name exported for the setup scripts alone, with no password: no authentication asked for.
+  if (input.username === undefined && password === undefined && mechanism === undefined) username = undefined;
+  if (mechanism === 'MONGODB-X509') {
+    if (passwordFrom === 'flag') throw new UsageError(`${name('password')}: MONGODB-X509 authenticates with the client certificate, not a password`);
+    if (passwordFrom === 'env') password = undefined; // a stray env var must not be sent
+    if (!input.tlsCertificateKeyFile) throw new UsageError(`${name('authMechanism')}: MONGODB-X509 needs --tls-certificate-key-file`);
+  } else if (mechanism === 'MONGODB-AWS' || mechanism === 'MONGODB-OIDC' || mechanism === 'GSSAPI') {
+    // These can take their credentials from the environment; a user name alone is allowed.
+  } else if (password !== undefined && username === undefined) {
+    throw new UsageError(`${name('password')}: needs --username (or env ${USER_ENV})`);
+  } else if (mechanism !== undefined && username === undefined) {
+    throw new UsageError(`${name('authMechanism')}: ${mechanism} needs --username (or env ${USER_ENV})`);
+  } else if (username !== undefined && password === undefined && input.username !== undefined) {
+    throw new UsageError(`${name('username')}: no password: set env ${PASSWORD_ENV} (or, visible in ps, --password)`);
+  }
+
+  for (const key of ['tlsCaFile', 'tlsCertificateKeyFile'] as const) {
+    const file = input[key];
+    if (file !== undefined) checkReadableFile(file, name(key));
+  }
+  if (input.tls === false && (input.tlsCaFile || input.tlsCertificateKeyFile || input.tlsAllowInvalidCertificates)) {
+    throw new UsageError(`${name('tls')}: is off, but TLS files or --tls-allow-invalid-certificates are given`);
+  }
+  const tls = input.tls ?? Boolean(input.tlsCaFile || input.tlsCertificateKeyFile || input.tlsAllowInvalidCertificates);
+  if (input.tlsAllowInvalidCertificates) {
+    warnings.push(`${name('tlsAllowInvalidCertificates')}: the server's certificate is not checked; anyone in the middle can read the credentials`);
+  }
+  if (input.authSource !== undefined && username === undefined && mechanism === undefined) {
+    throw new UsageError(`${name('authSource')}: needs --username (or env ${USER_ENV})`);
+  }
+
+  const options: ConnectionOptions = {
+    ...(username !== undefined ? { username } : {}),
+    ...(password !== undefined ? { password, passwordFrom } : {}),
+    ...(input.authSource !== undefined ? { authSource: input.authSource } : {}),
+    ...(mechanism !== undefined ? { authMechanism: mechanism } : {}),
+    tls,
+    ...(input.tlsCaFile !== undefined ? { tlsCAFile: input.tlsCaFile } : {}),
+    ...(input.tlsCertificateKeyFile !== undefined ? { tlsCertificateKeyFile: input.tlsCertificateKeyFile } : {}),
+    tlsAllowInvalidCertificates: input.tlsAllowInvalidCertificates ?? false,
+  };
+  return { options, warnings };
+}
+
+/** The driver's options for these settings; merge them into every MongoClient this run opens. */
+export function toMongoClientOptions(o: ConnectionOptions): MongoClientOptions {
+  const out: MongoClientOptions = {};
+  if (o.username !== undefined || o.password !== undefined) {
+    out.auth = { ...(o.username !== undefined ? { username: o.username } : {}), ...(o.password !== undefined ? { password: o.password } : {}) };
+  }
+  if (o.authSource !== undefined) out.authSource = o.authSource;
+  if (o.authMechanism !== undefined) out.authMechanism = o.authMechanism as AuthMechanism;
+  if (o.tls) out.tls = true;
+  if (o.tlsCAFile !== undefined) out.tlsCAFile = o.tlsCAFile;
+  if (o.tlsCertificateKeyFile !== undefined) out.tlsCertificateKeyFile = o.tlsCertificateKeyFile;
+  if (o.tlsAllowInvalidCertificates) out.tlsAllowInvalidCertificates = true;
+  return out;
+}
+
+/** The values to scrub from every output of a run (see redactText). */
+export function connectionSecrets(o: Pick<ConnectionOptions, 'password'>): string[] {
+  return o.password ? [o.password] : [];
+}
+
+/**
+ * A description for logs and results: who, how, TLS or not; never the password.
+ * e.g. "user alice (authSource admin, SCRAM-SHA-256), TLS".
+ */
+export function describeConnection(o: ConnectionOptions): string {
+  const parts: string[] = [];
+  if (o.username !== undefined || o.authMechanism !== undefined) {
+    const details = [o.authSource ? `authSource ${o.authSource}` : undefined, o.authMechanism].filter(Boolean);
+    parts.push(`user ${o.username ?? '(from the environment)'}${details.length > 0 ? ` (${details.join(', ')})` : ''}`);
+  } else {
+    parts.push('no authentication');
+  }
+  parts.push(o.tls ? `TLS${o.tlsAllowInvalidCertificates ? ' (certificate not checked)' : ''}` : 'no TLS');
+  return parts.join(', ');
+}
+
+function checkReadableFile(file: string, name: string): void {
+  try {
+    if (!fs.statSync(file).isFile()) throw new UsageError(`${name}: ${file} is not a file`);
+    fs.accessSync(file, fs.constants.R_OK);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`${name}: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`);
+  }
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
