@@ -3,20 +3,41 @@ import * as path from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
-import { intArg, numberArg } from '../config/validate';
+import { intArg, kebab, numberArg } from '../config/validate';
 import { GeneratedFile, planFromOptions, renderPlanTable, renderScriptFiles, SetupPlan, TOPOLOGY_KINDS, TopologyInput } from '../topology';
+import { presetOps, renderLegacyBenchRunScript, scriptFileName } from '../workload';
+import { RUN_DEFAULTS } from '../config/run-options';
 
-/**
- * Seam for `--workload NAME` (the legacy benchRun script, issue 4): given the workload name and the
- * plan, returns extra files for the output folder. The lead wires the real renderer here.
- */
-export type WorkloadScriptRenderer = (workload: string, plan: SetupPlan) => GeneratedFile[];
+export interface WorkloadScriptOptions {
+  maxClients?: number;
+  seconds?: number;
+  docs?: number;
+  docSize?: number;
+}
+
+/** `--workload NAME`: extra files for the output folder, given the workload name and the plan. */
+export type WorkloadScriptRenderer = (workload: string, plan: SetupPlan, options: WorkloadScriptOptions) => GeneratedFile[];
 
 export interface ScriptsDeps {
+  /** Replaceable so tests can capture the plan the command built. */
   renderWorkload?: WorkloadScriptRenderer;
 }
 
-interface ScriptsFlags extends TopologyInput {
+/** The legacy shell's benchRun() sweep over the plan's collection (MongoDB 5.0 and older). */
+export const renderBenchRunWorkload: WorkloadScriptRenderer = (workload, plan, options) => {
+  const ns = `${plan.topology.options.db}.${plan.topology.options.collection}`;
+  const docs = options.docs ?? RUN_DEFAULTS.docs;
+  const ops = presetOps(workload, { ns, docs, docSize: options.docSize ?? RUN_DEFAULTS.docSize });
+  const text = renderLegacyBenchRunScript({
+    workload: { name: workload, ops },
+    ns,
+    maxClients: options.maxClients ?? RUN_DEFAULTS.maxClients,
+    seconds: options.seconds ?? RUN_DEFAULTS.seconds,
+  });
+  return [{ file: scriptFileName(workload), text }];
+};
+
+interface ScriptsFlags extends TopologyInput, WorkloadScriptOptions {
   out?: string;
   dryRun?: boolean;
   workload?: string;
@@ -54,16 +75,25 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
     .option('--auth-user <name>', 'with --auth: the first admin user (default: admin; MONGO_BENCH_USER overrides it when the scripts run)')
     .option('--out <dir>', 'output folder (default: shell-scripts/<topology-name>)')
     .option('--dry-run', 'print the plan as a table instead of writing files')
-    .option('--workload <name>', 'also write the legacy benchRun script for this workload (e.g. 6to1)')
+    .option('--workload <name>', 'also write benchrun-<name>.js: the sweep as benchRun() calls for the legacy mongo shell (MongoDB 5.0 and older), e.g. 6to1')
+    .option('--max-clients <n>', `with --workload: clients 1, 2, 4, ... up to n (default: ${RUN_DEFAULTS.maxClients})`, intArg('--max-clients'))
+    .option('--seconds <s>', `with --workload: seconds per client count (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
+    .option('--docs <n>', `with --workload: documents loaded, random _id drawn from [0, n) (default: ${RUN_DEFAULTS.docs})`, intArg('--docs'))
     .action((flags: ScriptsFlags) => {
-      const { out, dryRun, workload, ...input } = flags;
+      const { out, dryRun, workload, maxClients, seconds, docs, docSize, ...input } = flags;
+      const workloadOptions = { maxClients, seconds, docs, docSize };
+      if (workload === undefined) {
+        for (const [key, value] of Object.entries(workloadOptions)) {
+          if (value !== undefined) throw new UsageError(`option --${kebab(key)}: only applies with --workload`);
+        }
+      }
+      for (const [key, value] of Object.entries(workloadOptions)) {
+        if (value !== undefined && value < 1) throw new UsageError(`option --${kebab(key)}: must be at least 1 (got ${value})`);
+      }
       const plan = planFromOptions(input);
       for (const warning of plan.warnings) ctx.err(`warning: ${warning}`);
       const files = renderScriptFiles(plan);
-      if (workload !== undefined) {
-        if (!deps.renderWorkload) throw new UsageError('option --workload: workload scripts are not available in this build yet');
-        files.push(...deps.renderWorkload(workload, plan));
-      }
+      if (workload !== undefined) files.push(...(deps.renderWorkload ?? renderBenchRunWorkload)(workload, plan, workloadOptions));
       if (dryRun) {
         ctx.out(renderPlanTable(plan));
         return;

@@ -76,23 +76,42 @@ describe('mongo-bench scripts', () => {
     expect(readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('`mongosh --nodb 10-replsets.js`');
   });
 
-  it('passes --workload to the injected renderer (the seam for the legacy benchRun script)', async () => {
+  it('--workload writes the legacy benchRun sweep over the plan\'s collection', async () => {
     const out = path.join(tmp, 'workload');
+    const r = await scripts('--topology', 'sharded', '--shards', '2', '--db', 'perf', '--collection', 'items', '--workload', '6to1', '--max-clients', '4', '--seconds', '3', '--docs', '500', '--out', out);
+    expect(r.code).toBe(0);
+    const script = readFileSync(path.join(out, 'benchrun-6to1.js'), 'utf8');
+    // The sweep 1, 2, 4 of 3 s each, over perf.items, with random _id drawn from [0, 500).
+    expect(script).toMatch(/\[1, ?2, ?4\]/);
+    expect(script).toContain('"perf.items"');
+    expect(script).toMatch(/"#RAND_INT": ?\[0, ?500\]/);
+    expect(script).toMatch(/seconds\b[^\n]*3/);
+    expect(r.stdout).toContain(path.join(out, 'benchrun-6to1.js'));
+  });
+
+  it('passes --workload and its options to an injected renderer (tests capture the plan this way)', async () => {
     const ctx = capture();
     const program = new Command('mongo-bench').exitOverride();
     const seen: string[] = [];
     registerScripts(program, ctx, {
-      renderWorkload: (name, plan) => {
-        seen.push(`${name}@${plan.topology.name}`);
-        return [{ file: 'benchrun-6to1.js', text: '// legacy\n' }];
+      renderWorkload: (name, plan, options) => {
+        seen.push(`${name}@${plan.topology.name}:${options.maxClients}`);
+        return [];
       },
     });
-    await program.parseAsync(['node', 'mongo-bench', 'scripts', '--topology', 'standalone', '--workload', '6to1', '--out', out]);
-    expect(seen).toEqual(['6to1@standalone']);
-    expect(readFileSync(path.join(out, 'benchrun-6to1.js'), 'utf8')).toBe('// legacy\n');
-    // Without a renderer the option is refused rather than ignored.
-    const r = await scripts('--topology', 'standalone', '--workload', '6to1', '--dry-run');
+    await program.parseAsync(['node', 'mongo-bench', 'scripts', '--topology', 'standalone', '--workload', '6to1', '--max-clients', '8', '--dry-run']);
+    expect(seen).toEqual(['6to1@standalone:8']);
+  });
+
+  it('refuses sweep options without --workload, and an unknown workload, naming the option', async () => {
+    let r = await scripts('--topology', 'standalone', '--max-clients', '8', '--dry-run');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/option --workload: workload scripts are not available/);
+    expect(r.stderr).toContain('option --max-clients: only applies with --workload');
+    r = await scripts('--topology', 'standalone', '--workload', '6to', '--dry-run');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/option --workload: unknown workload "6to" \(did you mean "6to1"\?\)/);
+    r = await scripts('--topology', 'standalone', '--workload', '6to1', '--seconds', '0', '--dry-run');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('option --seconds: must be at least 1');
   });
 });
