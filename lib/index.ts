@@ -5,7 +5,15 @@ export { main } from './cli/main';
 export * from './topology';
 export * from './workload';
 export * from './report';
-export * from './launcher';
+// The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
+export {
+  resolveBinaries, requireMongod, requireMongos, launchProcesses, isLoopbackAddress, effectiveArgs, formatCommandLine, redactArgs,
+  startEmbedded, mongodVersion, NO_MONGOD_HELP, clusterKeyFile, ensureKeyFile,
+} from './launcher';
+export type {
+  ResolvedBinaries, BinarySource, ResolveBinariesInput, LaunchOptions, LaunchedGroup, LaunchedProcess, StoppedProcess, ExitInfo,
+  LaunchSpec, ProcessKind, EmbeddedOptions, EmbeddedServer,
+} from './launcher';
 export * from './security';
 export * from './matrix';
 export * from './diskperf';
