@@ -1,18 +1,90 @@
 import { Command, Option } from 'commander';
-import { SingleBar, Presets } from 'cli-progress';
 import { CliContext } from './context';
-import { EXIT } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
-import { resolveRunOptions, RunFlags, RUN_DEFAULTS } from '../config/run-options';
-import { BenchmarkEvent, runBenchmark } from '../workload/benchmark';
+import { BenchmarkFlags, RunFlags, RUN_DEFAULTS } from '../config/run-options';
+import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../config/presets';
+import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
-import { formatStepTable } from '../metrics/format-step';
+import { redactText } from '../security/redact';
+import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
+import { renderDryRun } from '../run/dry-run';
+import { executeRun } from '../run/execute';
+import { installInterrupt } from '../run/interrupt';
+import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
+
+const RUN_HELP = `
+Where the server comes from:
+  (default)                  an embedded MongoDB (mongodb-memory-server): a standalone, or
+                             --topology replset --replicas 3; its mongod from --mongod-bin, MONGOMS_SYSTEM_BINARY,
+                             its cache or its download. Offline with none, the run fails at once and says how to go on.
+  --topology sharded         a local cluster launched from the setup plan (mongod and mongos from --bin-dir or
+                             --mongod-bin); --mongod-bin/--bin-dir with standalone or replset launch it the same way
+  --uri URI                  an existing deployment: only the benchmark's database (--db) is touched, and dropped
+                             first only with --drop; --setup also shards the collection there (pre-split, balancer)
+
+Everything goes to one folder, reports/<timestamp>-<label>/ (or --out): results.json, the PNG charts,
+summary.md, results.csv, index.html, setup.js (the mongosh equivalent of what was applied) and
+command-log.txt (every process command line and admin command, in order, credentials removed).
+Ctrl-C or SIGTERM stops the clients, writes the partial result and its report, stops every process
+the run started, and exits 130 / 143 (a second Ctrl-C quits at once).
+
+Presets (--preset NAME; a config file and flags override them):
+${RUN_PRESET_NAMES.map((n) => `  ${n.padEnd(17)}${RUN_PRESETS[n].description} (sweep ~${presetSweep(n)})`).join('\n')}
+
+Examples:
+  mongo-bench run --preset quick
+  mongo-bench run --uri mongodb://127.0.0.1:27017 --max-clients 32 --seconds 20
+  mongo-bench run --topology sharded --shards 2 --replicas 1 --bin-dir /opt/mongodb/bin --stop-balancer
+  mongo-bench run --config run.yaml --dry-run
+
+Exit codes:
+  0    success
+  1    the run failed (no server, a setup step or a benchmark step failed); what was measured is kept
+  2    bad input: an unknown or invalid option, config key or file (nothing was started)
+  130  interrupted by Ctrl-C (SIGINT); partial results were written, every process stopped
+  143  terminated (SIGTERM); the same`;
+
+/** The sweep time a preset amounts to with the defaults it leaves alone. */
+function presetSweep(name: RunPresetName): string {
+  const v: BenchmarkFlags = RUN_PRESETS[name].values;
+  const clients = v.clients ?? clientCountsUpTo(v.maxClients ?? RUN_DEFAULTS.maxClients);
+  return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup ?? RUN_DEFAULTS.warmup }));
+}
 
 export function registerRun(program: Command, ctx: CliContext): void {
   program
     .command('run')
-    .description('load data and sweep a benchRun-style workload over 1, 2, 4, ... clients, then write results.json')
-    .option('--uri <uri>', 'the deployment to benchmark (mongodb://host:port/...)')
+    .description('benchmark a MongoDB deployment end to end: get a server (embedded, launched, or --uri), set it up, load, sweep 1, 2, 4, ... clients, write the report')
+    .optionsGroup('Existing deployment:')
+    .option('--uri <uri>', 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used')
+    .optionsGroup('Options from elsewhere:')
+    .option('--config <file>', 'options from a JSON or YAML file (keys as the flags: maxClients or max-clients); flags override it')
+    .option('--preset <name>', `a named set of options: ${RUN_PRESET_NAMES.join(', ')}`)
+    .option('--dry-run', 'print the plan, the processes, the sweep and the expected duration; start and connect nothing')
+    .optionsGroup('Launched or embedded server:')
+    .option('--topology <kind>', 'standalone | replset | sharded (default: standalone)')
+    .option('--replicas <n>', 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded)', intArg('--replicas'))
+    .option('--shards <n>', 'sharded: number of shards (default: 2)', intArg('--shards'))
+    .option('--config-servers <n>', 'sharded: members of the config server replica set (default: 1)', intArg('--config-servers'))
+    .option('--mongos <n>', 'sharded: number of routers (default: 1)', intArg('--mongos'))
+    .option('--mongod-bin <path>', 'the mongod binary (mongos beside it for sharded); launches from the plan')
+    .option('--bin-dir <dir>', 'a folder holding mongod and mongos; launches from the plan')
+    .option('--base-port <port>', 'launched: first port; the processes take consecutive ports (default: 27017)', intArg('--base-port'))
+    .option('--data-dir <dir>', 'launched: one folder per process under it, kept (default: a temp folder, removed at the end)')
+    .option('--keep-data', 'launched: keep the default temp data folder')
+    .option('--ready-timeout <ms>', `launched: how long each process may take to answer hello (default: ${RUN_TARGET_DEFAULTS.readyTimeoutMs})`, intArg('--ready-timeout'))
+    .option('--server-version <x.y>', 'launched or --setup: the MongoDB version the plan is for (default: 7.0)')
+    .optionsGroup('Setup (sharding, the benchmark database):')
+    .option('--setup', 'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer')
+    .option('--drop', `drop the benchmark's database (--db) first; nothing else is ever dropped`)
+    .option('--db <name>', `the benchmark's database (default: ${RUN_TARGET_DEFAULTS.db})`)
+    .option('--collection <name>', `the benchmark's collection (default: ${RUN_TARGET_DEFAULTS.collection})`)
+    .option('--shard-key <field>', 'sharded: shard key field (default: _id)')
+    .option('--hashed', 'sharded: hashed shard key instead of ranged')
+    .option('--presplit <min:max>', 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard (default for a ranged _id: 0:<docs>)')
+    .option('--chunk-size <mb>', 'sharded: chunk size in MB (config.settings)', intArg('--chunk-size'))
+    .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
+    .optionsGroup('Benchmark:')
     .option('--workload <name>', `a preset: ${PRESET_NAMES.join(', ')} (default: ${RUN_DEFAULTS.workload})`)
     .option('--workload-file <file>', 'a benchRun ops array (JSON), or {"ops": [...], "ns": "db.coll"}')
     .option('--clients <list>', 'explicit client counts, e.g. 1,3,9', intListArg('--clients'))
@@ -20,114 +92,85 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
     .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup})`, intArg('--warmup'))
     .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))
-    .option('--rate <ops>', 'target total ops/s; latency is measured from each op\'s intended start', numberArg('--rate'))
+    .option('--rate <ops>', "target total ops/s; latency is measured from each op's intended start", numberArg('--rate'))
     .option('--docs <n>', `documents to load, _id 0..n-1 (default: ${RUN_DEFAULTS.docs})`, intArg('--docs'))
     .option('--doc-size <bytes>', `approximate BSON size of each document (default: ${RUN_DEFAULTS.docSize})`, intArg('--doc-size'))
     .option('--batch-size <n>', `documents per insert batch while loading (default: ${RUN_DEFAULTS.batchSize})`, intArg('--batch-size'))
     .option('--write-concern <w>', 'for loading and for workload writes without one: 1, majority, or {"w":1,"j":true}')
     .option('--no-load', 'use the existing data (--docs must match it)')
-    .option('--ns <db.coll>', `namespace of the loaded documents (default: ${RUN_DEFAULTS.ns})`)
+    .option('--ns <db.coll>', `namespace of the loaded documents, instead of --db/--collection (default: ${RUN_DEFAULTS.ns})`)
     .option('--seed <n>', `random seed; client i uses seed + i (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))
-    .option('--label <label>', 'name of this run (default: the workload name)')
-    .option('--out <dir>', 'where results.json goes (default: reports/<timestamp>-<label>/)')
-    .option('--json', 'print the result document on stdout (tables go to stderr)')
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
-    .action(async (flags: RunFlags) => {
-      const options = resolveRunOptions(flags);
-      // Every message ends its line itself: test contexts capture text as given.
-      const show = flags.json ? (t: string) => ctx.err(t) : (t: string) => ctx.out(t);
-      const progress = new ProgressPrinter(ctx, show);
-      const controller = new AbortController();
-      const onSigint = () => controller.abort('SIGINT');
-      const onSigterm = () => controller.abort('SIGTERM');
-      process.once('SIGINT', onSigint);
-      process.once('SIGTERM', onSigterm);
-      try {
-        const result = await runBenchmark(options, { signal: controller.signal, onEvent: (e) => progress.handle(e) });
-        if (flags.json) ctx.out(`${JSON.stringify(result, null, 2)}\n`);
-        if (!result.complete) {
-          ctx.err(`mongo-bench run: ${result.incompleteReason ?? 'incomplete'}; partial results were written\n`);
-          ctx.exitCode = controller.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
-        }
-      } finally {
-        progress.stop();
-        process.removeListener('SIGINT', onSigint);
-        process.removeListener('SIGTERM', onSigterm);
-      }
-    });
+    .optionsGroup('Output:')
+    .option('--label <label>', 'name of this run (default: the workload name)')
+    .option('--out <dir>', 'output folder (default: reports/<timestamp>-<label>/)')
+    .option('--json', 'print the result document on stdout, and nothing else there (progress and tables go to stderr)')
+    .option('--quiet', 'no progress and no tables; errors, warnings and the output folder only')
+    .addHelpText('after', RUN_HELP)
+    .action(async (_flags: RunFlags, command: Command) => runAction(commandLineFlags(command), ctx, ['mongo-bench', ...rawArgs(command)].join(' ')));
 }
 
-/** Subscribes to the engine's events and draws them: a load bar, live per-second counts, a table per step. */
-class ProgressPrinter {
-  private bar?: SingleBar;
-  private lastMilestone = -1;
-  private readonly tty = process.stderr.isTTY === true;
-  private liveLine = false;
-
-  constructor(
-    private readonly ctx: CliContext,
-    private readonly show: (text: string) => void,
-  ) {}
-
-  handle(event: BenchmarkEvent): void {
-    switch (event.type) {
-      case 'connected': {
-        const t = event.target;
-        const double = t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : '';
-        this.ctx.err(`connected to ${t.uri}: server ${t.serverVersion ?? 'unknown'}, ${t.topology}${double}\n`);
-        break;
-      }
-      case 'load-start':
-        this.ctx.err(`loading ${event.docs} documents of ~${event.docSize} bytes into ${event.ns} (batches of ${event.batchSize})\n`);
-        if (this.tty) {
-          this.bar = new SingleBar({ stream: process.stderr, format: '  load [{bar}] {percentage}% | {value}/{total} docs | eta {eta}s' }, Presets.shades_classic);
-          this.bar.start(event.docs, 0);
-        }
-        break;
-      case 'load-progress':
-        if (this.bar) this.bar.update(event.loaded);
-        else {
-          const milestone = Math.floor((event.loaded / Math.max(1, event.total)) * 4);
-          if (milestone > this.lastMilestone) {
-            this.lastMilestone = milestone;
-            this.ctx.err(`  loaded ${event.loaded}/${event.total}\n`);
-          }
-        }
-        break;
-      case 'load-done':
-        this.bar?.stop();
-        this.bar = undefined;
-        this.ctx.err(`loaded ${event.docs} documents in ${event.seconds.toFixed(1)} s\n`);
-        break;
-      case 'step-start':
-        this.ctx.err(
-          `clients ${event.clients}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}: ${event.warmupSeconds} s warm-up, ${event.seconds} s measured\n`,
-        );
-        break;
-      case 'tick':
-        if (this.tty) {
-          const t = event.tick;
-          process.stderr.write(`\r  ${t.phase} ${t.second + 1}s: ${t.reads} reads/s, ${t.writes} writes/s${t.errors ? `, ${t.errors} errors/s` : ''}   `);
-          this.liveLine = true;
-        }
-        break;
-      case 'step-done':
-        this.clearLive();
-        this.show(`${formatStepTable(event.step)}\n`);
-        break;
-      case 'results-written':
-        break;
-    }
+/** Only what was typed: commander's defaults (--no-load's true) must not override a config file. */
+function commandLineFlags(command: Command): RunFlags {
+  const values = command.opts<Record<string, unknown>>();
+  const typed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const source = command.getOptionValueSource(key);
+    if (source === 'cli' || source === 'env') typed[key] = value;
   }
+  return typed as RunFlags;
+}
 
-  private clearLive(): void {
-    if (this.liveLine) process.stderr.write('\r\x1b[K');
-    this.liveLine = false;
+async function runAction(flags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
+  const plan = resolveRunPlan(flags);
+  const warn = (text: string) => ctx.err(`warning: ${text}\n`);
+  if (plan.dryRun) {
+    ctx.out(renderDryRun(plan));
+    return;
   }
+  for (const w of plan.warnings) warn(w);
 
-  stop(): void {
-    this.bar?.stop();
-    this.clearLive();
+  const tracker = new ProgressTracker({ clients: plan.benchmark.clients, trials: plan.benchmark.trials, seconds: plan.benchmark.seconds, warmupSeconds: plan.benchmark.warmupSeconds });
+  const printer = plan.quiet
+    ? new SilentPrinter(tracker)
+    : new ProgressPrinter(tracker, {
+        progress: (t) => ctx.err(t),
+        // With --json, stdout holds the result document only.
+        tables: plan.json ? (t) => ctx.err(t) : (t) => ctx.out(t),
+        tty: process.stderr.isTTY === true,
+      });
+  const interrupt = installInterrupt({
+    onSignal: (name, first) => {
+      printer.stop();
+      ctx.err(
+        first
+          ? `\n${name}: stopping the clients, writing what was measured, stopping every process this run started (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again quits at once)\n`
+          : `\n${name} again: quitting now; the processes this run started are killed\n`,
+      );
+    },
+  });
+  try {
+    const outcome = await executeRun(plan, {
+      signal: interrupt.signal,
+      emit: (event: RunEvent) => printer.handle(event),
+      commandLine: redactText(typed),
+    });
+    printer.stop();
+    if (plan.json && outcome.result) ctx.out(`${JSON.stringify(outcome.result, null, 2)}\n`);
+    if (outcome.message) ctx.err(`mongo-bench run: ${outcome.message}\n`);
+    const where = `${outcome.result ? 'results, report, ' : ''}setup.js and command-log.txt in ${outcome.outDir}/`;
+    if (plan.json) ctx.err(`${where}\n`);
+    else ctx.out(`${where}${outcome.result?.steps.length ? ` (open ${outcome.outDir}/index.html)` : ''}\n`);
+    ctx.exitCode = outcome.exitCode;
+  } finally {
+    printer.stop();
+    interrupt.dispose();
   }
+}
+
+/** The words typed after the program name (for command-log.txt); commander keeps them untyped. */
+function rawArgs(command: Command): string[] {
+  const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
+  return Array.isArray(raw) ? raw.slice(2) : [];
 }

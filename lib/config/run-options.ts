@@ -49,11 +49,15 @@ export interface RunOptions {
   randomSeed: number;
   serverSelectionTimeoutMS: number;
   testDouble?: boolean;
+  /**
+   * Load into the existing collection (emptied with deleteMany) instead of dropping it first: a
+   * collection the setup plan sharded and pre-split keeps its shard key and chunks.
+   */
+  keepCollection?: boolean;
 }
 
-/** The flags as commander parses them (numbers already converted by intArg/numberArg). */
-export interface RunFlags {
-  uri?: string;
+/** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
+export interface BenchmarkFlags {
   workload?: string;
   workloadFile?: string;
   clients?: number[];
@@ -71,36 +75,78 @@ export interface RunFlags {
   seed?: number;
   label?: string;
   out?: string;
-  json?: boolean;
   serverSelectionTimeout?: number;
   testDouble?: boolean;
 }
 
+/** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
+export interface TargetFlags {
+  uri?: string;
+  /** --uri: apply the data-distribution steps (shard, pre-split, balancer) there. */
+  setup?: boolean;
+  /** Drop --db before anything is loaded. */
+  drop?: boolean;
+  db?: string;
+  collection?: string;
+  topology?: string;
+  replicas?: number;
+  shards?: number;
+  configServers?: number;
+  mongos?: number;
+  basePort?: number;
+  dataDir?: string;
+  keepData?: boolean;
+  shardKey?: string;
+  hashed?: boolean;
+  presplit?: string | { min: number; max: number };
+  chunkSize?: number;
+  stopBalancer?: boolean;
+  serverVersion?: string;
+  mongodBin?: string;
+  binDir?: string;
+  readyTimeout?: number;
+}
+
+export interface OutputFlags {
+  json?: boolean;
+  quiet?: boolean;
+  dryRun?: boolean;
+  config?: string;
+  preset?: string;
+}
+
+export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags;
+
 const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
+
+/** The engine's options (everything but --uri), shared by flags and config files. */
+export const benchmarkShape = {
+  workload: z.string().optional(),
+  workloadFile: z.string().optional(),
+  clients: z.array(positiveInt('each client count')).min(1, 'expected at least one client count').optional(),
+  maxClients: positiveInt('the maximum client count').optional(),
+  seconds: positiveInt('seconds per step').optional(),
+  warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
+  trials: positiveInt('trials per step').optional(),
+  rate: z.number().positive('the target rate must be > 0 ops/s').optional(),
+  docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
+  docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
+  batchSize: positiveInt('the batch size').optional(),
+  writeConcern: z.string().optional(),
+  load: z.boolean().optional(),
+  ns: z.string().optional(),
+  seed: z.number().int('must be an integer').optional(),
+  label: z.string().min(1, 'must not be empty').optional(),
+  out: z.string().min(1, 'must not be empty').optional(),
+  serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
+  testDouble: z.boolean().optional(),
+};
 
 const flagsSchema = z
   .object({
-    uri: z.string({ error: 'required: the deployment to benchmark, e.g. --uri mongodb://127.0.0.1:27017 (launching a local server is not available yet)' }).min(1, 'must not be empty'),
-    workload: z.string().optional(),
-    workloadFile: z.string().optional(),
-    clients: z.array(positiveInt('each client count')).min(1, 'expected at least one client count').optional(),
-    maxClients: positiveInt('the maximum client count').optional(),
-    seconds: positiveInt('seconds per step').optional(),
-    warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
-    trials: positiveInt('trials per step').optional(),
-    rate: z.number().positive('the target rate must be > 0 ops/s').optional(),
-    docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
-    docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
-    batchSize: positiveInt('the batch size').optional(),
-    writeConcern: z.string().optional(),
-    load: z.boolean().optional(),
-    ns: z.string().optional(),
-    seed: z.number().int('must be an integer').optional(),
-    label: z.string().min(1, 'must not be empty').optional(),
-    out: z.string().min(1, 'must not be empty').optional(),
+    uri: z.string({ error: 'required: the deployment to benchmark, e.g. --uri mongodb://127.0.0.1:27017' }).min(1, 'must not be empty'),
     json: z.boolean().optional(),
-    serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
-    testDouble: z.boolean().optional(),
+    ...benchmarkShape,
   })
   .strict();
 
@@ -133,9 +179,8 @@ function safeLabel(label: string): string {
   return label.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'run';
 }
 
-/** Validates the flags and applies defaults; every error is a UsageError naming its option. */
-export function resolveRunOptions(raw: RunFlags, now: Date = new Date()): RunOptions {
-  const flags = parseOptions(flagsSchema, stripUndefined(raw));
+/** Validates the engine's flags and applies defaults (no --uri: the target is settled elsewhere). */
+export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new Date()): Omit<RunOptions, 'uri'> {
   if (flags.workload !== undefined && flags.workloadFile !== undefined) {
     throw new UsageError('options --workload and --workload-file cannot be combined: choose a preset or a file');
   }
@@ -161,7 +206,6 @@ export function resolveRunOptions(raw: RunFlags, now: Date = new Date()): RunOpt
   const clients = flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
   const label = flags.label ?? workload.name;
   return {
-    uri: flags.uri,
     workload,
     ns: workloadNs,
     clients,
@@ -175,11 +219,27 @@ export function resolveRunOptions(raw: RunFlags, now: Date = new Date()): RunOpt
     batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,
     writeConcern: flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined,
     label,
-    outDir: flags.out ?? `reports/${timestamp(now)}-${safeLabel(label)}`,
+    outDir: flags.out ?? defaultOutDir(label, now),
     randomSeed: flags.seed ?? RUN_DEFAULTS.seed,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? RUN_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
   };
+}
+
+/** reports/<timestamp>-<label>/ */
+export function defaultOutDir(label: string, now: Date): string {
+  return `reports/${timestamp(now)}-${safeLabel(label)}`;
+}
+
+/**
+ * The engine's options for an existing deployment (`--uri` required): what runBenchmark() takes.
+ * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
+ */
+export function resolveRunOptions(raw: BenchmarkFlags & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
+  const flags = parseOptions(flagsSchema, stripUndefined(raw));
+  const { uri, json: _json, ...benchmark } = flags;
+  void _json;
+  return { uri, ...resolveBenchmarkOptions(benchmark, now) };
 }
 
 function stripUndefined<T extends object>(obj: T): Partial<T> {

@@ -5,7 +5,7 @@
  * hooks.signal stops the clients, and the partial result is written with complete: false.
  */
 import { join } from 'node:path';
-import { WriteConcernSettings } from 'mongodb';
+import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { RunOptions } from '../config/run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult } from '../metrics/result';
@@ -15,7 +15,8 @@ import { summarizeStep } from '../metrics/step-result';
 import { toolInfo } from '../version';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
 import { runStep, TickEvent } from './engine';
-import { loadData } from './loader';
+import { loadData, LoadPlan, LoadProgress, LoadResult } from './loader';
+import { documentFactory, INDEXED_FIELDS } from './documents';
 import { parseNamespace, parseOps } from './op-spec';
 import { connectTarget, warmConnections } from './target';
 
@@ -113,7 +114,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     if (options.load) {
       const ns = parseNamespace(options.ns, false)!;
       emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize });
-      const loaded = await loadData(
+      const load = options.keepCollection ? loadKeepingCollection : loadData;
+      const loaded = await load(
         client,
         { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed },
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
@@ -201,3 +203,33 @@ function failedStep(clients: number, options: RunOptions, error: string): StepRe
   };
 }
 
+
+/**
+ * loadData without the drop: empties the collection with deleteMany and inserts into it, so a
+ * collection the setup plan sharded and pre-split keeps its shard key and chunk distribution.
+ * (Candidate for a `keepCollection` option of loader.ts, which drops unconditionally.)
+ */
+async function loadKeepingCollection(
+  client: MongoClient,
+  plan: LoadPlan,
+  hooks: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {},
+): Promise<LoadResult> {
+  const started = performance.now();
+  const coll = client.db(plan.ns.db).collection<{ _id: number }>(plan.ns.coll);
+  await coll.deleteMany({}, plan.writeConcern ? { writeConcern: plan.writeConcern } : {});
+  await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
+  const factory = documentFactory(plan.docs, plan.docSize, plan.randomSeed);
+  const options = plan.writeConcern ? { ordered: false, writeConcern: plan.writeConcern } : { ordered: false };
+  let loaded = 0;
+  hooks.onProgress?.({ loaded, total: plan.docs });
+  while (loaded < plan.docs) {
+    if (hooks.signal?.aborted) return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: false };
+    const end = Math.min(plan.docs, loaded + plan.batchSize);
+    const batch = [];
+    for (let id = loaded; id < end; id++) batch.push(factory.make(id));
+    await coll.insertMany(batch, options);
+    loaded = end;
+    hooks.onProgress?.({ loaded, total: plan.docs });
+  }
+  return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: true };
+}

@@ -50,12 +50,6 @@ describe('mongo-bench run: bad input is a clear error (exit 2) before any connec
     expect(r.stderr).toContain(message);
   });
 
-  it('a missing --uri names the option', async () => {
-    const r = await run('--clients', '1');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('option --uri: required');
-  });
-
   it('an unknown op field in a workload file names the op index and field', async () => {
     const path = file('ops.json', [{ op: 'findOne' }, { op: 'findOne' }, { op: 'update', query: {}, updat: { $inc: { n: 1 } } }]);
     const r = await run('--uri', DEAD_URI, '--workload-file', path);

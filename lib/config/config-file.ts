@@ -1,0 +1,103 @@
+/**
+ * `--config FILE`: the options of `mongo-bench run` in a JSON or YAML file, one key per flag
+ * (camelCase or the flag's own kebab-case spelling). Errors name the file, the line and the key:
+ * `run.yaml:4: clients[1]: each client count must be at least 1`, `run.yaml:2: unknown key
+ * "maxClient" (did you mean "maxClients"?)`. Flags given on the command line override the file.
+ */
+import * as fs from 'node:fs';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { UsageError } from './errors';
+import { closest, kebab } from './validate';
+
+export interface ConfigFileResult<T> {
+  /** The validated values, keys in camelCase. */
+  values: T;
+  file: string;
+}
+
+/** "max-clients" -> "maxClients" */
+export function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * Reads and validates a config file against `shape` (the flags' zod shape). `keys` lists every
+ * key the file may hold (for "did you mean"); `notInFile` lists flags that make no sense there.
+ */
+export function readConfigFile<S extends z.ZodRawShape>(file: string, shape: S, notInFile: Record<string, string> = {}): ConfigFileResult<z.output<z.ZodObject<S>>> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`option --config: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`);
+  }
+  return parseConfigText(text, file, shape, notInFile);
+}
+
+export function parseConfigText<S extends z.ZodRawShape>(text: string, file: string, shape: S, notInFile: Record<string, string> = {}): ConfigFileResult<z.output<z.ZodObject<S>>> {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const first = doc.errors[0];
+    const pos = lines.linePos(first.pos[0]);
+    const where = `${pos.line}:${pos.col}`;
+    throw new UsageError(`config file ${file}:${where}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${first.message.split('\n')[0]}`);
+  }
+  const lineOf = (path: readonly (string | number)[]): string => {
+    const node = nodeAt(doc, path);
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    return range ? `:${lines.linePos(range[0]).line}` : '';
+  };
+  if (doc.contents === null) return { values: {} as z.output<z.ZodObject<S>>, file };
+  if (!isMap(doc.contents)) throw new UsageError(`config file ${file}: expected an object of options (key: value), not a ${Array.isArray(doc.toJS()) ? 'list' : 'single value'}`);
+
+  // Keys: accept the flag's spelling (max-clients) and camelCase (maxClients).
+  const known = Object.keys(shape);
+  const values = doc.toJS() as Record<string, unknown>;
+  const raw: Record<string, unknown> = {};
+  const sourceKey: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const pair of doc.contents.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    const name = camel(key);
+    const at = `${file}${lineOf([key])}`;
+    if (notInFile[name] !== undefined) {
+      problems.push(`config file ${at}: "${key}" ${notInFile[name]}`);
+      continue;
+    }
+    if (!known.includes(name)) {
+      const suggestion = closest(name, known);
+      problems.push(`config file ${at}: unknown key "${key}"${suggestion ? ` (did you mean "${key.includes('-') ? kebab(suggestion) : suggestion}"?)` : ''}`);
+      continue;
+    }
+    if (name in raw) {
+      problems.push(`config file ${at}: "${key}" given twice (as "${sourceKey[name]}" too)`);
+      continue;
+    }
+    raw[name] = values[key];
+    sourceKey[name] = key;
+  }
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+
+  const result = z.object(shape).strict().safeParse(raw);
+  if (result.success) return { values: result.data, file };
+  throw new UsageError(
+    result.error.issues
+      .map((issue) => {
+        const [head, ...rest] = issue.path as (string | number)[];
+        const original = head !== undefined ? (sourceKey[String(head)] ?? String(head)) : undefined;
+        const path = original !== undefined ? [original, ...rest] : [];
+        const shown = path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : String(part)), '');
+        return `config file ${file}${lineOf(path)}: ${shown ? `${shown}: ` : ''}${issue.message}`;
+      })
+      .join('\n'),
+  );
+}
+
+function nodeAt(doc: Document, path: readonly (string | number)[]): unknown {
+  if (path.length === 0) return doc.contents;
+  // The value's node, or (for a missing value) the key's.
+  return doc.getIn(path, true) ?? doc.getIn(path.slice(0, 1), true);
+}

@@ -1,0 +1,141 @@
+/**
+ * Getting the server the benchmark runs against, and giving it back: an existing deployment (--uri,
+ * nothing to stop), the embedded default (mongodb-memory-server), or processes launched from the
+ * setup plan (then the plan's steps are applied through the driver, mongos started once the config
+ * servers are initiated). Whatever was started is stopped by `release()`, also after a failure.
+ */
+import * as fs from 'node:fs';
+import { applyPlan, CommandLogEntry, driverConnector, SetupStep } from '../topology';
+import { launchProcesses, LaunchedGroup, startEmbedded, StoppedProcess } from '../launcher';
+import { RunError } from '../config/errors';
+import { TargetPlan } from './run-plan';
+
+export interface AcquireHooks {
+  signal: AbortSignal;
+  /** Every process command line and admin command, in order (command-log.txt). */
+  onCommandLine(line: string): void;
+  onCommand(entry: CommandLogEntry): void;
+  /** Free-text facts for the log ("embedded MongoDB 7.0.14 at ..."). */
+  onNote(text: string): void;
+  onPhase(phase: 'launch' | 'setup', detail: string): void;
+  onStep?(event: { step: number; steps: number; description: string; status: string }): void;
+}
+
+export interface AcquiredTarget {
+  /** Where the benchmark connects. */
+  uri: string;
+  /** The plan's steps that were applied (or found done), for setup.js. */
+  appliedSteps: SetupStep[];
+  /** Stops whatever was started (idempotent); resolves to what was stopped. */
+  release(): Promise<StoppedProcess[]>;
+}
+
+/**
+ * Starts or finds the target. On failure everything it started is stopped before the error
+ * reaches the caller; on success the caller must call release() (in a finally).
+ */
+export async function acquireTarget(target: TargetPlan, hooks: AcquireHooks): Promise<AcquiredTarget> {
+  switch (target.kind) {
+    case 'uri':
+      return { uri: target.uri, appliedSteps: [], release: async () => [] };
+    case 'embedded':
+      return acquireEmbedded(target, hooks);
+    case 'launched':
+      return acquireLaunched(target, hooks);
+  }
+}
+
+async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
+  const what = target.topology === 'standalone' ? 'a standalone' : `a ${target.replicas}-member replica set`;
+  hooks.onPhase('launch', `starting ${what} with mongodb-memory-server`);
+  hooks.onNote(`embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`);
+  const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal });
+  hooks.onNote(`embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
+  if (target.topology === 'replset') hooks.onNote('mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
+  return {
+    uri: server.uri,
+    appliedSteps: [],
+    release: async () => {
+      await server.stop();
+      hooks.onNote('embedded MongoDB stopped, its data removed');
+      return [];
+    },
+  };
+}
+
+async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
+  const { plan } = target;
+  fs.mkdirSync(target.dataDir, { recursive: true });
+  const removeData = () => {
+    if (target.removeDataDir) fs.rmSync(target.dataDir, { recursive: true, force: true });
+  };
+  const mongods = plan.processes.filter((p) => p.kind === 'mongod');
+  const mongoses = plan.processes.filter((p) => p.kind === 'mongos');
+  hooks.onPhase('launch', `starting ${mongods.length} mongod${mongods.length === 1 ? '' : 's'}${mongoses.length ? ` (then ${mongoses.length} mongos)` : ''}`);
+  let group: LaunchedGroup;
+  try {
+    group = await launchProcesses(mongods, {
+      binaries: target.binaries,
+      readyTimeoutMs: target.readyTimeoutMs,
+      onCommandLine: (line) => hooks.onCommandLine(line),
+      signal: hooks.signal,
+    });
+  } catch (err) {
+    removeData();
+    throw err;
+  }
+  const release = async (): Promise<StoppedProcess[]> => {
+    const stopped = await group.stop();
+    for (const s of stopped) hooks.onNote(`stopped ${s.name} (pid ${s.pid}): ${s.signal ? `signal ${s.signal}` : `exit code ${s.code}`}${s.killed ? ' after SIGKILL' : ''}`);
+    removeData();
+    return stopped;
+  };
+  // Stop the processes as soon as an interrupt comes, so a setup step waiting on them fails now.
+  const onAbort = () => void group.stop();
+  hooks.signal.addEventListener('abort', onAbort, { once: true });
+  const driver = driverConnector();
+  const applied: SetupStep[] = [];
+  try {
+    if (plan.steps.length > 0) hooks.onPhase('setup', `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}`);
+    const outcomes = await applyPlan(
+      plan,
+      async (planTarget) => {
+        // mongos reads the cluster's identity from the config servers: start it once they are initiated.
+        if (planTarget.kind === 'mongos' && !group.processes.some((p) => p.kind === 'mongos')) {
+          hooks.onPhase('launch', `starting ${mongoses.length} mongos`);
+          await group.launch(mongoses);
+          hooks.onPhase('setup', 'applying the cluster steps');
+        }
+        return driver.connect(planTarget);
+      },
+      { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e) },
+    );
+    applied.push(...outcomes.map((o) => o.step));
+    // A plan with no mongos step (none here today) still needs its routers.
+    if (mongoses.length > 0 && !group.processes.some((p) => p.kind === 'mongos')) await group.launch(mongoses);
+    if (hooks.signal.aborted) throw abortError();
+  } catch (err) {
+    await driver.close().catch(() => undefined);
+    hooks.signal.removeEventListener('abort', onAbort);
+    await release();
+    if (hooks.signal.aborted) throw abortError();
+    throw err;
+  }
+  await driver.close().catch(() => undefined);
+  hooks.signal.removeEventListener('abort', onAbort);
+  return {
+    uri: plan.topology.uri,
+    appliedSteps: applied,
+    release,
+  };
+}
+
+export function abortError(): RunError {
+  const err = new RunError('interrupted');
+  err.name = 'AbortError';
+  return err;
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError';
+}

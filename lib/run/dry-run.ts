@@ -1,0 +1,54 @@
+/** `run --dry-run`: what the run would do, as text; nothing is started, nothing connects. */
+import { renderPlanTable } from '../topology';
+import { redactUri } from '../security/redact';
+import { formatDuration, sweepSeconds } from './progress';
+import { RunPlan } from './run-plan';
+
+export function renderDryRun(plan: RunPlan): string {
+  const b = plan.benchmark;
+  const out: string[] = [];
+  out.push(`mongo-bench run --dry-run (options from ${plan.sources.length ? plan.sources.join(' < ') : 'defaults'})`, '');
+  const t = plan.target;
+  out.push('Target:');
+  switch (t.kind) {
+    case 'uri':
+      out.push(`  the existing deployment at ${redactUri(t.uri)} (nothing is started or stopped)`);
+      out.push(`  changes: ${plan.drop ? `drop database ${plan.db} first (--drop); ` : ''}the loader drops and reloads ${b.ns}${t.setup ? '; the data-distribution steps below (--setup)' : ''}; nothing else`);
+      break;
+    case 'embedded':
+      out.push(
+        `  embedded MongoDB (mongodb-memory-server): ${t.topology === 'standalone' ? 'a standalone' : `a ${t.replicas}-member replica set`} on 127.0.0.1, stopped and removed at the end`,
+        `  mongod: ${t.binaries.mongod ? `${t.binaries.mongod} (${t.binaries.origin})` : "mongodb-memory-server's (MONGOMS_* settings, its cache, or a download; offline without one the run fails at once)"}`,
+      );
+      break;
+    case 'launched':
+      out.push(
+        `  a local ${t.plan.topology.name} cluster launched from the plan below with ${t.binaries.origin}`,
+        `  data: ${t.dataDir} (${t.removeDataDir ? 'removed at the end; --keep-data keeps it' : 'kept'}); processes must answer hello within ${t.readyTimeoutMs / 1000} s; every process is stopped at the end, also on failure or Ctrl-C`,
+      );
+      break;
+  }
+  if (t.kind === 'launched') {
+    out.push('', renderPlanTable(t.plan).trimEnd());
+  } else if (t.kind === 'uri' && t.setup) {
+    out.push('', 'Setup (--setup), on the existing mongos, for the shards listShards reports:');
+    const s = t.setup.topology.sharding!;
+    out.push(
+      `  enableSharding ${s.db}; shardCollection ${s.ns} key ${JSON.stringify(s.key)}` +
+        `${s.chunkSizeMb !== undefined ? `; chunk size ${s.chunkSizeMb} MB` : ''}` +
+        `${s.presplit ? `; split [${s.presplit.min}, ${s.presplit.max}) into one chunk per shard and move each to its shard` : ''}` +
+        `${s.stopBalancer ? '; stop the balancer' : ''}`,
+    );
+  }
+  for (const note of plan.notes) out.push(`note: ${note}`);
+  for (const warning of plan.warnings) out.push(`warning: ${warning}`);
+  out.push('', 'Benchmark:');
+  out.push(`  workload ${b.workload.name}${b.workload.file ? ` (${b.workload.file})` : ''}: ${b.workload.ops.length} op${b.workload.ops.length === 1 ? '' : 's'} per pass, namespace ${b.ns}`);
+  out.push(`  load: ${b.load ? `${b.docs} documents of ~${b.docSize} bytes in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
+  out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
+  const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
+  out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), plus start-up, setup and loading`);
+  out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);
+  out.push('Nothing was started or connected (--dry-run).');
+  return `${out.join('\n')}\n`;
+}

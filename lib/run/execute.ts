@@ -1,0 +1,169 @@
+/**
+ * One `mongo-bench run`, end to end: get the target (existing, embedded or launched), set it up,
+ * run the benchmark, write the report after every step and at the end, give the target back.
+ * Whatever was started is stopped on a normal end, on failure and on interrupt. Plain data in
+ * (the RunPlan), plain data out; the CLI draws the events and maps the outcome to an exit code.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { MongoClientOptions } from 'mongodb';
+import { EXIT, RunError } from '../config/errors';
+import { ResultDocument } from '../metrics/result';
+import { loadResult, writeReport } from '../report';
+import { SetupPlan, SetupStep } from '../topology';
+import { RESULTS_FILE, runBenchmark } from '../workload/benchmark';
+import { toolInfo } from '../version';
+import { abortError, acquireTarget, AcquiredTarget, isAbortError } from './acquire-target';
+import { CommandLog, renderSetupJs, writeSetupJs } from './artifacts';
+import { prepareDatabase } from './prepare-database';
+import { RunEvent } from './progress';
+import { RunPlan } from './run-plan';
+
+export interface ExecuteHooks {
+  signal: AbortSignal;
+  emit(event: RunEvent): void;
+  /** The command line as typed (credentials are removed before it is logged). */
+  commandLine?: string;
+  /** Credentials and TLS for every connection to the target (lib/security). */
+  clientOptions?: MongoClientOptions;
+  /** Values to scrub from command-log.txt and setup.js (passwords). */
+  secrets?: string[];
+}
+
+export interface RunOutcome {
+  exitCode: number;
+  outDir: string;
+  result?: ResultDocument;
+  /** Why it did not end well, for the CLI's last line. */
+  message?: string;
+}
+
+export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<RunOutcome> {
+  const outDir = plan.benchmark.outDir;
+  const log = new CommandLog(outDir, hooks.secrets);
+  const tool = toolInfo();
+  log.note(`${tool.name} ${tool.version} run started; output ${path.resolve(outDir)}`);
+  if (hooks.commandLine) log.line(`# command: ${hooks.commandLine}`);
+  const note = (text: string) => {
+    log.note(text);
+    hooks.emit({ type: 'note', text });
+  };
+  for (const text of plan.notes) note(text);
+  for (const w of plan.warnings) note(`warning: ${w}`);
+
+  // Steps that ran (applied or found done), plus a failed one: setup.js shows what was attempted.
+  let setupPlan: SetupPlan | undefined = plan.target.kind === 'launched' ? plan.target.plan : undefined;
+  const attempted: SetupStep[] = [];
+  const onStep = (e: { step: number; steps: number; description: string; status: string }, steps: () => SetupStep[] | undefined) => {
+    hooks.emit({ type: 'setup-step', ...e });
+    const step = steps()?.[e.step - 1];
+    if (e.status === 'running' && step && !attempted.includes(step)) attempted.push(step);
+  };
+  let setupWritten = false;
+  const writeSetup = () => {
+    const t = plan.target;
+    const purpose = t.kind === 'launched' ? `the setup plan of the launched ${t.plan.topology.name} cluster` : 'the data-distribution steps of --setup';
+    const nothingBecause =
+      t.kind === 'embedded'
+        ? 'the embedded MongoDB (mongodb-memory-server) gets no setup steps from mongo-bench'
+        : t.kind === 'uri' && !t.setup
+          ? 'an existing deployment (--uri) is used as it is (--setup would shard the collection)'
+          : t.kind === 'launched' && t.plan.steps.length === 0
+            ? 'a standalone needs no setup steps'
+            : 'the run stopped before the first setup step';
+    // Only once the run reached a server (the folder exists); a plain --uri run gets it on connecting.
+    if (!log.opened) return;
+    writeSetupJs(outDir, renderSetupJs(setupPlan, attempted, { purpose, nothingBecause }, hooks.secrets));
+    setupWritten = true;
+  };
+
+  let acquired: AcquiredTarget | undefined;
+  let result: ResultDocument | undefined;
+  try {
+    try {
+      acquired = await acquireTarget(plan.target, {
+        signal: hooks.signal,
+        onCommandLine: (line) => log.commandLine(line),
+        onCommand: (e) => log.command(e),
+        onNote: note,
+        onPhase: (phase, detail) => {
+          log.note(`${phase}: ${detail}`);
+          hooks.emit({ type: 'phase', phase, detail });
+        },
+        onStep: (e) => onStep(e, () => setupPlan?.steps),
+      });
+      if (hooks.signal.aborted) throw abortError();
+
+      const uriSetup = plan.target.kind === 'uri' ? plan.target.setup : undefined;
+      if (plan.drop || uriSetup) {
+        hooks.emit({ type: 'phase', phase: 'setup', detail: [plan.drop ? `drop database ${plan.db}` : '', uriSetup ? 'apply the data-distribution steps (--setup)' : ''].filter(Boolean).join(', then ') });
+        await prepareDatabase(
+          { uri: acquired.uri, db: plan.db, drop: plan.drop, setup: uriSetup, clientOptions: hooks.clientOptions, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
+          {
+            onCommand: (e) => log.command(e),
+            onNote: note,
+            onPlanned: (applied) => (setupPlan = applied),
+            onStep: (e) => onStep(e, () => setupPlan?.steps),
+          },
+        );
+      }
+    } finally {
+      writeSetup();
+    }
+    if (hooks.signal.aborted) throw abortError();
+
+    const sharded = (plan.target.kind === 'launched' && plan.target.plan.topology.kind === 'sharded') || (plan.target.kind === 'uri' && plan.target.setup !== undefined);
+    log.note(`benchmark: connecting to ${acquired.uri}`);
+    try {
+      result = await runBenchmark(
+        { ...plan.benchmark, uri: acquired.uri, keepCollection: sharded },
+        {
+          signal: hooks.signal,
+          onEvent: (e) => {
+            if (e.type === 'connected') {
+              log.open();
+              if (!setupWritten) writeSetup();
+            }
+            if (e.type === 'load-start') log.note(`load: ${e.docs} documents of ~${e.docSize} bytes into ${e.ns}${sharded ? ' (emptied with deleteMany, keeping its sharding)' : ' (collection dropped first)'}`);
+            if (e.type === 'step-start') log.note(`sweep: ${e.clients} clients, trial ${e.trial}/${e.trials}`);
+            hooks.emit(e);
+          },
+          onStepComplete: async (soFar) => {
+            await writeReport([soFar], outDir);
+          },
+        },
+      );
+    } catch (err) {
+      // A failed step: the engine wrote the steps before it; give them their report too.
+      const partial = await loadResult(path.join(outDir, RESULTS_FILE)).catch(() => undefined);
+      if (partial && partial.steps.length > 0) await writeReport([partial], outDir).catch(() => undefined);
+      throw err;
+    }
+    hooks.emit({ type: 'phase', phase: 'report', detail: `writing the report to ${outDir}` });
+    if (result.steps.length > 0) await writeReport([result], outDir);
+    log.note(`benchmark ${result.complete ? 'complete' : `incomplete: ${result.incompleteReason ?? ''}`}`);
+    if (!result.complete) {
+      return { exitCode: interruptCode(hooks.signal), outDir, result, message: `${result.incompleteReason ?? 'incomplete'}; partial results were written` };
+    }
+    return { exitCode: EXIT.ok, outDir, result };
+  } catch (err) {
+    if (isAbortError(err) || (hooks.signal.aborted && !(err instanceof RunError && err.exitCode === EXIT.usage))) {
+      const why = `interrupted (${String(hooks.signal.reason ?? 'abort')})`;
+      const measured = existsSync(path.join(outDir, RESULTS_FILE));
+      log.note(measured ? why : `${why} before the benchmark started`);
+      return { exitCode: interruptCode(hooks.signal), outDir, message: measured ? `${why}; partial results were written` : `${why} before the benchmark started; nothing was measured` };
+    }
+    log.note(`failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  } finally {
+    if (acquired) {
+      if (plan.target.kind !== 'uri') hooks.emit({ type: 'phase', phase: 'stop', detail: 'stopping what this run started' });
+      await acquired.release();
+    }
+    log.note('run finished');
+  }
+}
+
+function interruptCode(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+}

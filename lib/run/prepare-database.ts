@@ -1,0 +1,100 @@
+/**
+ * What `run` may change on the target before the benchmark: drop the benchmark's own database
+ * (--drop, nothing else is ever dropped), and on an existing sharded cluster (--uri ... --setup)
+ * the plan's data-distribution steps: enableSharding, shardCollection, chunk size, pre-split,
+ * balancer stop. Every command goes to the command log.
+ */
+import { MongoClient, MongoClientOptions } from 'mongodb';
+import { RunError } from '../config/errors';
+import { redactUri } from '../security/redact';
+import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep } from '../topology';
+
+export interface PrepareHooks {
+  onCommand(entry: CommandLogEntry): void;
+  onNote(text: string): void;
+  onStep?(event: { step: number; steps: number; description: string; status: string }): void;
+  /** --setup: the plan as it will be applied here (its steps and targets), before the first step. */
+  onPlanned?(plan: SetupPlan): void;
+}
+
+export interface PrepareOptions {
+  uri: string;
+  db: string;
+  drop: boolean;
+  /** --uri --setup: the plan whose sharding spec is applied (data-distribution steps only). */
+  setup?: SetupPlan;
+  clientOptions?: MongoClientOptions;
+  serverSelectionTimeoutMS: number;
+}
+
+export interface Prepared {
+  /** The plan as applied to this deployment (its steps and targets), for setup.js. */
+  plan?: SetupPlan;
+  steps: SetupStep[];
+}
+
+export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHooks): Promise<Prepared> {
+  if (!options.drop && !options.setup) return { steps: [] };
+  const client = new MongoClient(options.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.clientOptions });
+  const address = client.options.hosts.map((h) => h.toString()).join(',');
+  try {
+    await client.connect();
+    if (options.drop) {
+      const started = Date.now();
+      const entry: Omit<CommandLogEntry, 'ok' | 'durationMs'> = { step: 0, steps: 0, description: '--drop', target: 'target', address, db: options.db, command: { dropDatabase: 1 }, purpose: 'apply' };
+      try {
+        await client.db(options.db).command({ dropDatabase: 1 });
+        hooks.onCommand({ ...entry, ok: true, durationMs: Date.now() - started });
+      } catch (err) {
+        hooks.onCommand({ ...entry, ok: false, error: (err as Error).message, durationMs: Date.now() - started });
+        throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(options.uri)}: ${(err as Error).message}`);
+      }
+    }
+    if (!options.setup) return { steps: [] };
+    return await applyDistribution(client, options, address, hooks);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function applyDistribution(client: MongoClient, options: PrepareOptions, address: string, hooks: PrepareHooks): Promise<Prepared> {
+  const plan = options.setup!;
+  const sharding = plan.topology.sharding!;
+  const admin = client.db('admin');
+  // What the cluster is: logged like the plan's own checks.
+  const ask = async (command: Record<string, unknown>) => {
+    const started = Date.now();
+    const entry = { step: 0, steps: 0, description: '--setup', target: 'mongos-0', address, db: 'admin', command, purpose: 'check' as const };
+    try {
+      const reply = await admin.command(command);
+      hooks.onCommand({ ...entry, ok: true, durationMs: Date.now() - started });
+      return reply;
+    } catch (err) {
+      hooks.onCommand({ ...entry, ok: false, error: (err as Error).message, durationMs: Date.now() - started });
+      throw err;
+    }
+  };
+  let shardIds: string[];
+  try {
+    const reply = await ask({ listShards: 1 });
+    shardIds = ((reply.shards as { _id: string }[] | undefined) ?? []).map((s) => s._id);
+  } catch (err) {
+    throw new RunError(`--setup: ${redactUri(options.uri)} did not answer listShards (${(err as Error).message}); --setup needs a mongos of a sharded cluster`);
+  }
+  const build = await ask({ buildInfo: 1 });
+  const version = typeof build.version === 'string' ? build.version.split('.').slice(0, 2).join('.') : plan.topology.serverVersion.text;
+  hooks.onNote(`existing cluster: shards ${shardIds.join(', ') || '(none)'}, MongoDB ${String(build.version ?? 'unknown')}`);
+  // primaryShard: null = leave the database's primary shard alone; moves already in place are skipped by their checks.
+  const { steps, warnings } = dataDistributionSteps(sharding, { shardIds, serverVersion: parseServerVersion(version), target: 'mongos-0', primaryShard: null });
+  for (const w of warnings) hooks.onNote(`warning: ${w}`);
+  const targets: SetupPlan['targets'] = { 'mongos-0': { name: 'mongos-0', kind: 'mongos', address } };
+  const applied: SetupPlan = { ...plan, steps, targets };
+  hooks.onPlanned?.(applied);
+  const connector = driverConnector({ uri: options.uri, clientOptions: { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.clientOptions } });
+  try {
+    await applyPlan({ steps, targets }, connector.connect, { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e) });
+  } finally {
+    await connector.close().catch(() => undefined);
+  }
+  return { plan: applied, steps };
+}

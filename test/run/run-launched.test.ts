@@ -1,0 +1,248 @@
+/**
+ * `mongo-bench run` launching a cluster, run as a child process (the CLI from the TypeScript
+ * sources, as bin/mongo-bench.js runs the build), with the stand-in binaries of
+ * test/support/fake-bin: spawning, waiting for the ports, applying the plan in order, the command
+ * log, setup.js and cleanup on a normal end, a failure and SIGINT, with no process left behind.
+ *
+ * What this proves and what it does not: the stand-ins answer the setup commands and acknowledge
+ * writes, but store nothing (a findOne finds nothing), so the benchmark "runs" without meaning;
+ * the runs are marked --test-double. The measured numbers are not checked, only that the run went
+ * through every phase. MongoDB's own behaviour is for the real-server tests at the end.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
+import { describeNeeding, mongodBinary, mongosBinary } from '../support/servers';
+
+const ROOT = path.resolve(__dirname, '../..');
+const CLI = path.join(__dirname, 'support', 'cli.ts');
+const FAKE_BIN = path.join(ROOT, 'test', 'support', 'fake-bin');
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the CLI; `onOutput` sees stderr as it comes (to send a signal at the right moment). */
+function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ReturnType<typeof spawn>) => void): Promise<Finished> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, 'run', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    onOutput?.(stderr, child);
+  });
+  // A CLI that hangs (e.g. waiting on children it failed to stop) is told to stop, so the test fails rather than times out.
+  const guard = setTimeout(() => {
+    stderr += '\n[test] the CLI did not finish within 40 s: sent SIGTERM\n';
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  }, 40_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+interface Recorded {
+  kind: string;
+  port: number;
+  lines: Array<{ name?: string; db?: string; body?: Record<string, unknown>; event?: string; at: number }>;
+}
+
+function recorded(dir: string): Recorded[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => {
+      const [kind, port] = f.replace('.jsonl', '').split('-');
+      const lines = fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded['lines'][number]);
+      return { kind, port: Number(port), lines };
+    });
+}
+
+/** Every process whose command line names this run's data folder (the stand-ins, or anything else we started). */
+function leftovers(dataDir: string): number[] {
+  return pidsWithCommandLine(dataDir).filter((pid) => pid !== process.pid);
+}
+
+function commandLog(out: string): string[] {
+  return fs.readFileSync(path.join(out, 'command-log.txt'), 'utf8').trim().split('\n');
+}
+
+const TINY = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '100', '--test-double'];
+
+describe('mongo-bench run, launched with stand-in binaries (child process)', () => {
+  let work: string;
+  beforeAll(() => {
+    work = tempDir('run-launched');
+  });
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  it('sharded 2x1: launches, applies the plan in order, runs, writes every artifact, stops everything', async () => {
+    const basePort = await freePortRange(4);
+    const dataDir = path.join(work, 'sharded-data');
+    const out = path.join(work, 'sharded-out');
+    const record = path.join(work, 'sharded-record');
+    const r = await runCli(
+      ['--topology', 'sharded', '--shards', '2', '--replicas', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--stop-balancer', '--chunk-size', '64', '--out', out, ...TINY],
+      { MONGO_BENCH_FAKE_RECORD_DIR: record },
+    );
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(r.code).toBe(0);
+    expect(leftovers(dataDir)).toEqual([]);
+
+    // command-log.txt: the mongods' command lines, the replica-set steps, then mongos, then the cluster steps, in plan order.
+    const log = commandLog(out);
+    const index = (pattern: RegExp) => log.findIndex((l) => pattern.test(l));
+    const lastIndex = (pattern: RegExp) => log.map((l) => pattern.test(l)).lastIndexOf(true);
+    const mongodLines = log.filter((l) => l.startsWith(`${FAKE_BIN}/mongod `));
+    expect(mongodLines.map((l) => /--port (\d+)/.exec(l)![1])).toEqual([basePort + 1, basePort + 2, basePort + 3].map(String));
+    expect(lastIndex(/^\/.*\/mongod /)).toBeLessThan(index(/"replSetInitiate"/));
+    expect(lastIndex(/apply .*"replSetInitiate"/)).toBeLessThan(index(/^\/.*\/mongos /));
+    expect(index(/^\/.*\/mongos /)).toBeLessThan(index(/"addShard"/));
+    const applied = log.filter((l) => / apply /.test(l)).map((l) => Object.keys(JSON.parse(/ apply \S+ \S+ \S+ (\{.*\}) -> ok/.exec(l)![1]) as object)[0]);
+    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard', 'enableSharding', 'shardCollection', 'update', 'split', 'moveChunk', 'moveChunk', 'balancerStop']);
+    expect(index(/balancerStop/)).toBeLessThan(index(/load: 100 documents .*keeping its sharding/));
+    expect(index(/load: /)).toBeLessThan(index(/benchmark complete/));
+    expect(log.filter((l) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(l)).map((l) => /stopped (\S+)/.exec(l)![1])).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
+
+    // What the stand-ins received: the same commands, each on the process the plan names; SIGTERM at the end.
+    const servers = recorded(record);
+    const mongos = servers.find((s) => s.kind === 'mongos')!;
+    const mongosCommands = mongos.lines.map((l) => l.name);
+    for (const name of ['addShard', 'enableSharding', 'shardCollection', 'split', 'moveChunk', 'balancerStop', 'insert', 'find', 'update']) expect(mongosCommands).toContain(name);
+    expect(mongosCommands.indexOf('balancerStop')).toBeLessThan(mongosCommands.indexOf('insert'));
+    const cfg = servers.find((s) => s.port === basePort + 1)!;
+    expect(cfg.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({ replSetInitiate: { _id: 'cfg', configsvr: true } });
+    for (const s of servers) expect(s.lines.at(-1)?.event).toBe('SIGTERM');
+    // Stop order: mongos before the shards, the shards before the config server.
+    const stopAt = (port: number) => servers.find((s) => s.port === port)!.lines.at(-1)!.at;
+    expect(stopAt(basePort)).toBeLessThan(stopAt(basePort + 2));
+    expect(stopAt(basePort + 3)).toBeLessThan(stopAt(basePort + 1));
+
+    // setup.js is the mongosh form of the applied plan; the report is there.
+    const setupJs = fs.readFileSync(path.join(out, 'setup.js'), 'utf8');
+    for (const text of ['replSetInitiate', 'addShard', 'shardCollection', 'balancerStop', `"127.0.0.1:${basePort}"`]) expect(setupJs).toContain(text);
+    for (const f of ['results.json', 'summary.md', 'results.csv', 'index.html', 'timeline.png']) expect(fs.existsSync(path.join(out, f))).toBe(true);
+    // --data-dir given: kept, like the process folders in it.
+    expect(fs.existsSync(path.join(dataDir, 'cfg-0'))).toBe(true);
+  }, 60_000);
+
+  it('SIGINT during the sweep (replset 3): partial results, every process stopped, exit 130', async () => {
+    const basePort = await freePortRange(3);
+    const out = path.join(work, 'sigint-out');
+    const record = path.join(work, 'sigint-record');
+    let sent = false;
+    const r = await runCli(
+      ['--topology', 'replset', '--replicas', '3', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--out', out, '--clients', '1,2', '--seconds', '20', '--warmup', '0', '--docs', '100', '--test-double'],
+      { MONGO_BENCH_FAKE_RECORD_DIR: record },
+      (stderr, child) => {
+        // Only the CLI gets the signal: it must stop its children itself.
+        if (!sent && stderr.includes('[sweep] step 1/2')) {
+          sent = true;
+          setTimeout(() => child.kill('SIGINT'), 1500);
+        }
+      },
+    );
+    expect(sent).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('SIGINT: stopping the clients');
+    const result = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as { complete: boolean; incompleteReason: string; steps: unknown[] };
+    expect(result.complete).toBe(false);
+    expect(result.incompleteReason).toContain('SIGINT');
+    expect(result.steps).toHaveLength(1);
+    expect(fs.existsSync(path.join(out, 'timeline.png'))).toBe(true); // the report of what finished
+
+    const servers = recorded(record);
+    expect(servers).toHaveLength(3);
+    for (const s of servers) expect(s.lines.at(-1)?.event).toBe('SIGTERM');
+    // The default data folder was our own temp folder: removed, and nothing runs with it.
+    const dataDir = /--dbpath (\S+)\/rs0-0/.exec(commandLog(out).find((l) => l.includes('--dbpath'))!)![1];
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(leftovers(dataDir)).toEqual([]);
+  }, 60_000);
+
+  it('SIGTERM while the processes start: no result, every process stopped, exit 143', async () => {
+    const basePort = await freePortRange(3);
+    const dataDir = path.join(work, 'sigterm-data');
+    const out = path.join(work, 'sigterm-out');
+    let sent = false;
+    const r = await runCli(
+      ['--topology', 'sharded', '--shards', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--out', out, ...TINY],
+      {},
+      (stderr, child) => {
+        if (!sent && stderr.includes('[launch] starting 2 mongods')) {
+          sent = true;
+          setTimeout(() => child.kill('SIGTERM'), 300);
+        }
+      },
+    );
+    expect(sent).toBe(true);
+    expect(r.code).toBe(143);
+    expect(r.stderr).toContain('before the benchmark started; nothing was measured');
+    expect(leftovers(dataDir)).toEqual([]);
+    expect(fs.existsSync(path.join(out, 'results.json'))).toBe(false);
+  }, 60_000);
+
+  it('a failure after launch (mongos does not start): exit 1, the mongods already started are stopped', async () => {
+    const basePort = await freePortRange(3);
+    const bin = path.join(work, 'broken-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'mongod'), `#!/bin/sh\nexec ${FAKE_BIN}/mongod "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'mongos'), '#!/bin/sh\necho "mongos: cannot start (test)" >&2\nexit 3\n', { mode: 0o755 });
+    const dataDir = path.join(work, 'broken-data');
+    const out = path.join(work, 'broken-out');
+    const r = await runCli(['--topology', 'sharded', '--shards', '1', '--bin-dir', bin, '--base-port', String(basePort), '--data-dir', dataDir, '--out', out, ...TINY], {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/mongos "mongos-0" exited with code 3/);
+    expect(leftovers(dataDir)).toEqual([]);
+    const log = commandLog(out);
+    expect(log.filter((l) => / apply .*"replSetInitiate"/.test(l))).toHaveLength(2);
+    expect(log.some((l) => /stopped cfg-0 .*exit code 0/.test(l))).toBe(true);
+    expect(log.some((l) => /failed: setup step 3\/\d+ "Add shard shard0"/.test(l))).toBe(true);
+    // setup.js shows what was attempted: the two initiates and the step that failed.
+    const setupJs = fs.readFileSync(path.join(out, 'setup.js'), 'utf8');
+    expect(setupJs).toContain('replSetInitiate');
+    expect(setupJs).toContain('addShard');
+    expect(setupJs).not.toContain('shardCollection');
+    expect(fs.existsSync(path.join(out, 'results.json'))).toBe(false);
+  }, 60_000);
+});
+
+describeNeeding('replset', 'mongo-bench run --topology replset with a real mongod', () => {
+  it('launches a 3-member replica set, runs a tiny sweep, stops it', async () => {
+    const work = tempDir('run-real-rs');
+    try {
+      const basePort = await freePortRange(3);
+      const r = await runCli(['--topology', 'replset', '--replicas', '3', '--mongod-bin', mongodBinary(), '--base-port', String(basePort), '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
+      expect(r.code).toBe(0);
+      const result = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string } };
+      expect(result).toMatchObject({ complete: true, target: { topology: 'replicaSet' } });
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describeNeeding('sharded', 'mongo-bench run --topology sharded with real mongod and mongos', () => {
+  it('launches 2 shards, pre-splits, runs a tiny sweep, stops everything', async () => {
+    const work = tempDir('run-real-sharded');
+    try {
+      const basePort = await freePortRange(4);
+      const binDir = path.dirname(mongodBinary());
+      expect(path.dirname(mongosBinary())).toBe(binDir);
+      const r = await runCli(['--topology', 'sharded', '--shards', '2', '--bin-dir', binDir, '--base-port', String(basePort), '--stop-balancer', '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
+      expect(r.code).toBe(0);
+      const result = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string } };
+      expect(result).toMatchObject({ complete: true, target: { topology: 'sharded' } });
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
