@@ -64,7 +64,7 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
     .option('--base-port <port>', 'first port; the processes take consecutive ports (default: 27017)', intArg('--base-port'))
     .option('--data-dir <dir>', 'one folder per process under it (default: mongo-bench-data)')
     .option('--db <name>', 'sharded: database to shard (default: mongo_bench)')
-    .option('--collection <name>', 'sharded: collection to shard (default: bench)')
+    .option('--collection <name>', 'sharded: collection to shard (default: docs, where run loads its documents)')
     .option('--shard-key <field>', 'sharded: shard key field (default: _id)')
     .option('--hashed', 'sharded: hashed shard key instead of ranged')
     .option('--presplit <min:max>', 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard')

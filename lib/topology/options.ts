@@ -88,7 +88,7 @@ export const TOPOLOGY_DEFAULTS = {
   basePort: 27017,
   dataDir: 'mongo-bench-data',
   db: 'mongo_bench',
-  collection: 'bench',
+  collection: 'docs',
   shardKey: '_id',
   serverVersion: '7.0',
   authUser: 'admin',

@@ -205,42 +205,42 @@ step(6, {
 
 step(7, {
   target: "mongos-0",
-  description: "Shard collection mongo_bench.bench on key { g: 1 } (ranged)",
+  description: "Shard collection mongo_bench.docs on key { g: 1 } (ranged)",
   db: "admin",
-  command: { shardCollection: "mongo_bench.bench", key: { g: 1 } },
-  check: { kind: "collectionSharded", ns: "mongo_bench.bench", key: { g: 1 } },
+  command: { shardCollection: "mongo_bench.docs", key: { g: 1 } },
+  check: { kind: "collectionSharded", ns: "mongo_bench.docs", key: { g: 1 } },
 });
 
 step(8, {
   target: "mongos-0",
-  description: "Split mongo_bench.bench at g = 12.8",
+  description: "Split mongo_bench.docs at g = 12.8",
   db: "admin",
-  command: { split: "mongo_bench.bench", middle: { g: 12.8 } },
-  check: { kind: "chunkBoundary", ns: "mongo_bench.bench", min: { g: 12.8 } },
+  command: { split: "mongo_bench.docs", middle: { g: 12.8 } },
+  check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 12.8 } },
 });
 
 step(9, {
   target: "mongos-0",
-  description: "Split mongo_bench.bench at g = 25.6",
+  description: "Split mongo_bench.docs at g = 25.6",
   db: "admin",
-  command: { split: "mongo_bench.bench", middle: { g: 25.6 } },
-  check: { kind: "chunkBoundary", ns: "mongo_bench.bench", min: { g: 25.6 } },
+  command: { split: "mongo_bench.docs", middle: { g: 25.6 } },
+  check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 25.6 } },
 });
 
 step(10, {
   target: "mongos-0",
-  description: "Split mongo_bench.bench at g = 38.4",
+  description: "Split mongo_bench.docs at g = 38.4",
   db: "admin",
-  command: { split: "mongo_bench.bench", middle: { g: 38.4 } },
-  check: { kind: "chunkBoundary", ns: "mongo_bench.bench", min: { g: 38.4 } },
+  command: { split: "mongo_bench.docs", middle: { g: 38.4 } },
+  check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 38.4 } },
 });
 
 step(11, {
   target: "mongos-0",
-  description: "Split mongo_bench.bench at g = 51.2",
+  description: "Split mongo_bench.docs at g = 51.2",
   db: "admin",
-  command: { split: "mongo_bench.bench", middle: { g: 51.2 } },
-  check: { kind: "chunkBoundary", ns: "mongo_bench.bench", min: { g: 51.2 } },
+  command: { split: "mongo_bench.docs", middle: { g: 51.2 } },
+  check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 51.2 } },
 });
 
 // Expected to be skipped: the collection's chunks start on the database's primary shard shard0, so
@@ -249,10 +249,10 @@ step(12, {
   target: "mongos-0",
   description: "Move the chunk [MinKey, 12.8) (found by g = 6.4) to shard0",
   db: "admin",
-  command: { moveChunk: "mongo_bench.bench", find: { g: 6.4 }, to: "shard0" },
+  command: { moveChunk: "mongo_bench.docs", find: { g: 6.4 }, to: "shard0" },
   check: {
     kind: "chunkOnShard",
-    ns: "mongo_bench.bench",
+    ns: "mongo_bench.docs",
     chunk: { max: { g: 12.8 } },
     shard: "shard0",
   },
@@ -262,10 +262,10 @@ step(13, {
   target: "mongos-0",
   description: "Move the chunk [12.8, 25.6) (found by g = 19.2) to shard1",
   db: "admin",
-  command: { moveChunk: "mongo_bench.bench", find: { g: 19.2 }, to: "shard1" },
+  command: { moveChunk: "mongo_bench.docs", find: { g: 19.2 }, to: "shard1" },
   check: {
     kind: "chunkOnShard",
-    ns: "mongo_bench.bench",
+    ns: "mongo_bench.docs",
     chunk: { min: { g: 12.8 } },
     shard: "shard1",
   },
@@ -275,10 +275,10 @@ step(14, {
   target: "mongos-0",
   description: "Move the chunk [25.6, 38.4) (found by g = 32) to shard2",
   db: "admin",
-  command: { moveChunk: "mongo_bench.bench", find: { g: 32 }, to: "shard2" },
+  command: { moveChunk: "mongo_bench.docs", find: { g: 32 }, to: "shard2" },
   check: {
     kind: "chunkOnShard",
-    ns: "mongo_bench.bench",
+    ns: "mongo_bench.docs",
     chunk: { min: { g: 25.6 } },
     shard: "shard2",
   },
@@ -288,10 +288,10 @@ step(15, {
   target: "mongos-0",
   description: "Move the chunk [38.4, 51.2) (found by g = 44.8) to shard3",
   db: "admin",
-  command: { moveChunk: "mongo_bench.bench", find: { g: 44.8 }, to: "shard3" },
+  command: { moveChunk: "mongo_bench.docs", find: { g: 44.8 }, to: "shard3" },
   check: {
     kind: "chunkOnShard",
-    ns: "mongo_bench.bench",
+    ns: "mongo_bench.docs",
     chunk: { min: { g: 38.4 } },
     shard: "shard3",
   },
@@ -301,10 +301,10 @@ step(16, {
   target: "mongos-0",
   description: "Move the chunk [51.2, MaxKey) (found by g = 57.6) to shard4",
   db: "admin",
-  command: { moveChunk: "mongo_bench.bench", find: { g: 57.6 }, to: "shard4" },
+  command: { moveChunk: "mongo_bench.docs", find: { g: 57.6 }, to: "shard4" },
   check: {
     kind: "chunkOnShard",
-    ns: "mongo_bench.bench",
+    ns: "mongo_bench.docs",
     chunk: { min: { g: 51.2 } },
     shard: "shard4",
   },

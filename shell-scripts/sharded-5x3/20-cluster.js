@@ -203,10 +203,10 @@ step(6, {
 
 step(7, {
   target: "mongos-0",
-  description: "Shard collection mongo_bench.bench on key { _id: \"hashed\" } (hashed)",
+  description: "Shard collection mongo_bench.docs on key { _id: \"hashed\" } (hashed)",
   db: "admin",
-  command: { shardCollection: "mongo_bench.bench", key: { _id: "hashed" } },
-  check: { kind: "collectionSharded", ns: "mongo_bench.bench", key: { _id: "hashed" } },
+  command: { shardCollection: "mongo_bench.docs", key: { _id: "hashed" } },
+  check: { kind: "collectionSharded", ns: "mongo_bench.docs", key: { _id: "hashed" } },
 });
 
 step(8, {

@@ -100,9 +100,9 @@ describeNeeding('recording', 'applyPlan through the driver', () => {
       const clusterSteps = plan.steps.filter((s) => s.phase === 'replsets' || 'addShard' in s.command);
       await applyPlan({ ...plan, steps: clusterSteps }, connector.connect);
       const handlers = fakeClusterHandlers(state);
-      handlers.shardCollection({ shardCollection: 'mongo_bench.bench', key: { _id: 'hashed' } }, 'admin', server);
+      handlers.shardCollection({ shardCollection: 'mongo_bench.docs', key: { _id: 'hashed' } }, 'admin', server);
       const error = await applyPlan(plan, connector.connect).catch((e: unknown) => e);
-      expect((error as Error).message).toContain('"Shard collection mongo_bench.bench on key { g: 1 } (ranged)"');
+      expect((error as Error).message).toContain('"Shard collection mongo_bench.docs on key { g: 1 } (ranged)"');
       expect((error as Error).message).toContain('already sharded on {"_id":"hashed"}, not {"g":1}');
     } finally {
       await connector.close();

@@ -109,6 +109,6 @@ describe('topology model', () => {
     expect(t.replicaSets[0].config.configsvr).toBe(true);
     expect(t.shards[4]).toEqual({ id: 'shard4', replicaSet: 'shard4', connectionString: 'shard4/127.0.0.1:27031,127.0.0.1:27032,127.0.0.1:27033' });
     expect(t.processes.filter((p) => p.replSet === 'shard2').every((p) => p.args.includes('--shardsvr'))).toBe(true);
-    expect(t.sharding).toMatchObject({ ns: 'mongo_bench.bench', key: { _id: 'hashed' } });
+    expect(t.sharding).toMatchObject({ ns: 'mongo_bench.docs', key: { _id: 'hashed' } });
   });
 });

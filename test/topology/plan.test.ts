@@ -58,16 +58,16 @@ describe('setup plan', () => {
     const cluster = plan.steps.slice(11).map((s) => s.command);
     expect(cluster).toEqual([
       { enableSharding: 'mongo_bench', primaryShard: 'shard0' },
-      { shardCollection: 'mongo_bench.bench', key: { g: 1 } },
-      { split: 'mongo_bench.bench', middle: { g: 12.8 } },
-      { split: 'mongo_bench.bench', middle: { g: 25.6 } },
-      { split: 'mongo_bench.bench', middle: { g: 38.4 } },
-      { split: 'mongo_bench.bench', middle: { g: 51.2 } },
-      { moveChunk: 'mongo_bench.bench', find: { g: 6.4 }, to: 'shard0' },
-      { moveChunk: 'mongo_bench.bench', find: { g: 19.2 }, to: 'shard1' },
-      { moveChunk: 'mongo_bench.bench', find: { g: 32 }, to: 'shard2' },
-      { moveChunk: 'mongo_bench.bench', find: { g: 44.8 }, to: 'shard3' },
-      { moveChunk: 'mongo_bench.bench', find: { g: 57.6 }, to: 'shard4' },
+      { shardCollection: 'mongo_bench.docs', key: { g: 1 } },
+      { split: 'mongo_bench.docs', middle: { g: 12.8 } },
+      { split: 'mongo_bench.docs', middle: { g: 25.6 } },
+      { split: 'mongo_bench.docs', middle: { g: 38.4 } },
+      { split: 'mongo_bench.docs', middle: { g: 51.2 } },
+      { moveChunk: 'mongo_bench.docs', find: { g: 6.4 }, to: 'shard0' },
+      { moveChunk: 'mongo_bench.docs', find: { g: 19.2 }, to: 'shard1' },
+      { moveChunk: 'mongo_bench.docs', find: { g: 32 }, to: 'shard2' },
+      { moveChunk: 'mongo_bench.docs', find: { g: 44.8 }, to: 'shard3' },
+      { moveChunk: 'mongo_bench.docs', find: { g: 57.6 }, to: 'shard4' },
       { balancerStop: 1 },
     ]);
     // The single initial chunk starts on the primary shard: moving it there is marked, not planned blindly.
@@ -75,11 +75,11 @@ describe('setup plan', () => {
     expect(moves.map((s) => Boolean(s.expectSkip))).toEqual([true, false, false, false, false]);
     expect(moves[0].expectSkip).toMatch(/primary shard shard0/);
     expect(moves.map((s) => s.check)).toEqual([
-      { kind: 'chunkOnShard', ns: 'mongo_bench.bench', chunk: { max: { g: 12.8 } }, shard: 'shard0' },
-      { kind: 'chunkOnShard', ns: 'mongo_bench.bench', chunk: { min: { g: 12.8 } }, shard: 'shard1' },
-      { kind: 'chunkOnShard', ns: 'mongo_bench.bench', chunk: { min: { g: 25.6 } }, shard: 'shard2' },
-      { kind: 'chunkOnShard', ns: 'mongo_bench.bench', chunk: { min: { g: 38.4 } }, shard: 'shard3' },
-      { kind: 'chunkOnShard', ns: 'mongo_bench.bench', chunk: { min: { g: 51.2 } }, shard: 'shard4' },
+      { kind: 'chunkOnShard', ns: 'mongo_bench.docs', chunk: { max: { g: 12.8 } }, shard: 'shard0' },
+      { kind: 'chunkOnShard', ns: 'mongo_bench.docs', chunk: { min: { g: 12.8 } }, shard: 'shard1' },
+      { kind: 'chunkOnShard', ns: 'mongo_bench.docs', chunk: { min: { g: 25.6 } }, shard: 'shard2' },
+      { kind: 'chunkOnShard', ns: 'mongo_bench.docs', chunk: { min: { g: 38.4 } }, shard: 'shard3' },
+      { kind: 'chunkOnShard', ns: 'mongo_bench.docs', chunk: { min: { g: 51.2 } }, shard: 'shard4' },
     ]);
     expect(plan.notes.join('\n')).toMatch(/Since 6\.0\.3 MongoDB no longer auto-splits chunks: the pre-split alone decides/);
   });
@@ -87,7 +87,7 @@ describe('setup plan', () => {
   it('5 shards x 3 members: addShard names every member of each set', () => {
     const plan = planFromOptions({ topology: 'sharded', shards: 5, replicas: 3, hashed: true, chunkSize: 1024 });
     expect(plan.steps.filter((s) => 'addShard' in s.command)[0].command).toEqual({ addShard: 'shard0/127.0.0.1:27019,127.0.0.1:27020,127.0.0.1:27021' });
-    expect(plan.steps.find((s) => 'shardCollection' in s.command)!.command).toEqual({ shardCollection: 'mongo_bench.bench', key: { _id: 'hashed' } });
+    expect(plan.steps.find((s) => 'shardCollection' in s.command)!.command).toEqual({ shardCollection: 'mongo_bench.docs', key: { _id: 'hashed' } });
     expect(plan.steps.find((s) => s.db === 'config')).toMatchObject({
       command: { update: 'settings', updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: 1024 } }, upsert: true }] },
       check: { kind: 'settingEquals', id: 'chunksize', field: 'value', value: 1024 },
@@ -105,7 +105,7 @@ describe('setup plan', () => {
     });
     expect(old.notes.join('\n')).toMatch(/still auto-splits/);
     const v8 = planFromOptions({ ...SEEDS, serverVersion: '8.0' });
-    expect(v8.notes.join('\n')).toContain('sh.shardAndDistributeCollection("mongo_bench.bench", { g: 1 })');
+    expect(v8.notes.join('\n')).toContain('sh.shardAndDistributeCollection("mongo_bench.docs", { g: 1 })');
   });
 
   it('dataDistributionSteps: the part `run --setup` applies to an existing cluster', () => {
@@ -120,10 +120,10 @@ describe('setup plan', () => {
     expect(steps.map((s) => s.target)).toEqual(Array(steps.length).fill('existing'));
     expect(steps.map((s) => s.command)).toEqual([
       { enableSharding: 'mongo_bench' },
-      { shardCollection: 'mongo_bench.bench', key: { g: 1 } },
-      { split: 'mongo_bench.bench', middle: { g: 32 } },
-      { moveChunk: 'mongo_bench.bench', find: { g: 16 }, to: 'a' },
-      { moveChunk: 'mongo_bench.bench', find: { g: 48 }, to: 'b' },
+      { shardCollection: 'mongo_bench.docs', key: { g: 1 } },
+      { split: 'mongo_bench.docs', middle: { g: 32 } },
+      { moveChunk: 'mongo_bench.docs', find: { g: 16 }, to: 'a' },
+      { moveChunk: 'mongo_bench.docs', find: { g: 48 }, to: 'b' },
       { balancerStop: 1 },
     ]);
     // Where the first chunk starts is unknown: only the run-time checks can tell.

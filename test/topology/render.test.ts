@@ -16,9 +16,9 @@ describe('rendering', () => {
     const [replsets, cluster] = renderMongosh(plan);
     expect(replsets.file).toBe('10-replsets.js');
     expect(cluster.file).toBe('20-cluster.js');
-    for (const point of [12.8, 25.6, 38.4, 51.2]) expect(cluster.text).toContain(`command: { split: "mongo_bench.bench", middle: { g: ${point} } }`);
+    for (const point of [12.8, 25.6, 38.4, 51.2]) expect(cluster.text).toContain(`command: { split: "mongo_bench.docs", middle: { g: ${point} } }`);
     for (const [find, to] of [[6.4, 0], [19.2, 1], [32, 2], [44.8, 3], [57.6, 4]]) {
-      expect(cluster.text).toContain(`command: { moveChunk: "mongo_bench.bench", find: { g: ${find} }, to: "shard${to}" }`);
+      expect(cluster.text).toContain(`command: { moveChunk: "mongo_bench.docs", find: { g: ${find} }, to: "shard${to}" }`);
     }
     expect(cluster.text).toContain('// Expected to be skipped: the collection\'s chunks start on the database\'s primary shard shard0');
     expect(cluster.text).toContain('const TARGETS = { "mongos-0": "127.0.0.1:27017" };');

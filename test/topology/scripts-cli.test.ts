@@ -60,8 +60,8 @@ describe('mongo-bench scripts', () => {
     const out = path.join(tmp, 'dry');
     const r = await scripts('--topology', 'sharded', '--shards', '5', '--replicas', '1', '--shard-key', 'g', '--presplit', '0:64', '--stop-balancer', '--dry-run', '--out', out);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('{"split":"mongo_bench.bench","middle":{"g":38.4}}');
-    expect(r.stdout).toContain('{"moveChunk":"mongo_bench.bench","find":{"g":6.4},"to":"shard0"}');
+    expect(r.stdout).toContain('{"split":"mongo_bench.docs","middle":{"g":38.4}}');
+    expect(r.stdout).toContain('{"moveChunk":"mongo_bench.docs","find":{"g":6.4},"to":"shard0"}');
     expect(r.stdout).toMatch(/chunkOnShard \(expected: already in place\)/);
     expect(existsSync(out)).toBe(false);
   });
