@@ -2,7 +2,12 @@ import { Command, Option } from 'commander';
 import { CliContext } from './context';
 import { EXIT } from '../config/errors';
 import { intArg, numberArg } from '../config/validate';
-import { MATRIX_DEFAULTS, MatrixFlags, numberListArg, resolveMatrixOptions } from '../matrix/options';
+import { MATRIX_DEFAULTS, MatrixCliFlags, numberListArg, resolveMatrixOptions } from '../matrix/options';
+import { addTopologyOptions } from '../matrix/topology-options';
+import { renderMatrixDryRun } from '../matrix/dry-run';
+import { planMatrix } from '../matrix/plan';
+import { installInterrupt } from '../run/interrupt';
+import { redactText } from '../security/redact';
 import { MATRIX_PRESET_DESCRIPTIONS, MATRIX_PRESET_NAMES } from '../matrix/presets';
 import { SIZING } from '../matrix/parameters';
 import { MatrixEvent, runMatrix } from '../matrix/runner';
@@ -14,12 +19,18 @@ import { markdownTable } from '../report/summary-md';
 const PRESET_HELP = MATRIX_PRESET_NAMES.map((name) => `  ${name.padEnd(22)} ${MATRIX_PRESET_DESCRIPTIONS[name]}\n  ${''.padEnd(22)} ${SIZING[name].scaleNote}; default scale ${SIZING[name].defaultScale}`).join('\n');
 
 export function registerMatrix(program: Command, ctx: CliContext): void {
-  program
-    .command('matrix')
+  const command = program.command('matrix');
+  command
     .description("run a list of labelled configurations (the articles' experiments) and compare them")
     .option('--preset <name>', `one of the seeds' experiments: ${MATRIX_PRESET_NAMES.join(', ')}`)
     .option('--matrix <file>', 'a custom list of configurations (JSON or YAML; see docs/matrix.md)')
-    .option('--uri <uri>', 'the deployment to benchmark (mongodb://host:port/...)')
+    .option('--dry-run', 'print the configurations, the target and what would be launched; start and connect nothing')
+    .optionsGroup('Target (default: an embedded standalone, as mongo-bench run):')
+    .option('--uri <uri>', 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used');
+  // run's flags, same names and meaning (lib/matrix/topology-options.ts).
+  addTopologyOptions(command);
+  command
+    .optionsGroup('Experiment:')
     .option('--scale <f>', "size relative to the seed's (1 = the seed's full size; default per preset, see below)", numberArg('--scale'))
     .option('--out <dir>', 'output folder (default: reports/<timestamp>-matrix-<preset>/)')
     .option('--db <name>', `database the experiments write to (default: ${MATRIX_DEFAULTS.db})`)
@@ -35,7 +46,7 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--seconds <s>', 'softlayer: measured seconds per client count (default 10)', intArg('--seconds'))
     .option('--warmup <s>', 'softlayer: warm-up seconds per client count (default 2)', intArg('--warmup'))
     .option('--dataset-ratio <r>', "softlayer: data = r x the server's RAM; a list (0.5,2) runs one configuration per ratio", numberListArg('--dataset-ratio'))
-    .option('--setup', 'presplit-import: allow changes to the cluster at --uri (drop the collection, shard it, split and move chunks, chunk size, balancer)')
+    .option('--setup', 'presplit-import: allow changes to the cluster at --uri (drop the collection, shard it, split and move chunks, chunk size, balancer); implied for a cluster the matrix launches')
     .option('--shard-key <field>', 'presplit-import: the ranged shard key of ways (a) and (b) (default g = count & 63, as the seed)')
     .option('--presplit <min:max>', 'presplit-import: the key range the documents cycle through, pre-split into one chunk per shard by way (b) (default 0:64)')
     .option('--chunk-size <MB>', 'presplit-import: way (b)\'s chunk size (default 1024, as the seed)', intArg('--chunk-size'))
@@ -45,30 +56,60 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--seed <n>', 'random seed of the document contents', intArg('--seed'))
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${MATRIX_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .addOption(new Option('--test-double', 'mark the server as a test double (auto-detected for mongo-java-server)'))
-    .addHelpText('after', `\nPresets:\n${PRESET_HELP}\n\nWrites matrix.json (after every configuration), summary.md, results.csv, a bar chart per measure,\nand each configuration's results.json in its own folder. Ctrl-C keeps what finished (exit 130).`)
-    .action(async (flags: MatrixFlags) => {
-      const options = resolveMatrixOptions(flags);
+    .addHelpText('after', MATRIX_HELP)
+    .action(async (flags: MatrixCliFlags) => {
+      const options = resolveMatrixOptions(flags, new Date(), { commandLine: redactText(['mongo-bench', ...rawArgs(command)].join(' ')) });
+      if (options.dryRun) {
+        ctx.out(renderMatrixDryRun(options, planMatrix(options)));
+        return;
+      }
       const printer = new MatrixPrinter(ctx);
-      const controller = new AbortController();
-      const onSigint = () => controller.abort('SIGINT');
-      const onSigterm = () => controller.abort('SIGTERM');
-      process.once('SIGINT', onSigint);
-      process.once('SIGTERM', onSigterm);
+      const interrupt = installInterrupt({
+        onSignal: (name, first) =>
+          ctx.err(
+            first
+              ? `\n${name}: stopping the current configuration, writing what finished, stopping every process the matrix started (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again quits at once)\n`
+              : `\n${name} again: quitting now; the processes the matrix started are killed\n`,
+          ),
+      });
       try {
-        const doc = await runMatrix(options, { signal: controller.signal, onEvent: (e) => printer.handle(e) });
+        const doc = await runMatrix(options, { signal: interrupt.signal, onEvent: (e) => printer.handle(e) });
         ctx.out(`\n${markdownTable({ title: doc.name, ...matrixTable(doc) })}\n`);
         if (!doc.complete) {
           ctx.err(`mongo-bench matrix: ${doc.incompleteReason ?? 'incomplete'}; what finished was written\n`);
-          ctx.exitCode = controller.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+          ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
         } else if (doc.rows.some((r) => r.status === 'failed')) {
           ctx.err(`mongo-bench matrix: ${doc.rows.filter((r) => r.status === 'failed').length} configuration(s) failed (see the Status column)\n`);
           ctx.exitCode = EXIT.failed;
         }
       } finally {
-        process.removeListener('SIGINT', onSigint);
-        process.removeListener('SIGTERM', onSigterm);
+        interrupt.dispose();
       }
     });
+}
+
+const MATRIX_HELP = `
+Where the server comes from (as mongo-bench run):
+  (default)                  an embedded MongoDB (mongodb-memory-server): a standalone, or
+                             --topology replset --replicas 3 (the REPLICA_SAFE w:2/w:3 and secondary-read rows);
+                             its mongod from --mongod-bin, MONGOMS_SYSTEM_BINARY, its cache or its download.
+                             Offline with none, the matrix fails at once and says how to go on.
+  --topology sharded         a local cluster launched from the setup plan (mongod and mongos from --bin-dir or
+                             --mongod-bin), e.g. --shards 3 --replicas 1 for presplit-import (--setup implied)
+  --uri URI                  an existing deployment
+The server is started once for the whole matrix and stopped at the end (also on failure, Ctrl-C, SIGTERM);
+command-log.txt and setup.js in the output folder say what was started and applied.
+
+Presets:
+${PRESET_HELP}
+
+Writes matrix.json (after every configuration), summary.md, results.csv, a bar chart per measure,
+and each configuration's results.json in its own folder. Ctrl-C keeps what finished (exit 130; SIGTERM 143).`;
+
+/** The words typed after the program name (for command-log.txt); commander keeps them untyped. */
+function rawArgs(command: Command): string[] {
+  const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
+  return Array.isArray(raw) ? raw.slice(2) : [];
 }
 
 /** Progress lines: one when a configuration starts, its figures (or skip reason) when it ends. */

@@ -16,3 +16,8 @@ export { skipReason } from './feasibility';
 export { SIZING, scaledDefaults } from './parameters';
 export { MEASURES } from './measures';
 export type * from './types';
+export { resolveMatrixTarget, acquireMatrixTarget } from './matrix-target';
+export type { MatrixTarget, AcquiredMatrixTarget } from './matrix-target';
+export { addTopologyOptions, TOPOLOGY_FLAG_KEYS } from './topology-options';
+export type { TopologyFlags } from './topology-options';
+export { renderMatrixDryRun } from './dry-run';

@@ -12,6 +12,9 @@ import { PARAMETER_SCHEMAS, SIZING } from './parameters';
 import { MatrixRunOptions } from './plan';
 import { MATRIX_PRESET_NAMES, matrixPreset } from './presets';
 import { slug } from './settings';
+import { resolveMatrixTarget } from './matrix-target';
+import { pickTopologyFlags, TopologyFlags } from './topology-options';
+import { TargetPlan } from '../run/run-plan';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
 
@@ -44,7 +47,11 @@ export interface MatrixFlags {
   seed?: number;
   serverSelectionTimeout?: number;
   testDouble?: boolean;
+  dryRun?: boolean;
 }
+
+/** Everything `mongo-bench matrix` takes: its own flags and run's topology flags. */
+export type MatrixCliFlags = MatrixFlags & TopologyFlags;
 
 const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
@@ -52,7 +59,7 @@ const flagsSchema = z
   .object({
     preset: z.string().min(1).optional(),
     matrix: z.string().min(1).optional(),
-    uri: z.string({ error: 'required: the deployment to benchmark, e.g. --uri mongodb://127.0.0.1:27017' }).min(1, 'must not be empty'),
+    uri: z.string().min(1, 'must not be empty').optional(),
     scale: z.number().positive('must be > 0 (1 = the seed\'s full size)').optional(),
     out: z.string().min(1, 'must not be empty').optional(),
     db: z.string().regex(/^[^/\\. "$]+$/, 'expected a database name (no dots, slashes, spaces, quotes or $)').optional(),
@@ -78,6 +85,20 @@ const flagsSchema = z
     seed: z.number().int().optional(),
     serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
     testDouble: z.boolean().optional(),
+    dryRun: z.boolean().optional(),
+    // run's topology flags: checked by lib/run's resolveRunPlan, which names them.
+    topology: z.string().optional(),
+    replicas: z.number().optional(),
+    shards: z.number().optional(),
+    configServers: z.number().optional(),
+    mongos: z.number().optional(),
+    mongodBin: z.string().min(1, 'must not be empty').optional(),
+    binDir: z.string().min(1, 'must not be empty').optional(),
+    basePort: z.number().optional(),
+    dataDir: z.string().min(1, 'must not be empty').optional(),
+    keepData: z.boolean().optional(),
+    readyTimeout: z.number().optional(),
+    serverVersion: z.string().optional(),
   })
   .strict();
 
@@ -106,7 +127,12 @@ function timestamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 }
 
-export function resolveMatrixOptions(raw: MatrixFlags, now: Date = new Date()): MatrixRunOptions {
+export interface ResolveMatrixContext {
+  env?: Readonly<Record<string, string | undefined>>;
+  commandLine?: string;
+}
+
+export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date(), ctx: ResolveMatrixContext = {}): MatrixRunOptions {
   const flags = parseOptions(flagsSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
   if (flags.preset !== undefined && flags.matrix !== undefined) throw new UsageError('options --preset and --matrix cannot be combined: choose a preset or a file');
   if (flags.preset === undefined && flags.matrix === undefined) throw new UsageError(`option --preset or --matrix: required (presets: ${MATRIX_PRESET_NAMES.join(', ')})`);
@@ -134,19 +160,35 @@ export function resolveMatrixOptions(raw: MatrixFlags, now: Date = new Date()): 
     if (flags.docs !== undefined) throw new UsageError('options --docs and --dataset-ratio cannot be combined: give a document count or a ratio of the server\'s RAM');
   }
   const scale = flags.scale ?? SIZING[experiment].defaultScale;
+  const db = flags.db ?? MATRIX_DEFAULTS.db;
+  const target = resolveMatrixTarget(flags.uri, pickTopologyFlags(flags), { db, experiment, env: ctx.env, now });
   return {
     definition,
-    uri: flags.uri,
-    db: flags.db ?? MATRIX_DEFAULTS.db,
+    uri: targetUri(target.plan),
+    target: target.plan,
+    targetWarnings: target.warnings,
+    ...(ctx.commandLine ? { commandLine: ctx.commandLine } : {}),
+    dryRun: flags.dryRun === true,
+    db,
     scale,
     overrides,
     datasetRatios: flags.datasetRatio,
     outDir: flags.out ?? `reports/${timestamp(now)}-matrix-${slug(definition.name)}`,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
-    allowSetup: flags.setup === true,
+    // A server the matrix starts is its own to change: presplit-import needs no --setup there.
+    allowSetup: flags.setup === true || target.plan.kind !== 'uri',
   };
 }
+
+/** The URI the plan knows before anything starts (the embedded server's comes when it has started). */
+function targetUri(plan: TargetPlan): string {
+  if (plan.kind === 'uri') return plan.uri;
+  if (plan.kind === 'launched') return plan.plan.topology.uri;
+  return EMBEDDED_URI_PLACEHOLDER;
+}
+
+export const EMBEDDED_URI_PLACEHOLDER = 'mongodb://127.0.0.1/';
 
 /** "0.5,2" -> [0.5, 2], naming the flag on error. */
 export function numberListArg(flag: string) {

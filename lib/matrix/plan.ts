@@ -4,6 +4,7 @@
  * configuration's own overrides). Everything here happens before connecting, so bad input fails fast.
  */
 import { UsageError } from '../config/errors';
+import { TargetPlan } from '../run/run-plan';
 import { PARAMETER_SCHEMAS, scaledDefaults, SIZING } from './parameters';
 import { checkPresplitConfiguration, describeWay, setupRefusal } from './presplit-import';
 import { describeSettings, slug } from './settings';
@@ -11,7 +12,19 @@ import { MatrixConfiguration, MatrixDefinition } from './types';
 
 export interface MatrixRunOptions {
   definition: MatrixDefinition;
+  /**
+   * Where the matrix connects. With a target other than --uri: what the target will be (the launched
+   * plan's URI; a placeholder for the embedded server), replaced by the real one once it is started.
+   */
   uri: string;
+  /** Where the server comes from (lib/run's choice); absent means the existing deployment at `uri`. */
+  target?: TargetPlan;
+  /** Doubts about the target's plan (even member counts, ...), said before it starts. */
+  targetWarnings?: string[];
+  /** The command line as typed, credentials removed (for command-log.txt). */
+  commandLine?: string;
+  /** --dry-run: say what would run, connect nothing. */
+  dryRun?: boolean;
   /** Database the experiments write to (dropped collections only: most, insertTest, softlayer). */
   db: string;
   scale: number;

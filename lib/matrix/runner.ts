@@ -1,11 +1,15 @@
 /**
- * runMatrix: connect, ask the target what it can do, then run the configurations one after another.
+ * runMatrix: get the target (an existing --uri, or a server started as `mongo-bench run` starts it, once
+ * for the whole matrix and stopped at the end, also on failure and interrupt), connect, ask the target
+ * what it can do, then run the configurations one after another.
  * A configuration the target cannot honour is a "skipped" row with the reason. matrix.json is rewritten
  * atomically after every configuration; the combined report (summary.md, results.csv, bar charts) is
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
-import { join } from 'node:path';
-import { UsageError } from '../config/errors';
+import { join, resolve } from 'node:path';
+import { EXIT, RunError, UsageError } from '../config/errors';
+import { CommandLog } from '../run/artifacts';
+import { redactUri } from '../security/redact';
 import { writeReport } from '../report/write-report';
 import { toolInfo } from '../version';
 import { connectTarget } from '../workload/target';
@@ -13,7 +17,8 @@ import { ResultDocument } from '../metrics/result';
 import { neededProbes, skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
 import { MEASURES } from './measures';
-import { MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
+import { MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
+import { acquireMatrixTarget, AcquiredMatrixTarget, describeTarget } from './matrix-target';
 import { COLLECTIONS, runConfiguration } from './run-configuration';
 import { probeCapped, probeTopology, probeUnacknowledgedWrites, readServerMemory, TargetCapabilities } from './target-probe';
 import { writePresplitComparison } from './presplit-import';
@@ -73,14 +78,57 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const plan = planMatrix(options);
   const { definition } = options;
-  const total = plan.configurations.length;
-  emit({ type: 'planned', name: definition.name, experiment: definition.experiment, configurations: total, scale: options.scale, scaleNote: plan.scaleNote, parameters: plan.parameters, outDir: options.outDir });
+  emit({ type: 'planned', name: definition.name, experiment: definition.experiment, configurations: plan.configurations.length, scale: options.scale, scaleNote: plan.scaleNote, parameters: plan.parameters, outDir: options.outDir });
 
+  const target = options.target ?? { kind: 'uri', uri: options.uri };
+  const signal = hooks.signal ?? new AbortController().signal;
+  const log = new CommandLog(options.outDir);
+  const tool = toolInfo();
+  const note = (text: string) => {
+    log.note(text);
+    emit({ type: 'note', text });
+  };
+  log.note(`${tool.name} ${tool.version} matrix ${definition.name} started; output ${resolve(options.outDir)}`);
+  if (options.commandLine) log.line(`# command: ${options.commandLine}`);
+  note(`target: ${describeTarget(target)}`);
+  for (const w of options.targetWarnings ?? []) note(`warning: ${w}`);
+
+  let acquired: AcquiredMatrixTarget | undefined;
+  try {
+    try {
+      acquired = await acquireMatrixTarget(target, log, options.outDir, { signal, note });
+    } catch (err) {
+      if (signal.aborted && !(err instanceof UsageError)) {
+        log.note(`interrupted (${abortReason(signal)}) before the first configuration`);
+        throw new RunError(`interrupted (${abortReason(signal)}) while starting the target: nothing was measured; every process started was stopped`, signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+      }
+      throw err;
+    }
+    const doc = await runOnTarget({ ...options, uri: acquired.uri }, plan, { ...hooks, signal }, log, describeTarget(target));
+    log.note(`matrix ${doc.complete ? 'complete' : `incomplete: ${doc.incompleteReason ?? ''}`}`);
+    return doc;
+  } catch (err) {
+    if (!(err instanceof RunError && (err.exitCode === EXIT.sigint || err.exitCode === EXIT.sigterm))) log.note(`failed: ${(err as Error).message}`);
+    throw err;
+  } finally {
+    await acquired?.release();
+    log.note('matrix finished');
+  }
+}
+
+/** The matrix on a server that is there: connect, probe, run every configuration, write the report. */
+async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: MatrixHooks & { signal: AbortSignal }, log: CommandLog, targetDescription: string): Promise<MatrixDocument> {
+  const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
+  const { definition } = options;
+  const total = plan.configurations.length;
   const maxClients = Math.max(
     1,
     ...plan.configurations.map((p) => (definition.experiment === 'most' ? Number(p.parameters.writers) + Number(p.parameters.readers) : 1)),
   );
+  log.note(`connecting to ${redactUri(options.uri)}`);
   const { client, target } = await connectTarget(options.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble });
+  // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
+  log.open();
   try {
     const probes = neededProbes(plan.configurations.map((p) => p.config));
     const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
@@ -114,7 +162,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
       parameters: plan.parameters,
       measures: MEASURES[definition.experiment].measures,
       rows: plan.configurations.map(pendingRow),
-      notes: notesFor(definition.experiment, target),
+      notes: [...notesFor(definition.experiment, target), `Target: ${targetDescription}; command-log.txt and setup.js say what was started and applied.`],
     };
     if (memSizeMB !== undefined) doc.notes.push(`Data sizes are ratios of the server's RAM: ${memSizeMB} MiB (hostInfo.system.memSizeMB).`);
     for (const note of doc.notes) emit({ type: 'note', text: `note: ${note}` });
@@ -128,6 +176,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
       if (hooks.signal?.aborted) break;
       const planned = plan.configurations[i];
       const row = doc.rows[i];
+      log.note(`[${i + 1}/${total}] ${row.label} (${row.settings})`);
       emit({ type: 'config-start', index: i, total, label: row.label, settings: row.settings });
       row.startedAt = new Date().toISOString();
       const skip = skipReason(planned.config, capabilities, definition.experiment);
@@ -163,6 +212,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
         }
         row.seconds = Math.round((performance.now() - started) / 10) / 100;
       }
+      log.note(`[${i + 1}/${total}] ${row.label}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`);
       emit({ type: 'config-done', index: i, total, row });
       await save();
     }

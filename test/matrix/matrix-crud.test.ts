@@ -57,6 +57,11 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     expect(doc.schema).toBe(MATRIX_SCHEMA);
     expect(doc.complete).toBe(true);
     expect(doc.rows.map((row) => row.label)).toEqual(['w:0', 'w:1', 'j:true', 'w:2', 'w:3']);
+    // An existing deployment: the log says where it connected and what each row did; setup.js that nothing was applied.
+    const log = readFileSync(join(dir, 'command-log.txt'), 'utf8');
+    expect(log).toContain('target: the existing deployment at mongodb://');
+    expect(log).toMatch(/\[4\/5\] w:2: skipped \(w:2 needs a replica set/);
+    expect(readFileSync(join(dir, 'setup.js'), 'utf8')).toContain('Nothing: an existing deployment (--uri) is used as it is');
     const byLabel = Object.fromEntries(doc.rows.map((row) => [row.label, row]));
     for (const label of ['w:2', 'w:3']) {
       expect(byLabel[label].status).toBe('skipped');

@@ -120,11 +120,8 @@ describe('matrix command line: bad input is a clear error (exit 2)', () => {
     expect(r.stderr).toContain(message);
   });
 
-  it('a missing --uri names the option', async () => {
-    const r = await matrix('--preset', 'most');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('option --uri: required');
-  });
+  // Without --uri the matrix now uses the embedded default or a launched cluster, as run does:
+  // test/matrix/matrix-launched.test.ts.
 });
 
 describe('planning a matrix', () => {
