@@ -1,11 +1,13 @@
 import { Command, Option } from 'commander';
 import { CliContext } from './context';
+import { UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
 import { BenchmarkFlags, RunFlags, RUN_DEFAULTS } from '../config/run-options';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../config/presets';
 import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
 import { redactText } from '../security/redact';
+import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, toMongoClientOptions } from '../security/connection';
 import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
@@ -26,7 +28,12 @@ Everything goes to one folder, reports/<timestamp>-<label>/ (or --out): results.
 summary.md, results.csv, index.html, setup.js (the mongosh equivalent of what was applied) and
 command-log.txt (every process command line and admin command, in order, credentials removed).
 Ctrl-C or SIGTERM stops the clients, writes the partial result and its report, stops every process
-the run started, and exits 130 / 143 (a second Ctrl-C quits at once).
+the run started, and exits 130 / 143 (a second Ctrl-C quits at once). A step fails when the server goes
+away or it overruns its window by more than --op-timeout; then the run stops (--on-error stop, the default)
+or goes on with the next step (--on-error continue); either way every finished step is kept.
+
+Credentials: --username with the password from env MONGO_BENCH_PASSWORD (--password works but shows in ps);
+they reach the driver as options, never the URI, and are removed from every file and message.
 
 Presets (--preset NAME; a config file and flags override them):
 ${RUN_PRESET_NAMES.map((n) => `  ${n.padEnd(17)}${RUN_PRESETS[n].description} (sweep ~${presetSweep(n)})`).join('\n')}
@@ -52,8 +59,8 @@ function presetSweep(name: RunPresetName): string {
 }
 
 export function registerRun(program: Command, ctx: CliContext): void {
-  program
-    .command('run')
+  const command = program.command('run');
+  command
     .description('benchmark a MongoDB deployment end to end: get a server (embedded, launched, or --uri), set it up, load, sweep 1, 2, 4, ... clients, write the report')
     .optionsGroup('Existing deployment:')
     .option('--uri <uri>', 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used')
@@ -74,6 +81,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--keep-data', 'launched: keep the default temp data folder')
     .option('--ready-timeout <ms>', `launched: how long each process may take to answer hello (default: ${RUN_TARGET_DEFAULTS.readyTimeoutMs})`, intArg('--ready-timeout'))
     .option('--server-version <x.y>', 'launched or --setup: the MongoDB version the plan is for (default: 7.0)')
+    .option('--auth', 'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user')
     .optionsGroup('Setup (sharding, the benchmark database):')
     .option('--setup', 'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer')
     .option('--drop', `drop the benchmark's database (--db) first; nothing else is ever dropped`)
@@ -101,14 +109,29 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--ns <db.coll>', `namespace of the loaded documents, instead of --db/--collection (default: ${RUN_DEFAULTS.ns})`)
     .option('--seed <n>', `random seed; client i uses seed + i (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
+    .option('--op-timeout <ms>', `per-operation time limit (driver timeoutMS, maxTimeMS on the server); a step still running this long after its window is cut and marked failed (default: ${RUN_DEFAULTS.opTimeout})`, intArg('--op-timeout'))
+    .option('--on-error <what>', `after a failed step (server gone, step cut): stop, or continue with the next step (default: ${RUN_DEFAULTS.onError})`)
     .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
+    .optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
+  addConnectionOptions(command);
+  command
     .optionsGroup('Output:')
     .option('--label <label>', 'name of this run (default: the workload name)')
     .option('--out <dir>', 'output folder (default: reports/<timestamp>-<label>/)')
     .option('--json', 'print the result document on stdout, and nothing else there (progress and tables go to stderr)')
     .option('--quiet', 'no progress and no tables; errors, warnings and the output folder only')
     .addHelpText('after', RUN_HELP)
-    .action(async (_flags: RunFlags, command: Command) => runAction(commandLineFlags(command), ctx, ['mongo-bench', ...rawArgs(command)].join(' ')));
+    .action(async (_flags: RunFlags, cmd: Command) => runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')));
+}
+
+const CONNECTION_KEYS: (keyof ConnectionFlags)[] = ['username', 'password', 'authSource', 'authMechanism', 'tls', 'tlsCaFile', 'tlsCertificateKeyFile', 'tlsAllowInvalidCertificates'];
+
+/** The connection flags apart from the run's own (they never go into a config file or the plan). */
+function splitConnectionFlags(flags: Record<string, unknown>): { connection: ConnectionFlags; rest: RunFlags } {
+  const connection: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flags)) ((CONNECTION_KEYS as string[]).includes(key) ? connection : rest)[key] = value;
+  return { connection: connection as ConnectionFlags, rest: rest as RunFlags };
 }
 
 /** Only what was typed: commander's defaults (--no-load's true) must not override a config file. */
@@ -122,28 +145,48 @@ function commandLineFlags(command: Command): RunFlags {
   return typed as RunFlags;
 }
 
-async function runAction(flags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
-  const plan = resolveRunPlan(flags);
-  const warn = (text: string) => ctx.err(`warning: ${text}\n`);
+async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
+  const { connection: connectionFlags, rest: flags } = splitConnectionFlags(typedFlags as Record<string, unknown>);
+  const connection = resolveConnectionOptions(connectionFlags);
+  const secrets = connectionSecrets(connection.options);
+  try {
+    await runWith(flags, connection, secrets, ctx, typed);
+  } catch (e) {
+    // main() prints the message of what escapes: scrub it first (a driver error may quote a URI or the password).
+    if (e instanceof Error) e.message = redactText(e.message, secrets);
+    throw e;
+  }
+}
+
+async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveConnectionOptions>, secrets: string[], ctx: CliContext, typed: string): Promise<void> {
+  const { username, password } = connection.options;
+  if (flags.auth && (username === undefined || password === undefined)) {
+    throw new UsageError("option --auth: needs the first admin user's name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)");
+  }
+  const plan = resolveRunPlan(flags, { authUser: username });
+  // Every line this command prints goes through the redaction of the run's secrets.
+  const out = (text: string) => ctx.out(redactText(text, secrets));
+  const err = (text: string) => ctx.err(redactText(text, secrets));
+  const warn = (text: string) => err(`warning: ${text}\n`);
   if (plan.dryRun) {
-    ctx.out(renderDryRun(plan));
+    out(renderDryRun(plan));
     return;
   }
-  for (const w of plan.warnings) warn(w);
+  for (const w of [...connection.warnings, ...plan.warnings]) warn(w);
 
   const tracker = new ProgressTracker({ clients: plan.benchmark.clients, trials: plan.benchmark.trials, seconds: plan.benchmark.seconds, warmupSeconds: plan.benchmark.warmupSeconds });
   const printer = plan.quiet
     ? new SilentPrinter(tracker)
     : new ProgressPrinter(tracker, {
-        progress: (t) => ctx.err(t),
+        progress: err,
         // With --json, stdout holds the result document only.
-        tables: plan.json ? (t) => ctx.err(t) : (t) => ctx.out(t),
+        tables: plan.json ? err : out,
         tty: process.stderr.isTTY === true,
       });
   const interrupt = installInterrupt({
     onSignal: (name, first) => {
       printer.stop();
-      ctx.err(
+      err(
         first
           ? `\n${name}: stopping the clients, writing what was measured, stopping every process this run started (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again quits at once)\n`
           : `\n${name} again: quitting now; the processes this run started are killed\n`,
@@ -154,14 +197,18 @@ async function runAction(flags: RunFlags, ctx: CliContext, typed: string): Promi
     const outcome = await executeRun(plan, {
       signal: interrupt.signal,
       emit: (event: RunEvent) => printer.handle(event),
-      commandLine: redactText(typed),
+      commandLine: redactText(typed, secrets),
+      clientOptions: toMongoClientOptions(connection.options),
+      ...(flags.auth && username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
+      secrets,
+      connectionNote: describeConnection(connection.options),
     });
     printer.stop();
-    if (plan.json && outcome.result) ctx.out(`${JSON.stringify(outcome.result, null, 2)}\n`);
-    if (outcome.message) ctx.err(`mongo-bench run: ${outcome.message}\n`);
+    if (plan.json && outcome.result) out(`${JSON.stringify(outcome.result, null, 2)}\n`);
+    if (outcome.message) err(`mongo-bench run: ${outcome.message}\n`);
     const where = `${outcome.result ? 'results, report, ' : ''}setup.js and command-log.txt in ${outcome.outDir}/`;
-    if (plan.json) ctx.err(`${where}\n`);
-    else ctx.out(`${where}${outcome.result?.steps.length ? ` (open ${outcome.outDir}/index.html)` : ''}\n`);
+    if (plan.json) err(`${where}\n`);
+    else out(`${where}${outcome.result?.steps.length ? ` (open ${outcome.outDir}/index.html)` : ''}\n`);
     ctx.exitCode = outcome.exitCode;
   } finally {
     printer.stop();

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from './errors';
-import { parseOptions } from './validate';
+import { closest, parseOptions } from './validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
 import { clientCountsUpTo } from '../workload/sweep';
@@ -22,7 +22,16 @@ export const RUN_DEFAULTS = {
   ns: 'mongo_bench.docs',
   seed: 1314159265,
   serverSelectionTimeout: 5000,
+  /** Per-operation time limit (ms): a stuck op fails after this, and cannot hold its step much longer. */
+  opTimeout: 30_000,
+  onError: 'stop',
 } as const;
+
+/** The largest client count accepted: each client is a connection of its own. */
+export const MAX_CLIENTS = 10_000;
+
+export const ON_ERROR_CHOICES = ['stop', 'continue'] as const;
+export type OnError = (typeof ON_ERROR_CHOICES)[number];
 
 /** What runBenchmark() needs: plain data, every default applied. */
 export interface RunOptions {
@@ -54,6 +63,10 @@ export interface RunOptions {
    * collection the setup plan sharded and pre-split keeps its shard key and chunks.
    */
   keepCollection?: boolean;
+  /** Per-operation time limit in ms (driver timeoutMS, maxTimeMS on the server); a step overrunning its window by more is cut. */
+  opTimeoutMS?: number;
+  /** After a failed step: stop the run (default), or go on with the next step. */
+  onError?: OnError;
 }
 
 /** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
@@ -77,6 +90,8 @@ export interface BenchmarkFlags {
   out?: string;
   serverSelectionTimeout?: number;
   testDouble?: boolean;
+  opTimeout?: number;
+  onError?: string;
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -105,6 +120,8 @@ export interface TargetFlags {
   mongodBin?: string;
   binDir?: string;
   readyTimeout?: number;
+  /** Launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user. */
+  auth?: boolean;
 }
 
 export interface OutputFlags {
@@ -123,8 +140,8 @@ const positiveInt = (what: string) => z.number().int(`${what} must be an integer
 export const benchmarkShape = {
   workload: z.string().optional(),
   workloadFile: z.string().optional(),
-  clients: z.array(positiveInt('each client count')).min(1, 'expected at least one client count').optional(),
-  maxClients: positiveInt('the maximum client count').optional(),
+  clients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS} (one connection per client)`)).min(1, 'expected at least one client count').optional(),
+  maxClients: positiveInt('the maximum client count').max(MAX_CLIENTS, `the maximum client count must be at most ${MAX_CLIENTS} (one connection per client)`).optional(),
   seconds: positiveInt('seconds per step').optional(),
   warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
   trials: positiveInt('trials per step').optional(),
@@ -140,6 +157,8 @@ export const benchmarkShape = {
   out: z.string().min(1, 'must not be empty').optional(),
   serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
   testDouble: z.boolean().optional(),
+  opTimeout: positiveInt('the operation timeout (ms)').optional(),
+  onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
 };
 
 const flagsSchema = z
@@ -163,7 +182,11 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`option --write-concern: expected a JSON object, got ${text}`);
     for (const key of Object.keys(parsed)) {
-      if (!['w', 'j', 'wtimeout', 'wtimeoutMS'].includes(key)) throw new UsageError(`option --write-concern: unknown field "${key}" (w, j, wtimeout)`);
+      const fields = ['w', 'j', 'wtimeout', 'wtimeoutMS'];
+      if (!fields.includes(key)) {
+        const suggestion = closest(key, fields);
+        throw new UsageError(`option --write-concern: unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`);
+      }
     }
     return parsed as Record<string, unknown>;
   }
@@ -223,6 +246,8 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     randomSeed: flags.seed ?? RUN_DEFAULTS.seed,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? RUN_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
+    opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
+    onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
   };
 }
 

@@ -25,4 +25,8 @@ export interface StepMeasurement {
   /** Index = second of the window in which the op completed (late completions fold into the last second). */
   perSecond: { reads: number[]; writes: number[]; errors: number[] };
   errorTallies: ErrorTally[];
+  /** The first error that said the server is gone (network, server selection): the step failed. */
+  lostServer?: string;
+  /** Set when the step overran its window by more than the allowed time and was cut. */
+  cut?: string;
 }

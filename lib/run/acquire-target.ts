@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import { applyPlan, CommandLogEntry, driverConnector, SetupStep } from '../topology';
 import { launchProcesses, LaunchedGroup, startEmbedded, StoppedProcess } from '../launcher';
-import { RunError } from '../config/errors';
+import { RunError, UsageError } from '../config/errors';
+import { holdPhase } from './phase-hold';
 import { TargetPlan } from './run-plan';
 
 export interface AcquireHooks {
@@ -19,6 +20,10 @@ export interface AcquireHooks {
   onNote(text: string): void;
   onPhase(phase: 'launch' | 'setup', detail: string): void;
   onStep?(event: { step: number; steps: number; description: string; status: string }): void;
+  /** --auth: the first admin user, created through the localhost exception; the run then logs in as it. */
+  credentials?: { username: string; password: string };
+  /** A secret made on the way (a keyfile's content): to be removed from every output. */
+  onSecret?(value: string): void;
 }
 
 export interface AcquiredTarget {
@@ -49,7 +54,9 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
   const what = target.topology === 'standalone' ? 'a standalone' : `a ${target.replicas}-member replica set`;
   hooks.onPhase('launch', `starting ${what} with mongodb-memory-server`);
   hooks.onNote(`embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`);
-  const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal });
+  const auth = target.auth ? requireCredentials(hooks) : undefined;
+  const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal, ...(auth ? { auth } : {}) });
+  if (auth) hooks.onNote(`access control: mongodb-memory-server created the root user ${auth.username}`);
   hooks.onNote(`embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
   if (target.topology === 'replset') hooks.onNote('mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
   return {
@@ -65,6 +72,7 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
 
 async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
   const { plan } = target;
+  const credentials = plan.topology.auth ? requireCredentials(hooks) : undefined;
   fs.mkdirSync(target.dataDir, { recursive: true });
   const removeData = () => {
     if (target.removeDataDir) fs.rmSync(target.dataDir, { recursive: true, force: true });
@@ -82,7 +90,14 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     });
   } catch (err) {
     removeData();
+    // A port in use is the caller's choice of ports: bad input (exit 2), naming the option to change.
+    if (err instanceof RunError && / is already in use; /.test(err.message)) throw new UsageError(`option --base-port: ${err.message}`);
     throw err;
+  }
+  // The keyfile the members authenticate each other with is a secret like the password.
+  for (const file of group.keyFiles) {
+    const content = fs.readFileSync(file, 'utf8').trim();
+    if (content) hooks.onSecret?.(content);
   }
   const release = async (): Promise<StoppedProcess[]> => {
     const stopped = await group.stop();
@@ -93,10 +108,14 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   // Stop the processes as soon as an interrupt comes, so a setup step waiting on them fails now.
   const onAbort = () => void group.stop();
   hooks.signal.addEventListener('abort', onAbort, { once: true });
-  const driver = driverConnector();
+  const driver = driverConnector(credentials ? { credentials } : {});
   const applied: SetupStep[] = [];
   try {
-    if (plan.steps.length > 0) hooks.onPhase('setup', `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}`);
+    if (plan.steps.length > 0) {
+      hooks.onPhase('setup', `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}`);
+      await holdPhase('setup', hooks.signal);
+      if (hooks.signal.aborted) throw abortError();
+    }
     const outcomes = await applyPlan(
       plan,
       async (planTarget) => {
@@ -108,7 +127,7 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
         }
         return driver.connect(planTarget);
       },
-      { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e) },
+      { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e), ...(credentials ? { credentials } : {}) },
     );
     applied.push(...outcomes.map((o) => o.step));
     // A plan with no mongos step (none here today) still needs its routers.
@@ -128,6 +147,11 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     appliedSteps: applied,
     release,
   };
+}
+
+function requireCredentials(hooks: AcquireHooks): { username: string; password: string } {
+  if (!hooks.credentials) throw new UsageError('option --auth: needs the first admin user\'s name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)');
+  return hooks.credentials;
 }
 
 export function abortError(): RunError {

@@ -15,6 +15,8 @@ import { RESULTS_FILE, runBenchmark } from '../workload/benchmark';
 import { toolInfo } from '../version';
 import { abortError, acquireTarget, AcquiredTarget, isAbortError } from './acquire-target';
 import { CommandLog, renderSetupJs, writeSetupJs } from './artifacts';
+import { assertWritableDir } from './out-dir';
+import { holdPhase } from './phase-hold';
 import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './progress';
 import { RunPlan } from './run-plan';
@@ -28,6 +30,10 @@ export interface ExecuteHooks {
   clientOptions?: MongoClientOptions;
   /** Values to scrub from command-log.txt and setup.js (passwords). */
   secrets?: string[];
+  /** --auth: the first admin user of a launched or embedded server (the one the run connects as). */
+  credentials?: { username: string; password: string };
+  /** How the run authenticates, for the log (never the password), e.g. "user alice (authSource admin), no TLS". */
+  connectionNote?: string;
 }
 
 export interface RunOutcome {
@@ -40,10 +46,15 @@ export interface RunOutcome {
 
 export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<RunOutcome> {
   const outDir = plan.benchmark.outDir;
-  const log = new CommandLog(outDir, hooks.secrets);
+  // Before anything starts: a run that cannot write its results must not begin.
+  assertWritableDir(outDir, 'option --out');
+  // Grows when the launch makes a secret (a keyfile): the log and setup.js read it as they write.
+  const secrets = [...(hooks.secrets ?? [])];
+  const log = new CommandLog(outDir, secrets);
   const tool = toolInfo();
   log.note(`${tool.name} ${tool.version} run started; output ${path.resolve(outDir)}`);
   if (hooks.commandLine) log.line(`# command: ${hooks.commandLine}`);
+  if (hooks.connectionNote) log.note(`connection: ${hooks.connectionNote}`);
   const note = (text: string) => {
     log.note(text);
     hooks.emit({ type: 'note', text });
@@ -73,7 +84,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
             : 'the run stopped before the first setup step';
     // Only once the run reached a server (the folder exists); a plain --uri run gets it on connecting.
     if (!log.opened) return;
-    writeSetupJs(outDir, renderSetupJs(setupPlan, attempted, { purpose, nothingBecause }, hooks.secrets));
+    writeSetupJs(outDir, renderSetupJs(setupPlan, attempted, { purpose, nothingBecause }, secrets));
     setupWritten = true;
   };
 
@@ -91,6 +102,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
           hooks.emit({ type: 'phase', phase, detail });
         },
         onStep: (e) => onStep(e, () => setupPlan?.steps),
+        credentials: hooks.credentials,
+        onSecret: (value) => secrets.push(value),
       });
       if (hooks.signal.aborted) throw abortError();
 
@@ -119,6 +132,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
         { ...plan.benchmark, uri: acquired.uri, keepCollection: sharded },
         {
           signal: hooks.signal,
+          clientOptions: hooks.clientOptions,
           onEvent: (e) => {
             if (e.type === 'connected') {
               log.open();
@@ -140,8 +154,14 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
       throw err;
     }
     hooks.emit({ type: 'phase', phase: 'report', detail: `writing the report to ${outDir}` });
+    await holdPhase('report', hooks.signal);
+    // Even when interrupted now: results.json is written; the report of what was measured is quick and worth finishing.
     if (result.steps.length > 0) await writeReport([result], outDir);
     log.note(`benchmark ${result.complete ? 'complete' : `incomplete: ${result.incompleteReason ?? ''}`}`);
+    if (result.complete && hooks.signal.aborted) {
+      log.note(`interrupted (${String(hooks.signal.reason)}) while writing the report; the results are complete and the report was written`);
+      return { exitCode: interruptCode(hooks.signal), outDir, result, message: `interrupted (${String(hooks.signal.reason)}) while writing the report; the results are complete, the report was finished` };
+    }
     if (!result.complete) {
       return { exitCode: interruptCode(hooks.signal), outDir, result, message: `${result.incompleteReason ?? 'incomplete'}; partial results were written` };
     }

@@ -11,14 +11,14 @@ import { UsageError } from '../config/errors';
 import { readConfigFile } from '../config/config-file';
 import { runPreset } from '../config/presets';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
-import { kebab, parseOptions } from '../config/validate';
+import { closest, kebab, parseOptions } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { planFromOptions, SetupPlan, TopologyInput } from '../topology';
 import { compileRunWorkload } from '../workload/benchmark';
 
 export type TargetPlan =
   | { kind: 'uri'; uri: string; setup?: SetupPlan }
-  | { kind: 'embedded'; topology: 'standalone' | 'replset'; replicas: number; binaries: ResolvedBinaries }
+  | { kind: 'embedded'; topology: 'standalone' | 'replset'; replicas: number; binaries: ResolvedBinaries; auth?: boolean }
   | {
       kind: 'launched';
       plan: SetupPlan;
@@ -75,6 +75,7 @@ export const runShape = {
   mongodBin: z.string().min(1, 'must not be empty').optional(),
   binDir: z.string().min(1, 'must not be empty').optional(),
   readyTimeout: positive('the ready timeout (ms)').optional(),
+  auth: z.boolean().optional(),
   json: z.boolean().optional(),
   quiet: z.boolean().optional(),
   preset: z.string().optional(),
@@ -111,6 +112,8 @@ const LAUNCH_ONLY_KEYS = ['basePort', 'dataDir', 'keepData', 'readyTimeout'] as 
 export interface ResolveContext {
   now?: Date;
   env?: Readonly<Record<string, string | undefined>>;
+  /** --auth: the first admin user's name (the user the run connects as; default "admin"). */
+  authUser?: string;
 }
 
 /** Flags (as given on the command line, nothing defaulted) -> the run plan. */
@@ -132,10 +135,10 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
   if (config !== undefined) sources.push(`config ${config}`);
   if (Object.keys(cli).some((k) => k !== 'preset')) sources.push('flags');
   const flags = mergeSources(mergeSources(presetValues, fileValues), cliValues);
-  return planFromFlags(flags, { now, env, dryRun: dryRun === true, sources });
+  return planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser });
 }
 
-function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly<Record<string, string | undefined>>; dryRun: boolean; sources: string[] }): RunPlan {
+function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly<Record<string, string | undefined>>; dryRun: boolean; sources: string[]; authUser?: string }): RunPlan {
   const warnings: string[] = [];
   const notes: string[] = [];
   const given = (keys: readonly (keyof RunFlags)[]) => keys.filter((k) => flags[k] !== undefined);
@@ -157,6 +160,7 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
 
   let target: TargetPlan;
   if (flags.uri !== undefined) {
+    if (flags.auth) throw new UsageError('option --auth: starts a launched or embedded server with access control; for an existing deployment (--uri) give --username and the password (env MONGO_BENCH_PASSWORD)');
     const misplaced = given(TOPOLOGY_KEYS);
     if (misplaced.length > 0) {
       throw new UsageError(`option ${optionName(misplaced[0])}: does not apply with --uri (the deployment exists; only --setup and ${SHARDING_KEYS.map(optionName).join(', ')} shape it)`);
@@ -192,6 +196,7 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
         basePort: flags.basePort,
         dataDir,
         serverVersion: flags.serverVersion,
+        ...(flags.auth ? { auth: true, authUser: ctx.authUser ?? 'admin' } : {}),
         ...(topology === 'sharded' ? shardingInput(flags, db, collection, benchmark.docs, notes) : rejectSharding(flags)),
       };
       if (topology === 'sharded') input.topology = 'sharded';
@@ -207,9 +212,10 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
       if (topology === 'standalone' && flags.replicas !== undefined) throw new UsageError('option --replicas: only applies to --topology replset or sharded (topology is standalone)');
       const replicas = flags.replicas ?? 3;
       if (topology === 'replset' && (!Number.isInteger(replicas) || replicas < 1 || replicas > 50)) throw new UsageError(`option --replicas: must be an integer from 1 to 50, got ${replicas}`);
-      target = { kind: 'embedded', topology, replicas, binaries };
+      target = { kind: 'embedded', topology, replicas, binaries, ...(flags.auth ? { auth: true } : {}) };
     } else {
-      throw new UsageError(`option --topology: must be one of standalone, replset, sharded (got "${topology}")`);
+      const suggestion = closest(topology, ['standalone', 'replset', 'sharded']);
+      throw new UsageError(`option --topology: must be one of standalone, replset, sharded (got "${topology}"${suggestion ? `; did you mean "${suggestion}"?` : ''})`);
     }
   }
   return {

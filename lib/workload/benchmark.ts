@@ -5,18 +5,18 @@
  * hooks.signal stops the clients, and the partial result is written with complete: false.
  */
 import { join } from 'node:path';
-import { MongoClient, WriteConcernSettings } from 'mongodb';
+import { MongoClientOptions, WriteConcernSettings } from 'mongodb';
 import { RunOptions } from '../config/run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult } from '../metrics/result';
 import { writeResultFile } from '../metrics/result-file';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
+import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
 import { runStep, TickEvent } from './engine';
-import { loadData, LoadPlan, LoadProgress, LoadResult } from './loader';
-import { documentFactory, INDEXED_FIELDS } from './documents';
+import { loadData } from './loader';
 import { parseNamespace, parseOps } from './op-spec';
 import { connectTarget, warmConnections } from './target';
 
@@ -36,6 +36,8 @@ export interface BenchmarkHooks {
   onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
   /** Abort to stop: clients finish their in-flight op, the result is written with complete: false. */
   signal?: AbortSignal;
+  /** Credentials and TLS for the benchmark's MongoClient (lib/security's toMongoClientOptions). */
+  clientOptions?: MongoClientOptions;
 }
 
 export const RESULTS_FILE = 'results.json';
@@ -85,6 +87,8 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
       ns: options.ns,
       randomSeed: options.randomSeed,
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+      opTimeoutMS: options.opTimeoutMS ?? null,
+      onError: options.onError ?? 'stop',
     },
     steps: [],
   };
@@ -100,6 +104,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
     maxClients,
     testDouble: options.testDouble,
+    clientOptions: hooks.clientOptions,
+    opTimeoutMS: options.opTimeoutMS,
   });
   emit({ type: 'connected', target });
   const result = initialResult(options, target, startedAt);
@@ -114,17 +120,17 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     if (options.load) {
       const ns = parseNamespace(options.ns, false)!;
       emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize });
-      const load = options.keepCollection ? loadKeepingCollection : loadData;
-      const loaded = await load(
+      const loaded = await loadData(
         client,
-        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed },
+        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection },
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
       );
       emit({ type: 'load-done', docs: loaded.docs, seconds: loaded.seconds });
       if (!loaded.complete) return await finish(result, save, `interrupted while loading (${loaded.docs} of ${options.docs} documents)`);
     }
 
-    const ops = bindWorkload(prepared, client);
+    const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
+    const failedSteps: string[] = [];
     for (const clients of options.clients) {
       if (signal?.aborted) break;
       const measurements: StepMeasurement[] = [];
@@ -136,13 +142,17 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           const m = await runStep(
             ops,
             prepared.scope,
-            { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed },
+            { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) },
             { signal, onTick: (tick) => emit({ type: 'tick', clients, trial, tick }) },
           );
           if (m.interrupted && m.elapsedSeconds <= 0) break; // stopped before measuring anything
           measurements.push(m);
+          // The server went away (network errors) or an op outlived the window: this step failed.
+          failure = m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
+          if (failure) break;
         } catch (err) {
-          failure = (err as Error).message;
+          // A driver message may quote a connection string: never store one with its password.
+          failure = redactUri((err as Error).message);
           break;
         }
       }
@@ -152,14 +162,24 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         : failedStep(clients, options, failure as string);
       result.steps.push(step);
       emit({ type: 'step-done', step });
+      if (failure) {
+        failedSteps.push(`the step with ${clients} client${clients === 1 ? '' : 's'} failed: ${failure}`);
+        result.incompleteReason = failedSteps.join('; ');
+      }
       await save();
       await hooks.onStepComplete?.(result);
-      if (failure) {
-        result.incompleteReason = `step with ${clients} clients failed: ${failure}`;
+      if (failure && options.onError !== 'continue') {
+        result.incompleteReason = `${failedSteps.join('; ')} (--on-error stop: the remaining steps were not run)`;
         result.finishedAt = new Date().toISOString();
         await save();
-        throw new RunError(`the step with ${clients} clients failed: ${failure} (partial results${resultsPath ? ` in ${resultsPath}` : ''})`);
+        throw new RunError(`${failedSteps.at(-1)} (partial results${resultsPath ? ` in ${resultsPath}` : ''})`);
       }
+    }
+    if (failedSteps.length > 0 && !signal?.aborted) {
+      // --on-error continue: every step ran, but not every step measured what it should have.
+      result.finishedAt = new Date().toISOString();
+      await save();
+      throw new RunError(`${failedSteps.length} step${failedSteps.length === 1 ? '' : 's'} failed (--on-error continue: the others ran): ${failedSteps.join('; ')}${resultsPath ? ` (results in ${resultsPath})` : ''}`);
     }
     if (signal?.aborted) return await finish(result, save, `interrupted (${abortReason(signal)})`);
     result.complete = true;
@@ -173,7 +193,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
 
 async function finish(result: ResultDocument, save: () => Promise<void>, reason: string): Promise<ResultDocument> {
   result.complete = false;
-  result.incompleteReason = reason;
+  // Keep what a failed step (--on-error continue) already said.
+  result.incompleteReason = result.incompleteReason ? `${reason}; ${result.incompleteReason}` : reason;
   result.finishedAt = new Date().toISOString();
   await save();
   return result;
@@ -184,6 +205,11 @@ function abortReason(signal: AbortSignal): string {
   if (typeof reason === 'string') return reason;
   if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
   return 'aborted';
+}
+
+/** How long a step may run past its window before it is cut: the op timeout, plus a second of slack. */
+function overrunLimit(options: RunOptions): number | undefined {
+  return options.opTimeoutMS !== undefined ? options.opTimeoutMS + 1000 : undefined;
 }
 
 function failedStep(clients: number, options: RunOptions, error: string): StepResult {
@@ -203,33 +229,3 @@ function failedStep(clients: number, options: RunOptions, error: string): StepRe
   };
 }
 
-
-/**
- * loadData without the drop: empties the collection with deleteMany and inserts into it, so a
- * collection the setup plan sharded and pre-split keeps its shard key and chunk distribution.
- * (Candidate for a `keepCollection` option of loader.ts, which drops unconditionally.)
- */
-async function loadKeepingCollection(
-  client: MongoClient,
-  plan: LoadPlan,
-  hooks: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {},
-): Promise<LoadResult> {
-  const started = performance.now();
-  const coll = client.db(plan.ns.db).collection<{ _id: number }>(plan.ns.coll);
-  await coll.deleteMany({}, plan.writeConcern ? { writeConcern: plan.writeConcern } : {});
-  await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
-  const factory = documentFactory(plan.docs, plan.docSize, plan.randomSeed);
-  const options = plan.writeConcern ? { ordered: false, writeConcern: plan.writeConcern } : { ordered: false };
-  let loaded = 0;
-  hooks.onProgress?.({ loaded, total: plan.docs });
-  while (loaded < plan.docs) {
-    if (hooks.signal?.aborted) return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: false };
-    const end = Math.min(plan.docs, loaded + plan.batchSize);
-    const batch = [];
-    for (let id = loaded; id < end; id++) batch.push(factory.make(id));
-    await coll.insertMany(batch, options);
-    loaded = end;
-    hooks.onProgress?.({ loaded, total: plan.docs });
-  }
-  return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: true };
-}

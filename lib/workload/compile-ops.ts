@@ -98,11 +98,17 @@ function readPreferenceOf(spec: OpSpec): ReadPreference | undefined {
 }
 
 /** Binds prepared ops to a connected client. */
-export function bindWorkload(prepared: PreparedWorkload, client: MongoClient): BoundOp[] {
-  return prepared.ops.map((op) => bindOp(op, client));
+export interface BindOptions {
+  /** Sent as maxTimeMS with the reads (find, findOne), so the server gives up on them too. */
+  maxTimeMS?: number;
 }
 
-function bindOp(op: PreparedOp, client: MongoClient): BoundOp {
+export function bindWorkload(prepared: PreparedWorkload, client: MongoClient, bind: BindOptions = {}): BoundOp[] {
+  return prepared.ops.map((op) => bindOp(op, client, bind));
+}
+
+function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
+  const maxTimeMS = bind.maxTimeMS;
   const { spec } = op;
   const base = { index: spec.index, type: spec.type, opClass: op.opClass, delayMs: spec.delayMs };
   const writeConcern = writeConcernOf(spec);
@@ -128,7 +134,7 @@ function bindOp(op: PreparedOp, client: MongoClient): BoundOp {
     }
     case 'findOne': {
       const c = coll!;
-      const options = defined({ projection: spec.projection as Document | undefined, sort: spec.sort as Document | undefined, readPreference });
+      const options = defined({ projection: spec.projection as Document | undefined, sort: spec.sort as Document | undefined, readPreference, maxTimeMS });
       return { ...base, run: (s) => c.findOne(query(s) as Document, options) };
     }
     case 'find': {
@@ -140,6 +146,7 @@ function bindOp(op: PreparedOp, client: MongoClient): BoundOp {
         skip: spec.skip,
         batchSize: spec.batchSize,
         readPreference,
+        maxTimeMS,
       });
       return { ...base, run: (s) => c.find(query(s) as Document, options).toArray() };
     }

@@ -23,6 +23,11 @@ export interface StepPlan {
   rate?: number;
   /** Client i uses randomSeed + i. */
   randomSeed: number;
+  /**
+   * How long past the measured window the step may run (ops still in flight) before it is cut:
+   * the clients stop, and the measurement says so (`cut`). Undefined: wait as long as it takes.
+   */
+  overrunLimitMs?: number;
 }
 
 export interface TickEvent {
@@ -46,6 +51,16 @@ export interface StepCallbacks {
 
 const MAX_DISTINCT_ERRORS = 20;
 
+/**
+ * Errors that mean the connection to the server is gone (not a failed command): the step failed.
+ * Not MongoNetworkTimeoutError: that is one op outliving --op-timeout, counted as an error.
+ */
+const LOST_SERVER_ERRORS = new Set(['MongoNetworkError', 'MongoServerSelectionError', 'MongoServerClosedError', 'MongoTopologyClosedError', 'MongoPoolClearedError']);
+
+export function isLostServerError(err: unknown): boolean {
+  return LOST_SERVER_ERRORS.has(String((err as { name?: unknown } | undefined)?.name));
+}
+
 /** Where one op's outcome goes: resolved once per step so the hot path does no lookups. */
 interface Slot {
   isRead: boolean;
@@ -64,6 +79,8 @@ class Tally {
   readonly writesPerSecond: Float64Array;
   readonly errorsPerSecond: Float64Array;
   private readonly errorsByKind = new Map<string, ErrorTally>();
+  /** The first error that said the server is gone. */
+  lostServer: string | undefined;
 
   constructor(seconds: number) {
     this.readsPerSecond = new Float64Array(seconds);
@@ -73,6 +90,7 @@ class Tally {
 
   noteError(err: unknown): void {
     const e = err as { code?: unknown; codeName?: unknown; name?: unknown; message?: unknown };
+    if (this.lostServer === undefined && isLostServerError(err)) this.lostServer = `${String(e.name)}: ${String(e.message ?? '')}`.slice(0, 300);
     const kind =
       typeof e?.codeName === 'string' ? `${e.codeName}${e.code !== undefined ? ` (${String(e.code)})` : ''}` : e?.code !== undefined ? `${String(e.name ?? 'Error')} (code ${String(e.code)})` : String(e?.name ?? 'Error');
     const known = this.errorsByKind.get(kind);
@@ -122,11 +140,14 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   // With a rate, each client issues one op every `interval` ms, staggered across clients.
   const interval = plan.rate ? (clients * 1000) / plan.rate : 0;
 
+  // Set when the step overran its window by more than overrunLimitMs: no client starts another op.
+  let cut = false;
   const clientLoop = async (state: ClientState): Promise<void> => {
     const count = ops.length;
     let i = 0;
     let intended = t0 + (interval * state.index) / clients;
     for (;;) {
+      if (cut) return;
       // Without a rate, clients stop only between passes through the ops array, so the op mix of
       // the measured window is exactly the workload's (6:1 stays 6:1); the overrun is one pass at most.
       if (i === 0 && interval === 0 && performance.now() >= stopAt) return;
@@ -159,6 +180,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
         failure = err;
       }
       const end = performance.now();
+      if (cut) return; // the step was given up on: this late outcome is not counted
       if (failed) tally.liveErrors++;
       else if (slot.isRead) tally.liveReads++;
       else tally.liveWrites++;
@@ -203,12 +225,24 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   }, 1000);
   ticker.unref();
 
+  let overrunTimer: NodeJS.Timeout | undefined;
   try {
     const loops: Promise<void>[] = [];
     for (let c = 0; c < clients; c++) loops.push(clientLoop(scope.newClientState(c, plan.randomSeed + c)));
-    await Promise.all(loops);
+    const all = Promise.all(loops);
+    if (plan.overrunLimitMs === undefined) {
+      await all;
+    } else {
+      // A stuck op must not hold the run: past the window plus the limit, stop waiting for it.
+      const limit = plan.overrunLimitMs;
+      const overran = new Promise<'cut'>((resolve) => {
+        overrunTimer = setTimeout(() => resolve('cut'), Math.max(0, stopAt + limit - performance.now()));
+      });
+      if ((await Promise.race([all, overran])) === 'cut') cut = true;
+    }
   } finally {
     clearInterval(ticker);
+    clearTimeout(overrunTimer);
   }
   const end = performance.now();
   const interrupted = signal?.aborted === true && end < stopAt;
@@ -226,5 +260,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     latency: { reads, writes, byOp },
     perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
     errorTallies: tally.tallies(),
+    ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
+    ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),
   };
 }

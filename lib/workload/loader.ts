@@ -1,5 +1,5 @@
 /**
- * Loads the documents a workload runs over: drops the collection, creates the indexes, then inserts
+ * Loads the documents a workload runs over: drops the collection (or, keepCollection, empties it), creates the indexes, then inserts
  * `docs` documents in batches (as MOST did: 16 KB documents in batches of 256) with the chosen write
  * concern, reporting progress after every batch.
  */
@@ -14,6 +14,11 @@ export interface LoadPlan {
   batchSize: number;
   writeConcern?: WriteConcernSettings;
   randomSeed: number;
+  /**
+   * Empty the existing collection (deleteMany) instead of dropping it: a collection the setup plan
+   * sharded and pre-split keeps its shard key and chunk distribution.
+   */
+  keepCollection?: boolean;
 }
 
 export interface LoadProgress {
@@ -35,13 +40,17 @@ export async function loadData(
 ): Promise<LoadResult> {
   const started = performance.now();
   const db = client.db(plan.ns.db);
-  try {
-    await db.collection(plan.ns.coll).drop();
-  } catch (err) {
-    // NamespaceNotFound: nothing to drop.
-    if (!(err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message)))) throw err;
-  }
   const coll = db.collection<{ _id: number }>(plan.ns.coll);
+  if (plan.keepCollection) {
+    await coll.deleteMany({}, plan.writeConcern ? { writeConcern: plan.writeConcern } : {});
+  } else {
+    try {
+      await coll.drop();
+    } catch (err) {
+      // NamespaceNotFound: nothing to drop.
+      if (!(err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message)))) throw err;
+    }
+  }
   await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
   const factory = documentFactory(plan.docs, plan.docSize, plan.randomSeed);
   const options = plan.writeConcern ? { ordered: false, writeConcern: plan.writeConcern } : { ordered: false };

@@ -3,9 +3,9 @@
  * largest step, a server-selection timeout so an unreachable URI fails fast naming its hosts, and
  * what the result records about the server (version, topology, whether it is a test double).
  */
-import { Document, MongoClient, MongoParseError } from 'mongodb';
+import { Document, MongoClient, MongoClientOptions, MongoParseError } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
-import { redactUri } from '../metrics/redact-uri';
+import { redactUri } from '../security/redact';
 import { ResultDocument } from '../metrics/result';
 
 export interface ConnectOptions {
@@ -14,6 +14,14 @@ export interface ConnectOptions {
   maxClients: number;
   /** Force target.testDouble (e.g. a server the detection cannot recognise). */
   testDouble?: boolean;
+  /** Credentials and TLS (lib/security's toMongoClientOptions); never put into the URI. */
+  clientOptions?: MongoClientOptions;
+  /**
+   * Per-operation time limit in ms: the driver's socketTimeoutMS (a reply that takes longer fails
+   * the op with MongoNetworkTimeoutError; this driver ignores CSOT's timeoutMS). The workload's
+   * reads also send it as maxTimeMS (compile-ops). Undefined: no limit.
+   */
+  opTimeoutMS?: number;
 }
 
 export interface ConnectedTarget {
@@ -35,10 +43,13 @@ export function createClient(uri: string, options: ConnectOptions): { client: Mo
       // Connections are opened before each step (see warmConnections), not kept by a minimum.
       minPoolSize: 0,
       appName: 'mongo-bench',
+      ...(options.opTimeoutMS !== undefined ? { socketTimeoutMS: options.opTimeoutMS } : {}),
+      ...options.clientOptions,
     });
   } catch (err) {
-    // The connection-string parser has its own MongoParseError class: match by name too.
-    if (err instanceof MongoParseError || err instanceof TypeError || (err as Error).name === 'MongoParseError') throw new UsageError(`option --uri: ${(err as Error).message} (uri: ${redactUri(uri)})`);
+    // The constructor only parses (the URI and the options): whatever it throws is bad input. The
+    // connection-string parser has its own MongoParseError class, and a bad port is a MongoRuntimeError.
+    if (err instanceof MongoParseError || err instanceof Error) throw new UsageError(`option --uri: ${redactUri((err as Error).message)} (uri: ${redactUri(uri)})`);
     throw err;
   }
   const hosts = client.options.hosts.map((h) => h.toString());
@@ -52,7 +63,7 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
   } catch (err) {
     await client.close().catch(() => undefined);
     const reason = (err as Error).message;
-    if ((err as Error).name === 'MongoServerSelectionError') {
+    if ((err as Error).name === 'MongoServerSelectionError' || (err as Error).name === 'MongoOperationTimeoutError') {
       throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}) within the server-selection timeout of ${options.serverSelectionTimeoutMS} ms: ${reason}`);
     }
     // Reached, but refused us (authentication, TLS, ...).

@@ -5,7 +5,7 @@ import { LatencyRecorder } from '../../lib/metrics/latency';
 import { StepMeasurement } from '../../lib/metrics/measurement';
 import { summarizeStep } from '../../lib/metrics/step-result';
 import { mean, median, stdev, trialStats } from '../../lib/metrics/trial-stats';
-import { redactUri } from '../../lib/metrics/redact-uri';
+import { redactUri } from '../../lib/security/redact';
 import { writeResultFile } from '../../lib/metrics/result-file';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { RESULT_SCHEMA, ResultDocument } from '../../lib/metrics/result';
