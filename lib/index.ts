@@ -7,7 +7,7 @@ export * from './workload';
 export * from './report';
 // The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
 export {
-  resolveBinaries, requireMongod, requireMongos, launchProcesses, isLoopbackAddress, effectiveArgs, formatCommandLine, redactArgs,
+  resolveBinaries, requireMongod, requireMongos, launchProcesses, isLoopbackAddress, PortsInUseError, effectiveArgs, formatCommandLine, redactArgs,
   startEmbedded, mongodVersion, NO_MONGOD_HELP, clusterKeyFile, ensureKeyFile,
 } from './launcher';
 export type {

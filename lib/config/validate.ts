@@ -93,3 +93,11 @@ export function intListArg(flag: string) {
       return Number(part);
     });
 }
+
+/** A zod error for an enum that lists the valid values and suggests the closest one to what was given. */
+export function oneOfError(values: readonly string[]) {
+  return (issue: { input?: unknown }): string => {
+    const suggestion = typeof issue.input === 'string' ? closest(issue.input, values) : undefined;
+    return `must be one of ${values.join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
+  };
+}

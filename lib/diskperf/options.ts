@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { parseOptions } from '../config/validate';
+import { oneOfError, parseOptions } from '../config/validate';
 import { BLOCK_SIZE, DiskperfSettings, IoMode } from './result';
 
 /** libuv's thread pool, which the Node engine runs its reads and writes on, has at most 1024 threads. */
@@ -39,7 +39,7 @@ const schema = z
       .max(MAX_THREADS_LIMIT, `must be at most ${MAX_THREADS_LIMIT} (the libuv thread pool limit)`)
       .default(DISKPERF_DEFAULTS.maxThreads),
     seconds: z.number().int().min(1, 'must be at least 1').max(3600, 'must be at most 3600').default(DISKPERF_DEFAULTS.seconds),
-    engine: z.enum(['auto', 'node', 'fio'], { error: 'must be one of auto, node, fio' }).default('auto'),
+    engine: z.enum(['auto', 'node', 'fio'], { error: oneOfError(['auto', 'node', 'fio']) }).default('auto'),
     direct: z.boolean().default(true),
   })
   .strict();

@@ -1,6 +1,6 @@
 // The launcher: where mongod/mongos come from, starting and stopping them, and the embedded default.
 export { resolveBinaries, requireMongod, requireMongos, type ResolvedBinaries, type BinarySource, type ResolveBinariesInput } from './binaries';
-export { launchProcesses, isLoopbackAddress, type LaunchOptions, type LaunchedGroup, type LaunchedProcess, type StoppedProcess } from './launch';
+export { launchProcesses, isLoopbackAddress, PortsInUseError, type LaunchOptions, type LaunchedGroup, type LaunchedProcess, type StoppedProcess } from './launch';
 export type { ExitInfo } from './children';
 export { effectiveArgs, type ProcessSpec, type ProcessSpec as LaunchSpec, type ProcessKind } from './spec';
 export { formatCommandLine, redactArgs } from './command-line';

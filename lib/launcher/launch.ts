@@ -285,6 +285,14 @@ function assertLoopbackOnly(specs: readonly ProcessSpec[]): void {
   }
 }
 
+/** Ports the processes need are taken: the caller chose the ports, so callers may report it as bad input. */
+export class PortsInUseError extends RunError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PortsInUseError';
+  }
+}
+
 async function assertPortsFree(specs: readonly ProcessSpec[]): Promise<void> {
   const checks = specs.flatMap((spec) => bindAddresses(spec).map((address) => ({ spec, address })));
   const blocked = (
@@ -296,7 +304,7 @@ async function assertPortsFree(specs: readonly ProcessSpec[]): Promise<void> {
       ? `port ${spec.port} on ${address} is already in use; ${spec.kind} "${spec.name}" needs it`
       : `cannot listen on ${address}:${spec.port} (${code}); ${spec.kind} "${spec.name}" needs it`,
   );
-  throw new RunError(`${lines.join('\n')}\nNothing was started. Stop whatever listens there or choose other ports.`);
+  throw new PortsInUseError(`${lines.join('\n')}\nNothing was started. Stop whatever listens there or choose other ports.`);
 }
 
 function prepareDirectories(specs: readonly ProcessSpec[], allowExistingData: boolean): void {

@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../config/errors';
-import { redactUri } from '../metrics/redact-uri';
+import { redactUri } from '../security/redact';
 import { formatOps } from '../report/format';
 import { CommandLogEntry, formatCommandLogEntry } from '../topology/apply';
 import { combineWayResults, whyNotCombinable } from '../experiments/presplit-import/combine';

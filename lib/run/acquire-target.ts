@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { applyPlan, CommandLogEntry, driverConnector, SetupStep } from '../topology';
-import { launchProcesses, LaunchedGroup, startEmbedded, StoppedProcess } from '../launcher';
+import { launchProcesses, LaunchedGroup, PortsInUseError, startEmbedded, StoppedProcess } from '../launcher';
 import { RunError, UsageError } from '../config/errors';
 import { holdPhase } from './phase-hold';
 import { TargetPlan } from './run-plan';
@@ -91,7 +91,7 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   } catch (err) {
     removeData();
     // A port in use is the caller's choice of ports: bad input (exit 2), naming the option to change.
-    if (err instanceof RunError && / is already in use; /.test(err.message)) throw new UsageError(`option --base-port: ${err.message}`);
+    if (err instanceof PortsInUseError) throw new UsageError(`option --base-port: ${err.message}`);
     throw err;
   }
   // The keyfile the members authenticate each other with is a secret like the password.

@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import type { AuthMechanism, MongoClientOptions } from 'mongodb';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { kebab, parseOptions, PathStyle } from '../config/validate';
+import { kebab, oneOfError, parseOptions, PathStyle } from '../config/validate';
 
 /** Where a password may come from besides --password (which `ps` shows to everyone on the machine). */
 export const PASSWORD_ENV = 'MONGO_BENCH_PASSWORD';
@@ -65,7 +65,7 @@ const schema = z
     username: nonEmpty.optional(),
     password: z.string().optional(),
     authSource: nonEmpty.regex(/^[^/\\. "$*<>:|?]+$/, 'must be a database name').optional(),
-    authMechanism: z.enum(AUTH_MECHANISMS, { error: `must be one of ${AUTH_MECHANISMS.join(', ')}` }).optional(),
+    authMechanism: z.enum(AUTH_MECHANISMS, { error: oneOfError(AUTH_MECHANISMS) }).optional(),
     tls: z.boolean().optional(),
     tlsCaFile: nonEmpty.optional(),
     tlsCertificateKeyFile: nonEmpty.optional(),

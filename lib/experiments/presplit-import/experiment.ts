@@ -7,7 +7,7 @@
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../../config/errors';
-import { redactUri } from '../../metrics/redact-uri';
+import { redactUri } from '../../security/redact';
 import { applyPlan, CommandLogEntry, StepOutcome } from '../../topology/apply';
 import { parseServerVersion, ServerVersion } from '../../topology/server-version';
 import { toolInfo } from '../../version';
