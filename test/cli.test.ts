@@ -1,27 +1,16 @@
 import { main } from '../lib/cli/main';
-import { CliContext } from '../lib/cli/context';
-
-function capture(): CliContext & { stdout: string; stderr: string } {
-  const ctx = {
-    stdout: '',
-    stderr: '',
-    exitCode: 0,
-    out(text: string) { ctx.stdout += text; },
-    err(text: string) { ctx.stderr += text; },
-  };
-  return ctx;
-}
+import { captureContext } from './support/cli';
 
 describe('mongo-bench CLI skeleton', () => {
   it('lists the four commands in --help and exits 0', async () => {
-    const ctx = capture();
+    const ctx = captureContext();
     const code = await main(['node', 'mongo-bench', '--help'], ctx);
     expect(code).toBe(0);
     for (const name of ['run', 'scripts', 'report', 'matrix']) expect(ctx.stdout).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
   });
 
   it('rejects an unknown command with exit code 2 and a suggestion', async () => {
-    const ctx = capture();
+    const ctx = captureContext();
     const code = await main(['node', 'mongo-bench', 'rn'], ctx);
     expect(code).toBe(2);
     expect(ctx.stderr).toContain("unknown command 'rn'");

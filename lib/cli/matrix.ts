@@ -3,7 +3,7 @@ import { CliContext } from './context';
 import { EXIT } from '../config/errors';
 import { intArg, numberArg } from '../config/validate';
 import { MATRIX_DEFAULTS, MatrixCliFlags, numberListArg, resolveMatrixOptions } from '../matrix/options';
-import { addTopologyOptions } from '../matrix/topology-options';
+import { addTopologyOptions } from './topology-options';
 import { renderMatrixDryRun } from '../matrix/dry-run';
 import { planMatrix } from '../matrix/plan';
 import { installInterrupt } from '../run/interrupt';
@@ -27,7 +27,7 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'print the configurations, the target and what would be launched; start and connect nothing')
     .optionsGroup('Target (default: an embedded standalone, as mongo-bench run):')
     .option('--uri <uri>', 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used');
-  // run's flags, same names and meaning (lib/matrix/topology-options.ts).
+  // run's flags, same names and meaning.
   addTopologyOptions(command);
   command
     .optionsGroup('Experiment:')

@@ -7,6 +7,7 @@ import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../config/presets'
 import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
 import { redactText } from '../security/redact';
+import { addTopologyOptions } from './topology-options';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, toMongoClientOptions } from '../security/connection';
 import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
 import { renderDryRun } from '../run/dry-run';
@@ -68,19 +69,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--config <file>', 'options from a JSON or YAML file (keys as the flags: maxClients or max-clients); flags override it')
     .option('--preset <name>', `a named set of options: ${RUN_PRESET_NAMES.join(', ')}`)
     .option('--dry-run', 'print the plan, the processes, the sweep and the expected duration; start and connect nothing')
-    .optionsGroup('Launched or embedded server:')
-    .option('--topology <kind>', 'standalone | replset | sharded (default: standalone)')
-    .option('--replicas <n>', 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded)', intArg('--replicas'))
-    .option('--shards <n>', 'sharded: number of shards (default: 2)', intArg('--shards'))
-    .option('--config-servers <n>', 'sharded: members of the config server replica set (default: 1)', intArg('--config-servers'))
-    .option('--mongos <n>', 'sharded: number of routers (default: 1)', intArg('--mongos'))
-    .option('--mongod-bin <path>', 'the mongod binary (mongos beside it for sharded); launches from the plan')
-    .option('--bin-dir <dir>', 'a folder holding mongod and mongos; launches from the plan')
-    .option('--base-port <port>', 'launched: first port; the processes take consecutive ports (default: 27017)', intArg('--base-port'))
-    .option('--data-dir <dir>', 'launched: one folder per process under it, kept (default: a temp folder, removed at the end)')
-    .option('--keep-data', 'launched: keep the default temp data folder')
-    .option('--ready-timeout <ms>', `launched: how long each process may take to answer hello (default: ${RUN_TARGET_DEFAULTS.readyTimeoutMs})`, intArg('--ready-timeout'))
-    .option('--server-version <x.y>', 'launched or --setup: the MongoDB version the plan is for (default: 7.0)')
+    .optionsGroup('Launched or embedded server:');
+  addTopologyOptions(command, { serverVersion: 'launched or --setup: the MongoDB version the plan is for (default: 7.0)' });
+  command
     .option('--auth', 'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user')
     .optionsGroup('Setup (sharding, the benchmark database):')
     .option('--setup', 'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer')

@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { intArg, kebab, numberArg } from '../config/validate';
-import { GeneratedFile, planFromOptions, renderPlanTable, renderScriptFiles, SetupPlan, TOPOLOGY_KINDS, TopologyInput } from '../topology';
+import { GeneratedFile, planFromOptions, renderPlanTable, renderScriptFiles, SetupPlan, TopologyInput } from '../topology';
+import { addClusterShapeOptions } from './topology-options';
 import { presetOps, renderLegacyBenchRunScript, scriptFileName } from '../workload';
 import { RUN_DEFAULTS } from '../config/run-options';
 
@@ -49,16 +50,14 @@ function numberListArg(flag: string) {
 }
 
 export function registerScripts(program: Command, ctx: CliContext, deps: ScriptsDeps = {}): void {
-  program
+  const command = program
     .command('scripts')
-    .description('plan a topology and write the mongod/mongos command lines and mongosh setup scripts')
-    .option('--topology <kind>', `${TOPOLOGY_KINDS.join(' | ')} (default: standalone)`)
-    .option('--replicas <n>', 'members per replica set: the replica set, or each shard (default: 3 for replset, 1 for sharded)', intArg('--replicas'))
+    .description('plan a topology and write the mongod/mongos command lines and mongosh setup scripts');
+  // run's cluster shape flags; scripts launches nothing, so none of run's binary or launch flags.
+  addClusterShapeOptions(command);
+  command
     .option('--arbiter', 'replset: add an arbiter')
     .option('--priorities <list>', 'replset: member priorities in member order, e.g. 2,1,1', numberListArg('--priorities'))
-    .option('--shards <n>', 'sharded: number of shards (default: 2)', intArg('--shards'))
-    .option('--config-servers <n>', 'sharded: members of the config server replica set (default: 1)', intArg('--config-servers'))
-    .option('--mongos <n>', 'sharded: number of routers (default: 1)', intArg('--mongos'))
     .option('--host <host>', 'the address the processes use for each other and clients use (default: 127.0.0.1)')
     .option('--bind-ip <list>', 'what the processes listen on (default: 127.0.0.1)')
     .option('--base-port <port>', 'first port; the processes take consecutive ports (default: 27017)', intArg('--base-port'))

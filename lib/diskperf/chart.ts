@@ -8,7 +8,7 @@ import { Chart, ChartConfiguration, Plugin, registerables } from 'chart.js';
 import { BYTES_PER_MB, DiskperfResult, ENGINE_BOUND_BUSY, engineBound, modeLabel } from './result';
 import { directIoNote, filesystemNote } from './format';
 import { CHART_FONT_FAMILY as FONT_FAMILY, registerChartFonts } from '../report/fonts';
-import { BACKGROUND, CHART_HEIGHT as HEIGHT, CHART_WIDTH as WIDTH } from '../report/render-chart';
+import { backgroundPlugin, CHART_HEIGHT as HEIGHT, CHART_WIDTH as WIDTH } from '../report/render-chart';
 const LINE_COLOR = '#1f5fbf';
 
 let ready = false;
@@ -20,17 +20,6 @@ function setUp(): void {
   registerChartFonts();
   ready = true;
 }
-
-const whiteBackground: Plugin = {
-  id: 'whiteBackground',
-  beforeDraw(chart) {
-    const c = chart.ctx;
-    c.save();
-    c.fillStyle = BACKGROUND;
-    c.fillRect(0, 0, chart.width, chart.height);
-    c.restore();
-  },
-};
 
 /** Writes each point's ops/s above it, so the figures can be read off the image. */
 const pointValues: Plugin<'line'> = {
@@ -155,7 +144,7 @@ export function diskperfChartConfig(result: DiskperfResult): ChartConfiguration<
         },
       },
     },
-    plugins: [whiteBackground, pointValues],
+    plugins: [backgroundPlugin(), pointValues],
   };
 }
 

@@ -2,11 +2,20 @@
  * Grouped bar charts of the matrix (Chart.js 4 on @napi-rs/canvas, the report's font and palette).
  * barChartSpec() is pure (matrix document in, plain chart description out); renderBarChart() draws it.
  */
-import { createCanvas } from '@napi-rs/canvas';
-import { BarController, BarElement, CategoryScale, Chart, ChartConfiguration, Legend, LinearScale, LogarithmicScale, Plugin, SubTitle, Title } from 'chart.js';
+import { BarController, BarElement, CategoryScale, ChartConfiguration, Legend, LinearScale, LogarithmicScale, Plugin, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
-import { CHART_FONT_FAMILY, registerChartFonts } from '../report/fonts';
-import { BACKGROUND, CHART_HEIGHT, CHART_WIDTH, logTickLabel, wrapSubtitle } from '../report/render-chart';
+import { CHART_FONT_FAMILY } from '../report/fonts';
+import {
+  backgroundPlugin,
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  logTickLabel,
+  registerChartComponents,
+  renderConfigurationPng,
+  WARNING_LINE_HEIGHT,
+  warningsPlugin,
+  wrapSubtitle,
+} from '../report/render-chart';
 import { MatrixDocument, sharedParameters } from './matrix-document';
 import { formatMeasure } from './table';
 import { MatrixChartDefinition, MeasureDefinition } from './types';
@@ -98,37 +107,8 @@ export function barChartSpec(doc: MatrixDocument, def: MatrixChartDefinition): B
 let initialised = false;
 function init(): void {
   if (initialised) return;
-  registerChartFonts();
-  Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
+  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   initialised = true;
-}
-
-const backgroundPlugin: Plugin<'bar'> = {
-  id: 'mbBarBackground',
-  beforeDraw(chart) {
-    const { ctx } = chart;
-    ctx.save();
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, chart.width, chart.height);
-    ctx.restore();
-  },
-};
-
-const WARNING_LINE_HEIGHT = 20;
-
-function warningsPlugin(lines: string[]): Plugin<'bar'> {
-  return {
-    id: 'mbBarWarnings',
-    afterDraw(chart) {
-      const { ctx } = chart;
-      ctx.save();
-      ctx.fillStyle = '#b00020';
-      ctx.font = `bold 14px "${CHART_FONT_FAMILY}"`;
-      ctx.textBaseline = 'bottom';
-      lines.forEach((line, i) => ctx.fillText(line, 12, chart.height - 6 - (lines.length - 1 - i) * WARNING_LINE_HEIGHT));
-      ctx.restore();
-    },
-  };
 }
 
 /** The value above each bar, and the reason ("skipped") where a bar is missing. */
@@ -191,7 +171,7 @@ export function wrapCategory(label: string, maxChars = 18): string[] {
 
 export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): ChartConfiguration<'bar'> {
   const values = spec.datasets.flatMap((d) => d.values).filter((v): v is number => v !== null);
-  const plugins: Plugin<'bar'>[] = [backgroundPlugin, labelsPlugin(spec)];
+  const plugins: Plugin<'bar'>[] = [backgroundPlugin(), labelsPlugin(spec)];
   if (spec.warnings.length > 0) plugins.push(warningsPlugin(spec.warnings));
   const yTitle = { display: true, text: spec.y.title, font: { size: 13 } };
   const maxChars = Math.max(10, Math.floor(width / Math.max(1, spec.categories.length) / 8));
@@ -230,12 +210,5 @@ export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): 
 export async function renderBarChart(spec: BarChartSpec, size: { width?: number; height?: number } = {}): Promise<Buffer> {
   init();
   const width = size.width ?? CHART_WIDTH;
-  const canvas = createCanvas(width, size.height ?? CHART_HEIGHT);
-  const context = canvas.getContext('2d') as unknown as ConstructorParameters<typeof Chart>[0];
-  const chart = new Chart(context, barChartConfiguration(spec, width));
-  try {
-    return await canvas.encode('png');
-  } finally {
-    chart.destroy();
-  }
+  return renderConfigurationPng(barChartConfiguration(spec, width), width, size.height ?? CHART_HEIGHT);
 }

@@ -18,6 +18,8 @@ export { MEASURES } from './measures';
 export type * from './types';
 export { resolveMatrixTarget, acquireMatrixTarget } from './matrix-target';
 export type { MatrixTarget, AcquiredMatrixTarget } from './matrix-target';
-export { addTopologyOptions, TOPOLOGY_FLAG_KEYS } from './topology-options';
+export { TOPOLOGY_FLAG_KEYS } from './topology-options';
+// The option-adder lives with the CLI wiring; still exported here for library users.
+export { addTopologyOptions } from '../cli/topology-options';
 export type { TopologyFlags } from './topology-options';
 export { renderMatrixDryRun } from './dry-run';

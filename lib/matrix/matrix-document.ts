@@ -2,8 +2,8 @@
  * matrix.json: the combined, versioned document of a matrix run (schema "mongo-bench/matrix@1"),
  * rewritten atomically after every configuration so an interrupted run keeps what finished.
  */
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeJsonAtomically } from '../metrics/atomic-write';
 import { ResultDocument } from '../metrics/result';
 import { TargetCapabilities } from './target-probe';
 import { ExperimentName, MatrixRow, MeasureDefinition } from './types';
@@ -45,15 +45,7 @@ export function sharedParameters(doc: Pick<MatrixDocument, 'parameters' | 'rows'
 }
 
 export async function writeMatrixFile(path: string, doc: MatrixDocument): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    await writeFile(temp, `${JSON.stringify(doc, null, 2)}\n`, 'utf8');
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
+  await writeJsonAtomically(path, doc);
 }
 
 export async function readMatrixDocument(path: string): Promise<MatrixDocument> {

@@ -1,5 +1,6 @@
 /** The matrix's combined report: summary.md, results.csv and one grouped bar chart per chart definition. */
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileAtomically } from '../metrics/atomic-write';
 import { join } from 'node:path';
 import { barChartSpec, renderBarChart } from './bar-chart';
 import { MatrixDocument } from './matrix-document';
@@ -9,17 +10,6 @@ import { renderMatrixCsv, renderMatrixMarkdown } from './table';
 export const MATRIX_SUMMARY_FILE = 'summary.md';
 export const MATRIX_CSV_FILE = 'results.csv';
 
-async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
-
 /** Returns the files written; charts with no measured bar are left out. */
 export async function writeMatrixReport(doc: MatrixDocument, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
@@ -27,12 +17,12 @@ export async function writeMatrixReport(doc: MatrixDocument, outDir: string): Pr
   const written: string[] = [];
   for (const spec of specs) {
     const path = join(outDir, spec.file);
-    await writeAtomically(path, await renderBarChart(spec));
+    await writeFileAtomically(path, await renderBarChart(spec));
     written.push(path);
   }
   const summary = join(outDir, MATRIX_SUMMARY_FILE);
-  await writeAtomically(summary, renderMatrixMarkdown(doc, specs));
+  await writeFileAtomically(summary, renderMatrixMarkdown(doc, specs));
   const csv = join(outDir, MATRIX_CSV_FILE);
-  await writeAtomically(csv, renderMatrixCsv(doc));
+  await writeFileAtomically(csv, renderMatrixCsv(doc));
   return [...written, summary, csv];
 }

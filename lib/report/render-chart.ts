@@ -2,7 +2,9 @@
 import { createCanvas } from '@napi-rs/canvas';
 import {
   Chart,
+  ChartComponentLike,
   ChartConfiguration,
+  ChartType,
   Legend,
   LinearScale,
   LineController,
@@ -22,16 +24,25 @@ export const CHART_WIDTH = 1000;
 export const CHART_HEIGHT = 600;
 export const BACKGROUND = '#ffffff';
 const WARNING_COLOR = '#b00020';
-const WARNING_LINE_HEIGHT = 20;
+export const WARNING_LINE_HEIGHT = 20;
+
+let fontsAndDefaultsSet = false;
+/** The fonts and Chart.js defaults every chart of the tool uses, then the given chart components. */
+export function registerChartComponents(...components: ChartComponentLike[]): void {
+  if (!fontsAndDefaultsSet) {
+    registerChartFonts();
+    Chart.defaults.font.family = CHART_FONT_FAMILY;
+    Chart.defaults.font.size = 13;
+    Chart.defaults.color = '#333333';
+    fontsAndDefaultsSet = true;
+  }
+  Chart.register(...components);
+}
 
 let initialised = false;
 function init(): void {
   if (initialised) return;
-  registerChartFonts();
-  Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-  Chart.defaults.font.family = CHART_FONT_FAMILY;
-  Chart.defaults.font.size = 13;
-  Chart.defaults.color = '#333333';
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   initialised = true;
 }
 
@@ -42,19 +53,22 @@ export interface RenderOptions {
   title?: boolean;
 }
 
-const backgroundPlugin: Plugin<'line'> = {
-  id: 'mbBackground',
-  beforeDraw(chart) {
-    const { ctx } = chart;
-    ctx.save();
-    ctx.fillStyle = BACKGROUND;
-    ctx.fillRect(0, 0, chart.width, chart.height);
-    ctx.restore();
-  },
-};
+/** A white background (a PNG is transparent otherwise). */
+export function backgroundPlugin<T extends ChartType>(): Plugin<T> {
+  return {
+    id: 'mbBackground',
+    beforeDraw(chart) {
+      const { ctx } = chart;
+      ctx.save();
+      ctx.fillStyle = BACKGROUND;
+      ctx.fillRect(0, 0, chart.width, chart.height);
+      ctx.restore();
+    },
+  };
+}
 
-/** Red warning lines under the x axis: incomplete run, test-double server. */
-function warningsPlugin(lines: string[]): Plugin<'line'> {
+/** Red warning lines under the x axis: incomplete run, test-double server (room for them: WARNING_LINE_HEIGHT each). */
+export function warningsPlugin<T extends ChartType>(lines: string[]): Plugin<T> {
   return {
     id: 'mbWarnings',
     afterDraw(chart) {
@@ -192,7 +206,7 @@ export function wrapSubtitle(text: string, maxChars: number): string[] {
 
 export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {}): ChartConfiguration<'line'> {
   const timeline = spec.x.kind === 'seconds';
-  const plugins: Plugin<'line'>[] = [backgroundPlugin];
+  const plugins: Plugin<'line'>[] = [backgroundPlugin()];
   if (spec.warnings.length > 0) plugins.push(warningsPlugin(spec.warnings));
   if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
   return {
@@ -257,15 +271,20 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
   };
 }
 
-/** Renders one chart to PNG bytes. */
-export async function renderChart(spec: ChartSpec, options: RenderOptions = {}): Promise<Buffer> {
-  init();
-  const canvas = createCanvas(options.width ?? CHART_WIDTH, options.height ?? CHART_HEIGHT);
+/** Draws a Chart.js configuration (its components registered) on a canvas of that size: PNG bytes. */
+export async function renderConfigurationPng<T extends ChartType>(configuration: ChartConfiguration<T>, width: number, height: number): Promise<Buffer> {
+  const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d') as unknown as ConstructorParameters<typeof Chart>[0];
-  const chart = new Chart(context, chartConfiguration(spec, options));
+  const chart = new Chart(context, configuration);
   try {
     return await canvas.encode('png');
   } finally {
     chart.destroy();
   }
+}
+
+/** Renders one chart to PNG bytes. */
+export async function renderChart(spec: ChartSpec, options: RenderOptions = {}): Promise<Buffer> {
+  init();
+  return renderConfigurationPng(chartConfiguration(spec, options), options.width ?? CHART_WIDTH, options.height ?? CHART_HEIGHT);
 }

@@ -1,5 +1,6 @@
 /** The report's single entry point: result documents in, PNG charts + summary.md + results.csv + index.html out. */
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeFileAtomically } from '../metrics/atomic-write';
 import { join } from 'node:path';
 import { ResultDocument } from '../metrics/result';
 import { RunError, UsageError } from '../config/errors';
@@ -12,20 +13,6 @@ import { renderSummaryMarkdown } from './summary-md';
 export const SUMMARY_FILE = 'summary.md';
 export const CSV_FILE = 'results.csv';
 export const INDEX_FILE = 'index.html';
-
-let tmpCounter = 0;
-
-/** Write then rename, so a reader (or a browser refreshing index.html mid-run) never sees half a file. */
-async function writeAtomically(path: string, data: string | Buffer): Promise<void> {
-  const tmp = `${path}.${process.pid}-${++tmpCounter}.tmp`;
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
 
 /**
  * Renders the report for one result (its charts) or several (comparison charts, one series per result)
@@ -48,8 +35,8 @@ export async function writeReport(results: ResultDocument[], outDir: string): Pr
     [INDEX_FILE, renderIndexHtml(results, charts)],
   ];
   try {
-    for (const { file, png } of pngs) await writeAtomically(file, png);
-    for (const [name, text] of texts) await writeAtomically(join(outDir, name), text);
+    for (const { file, png } of pngs) await writeFileAtomically(file, png);
+    for (const [name, text] of texts) await writeFileAtomically(join(outDir, name), text);
   } catch (err) {
     throw new RunError(`cannot write report to ${outDir}: ${(err as Error).message}`);
   }

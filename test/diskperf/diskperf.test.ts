@@ -3,22 +3,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { main } from '../../lib/cli/main';
-import { CliContext } from '../../lib/cli/context';
 import { RunError, UsageError } from '../../lib/config/errors';
 import { BYTES_PER_MB, DiskperfResult, runDiskperf, resolveDiskperfSettings, chooseEngine } from '../../lib/diskperf';
 import { findFio } from '../../lib/diskperf/fio-engine';
-
-function capture(): CliContext & { stdout: string; stderr: string } {
-  const ctx = {
-    stdout: '',
-    stderr: '',
-    exitCode: 0,
-    out(text: string) { ctx.stdout += `${text}\n`; },
-    err(text: string) { ctx.stderr += `${text}\n`; },
-  };
-  return ctx;
-}
+import { CapturedContext, runCli } from '../support/cli';
 
 const root = mkdtempSync(join(tmpdir(), 'mb-diskperf-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,10 +19,8 @@ function dirs(): { data: string; out: string } {
   return { data, out: join(base, 'out') };
 }
 
-async function runCli(args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'diskperf', ...args], ctx);
-  return { code, ctx };
+function diskperfCli(args: string[]) {
+  return runCli(['diskperf', ...args], { newline: 'always' });
 }
 
 /** The checks every measured run must pass: positive figures, MB/s = ops/s x 4 KB, counts / time = rates. */
@@ -72,10 +58,10 @@ async function expectPngWithText(path: string) {
 
 describe('mongo-bench diskperf (Node engine, 8 MB file, 1..4 threads, 1 s steps)', () => {
   const { data, out } = dirs();
-  let run: { code: number; ctx: ReturnType<typeof capture> };
+  let run: { code: number; ctx: CapturedContext };
   let result: DiskperfResult;
   beforeAll(async () => {
-    run = await runCli(['--engine', 'node', '--file-size-mb', '8', '--max-threads', '4', '--seconds', '1', '--dir', data, '--out', out]);
+    run = await diskperfCli(['--engine', 'node', '--file-size-mb', '8', '--max-threads', '4', '--seconds', '1', '--dir', data, '--out', out]);
     result = JSON.parse(readFileSync(join(out, 'diskperf.json'), 'utf8')) as DiskperfResult;
   });
 
@@ -122,7 +108,7 @@ const fio = findFio();
 (fio ? describe : describe.skip)(`mongo-bench diskperf with fio (8 MB, 1..4 threads, 1 s)${fio ? '' : ' [skipped: fio is not installed (Debian package fio)]'}`, () => {
   it('runs fio for the I/O and keeps our figures, files and cleanup', async () => {
     const { data, out } = dirs();
-    const { code, ctx } = await runCli(['--engine', 'fio', '--file-size-mb', '8', '--max-threads', '4', '--seconds', '1', '--dir', data, '--out', out]);
+    const { code, ctx } = await diskperfCli(['--engine', 'fio', '--file-size-mb', '8', '--max-threads', '4', '--seconds', '1', '--dir', data, '--out', out]);
     expect(ctx.stderr).toBe('');
     expect(code).toBe(0);
     const result = JSON.parse(readFileSync(join(out, 'diskperf.json'), 'utf8')) as DiskperfResult;
@@ -159,7 +145,7 @@ describe('diskperf --read / --write', () => {
     ['--write', 'write'],
   ])('%s does only %ss', async (flag, mode) => {
     const { data, out } = dirs();
-    const { code } = await runCli([flag, '--engine', 'node', '--file-size-mb', '8', '--max-threads', '2', '--seconds', '1', '--dir', data, '--out', out]);
+    const { code } = await diskperfCli([flag, '--engine', 'node', '--file-size-mb', '8', '--max-threads', '2', '--seconds', '1', '--dir', data, '--out', out]);
     expect(code).toBe(0);
     const result = JSON.parse(readFileSync(join(out, 'diskperf.json'), 'utf8')) as DiskperfResult;
     expectConsistent(result, [1, 2], 1);
@@ -176,7 +162,7 @@ describe('diskperf bad input (exit 2, the option named, nothing left behind)', (
 
   it('--dir that does not exist', async () => {
     const { out } = dirs();
-    const { code, ctx } = await runCli([...tiny, '--dir', join(root, 'no-such-dir'), '--out', out]);
+    const { code, ctx } = await diskperfCli([...tiny, '--dir', join(root, 'no-such-dir'), '--out', out]);
     expect(code).toBe(2);
     expect(ctx.stderr).toMatch(/option --dir: directory ".*no-such-dir" does not exist/);
     expect(existsSync(out)).toBe(false);
@@ -186,7 +172,7 @@ describe('diskperf bad input (exit 2, the option named, nothing left behind)', (
     const { data, out } = dirs();
     const file = join(data, 'plain.txt');
     writeFileSync(file, 'x');
-    const { code, ctx } = await runCli([...tiny, '--dir', file, '--out', out]);
+    const { code, ctx } = await diskperfCli([...tiny, '--dir', file, '--out', out]);
     expect(code).toBe(2);
     expect(ctx.stderr).toMatch(/option --dir: ".*plain.txt" is not a directory/);
   });
@@ -200,7 +186,7 @@ describe('diskperf bad input (exit 2, the option named, nothing left behind)', (
     if (asRoot) dir = '/proc/self';
     else chmodSync(data, 0o555);
     try {
-      const { code, ctx } = await runCli([...tiny, '--dir', dir, '--out', out]);
+      const { code, ctx } = await diskperfCli([...tiny, '--dir', dir, '--out', out]);
       expect(code).toBe(2);
       expect(ctx.stderr).toMatch(/option --dir: cannot create the test file in "[^"]+": E[A-Z]+/);
       expect(existsSync(out)).toBe(false);
@@ -217,7 +203,7 @@ describe('diskperf bad input (exit 2, the option named, nothing left behind)', (
     [['--engine', 'dd'], /option --engine: must be one of auto, node, fio/],
   ])('%j', async (args, message) => {
     const { data, out } = dirs();
-    const { code, ctx } = await runCli(['--dir', data, '--out', out, ...args]);
+    const { code, ctx } = await diskperfCli(['--dir', data, '--out', out, ...args]);
     expect(code).toBe(2);
     expect(ctx.stderr).toMatch(message);
     expect(readdirSync(data)).toEqual([]);
@@ -227,7 +213,7 @@ describe('diskperf bad input (exit 2, the option named, nothing left behind)', (
     const { data, out } = dirs();
     const fs = statfsSync(data);
     const freeMB = Math.floor((fs.bavail * fs.bsize) / BYTES_PER_MB);
-    const { code, ctx } = await runCli(['--dir', data, '--out', out, '--file-size-mb', String(Math.min(freeMB + 1, 1024 * 1024))]);
+    const { code, ctx } = await diskperfCli(['--dir', data, '--out', out, '--file-size-mb', String(Math.min(freeMB + 1, 1024 * 1024))]);
     expect(code).toBe(2);
     expect(ctx.stderr).toMatch(/option --file-size-mb: a \d+ MB test file does not fit in --dir/);
     expect(readdirSync(data)).toEqual([]);

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { UsageError } from '../../lib/config/errors';
 import { requireMongod, requireMongos, resolveBinaries } from '../../lib/launcher/binaries';
 import { FAKE_BIN, tempDir, writeScript } from './helpers';
+import { usageMessage } from '../support/cli';
 
 describe('resolveBinaries', () => {
   let dir: string;
@@ -13,16 +13,6 @@ describe('resolveBinaries', () => {
     fs.writeFileSync(path.join(dir, 'not-executable'), 'x', { mode: 0o644 });
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  const usage = (fn: () => unknown): string => {
-    try {
-      fn();
-    } catch (err) {
-      expect(err).toBeInstanceOf(UsageError);
-      return (err as Error).message;
-    }
-    throw new Error('expected a UsageError');
-  };
 
   it('--bin-dir finds mongod and mongos', () => {
     const b = resolveBinaries({ binDir: FAKE_BIN, env: {} });
@@ -47,23 +37,23 @@ describe('resolveBinaries', () => {
   });
 
   it('names the option and the path when the path is missing, a directory or not executable', () => {
-    expect(usage(() => resolveBinaries({ mongodBin: '/nope/mongod', env: {} }))).toBe('option --mongod-bin /nope/mongod: /nope/mongod does not exist');
-    expect(usage(() => resolveBinaries({ mongodBin: dir, env: {} }))).toMatch(/^option --mongod-bin .*: .* is not a file/);
-    expect(usage(() => resolveBinaries({ mongodBin: path.join(dir, 'not-executable'), env: {} }))).toMatch(
+    expect(usageMessage(() => resolveBinaries({ mongodBin: '/nope/mongod', env: {} }))).toBe('option --mongod-bin /nope/mongod: /nope/mongod does not exist');
+    expect(usageMessage(() => resolveBinaries({ mongodBin: dir, env: {} }))).toMatch(/^option --mongod-bin .*: .* is not a file/);
+    expect(usageMessage(() => resolveBinaries({ mongodBin: path.join(dir, 'not-executable'), env: {} }))).toMatch(
       /^option --mongod-bin .*not-executable: .* is not executable/,
     );
-    expect(usage(() => resolveBinaries({ binDir: '/nope', env: {} }))).toBe('option --bin-dir /nope: directory /nope does not exist');
-    expect(usage(() => resolveBinaries({ binDir: path.join(dir, 'not-executable'), env: {} }))).toMatch(/is not a directory/);
-    expect(usage(() => resolveBinaries({ binDir: dir, env: {} }))).toMatch(/^option --bin-dir .*: no mongod in /);
-    expect(usage(() => resolveBinaries({ env: { MONGOMS_SYSTEM_BINARY: '/nope/m' } }))).toBe('MONGOMS_SYSTEM_BINARY=/nope/m: /nope/m does not exist');
-    expect(usage(() => resolveBinaries({ env: { MONGOD_BIN: '/nope/m' } }))).toBe('MONGOD_BIN=/nope/m: /nope/m does not exist');
-    expect(usage(() => resolveBinaries({ mongodBin: 'a', binDir: 'b', env: {} }))).toMatch(/--mongod-bin and --bin-dir both given/);
+    expect(usageMessage(() => resolveBinaries({ binDir: '/nope', env: {} }))).toBe('option --bin-dir /nope: directory /nope does not exist');
+    expect(usageMessage(() => resolveBinaries({ binDir: path.join(dir, 'not-executable'), env: {} }))).toMatch(/is not a directory/);
+    expect(usageMessage(() => resolveBinaries({ binDir: dir, env: {} }))).toMatch(/^option --bin-dir .*: no mongod in /);
+    expect(usageMessage(() => resolveBinaries({ env: { MONGOMS_SYSTEM_BINARY: '/nope/m' } }))).toBe('MONGOMS_SYSTEM_BINARY=/nope/m: /nope/m does not exist');
+    expect(usageMessage(() => resolveBinaries({ env: { MONGOD_BIN: '/nope/m' } }))).toBe('MONGOD_BIN=/nope/m: /nope/m does not exist');
+    expect(usageMessage(() => resolveBinaries({ mongodBin: 'a', binDir: 'b', env: {} }))).toMatch(/--mongod-bin and --bin-dir both given/);
   });
 
   it('says where mongos was looked for when a sharded cluster needs it', () => {
     const b = resolveBinaries({ binDir: path.join(dir, 'only-mongod'), env: {} });
     expect(b.mongos).toBeUndefined();
-    expect(usage(() => requireMongos(b))).toMatch(/option --bin-dir .*only-mongod has no executable mongos beside it \(looked for .*only-mongod\/mongos\)/);
-    expect(usage(() => requireMongod(resolveBinaries({ env: {} })))).toMatch(/--mongod-bin PATH, --bin-dir DIR or MONGOMS_SYSTEM_BINARY/);
+    expect(usageMessage(() => requireMongos(b))).toMatch(/option --bin-dir .*only-mongod has no executable mongos beside it \(looked for .*only-mongod\/mongos\)/);
+    expect(usageMessage(() => requireMongod(resolveBinaries({ env: {} })))).toMatch(/--mongod-bin PATH, --bin-dir DIR or MONGOMS_SYSTEM_BINARY/);
   });
 });

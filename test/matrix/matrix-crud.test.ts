@@ -1,22 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../lib/cli/main';
 import { MatrixDocument, MATRIX_SCHEMA } from '../../lib/matrix/matrix-document';
 import { resolveMatrixOptions } from '../../lib/matrix/options';
 import { runMatrix } from '../../lib/matrix/runner';
 import { loadResult } from '../../lib/report/load-result';
 import { crudKind, crudUri, describeNeeding, ENV, uniqueDbName } from '../support/servers';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { runCli } from '../support/cli';
 
 async function matrix(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'matrix', '--uri', crudUri(), ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCli(['matrix', '--uri', crudUri(), ...args]);
 }
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);

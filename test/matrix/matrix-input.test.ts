@@ -1,22 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../lib/cli/main';
 import { UsageError } from '../../lib/config/errors';
 import { parseMatrixDocument, readMatrixFile } from '../../lib/matrix/matrix-file';
 import { resolveMatrixOptions } from '../../lib/matrix/options';
 import { planMatrix } from '../../lib/matrix/plan';
 import { matrixPreset } from '../../lib/matrix/presets';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { runCli } from '../support/cli';
 
 async function matrix(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'matrix', ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCli(['matrix', ...args]);
 }
 
 // Nothing listens there: bad input must fail before any connection is tried.

@@ -13,46 +13,18 @@
  * and replicate nothing; the figures are marked TEST DOUBLE and not checked. A real replica-set
  * matrix runs at the end when a real mongod is available.
  */
-import { spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../lib/cli/main';
 import { MatrixDocument } from '../../lib/matrix/matrix-document';
-import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
+import { freePortRange, tempDir } from '../launcher/helpers';
 import { availability, describeNeeding, mongodBinary } from '../support/servers';
+import { runCli as runCliInProcess } from '../support/cli';
+import { commandLog, FAKE_BIN, Finished, leftovers, spawnCli } from '../support/launched-cli';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(ROOT, 'test', 'run', 'support', 'cli.ts');
-const FAKE_BIN = path.join(ROOT, 'test', 'support', 'fake-bin');
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI as a child process; `onOutput` sees stderr as it comes (to send a signal at the right moment). */
-function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ReturnType<typeof spawn>) => void, guardMs = 50_000): Promise<Finished> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, 'matrix', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-    onOutput?.(stderr, child);
-  });
-  // A CLI that hangs is told to stop, so the test fails rather than times out.
-  const guard = setTimeout(() => {
-    stderr += `\n[test] the CLI did not finish within ${guardMs / 1000} s: sent SIGTERM\n`;
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  }, guardMs);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+/** `mongo-bench matrix <args>` as a child process (see spawnCli). */
+function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void, guardMs = 50_000): Promise<Finished> {
+  return spawnCli(['matrix', ...args], env, onOutput, guardMs);
 }
 
 interface RecordedLine {
@@ -74,20 +46,10 @@ function recorded(dir: string): Map<number, { kind: string; lines: RecordedLine[
   return byPort;
 }
 
-/** Processes whose command line names this run's data folder (the stand-ins), other than ourselves. */
-const leftovers = (dataDir: string) => pidsWithCommandLine(dataDir).filter((pid) => pid !== process.pid);
-const commandLog = (out: string) => fs.readFileSync(path.join(out, 'command-log.txt'), 'utf8').trim().split('\n');
 const readMatrix = (out: string) => JSON.parse(fs.readFileSync(path.join(out, 'matrix.json'), 'utf8')) as MatrixDocument;
 
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
-
 async function inProcess(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'matrix', ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCliInProcess(['matrix', ...args]);
 }
 
 let work: string;

@@ -7,7 +7,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../lib/cli/main';
 import { MatrixDocument } from '../../lib/matrix/matrix-document';
 import { resolveMatrixOptions } from '../../lib/matrix/options';
 import { planMatrix } from '../../lib/matrix/plan';
@@ -16,16 +15,10 @@ import { parseMatrixDocument } from '../../lib/matrix/matrix-file';
 import { loadPresplitImportResult } from '../../lib/experiments/presplit-import';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { startFakeShardedCluster } from '../experiments/presplit-import/fake-sharded-cluster';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { runCli } from '../support/cli';
 
 async function matrix(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'matrix', ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCli(['matrix', ...args]);
 }
 
 const readMatrix = (dir: string) => JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as MatrixDocument;

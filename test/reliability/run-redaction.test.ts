@@ -9,11 +9,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
-import { CliContext } from '../../lib/cli/context';
 import { containsSecret } from '../../lib/security/redact';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { emptyAuthState, fakeAuthHandlers, FakeAuthState } from '../topology/fake-auth';
 import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
+import { captureContext } from '../support/cli';
 
 // ASCII only (the fake server's SASLprep is the identity), with every character a URI or JSON escapes.
 const PASSWORD = 'Sw33p@:/?#[]% "pw"\\x';
@@ -26,11 +26,6 @@ const searched: string[] = [];
 function expectClean(what: string, text: string): void {
   searched.push(what);
   expect({ what, found: containsSecret(text, [PASSWORD]) }).toEqual({ what, found: undefined });
-}
-
-function capture(): CliContext & { stdout: string; stderr: string } {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out: (t: string) => void (ctx.stdout += t), err: (t: string) => void (ctx.stderr += t) };
-  return ctx;
 }
 
 describe('redaction sweep: no output of mongo-bench run holds the password', () => {
@@ -61,7 +56,7 @@ describe('redaction sweep: no output of mongo-bench run holds the password', () 
 
   async function run(name: string, args: string[], expectedCode: number) {
     const out = path.join(dir, name);
-    const ctx = capture();
+    const ctx = captureContext();
     const logins = auth.logins.length;
     const code = await main(['node', 'mongo-bench', 'run', '--out', out, ...RUN, ...args], ctx);
     expect({ code, stderr: ctx.stderr }).toMatchObject({ code: expectedCode });

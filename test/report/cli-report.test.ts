@@ -2,19 +2,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../lib/cli/main';
-import { CliContext } from '../../lib/cli/context';
 import { FIXTURES } from './helpers';
-
-function capture(): CliContext & { stdout: string; stderr: string } {
-  const ctx = {
-    stdout: '',
-    stderr: '',
-    exitCode: 0,
-    out(text: string) { ctx.stdout += `${text}\n`; },
-    err(text: string) { ctx.stderr += `${text}\n`; },
-  };
-  return ctx;
-}
+import { captureContext } from '../support/cli';
 
 describe('mongo-bench report', () => {
   let dir: string;
@@ -24,7 +13,7 @@ describe('mongo-bench report', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('compares several result files into --out', async () => {
-    const ctx = capture();
+    const ctx = captureContext({ newline: 'always' });
     const out = join(dir, 'wc');
     const files = ['compare-w0.json', 'compare-w1.json', 'compare-j-true.json'].map((f) => join(FIXTURES, f));
     const code = await main(['node', 'mongo-bench', 'report', ...files, '--out', out], ctx);
@@ -35,7 +24,7 @@ describe('mongo-bench report', () => {
   });
 
   it('exits 2 and names every bad file', async () => {
-    const ctx = capture();
+    const ctx = captureContext({ newline: 'always' });
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ schema: 'mongo-bench/result@2' }));
     const missing = join(dir, 'missing.json');
@@ -47,7 +36,7 @@ describe('mongo-bench report', () => {
   });
 
   it('needs at least one file', async () => {
-    const ctx = capture();
+    const ctx = captureContext({ newline: 'always' });
     expect(await main(['node', 'mongo-bench', 'report'], ctx)).toBe(2);
     expect(ctx.stderr).toContain("missing required argument 'results'");
   });

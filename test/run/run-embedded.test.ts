@@ -8,11 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../lib/cli/main';
 import { availability, describeNeeding } from '../support/servers';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { captureContext } from '../support/cli';
 
 const realMongod = availability('mongod');
 const describeOffline = realMongod.ok ? describe.skip : describe;
@@ -22,7 +18,7 @@ describeOffline(offlineTitle, () => {
   it('fails within 30 s (exit 1) naming --uri, --mongod-bin and MONGOMS_SYSTEM_BINARY, and measures nothing', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mb-run-embedded-'));
     try {
-      const ctx = capture();
+      const ctx = captureContext();
       const started = Date.now();
       const code = await main(['node', 'mongo-bench', 'run', '--preset', 'smoke', '--out', out], ctx);
       const seconds = (Date.now() - started) / 1000;
@@ -43,7 +39,7 @@ describeNeeding('mongod', 'mongo-bench run on the embedded default with a real m
   it('starts mongodb-memory-server, runs a tiny sweep, stops it', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mb-run-embedded-real-'));
     try {
-      const ctx = capture();
+      const ctx = captureContext();
       const code = await main(['node', 'mongo-bench', 'run', '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '500', '--out', out, '--quiet'], ctx);
       expect(code).toBe(0);
       const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string; testDouble?: boolean } };

@@ -9,44 +9,16 @@
  * the runs are marked --test-double. The measured numbers are not checked, only that the run went
  * through every phase. MongoDB's own behaviour is for the real-server tests at the end.
  */
-import { spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
+import { freePortRange, tempDir } from '../launcher/helpers';
+import { commandLog, FAKE_BIN, Finished, leftovers, spawnCli } from '../support/launched-cli';
 import { describeNeeding, mongodBinary, mongosBinary } from '../support/servers';
 
-const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(__dirname, 'support', 'cli.ts');
-const FAKE_BIN = path.join(ROOT, 'test', 'support', 'fake-bin');
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Starts the CLI; `onOutput` sees stderr as it comes (to send a signal at the right moment). */
-function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ReturnType<typeof spawn>) => void): Promise<Finished> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', CLI, 'run', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-    onOutput?.(stderr, child);
-  });
-  // A CLI that hangs (e.g. waiting on children it failed to stop) is told to stop, so the test fails rather than times out.
-  const guard = setTimeout(() => {
-    stderr += '\n[test] the CLI did not finish within 40 s: sent SIGTERM\n';
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  }, 40_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+/** `mongo-bench run <args>` as a child process (see spawnCli). */
+function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void): Promise<Finished> {
+  return spawnCli(['run', ...args], env, onOutput, 40_000);
 }
 
 interface Recorded {
@@ -64,15 +36,6 @@ function recorded(dir: string): Recorded[] {
       const lines = fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded['lines'][number]);
       return { kind, port: Number(port), lines };
     });
-}
-
-/** Every process whose command line names this run's data folder (the stand-ins, or anything else we started). */
-function leftovers(dataDir: string): number[] {
-  return pidsWithCommandLine(dataDir).filter((pid) => pid !== process.pid);
-}
-
-function commandLog(out: string): string[] {
-  return fs.readFileSync(path.join(out, 'command-log.txt'), 'utf8').trim().split('\n');
 }
 
 const TINY = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '100', '--test-double'];

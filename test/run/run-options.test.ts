@@ -6,23 +6,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../lib/cli/main';
-import { UsageError } from '../../lib/config/errors';
 import { resolveRunPlan, mergeSources } from '../../lib/run/run-plan';
 import { ProgressTracker, formatDuration } from '../../lib/run/progress';
+import { runCli, usageMessage } from '../support/cli';
 
 const FAKE_BIN = join(__dirname, '..', 'support', 'fake-bin');
 const NO_ENV = {};
 
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
-
 async function cli(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'run', ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCli(['run', ...args]);
 }
 
 let dir: string;
@@ -35,16 +27,6 @@ function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-}
-
-function usageMessage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a UsageError');
 }
 
 describe('options: preset < config file < flags', () => {

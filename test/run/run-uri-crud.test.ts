@@ -10,11 +10,7 @@ import { MongoClient } from 'mongodb';
 import { main } from '../../lib/cli/main';
 import { loadResult } from '../../lib/report';
 import { crudKind, crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { captureContext } from '../support/cli';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -35,7 +31,7 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
       await client.db(other).collection('keep').insertOne({ _id: 1 } as never);
       await client.db(db).collection('stale').insertOne({ _id: 1 } as never);
       const out = join(dir, 'run');
-      const ctx = capture();
+      const ctx = captureContext();
       const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--db', db, '--drop', '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '200', '--doc-size', '128', '--out', out, '--json'], ctx);
       expect(ctx.stderr).not.toContain('unexpected error');
       expect(code).toBe(0);
@@ -82,7 +78,7 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
   it('without --drop or --setup: setup.js says nothing was applied, and the log starts at the connection', async () => {
     const out = join(dir, 'plain');
     const db = uniqueDbName('run_plain');
-    const ctx = capture();
+    const ctx = captureContext();
     const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--db', db, '--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '50', '--out', out, '--quiet'], ctx);
     const client = new MongoClient(crudUri());
     await client.db(db).dropDatabase().catch(() => undefined);
@@ -95,7 +91,7 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
 
   it('--setup on a server that is not a mongos fails naming the reason (exit 1), after writing the log', async () => {
     const out = join(dir, 'setup');
-    const ctx = capture();
+    const ctx = captureContext();
     const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--setup', '--db', uniqueDbName('run_setup'), '--clients', '1', '--seconds', '1', '--out', out, '--quiet'], ctx);
     expect(code).toBe(1);
     expect(ctx.stderr).toContain('--setup needs a mongos of a sharded cluster');

@@ -12,11 +12,7 @@ import { main } from '../../lib/cli/main';
 import { startRecordingServer } from '../support/recording-server';
 import { describeNeeding } from '../support/servers';
 import { emptyClusterState, fakeClusterHandlers, isChangingCommand } from '../topology/fake-cluster';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { captureContext } from '../support/cli';
 
 describeNeeding('recording', 'mongo-bench run --uri --setup on an existing sharded cluster', () => {
   it('applies enableSharding, shardCollection, pre-split and balancer stop before loading, and keeps the sharding', async () => {
@@ -26,7 +22,7 @@ describeNeeding('recording', 'mongo-bench run --uri --setup on an existing shard
     const server = await startRecordingServer({ handlers: fakeClusterHandlers(state), helloFields: { msg: 'isdbgrid' } });
     try {
       const args = ['node', 'mongo-bench', 'run', '--uri', server.uri, '--setup', '--presplit', '0:100', '--stop-balancer', '--drop', '--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '100', '--test-double', '--quiet'];
-      const first = capture();
+      const first = captureContext();
       expect(await main([...args, '--out', join(dir, 'first')], first)).toBe(0);
 
       const names = server.userCommands().map((c) => (isChangingCommand(c) ? c.name : c.name === 'dropDatabase' || c.name === 'delete' || c.name === 'insert' || c.name === 'drop' ? c.name : undefined)).filter(Boolean);
@@ -48,7 +44,7 @@ describeNeeding('recording', 'mongo-bench run --uri --setup on an existing shard
 
       // Again: every step's check finds it done; nothing changes.
       server.clear();
-      const second = capture();
+      const second = captureContext();
       expect(await main([...args.filter((a) => a !== '--drop'), '--out', join(dir, 'second')], second)).toBe(0);
       expect(server.userCommands().filter(isChangingCommand).map((c) => c.name)).toEqual([]);
     } finally {

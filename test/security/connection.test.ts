@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { MongoClient } from 'mongodb';
-import { UsageError } from '../../lib/config/errors';
 import {
   addConnectionOptions,
   ConnectionFlags,
@@ -11,6 +10,7 @@ import {
   resolveConnectionOptions,
   toMongoClientOptions,
 } from '../../lib/security/connection';
+import { usageMessage } from '../support/cli';
 
 /** Parses argv through a command with the shared options, as a real command would. */
 function parse(argv: string[]): ConnectionFlags {
@@ -21,16 +21,6 @@ function parse(argv: string[]): ConnectionFlags {
   });
   program.parse(['node', 'mongo-bench', 'probe', ...argv]);
   return seen;
-}
-
-function usageError(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a UsageError');
 }
 
 describe('connection options', () => {
@@ -89,7 +79,7 @@ describe('connection options', () => {
   it('X.509 needs the certificate and takes no password', () => {
     const { options } = resolveConnectionOptions(parse(['--auth-mechanism', 'MONGODB-X509', '--tls-certificate-key-file', cert]), { MONGO_BENCH_PASSWORD: 'stray' });
     expect(toMongoClientOptions(options)).toEqual({ authMechanism: 'MONGODB-X509', tls: true, tlsCertificateKeyFile: cert });
-    expect(usageError(() => resolveConnectionOptions(parse(['--auth-mechanism', 'MONGODB-X509']), {}))).toBe(
+    expect(usageMessage(() => resolveConnectionOptions(parse(['--auth-mechanism', 'MONGODB-X509']), {}))).toBe(
       'option --auth-mechanism: MONGODB-X509 needs --tls-certificate-key-file',
     );
   });
@@ -105,18 +95,18 @@ describe('connection options', () => {
     [['--tls-ca-file', '/nonexistent/ca.pem'], {}, 'option --tls-ca-file: cannot read /nonexistent/ca.pem (no such file)'],
     [['--tls-certificate-key-file', '/'], {}, 'option --tls-certificate-key-file: / is not a file'],
   ] as const)('%j is refused with a message naming the flag', (argv, env, message) => {
-    const text = usageError(() => resolveConnectionOptions(parse([...argv]), env));
+    const text = usageMessage(() => resolveConnectionOptions(parse([...argv]), env));
     expect(text.startsWith(message)).toBe(true);
   });
 
   it('an error about the password never shows it', () => {
-    const text = usageError(() => resolveConnectionOptions(parse(['--password', 'TopSecret123']), {}));
+    const text = usageMessage(() => resolveConnectionOptions(parse(['--password', 'TopSecret123']), {}));
     expect(text).not.toContain('TopSecret123');
   });
 
   it('config-file style names the config path and refuses unknown keys', () => {
-    expect(usageError(() => resolveConnectionOptions({ authMechanism: 'nope' }, {}, 'config'))).toContain('config authMechanism: must be one of');
-    expect(usageError(() => resolveConnectionOptions({ passwrd: 'x' } as ConnectionFlags, {}, 'config'))).toContain('unknown key "passwrd"');
+    expect(usageMessage(() => resolveConnectionOptions({ authMechanism: 'nope' }, {}, 'config'))).toContain('config authMechanism: must be one of');
+    expect(usageMessage(() => resolveConnectionOptions({ passwrd: 'x' } as ConnectionFlags, {}, 'config'))).toContain('unknown key "passwrd"');
     // a password in a config file gives no ps warning (but it is still a file to protect)
     expect(resolveConnectionOptions({ username: 'a', password: 'b' }, {}, 'config').warnings).toEqual([]);
   });

@@ -24,6 +24,7 @@ import { containsSecret, redactCommand, redactText } from '../../lib/security/re
 import { applyPlan, CommandLogEntry, driverConnector, formatCommandLogEntry, planFromOptions, renderPlanTable } from '../../lib/topology';
 import { FAKE_BIN, freePorts, tempDir } from '../launcher/helpers';
 import { startMembers } from '../topology/auth-members';
+import { captureContext } from '../support/cli';
 
 const PASSWORD = 'Sw33p@:/?#[]% "pw"';
 const USER = 'sweeper';
@@ -34,11 +35,6 @@ const searched: string[] = [];
 function expectClean(what: string, text: string, secrets: string[] = [PASSWORD]): void {
   searched.push(what);
   expect({ what, found: containsSecret(text, secrets) }).toEqual({ what, found: undefined });
-}
-
-function capture(): CliContext & { stdout: string; stderr: string } {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out: (t: string) => void (ctx.stdout += t), err: (t: string) => void (ctx.stderr += t) };
-  return ctx;
 }
 
 /** `mongo-bench scripts ...` through its own command (not main(), so `run`'s wiring stays out of this test). */
@@ -76,7 +72,7 @@ describe('redaction sweep: no output of the topology, launcher and connection co
     ['sharded', ['--topology', 'sharded', '--shards', '2', '--replicas', '3', '--presplit', '0:100', '--shard-key', 'g', '--stop-balancer']],
   ])('scripts --auth (%s): every file written and all it printed, and --dry-run', async (name, args) => {
     const out = path.join(dir, `scripts-${name}`);
-    const ctx = capture();
+    const ctx = captureContext();
     expect(await scripts([...args, '--auth', '--auth-user', USER, '--out', out], ctx)).toBe(0);
     const files = filesUnder(out);
     expect(files.length).toBeGreaterThanOrEqual(3);
@@ -86,7 +82,7 @@ describe('redaction sweep: no output of the topology, launcher and connection co
     const js = files.filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
     expect(js).toContain('pwd: "<MONGO_BENCH_PASSWORD>"');
 
-    const dry = capture();
+    const dry = captureContext();
     expect(await scripts([...args, '--auth', '--dry-run'], dry)).toBe(0);
     expect(dry.stdout).toContain('<MONGO_BENCH_PASSWORD>');
     expectClean(`scripts ${name} --dry-run`, dry.stdout + dry.stderr);

@@ -1,16 +1,8 @@
-import { UsageError } from '../../lib/config/errors';
 import { buildTopology, checkPortsDistinct, resolveTopologyOptions, TopologyInput } from '../../lib/topology';
+import { usageMessage } from '../support/cli';
 
 const topologyOf = (input: TopologyInput) => buildTopology(resolveTopologyOptions(input).options);
-const errorOf = (input: TopologyInput, style: 'flag' | 'config' = 'flag') => {
-  try {
-    resolveTopologyOptions(input, style);
-  } catch (e) {
-    expect(e).toBeInstanceOf(UsageError);
-    return (e as Error).message;
-  }
-  throw new Error('expected a UsageError');
-};
+const errorOf = (input: TopologyInput, style: 'flag' | 'config' = 'flag') => usageMessage(() => resolveTopologyOptions(input, style));
 
 describe('topology options', () => {
   it('names the option in every bad-input message', () => {

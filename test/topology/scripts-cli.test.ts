@@ -2,29 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Command } from 'commander';
-import { main } from '../../lib/cli/main';
-import { CliContext } from '../../lib/cli/context';
 import { registerScripts } from '../../lib/cli/scripts';
-
-function capture(): CliContext & { stdout: string; stderr: string } {
-  const ctx = {
-    stdout: '',
-    stderr: '',
-    exitCode: 0,
-    out(text: string) {
-      ctx.stdout += text.endsWith('\n') ? text : `${text}\n`;
-    },
-    err(text: string) {
-      ctx.stderr += text.endsWith('\n') ? text : `${text}\n`;
-    },
-  };
-  return ctx;
-}
+import { captureContext, runCli } from '../support/cli';
 
 async function scripts(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'scripts', ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCli(['scripts', ...args], { newline: 'terminal' });
 }
 
 describe('mongo-bench scripts', () => {
@@ -90,7 +72,7 @@ describe('mongo-bench scripts', () => {
   });
 
   it('passes --workload and its options to an injected renderer (tests capture the plan this way)', async () => {
-    const ctx = capture();
+    const ctx = captureContext({ newline: 'terminal' });
     const program = new Command('mongo-bench').exitOverride();
     const seen: string[] = [];
     registerScripts(program, ctx, {

@@ -7,8 +7,8 @@ import { RunOptions } from '../../lib/config/run-options';
 import { presetOps } from '../../lib/workload/presets';
 import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
 import { main } from '../../lib/cli/main';
-import { CliContext } from '../../lib/cli/context';
 import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { captureContext } from '../support/cli';
 
 function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {
   const docs = overrides.docs ?? 300;
@@ -181,7 +181,7 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
   it('mongo-bench run --uri ... --json prints the result document and writes results.json', async () => {
     const db = uniqueDbName('cli');
     const dir = join(outDir, 'cli');
-    const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } } satisfies CliContext & { stdout: string; stderr: string };
+    const ctx = captureContext();
     const argv = ['node', 'mongo-bench', 'run', '--uri', crudUri(), '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '200', '--doc-size', '300', '--ns', `${db}.docs`, '--out', dir, '--json', '--label', 'cli test'];
     try {
       const code = await main(argv, ctx);

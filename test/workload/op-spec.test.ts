@@ -1,21 +1,11 @@
-import { UsageError } from '../../lib/config/errors';
 import { parseOps } from '../../lib/workload/op-spec';
 import { prepareWorkload } from '../../lib/workload/compile-ops';
 import { compileRunWorkload } from '../../lib/workload/benchmark';
 import { presetOps, PRESET_NAMES } from '../../lib/workload/presets';
 import { parseWorkloadText } from '../../lib/workload/workload-file';
+import { usageMessage } from '../support/cli';
 
 const NS = 'bench.docs';
-
-function usageMessage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe('parseOps (benchRun op documents)', () => {
   it('accepts benchRun workloads unchanged, with their compatibility fields', () => {

@@ -1,19 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../lib/cli/main';
 import { resolveRunOptions, parseWriteConcern } from '../../lib/config/run-options';
 import { UsageError } from '../../lib/config/errors';
-
-function capture() {
-  const ctx = { stdout: '', stderr: '', exitCode: 0, out(t: string) { ctx.stdout += t; }, err(t: string) { ctx.stderr += t; } };
-  return ctx;
-}
+import { runCli } from '../support/cli';
 
 async function run(...args: string[]) {
-  const ctx = capture();
-  const code = await main(['node', 'mongo-bench', 'run', ...args], ctx);
-  return { code, stdout: ctx.stdout, stderr: ctx.stderr };
+  return runCli(['run', ...args]);
 }
 
 // Nothing listens there: only reached by the unreachable-URI test; bad input must fail before connecting.

@@ -1,24 +1,14 @@
 import vm from 'node:vm';
 import { Long, ObjectId } from 'mongodb';
-import { UsageError } from '../../lib/config/errors';
 import { compileTemplate, TemplateScope } from '../../lib/workload/template';
 import { Prng } from '../../lib/workload/prng';
+import { usageMessage } from '../support/cli';
 
 function draw(template: unknown, n: number, opts: { index?: number; seed?: number; scope?: TemplateScope } = {}): unknown[] {
   const scope = opts.scope ?? new TemplateScope();
   const gen = compileTemplate(template, 'ops[0].query', scope);
   const state = scope.newClientState(opts.index ?? 0, opts.seed ?? 42);
   return Array.from({ length: n }, () => gen(state));
-}
-
-function usageMessage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a UsageError');
 }
 
 describe('#RAND_INT', () => {
