@@ -46,7 +46,7 @@ const pointValues: Plugin<'line'> = {
 
 const font = (size: number, weight: 'normal' | 'bold' = 'normal') => ({ family: FONT_FAMILY, size, weight });
 
-/** A round axis maximum a little above the highest value (1, 2, 2.5, 5 x 10^n). */
+/** A round axis maximum a little above the highest value (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^n). */
 export function niceCeiling(value: number): number {
   if (!(value > 0)) return 1;
   const target = value * 1.08;
@@ -128,7 +128,8 @@ export function diskperfChartConfig(result: DiskperfResult): ChartConfiguration<
           min: 0,
           max: opsMax,
           title: { display: true, text: `operations per second${result.settings.mode === 'mixed' ? ' (reads + writes)' : ''}`, font: font(14), color: LINE_COLOR },
-          ticks: { font: font(12), color: '#333', callback: (v) => Number(v).toLocaleString('en-US') },
+          // The maximum is not always a multiple of the tick step: an extra label there would crowd the last one.
+          ticks: { font: font(12), color: '#333', includeBounds: false, callback: (v) => Number(v).toLocaleString('en-US') },
           grid: { color: '#e4e4e4' },
         },
         mb: {
