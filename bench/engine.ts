@@ -13,6 +13,7 @@
  */
 import os from 'node:os';
 import { MongoClient } from 'mongodb';
+import { runPlainLoop } from '../lib/calibrate/plain-loop';
 import { intArg, intListArg } from '../lib/config/validate';
 import { loadData } from '../lib/workload/loader';
 import { parseOps } from '../lib/workload/op-spec';
@@ -67,22 +68,9 @@ async function measured(fn: () => Promise<{ ops: number; seconds: number }>): Pr
   return { opsPerSec: ops / seconds, cpuMicrosPerOp: (used.user + used.system) / ops };
 }
 
-/** The same 6:1 operations as the preset, written as the loop anyone would write with the driver. */
-async function plainLoop(client: MongoClient, clients: number, seconds: number, docs: number): Promise<{ ops: number; seconds: number }> {
-  const coll = client.db(NS.db).collection<{ _id: number }>(NS.coll);
-  const start = performance.now();
-  const stopAt = start + seconds * 1000;
-  let ops = 0;
-  const loop = async () => {
-    // Whole passes, as the engine runs them.
-    while (performance.now() < stopAt) {
-      for (let k = 0; k < 6; k++) await coll.findOne({ _id: Math.floor(Math.random() * docs) });
-      await coll.updateOne({ _id: Math.floor(Math.random() * docs) }, { $set: { touched: Math.floor(Math.random() * 1e9) }, $inc: { counter: 1 } });
-      ops += 7;
-    }
-  };
-  await Promise.all(Array.from({ length: clients }, loop));
-  return { ops, seconds: (performance.now() - start) / 1000 };
+/** The same 6:1 operations as the preset, written as the loop anyone would write with the driver (lib/calibrate). */
+function plainLoop(client: MongoClient, clients: number, seconds: number, docs: number): Promise<{ ops: number; seconds: number }> {
+  return runPlainLoop(client, NS, clients, seconds, docs);
 }
 
 async function main(): Promise<void> {

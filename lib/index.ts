@@ -16,5 +16,18 @@ export type {
 } from './launcher';
 export * from './security';
 export * from './matrix';
+export { addTopologyOptions } from './cli/topology-options';
 export * from './diskperf';
 export { runPresplitImport, writePresplitImportReport, loadPresplitImportResult } from './experiments/presplit-import';
+
+// The curated API (docs/api.md): run, benchmark, plan/render/apply a topology, report, compare, and
+// the helpers of a performance test against a committed baseline.
+export {
+  benchmark, benchmarkOptions, readBenchmarkConfig, run, planTopology, renderScripts, writeScripts, applyTopology,
+  readResult, writeResult, renderReport, compare, benchmarkWorkload, expectNoRegression, RegressionError, WORKLOAD_TEST_DEFAULTS,
+} from './api';
+export type {
+  BenchmarkInput, BenchmarkControl, RunControl, RunFlags, RunOutcome, RunEvent, ApplyTopologyOptions, ResultSource, CompareRunOptions,
+  WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome,
+} from './api';
+export * from './compare';

@@ -7,6 +7,8 @@ import { registerScripts } from './scripts';
 import { registerReport } from './report';
 import { registerMatrix } from './matrix';
 import { registerDiskperf } from './diskperf';
+import { registerCalibrate } from './calibrate';
+import { registerCompare } from './compare';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -30,6 +32,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerReport(program, ctx);
   registerMatrix(program, ctx);
   registerDiskperf(program, ctx);
+  registerCalibrate(program, ctx);
+  registerCompare(program, ctx);
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)

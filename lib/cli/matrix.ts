@@ -8,21 +8,19 @@ import { renderMatrixDryRun } from '../matrix/dry-run';
 import { planMatrix } from '../matrix/plan';
 import { installInterrupt } from '../run/interrupt';
 import { redactText } from '../security/redact';
-import { MATRIX_PRESET_DESCRIPTIONS, MATRIX_PRESET_NAMES } from '../matrix/presets';
-import { SIZING } from '../matrix/parameters';
+import { allExperiments, experimentNames, findExperiment } from '../experiments/registry';
 import { MatrixEvent, runMatrix } from '../matrix/runner';
 import { MatrixDocument } from '../matrix/matrix-document';
-import { MEASURES, unitShown } from '../matrix/measures';
-import { formatMeasure, matrixTable } from '../matrix/table';
+import { formatMeasure, matrixTable, unitShown } from '../matrix/table';
 import { markdownTable } from '../report/summary-md';
 
-const PRESET_HELP = MATRIX_PRESET_NAMES.map((name) => `  ${name.padEnd(22)} ${MATRIX_PRESET_DESCRIPTIONS[name]}\n  ${''.padEnd(22)} ${SIZING[name].scaleNote}; default scale ${SIZING[name].defaultScale}`).join('\n');
+const PRESET_HELP = allExperiments().map((e) => `  ${e.name.padEnd(22)} ${e.description}\n  ${''.padEnd(22)} ${e.sizing.scaleNote}; default scale ${e.sizing.defaultScale}`).join('\n');
 
 export function registerMatrix(program: Command, ctx: CliContext): void {
   const command = program.command('matrix');
   command
     .description("run a list of labelled configurations (the articles' experiments) and compare them")
-    .option('--preset <name>', `one of the seeds' experiments: ${MATRIX_PRESET_NAMES.join(', ')}`)
+    .option('--preset <name>', `one of the seeds' experiments: ${experimentNames().join(', ')}`)
     .option('--matrix <file>', 'a custom list of configurations (JSON or YAML; see docs/matrix.md)')
     .option('--dry-run', 'print the configurations, the target and what would be launched; start and connect nothing')
     .optionsGroup('Target (default: an embedded standalone, as mongo-bench run):')
@@ -114,7 +112,7 @@ function rawArgs(command: Command): string[] {
 
 /** Progress lines: one when a configuration starts, its figures (or skip reason) when it ends. */
 class MatrixPrinter {
-  private experiment: MatrixDocument['experiment'] = 'most';
+  private experiment: MatrixDocument['experiment'] = '';
 
   constructor(private readonly ctx: CliContext) {}
 
@@ -152,7 +150,7 @@ class MatrixPrinter {
         const head = `[${event.index + 1}/${event.total}] ${row.label}:`;
         if (row.status === 'skipped') err(`${head} skipped: ${row.reason}`);
         else {
-          const figures = MEASURES[this.experiment].measures
+          const figures = (findExperiment(this.experiment)?.measures ?? [])
             .filter((m) => row.measures[m.key] !== undefined && row.measures[m.key] !== null)
             .map((m) => `${m.title.toLowerCase()} ${formatMeasure(row.measures[m.key], m)}${unitShown(m) ? ` ${unitShown(m)}` : ''}`)
             .join(', ');

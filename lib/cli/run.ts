@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
-import { BenchmarkFlags, RunFlags, RUN_DEFAULTS } from '../config/run-options';
+import { BenchmarkFlags, RunFlags, RUN_DEFAULTS, workersArg } from '../config/run-options';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../config/presets';
 import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
@@ -102,6 +102,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .option('--op-timeout <ms>', `per-operation time limit (driver timeoutMS, maxTimeMS on the server); a step still running this long after its window is cut and marked failed (default: ${RUN_DEFAULTS.opTimeout})`, intArg('--op-timeout'))
     .option('--on-error <what>', `after a failed step (server gone, step cut): stop, or continue with the next step (default: ${RUN_DEFAULTS.onError})`)
+    .option('--workers <n>', 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))', workersArg)
     .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
     .optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
   addConnectionOptions(command);

@@ -34,6 +34,8 @@ export const renderBenchRunWorkload: WorkloadScriptRenderer = (workload, plan, o
     ns,
     maxClients: options.maxClients ?? RUN_DEFAULTS.maxClients,
     seconds: options.seconds ?? RUN_DEFAULTS.seconds,
+    // The legacy mongo shell ends with 5.0: a plan for a newer server is run from a 5.0 shell.
+    shellVersion: plan.topology.serverVersion.major >= 5 ? { major: 5, minor: 0 } : plan.topology.serverVersion,
   });
   return [{ file: scriptFileName(workload), text }];
 };
@@ -68,8 +70,9 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
     .option('--hashed', 'sharded: hashed shard key instead of ranged')
     .option('--presplit <min:max>', 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard')
     .option('--chunk-size <mb>', 'sharded: chunk size in MB (config.settings)', intArg('--chunk-size'))
-    .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
-    .option('--server-version <x.y>', 'MongoDB version to plan for (default: 7.0)')
+    .option('--stop-balancer', 'sharded: leave the balancer stopped (a --presplit stops it before the splits and otherwise starts it again at the end)')
+    .option('--server-version <x.y>', 'MongoDB version to plan for (default: 7.0; at least 4.4)')
+    .option('--cache-size-gb <gb>', "each mongod's WiredTiger cache in GB (default: computed when 00-start.sh runs: 50% of (RAM - 1 GB) shared by the mongods, at least 0.25)", numberArg('--cache-size-gb'))
     .option('--auth', 'access control: keyfile between members (--auth for a standalone) and a first admin user; the scripts read the password from MONGO_BENCH_PASSWORD or ask')
     .option('--auth-user <name>', 'with --auth: the first admin user (default: admin; MONGO_BENCH_USER overrides it when the scripts run)')
     .option('--out <dir>', 'output folder (default: shell-scripts/<topology-name>)')

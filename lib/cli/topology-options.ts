@@ -4,7 +4,7 @@
  * to lib/run's resolveRunPlan (or lib/topology's planFromOptions) unchanged: the meaning lives there.
  */
 import { Command } from 'commander';
-import { intArg } from '../config/validate';
+import { intArg, numberArg } from '../config/validate';
 import { TOPOLOGY_KINDS } from '../topology';
 import { RUN_TARGET_DEFAULTS } from '../run/run-plan';
 
@@ -23,7 +23,7 @@ export interface LaunchOptionsHelp {
   serverVersion?: string;
 }
 
-/** --mongod-bin, --bin-dir, --base-port, --data-dir, --keep-data, --ready-timeout, --server-version. */
+/** --mongod-bin, --bin-dir, --base-port, --data-dir, --keep-data, --ready-timeout, --server-version, --cache-size-gb. */
 export function addLaunchOptions(command: Command, help: LaunchOptionsHelp = {}): Command {
   return command
     .option('--mongod-bin <path>', 'the mongod binary (mongos beside it for sharded); launches from the plan')
@@ -32,7 +32,8 @@ export function addLaunchOptions(command: Command, help: LaunchOptionsHelp = {})
     .option('--data-dir <dir>', 'launched: one folder per process under it, kept (default: a temp folder, removed at the end)')
     .option('--keep-data', 'launched: keep the default temp data folder')
     .option('--ready-timeout <ms>', `launched: how long each process may take to answer hello (default: ${RUN_TARGET_DEFAULTS.readyTimeoutMs})`, intArg('--ready-timeout'))
-    .option('--server-version <x.y>', help.serverVersion ?? 'launched: the MongoDB version the plan is for (default: 7.0)');
+    .option('--server-version <x.y>', help.serverVersion ?? 'launched: the MongoDB version the plan is for (default: 7.0; at least 4.4)')
+    .option('--cache-size-gb <gb>', "launched: each mongod's WiredTiger cache in GB (default: 50% of (RAM - 1 GB) shared by the mongods, at least 0.25)", numberArg('--cache-size-gb'));
 }
 
 /**

@@ -27,6 +27,9 @@ export const RUN_DEFAULTS = {
   onError: 'stop',
 } as const;
 
+/** The most worker threads a step may use. */
+export const MAX_WORKERS = 256;
+
 /** The largest client count accepted: each client is a connection of its own. */
 export const MAX_CLIENTS = 10_000;
 
@@ -67,6 +70,11 @@ export interface RunOptions {
   opTimeoutMS?: number;
   /** After a failed step: stop the run (default), or go on with the next step. */
   onError?: OnError;
+  /**
+   * Worker threads per step (each with its own MongoClient and a share of the clients); 1 = the
+   * main thread alone. 'auto' or undefined: min(clients, cores - 1), at least 1.
+   */
+  workers?: number | 'auto';
 }
 
 /** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
@@ -92,6 +100,8 @@ export interface BenchmarkFlags {
   testDouble?: boolean;
   opTimeout?: number;
   onError?: string;
+  /** A count, or 'auto' (commander hands the text; workersArg converts it). */
+  workers?: number | 'auto';
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -120,6 +130,8 @@ export interface TargetFlags {
   mongodBin?: string;
   binDir?: string;
   readyTimeout?: number;
+  /** Launched: each mongod's WiredTiger cache in GB (default: its share of the host's memory). */
+  cacheSizeGb?: number;
   /** Launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user. */
   auth?: boolean;
 }
@@ -159,7 +171,17 @@ export const benchmarkShape = {
   testDouble: z.boolean().optional(),
   opTimeout: positiveInt('the operation timeout (ms)').optional(),
   onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
+  workers: z
+    .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
+    .optional(),
 };
+
+/** --workers: 'auto' or a whole number (left as text when it is neither, so validation names the option). */
+export function workersArg(value: string): number | 'auto' | string {
+  const trimmed = value.trim();
+  if (trimmed === 'auto') return 'auto';
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : value;
+}
 
 const flagsSchema = z
   .object({
@@ -248,6 +270,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
     onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
+    ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import { requireMongod, requireMongos, type ResolvedBinaries } from './binaries'
 import { terminate, track, type ExitInfo, type TrackedChild } from './children';
 import { formatCommandLine } from './command-line';
 import { describeTail, OutputTail } from './log-tail';
-import { directUri, portBlocker, sleep, waitForHello } from './ports';
+import { directUri, helloOnce, portBlocker, sleep, waitForHello } from './ports';
 import { ensureKeyFile } from './keyfile';
 import { argValue, bindAddresses, dataDirOf, effectiveArgs, hasArg, logPathOf, stopTier, validateSpecs, type ProcessKind, type ProcessSpec } from './spec';
 
@@ -28,8 +28,12 @@ export interface LaunchOptions {
   signal?: AbortSignal;
   /** How long each process may take, from spawn, to answer hello. */
   readyTimeoutMs: number;
-  /** How long stop() waits after SIGTERM before SIGKILL. Default 20 s: mongod's own signalled
-   * shutdown may wait up to 15 s for a replica-set primary to step down. */
+  /**
+   * How long stop() waits after SIGTERM before SIGKILL. Default 120 s: a signalled mongod or mongos
+   * waits out its quiesce period (shutdownTimeoutMillisForSignaledShutdown, 15 s by default since 5.0;
+   * the plan sets it to 1 s), a 4.4 primary tries to step down for up to 10 s, and then the final
+   * checkpoint is written; a process still shutting down cleanly is not cut short by a SIGKILL.
+   */
   stopGraceMs?: number;
   /** Environment of the children (default: this process's). */
   env?: NodeJS.ProcessEnv;
@@ -74,6 +78,10 @@ export interface StoppedProcess {
   signal: NodeJS.Signals | null;
   /** SIGTERM was not enough within the grace period; SIGKILL was sent. */
   killed: boolean;
+  /** From SIGTERM to the exit. */
+  durationMs: number;
+  /** It was the PRIMARY of its replica set when the stop began (stopped after the other members). */
+  wasPrimary?: boolean;
 }
 
 export interface LaunchedGroup {
@@ -85,7 +93,11 @@ export interface LaunchedGroup {
    * `readyTimeoutMs` here overrides the group's for these processes (a mongos may need longer).
    */
   launch(specs: readonly ProcessSpec[], overrides?: { readyTimeoutMs?: number }): Promise<LaunchedProcess[]>;
-  /** Stops every process (mongos, then shards, then config servers) and waits for each to exit. Idempotent. */
+  /**
+   * Stops every process and waits for each to exit: mongos, then the shards' (or a replica set's)
+   * members, then the config servers; within a tier the secondaries before the primaries, so no
+   * primary waits for a secondary to catch up that is about to go anyway. Idempotent.
+   */
   stop(): Promise<StoppedProcess[]>;
   /** The keyfiles the processes use (their contents are secrets: redact them from any output). */
   readonly keyFiles: readonly string[];
@@ -103,7 +115,9 @@ interface Entry {
   ready: boolean;
 }
 
-const DEFAULT_STOP_GRACE_MS = 20_000;
+const DEFAULT_STOP_GRACE_MS = 120_000;
+/** How long stop() asks each member whether it is the PRIMARY (hello) before it orders the stops. */
+const STOP_HELLO_TIMEOUT_MS = 2_000;
 
 export async function launchProcesses(specs: readonly ProcessSpec[], options: LaunchOptions): Promise<LaunchedGroup> {
   const group = new Group(options);
@@ -242,18 +256,31 @@ class Group implements LaunchedGroup {
   private async stopAll(): Promise<StoppedProcess[]> {
     const grace = this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
     const results: StoppedProcess[] = [];
-    for (const tier of [0, 1, 2]) {
-      const inTier = this.entries.filter((e) => stopTier(e.spec) === tier);
-      const stopped = await Promise.all(
-        inTier.map(async (e) => {
+    const stopAll = (entries: Entry[], wasPrimary: boolean) =>
+      Promise.all(
+        entries.map(async (e) => {
+          const started = Date.now();
           const { exit, killed } = await terminate(e.tracked, grace);
-          return { name: e.info.name, pid: e.info.pid, code: exit.code, signal: exit.signal, killed };
+          const stopped: StoppedProcess = { name: e.info.name, pid: e.info.pid, code: exit.code, signal: exit.signal, killed, durationMs: Date.now() - started };
+          if (wasPrimary) stopped.wasPrimary = true;
+          return stopped;
         }),
       );
-      results.push(...stopped);
+    for (const tier of [0, 1, 2]) {
+      const inTier = this.entries.filter((e) => stopTier(e.spec) === tier);
+      const primary = await Promise.all(inTier.map((e) => (tier === 0 || e.tracked.exit ? false : isPrimary(e))));
+      results.push(...(await stopAll(inTier.filter((_, i) => !primary[i]), false)));
+      results.push(...(await stopAll(inTier.filter((_, i) => primary[i]), true)));
     }
     return results;
   }
+}
+
+/** Whether a running member says it is the writable PRIMARY (false when it does not answer in time). */
+async function isPrimary(entry: Entry): Promise<boolean> {
+  if (!entry.ready) return false;
+  const hello = await helloOnce(entry.spec.host, entry.spec.port, STOP_HELLO_TIMEOUT_MS);
+  return hello?.isWritablePrimary === true || hello?.ismaster === true ? hello.setName !== undefined : false;
 }
 
 const KEY_FILE = '--keyFile';

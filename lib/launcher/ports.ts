@@ -38,8 +38,12 @@ function canConnect(host: string, port: number, timeoutMs: number): Promise<bool
   });
 }
 
-/** One `hello` through the driver over a direct connection; the reply, or undefined on failure. */
-async function helloOnce(host: string, port: number, timeoutMs: number): Promise<Record<string, unknown> | undefined> {
+/**
+ * One `hello` through the driver over a direct connection; the reply, or undefined on failure.
+ * Where hello is unknown (4.4.0 and 4.4.1 answer CommandNotFound, 59: CmdHello arrives in r4.4.2,
+ * src/mongo/db/repl/replication_info.cpp) it asks isMaster, whose reply has `ismaster` instead.
+ */
+export async function helloOnce(host: string, port: number, timeoutMs: number): Promise<Record<string, unknown> | undefined> {
   const client = new MongoClient(directUri(host, port), {
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
@@ -47,7 +51,12 @@ async function helloOnce(host: string, port: number, timeoutMs: number): Promise
     maxPoolSize: 1,
   });
   try {
-    return await client.db('admin').command({ hello: 1 });
+    try {
+      return await client.db('admin').command({ hello: 1 });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 59) throw err;
+      return await client.db('admin').command({ isMaster: 1 });
+    }
   } catch {
     return undefined;
   } finally {

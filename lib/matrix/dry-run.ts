@@ -3,7 +3,7 @@ import { renderPlanTable } from '../topology';
 import { TargetPlan } from '../run/run-plan';
 import { skipReason } from './feasibility';
 import { describeTarget } from './matrix-target';
-import { MatrixPlan, MatrixRunOptions } from './plan';
+import { experimentOf, MatrixPlan, MatrixRunOptions } from './plan';
 import { TargetCapabilities } from './target-probe';
 
 /**
@@ -27,6 +27,7 @@ export function expectedCapabilities(target: TargetPlan): TargetCapabilities | u
 
 export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan): string {
   const { definition } = options;
+  const experiment = experimentOf(definition);
   const target = options.target ?? { kind: 'uri' as const, uri: options.uri };
   const out: string[] = [];
   out.push(`mongo-bench matrix --dry-run: ${definition.name} (${definition.experiment}, from ${definition.source})`, '');
@@ -39,7 +40,8 @@ export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan):
     out.push('  started once for the whole matrix; every process is stopped at the end, also on failure, Ctrl-C or SIGTERM', '');
     out.push(renderPlanTable(target.plan).trimEnd());
   }
-  if (definition.experiment === 'presplit-import' && target.kind !== 'uri') out.push('  --setup is implied: the matrix started this cluster, so each way may shard, split and move chunks and stop the balancer');
+  const setup = experiment.needs?.setup;
+  if (setup && target.kind !== 'uri') out.push(`  --setup is implied: the matrix started this cluster, so ${setup.mayChange}`);
   for (const w of options.targetWarnings ?? []) out.push(`warning: ${w}`);
 
   const caps = expectedCapabilities(target);
@@ -48,7 +50,7 @@ export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan):
   out.push(`Database: ${options.db}`, '');
   out.push(`Configurations (${plan.configurations.length}):`);
   plan.configurations.forEach((p, i) => {
-    const skip = caps ? skipReason(p.config, caps, definition.experiment) : undefined;
+    const skip = caps ? skipReason(p.config, caps, experiment) : undefined;
     out.push(`  ${String(i + 1).padStart(2)}. ${p.config.label}: ${p.settings}${skip ? `\n      would be skipped: ${skip}` : ''}`);
   });
   if (!caps) out.push('  (which rows the target can run is decided on connecting: hello, and the capped / w:0 probes)');

@@ -2,15 +2,13 @@
  * Whether a configuration can run on the target, and if not, why (pure). A configuration the target
  * cannot honour becomes a "skipped" row with this reason; it is never dropped.
  */
-import { requiredAcks } from './settings';
-import { TargetCapabilities } from './target-probe';
-import { ExperimentName, MatrixConfiguration } from './types';
+import { requiredAcks } from '../experiments/configuration';
+import { Experiment, MatrixConfiguration, TargetCapabilities } from '../experiments/experiment';
 
-export function skipReason(config: MatrixConfiguration, caps: TargetCapabilities, experiment?: ExperimentName): string | undefined {
+export function skipReason(config: MatrixConfiguration, caps: TargetCapabilities, experiment?: Experiment): string | undefined {
   const { topology } = caps;
-  if (experiment === 'presplit-import' && topology.kind !== 'sharded') {
-    return `not a mongos: presplit-import shards a collection and needs a sharded cluster's router; the target is a ${topology.kind === 'replicaSet' ? `replica set (${topology.setName})` : 'standalone'}`;
-  }
+  const experimentReason = experiment?.skipReason?.(caps);
+  if (experimentReason) return experimentReason;
   const acks = requiredAcks(config.writeConcern);
   if (acks > 1) {
     if (topology.kind === 'standalone') return `w:${acks} needs a replica set with at least ${acks} data-bearing members; the target is a standalone`;

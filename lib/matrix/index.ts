@@ -1,7 +1,7 @@
 // The matrix's public surface: presets, matrix files, the runner, the combined report.
 export { runMatrix, JOURNAL_NOTE, MAPPING_NOTE } from './runner';
 export type { MatrixEvent, MatrixHooks } from './runner';
-export { planMatrix } from './plan';
+export { planMatrix, scaledDefaults } from './plan';
 export type { MatrixRunOptions, MatrixPlan, PlannedConfiguration } from './plan';
 export { matrixPreset, isMatrixPreset, MATRIX_PRESET_NAMES, MATRIX_PRESET_DESCRIPTIONS } from './presets';
 export type { MatrixPresetName } from './presets';
@@ -11,15 +11,11 @@ export type { MatrixDocument } from './matrix-document';
 export { writeMatrixReport, MATRIX_SUMMARY_FILE, MATRIX_CSV_FILE } from './write-matrix-report';
 export { barChartSpec, renderBarChart } from './bar-chart';
 export type { BarChartSpec, BarDataset } from './bar-chart';
-export { matrixTable, renderMatrixMarkdown, renderMatrixCsv, formatMeasure } from './table';
+export { matrixTable, renderMatrixMarkdown, renderMatrixCsv, formatMeasure, columnTitle } from './table';
 export { skipReason } from './feasibility';
-export { SIZING, scaledDefaults } from './parameters';
-export { MEASURES } from './measures';
 export type * from './types';
 export { resolveMatrixTarget, acquireMatrixTarget } from './matrix-target';
 export type { MatrixTarget, AcquiredMatrixTarget } from './matrix-target';
 export { TOPOLOGY_FLAG_KEYS } from './topology-options';
-// The option-adder lives with the CLI wiring; still exported here for library users.
-export { addTopologyOptions } from '../cli/topology-options';
 export type { TopologyFlags } from './topology-options';
 export { renderMatrixDryRun } from './dry-run';

@@ -1,18 +1,7 @@
 /**
- * `--matrix FILE`: a custom list of configurations (JSON or YAML). Every error names the file and the
- * path inside it, e.g. `matrix file m.yaml: configurations[2].writeConcern.w: ...`.
- *
- *   name: my-write-concerns          # optional, names the output folder
- *   experiment: most                 # most | write-concern-latency | softlayer
- *   parameters: { docs: 4096 }       # optional, the experiment's parameters
- *   configurations:
- *     - label: SAFE
- *       writeConcern: { w: 1 }
- *       capped: true
- *       readPreference: secondary
- *       parameters: { writers: 2 }   # optional, this configuration only
- *       group: SAFE                  # optional, bar-chart group and series
- *       series: capped
+ * `--matrix FILE`: a custom list of configurations of one registered experiment (JSON or YAML; the
+ * format is in docs/matrix.md). Every error names the file and the path inside it, e.g.
+ * `matrix file m.yaml: configurations[2].writeConcern.w: ...`.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -20,8 +9,9 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
-import { PARAMETER_SCHEMAS } from './parameters';
-import { EXPERIMENTS, ExperimentName, MatrixDefinition } from './types';
+import { Experiment } from '../experiments/experiment';
+import { experimentNames, findExperiment } from '../experiments/registry';
+import { MatrixDefinition } from './types';
 
 const READ_PREFERENCES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const;
 
@@ -36,7 +26,7 @@ const writeConcernSchema = z
   .partial()
   .strict();
 
-function configurationSchema(experiment: ExperimentName) {
+function configurationSchema(experiment: Experiment) {
   return z
     .object({
       label: z.string({ error: 'required: a name for this configuration' }).min(1, 'must not be empty'),
@@ -44,20 +34,20 @@ function configurationSchema(experiment: ExperimentName) {
       writeConcern: writeConcernSchema.optional(),
       capped: z.boolean({ error: 'expected true or false' }).optional(),
       readPreference: z.enum(READ_PREFERENCES, { error: `expected one of ${READ_PREFERENCES.join(', ')}` }).optional(),
-      parameters: PARAMETER_SCHEMAS[experiment].partial().optional(),
+      parameters: experiment.parameters.partial().optional(),
       group: z.string().min(1).optional(),
       series: z.string().min(1).optional(),
     })
     .strict();
 }
 
-function fileSchema(experiment: ExperimentName) {
+function fileSchema(experiment: Experiment) {
   return z
     .object({
       schema: z.literal('mongo-bench/matrix-file@1', { error: 'expected "mongo-bench/matrix-file@1" (or leave it out)' }).optional(),
       name: z.string().min(1, 'must not be empty').optional(),
       experiment: z.string(),
-      parameters: PARAMETER_SCHEMAS[experiment].partial().optional(),
+      parameters: experiment.parameters.partial().optional(),
       configurations: z.array(configurationSchema(experiment), { error: 'required: a list of configurations' }).min(1, 'expected at least one configuration'),
     })
     .strict()
@@ -90,17 +80,19 @@ function issueText(issue: z.core.$ZodIssue): string {
 export function parseMatrixDocument(raw: unknown, where: string): MatrixDefinition {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`${where}: expected an object with "experiment" and "configurations"`);
   const experiment = (raw as Record<string, unknown>).experiment;
-  if (typeof experiment !== 'string' || !(EXPERIMENTS as readonly string[]).includes(experiment)) {
-    const suggestion = typeof experiment === 'string' ? closest(experiment, EXPERIMENTS) : undefined;
+  const chosen = typeof experiment === 'string' ? findExperiment(experiment) : undefined;
+  if (!chosen) {
+    const names = experimentNames();
+    const suggestion = typeof experiment === 'string' ? closest(experiment, names) : undefined;
     const got = experiment === undefined ? 'missing' : `got ${JSON.stringify(experiment)}`;
-    throw new UsageError(`${where}: experiment: expected one of ${EXPERIMENTS.join(', ')} (${got})${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+    throw new UsageError(`${where}: experiment: expected one of ${names.join(', ')} (${got})${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
   }
-  const result = fileSchema(experiment as ExperimentName).safeParse(raw);
+  const result = fileSchema(chosen).safeParse(raw);
   if (!result.success) throw new UsageError(result.error.issues.map((issue) => `${where}: ${issueText(issue)}`).join('\n'));
   const doc = result.data;
   return {
-    name: doc.name ?? experiment,
-    experiment: experiment as ExperimentName,
+    name: doc.name ?? chosen.name,
+    experiment: chosen.name,
     parameters: doc.parameters ?? {},
     configurations: doc.configurations,
     source: `matrix file ${where.replace(/^matrix file /, '')}`,

@@ -12,7 +12,8 @@ import { CommandLog, renderSetupJs, writeSetupJs } from '../run/artifacts';
 import { resolveRunPlan, TargetPlan } from '../run/run-plan';
 import { SetupPlan, SetupStep } from '../topology';
 import { redactUri } from '../security/redact';
-import { ExperimentName } from './types';
+import { Experiment } from '../experiments/experiment';
+import { allExperiments } from '../experiments/registry';
 import { TopologyFlags, TOPOLOGY_FLAG_KEYS } from './topology-options';
 
 export interface MatrixTarget {
@@ -23,7 +24,7 @@ export interface MatrixTarget {
 
 export interface ResolveTargetContext {
   db: string;
-  experiment: ExperimentName;
+  experiment: Experiment;
   env?: Readonly<Record<string, string | undefined>>;
   now?: Date;
 }
@@ -36,9 +37,9 @@ export function resolveMatrixTarget(uri: string | undefined, flags: TopologyFlag
     return { plan: { kind: 'uri', uri }, warnings: [] };
   }
   const topology = flags.topology ?? 'standalone';
-  if (ctx.experiment === 'presplit-import' && topology !== 'sharded') {
+  if (ctx.experiment.needs?.topology === 'sharded' && topology !== 'sharded') {
     throw new UsageError(
-      `option --topology: presplit-import needs a sharded cluster (its rows would all be skipped on a ${topology}): ` +
+      `option --topology: ${ctx.experiment.name} needs a sharded cluster (its rows would all be skipped on a ${topology}): ` +
         'add --topology sharded --shards K (with --bin-dir or --mongod-bin), or --uri of an existing mongos with --setup',
     );
   }
@@ -55,7 +56,7 @@ export function resolveMatrixTarget(uri: string | undefined, flags: TopologyFlag
 
 /**
  * A launched cluster's plan up to the shards being added: run's plan also shards its benchmark
- * collection, which no matrix experiment uses (presplit-import shards its own collection per way).
+ * collection, which no matrix experiment uses (an experiment that shards shards its own collection).
  */
 export function clusterOnly(plan: SetupPlan): SetupPlan {
   return {
@@ -75,6 +76,11 @@ export function describeTarget(plan: TargetPlan): string {
     case 'launched':
       return `a local ${plan.plan.topology.name} cluster launched from the setup plan with ${plan.binaries.origin}, stopped at the end`;
   }
+}
+
+/** "<name> <where it logs its own setup>" for each experiment that changes a deployment's setup. */
+function selfLogging(): string {
+  return allExperiments().flatMap((e) => (e.needs?.setup ? [`${e.name} ${e.needs.setup.loggedIn}`] : [])).join('; ');
 }
 
 export interface MatrixTargetHooks {
@@ -102,7 +108,7 @@ export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, o
       target.kind === 'embedded'
         ? 'the embedded MongoDB (mongodb-memory-server) gets no setup steps from mongo-bench'
         : target.kind === 'uri'
-          ? 'an existing deployment (--uri) is used as it is (presplit-import logs its own setup per way in each row folder)'
+          ? `an existing deployment (--uri) is used as it is (${selfLogging()})`
           : target.plan.steps.length === 0
             ? 'a standalone needs no setup steps'
             : 'the matrix stopped before the first setup step';

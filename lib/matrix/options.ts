@@ -5,53 +5,18 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { parseOptions } from '../config/validate';
+import { kebab, parseOptions } from '../config/validate';
 import { parsePresplit } from '../topology/options';
 import { readMatrixFile } from './matrix-file';
-import { PARAMETER_SCHEMAS, SIZING } from './parameters';
-import { MatrixRunOptions } from './plan';
-import { MATRIX_PRESET_NAMES, matrixPreset } from './presets';
-import { slug } from './settings';
+import { allExperiments, experimentNames } from '../experiments/registry';
+import { experimentOf, MatrixRunOptions, ratioRefusal, slug } from './plan';
+import { matrixPreset } from './presets';
 import { resolveMatrixTarget } from './matrix-target';
 import { pickTopologyFlags, TopologyFlags } from './topology-options';
 import { TargetPlan } from '../run/run-plan';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
 
-export interface MatrixFlags {
-  preset?: string;
-  matrix?: string;
-  uri?: string;
-  scale?: number;
-  out?: string;
-  db?: string;
-  docs?: number;
-  docSize?: number;
-  batchSize?: number;
-  writers?: number;
-  readers?: number;
-  readStart?: string;
-  inserts?: number;
-  rounds?: number;
-  maxClients?: number;
-  seconds?: number;
-  warmup?: number;
-  datasetRatio?: number[];
-  shardKey?: string;
-  presplit?: string;
-  chunkSize?: number;
-  hashedKey?: string;
-  sampleInterval?: number;
-  maxSeconds?: number;
-  setup?: boolean;
-  seed?: number;
-  serverSelectionTimeout?: number;
-  testDouble?: boolean;
-  dryRun?: boolean;
-}
-
-/** Everything `mongo-bench matrix` takes: its own flags and run's topology flags. */
-export type MatrixCliFlags = MatrixFlags & TopologyFlags;
 
 const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
@@ -102,26 +67,23 @@ const flagsSchema = z
   })
   .strict();
 
-/** Command-line option (commander's key) -> the flag and the experiment parameter it sets. */
-const PARAMETER_FLAGS: Record<string, { flag: string; parameter: string }> = {
-  docs: { flag: '--docs', parameter: 'docs' },
-  docSize: { flag: '--doc-size', parameter: 'docSize' },
-  batchSize: { flag: '--batch-size', parameter: 'batchSize' },
-  writers: { flag: '--writers', parameter: 'writers' },
-  readers: { flag: '--readers', parameter: 'readers' },
-  readStart: { flag: '--read-start', parameter: 'readStart' },
-  inserts: { flag: '--inserts', parameter: 'inserts' },
-  rounds: { flag: '--rounds', parameter: 'rounds' },
-  maxClients: { flag: '--max-clients', parameter: 'maxClients' },
-  seconds: { flag: '--seconds', parameter: 'seconds' },
-  warmup: { flag: '--warmup', parameter: 'warmup' },
-  shardKey: { flag: '--shard-key', parameter: 'shardKey' },
-  presplit: { flag: '--presplit', parameter: 'range' },
-  chunkSize: { flag: '--chunk-size', parameter: 'chunkSize' },
-  hashedKey: { flag: '--hashed-key', parameter: 'hashedKey' },
-  sampleInterval: { flag: '--sample-interval', parameter: 'sampleIntervalMs' },
-  maxSeconds: { flag: '--max-seconds', parameter: 'maxSecondsPerWay' },
+/** The flags commander hands over (its own; run's topology flags are typed by TopologyFlags). */
+export type MatrixFlags = Omit<z.input<typeof flagsSchema>, keyof TopologyFlags>;
+/** Everything `mongo-bench matrix` takes: its own flags and run's topology flags. */
+export type MatrixCliFlags = MatrixFlags & TopologyFlags;
+
+/** Command-line option (commander's key) -> the experiment parameter it sets (in --help's order). */
+const PARAMETER_FLAGS: Record<string, string> = {
+  ...same('docs', 'docSize', 'batchSize', 'writers', 'readers', 'readStart', 'inserts', 'rounds', 'maxClients', 'seconds', 'warmup', 'shardKey'),
+  presplit: 'range',
+  ...same('chunkSize', 'hashedKey'),
+  sampleInterval: 'sampleIntervalMs',
+  maxSeconds: 'maxSecondsPerWay',
 };
+
+function same(...keys: string[]): Record<string, string> {
+  return Object.fromEntries(keys.map((k) => [k, k]));
+}
 
 function timestamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
@@ -135,33 +97,38 @@ export interface ResolveMatrixContext {
 export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date(), ctx: ResolveMatrixContext = {}): MatrixRunOptions {
   const flags = parseOptions(flagsSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
   if (flags.preset !== undefined && flags.matrix !== undefined) throw new UsageError('options --preset and --matrix cannot be combined: choose a preset or a file');
-  if (flags.preset === undefined && flags.matrix === undefined) throw new UsageError(`option --preset or --matrix: required (presets: ${MATRIX_PRESET_NAMES.join(', ')})`);
+  if (flags.preset === undefined && flags.matrix === undefined) throw new UsageError(`option --preset or --matrix: required (presets: ${experimentNames().join(', ')})`);
   const definition = flags.preset !== undefined ? matrixPreset(flags.preset) : readMatrixFile(flags.matrix as string);
   const experiment = definition.experiment;
-  const known = PARAMETER_SCHEMAS[experiment].shape as Record<string, unknown>;
+  const chosen = experimentOf(definition);
+  const known = chosen.parameters.shape as Record<string, unknown>;
 
   const overrides: Record<string, unknown> = {};
-  const applicable = Object.values(PARAMETER_FLAGS).filter((f) => f.parameter in known).map((f) => f.flag);
-  for (const [key, { flag, parameter }] of Object.entries(PARAMETER_FLAGS)) {
+  const applicable = Object.entries(PARAMETER_FLAGS).filter(([, parameter]) => parameter in known).map(([key]) => `--${kebab(key)}`);
+  for (const [key, parameter] of Object.entries(PARAMETER_FLAGS)) {
     const value = flags[key as keyof typeof flags];
     if (value === undefined) continue;
+    const flag = `--${kebab(key)}`;
     if (!(parameter in known)) throw new UsageError(`option ${flag}: does not apply to the ${experiment} experiment (its options: ${applicable.join(', ')})`);
     overrides[parameter] = value;
   }
   // The range's own checks (numbers, MIN < MAX) name the flag here; the configurations would name the parameter.
   if (flags.presplit !== undefined && 'range' in known) parsePresplit(flags.presplit, 'option --presplit');
-  if (flags.setup && experiment !== 'presplit-import') throw new UsageError(`option --setup: only presplit-import changes the target's setup (this matrix runs ${experiment})`);
+  if (flags.setup && !chosen.needs?.setup) {
+    const changers = allExperiments().filter((e) => e.needs?.setup).map((e) => e.name);
+    throw new UsageError(`option --setup: only ${changers.join(', ')} changes the target's setup (this matrix runs ${experiment})`);
+  }
   if (flags.seed !== undefined) {
     if (!('randomSeed' in known)) throw new UsageError(`option --seed: does not apply to the ${experiment} experiment`);
     overrides.randomSeed = flags.seed;
   }
   if (flags.datasetRatio !== undefined) {
-    if (experiment !== 'softlayer') throw new UsageError(`option --dataset-ratio: only the softlayer experiment sizes data by RAM (this matrix runs ${experiment})`);
+    if (!('datasetRatio' in known)) throw new UsageError(ratioRefusal(experiment));
     if (flags.docs !== undefined) throw new UsageError('options --docs and --dataset-ratio cannot be combined: give a document count or a ratio of the server\'s RAM');
   }
-  const scale = flags.scale ?? SIZING[experiment].defaultScale;
+  const scale = flags.scale ?? chosen.sizing.defaultScale;
   const db = flags.db ?? MATRIX_DEFAULTS.db;
-  const target = resolveMatrixTarget(flags.uri, pickTopologyFlags(flags), { db, experiment, env: ctx.env, now });
+  const target = resolveMatrixTarget(flags.uri, pickTopologyFlags(flags), { db, experiment: chosen, env: ctx.env, now });
   return {
     definition,
     uri: targetUri(target.plan),
@@ -176,7 +143,7 @@ export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date()
     outDir: flags.out ?? `reports/${timestamp(now)}-matrix-${slug(definition.name)}`,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
-    // A server the matrix starts is its own to change: presplit-import needs no --setup there.
+    // A server the matrix starts is its own to change: no --setup needed there.
     allowSetup: flags.setup === true || target.plan.kind !== 'uri',
   };
 }

@@ -5,9 +5,9 @@
  */
 import { UsageError } from '../config/errors';
 import { TargetPlan } from '../run/run-plan';
-import { PARAMETER_SCHEMAS, scaledDefaults, SIZING } from './parameters';
-import { checkPresplitConfiguration, describeWay, setupRefusal } from './presplit-import';
-import { describeSettings, slug } from './settings';
+import { describeSettings } from '../experiments/configuration';
+import { Experiment } from '../experiments/experiment';
+import { allExperiments, findExperiment } from '../experiments/registry';
 import { MatrixConfiguration, MatrixDefinition } from './types';
 
 export interface MatrixRunOptions {
@@ -25,17 +25,17 @@ export interface MatrixRunOptions {
   commandLine?: string;
   /** --dry-run: say what would run, connect nothing. */
   dryRun?: boolean;
-  /** Database the experiments write to (dropped collections only: most, insertTest, softlayer). */
+  /** Database the experiments write to (each drops its own collections). */
   db: string;
   scale: number;
   /** Parameter overrides from the command line (win over the definition's). */
   overrides: Record<string, unknown>;
-  /** softlayer: one configuration per ratio of the server's RAM. */
+  /** One configuration per ratio of the server's RAM (experiments with a datasetRatio parameter). */
   datasetRatios?: number[];
   outDir: string;
   serverSelectionTimeoutMS: number;
   testDouble?: boolean;
-  /** The user allowed changes to the target's setup (--setup): presplit-import shards, splits and moves chunks. */
+  /** The user allowed changes to the target's setup (--setup), for experiments that change it. */
   allowSetup?: boolean;
 }
 
@@ -58,13 +58,37 @@ export interface MatrixPlan {
   scaleApplied: boolean;
 }
 
-function validate(experiment: MatrixDefinition['experiment'], raw: Record<string, unknown>, where: string): Record<string, unknown> {
-  const result = PARAMETER_SCHEMAS[experiment].safeParse(raw);
+/** The registered experiment of a definition (files and presets are checked against the registry when read). */
+export function experimentOf(definition: MatrixDefinition): Experiment {
+  const experiment = findExperiment(definition.experiment);
+  if (!experiment) throw new UsageError(`${definition.source}: unknown experiment "${definition.experiment}"`);
+  return experiment;
+}
+
+/** "--dataset-ratio" applies to experiments that size their data by the server's RAM. */
+export function ratioRefusal(experiment: string): string {
+  const sizers = allExperiments().filter((e) => 'datasetRatio' in e.parameters.shape).map((e) => e.name);
+  return `option --dataset-ratio: only the ${sizers.join(', ')} experiment sizes data by RAM (this matrix runs ${experiment})`;
+}
+
+/** The seed's parameters scaled: the scaled parameter is multiplied and rounded, at least 1. */
+export function scaledDefaults(experiment: Experiment, scale: number): Record<string, unknown> {
+  const { full, scaled } = experiment.sizing;
+  return { ...full, [scaled]: Math.max(1, Math.round((full[scaled] as number) * scale)) };
+}
+
+/** Folder-safe slug of a label: "SAFE (w:1), capped" -> "safe-w-1-capped". */
+export function slug(label: string): string {
+  return label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'config';
+}
+
+function validate(experiment: Experiment, raw: Record<string, unknown>, where: string): Record<string, unknown> {
+  const result = experiment.parameters.safeParse(raw);
   if (result.success) return result.data as Record<string, unknown>;
   throw new UsageError(result.error.issues.map((i) => `${where}${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`).join('\n'));
 }
 
-/** softlayer with --dataset-ratio: each configuration once per ratio. */
+/** --dataset-ratio: each configuration once per ratio. */
 function expandRatios(configs: MatrixConfiguration[], ratios: number[] | undefined): MatrixConfiguration[] {
   if (!ratios || ratios.length === 0) return configs;
   return configs.flatMap((c) =>
@@ -81,32 +105,31 @@ function expandRatios(configs: MatrixConfiguration[], ratios: number[] | undefin
 export function planMatrix(options: MatrixRunOptions): MatrixPlan {
   const { definition } = options;
   if (!(options.scale > 0) || !Number.isFinite(options.scale)) throw new UsageError(`option --scale: must be a number > 0, got ${options.scale}`);
-  if (options.datasetRatios && definition.experiment !== 'softlayer') throw new UsageError(`option --dataset-ratio: only the softlayer experiment sizes data by RAM (this matrix runs ${definition.experiment})`);
-  const experiment = definition.experiment;
+  const experiment = experimentOf(definition);
+  if (options.datasetRatios && !('datasetRatio' in experiment.parameters.shape)) throw new UsageError(ratioRefusal(definition.experiment));
   const parameters = validate(experiment, { ...scaledDefaults(experiment, options.scale), ...definition.parameters, ...options.overrides }, `${definition.source}: parameters`);
-  // Checked before anything connects: the experiment would change an existing cluster's distribution.
-  if (experiment === 'presplit-import' && !options.allowSetup) throw new UsageError(setupRefusal(options.uri, options.db, parameters));
+  const planContext = { uri: options.uri, db: options.db, allowSetup: options.allowSetup === true };
+  experiment.checkParameters?.(parameters, planContext);
   const configs = expandRatios(definition.configurations, options.datasetRatios);
   const width = String(configs.length).length;
   const configurations = configs.map((config, i) => {
     const where = `${definition.source}: configurations[${i}].parameters`;
     const own = validate(experiment, { ...parameters, ...config.parameters }, where);
-    if (experiment === 'presplit-import') checkPresplitConfiguration(options.uri, options.db, own, config, where);
+    experiment.checkConfiguration?.(own, config, where, planContext);
     return {
       config,
       parameters: own,
       dir: `${String(i + 1).padStart(Math.max(2, width), '0')}-${slug(config.label)}`,
-      settings: experiment === 'presplit-import' ? describeWay(own, config) : describeSettings(config),
+      settings: experiment.describeSettings ? experiment.describeSettings(own, config) : describeSettings(config),
       group: config.group ?? config.label,
       series: config.series ?? (config.group ? config.label : definition.name),
     };
   });
-  const scaled = SIZING[experiment].scaled;
+  const { scaled, scaleNote } = experiment.sizing;
   const overridden =
     scaled in definition.parameters ||
     scaled in options.overrides ||
     (options.datasetRatios?.length ?? 0) > 0 ||
     definition.configurations.some((c) => c.parameters !== undefined && scaled in c.parameters);
-  const scaleNote = overridden ? `${SIZING[experiment].scaleNote}; not applied here: ${scaled} was given` : SIZING[experiment].scaleNote;
-  return { parameters, configurations, scaleNote, scaleApplied: !overridden };
+  return { parameters, configurations, scaleNote: overridden ? `${scaleNote}; not applied here: ${scaled} was given` : scaleNote, scaleApplied: !overridden };
 }

@@ -10,24 +10,20 @@ import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../run/artifacts';
 import { redactUri } from '../security/redact';
-import { writeReport } from '../report/write-report';
 import { toolInfo } from '../version';
 import { connectTarget } from '../workload/target';
 import { ResultDocument } from '../metrics/result';
 import { neededProbes, skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
-import { MEASURES } from './measures';
-import { MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
+import { Experiment } from '../experiments/experiment';
+import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
 import { acquireMatrixTarget, AcquiredMatrixTarget, describeTarget } from './matrix-target';
-import { COLLECTIONS, runConfiguration } from './run-configuration';
-import { probeCapped, probeTopology, probeUnacknowledgedWrites, readServerMemory, TargetCapabilities } from './target-probe';
-import { writePresplitComparison } from './presplit-import';
-import { PresplitImportResult } from '../experiments/presplit-import/result';
+import { probeCapped, probeTopology, probeUnacknowledgedWrites, TargetCapabilities } from './target-probe';
 import { MatrixRow } from './types';
 import { writeMatrixReport } from './write-matrix-report';
 
 export type MatrixEvent =
-  | { type: 'planned'; name: string; experiment: MatrixRunOptions['definition']['experiment']; configurations: number; scale: number; scaleNote: string; parameters: Record<string, unknown>; outDir: string }
+  | { type: 'planned'; name: string; experiment: string; configurations: number; scale: number; scaleNote: string; parameters: Record<string, unknown>; outDir: string }
   | { type: 'connected'; target: ResultDocument['target']; capabilities: TargetCapabilities }
   | { type: 'note'; text: string }
   | { type: 'config-start'; index: number; total: number; label: string; settings: string }
@@ -40,19 +36,11 @@ export interface MatrixHooks {
   signal?: AbortSignal;
 }
 
-export const JOURNAL_NOTE =
-  'WiredTiger always journals: the old --journal switch has no off position today. FSYNC_SAFE and --journal map to j:true, which waits for the journal commit of each write; without j the journal is flushed about every 100 ms (storage.journal.commitIntervalMs).';
-export const MAPPING_NOTE = 'Old driver options: NORMAL = w:0, SAFE = w:1, FSYNC_SAFE / --journal = j:true, REPLICA_SAFE(n) = w:n, slaveOk = readPreference "secondary".';
+export { JOURNAL_NOTE, MAPPING_NOTE } from '../experiments/write-concern-notes';
 
-export const PRESPLIT_NOTE =
-  "Each way starts from the same cluster state (the collection dropped, the balancer running, the chunk size as found) and the balancer mode and chunk size are put back after it. Each row's folder holds the way's per-shard inserts/sec chart, its presplit-import.json and the setup commands sent (command-log.txt).";
-
-function notesFor(experiment: MatrixRunOptions['definition']['experiment'], target: ResultDocument['target']): string[] {
-  const notes: string[] = [];
-  if (target.testDouble) notes.push('The target is a TEST DOUBLE (not MongoDB): its figures show that the harness works, not how MongoDB performs.');
-  if (experiment === 'most' || experiment === 'write-concern-latency') notes.push(JOURNAL_NOTE, MAPPING_NOTE);
-  if (experiment === 'presplit-import') notes.push(PRESPLIT_NOTE);
-  return notes;
+function notesFor(experiment: Experiment, target: ResultDocument['target']): string[] {
+  const testDouble = 'The target is a TEST DOUBLE (not MongoDB): its figures show that the harness works, not how MongoDB performs.';
+  return [...(target.testDouble ? [testDouble] : []), ...(experiment.notes ?? [])];
 }
 
 function pendingRow(p: PlannedConfiguration): MatrixRow {
@@ -120,11 +108,9 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
 async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: MatrixHooks & { signal: AbortSignal }, log: CommandLog, targetDescription: string): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const { definition } = options;
+  const experiment = experimentOf(definition);
   const total = plan.configurations.length;
-  const maxClients = Math.max(
-    1,
-    ...plan.configurations.map((p) => (definition.experiment === 'most' ? Number(p.parameters.writers) + Number(p.parameters.readers) : 1)),
-  );
+  const maxClients = Math.max(1, ...plan.configurations.map((p) => experiment.clientsNeeded?.(p.parameters) ?? 1));
   log.note(`connecting to ${redactUri(options.uri)}`);
   const { client, target } = await connectTarget(options.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble });
   // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
@@ -136,15 +122,8 @@ async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: M
     if (probes.unacknowledgedWrites) capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(client, options.db);
     emit({ type: 'connected', target, capabilities });
 
-    let memSizeMB: number | undefined;
-    if (plan.configurations.some((p) => p.parameters.datasetRatio !== undefined)) {
-      const memory = await readServerMemory(client);
-      if (memory.memSizeMB === undefined) {
-        throw new UsageError(`option --dataset-ratio: cannot size the data by the server's RAM: the server does not report it (${memory.source}); give --docs N instead`);
-      }
-      memSizeMB = memory.memSizeMB;
-      emit({ type: 'note', text: `server RAM: ${memSizeMB} MiB (${memory.source})` });
-    }
+    const prepared = (await experiment.prepare?.(client, plan.configurations.map((p) => p.parameters))) ?? {};
+    for (const text of prepared.progress ?? []) emit({ type: 'note', text });
 
     const doc: MatrixDocument = {
       schema: MATRIX_SCHEMA,
@@ -160,18 +139,16 @@ async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: M
       scaleNote: plan.scaleNote,
       scaleApplied: plan.scaleApplied,
       parameters: plan.parameters,
-      measures: MEASURES[definition.experiment].measures,
+      measures: experiment.measures,
       rows: plan.configurations.map(pendingRow),
-      notes: [...notesFor(definition.experiment, target), `Target: ${targetDescription}; command-log.txt and setup.js say what was started and applied.`],
+      notes: [...notesFor(experiment, target), `Target: ${targetDescription}; command-log.txt and setup.js say what was started and applied.`, ...(prepared.notes ?? [])],
     };
-    if (memSizeMB !== undefined) doc.notes.push(`Data sizes are ratios of the server's RAM: ${memSizeMB} MiB (hostInfo.system.memSizeMB).`);
     for (const note of doc.notes) emit({ type: 'note', text: `note: ${note}` });
     const matrixPath = join(options.outDir, MATRIX_FILE);
     const save = () => writeMatrixFile(matrixPath, doc);
     await save();
 
-    const results: ResultDocument[] = [];
-    const presplitResults: PresplitImportResult[] = [];
+    const kept: unknown[] = [];
     for (let i = 0; i < total; i++) {
       if (hooks.signal?.aborted) break;
       const planned = plan.configurations[i];
@@ -179,32 +156,25 @@ async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: M
       log.note(`[${i + 1}/${total}] ${row.label} (${row.settings})`);
       emit({ type: 'config-start', index: i, total, label: row.label, settings: row.settings });
       row.startedAt = new Date().toISOString();
-      const skip = skipReason(planned.config, capabilities, definition.experiment);
+      const skip = skipReason(planned.config, capabilities, experiment);
       if (skip) {
         row.status = 'skipped';
         row.reason = skip;
       } else {
         const started = performance.now();
         try {
-          const outcome = await runConfiguration({
-            client,
-            options,
-            target,
-            planned,
-            memSizeMB,
-            signal: hooks.signal,
+          const outcome = await experiment.run({
+            ...{ client, target, shared: prepared.shared ?? {}, signal: hooks.signal, matrixName: definition.name },
+            ...{ uri: options.uri, db: options.db, serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, testDouble: options.testDouble },
+            ...{ config: planned.config, parameters: planned.parameters, dir: join(options.outDir, planned.dir), relativeDir: planned.dir },
             progress: (text) => emit({ type: 'config-progress', index: i, text }),
           });
           row.status = outcome.status;
           if (outcome.reason) row.reason = outcome.reason;
           row.measures = outcome.measures;
           row.details = { ...row.details, ...outcome.details };
-          if (outcome.result) {
-            row.resultFile = `${planned.dir}/results.json`;
-            if (outcome.result.steps.length > 0) results.push(outcome.result);
-          }
           if (outcome.resultFile) row.resultFile = outcome.resultFile;
-          if (outcome.presplitResult && outcome.presplitResult.ways.length > 0) presplitResults.push(outcome.presplitResult);
+          if (outcome.kept !== undefined) kept.push(outcome.kept);
         } catch (err) {
           if (err instanceof UsageError) throw err;
           row.status = 'failed';
@@ -217,12 +187,9 @@ async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: M
       await save();
     }
 
-    if (definition.experiment === 'softlayer' && results.length > 1) {
-      // The four SoftLayer charts with one line per configuration.
-      await writeReport(results, join(options.outDir, 'comparison'));
-      doc.notes.push('comparison/: the SoftLayer charts with one line per configuration.');
-    }
-    if (definition.experiment === 'presplit-import' && presplitResults.length > 1) doc.notes.push(await writePresplitComparison(presplitResults, options.outDir));
+    // The experiment draws its configurations together (e.g. comparison/) and says so in a note.
+    const finished = await experiment.finish?.(kept, options.outDir);
+    if (finished) doc.notes.push(finished);
     doc.finishedAt = new Date().toISOString();
     if (hooks.signal?.aborted) {
       doc.complete = false;
@@ -236,7 +203,7 @@ async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: M
     emit({ type: 'written', files: [matrixPath, ...files] });
     return doc;
   } finally {
-    await client.db(options.db).collection(COLLECTIONS.latency).drop().catch(() => undefined);
+    await experiment.cleanUp?.(client, options.db);
     await client.close().catch(() => undefined);
   }
 }

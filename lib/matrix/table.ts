@@ -6,10 +6,21 @@ import { markdownTable } from '../report/summary-md';
 import { csvCell } from '../report/results-csv';
 import { formatMs, formatOps } from '../report/format';
 import { MatrixDocument, sharedParameters } from './matrix-document';
-import { columnTitle, MEASURES } from './measures';
+import { findExperiment } from '../experiments/registry';
 import { MatrixRow, MeasureDefinition } from './types';
 
 const NONE = '–';
+
+/** Units written after a figure; counts and ratios have none. */
+export function unitShown(m: MeasureDefinition): string | undefined {
+  return m.unit === 'count' || m.unit === 'docs' || m.unit === 'ratio' ? undefined : m.unit;
+}
+
+/** "Write (MiB/s)" */
+export function columnTitle(m: MeasureDefinition): string {
+  const unit = unitShown(m);
+  return unit ? `${m.title} (${unit})` : m.title;
+}
 
 /** Display of one measure: MiB/s to 0.1, ms as in the reports, a share never rounded up to 100 %. */
 export function formatMeasure(value: number | null | undefined, measure: MeasureDefinition): string {
@@ -32,7 +43,7 @@ export function formatMeasure(value: number | null | undefined, measure: Measure
 }
 
 function statusCell(row: MatrixRow): string {
-  // An ok row may still carry a remark (presplit-import: a way stopped at its time limit).
+  // An ok row may still carry a remark (e.g. a run stopped at its time limit).
   return `${row.status}${row.reason ? `: ${row.reason}` : ''}`;
 }
 
@@ -66,11 +77,7 @@ export function renderMatrixMarkdown(doc: MatrixDocument, chartFiles: readonly {
   out.push(`- Scale: ${doc.scaleApplied ? doc.scale : 'not applied'} (${doc.scaleNote})`);
   out.push(`- Parameters: ${sharedParameters(doc).filter(([k]) => k !== 'randomSeed').map(([k, v]) => `${k}=${typeof v === 'number' ? formatOps(v) : String(v)}`).join(', ')}`);
   out.push(`- Started: ${doc.startedAt}; finished: ${doc.finishedAt ?? 'did not finish'}`);
-  if (doc.experiment === 'most') out.push('- MiB/s = 2^20 bytes per second (the seed\'s "MBs"); read MiB/s counts only reads that found their document.');
-  if (doc.experiment === 'presplit-import') {
-    out.push('- Shares, spread and chunks come from each shard\'s serverStatus opcounters.insert and config.chunks. Spread (CV): 0 = every shard took the same share, sqrt(shards - 1) = one shard took everything; Busiest/idlest is – when the idlest shard took none.');
-    out.push('- Per-shard inserts/sec over time: each row\'s folder (one way), and comparison/ (the ways side by side, one y-axis top).');
-  }
+  out.push(...(findExperiment(doc.experiment)?.summaryLines ?? []));
   out.push('', markdownTable({ title: doc.name, ...matrixTable(doc) }));
   if (doc.notes.length > 0) out.push('', '## Notes', '', ...doc.notes.map((n) => `- ${n}`));
   const withResults = doc.rows.filter((r) => r.resultFile);
@@ -80,7 +87,7 @@ export function renderMatrixMarkdown(doc: MatrixDocument, chartFiles: readonly {
 }
 
 export function renderMatrixCsv(doc: MatrixDocument): string {
-  const measures = MEASURES[doc.experiment].measures;
+  const measures = doc.measures;
   const header = ['label', 'status', 'reason', 'group', 'series', 'write_concern', 'capped', 'read_preference', 'test_double', ...measures.map((m) => m.csv), 'result_file'];
   const lines = [header.join(',')];
   for (const row of doc.rows) {

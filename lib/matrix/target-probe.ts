@@ -1,33 +1,14 @@
 /**
  * What the target can do, asked once before the matrix runs: its topology (hello / isMaster: setName,
  * msg "isdbgrid"), data-bearing members, whether it creates capped collections and applies
- * unacknowledged (w:0) writes, and how much RAM its machine has. Each answer carries the reason when
+ * unacknowledged (w:0) writes. Each answer carries the reason when
  * the answer is "no", so skipped rows can say why.
  */
 import { Document, MongoClient, MongoServerError } from 'mongodb';
+import { dropQuietly } from '../experiments/configuration';
+import { Capability, TopologyFacts } from '../experiments/experiment';
 
-export type TopologyKind = 'standalone' | 'replicaSet' | 'sharded';
-
-export interface TopologyFacts {
-  kind: TopologyKind;
-  setName?: string;
-  /** Data-bearing members (hosts + passives); 1 on a standalone; unknown (undefined) through mongos. */
-  dataMembers?: number;
-  /** Which command answered: "hello", or "isMaster" (servers that predate hello, e.g. mongo-java-server). */
-  source: 'hello' | 'isMaster';
-}
-
-export interface Capability {
-  supported: boolean;
-  reason?: string;
-}
-
-export interface TargetCapabilities {
-  topology: TopologyFacts;
-  /** Asked only when a configuration needs it. */
-  capped?: Capability;
-  unacknowledgedWrites?: Capability;
-}
+export type { Capability, TargetCapabilities, TopologyFacts, TopologyKind } from '../experiments/experiment';
 
 async function tryAdmin(client: MongoClient, command: Document): Promise<Document | undefined> {
   try {
@@ -54,10 +35,6 @@ export async function probeTopology(client: MongoClient): Promise<TopologyFacts>
   const isMaster = await tryAdmin(client, { isMaster: 1 });
   if (isMaster) return topologyFromHello(isMaster, 'isMaster');
   throw new Error('the server answered neither hello nor isMaster');
-}
-
-async function dropQuietly(client: MongoClient, db: string, coll: string): Promise<void> {
-  await client.db(db).collection(coll).drop().catch(() => undefined);
 }
 
 /** Creates (and drops) a small capped collection; the server's refusal is the reason. */
@@ -96,22 +73,4 @@ export async function probeUnacknowledgedWrites(client: MongoClient, db: string,
   } finally {
     await dropQuietly(client, db, name);
   }
-}
-
-export interface ServerMemory {
-  /** RAM of the server's machine in MiB, when the server reports it. */
-  memSizeMB?: number;
-  /** Where the figure came from, or why there is none. */
-  source: string;
-}
-
-/** hostInfo.system.memSizeMB (the machine's RAM, what the seed compared data sizes to). */
-export async function readServerMemory(client: MongoClient): Promise<ServerMemory> {
-  const hostInfo = await tryAdmin(client, { hostInfo: 1 });
-  const mem = hostInfo?.system?.memSizeMB;
-  if (typeof mem === 'number' && mem > 0) return { memSizeMB: mem, source: 'hostInfo.system.memSizeMB' };
-  const status = await tryAdmin(client, { serverStatus: 1 });
-  // serverStatus.mem holds the process's own resident/virtual size, not the machine's RAM: not a substitute.
-  const statusNote = status ? (status.mem ? 'serverStatus.mem has only the process size' : 'serverStatus has no mem section') : 'serverStatus failed';
-  return { source: `${hostInfo ? 'hostInfo has no system.memSizeMB' : 'hostInfo failed'}; ${statusNote}` };
 }

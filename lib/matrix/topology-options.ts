@@ -19,6 +19,7 @@ export const TOPOLOGY_FLAG_KEYS = [
   'keepData',
   'readyTimeout',
   'serverVersion',
+  'cacheSizeGb',
 ] as const satisfies readonly (keyof TargetFlags)[];
 
 export type TopologyFlagKey = (typeof TOPOLOGY_FLAG_KEYS)[number];

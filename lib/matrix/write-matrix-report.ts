@@ -4,7 +4,7 @@ import { writeFileAtomically } from '../metrics/atomic-write';
 import { join } from 'node:path';
 import { barChartSpec, renderBarChart } from './bar-chart';
 import { MatrixDocument } from './matrix-document';
-import { MEASURES } from './measures';
+import { findExperiment } from '../experiments/registry';
 import { renderMatrixCsv, renderMatrixMarkdown } from './table';
 
 export const MATRIX_SUMMARY_FILE = 'summary.md';
@@ -13,7 +13,7 @@ export const MATRIX_CSV_FILE = 'results.csv';
 /** Returns the files written; charts with no measured bar are left out. */
 export async function writeMatrixReport(doc: MatrixDocument, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
-  const specs = MEASURES[doc.experiment].charts.map((def) => barChartSpec(doc, def)).filter((s) => s.datasets.some((d) => d.values.some((v) => v !== null)));
+  const specs = (findExperiment(doc.experiment)?.charts ?? []).map((def) => barChartSpec(doc, def)).filter((s) => s.datasets.some((d) => d.values.some((v) => v !== null)));
   const written: string[] = [];
   for (const spec of specs) {
     const path = join(outDir, spec.file);

@@ -1,4 +1,5 @@
 /** Plain-text tables for a step result (what the CLI prints as each step completes). */
+import { CLIENT_BOUND_MESSAGE, describeClientLoad } from './client-load';
 import { LatencySummary, StepResult } from './result';
 
 function pad(cells: string[], widths: number[]): string {
@@ -35,5 +36,7 @@ export function formatStepTable(step: StepResult): string {
     const t = step.trialStats.opsPerSec;
     lines.push(`ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`);
   }
+  if (step.client) lines.push(`load generator: ${describeClientLoad(step.client)}`);
+  if (step.clientBound) lines.push(`CLIENT-BOUND: ${CLIENT_BOUND_MESSAGE}`);
   return lines.join('\n');
 }

@@ -8,9 +8,20 @@ import { LatencySummary } from './result';
 /** One hour in microseconds: slower operations are recorded as one hour. */
 export const HIGHEST_TRACKABLE_MICROS = 3_600_000_000;
 
+/** What LatencyRecorder.encode produces. */
+export interface EncodedLatency {
+  /** HdrHistogram's compressed V2 encoding, base64. */
+  histogram: string;
+  /** The exact sum of the recorded values, for the average. */
+  sumMicros: number;
+  /** The largest value as recorded: a decoded histogram knows only its bucket's upper edge. */
+  maxMicros: number;
+}
+
 export class LatencyRecorder {
   readonly histogram: hdr.Histogram;
   private sumMicros = 0;
+  private maxMicros = 0;
 
   constructor() {
     this.histogram = hdr.build({
@@ -27,6 +38,7 @@ export class LatencyRecorder {
     this.sumMicros += micros;
     const v = micros < 1 ? 1 : micros > HIGHEST_TRACKABLE_MICROS ? HIGHEST_TRACKABLE_MICROS : Math.round(micros);
     this.histogram.recordValue(v);
+    if (v > this.maxMicros) this.maxMicros = v;
   }
 
   get count(): number {
@@ -37,10 +49,34 @@ export class LatencyRecorder {
     return this.sumMicros;
   }
 
+  /** The largest value recorded (as stored: rounded, within 1 µs .. one hour). */
+  get max(): number {
+    return this.maxMicros;
+  }
+
+  /**
+   * The recorder as plain, structured-cloneable data (a worker thread sends this to the parent):
+   * the histogram in HdrHistogram's compressed encoding, so the parent adds counts exactly.
+   */
+  encode(): EncodedLatency {
+    return { histogram: hdr.encodeIntoCompressedBase64(this.histogram), sumMicros: this.sumMicros, maxMicros: this.maxMicros };
+  }
+
+  static decode(encoded: EncodedLatency): LatencyRecorder {
+    const recorder = new LatencyRecorder();
+    const decoded = hdr.decodeFromCompressedBase64(encoded.histogram, 32);
+    recorder.histogram.add(decoded);
+    decoded.destroy();
+    recorder.sumMicros = encoded.sumMicros;
+    recorder.maxMicros = encoded.maxMicros;
+    return recorder;
+  }
+
   /** Adds another recorder's values (e.g. merging trials). */
   add(other: LatencyRecorder): void {
     this.histogram.add(other.histogram);
     this.sumMicros += other.sumMicros;
+    if (other.maxMicros > this.maxMicros) this.maxMicros = other.maxMicros;
   }
 
   summary(): LatencySummary {
@@ -54,7 +90,7 @@ export function summarize(recorder: LatencyRecorder): LatencySummary {
   const h = recorder.histogram;
   const count = h.totalCount;
   if (count === 0) return { avg: 0, p50: 0, p95: 0, p99: 0, p999: 0, max: 0, count: 0 };
-  const max = h.maxValue;
+  const max = recorder.max;
   // A percentile is reported as its bucket's highest equivalent value, which can pass the true max.
   const at = (p: number) => Math.min(h.getValueAtPercentile(p), max);
   return { avg: round1(recorder.sum / count), p50: at(50), p95: at(95), p99: at(99), p999: at(99.9), max, count };

@@ -1,4 +1,5 @@
 /** What the engine measured in one trial of one step: the raw material of a StepResult. */
+import { ClientLoad, LoopReading } from './client-load';
 import { LatencyRecorder } from './latency';
 
 export interface ErrorTally {
@@ -29,4 +30,8 @@ export interface StepMeasurement {
   lostServer?: string;
   /** Set when the step overran its window by more than the allowed time and was cut. */
   cut?: string;
+  /** How busy the event loop that ran these clients was over the measured window (and the process CPU). */
+  load?: LoopReading;
+  /** Every worker's load and the process CPU: set by whoever ran the step (benchmark, parallel-step). */
+  client?: ClientLoad;
 }

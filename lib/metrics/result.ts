@@ -2,6 +2,10 @@
  * The result document: the contract between the engine, the report renderer and users' scripts.
  * Versioned; reports are rendered from these files only. Documented in the README.
  */
+import type { ClientLoad } from './client-load';
+
+export type { ClientLoad };
+
 export const RESULT_SCHEMA = 'mongo-bench/result@1' as const;
 
 export interface LatencySummary {
@@ -56,6 +60,14 @@ export interface StepResult {
   elapsedSeconds?: number;
   /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
   errorSamples?: { error: string; count: number; example: string }[];
+  /**
+   * True when a worker's event loop was busy more than 90% of the measured window: the load
+   * generator, not the server, set the pace, and the figures measure mongo-bench. Absent in results
+   * written before it was recorded.
+   */
+  clientBound?: boolean;
+  /** How hard the load generator worked (per worker event-loop utilization, process CPU). */
+  client?: ClientLoad;
 }
 
 export interface ResultDocument {

@@ -1,4 +1,5 @@
 /** Builds a step's result entry from the measurements of its trials (merging histograms, series and counts). */
+import { isClientBound, mergeClientLoads } from './client-load';
 import { mergeRecorders } from './latency';
 import { StepMeasurement } from './measurement';
 import { PerSecondSample, StepResult } from './result';
@@ -83,5 +84,10 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     step.trialStats = { opsPerSec: trialStats(trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0))) };
   }
   if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
+  const client = mergeClientLoads(trials.flatMap((m) => (m.client ? [m.client] : [])));
+  if (client) {
+    step.clientBound = isClientBound(client);
+    step.client = client;
+  }
   return step;
 }

@@ -3,7 +3,7 @@
  * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG.
  */
 import { LatencySummary, ResultDocument, StepResult } from '../metrics/result';
-import { measuredLine, seriesLabels, stepStatus, warnings } from './describe';
+import { clientBoundWarnings, measuredLine, seriesLabels, stepStatus, warnings } from './describe';
 
 export interface Point {
   x: number;
@@ -138,6 +138,7 @@ function isPartial(step: StepResult): boolean {
 
 function common(results: readonly ResultDocument[], partialMarkers = true): Pick<ChartSpec, 'subtitle' | 'warnings'> {
   const notes = warnings(results);
+  for (const lines of clientBoundWarnings(results)) notes.push(...lines);
   if (partialMarkers && results.some((r) => r.steps.some(isPartial))) notes.push(PARTIAL_NOTE);
   const measured = measuredLine(results);
   return { subtitle: results.length === 1 ? `${seriesLabels(results)[0]} · ${measured}` : measured, warnings: notes };

@@ -1,3 +1,4 @@
+import { clientBoundClients, clientBoundWarningLines } from '../metrics/client-load';
 import { ResultDocument, StepResult } from '../metrics/result';
 
 /** What a result measured, as short human strings (used in chart subtitles and summaries). */
@@ -87,6 +88,18 @@ export function warnings(results: readonly ResultDocument[]): string[] {
     );
   }
   return out;
+}
+
+/**
+ * Results with client-bound steps: the warning as two short lines each (a chart draws them under
+ * its axis; summary.md joins them). Empty for results that recorded no such step (older files too).
+ */
+export function clientBoundWarnings(results: readonly ResultDocument[]): Array<[string, string]> {
+  const labels = uniqueLabels(results);
+  return results.flatMap((r, i) => {
+    const clients = clientBoundClients(r.steps);
+    return clients.length > 0 ? [clientBoundWarningLines(clients, results.length > 1 ? labels[i] : undefined)] : [];
+  });
 }
 
 /** A step's status for display: the recorded status, else 'ok'. */

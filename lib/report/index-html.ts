@@ -1,7 +1,8 @@
 /** index.html: charts and tables on one self-contained page (inline CSS, relative image paths, no network). */
 import { ResultDocument } from '../metrics/result';
 import { ChartSpec } from './chart-data';
-import { seriesLabels, warnings } from './describe';
+import { clientBoundWarnings, seriesLabels, warnings } from './describe';
+import { sweepAdvice } from '../metrics/client-load';
 import { CHART_HEIGHT, CHART_WIDTH } from './render-chart';
 import { errorLines, resultDetails } from './summary-md';
 import { comparisonTables, resultTable, Table } from './tables';
@@ -43,6 +44,7 @@ export function renderIndexHtml(results: readonly ResultDocument[], charts: read
   parts.push(`<h1>${escapeHtml(heading)}</h1>`);
   parts.push('<p>Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds.</p>');
   for (const w of warnings(results)) parts.push(`<p class="warning">${escapeHtml(w)}</p>`);
+  for (const [what, meaning] of clientBoundWarnings(results)) parts.push(`<p class="warning">${escapeHtml(`${what} ${meaning}`)}</p>`);
   if (results.length > 1) {
     parts.push('<h2>Comparison</h2>', '<p>One column per result; rows are concurrent clients.</p>');
     parts.push(figures(charts));
@@ -54,6 +56,8 @@ export function renderIndexHtml(results: readonly ResultDocument[], charts: read
     parts.push(result.steps.length > 0 ? htmlTable(resultTable(result, labels[i]), false) : '<p><em>No step finished: nothing measured.</em></p>');
     const errors = errorLines(result);
     if (errors.length > 0) parts.push(`<p>Errors by kind:</p><ul>${errors.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`);
+    const advice = sweepAdvice(result.steps);
+    if (advice) parts.push(`<p><strong>Load generator:</strong> ${escapeHtml(advice)}</p>`);
   });
   if (results.length === 1) parts.push('<h2>Charts</h2>', figures(charts));
   return `<!DOCTYPE html>

@@ -47,6 +47,15 @@ const stepResult = z.object({
   benchRun: z.record(z.string(), z.number()),
   elapsedSeconds: z.number().optional(),
   errorSamples: z.array(z.object({ error: z.string(), count: z.number(), example: z.string() })).optional(),
+  clientBound: z.boolean().optional(),
+  client: z
+    .object({
+      workers: z.number().int().positive(),
+      eventLoopUtilization: z.array(z.number()),
+      cpuPercent: z.number(),
+      cores: z.number(),
+    })
+    .optional(),
 });
 
 /** Zod mirror of `ResultDocument` (lib/metrics/result.ts); the type checks below keep the two in step. */

@@ -35,6 +35,14 @@ const COLUMNS: Array<[string, (r: ResultDocument, s: StepResult, label: string) 
   ),
 ];
 
+/** Appended only when some step recorded the load generator's load, so older results keep their exact columns. */
+const CLIENT_LOAD_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult) => Cell]> = [
+  ['client_bound', (_r, s) => (s.client ? s.clientBound === true : undefined)],
+  ['workers', (_r, s) => s.client?.workers],
+  ['max_event_loop_utilization', (_r, s) => (s.client ? Math.max(0, ...s.client.eventLoopUtilization) : undefined)],
+  ['client_cpu_percent', (_r, s) => s.client?.cpuPercent],
+];
+
 /** RFC 4180 quoting; numbers rounded to 3 decimals so float noise does not leak into the file. */
 export function csvCell(value: Cell): string {
   if (value === undefined) return '';
@@ -47,9 +55,11 @@ export const CSV_HEADER = COLUMNS.map(([name]) => name);
 
 export function renderResultsCsv(results: readonly ResultDocument[]): string {
   const labels = uniqueLabels(results);
-  const lines = [CSV_HEADER.join(',')];
+  const withLoad = results.some((r) => r.steps.some((s) => s.client !== undefined));
+  const columns = withLoad ? [...COLUMNS, ...CLIENT_LOAD_COLUMNS] : COLUMNS;
+  const lines = [columns.map(([name]) => name).join(',')];
   results.forEach((r, i) => {
-    for (const s of r.steps) lines.push(COLUMNS.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
+    for (const s of r.steps) lines.push(columns.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
   });
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
 /** summary.md: what was measured, the tables, links to the charts. */
+import { sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../metrics/result';
 import { ChartSpec } from './chart-data';
-import { resultFacts, seriesLabels, warnings } from './describe';
+import { clientBoundWarnings, resultFacts, seriesLabels, warnings } from './describe';
 import { formatOps } from './format';
 import { comparisonTables, resultTable, Table } from './tables';
 
@@ -50,6 +51,7 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
   out.push(results.length === 1 ? `Result: **${escapeCell(labels[0])}**.` : `Comparison of ${results.length} results: ${labels.map((l) => `**${escapeCell(l)}**`).join(', ')}.`);
   out.push('', 'Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds.');
   for (const w of warnings(results)) out.push('', `> **${w}**`);
+  for (const [what, meaning] of clientBoundWarnings(results)) out.push('', `> **${escapeCell(what)} ${meaning}**`);
   if (results.length > 1) {
     out.push('', '## Comparison', '', 'One column per result; rows are concurrent clients.');
     for (const table of comparisonTables(results)) out.push('', `### ${table.title}`, '', markdownTable(table));
@@ -62,6 +64,8 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     out.push(result.steps.length > 0 ? markdownTable(resultTable(result, labels[i])) : '_No step finished: nothing measured._');
     const errors = errorLines(result);
     if (errors.length > 0) out.push('', 'Errors by kind:', '', ...errors.map((line) => `- ${escapeCell(line)}`));
+    const advice = sweepAdvice(result.steps);
+    if (advice) out.push('', `**Load generator:** ${advice}`);
   });
   if (results.length === 1 && charts.length > 0) out.push('', '## Charts', '', chartLinks(charts));
   return `${out.join('\n')}\n`;

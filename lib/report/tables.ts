@@ -1,4 +1,5 @@
 /** Table models (plain strings) shared by summary.md and index.html, so both always show the same figures. */
+import { describeClientLoad } from '../metrics/client-load';
 import { ResultDocument, StepResult } from '../metrics/result';
 import { clientCounts } from './chart-data';
 import { seriesLabels, stepStatus } from './describe';
@@ -36,16 +37,26 @@ export const STEP_METRICS: StepMetric[] = [
   { title: 'Errors', value: (s) => formatOps(s.ops.errors) },
 ];
 
-/** One row per client count of one result. A Status column appears when some step did not finish cleanly. */
+/** The load generator's column: how busy it was, and whether it, not the server, set the pace. */
+function loadGeneratorCell(s: StepResult): string {
+  if (!s.client) return NONE;
+  return `${s.clientBound ? 'CLIENT-BOUND (mongo-bench was the bottleneck): ' : ''}${describeClientLoad(s.client)}`;
+}
+
+/**
+ * One row per client count of one result. A Status column appears when some step did not finish
+ * cleanly; a Load generator column when the result recorded the load generator's own load.
+ */
 export function resultTable(result: ResultDocument, title: string): Table {
   const withStatus = result.steps.some((s) => stepStatus(s) !== 'ok');
-  const columns = ['Clients', ...STEP_METRICS.map((m) => m.title), ...(withStatus ? ['Status'] : [])];
+  const withLoad = result.steps.some((s) => s.client !== undefined);
+  const columns = ['Clients', ...STEP_METRICS.map((m) => m.title), ...(withStatus ? ['Status'] : []), ...(withLoad ? ['Load generator'] : [])];
   const rows = result.steps.map((s) => {
     const status = stepStatus(s);
     const statusCell = status === 'ok' ? 'ok' : `${status}${s.error ? `: ${s.error}` : ''}`;
-    return [String(s.clients), ...STEP_METRICS.map((m) => m.value(s)), ...(withStatus ? [statusCell] : [])];
+    return [String(s.clients), ...STEP_METRICS.map((m) => m.value(s)), ...(withStatus ? [statusCell] : []), ...(withLoad ? [loadGeneratorCell(s)] : [])];
   });
-  return { title, columns, rows, align: columns.map((c) => (c === 'Status' ? 'left' : 'right')) };
+  return { title, columns, rows, align: columns.map((c) => (c === 'Status' || c === 'Load generator' ? 'left' : 'right')) };
 }
 
 /** Several results: one table per figure, one row per client count, one column per result. */
@@ -60,7 +71,8 @@ export function comparisonTables(results: readonly ResultDocument[]): Table[] {
       ...results.map((r) => {
         const step = r.steps.find((s) => s.clients === clients);
         if (!step) return NONE;
-        return stepStatus(step) === 'ok' ? metric.value(step) : `${metric.value(step)} (${stepStatus(step)})`;
+        const notes = [...(stepStatus(step) === 'ok' ? [] : [stepStatus(step)]), ...(step.clientBound ? ['client-bound'] : [])];
+        return notes.length === 0 ? metric.value(step) : `${metric.value(step)} (${notes.join(', ')})`;
       }),
     ]),
     align: ['right', ...labels.map(() => 'right' as const)],

@@ -5,8 +5,10 @@
  * servers are initiated). Whatever was started is stopped by `release()`, also after a failure.
  */
 import * as fs from 'node:fs';
-import { applyPlan, CommandLogEntry, driverConnector, SetupStep } from '../topology';
-import { launchProcesses, LaunchedGroup, PortsInUseError, startEmbedded, StoppedProcess } from '../launcher';
+import * as os from 'node:os';
+import { applyPlan, cacheSizeGbPerMongod, CommandLogEntry, describeCacheSize, driverConnector, ServerVersion, SetupStep, withCacheSize } from '../topology';
+import { launchProcesses, LaunchedGroup, PortsInUseError, requireMongod, startEmbedded, StoppedProcess } from '../launcher';
+import { mongodVersion } from '../launcher/embedded';
 import { RunError, UsageError } from '../config/errors';
 import { holdPhase } from './phase-hold';
 import { TargetPlan } from './run-plan';
@@ -73,12 +75,19 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
 async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
   const { plan } = target;
   const credentials = plan.topology.auth ? requireCredentials(hooks) : undefined;
+  checkBinaryVersion(requireMongod(target.binaries), plan.topology.serverVersion, hooks);
   fs.mkdirSync(target.dataDir, { recursive: true });
   const removeData = () => {
     if (target.removeDataDir) fs.rmSync(target.dataDir, { recursive: true, force: true });
   };
-  const mongods = plan.processes.filter((p) => p.kind === 'mongod');
-  const mongoses = plan.processes.filter((p) => p.kind === 'mongos');
+  // Every mongod runs on this machine: each gets its share of the memory for its WiredTiger cache.
+  const mongodCount = plan.processes.filter((p) => p.kind === 'mongod').length;
+  const chosenCache = plan.topology.options.cacheSizeGb;
+  const cacheGb = chosenCache ?? cacheSizeGbPerMongod(os.totalmem(), mongodCount);
+  hooks.onNote(describeCacheSize(mongodCount, chosenCache, cacheGb));
+  const processes = withCacheSize(plan.processes, cacheGb);
+  const mongods = processes.filter((p) => p.kind === 'mongod');
+  const mongoses = processes.filter((p) => p.kind === 'mongos');
   hooks.onPhase('launch', `starting ${mongods.length} mongod${mongods.length === 1 ? '' : 's'}${mongoses.length ? ` (then ${mongoses.length} mongos)` : ''}`);
   let group: LaunchedGroup;
   try {
@@ -100,8 +109,13 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     if (content) hooks.onSecret?.(content);
   }
   const release = async (): Promise<StoppedProcess[]> => {
+    const started = Date.now();
     const stopped = await group.stop();
-    for (const s of stopped) hooks.onNote(`stopped ${s.name} (pid ${s.pid}): ${s.signal ? `signal ${s.signal}` : `exit code ${s.code}`}${s.killed ? ' after SIGKILL' : ''}`);
+    for (const s of stopped) {
+      const how = `${s.signal ? `signal ${s.signal}` : `exit code ${s.code}`}${s.killed ? ' after SIGKILL' : ''}`;
+      hooks.onNote(`stopped ${s.name} (pid ${s.pid}): ${how}, in ${seconds(s.durationMs)}${s.wasPrimary ? ' (the PRIMARY, after the other members)' : ''}`);
+    }
+    if (stopped.length > 0) hooks.onNote(`stopped ${stopped.length} process(es) in ${seconds(Date.now() - started)} (routers, then shards, then config servers; secondaries before primaries)`);
     removeData();
     return stopped;
   };
@@ -147,6 +161,32 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     appliedSteps: applied,
     release,
   };
+}
+
+/**
+ * The plan's start-up options follow --server-version (the quiesce parameters exist from 5.0, and a
+ * server refuses an unknown --setParameter at start-up), so the binary must be that version.
+ */
+function checkBinaryVersion(binary: string, planned: ServerVersion, hooks: AcquireHooks): void {
+  let version: string;
+  try {
+    version = mongodVersion(binary);
+  } catch {
+    hooks.onNote(`could not read the version of ${binary} (--version); planned for MongoDB ${planned.text}`);
+    return;
+  }
+  const [major, minor] = version.split('.').map(Number);
+  hooks.onNote(`${binary}: MongoDB ${version}; plan for MongoDB ${planned.text}`);
+  if (major !== planned.major || minor !== planned.minor) {
+    throw new UsageError(
+      `option --server-version: the plan is for MongoDB ${planned.text}, but ${binary} is ${version}; its start-up options and setup ` +
+        `commands differ by version: give --server-version ${version}`,
+    );
+  }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function requireCredentials(hooks: AcquireHooks): { username: string; password: string } {

@@ -7,7 +7,7 @@
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { redactUri } from '../security/redact';
-import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep } from '../topology';
+import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep, versionNotes } from '../topology';
 
 export interface PrepareHooks {
   onCommand(entry: CommandLogEntry): void;
@@ -82,13 +82,15 @@ async function applyDistribution(client: MongoClient, options: PrepareOptions, a
     throw new RunError(`--setup: ${redactUri(options.uri)} did not answer listShards (${(err as Error).message}); --setup needs a mongos of a sharded cluster`);
   }
   const build = await ask({ buildInfo: 1 });
-  const version = typeof build.version === 'string' ? build.version.split('.').slice(0, 2).join('.') : plan.topology.serverVersion.text;
+  // The patch matters (6.0.3 stops auto-splitting; hello from 4.4.2): keep X.Y.Z, drop a suffix such as -rc0.
+  const version = typeof build.version === 'string' ? (/^\d+\.\d+(\.\d+)?/.exec(build.version)?.[0] ?? plan.topology.serverVersion.text) : plan.topology.serverVersion.text;
   hooks.onNote(`existing cluster: shards ${shardIds.join(', ') || '(none)'}, MongoDB ${String(build.version ?? 'unknown')}`);
   // primaryShard: null = leave the database's primary shard alone; moves already in place are skipped by their checks.
-  const { steps, warnings } = dataDistributionSteps(sharding, { shardIds, serverVersion: parseServerVersion(version), target: 'mongos-0', primaryShard: null });
+  const { steps, warnings } = dataDistributionSteps(sharding, { shardIds, serverVersion: parseServerVersion(version, '--uri (the cluster\'s buildInfo.version)'), target: 'mongos-0', primaryShard: null });
   for (const w of warnings) hooks.onNote(`warning: ${w}`);
   const targets: SetupPlan['targets'] = { 'mongos-0': { name: 'mongos-0', kind: 'mongos', address } };
-  const applied: SetupPlan = { ...plan, steps, targets };
+  // The existing cluster's processes are not ours: only the version notes apply (no cache or quiesce note).
+  const applied: SetupPlan = { ...plan, steps, targets, notes: versionNotes(plan.topology) };
   hooks.onPlanned?.(applied);
   const connector = driverConnector({ uri: options.uri, clientOptions: { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.clientOptions } });
   try {

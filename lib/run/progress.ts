@@ -193,6 +193,10 @@ export class ProgressPrinter {
         this.pauseBar();
         this.options.tables(`${formatStepTable(event.step)}\n`);
         break;
+      case 'client-bound':
+        this.pauseBar();
+        this.options.tables(`Load generator: ${event.advice}\n`);
+        break;
       default:
         break;
     }

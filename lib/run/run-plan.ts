@@ -13,7 +13,7 @@ import { runPreset } from '../config/presets';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
 import { closest, kebab, parseOptions } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
-import { planFromOptions, SetupPlan, TopologyInput } from '../topology';
+import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
 import { compileRunWorkload } from '../workload/benchmark';
 
 export type TargetPlan =
@@ -75,6 +75,7 @@ export const runShape = {
   mongodBin: z.string().min(1, 'must not be empty').optional(),
   binDir: z.string().min(1, 'must not be empty').optional(),
   readyTimeout: positive('the ready timeout (ms)').optional(),
+  cacheSizeGb: z.number().optional(),
   auth: z.boolean().optional(),
   json: z.boolean().optional(),
   quiet: z.boolean().optional(),
@@ -105,9 +106,9 @@ export function mergeSources(lower: Partial<RunFlags>, higher: Partial<RunFlags>
   return { ...base, ...dropUndefined(higher) } as Partial<RunFlags>;
 }
 
-const TOPOLOGY_KEYS = ['topology', 'replicas', 'shards', 'configServers', 'mongos', 'basePort', 'dataDir', 'keepData', 'serverVersion', 'mongodBin', 'binDir', 'readyTimeout'] as const;
+const TOPOLOGY_KEYS = ['topology', 'replicas', 'shards', 'configServers', 'mongos', 'basePort', 'dataDir', 'keepData', 'serverVersion', 'mongodBin', 'binDir', 'readyTimeout', 'cacheSizeGb'] as const;
 const SHARDING_KEYS = ['shardKey', 'hashed', 'presplit', 'chunkSize', 'stopBalancer'] as const;
-const LAUNCH_ONLY_KEYS = ['basePort', 'dataDir', 'keepData', 'readyTimeout'] as const;
+const LAUNCH_ONLY_KEYS = ['basePort', 'dataDir', 'keepData', 'readyTimeout', 'cacheSizeGb'] as const;
 
 export interface ResolveContext {
   now?: Date;
@@ -167,7 +168,7 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
     }
     if (flags.setup) {
       // Only the data-distribution part of a sharded plan: shard the benchmark's collection, pre-split, balancer.
-      const setup = planFromOptions(shardingInput(flags, db, collection, benchmark.docs, notes));
+      const setup = planFromOptions(shardingInput(flags, db, collection, benchmark, notes, warnings));
       warnings.push(...setup.warnings);
       target = { kind: 'uri', uri: flags.uri, setup };
     } else {
@@ -196,8 +197,9 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
         basePort: flags.basePort,
         dataDir,
         serverVersion: flags.serverVersion,
+        cacheSizeGb: flags.cacheSizeGb,
         ...(flags.auth ? { auth: true, authUser: ctx.authUser ?? 'admin' } : {}),
-        ...(topology === 'sharded' ? shardingInput(flags, db, collection, benchmark.docs, notes) : rejectSharding(flags)),
+        ...(topology === 'sharded' ? shardingInput(flags, db, collection, benchmark, notes, warnings) : rejectSharding(flags)),
       };
       if (topology === 'sharded') input.topology = 'sharded';
       const plan = planFromOptions(input);
@@ -233,8 +235,24 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
 }
 
 /** The sharding part of the topology input; the benchmark's collection is the one sharded. */
-function shardingInput(flags: Partial<TargetFlags>, db: string, collection: string, docs: number, notes: string[]): TopologyInput {
+function shardingInput(
+  flags: Partial<TargetFlags>,
+  db: string,
+  collection: string,
+  benchmark: Pick<RunOptions, 'docs' | 'load'>,
+  notes: string[],
+  warnings: string[],
+): TopologyInput {
   const shardKey = flags.shardKey ?? '_id';
+  const docs = benchmark.docs;
+  if (!isRunDocumentField(shardKey)) {
+    // A document without the shard key is stored as if the key were null: all of them in one chunk.
+    const why =
+      `the documents run loads have the fields ${RUN_DOCUMENT_FIELDS.join(', ')}, not "${shardKey}"; a missing shard key counts as null, ` +
+      'so every document would land in one chunk on one shard';
+    if (benchmark.load) throw new UsageError(`option --shard-key: ${why}. Shard on one of those fields (e.g. --shard-key _id or --shard-key k)`);
+    warnings.push(`option --shard-key ${shardKey}: ${why}, unless the documents already there (--no-load) carry it`);
+  }
   let presplit = flags.presplit;
   if (presplit === undefined && shardKey === '_id' && flags.hashed !== true) {
     // The loader writes _id 0..docs-1 and the presets read random _id in [0, docs): split that range evenly.

@@ -106,11 +106,11 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
       // createUser must run on the PRIMARY, which the target names once the election is over.
       let hello: Doc;
       try {
-        hello = await runner.command('admin', { hello: 1 });
+        hello = await helloOf(runner);
       } catch (err) {
         throw failure(`could not find the PRIMARY: ${messageOf(err)}`);
       }
-      if (hello.isWritablePrimary !== true) {
+      if (!isWritablePrimary(hello)) {
         if (typeof hello.primary !== 'string' || hello.primary === '') throw failure('the set has no PRIMARY to run this on');
         address = hello.primary;
         runnerKey = `${step.target} -> ${address}`;
@@ -158,7 +158,17 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
     }
     if (step.waitFor) {
       const timeoutMs = options.primaryTimeoutMs ?? step.waitFor.timeoutMs;
-      const found = await waitForPrimary(runner, timeoutMs, options.pollIntervalMs ?? 500, (attempts, ok, durationMs, error) =>
+      // The member the next step writes to must accept writes: the target, or the PRIMARY it names.
+      const primaryRunner = async (primary: string): Promise<CommandRunner> => {
+        const key = `${step.target} -> ${primary}`;
+        let r = runners.get(key);
+        if (!r) {
+          r = await connect({ ...target, address: primary });
+          runners.set(key, r);
+        }
+        return r;
+      };
+      const found = await waitForPrimary(runner, primaryRunner, timeoutMs, options.pollIntervalMs ?? 500, (attempts, ok, durationMs, error) =>
         options.onCommand?.({
           step: number,
           steps: total,
@@ -221,8 +231,14 @@ async function isDone(check: StepCheck, send: Send, authenticated: boolean | und
       const shards = (reply.shards as Doc[] | undefined) ?? [];
       return shards.some((s) => s._id === check.shardId);
     }
-    case 'databaseExists':
-      return (await findOne(send, 'config', 'databases', { _id: check.db })) !== null;
+    case 'databaseExists': {
+      const doc = await findOne(send, 'config', 'databases', { _id: check.db });
+      return doc !== null && (check.partitioned !== true || doc.partitioned === true);
+    }
+    case 'collectionChunkSize': {
+      const coll = await shardedCollection(send, check.ns);
+      return coll !== null && sameValue(coll.maxChunkSizeBytes, check.bytes);
+    }
     case 'collectionSharded': {
       const coll = await shardedCollection(send, check.ns);
       if (!coll) return false;
@@ -243,11 +259,37 @@ async function isDone(check: StepCheck, send: Send, authenticated: boolean | und
       const chunk = await findChunk(send, check.ns, check.chunk);
       return chunk !== null && chunk.shard === check.shard;
     }
-    case 'balancerStopped': {
-      const reply = await send('admin', { balancerStatus: 1 }, 'check');
-      return reply.mode === 'off';
+    case 'balancerStopped':
+      return (await send('admin', { balancerStatus: 1 }, 'check')).mode === 'off';
+    case 'balancerRunning':
+      return (await send('admin', { balancerStatus: 1 }, 'check')).mode === 'full';
+    case 'balancerStoppedOrDistributed': {
+      if ((await send('admin', { balancerStatus: 1 }, 'check')).mode === 'off') return true;
+      for (const c of check.chunks) {
+        const chunk = await findChunk(send, check.ns, c.chunk);
+        if (chunk === null || chunk.shard !== c.shard) return false;
+      }
+      return true;
     }
   }
+}
+
+/**
+ * hello, or isMaster where hello is unknown: hello exists from 4.4.2, and 4.4.0/4.4.1 answer it
+ * with CommandNotFound (59) (src/mongo/db/repl/replication_info.cpp, r4.4.2 adds CmdHello).
+ */
+export async function helloOf(runner: Pick<CommandRunner, 'command'>): Promise<Doc> {
+  try {
+    return await runner.command('admin', { hello: 1 });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 59) throw err;
+    return runner.command('admin', { isMaster: 1 });
+  }
+}
+
+/** hello's isWritablePrimary, or isMaster's ismaster: false while a new primary drains its oplog buffer. */
+export function isWritablePrimary(hello: Doc): boolean {
+  return hello.isWritablePrimary === true || hello.ismaster === true;
 }
 
 /** Under the localhost exception local.system.replset is out of reach; replSetGetStatus is allowed. */
@@ -264,9 +306,14 @@ async function replSetInitiatedWithoutUser(send: Send, setName: string): Promise
   }
 }
 
-/** Polls hello until the member is PRIMARY or names one; false after timeoutMs. Logs the last poll. */
+/**
+ * Polls hello until the member, or the PRIMARY it names, says isWritablePrimary: a member that
+ * only names a primary (or a primary still in drain mode) is not enough, since the next step
+ * writes there. False after timeoutMs. Logs the last poll.
+ */
 async function waitForPrimary(
   runner: CommandRunner,
+  primaryRunner: (address: string) => Promise<CommandRunner>,
   timeoutMs: number,
   pollMs: number,
   log: (attempts: number, ok: boolean, durationMs: number, error?: string) => void,
@@ -277,9 +324,14 @@ async function waitForPrimary(
   for (;;) {
     attempts++;
     try {
-      const hello = await runner.command('admin', { hello: 1 });
+      const hello = await helloOf(runner);
       lastError = undefined;
-      if (hello.isWritablePrimary === true || (typeof hello.primary === 'string' && hello.primary !== '')) {
+      let writable = isWritablePrimary(hello);
+      if (!writable && typeof hello.primary === 'string' && hello.primary !== '') {
+        writable = isWritablePrimary(await helloOf(await primaryRunner(hello.primary)));
+        if (!writable) lastError = `${hello.primary} is PRIMARY but not writable yet (drain mode)`;
+      }
+      if (writable) {
         log(attempts, true, Date.now() - started);
         return true;
       }

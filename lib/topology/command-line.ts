@@ -28,6 +28,7 @@ export function scriptsCommandLine(o: TopologyOptions): string {
     if (o.stopBalancer) args.push('--stop-balancer');
   }
   add('--server-version', o.serverVersion.text, TOPOLOGY_DEFAULTS.serverVersion);
+  add('--cache-size-gb', o.cacheSizeGb);
   if (o.auth) {
     args.push('--auth');
     add('--auth-user', o.auth.user, TOPOLOGY_DEFAULTS.authUser);

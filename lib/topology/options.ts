@@ -38,6 +38,8 @@ export interface TopologyInput {
   chunkSize?: number;
   stopBalancer?: boolean;
   serverVersion?: string;
+  /** WiredTiger cache of each mongod in GB (default: the host's share, computed where the processes start). */
+  cacheSizeGb?: number;
   /** Access control: keyfile between members (--auth for a standalone) and a first admin user. */
   auth?: boolean;
   /** The first admin user's name (default "admin"; MONGO_BENCH_USER overrides it when the scripts run). */
@@ -73,6 +75,11 @@ export interface TopologyOptions {
   chunkSizeMb?: number;
   stopBalancer: boolean;
   serverVersion: ServerVersion;
+  /**
+   * --wiredTigerCacheSizeGB of every mongod, when the user chose it; absent: each mongod gets its
+   * share of the host's memory (see cache-size.ts), computed when 00-start.sh runs or the launcher starts.
+   */
+  cacheSizeGb?: number;
   /** Present when the deployment runs with access control. */
   auth?: TopologyAuth;
 }
@@ -121,6 +128,8 @@ const inputSchema = z
     chunkSize: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)').optional(),
     stopBalancer: z.boolean().optional(),
     serverVersion: z.string().optional(),
+    // mongod's own bounds for --wiredTigerCacheSizeGB (src/mongo/db/storage/wiredtiger/wiredtiger_global_options.idl).
+    cacheSizeGb: z.number().min(0.25, 'must be from 0.25 to 10000 (GB; mongod refuses less than 0.25)').max(10000, 'must be from 0.25 to 10000 (GB)').optional(),
     auth: z.boolean().optional(),
     authUser: z.string().min(1, 'must not be empty').regex(/^[^\s:@/]+$/, 'must be a user name without spaces, ":", "@" or "/"').optional(),
   })
@@ -213,6 +222,7 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
     chunkSizeMb: input.chunkSize,
     stopBalancer: input.stopBalancer ?? false,
     serverVersion,
+    ...(input.cacheSizeGb !== undefined ? { cacheSizeGb: input.cacheSizeGb } : {}),
     ...(input.auth ? { auth: { user: input.authUser ?? TOPOLOGY_DEFAULTS.authUser } } : {}),
   };
   if (input.authUser !== undefined && !input.auth) {

@@ -7,7 +7,8 @@
  * describes the read-only test that tells whether the step is already done, so a second run skips
  * it; both renderers implement the same checks.
  */
-import { Topology, ProcessSpec, ShardingSpec, processByName } from './model';
+import { Topology, ProcessSpec, ShardingSpec, processByName, QUIESCE_MS } from './model';
+import { describeCacheSize } from './cache-size';
 import { presplit } from './split';
 import { oneLine } from './js-literal';
 import { RunError } from '../config/errors';
@@ -21,8 +22,12 @@ export type StepCheck =
   | { kind: 'replSetInitiated'; setName: string }
   /** listShards names this shard. */
   | { kind: 'shardAdded'; shardId: string }
-  /** config.databases has the database. */
-  | { kind: 'databaseExists'; db: string }
+  /**
+   * config.databases has the database; with `partitioned` (servers before 6.0) only when it says
+   * `partitioned: true`: a database created by a plain write is listed with `partitioned: false`
+   * and still needs enableSharding (src/mongo/s/catalog/type_database.idl, r5.0).
+   */
+  | { kind: 'databaseExists'; db: string; partitioned?: true }
   /** config.collections has the namespace, sharded; with a different key the step fails instead. */
   | { kind: 'collectionSharded'; ns: string; key: Doc }
   /** config.settings {_id: id} has field === value. */
@@ -31,8 +36,17 @@ export type StepCheck =
   | { kind: 'chunkBoundary'; ns: string; min: Doc }
   /** The chunk of ns identified by `chunk` (its min or its max bound) lives on `shard`. */
   | { kind: 'chunkOnShard'; ns: string; chunk: { min: Doc } | { max: Doc }; shard: string }
+  /** config.collections has the namespace with maxChunkSizeBytes === bytes (configureCollectionBalancing, 6.0+). */
+  | { kind: 'collectionChunkSize'; ns: string; bytes: number }
   /** balancerStatus says mode "off". */
   | { kind: 'balancerStopped' }
+  /**
+   * balancerStatus says mode "off", or every chunk of the pre-split already sits on its shard (a
+   * second run, after the balancer was started again, has nothing to split or move).
+   */
+  | { kind: 'balancerStoppedOrDistributed'; ns: string; chunks: { chunk: { min: Doc } | { max: Doc }; shard: string }[] }
+  /** balancerStatus says mode "full". */
+  | { kind: 'balancerRunning' }
   /** The connection to the target authenticated as the plan's admin user (so the user exists). */
   | { kind: 'userAuthenticated' };
 
@@ -43,6 +57,13 @@ export type StepCheck =
  */
 export const CREDENTIAL_PLACEHOLDERS = { user: '<MONGO_BENCH_USER>', password: '<MONGO_BENCH_PASSWORD>' } as const;
 
+/**
+ * Wait until the set has a PRIMARY that accepts writes: the member the target names as primary (or
+ * the target itself) must say `isWritablePrimary: true` (`ismaster: true` where hello is unknown).
+ * A new primary first drains its oplog buffer while it already reports itself as `primary` with
+ * `isWritablePrimary: false` (src/mongo/db/repl/replication_coordinator_impl.cpp, signalDrainComplete;
+ * hello's isWritablePrimary is canAcceptNonLocalWrites), and a write sent then fails NotWritablePrimary.
+ */
 export interface WaitForPrimary {
   kind: 'primary';
   setName: string;
@@ -150,7 +171,7 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
     const p = processByName(topology, step.target);
     targets[p.name] = { name: p.name, kind: p.kind, address: p.address, ...(p.replSet ? { replSet: p.replSet } : {}) };
   }
-  return { topology, processes: topology.processes, targets, steps, notes: versionNotes(topology), warnings };
+  return { topology, processes: topology.processes, targets, steps, notes: [...versionNotes(topology), ...processNotes(topology)], warnings };
 }
 
 /**
@@ -219,13 +240,13 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
     ...s,
   });
 
-  const primaryShard =
-    ctx.primaryShard === null ? undefined : (ctx.primaryShard ?? (features.primaryShardField ? ctx.shardIds[0] : undefined));
+  // enableSharding's primaryShard exists on every supported server (4.2.2+; the floor is 4.4).
+  const primaryShard = ctx.primaryShard === null ? undefined : (ctx.primaryShard ?? ctx.shardIds[0]);
   steps.push(
     cluster({
       command: { enableSharding: sharding.db, ...(primaryShard ? { primaryShard } : {}) },
       description: `Enable sharding for database ${sharding.db}${primaryShard ? ` (primary shard ${primaryShard})` : ''}`,
-      check: { kind: 'databaseExists', db: sharding.db },
+      check: { kind: 'databaseExists', db: sharding.db, ...(features.partitionedField ? { partitioned: true as const } : {}) },
     }),
   );
   steps.push(
@@ -235,7 +256,17 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
       check: { kind: 'collectionSharded', ns: sharding.ns, key: sharding.key },
     }),
   );
-  if (sharding.chunkSizeMb !== undefined) {
+  if (sharding.chunkSizeMb !== undefined && features.collectionChunkSize) {
+    // 6.0+: the chunk size of this collection only (stored as config.collections maxChunkSizeBytes,
+    // src/mongo/db/s/config/configsvr_configure_collection_balancing.cpp), not the cluster's.
+    steps.push(
+      cluster({
+        command: { configureCollectionBalancing: sharding.ns, chunkSize: sharding.chunkSizeMb },
+        description: `Set the chunk size of ${sharding.ns} to ${sharding.chunkSizeMb} MB`,
+        check: { kind: 'collectionChunkSize', ns: sharding.ns, bytes: sharding.chunkSizeMb * 1024 * 1024 },
+      }),
+    );
+  } else if (sharding.chunkSizeMb !== undefined) {
     steps.push(
       cluster({
         db: 'config',
@@ -252,6 +283,26 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
     const field = sharding.shardKey;
     const split = presplit(sharding.presplit, ctx.shardIds.length);
     warnings.push(...split.warnings);
+    const identityOf = (chunk: (typeof split.chunks)[number]) =>
+      // A chunk is named by a bound that no later split changes: its max for the first chunk, else its min.
+      chunk.min === 'MinKey' ? { max: { [field]: chunk.max as number } } : { min: { [field]: chunk.min as number } };
+    if (split.splitPoints.length > 0) {
+      // The balancer must be off before the first split: on 4.4-6.0.2 a running balancer starts
+      // migrating the new chunks and a manual moveChunk then collides with its migration
+      // (ConflictingOperationInProgress). Since 4.2 balancerStop also stops the auto-splitter and
+      // balancerStart starts it again (docs: reference/command/balancerStop, v4.4 and v5.0).
+      steps.push(
+        cluster({
+          command: { balancerStop: 1 },
+          description: 'Stop the balancer before splitting and moving chunks',
+          check: {
+            kind: 'balancerStoppedOrDistributed',
+            ns: sharding.ns,
+            chunks: split.chunks.map((c) => ({ chunk: identityOf(c), shard: ctx.shardIds[c.shardIndex] })),
+          },
+        }),
+      );
+    }
     for (const point of split.splitPoints) {
       steps.push(
         cluster({
@@ -264,8 +315,7 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
     if (split.splitPoints.length > 0) {
       for (const chunk of split.chunks) {
         const to = ctx.shardIds[chunk.shardIndex];
-        // A chunk is named by a bound that no later split changes: its max for the first chunk, else its min.
-        const identity = chunk.min === 'MinKey' ? { max: { [field]: chunk.max as number } } : { min: { [field]: chunk.min } };
+        const identity = identityOf(chunk);
         const range = `[${chunk.min === 'MinKey' ? 'MinKey' : chunk.min}, ${chunk.max === 'MaxKey' ? 'MaxKey' : chunk.max})`;
         steps.push(
           cluster({
@@ -280,21 +330,25 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
       }
     }
   }
-  if (sharding.stopBalancer) {
-    if (features.balancerStopCommand) {
-      steps.push(cluster({ command: { balancerStop: 1 }, description: 'Stop the balancer', check: { kind: 'balancerStopped' } }));
-    } else {
-      steps.push(
-        cluster({
-          db: 'config',
-          command: { update: 'settings', updates: [{ q: { _id: 'balancer' }, u: { $set: { stopped: true } }, upsert: true }] },
-          description: 'Stop the balancer (config.settings, for servers before 4.2)',
-          check: { kind: 'settingEquals', id: 'balancer', field: 'stopped', value: true },
-        }),
-      );
-    }
+  const stoppedForSplit = steps.some((s) => s.command.balancerStop !== undefined);
+  if (sharding.stopBalancer && !stoppedForSplit) {
+    steps.push(cluster({ command: { balancerStop: 1 }, description: 'Stop the balancer', check: { kind: 'balancerStopped' } }));
+  } else if (!sharding.stopBalancer && stoppedForSplit) {
+    // Stopped only for the splits and moves: the cluster goes back to balancing (--stop-balancer keeps it off).
+    steps.push(cluster({ command: { balancerStart: 1 }, description: 'Start the balancer again', check: { kind: 'balancerRunning' } }));
   }
   return { steps, warnings };
+}
+
+/** What the scripts should say about the processes they start (not for an existing cluster's --setup). */
+export function processNotes(topology: Topology): string[] {
+  const notes = [describeCacheSize(topology.processes.filter((p) => p.kind === 'mongod').length, topology.options.cacheSizeGb)];
+  if (versionFeatures(topology.serverVersion).quiesceParameters) {
+    notes.push(
+      `Every process starts with a ${QUIESCE_MS / 1000} s quiesce period for a signalled shutdown (the server's default is 15 s since 5.0), so stopping the deployment tier by tier is quick.`,
+    );
+  }
+  return notes;
 }
 
 /** What the scripts should say about the server version they were planned for. */
@@ -310,7 +364,9 @@ export function versionNotes(topology: Topology): string[] {
     if (s?.presplit) {
       notes.push(
         features.autoSplit
-          ? 'This server still auto-splits chunks as they grow; the pre-split sets where the data starts out.'
+          ? s.stopBalancer
+            ? 'The balancer is stopped before the splits and stays off; since 4.2 balancerStop also stops the auto-splitter, so the pre-split alone decides how the data is distributed.'
+            : 'The balancer is stopped for the splits and moves (since 4.2 balancerStop also stops the auto-splitter) and started again at the end; from then on this server auto-splits chunks as they grow.'
           : 'Since 6.0.3 MongoDB no longer auto-splits chunks: the pre-split alone decides how the data is distributed.',
       );
       if (features.shardAndDistribute) {

@@ -2,7 +2,8 @@
 import { scriptsCommandLine, shellWord } from './command-line';
 import { SetupPlan } from './plan';
 import { MongoshScript } from './render-mongosh';
-import { describeProcess, pidFile } from './render-start-sh';
+import { describeProcess, DATA_DIR_ENV, CACHE_GB_ENV } from './render-start-sh';
+import { isRunDocumentField, RUN_DOCUMENT_FIELDS } from './run-documents';
 
 export function renderReadme(plan: SetupPlan, scripts: MongoshScript[]): string {
   const t = plan.topology;
@@ -15,10 +16,17 @@ export function renderReadme(plan: SetupPlan, scripts: MongoshScript[]): string 
   for (const p of plan.processes) out.push(`| ${p.name} | ${describeProcess(p)} | ${p.address} | \`${p.dir}\` |`);
   out.push('', '## Run, in this order, from this folder', '');
   let n = 1;
+  const sharded = t.kind === 'sharded';
   out.push(
-    `${n++}. \`bash 00-start.sh\` starts the processes in the background (\`MONGOD=/path/to/mongod\`, \`MONGOS=/path/to/mongos\` choose the binaries).`,
+    `${n++}. \`bash 00-start.sh\` starts the ${sharded ? 'mongods' : 'processes'} in the background (\`MONGOD=/path/to/mongod\` chooses the binary; ` +
+      `\`${DATA_DIR_ENV}=DIR\` the data folder, default \`${t.options.dataDir}\` under the folder you run it from; \`${CACHE_GB_ENV}=GB\` each mongod's WiredTiger cache).`,
   );
   for (const script of scripts) {
+    if (script.phase === 'cluster') {
+      out.push(
+        `${n++}. \`bash 15-start-mongos.sh\` starts the router(s) (\`MONGOS=/path/to/mongos\`); only now: \`mongos --fork\` returns once it has read the cluster settings from the config server replica set that the step before initiated.`,
+      );
+    }
     const targets = [...new Set(script.steps.map((s) => s.target))].map((name) => `${name} (${plan.targets[name].address})`);
     const where =
       script.phase === 'replsets'
@@ -45,14 +53,18 @@ export function renderReadme(plan: SetupPlan, scripts: MongoshScript[]): string 
       'the following steps. No password is written into any of these files.',
     );
   }
-  out.push('', `Then point the benchmark at \`${t.uri}\`, e.g. \`mongo-bench run --uri '${t.uri}'${t.auth ? ' --username ' + shellWord(t.auth.user) : ''}\`${t.auth ? ' with MONGO_BENCH_PASSWORD exported' : ''}.`);
+  out.push('', ...benchmarkAdvice(plan));
   if (scripts.length > 0) {
     out.push('', 'Every script prints each step before running it, stops at the first failure with the step named, and skips');
     out.push('what is already done, so it is safe to run again after fixing a problem.');
   } else {
     out.push('', 'A standalone needs no setup commands.');
   }
-  out.push('', `Stop everything with \`kill $(cat ${shellWord(t.options.dataDir)}/*/*.pid)\` (pid files such as \`${pidFile(plan.processes[0])}\`).`);
+  out.push(
+    '',
+    `Stop everything with \`bash 99-stop.sh\` (same folder, same \`${DATA_DIR_ENV}\`): it stops ${sharded ? 'the routers, then the shards, then the config servers' : 'the processes'}, ` +
+      'each tier once the one before has exited (SIGTERM, a clean shutdown). The data stays in the data folder.',
+  );
   if (plan.steps.length > 0) {
     out.push('', '## Steps', '', '| # | script | target | command |', '|---|---|---|---|');
     for (const script of scripts) {
@@ -69,4 +81,35 @@ export function renderReadme(plan: SetupPlan, scripts: MongoshScript[]): string 
   }
   out.push('');
   return out.join('\n');
+}
+
+/**
+ * What to load and benchmark on the deployment. A sharded collection is only spread when the loaded
+ * documents carry the shard key (a missing key counts as null: every document lands in one chunk),
+ * and run's loader drops and recreates the collection unless --setup keeps the sharded one.
+ */
+function benchmarkAdvice(plan: SetupPlan): string[] {
+  const t = plan.topology;
+  const login = t.auth ? ` --username ${shellWord(t.auth.user)}` : '';
+  const withPassword = t.auth ? ' with MONGO_BENCH_PASSWORD exported' : '';
+  const s = t.sharding;
+  if (!s) return [`Then point the benchmark at \`${t.uri}\`, e.g. \`mongo-bench run --uri '${t.uri}'${login}\`${withPassword}.`];
+  const fields = RUN_DOCUMENT_FIELDS.map((f) => `\`${f}\``).join(', ');
+  if (!isRunDocumentField(s.shardKey)) {
+    return [
+      `The collection is sharded on \`${s.shardKey}\`, which the documents \`mongo-bench run\` loads do not have (they have ${fields}): a missing shard key counts as null, ` +
+        'so every document would land in one chunk on one shard. Load documents that carry it, e.g. the presplit-import experiment, whose documents cycle the key through the range: ' +
+        `\`mongo-bench matrix --preset presplit-import --uri '${t.uri}' --setup --db ${shellWord(s.db)} --shard-key ${shellWord(s.shardKey)}${s.presplit ? ` --presplit ${s.presplit.min}:${s.presplit.max}` : ''}\`${login ? ` (add${login})` : ''}` +
+        `, or plan with a \`--shard-key\` among ${fields} to benchmark with \`mongo-bench run\`.`,
+    ];
+  }
+  const flags = ['--setup', '--db', shellWord(s.db), '--collection', shellWord(s.collection), '--shard-key', shellWord(s.shardKey)];
+  if (s.hashed) flags.push('--hashed');
+  if (s.presplit) flags.push('--presplit', `${s.presplit.min}:${s.presplit.max}`);
+  if (s.chunkSizeMb !== undefined) flags.push('--chunk-size', String(s.chunkSizeMb));
+  if (s.stopBalancer) flags.push('--stop-balancer');
+  return [
+    `Then point the benchmark at \`${t.uri}\`: \`mongo-bench run --uri '${t.uri}' ${flags.join(' ')}${login}\`${withPassword}. ` +
+      'With `--setup` and the same sharding options the loader keeps the sharded collection (the checks find the steps done); without it, it drops and recreates the collection unsharded.',
+  ];
 }

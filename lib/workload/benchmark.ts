@@ -12,10 +12,12 @@ import { RESULT_SCHEMA, ResultDocument, StepResult } from '../metrics/result';
 import { writeResultFile } from '../metrics/result-file';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
+import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
-import { runStep, TickEvent } from './engine';
+import { runStep, StepPlan, TickEvent } from './engine';
+import { runParallelStep, singleLoopLoad, workersForStep } from './parallel-step';
 import { loadData } from './loader';
 import { parseNamespace, parseOps } from './op-spec';
 import { connectTarget, warmConnections } from './target';
@@ -28,7 +30,9 @@ export type BenchmarkEvent =
   | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number }
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   | { type: 'step-done'; step: StepResult }
-  | { type: 'results-written'; path: string };
+  | { type: 'results-written'; path: string }
+  /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
+  | { type: 'client-bound'; advice: string };
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -89,6 +93,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
       opTimeoutMS: options.opTimeoutMS ?? null,
       onError: options.onError ?? 'stop',
+      workers: options.workers ?? 'auto',
     },
     steps: [],
   };
@@ -138,13 +143,29 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       for (let trial = 1; trial <= options.trials && !signal?.aborted; trial++) {
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
         try {
-          await warmConnections(client, clients);
-          const m = await runStep(
-            ops,
-            prepared.scope,
-            { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) },
-            { signal, onTick: (tick) => emit({ type: 'tick', clients, trial, tick }) },
-          );
+          const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
+          const callbacks = { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) };
+          const workers = workersForStep(clients, options.workers ?? 'auto');
+          let m: StepMeasurement;
+          if (workers === 1) {
+            // One event loop: this thread and the run's own client, as the engine always ran.
+            await warmConnections(client, clients);
+            m = await runStep(ops, prepared.scope, plan, callbacks);
+            m.client = singleLoopLoad(m.load);
+          } else {
+            m = await runParallelStep(
+              {
+                uri: options.uri,
+                clientOptions: hooks.clientOptions,
+                workload: { ops: options.workload.ops, ns: options.ns, writeConcern: options.writeConcern },
+                plan,
+                workers,
+                serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+                opTimeoutMS: options.opTimeoutMS,
+              },
+              callbacks,
+            );
+          }
           if (m.interrupted && m.elapsedSeconds <= 0) break; // stopped before measuring anything
           measurements.push(m);
           // The server went away (network errors) or an op outlived the window: this step failed.
@@ -187,6 +208,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     await save();
     return result;
   } finally {
+    const advice = sweepAdvice(result.steps);
+    if (advice) emit({ type: 'client-bound', advice });
     await client.close().catch(() => undefined);
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Turns validated op specs into the closures the engine calls: templates are compiled once here
  * (before any connection, so a malformed template is a usage error), then bound to a MongoClient.
- * Driver option objects are built once per op and reused for every call.
+ * Each server op is sent as the command benchRun sends (see ./op-commands and docs/workload.md).
  */
-import { Document, MongoClient, ReadPreference, WriteConcernSettings } from 'mongodb';
+import { Document, MongoClient, ReadPreference } from 'mongodb';
+import { bindCommandOps } from './op-commands';
 import { ClientState, compileTemplate, Generator, TemplateScope } from './template';
 import { OpClass, opClass, OpSpec, OpType } from './op-spec';
 
@@ -73,24 +74,6 @@ export interface BoundOp {
   run(state: ClientState): Promise<unknown> | undefined;
 }
 
-/** Driver options without undefined keys, built once per op. */
-function defined<T extends Record<string, unknown>>(options: T): T {
-  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
-  return options;
-}
-
-function writeConcernOf(spec: OpSpec): WriteConcernSettings | undefined {
-  const wc = spec.writeConcern;
-  if (!wc) return undefined;
-  const out: WriteConcernSettings = {};
-  if (wc.w !== undefined) out.w = wc.w as WriteConcernSettings['w'];
-  if (wc.j !== undefined) out.journal = Boolean(wc.j);
-  else if (wc.fsync !== undefined) out.journal = Boolean(wc.fsync);
-  const timeout = wc.wtimeoutMS ?? wc.wtimeout;
-  if (timeout !== undefined) out.wtimeoutMS = Number(timeout);
-  return out;
-}
-
 function readPreferenceOf(spec: OpSpec): ReadPreference | undefined {
   const rp = spec.readPreference;
   if (!rp) return undefined;
@@ -108,16 +91,8 @@ export function bindWorkload(prepared: PreparedWorkload, client: MongoClient, bi
 }
 
 function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
-  const maxTimeMS = bind.maxTimeMS;
   const { spec } = op;
   const base = { index: spec.index, type: spec.type, opClass: op.opClass, delayMs: spec.delayMs };
-  const writeConcern = writeConcernOf(spec);
-  const readPreference = readPreferenceOf(spec);
-  const ns = spec.ns;
-  const db = ns ? client.db(ns.db) : undefined;
-  const coll = ns && db && ns.coll ? db.collection(ns.coll) : undefined;
-  const query = op.query as Generator;
-
   switch (spec.type) {
     case 'nop':
       return { ...base, run: () => undefined };
@@ -132,54 +107,10 @@ function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp
         },
       };
     }
-    case 'findOne': {
-      const c = coll!;
-      const options = defined({ projection: spec.projection as Document | undefined, sort: spec.sort as Document | undefined, readPreference, maxTimeMS });
-      return { ...base, run: (s) => c.findOne(query(s) as Document, options) };
-    }
-    case 'find': {
-      const c = coll!;
-      const options = defined({
-        projection: spec.projection as Document | undefined,
-        sort: spec.sort as Document | undefined,
-        limit: spec.limit,
-        skip: spec.skip,
-        batchSize: spec.batchSize,
-        readPreference,
-        maxTimeMS,
-      });
-      return { ...base, run: (s) => c.find(query(s) as Document, options).toArray() };
-    }
-    case 'update': {
-      const c = coll!;
-      const update = op.update as Generator;
-      const options = defined({ upsert: spec.upsert, writeConcern });
-      const isReplacement = !Array.isArray(spec.update) && !Object.keys(spec.update as object).some((k) => k.startsWith('$'));
-      if (isReplacement) return { ...base, run: (s) => c.replaceOne(query(s) as Document, update(s) as Document, options) };
-      if (spec.multi) return { ...base, run: (s) => c.updateMany(query(s) as Document, update(s) as Document, options) };
-      return { ...base, run: (s) => c.updateOne(query(s) as Document, update(s) as Document, options) };
-    }
-    case 'insert': {
-      const c = coll!;
-      const doc = op.doc as Generator;
-      if (Array.isArray(spec.doc)) {
-        const options = defined({ writeConcern, ordered: true });
-        return { ...base, run: (s) => c.insertMany(doc(s) as Document[], options) };
-      }
-      const options = defined({ writeConcern });
-      return { ...base, run: (s) => c.insertOne(doc(s) as Document, options) };
-    }
-    case 'remove': {
-      const c = coll!;
-      const options = defined({ writeConcern });
-      if (spec.multi) return { ...base, run: (s) => c.deleteMany(query(s) as Document, options) };
-      return { ...base, run: (s) => c.deleteOne(query(s) as Document, options) };
-    }
-    case 'command': {
-      const d = db!;
-      const command = op.command as Generator;
-      const options = readPreference ? { readPreference } : {};
-      return { ...base, run: (s) => d.command(command(s) as Document, options) };
+    default: {
+      const run = bindCommandOps(op, client.db(spec.ns!.db), { maxTimeMS: bind.maxTimeMS, readPreference: readPreferenceOf(spec) });
+      return { ...base, run };
     }
   }
 }
+

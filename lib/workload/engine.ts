@@ -8,6 +8,7 @@
  * (with a rate: start no new op) and the ops in flight are awaited and counted, as benchRun does, so
  * counts agree exactly with what the server applied.
  */
+import { LoadProbe, LoopReading } from '../metrics/client-load';
 import { LatencyRecorder } from '../metrics/latency';
 import { ErrorTally, StepMeasurement } from '../metrics/measurement';
 import { BoundOp } from './compile-ops';
@@ -28,6 +29,17 @@ export interface StepPlan {
    * the clients stop, and the measurement says so (`cut`). Undefined: wait as long as it takes.
    */
   overrunLimitMs?: number;
+  /**
+   * When the step begins (warm-up included), as this thread's performance.now(). Worker threads are
+   * handed one common instant so their windows, and so their per-second buckets, line up.
+   * Undefined: now.
+   */
+  startAt?: number;
+  /**
+   * The clients this event loop runs, when the step is split across worker threads: client i keeps
+   * index i and seed randomSeed + i whichever thread runs it. Undefined: all of them.
+   */
+  clientSlice?: { first: number; count: number };
 }
 
 export interface TickEvent {
@@ -113,10 +125,38 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * Sleeps until `at` (performance.now()), or until the signal aborts. A timer may fire a fraction of
+ * a millisecond early on this clock: the rest is waited out, or the first op would start before the
+ * window and not be counted.
+ */
+async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
+  await sleepUntil(at, signal);
+  while (performance.now() < at && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
+  const ms = at - performance.now();
+  if (ms <= 0 || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** Runs one step (one trial at one client count) and returns what it measured. */
 export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
   if (!Number.isInteger(clients) || clients < 1) throw new RangeError(`clients must be an integer >= 1, got ${clients}`);
+  const slice = plan.clientSlice ?? { first: 0, count: clients };
+  if (!Number.isInteger(slice.first) || !Number.isInteger(slice.count) || slice.first < 0 || slice.count < 1 || slice.first + slice.count > clients) {
+    throw new RangeError(`clientSlice must lie within 0..${clients - 1}, got first ${slice.first}, count ${slice.count}`);
+  }
   if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError(`seconds must be an integer >= 1, got ${seconds}`);
   if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
     throw new RangeError(`#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`);
@@ -133,7 +173,8 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const tally = new Tally(seconds);
   const signal = callbacks.signal;
 
-  const t0 = performance.now();
+  if (plan.startAt !== undefined) await waitUntil(plan.startAt, signal);
+  const t0 = plan.startAt ?? performance.now();
   const measureStart = t0 + warmupSeconds * 1000;
   const stopAt = measureStart + seconds * 1000;
   const lastBucket = seconds - 1;
@@ -225,10 +266,15 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   }, 1000);
   ticker.unref();
 
+  // The loop's load over the measured window: from its opening to the last counted op.
+  let probe: LoadProbe | undefined;
+  const probeTimer = setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now()));
+
   let overrunTimer: NodeJS.Timeout | undefined;
+  let load: LoopReading | undefined;
   try {
     const loops: Promise<void>[] = [];
-    for (let c = 0; c < clients; c++) loops.push(clientLoop(scope.newClientState(c, plan.randomSeed + c)));
+    for (let c = slice.first; c < slice.first + slice.count; c++) loops.push(clientLoop(scope.newClientState(c, plan.randomSeed + c)));
     const all = Promise.all(loops);
     if (plan.overrunLimitMs === undefined) {
       await all;
@@ -241,8 +287,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if ((await Promise.race([all, overran])) === 'cut') cut = true;
     }
   } finally {
+    load = probe?.read();
     clearInterval(ticker);
     clearTimeout(overrunTimer);
+    clearTimeout(probeTimer);
   }
   const end = performance.now();
   const interrupted = signal?.aborted === true && end < stopAt;
@@ -261,6 +309,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
     errorTallies: tally.tallies(),
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
+    ...(load ? { load } : {}),
     ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),
   };
 }

@@ -8,6 +8,8 @@ export { prepareWorkload, bindWorkload } from './compile-ops';
 export type { PreparedWorkload, BoundOp } from './compile-ops';
 export { runStep } from './engine';
 export type { StepPlan, TickEvent, StepCallbacks } from './engine';
+export { runParallelStep, workersForStep, autoWorkers, splitClients, liveWorkerThreads } from './parallel-step';
+export type { ParallelStepInput, ParallelStepMeasurement, StepWorkload } from './parallel-step';
 export { clientCountsUpTo } from './sweep';
 export { loadData } from './loader';
 export { documentFactory, documentPaddingLength, INDEXED_FIELDS } from './documents';

@@ -9,6 +9,12 @@
 // localhost exception), creates the user on the PRIMARY, then logs in for the following steps.
 //
 // Planned for MongoDB 7.0 (--server-version).
+// Each mongod gets --wiredTigerCacheSizeGB computed on the machine that starts it (00-start.sh when
+//   it runs, mongo-bench run when it launches): 50% of (RAM - 1 GB) shared by the 3 mongod(s) on
+//   this host, at least 0.25 GB (mongod's default assumes one mongod per machine; --cache-size-gb
+//   overrides it).
+// Every process starts with a 1 s quiesce period for a signalled shutdown (the server's default is
+//   15 s since 5.0), so stopping the deployment tier by tier is quick.
 //
 // Each step prints itself before it runs, checks the reply (ok: 1) and stops the script with a
 // message on failure. A step whose check finds it already done is skipped, so running the script
@@ -61,8 +67,13 @@ function open(key, address) {
 
 // The replica set's PRIMARY, for steps that must run there (createUser); the target when it is the one.
 function primaryOf(n, s, admin) {
-  const hello = run(n, s, admin, 'admin', { hello: 1 });
-  if (hello.isWritablePrimary === true || CONNECT_ALL) return s.target;
+  let hello;
+  try {
+    hello = helloOf(admin);
+  } catch (e) {
+    return fail(n, s, 'could not find the PRIMARY: ' + e.message);
+  }
+  if (isWritablePrimary(hello) || CONNECT_ALL) return s.target;
   if (typeof hello.primary !== 'string' || hello.primary === '') return fail(n, s, 'the set has no PRIMARY to run this on');
   const key = s.target + ' -> ' + hello.primary;
   if (!connections[key]) {
@@ -146,8 +157,32 @@ function findChunk(n, s, admin, ns, bound) {
   return findConfig(n, s, admin, 'chunks', Object.assign(filter, bound));
 }
 
+// A number the server stored as a 64-bit integer (maxChunkSizeBytes) comes back as a Long in mongosh.
 function sameValue(actual, expected) {
+  if (actual !== null && actual !== undefined && typeof actual.toNumber === 'function') actual = actual.toNumber();
   return actual === expected || (typeof expected === 'number' && actual !== null && actual !== undefined && Number(actual) === expected);
+}
+
+// hello, or isMaster where hello is unknown (it exists from 4.4.2; 4.4.0 and 4.4.1 answer CommandNotFound, 59).
+function helloOf(admin) {
+  let reply;
+  try {
+    reply = admin.runCommand({ hello: 1 });
+  } catch (e) {
+    if (e.code !== 59) throw e;
+    reply = { ok: 0, code: 59 };
+  }
+  if (reply.ok !== 1 && reply.code === 59) reply = admin.runCommand({ isMaster: 1 });
+  return reply;
+}
+
+// A new primary drains its oplog buffer before it takes writes: it says primary, not isWritablePrimary.
+function isWritablePrimary(hello) {
+  return hello.isWritablePrimary === true || hello.ismaster === true;
+}
+
+function balancerMode(n, s, admin) {
+  return run(n, s, admin, 'admin', { balancerStatus: 1 }).mode;
 }
 
 function isDone(n, s, admin, key) {
@@ -180,7 +215,15 @@ function isDone(n, s, admin, key) {
     for (let i = 0; i < shards.length; i++) if (shards[i]._id === c.shardId) return true;
     return false;
   }
-  if (c.kind === 'databaseExists') return findConfig(n, s, admin, 'databases', { _id: c.db }) !== null;
+  if (c.kind === 'databaseExists') {
+    // Before 6.0 a database created by a write is listed with partitioned: false and still needs enableSharding.
+    const database = findConfig(n, s, admin, 'databases', { _id: c.db });
+    return database !== null && (c.partitioned !== true || database.partitioned === true);
+  }
+  if (c.kind === 'collectionChunkSize') {
+    const coll = shardedCollection(n, s, admin, c.ns);
+    return coll !== null && sameValue(coll.maxChunkSizeBytes, c.bytes);
+  }
   if (c.kind === 'collectionSharded') {
     const coll = shardedCollection(n, s, admin, c.ns);
     if (!coll) return false;
@@ -198,24 +241,39 @@ function isDone(n, s, admin, key) {
     const chunk = findChunk(n, s, admin, c.ns, c.chunk);
     return chunk !== null && chunk.shard === c.shard;
   }
-  if (c.kind === 'balancerStopped') return run(n, s, admin, 'admin', { balancerStatus: 1 }).mode === 'off';
+  if (c.kind === 'balancerStopped') return balancerMode(n, s, admin) === 'off';
+  if (c.kind === 'balancerRunning') return balancerMode(n, s, admin) === 'full';
+  if (c.kind === 'balancerStoppedOrDistributed') {
+    if (balancerMode(n, s, admin) === 'off') return true;
+    for (let i = 0; i < c.chunks.length; i++) {
+      const chunk = findChunk(n, s, admin, c.ns, c.chunks[i].chunk);
+      if (chunk === null || chunk.shard !== c.chunks[i].shard) return false;
+    }
+    return true;
+  }
   return fail(n, s, 'unknown check ' + c.kind);
 }
 
-// A set has a PRIMARY when the member is one or names one (another member may win the election).
+// Done when the member, or the PRIMARY it names (another member may win the election), accepts
+// writes: the next step writes there, and a new primary first drains its oplog buffer.
 function waitForPrimary(n, s, admin) {
   const w = s.waitFor;
   const deadline = Date.now() + w.timeoutMs;
-  print('    waiting for a PRIMARY in ' + w.setName + ' (at most ' + w.timeoutMs / 1000 + ' s)');
+  print('    waiting for a writable PRIMARY in ' + w.setName + ' (at most ' + w.timeoutMs / 1000 + ' s)');
   for (;;) {
-    let hello = null;
+    let primary = null;
     try {
-      hello = admin.runCommand({ hello: 1 });
+      const hello = helloOf(admin);
+      if (isWritablePrimary(hello)) primary = hello.me || TARGETS[s.target];
+      else if (typeof hello.primary === 'string' && hello.primary !== '') {
+        const other = CONNECT_ALL ? admin : new Mongo('mongodb://' + hello.primary + '/?directConnection=true').getDB('admin');
+        if (isWritablePrimary(helloOf(other))) primary = hello.primary;
+      }
     } catch (e) {
-      hello = null; // the member may still be starting: try again
+      primary = null; // a member may still be starting or electing: try again
     }
-    if (hello && (hello.isWritablePrimary === true || (typeof hello.primary === 'string' && hello.primary !== ''))) {
-      print('    PRIMARY: ' + (hello.primary || s.target));
+    if (primary !== null) {
+      print('    PRIMARY (writable): ' + primary);
       return;
     }
     if (Date.now() > deadline) {

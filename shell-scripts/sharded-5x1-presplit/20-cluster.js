@@ -9,6 +9,12 @@
 // Since 6.0.3 MongoDB no longer auto-splits chunks: the pre-split alone decides how the data is
 //   distributed.
 // Since 6.0 enableSharding only creates the database; it is kept to choose the primary shard.
+// Each mongod gets --wiredTigerCacheSizeGB computed on the machine that starts it (00-start.sh when
+//   it runs, mongo-bench run when it launches): 50% of (RAM - 1 GB) shared by the 6 mongod(s) on
+//   this host, at least 0.25 GB (mongod's default assumes one mongod per machine; --cache-size-gb
+//   overrides it).
+// Every process starts with a 1 s quiesce period for a signalled shutdown (the server's default is
+//   15 s since 5.0), so stopping the deployment tier by tier is quick.
 //
 // Each step prints itself before it runs, checks the reply (ok: 1) and stops the script with a
 // message on failure. A step whose check finds it already done is skipped, so running the script
@@ -76,8 +82,32 @@ function findChunk(n, s, admin, ns, bound) {
   return findConfig(n, s, admin, 'chunks', Object.assign(filter, bound));
 }
 
+// A number the server stored as a 64-bit integer (maxChunkSizeBytes) comes back as a Long in mongosh.
 function sameValue(actual, expected) {
+  if (actual !== null && actual !== undefined && typeof actual.toNumber === 'function') actual = actual.toNumber();
   return actual === expected || (typeof expected === 'number' && actual !== null && actual !== undefined && Number(actual) === expected);
+}
+
+// hello, or isMaster where hello is unknown (it exists from 4.4.2; 4.4.0 and 4.4.1 answer CommandNotFound, 59).
+function helloOf(admin) {
+  let reply;
+  try {
+    reply = admin.runCommand({ hello: 1 });
+  } catch (e) {
+    if (e.code !== 59) throw e;
+    reply = { ok: 0, code: 59 };
+  }
+  if (reply.ok !== 1 && reply.code === 59) reply = admin.runCommand({ isMaster: 1 });
+  return reply;
+}
+
+// A new primary drains its oplog buffer before it takes writes: it says primary, not isWritablePrimary.
+function isWritablePrimary(hello) {
+  return hello.isWritablePrimary === true || hello.ismaster === true;
+}
+
+function balancerMode(n, s, admin) {
+  return run(n, s, admin, 'admin', { balancerStatus: 1 }).mode;
 }
 
 function isDone(n, s, admin) {
@@ -96,7 +126,15 @@ function isDone(n, s, admin) {
     for (let i = 0; i < shards.length; i++) if (shards[i]._id === c.shardId) return true;
     return false;
   }
-  if (c.kind === 'databaseExists') return findConfig(n, s, admin, 'databases', { _id: c.db }) !== null;
+  if (c.kind === 'databaseExists') {
+    // Before 6.0 a database created by a write is listed with partitioned: false and still needs enableSharding.
+    const database = findConfig(n, s, admin, 'databases', { _id: c.db });
+    return database !== null && (c.partitioned !== true || database.partitioned === true);
+  }
+  if (c.kind === 'collectionChunkSize') {
+    const coll = shardedCollection(n, s, admin, c.ns);
+    return coll !== null && sameValue(coll.maxChunkSizeBytes, c.bytes);
+  }
   if (c.kind === 'collectionSharded') {
     const coll = shardedCollection(n, s, admin, c.ns);
     if (!coll) return false;
@@ -114,24 +152,39 @@ function isDone(n, s, admin) {
     const chunk = findChunk(n, s, admin, c.ns, c.chunk);
     return chunk !== null && chunk.shard === c.shard;
   }
-  if (c.kind === 'balancerStopped') return run(n, s, admin, 'admin', { balancerStatus: 1 }).mode === 'off';
+  if (c.kind === 'balancerStopped') return balancerMode(n, s, admin) === 'off';
+  if (c.kind === 'balancerRunning') return balancerMode(n, s, admin) === 'full';
+  if (c.kind === 'balancerStoppedOrDistributed') {
+    if (balancerMode(n, s, admin) === 'off') return true;
+    for (let i = 0; i < c.chunks.length; i++) {
+      const chunk = findChunk(n, s, admin, c.ns, c.chunks[i].chunk);
+      if (chunk === null || chunk.shard !== c.chunks[i].shard) return false;
+    }
+    return true;
+  }
   return fail(n, s, 'unknown check ' + c.kind);
 }
 
-// A set has a PRIMARY when the member is one or names one (another member may win the election).
+// Done when the member, or the PRIMARY it names (another member may win the election), accepts
+// writes: the next step writes there, and a new primary first drains its oplog buffer.
 function waitForPrimary(n, s, admin) {
   const w = s.waitFor;
   const deadline = Date.now() + w.timeoutMs;
-  print('    waiting for a PRIMARY in ' + w.setName + ' (at most ' + w.timeoutMs / 1000 + ' s)');
+  print('    waiting for a writable PRIMARY in ' + w.setName + ' (at most ' + w.timeoutMs / 1000 + ' s)');
   for (;;) {
-    let hello = null;
+    let primary = null;
     try {
-      hello = admin.runCommand({ hello: 1 });
+      const hello = helloOf(admin);
+      if (isWritablePrimary(hello)) primary = hello.me || TARGETS[s.target];
+      else if (typeof hello.primary === 'string' && hello.primary !== '') {
+        const other = CONNECT_ALL ? admin : new Mongo('mongodb://' + hello.primary + '/?directConnection=true').getDB('admin');
+        if (isWritablePrimary(helloOf(other))) primary = hello.primary;
+      }
     } catch (e) {
-      hello = null; // the member may still be starting: try again
+      primary = null; // a member may still be starting or electing: try again
     }
-    if (hello && (hello.isWritablePrimary === true || (typeof hello.primary === 'string' && hello.primary !== ''))) {
-      print('    PRIMARY: ' + (hello.primary || s.target));
+    if (primary !== null) {
+      print('    PRIMARY (writable): ' + primary);
       return;
     }
     if (Date.now() > deadline) {
@@ -213,13 +266,31 @@ step(7, {
 
 step(8, {
   target: "mongos-0",
+  description: "Stop the balancer before splitting and moving chunks",
+  db: "admin",
+  command: { balancerStop: 1 },
+  check: {
+    kind: "balancerStoppedOrDistributed",
+    ns: "mongo_bench.docs",
+    chunks: [
+      { chunk: { max: { g: 12.8 } }, shard: "shard0" },
+      { chunk: { min: { g: 12.8 } }, shard: "shard1" },
+      { chunk: { min: { g: 25.6 } }, shard: "shard2" },
+      { chunk: { min: { g: 38.4 } }, shard: "shard3" },
+      { chunk: { min: { g: 51.2 } }, shard: "shard4" },
+    ],
+  },
+});
+
+step(9, {
+  target: "mongos-0",
   description: "Split mongo_bench.docs at g = 12.8",
   db: "admin",
   command: { split: "mongo_bench.docs", middle: { g: 12.8 } },
   check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 12.8 } },
 });
 
-step(9, {
+step(10, {
   target: "mongos-0",
   description: "Split mongo_bench.docs at g = 25.6",
   db: "admin",
@@ -227,7 +298,7 @@ step(9, {
   check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 25.6 } },
 });
 
-step(10, {
+step(11, {
   target: "mongos-0",
   description: "Split mongo_bench.docs at g = 38.4",
   db: "admin",
@@ -235,7 +306,7 @@ step(10, {
   check: { kind: "chunkBoundary", ns: "mongo_bench.docs", min: { g: 38.4 } },
 });
 
-step(11, {
+step(12, {
   target: "mongos-0",
   description: "Split mongo_bench.docs at g = 51.2",
   db: "admin",
@@ -245,7 +316,7 @@ step(11, {
 
 // Expected to be skipped: the collection's chunks start on the database's primary shard shard0, so
 //   this chunk is already there. The check decides at run time.
-step(12, {
+step(13, {
   target: "mongos-0",
   description: "Move the chunk [MinKey, 12.8) (found by g = 6.4) to shard0",
   db: "admin",
@@ -258,7 +329,7 @@ step(12, {
   },
 });
 
-step(13, {
+step(14, {
   target: "mongos-0",
   description: "Move the chunk [12.8, 25.6) (found by g = 19.2) to shard1",
   db: "admin",
@@ -271,7 +342,7 @@ step(13, {
   },
 });
 
-step(14, {
+step(15, {
   target: "mongos-0",
   description: "Move the chunk [25.6, 38.4) (found by g = 32) to shard2",
   db: "admin",
@@ -284,7 +355,7 @@ step(14, {
   },
 });
 
-step(15, {
+step(16, {
   target: "mongos-0",
   description: "Move the chunk [38.4, 51.2) (found by g = 44.8) to shard3",
   db: "admin",
@@ -297,7 +368,7 @@ step(15, {
   },
 });
 
-step(16, {
+step(17, {
   target: "mongos-0",
   description: "Move the chunk [51.2, MaxKey) (found by g = 57.6) to shard4",
   db: "admin",
@@ -308,14 +379,6 @@ step(16, {
     chunk: { min: { g: 51.2 } },
     shard: "shard4",
   },
-});
-
-step(17, {
-  target: "mongos-0",
-  description: "Stop the balancer",
-  db: "admin",
-  command: { balancerStop: 1 },
-  check: { kind: "balancerStopped" },
 });
 
 print('20-cluster.js: all 17 steps done');

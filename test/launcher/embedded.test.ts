@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { RunError } from '../../lib/config/errors';
 import { startEmbedded } from '../../lib/launcher/embedded';
+import { fakeVersionFromEnv } from '../support/fake-bin/version';
 import { availability } from '../support/servers';
 import { expectGone, FAKE_BIN, pidsWithCommandLine } from './helpers';
 
@@ -67,7 +68,8 @@ describe('startEmbedded through mongodb-memory-server with the stand-in mongod',
     const [port] = portsOf(server.uri);
     const pids = pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`);
     try {
-      expect(server.version).toBe('7.0.0');
+      // What the stand-in reports (`mongod --version`): MONGO_BENCH_FAKE_VERSION, else its default.
+      expect(server.version).toBe(fakeVersionFromEnv().text);
       expect(server.uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
       expect(pids).toHaveLength(1);
       expect((await helloAt(server.uri)).ok).toBe(1);

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MongoClient } from 'mongodb';
 
 export const FAKE_BIN = path.resolve(__dirname, '../support/fake-bin');
 
@@ -83,4 +84,26 @@ export async function freePortRange(n: number): Promise<number> {
     if (free.every(Boolean)) return base;
   }
   throw new Error(`no ${n} consecutive free ports found`);
+}
+
+/**
+ * What a user does before a mongos can start: replSetInitiate on one member (direct connection),
+ * then hello until it is the writable primary (a new primary first drains: PRIMARY, not yet writable).
+ * A mongos does not listen until its config server replica set answers (mongos_main.cpp initializeSharding).
+ */
+export async function initiateAndWaitForPrimary(uri: string, config: Record<string, unknown>, timeoutMs = 60_000): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 30_000 });
+  try {
+    const admin = client.db('admin');
+    await admin.command({ replSetInitiate: config });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hello = await admin.command({ hello: 1 });
+      if (hello.isWritablePrimary) return;
+      if (Date.now() > deadline) throw new Error(`no writable primary for ${String(config._id)} within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await client.close();
+  }
 }

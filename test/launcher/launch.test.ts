@@ -11,7 +11,7 @@ import { resolveBinaries } from '../../lib/launcher/binaries';
 import { liveChildCount } from '../../lib/launcher/children';
 import { launchProcesses, type LaunchedProcess } from '../../lib/launcher/launch';
 import type { ProcessSpec } from '../../lib/launcher/spec';
-import { expectGone, FAKE_BIN, freePorts, tempDir, writeScript } from './helpers';
+import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir, writeScript } from './helpers';
 
 const fakeBinaries = resolveBinaries({ binDir: FAKE_BIN, env: {} });
 
@@ -61,13 +61,16 @@ describe('launchProcesses with stand-in mongod/mongos', () => {
   it('starts 3 mongods then a mongos, each answers hello on its port, logs command lines in order, stops mongos -> shards -> config', async () => {
     const [cfgPort, sh0Port, sh1Port, mongosPort] = await freePorts(4);
     const recordDir = path.join(dir, 'record');
+    // An initiated member (5.0+) and a mongos quiesce on SIGTERM, 15 s by default; 1 s here, as the plan sets it.
+    const quiesce = ['--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=1000'];
+    const mongosQuiesce = ['--setParameter', 'mongosShutdownTimeoutMillisForSignaledShutdown=1000'];
     const mongods: ProcessSpec[] = [
-      { name: 'config-0', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg'], host: '127.0.0.1', port: cfgPort, dbPath: path.join(dir, 'data', 'config-0') },
+      { name: 'config-0', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg', ...quiesce], host: '127.0.0.1', port: cfgPort, dbPath: path.join(dir, 'data', 'config-0') },
       { name: 'shard0-0', kind: 'mongod', args: ['--shardsvr', '--replSet', 'sh0'], host: '127.0.0.1', port: sh0Port, dbPath: path.join(dir, 'data', 'shard0-0') },
       { name: 'shard0-1', kind: 'mongod', args: ['--shardsvr', '--replSet', 'sh0'], host: '127.0.0.1', port: sh1Port, dbPath: path.join(dir, 'data', 'shard0-1'), logPath: path.join(dir, 'logs', 'shard0-1.log') },
     ];
     const mongos: ProcessSpec = {
-      name: 'mongos-0', kind: 'mongos', args: ['--configdb', `cfg/127.0.0.1:${cfgPort}`], host: '127.0.0.1', port: mongosPort, logPath: path.join(dir, 'logs', 'mongos-0.log'),
+      name: 'mongos-0', kind: 'mongos', args: ['--configdb', `cfg/127.0.0.1:${cfgPort}`, ...mongosQuiesce], host: '127.0.0.1', port: mongosPort, logPath: path.join(dir, 'logs', 'mongos-0.log'),
     };
     const lines: string[] = [];
     const group = await launchProcesses(mongods, {
@@ -78,13 +81,15 @@ describe('launchProcesses with stand-in mongod/mongos', () => {
     });
     let stopped = false;
     try {
-      // The second phase: mongos joins the same group once the config servers are up.
+      // A mongos only starts listening once its config server replica set is initiated and answers,
+      // so, as a user would: initiate cfg, wait for a writable primary, then the second phase.
+      await initiateAndWaitForPrimary(group.processes[0].uri, { _id: 'cfg', configsvr: true, members: [{ _id: 0, host: `127.0.0.1:${cfgPort}` }] });
       await group.launch([mongos]);
       expect(lines).toEqual([
-        `config-0: ${FAKE_BIN}/mongod --configsvr --replSet cfg --port ${cfgPort} --bind_ip 127.0.0.1 --dbpath ${dir}/data/config-0`,
+        `config-0: ${FAKE_BIN}/mongod --configsvr --replSet cfg --setParameter shutdownTimeoutMillisForSignaledShutdown=1000 --port ${cfgPort} --bind_ip 127.0.0.1 --dbpath ${dir}/data/config-0`,
         `shard0-0: ${FAKE_BIN}/mongod --shardsvr --replSet sh0 --port ${sh0Port} --bind_ip 127.0.0.1 --dbpath ${dir}/data/shard0-0`,
         `shard0-1: ${FAKE_BIN}/mongod --shardsvr --replSet sh0 --port ${sh1Port} --bind_ip 127.0.0.1 --dbpath ${dir}/data/shard0-1 --logpath ${dir}/logs/shard0-1.log`,
-        `mongos-0: ${FAKE_BIN}/mongos --configdb cfg/127.0.0.1:${cfgPort} --port ${mongosPort} --bind_ip 127.0.0.1 --logpath ${dir}/logs/mongos-0.log`,
+        `mongos-0: ${FAKE_BIN}/mongos --configdb cfg/127.0.0.1:${cfgPort} --setParameter mongosShutdownTimeoutMillisForSignaledShutdown=1000 --port ${mongosPort} --bind_ip 127.0.0.1 --logpath ${dir}/logs/mongos-0.log`,
       ]);
       expect(group.processes.map((p) => [p.name, p.port, p.uri])).toEqual([
         ['config-0', cfgPort, `mongodb://127.0.0.1:${cfgPort}/?directConnection=true`],
@@ -97,7 +102,8 @@ describe('launchProcesses with stand-in mongod/mongos', () => {
         const reply = await hello(p.uri);
         expect(reply.ok).toBe(1);
         if (p.kind === 'mongos') expect(reply.msg).toBe('isdbgrid');
-        else expect(reply.isreplicaset).toBe(true); // --replSet reached the process
+        else if (p.name === 'config-0') expect(reply).toMatchObject({ setName: 'cfg', isWritablePrimary: true }); // initiated above
+        else expect(reply.isreplicaset).toBe(true); // --replSet reached the process (not initiated)
         // The process behind the port is the one we spawned with these args.
         const seen = JSON.parse(fs.readFileSync(path.join(recordDir, `${p.kind}-${p.port}.process.json`), 'utf8'));
         expect(seen).toEqual({ pid: p.pid, argv: p.args });
@@ -246,7 +252,7 @@ describe('launchProcesses with stand-in mongod/mongos', () => {
       expect(await death).toEqual(['fragile', 'SIGKILL']);
     } finally {
       const report = await group.stop();
-      expect(report).toEqual([{ name: 'fragile', pid: group.processes[0].pid, code: null, signal: 'SIGKILL', killed: false }]);
+      expect(report).toEqual([{ name: 'fragile', pid: group.processes[0].pid, code: null, signal: 'SIGKILL', killed: false, durationMs: 0 }]);
     }
   });
 

@@ -9,7 +9,7 @@ import { resolveBinaries } from '../../lib/launcher/binaries';
 import { startEmbedded } from '../../lib/launcher/embedded';
 import { launchProcesses } from '../../lib/launcher/launch';
 import { describeNeeding } from '../support/servers';
-import { expectGone, freePorts, tempDir } from './helpers';
+import { expectGone, freePorts, initiateAndWaitForPrimary, tempDir } from './helpers';
 
 async function withClient<T>(uri: string, fn: (client: MongoClient) => Promise<T>): Promise<T> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 30_000 });
@@ -18,20 +18,6 @@ async function withClient<T>(uri: string, fn: (client: MongoClient) => Promise<T
   } finally {
     await client.close();
   }
-}
-
-async function initiateAndWaitForPrimary(uri: string, config: Record<string, unknown>): Promise<void> {
-  await withClient(uri, async (client) => {
-    const admin = client.db('admin');
-    await admin.command({ replSetInitiate: config });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const hello = await admin.command({ hello: 1 });
-      if (hello.isWritablePrimary) return;
-      if (Date.now() > deadline) throw new Error(`no primary for ${String(config._id)} within 60 s`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  });
 }
 
 describeNeeding('mongod', 'launcher with a real mongod', () => {

@@ -1,13 +1,16 @@
 import { skipReason } from '../../lib/matrix/feasibility';
 import { topologyFromHello, TargetCapabilities } from '../../lib/matrix/target-probe';
-import { formatMeasure } from '../../lib/matrix/table';
+import { columnTitle, formatMeasure } from '../../lib/matrix/table';
 import { barChartSpec, logAxisBounds, wrapCategory } from '../../lib/matrix/bar-chart';
 import { MatrixDocument, MATRIX_SCHEMA } from '../../lib/matrix/matrix-document';
-import { columnTitle, MEASURES } from '../../lib/matrix/measures';
+import { findExperiment } from '../../lib/experiments/registry';
 import { MatrixRow } from '../../lib/matrix/types';
 import { latencyStats, percentile } from '../../lib/experiments/write-concern-latency';
 import { cappedSizeFor, mibPerSecond } from '../../lib/experiments/most';
-import { docsForRatio } from '../../lib/matrix/run-configuration';
+import { docsForRatio } from '../../lib/experiments/softlayer';
+
+// Each experiment's measures and charts, as it declares them.
+const EXPERIMENT = Object.fromEntries(['most', 'write-concern-latency', 'presplit-import'].map((name) => [name, findExperiment(name)!]));
 
 const standalone: TargetCapabilities = { topology: topologyFromHello({ ismaster: true }, 'isMaster') };
 const replSet3: TargetCapabilities = { topology: topologyFromHello({ isWritablePrimary: true, setName: 'rs0', hosts: ['a:1', 'b:1'], passives: ['c:1'] }, 'hello') };
@@ -40,9 +43,9 @@ describe('which configurations a target can run', () => {
 
   it('presplit-import needs a mongos: a standalone or a replica set skips it, saying so', () => {
     const way = { label: 'x', parameters: { way: 'ranged' } };
-    expect(skipReason(way, standalone, 'presplit-import')).toBe("not a mongos: presplit-import shards a collection and needs a sharded cluster's router; the target is a standalone");
-    expect(skipReason(way, replSet3, 'presplit-import')).toContain('the target is a replica set (rs0)');
-    expect(skipReason(way, sharded, 'presplit-import')).toBeUndefined();
+    expect(skipReason(way, standalone, EXPERIMENT['presplit-import'])).toBe("not a mongos: presplit-import shards a collection and needs a sharded cluster's router; the target is a standalone");
+    expect(skipReason(way, replSet3, EXPERIMENT['presplit-import'])).toContain('the target is a replica set (rs0)');
+    expect(skipReason(way, sharded, EXPERIMENT['presplit-import'])).toBeUndefined();
   });
 
   it('capped and w:0 follow the probes', () => {
@@ -57,14 +60,14 @@ describe('which configurations a target can run', () => {
 
 describe('figures', () => {
   it('a consistent-read share below 100 % never displays as 100', () => {
-    const pct = MEASURES.most.measures.find((m) => m.key === 'consistentPct')!;
+    const pct = EXPERIMENT.most.measures.find((m) => m.key === 'consistentPct')!;
     expect(formatMeasure(99.97, pct)).toBe('99.9');
     expect(formatMeasure(100, pct)).toBe('100');
     expect(formatMeasure(null, pct)).toBe('–');
   });
 
   it('presplit-import: seconds to 0.1, ratios (CV, busiest/idlest) to 0.01, no unit after a ratio', () => {
-    const byKey = Object.fromEntries(MEASURES['presplit-import'].measures.map((m) => [m.key, m]));
+    const byKey = Object.fromEntries(EXPERIMENT['presplit-import'].measures.map((m) => [m.key, m]));
     expect(formatMeasure(12.345, byKey.seconds)).toBe('12.3');
     expect(formatMeasure(Math.SQRT2, byKey.spreadCv)).toBe('1.41');
     expect(formatMeasure(null, byKey.busiestToIdlest)).toBe('–');
@@ -106,14 +109,14 @@ function doc(rows: MatrixRow[]): MatrixDocument {
     scaleNote: '',
     scaleApplied: true,
     parameters: {},
-    measures: MEASURES.most.measures,
+    measures: EXPERIMENT.most.measures,
     rows,
     notes: [],
   };
 }
 
 describe('grouped bar chart data', () => {
-  const chart = MEASURES.most.charts[0];
+  const chart = EXPERIMENT.most.charts[0];
 
   it('one measure: x = groups, one bar per series; skipped cells have no bar but say why', () => {
     const spec = barChartSpec(
@@ -129,7 +132,7 @@ describe('grouped bar chart data', () => {
   });
 
   it('several measures: x = configurations, one bar per measure', () => {
-    const latency = MEASURES['write-concern-latency'];
+    const latency = EXPERIMENT['write-concern-latency'];
     const d: MatrixDocument = {
       ...doc([]),
       name: 'write-concern-latency',

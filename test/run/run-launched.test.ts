@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { freePortRange, tempDir } from '../launcher/helpers';
 import { commandLog, FAKE_BIN, Finished, leftovers, spawnCli } from '../support/launched-cli';
 import { describeNeeding, mongodBinary, mongosBinary } from '../support/servers';
+import { mongodVersion } from '../../lib/launcher/embedded';
 
 /** `mongo-bench run <args>` as a child process (see spawnCli). */
 function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void): Promise<Finished> {
@@ -70,10 +71,29 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     expect(lastIndex(/apply .*"replSetInitiate"/)).toBeLessThan(index(/^\/.*\/mongos /));
     expect(index(/^\/.*\/mongos /)).toBeLessThan(index(/"addShard"/));
     const applied = log.filter((l) => / apply /.test(l)).map((l) => Object.keys(JSON.parse(/ apply \S+ \S+ \S+ (\{.*\}) -> ok/.exec(l)![1]) as object)[0]);
-    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard', 'enableSharding', 'shardCollection', 'update', 'split', 'moveChunk', 'moveChunk', 'balancerStop']);
+    // The plan has two moveChunks (one chunk per shard); the first goes to the primary shard shard0,
+    // where the collection's only chunk starts, so the plan marks it expectSkip and its check finds
+    // it done: it is not sent. Only the move to shard1 is applied. No balancerStart: --stop-balancer.
+    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard', 'enableSharding', 'shardCollection', 'configureCollectionBalancing', 'balancerStop', 'split', 'moveChunk']);
+    const moveApplied = log.filter((l) => / apply .*"moveChunk"/.test(l));
+    expect(moveApplied.map((l) => /"to":"(\w+)"/.exec(l)![1])).toEqual(['shard1']);
+    // The step before it (the move to shard0) was checked against config.chunks and not applied.
+    const [moveStep, steps] = /\[(\d+)\/(\d+)\] apply /.exec(moveApplied[0])!.slice(1).map(Number);
+    const skipped = log.filter((l) => l.includes(`[${moveStep - 1}/${steps}] `));
+    expect(skipped.some((l) => / check .*"find":"chunks"/.test(l))).toBe(true);
+    expect(skipped.filter((l) => / apply /.test(l))).toEqual([]);
+    // setup.js (the plan as applied) still lists that step, marked as expected to be skipped.
+    const setupPlan = fs.readFileSync(path.join(out, 'setup.js'), 'utf8').replace(/\n\/\/ {2}/g, ' ');
+    expect(setupPlan).toContain("Expected to be skipped: the collection's chunks start on the database's primary shard shard0");
     expect(index(/balancerStop/)).toBeLessThan(index(/load: 100 documents .*keeping its sharding/));
     expect(index(/load: /)).toBeLessThan(index(/benchmark complete/));
     expect(log.filter((l) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(l)).map((l) => /stopped (\S+)/.exec(l)![1])).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
+    // Each stop is measured and logged, and none needed a SIGKILL.
+    for (const l of log.filter((x) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(x))) expect(l).toMatch(/: exit code 0, in \d+\.\d s/);
+    expect(log.some((l) => /stopped 4 process\(es\) in \d+\.\d s/.test(l))).toBe(true);
+    // Each mongod got its share of this machine's memory for the WiredTiger cache, said in the log.
+    expect(log.filter((l) => /^\/.*\/mongod .*--wiredTigerCacheSizeGB \d/.test(l))).toHaveLength(3);
+    expect(log.some((l) => /Each mongod gets --wiredTigerCacheSizeGB [\d.]+: 50% of \(RAM - 1 GB\) shared by the 3 mongod\(s\)/.test(l))).toBe(true);
 
     // What the stand-ins received: the same commands, each on the process the plan names; SIGTERM at the end.
     const servers = recorded(record);
@@ -83,7 +103,8 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     expect(mongosCommands.indexOf('balancerStop')).toBeLessThan(mongosCommands.indexOf('insert'));
     const cfg = servers.find((s) => s.port === basePort + 1)!;
     expect(cfg.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({ replSetInitiate: { _id: 'cfg', configsvr: true } });
-    for (const s of servers) expect(s.lines.at(-1)?.event).toBe('SIGTERM');
+    // The last event each stand-in saw is SIGTERM (commands it received before are flushed after it: stop() asks each member hello first).
+    for (const s of servers) expect(s.lines.filter((l) => l.event !== undefined).at(-1)?.event).toBe('SIGTERM');
     // Stop order: mongos before the shards, the shards before the config server.
     const stopAt = (port: number) => servers.find((s) => s.port === port)!.lines.at(-1)!.at;
     expect(stopAt(basePort)).toBeLessThan(stopAt(basePort + 2));
@@ -124,7 +145,8 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
 
     const servers = recorded(record);
     expect(servers).toHaveLength(3);
-    for (const s of servers) expect(s.lines.at(-1)?.event).toBe('SIGTERM');
+    // The last event each stand-in saw is SIGTERM (commands it received before are flushed after it: stop() asks each member hello first).
+    for (const s of servers) expect(s.lines.filter((l) => l.event !== undefined).at(-1)?.event).toBe('SIGTERM');
     // The default data folder was our own temp folder: removed, and nothing runs with it.
     const dataDir = /--dbpath (\S+)\/rs0-0/.exec(commandLog(out).find((l) => l.includes('--dbpath'))!)![1];
     expect(fs.existsSync(dataDir)).toBe(false);
@@ -183,7 +205,7 @@ describeNeeding('replset', 'mongo-bench run --topology replset with a real mongo
     const work = tempDir('run-real-rs');
     try {
       const basePort = await freePortRange(3);
-      const r = await runCli(['--topology', 'replset', '--replicas', '3', '--mongod-bin', mongodBinary(), '--base-port', String(basePort), '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
+      const r = await runCli(['--topology', 'replset', '--replicas', '3', '--mongod-bin', mongodBinary(), '--server-version', mongodVersion(mongodBinary()), '--base-port', String(basePort), '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
       expect(r.code).toBe(0);
       const result = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string } };
       expect(result).toMatchObject({ complete: true, target: { topology: 'replicaSet' } });
@@ -200,7 +222,7 @@ describeNeeding('sharded', 'mongo-bench run --topology sharded with real mongod 
       const basePort = await freePortRange(4);
       const binDir = path.dirname(mongodBinary());
       expect(path.dirname(mongosBinary())).toBe(binDir);
-      const r = await runCli(['--topology', 'sharded', '--shards', '2', '--bin-dir', binDir, '--base-port', String(basePort), '--stop-balancer', '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
+      const r = await runCli(['--topology', 'sharded', '--shards', '2', '--bin-dir', binDir, '--server-version', mongodVersion(mongodBinary()), '--base-port', String(basePort), '--stop-balancer', '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
       expect(r.code).toBe(0);
       const result = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string } };
       expect(result).toMatchObject({ complete: true, target: { topology: 'sharded' } });

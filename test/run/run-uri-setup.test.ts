@@ -27,7 +27,7 @@ describeNeeding('recording', 'mongo-bench run --uri --setup on an existing shard
 
       const names = server.userCommands().map((c) => (isChangingCommand(c) ? c.name : c.name === 'dropDatabase' || c.name === 'delete' || c.name === 'insert' || c.name === 'drop' ? c.name : undefined)).filter(Boolean);
       const firstInsert = names.indexOf('insert');
-      expect(names.slice(0, firstInsert + 1)).toEqual(['dropDatabase', 'enableSharding', 'shardCollection', 'split', 'moveChunk', 'balancerStop', 'delete', 'insert']);
+      expect(names.slice(0, firstInsert + 1)).toEqual(['dropDatabase', 'enableSharding', 'shardCollection', 'balancerStop', 'split', 'moveChunk', 'delete', 'insert']);
       expect(names).not.toContain('drop'); // the loader kept the sharded collection
       expect(names).not.toContain('addShard'); // the cluster exists: only data distribution
       expect(state.collections.get('mongo_bench.docs')?.key).toEqual({ _id: 1 });

@@ -12,7 +12,7 @@ import { clusterKeyFile, ensureKeyFile } from '../../lib/launcher/keyfile';
 import { isLoopbackAddress, launchProcesses } from '../../lib/launcher/launch';
 import type { ProcessSpec } from '../../lib/launcher/spec';
 import { buildTopology, resolveTopologyOptions } from '../../lib/topology';
-import { expectGone, FAKE_BIN, freePorts, tempDir } from '../launcher/helpers';
+import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir } from '../launcher/helpers';
 
 const binaries = resolveBinaries({ binDir: FAKE_BIN, env: {} });
 const RECORD_ENV = 'MONGO_BENCH_FAKE_RECORD_DIR';
@@ -55,13 +55,17 @@ describe('launcher: keyfile auth and loopback binding', () => {
   it('creates the keyfile in the data dir (mode 600) and passes --keyFile to every process', async () => {
     const [a, b, r] = await freePorts(3);
     const keyFile = clusterKeyFile(path.join(dir, 'data'));
-    const specs: ProcessSpec[] = [
-      { name: 'rs0-0', kind: 'mongod', args: ['--replSet', 'rs0'], host: '127.0.0.1', port: a, dbPath: path.join(dir, 'data', 'rs0-0') },
-      { name: 'rs0-1', kind: 'mongod', args: ['--replSet', 'rs0'], host: '127.0.0.1', port: b, dbPath: path.join(dir, 'data', 'rs0-1') },
-      { name: 'mongos-0', kind: 'mongos', args: ['--configdb', `rs0/127.0.0.1:${a}`], host: '127.0.0.1', port: r },
+    // Initiated members and mongos quiesce on SIGTERM (15 s by default since 5.0); 1 s here, as the plan sets it.
+    const quiesce = ['--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=1000'];
+    const mongods: ProcessSpec[] = [
+      { name: 'cfg-0', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg', ...quiesce], host: '127.0.0.1', port: a, dbPath: path.join(dir, 'data', 'cfg-0') },
+      { name: 'cfg-1', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg', ...quiesce], host: '127.0.0.1', port: b, dbPath: path.join(dir, 'data', 'cfg-1') },
     ];
+    const mongos: ProcessSpec = {
+      name: 'mongos-0', kind: 'mongos', args: ['--configdb', `cfg/127.0.0.1:${a},127.0.0.1:${b}`, '--setParameter', 'mongosShutdownTimeoutMillisForSignaledShutdown=1000'], host: '127.0.0.1', port: r,
+    };
     const lines: string[] = [];
-    const group = await launchProcesses(specs, {
+    const group = await launchProcesses(mongods, {
       binaries,
       readyTimeoutMs: 15_000,
       keyFile,
@@ -69,6 +73,15 @@ describe('launcher: keyfile auth and loopback binding', () => {
       onCommandLine: (line) => lines.push(line),
     });
     try {
+      // A mongos listens only once its config server replica set answers: initiate it (through the
+      // localhost exception, no user yet), wait for a writable primary, then start the mongos.
+      await initiateAndWaitForPrimary(group.processes[0].uri, {
+        _id: 'cfg',
+        configsvr: true,
+        members: [{ _id: 0, host: `127.0.0.1:${a}` }, { _id: 1, host: `127.0.0.1:${b}` }],
+      });
+      await group.launch([mongos]);
+      expect(lines).toHaveLength(3);
       const stat = fs.statSync(keyFile);
       expect((stat.mode & 0o777).toString(8)).toBe('600');
       const content = fs.readFileSync(keyFile, 'utf8').trim();

@@ -30,12 +30,16 @@ export interface RecordedCommand {
 /**
  * Returns the reply for one command, or undefined to fall back to the default reply.
  * A reply without `ok` gets `ok: 1`; return `{ok: 0, errmsg, code, codeName}` to simulate failure.
+ * A handler may also return a promise (a stand-in that must ask another server before it answers);
+ * replies on one connection still go out in request order.
  */
 export type CommandHandler = (
   body: Record<string, unknown>,
   db: string,
   server: RecordingServer,
-) => Record<string, unknown> | undefined;
+  /** The client connection the command came on (e.g. per-connection authentication state). */
+  connection?: { id: number },
+) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 
 export interface RecordingServerOptions {
   /** Handlers by command name (matched exactly, then case-insensitively). */
@@ -132,6 +136,27 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
     socket.on('error', () => socket.destroy());
     const connectionId = nextConnectionId++;
     let pending: Buffer = Buffer.alloc(0);
+    // Replies still owed by an asynchronous handler; later replies wait behind them (request order).
+    let owed: Promise<void> | undefined;
+    const send = (reply: Buffer | undefined | Promise<Buffer | undefined>) => {
+      if (!owed && !(reply instanceof Promise)) {
+        if (reply) socket.write(reply);
+        return;
+      }
+      const previous = owed ?? Promise.resolve();
+      const mine: Promise<void> = previous
+        .then(() => reply)
+        .then((buf) => {
+          if (buf && !socket.destroyed) socket.write(buf);
+        })
+        .catch(() => {
+          socket.destroy();
+        })
+        .finally(() => {
+          if (owed === mine) owed = undefined;
+        });
+      owed = mine;
+    };
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       try {
@@ -141,8 +166,7 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
           if (pending.length < length) break;
           const message = pending.subarray(0, length);
           pending = pending.subarray(length);
-          const reply = respond(message, connectionId);
-          if (reply) socket.write(reply);
+          send(respond(message, connectionId));
         }
       } catch {
         // A client speaking something we cannot parse: drop it rather than guess.
@@ -169,10 +193,15 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
   };
   let stopping: Promise<void> | undefined;
 
-  function respond(message: Buffer, connectionId: number): Buffer | undefined {
+  function respond(message: Buffer, connectionId: number): Buffer | undefined | Promise<Buffer | undefined> {
     const requestId = message.readInt32LE(4);
     const incoming = parseRequest(message);
     const reply = commandReply(incoming, connectionId);
+    if (reply instanceof Promise) return reply.then((doc) => encodeReply(incoming, requestId, doc));
+    return encodeReply(incoming, requestId, reply);
+  }
+
+  function encodeReply(incoming: IncomingCommand, requestId: number, reply: Doc): Buffer | undefined {
     if (incoming.noReply) return undefined;
     const encode = incoming.legacy ? encodeOpReply : encodeOpMsg;
     try {
@@ -184,21 +213,28 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
     }
   }
 
-  function commandReply(incoming: IncomingCommand, connectionId: number): Doc {
+  function commandReply(incoming: IncomingCommand, connectionId: number): Doc | Promise<Doc> {
     const name = Object.keys(incoming.doc)[0] ?? '';
     const body = withoutEnvelope(incoming.doc);
     commands.push({ db: incoming.db, name, body, at: Date.now(), raw: incoming.doc });
     const handler = findHandler(userHandlers, name);
-    let reply: Doc | undefined;
+    const threw = (err: unknown): Doc => ({ ok: 0, errmsg: `handler for ${name} threw: ${(err as Error).message}`, code: 1, codeName: 'InternalError' });
+    let given: ReturnType<CommandHandler>;
     try {
-      reply = handler?.(body, incoming.db, server);
+      given = handler?.(body, incoming.db, server, { id: connectionId });
     } catch (err) {
-      reply = { ok: 0, errmsg: `handler for ${name} threw: ${(err as Error).message}`, code: 1, codeName: 'InternalError' };
+      given = threw(err);
     }
+    if (given instanceof Promise) return given.then((r) => completeReply(name, body, incoming.db, connectionId, r), (err: unknown) => threw(err));
+    return completeReply(name, body, incoming.db, connectionId, given);
+  }
+
+  function completeReply(name: string, body: Doc, db: string, connectionId: number, handled: Doc | undefined): Doc {
+    let reply = handled;
     if (!reply && (name.toLowerCase() === 'hello' || name.toLowerCase() === 'ismaster')) {
-      reply = { ...defaultReply(name, body, incoming.db, connectionId), ...options.helloFields };
+      reply = { ...defaultReply(name, body, db, connectionId), ...options.helloFields };
     }
-    reply ??= defaultReply(name, body, incoming.db, connectionId);
+    reply ??= defaultReply(name, body, db, connectionId);
     return 'ok' in reply ? reply : { ...reply, ok: 1 };
   }
 

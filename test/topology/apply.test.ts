@@ -48,10 +48,10 @@ describeNeeding('recording', 'applyPlan through the driver', () => {
     const server = await startRecordingServer({
       handlers: {
         ...handlers,
-        addShard: (body, db, s) =>
+        addShard: (body, db, s, c) =>
           String(body.addShard).startsWith('shard1/')
             ? { ok: 0, code: 96, codeName: 'OperationFailed', errmsg: 'failed to connect to 127.0.0.1:27020' }
-            : handlers.addShard(body, db, s),
+            : handlers.addShard(body, db, s, c),
       },
     });
     const connector = driverConnector({ uri: server.uri });
@@ -100,7 +100,7 @@ describeNeeding('recording', 'applyPlan through the driver', () => {
       const clusterSteps = plan.steps.filter((s) => s.phase === 'replsets' || 'addShard' in s.command);
       await applyPlan({ ...plan, steps: clusterSteps }, connector.connect);
       const handlers = fakeClusterHandlers(state);
-      handlers.shardCollection({ shardCollection: 'mongo_bench.docs', key: { _id: 'hashed' } }, 'admin', server);
+      void handlers.shardCollection({ shardCollection: 'mongo_bench.docs', key: { _id: 'hashed' } }, 'admin', server, { id: 0 });
       const error = await applyPlan(plan, connector.connect).catch((e: unknown) => e);
       expect((error as Error).message).toContain('"Shard collection mongo_bench.docs on key { g: 1 } (ranged)"');
       expect((error as Error).message).toContain('already sharded on {"_id":"hashed"}, not {"g":1}');

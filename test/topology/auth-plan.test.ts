@@ -24,7 +24,7 @@ describe('topology options and model with --auth', () => {
       const t = buildTopology(resolveTopologyOptions(input).options);
       const keyFile = `${input.dataDir ?? 'mongo-bench-data'}/keyfile`;
       expect(t.auth).toEqual({ user: 'admin', keyFile });
-      for (const p of t.processes) expect(p.args.slice(-2)).toEqual(['--keyFile', keyFile]);
+      for (const p of t.processes) expect(p.args[p.args.indexOf('--keyFile') + 1]).toBe(keyFile);
       expect(t.name).toMatch(/-auth$/);
       expect(t.uri).not.toContain('@');
     }
@@ -125,10 +125,12 @@ describe('applyPlan with --auth', () => {
       '127.0.0.1:27017 replSetGetStatus',
       '127.0.0.1:27017 replSetInitiate',
       '127.0.0.1:27017 hello',
+      // The wait asks the PRIMARY the member names whether it takes writes yet (drain mode).
+      '127.0.0.1:27018 hello',
       '127.0.0.1:27017 hello',
       '127.0.0.1:27018 createUser',
     ]);
-    expect(sent[4].command).toEqual({ createUser: 'admin', pwd: 'hunter2', roles: [{ role: 'root', db: 'admin' }] });
+    expect(sent[5].command).toEqual({ createUser: 'admin', pwd: 'hunter2', roles: [{ role: 'root', db: 'admin' }] });
     expect(log.join('\n')).not.toContain('hunter2');
     expect(log.join('\n')).toContain('127.0.0.1:27018 {"createUser":"<MONGO_BENCH_USER>","pwd":"<MONGO_BENCH_PASSWORD>"');
     expect(connects).toEqual(['127.0.0.1:27017', '127.0.0.1:27018']);

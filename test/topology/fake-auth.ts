@@ -98,8 +98,8 @@ export function fakeAuthHandlers(state: FakeAuthState, wrapped: Record<string, C
     return { conversationId: id, done: skipEmpty, payload: new BSON.Binary(Buffer.from(`v=${serverSignature}`)), ok: 1 };
   };
 
-  const hello = (name: string) => (body: Doc, db: string, server: Parameters<CommandHandler>[2]) => {
-    const base = wrapped[name]?.(body, db, server) ?? defaultReply(name, body, db);
+  const hello = (name: string) => (body: Doc, db: string, server: Parameters<CommandHandler>[2], connection: Parameters<CommandHandler>[3]) => {
+    const base = (wrapped[name]?.(body, db, server, connection) as Doc | undefined) ?? defaultReply(name, body, db);
     const asked = typeof body.saslSupportedMechs === 'string' ? body.saslSupportedMechs.replace(/^admin\./, '') : undefined;
     return asked !== undefined && state.users.has(asked) ? { ...base, saslSupportedMechs: ['SCRAM-SHA-256'] } : base;
   };

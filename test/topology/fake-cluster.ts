@@ -3,7 +3,7 @@
  * answers the setup checks (local.system.replset, listShards, config.databases / collections /
  * chunks / settings, balancerStatus) from state that the changing commands (replSetInitiate,
  * addShard, enableSharding, shardCollection, split, moveChunk, config.settings updates,
- * balancerStop) update, the way a real cluster would. Every target of a plan talks to the same
+ * configureCollectionBalancing, balancerStop, balancerStart) update, the way a real cluster would. Every target of a plan talks to the same
  * recorder, so the state is the whole cluster's.
  *
  * It refuses what a real server refuses where idempotence matters: initiating a set twice,
@@ -25,14 +25,15 @@ interface Chunk {
 export interface FakeClusterState {
   initiatedSets: Map<string, Doc>;
   shards: { _id: string; host: string }[];
-  databases: Map<string, { _id: string; primary: string }>;
-  collections: Map<string, { _id: string; key: Doc; uuid: BSON.UUID }>;
+  /** partitioned: as config.databases says before 6.0 (false for a database a write created). */
+  databases: Map<string, { _id: string; primary: string; partitioned?: boolean }>;
+  collections: Map<string, { _id: string; key: Doc; uuid: BSON.UUID; maxChunkSizeBytes?: BSON.Long }>;
   chunks: Chunk[];
   settings: Map<string, Doc>;
   balancerMode: 'full' | 'off';
 }
 
-const CHANGING = new Set(['replsetinitiate', 'addshard', 'enablesharding', 'shardcollection', 'split', 'movechunk', 'balancerstop']);
+const CHANGING = new Set(['replsetinitiate', 'addshard', 'enablesharding', 'shardcollection', 'split', 'movechunk', 'balancerstop', 'balancerstart', 'configurecollectionbalancing']);
 
 /** Commands that change the cluster; `update` counts when it targets config.settings. */
 export function isChangingCommand(c: { db: string; name: string; body: Doc }): boolean {
@@ -136,7 +137,9 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
       const db = String(body.enableSharding);
       const primary = typeof body.primaryShard === 'string' ? body.primaryShard : state.shards[0]?._id;
       if (!primary) return error(70, 'ShardNotFound', 'no shards in the cluster');
-      if (!state.databases.has(db)) state.databases.set(db, { _id: db, primary });
+      const existing = state.databases.get(db);
+      if (existing) existing.partitioned = true;
+      else state.databases.set(db, { _id: db, primary, partitioned: true });
       return { ok: 1 };
     },
     shardCollection: (body) => {
@@ -180,6 +183,17 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
     },
     balancerStop: () => {
       state.balancerMode = 'off';
+      return { ok: 1 };
+    },
+    balancerStart: () => {
+      state.balancerMode = 'full';
+      return { ok: 1 };
+    },
+    // Stores the size as config.collections maxChunkSizeBytes, a 64-bit integer, as 6.0+ does.
+    configureCollectionBalancing: (body) => {
+      const coll = state.collections.get(String(body.configureCollectionBalancing));
+      if (!coll) return error(61, 'NamespaceNotSharded', `${String(body.configureCollectionBalancing)} is not sharded`);
+      coll.maxChunkSizeBytes = BSON.Long.fromNumber(Number(body.chunkSize) * 1024 * 1024);
       return { ok: 1 };
     },
     balancerStatus: () => ({ mode: state.balancerMode, inBalancerRound: false, numBalancerRounds: 0, ok: 1 }),

@@ -110,4 +110,31 @@ describeNeeding(['recording', 'mongosh'], 'generated mongosh scripts against the
       await server.stop();
     }
   });
+
+  it('4.4 plan: a database a write created (partitioned: false) still gets enableSharding; the balancer goes off before the first split', async () => {
+    const plan = planFromOptions({ topology: 'sharded', shards: 3, replicas: 1, shardKey: 'k', presplit: '0:300', serverVersion: '4.4' });
+    const file = renderScriptFiles(plan).find((f) => f.file === '20-cluster.js')!;
+    const state = emptyClusterState();
+    state.shards = plan.topology.shards.map((s) => ({ _id: s.id, host: s.connectionString }));
+    state.databases.set('mongo_bench', { _id: 'mongo_bench', primary: 'shard0', partitioned: false });
+    const server = await startRecordingServer({ handlers: fakeClusterHandlers(state) });
+    process.env.MONGO_BENCH_CONNECT_ALL = `127.0.0.1:${server.port}`;
+    try {
+      const scriptPath = path.join(dir, 'v44-20-cluster.js');
+      writeFileSync(scriptPath, file.text);
+      const first = await runMongosh(server.uri, { file: scriptPath });
+      expect({ code: first.code, stdout: first.stdout }).toMatchObject({ code: 0 });
+      const changing = server.userCommands().filter(isChangingCommand).map((c) => c.name);
+      expect(changing).toEqual(['enableSharding', 'shardCollection', 'balancerStop', 'split', 'split', 'moveChunk', 'moveChunk', 'balancerStart']);
+      expect(state.databases.get('mongo_bench')?.partitioned).toBe(true);
+      expect(state.balancerMode).toBe('full');
+      // Run again: the balancer runs again, but the chunks are in place, so it is not stopped a second time.
+      server.clear();
+      const second = await runMongosh(server.uri, { file: scriptPath });
+      expect(second.code).toBe(0);
+      expect(server.userCommands().filter(isChangingCommand)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
 });

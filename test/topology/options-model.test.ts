@@ -12,7 +12,11 @@ describe('topology options', () => {
     expect(errorOf({ topology: 'shraded' })).toMatch(/^option --topology: must be one of standalone, replset, sharded/);
     expect(errorOf({ topology: 'sharded', chunkSize: 2048 })).toMatch(/^option --chunk-size: must be from 1 to 1024/);
     expect(errorOf({ topology: 'sharded', serverVersion: 'seven' })).toMatch(/^option --server-version: expected a version like 7.0/);
-    expect(errorOf({ topology: 'sharded', serverVersion: '3.4' })).toMatch(/^option --server-version: 3.4 is older than 3.6/);
+    // The floor: the bundled driver refuses servers below 4.4 (exit 2, the option and the floor named).
+    expect(errorOf({ topology: 'sharded', serverVersion: '3.4' })).toMatch(/^option --server-version: 3.4 is older than 4.4, the oldest/);
+    expect(errorOf({ topology: 'sharded', serverVersion: '4.2.24' })).toMatch(/^option --server-version: 4.2.24 is older than 4.4/);
+    expect(() => resolveTopologyOptions({ topology: 'replset', serverVersion: '4.4.0' })).not.toThrow();
+    expect(errorOf({ topology: 'sharded', cacheSizeGb: 0.1 })).toMatch(/^option --cache-size-gb: must be from 0.25 to 10000/);
     expect(errorOf({ topology: 'sharded', db: 'my.db' })).toMatch(/^option --db: must be a database name/);
     expect(errorOf({ topology: 'sharded', shards: 0 }, 'config')).toMatch(/^config shards: must be at least 1/);
   });
@@ -85,7 +89,14 @@ describe('topology model', () => {
     });
     expect(t.processes[0].args).toEqual([
       '--port', '28000', '--bind_ip', '127.0.0.1', '--dbpath', '/var/mb/rs0-0', '--logpath', '/var/mb/rs0-0/mongod.log', '--logappend', '--replSet', 'rs0',
+      // 5.0+ (the default plan is 7.0): a 1 s quiesce period instead of 15 s on SIGTERM.
+      '--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=1000',
     ]);
+    // 4.4 knows neither quiesce parameter and would refuse to start with it.
+    const old = topologyOf({ topology: 'sharded', serverVersion: '4.4' });
+    expect(old.processes.flatMap((p) => p.args)).not.toContain('--setParameter');
+    const v5 = topologyOf({ topology: 'sharded', serverVersion: '5.0' });
+    expect(v5.processes.find((p) => p.kind === 'mongos')!.args.slice(-2)).toEqual(['--setParameter', 'mongosShutdownTimeoutMillisForSignaledShutdown=1000']);
     expect(t.uri).toBe('mongodb://127.0.0.1:28000,127.0.0.1:28001,127.0.0.1:28002/?replicaSet=rs0');
   });
 

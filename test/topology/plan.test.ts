@@ -42,9 +42,10 @@ describe('setup plan', () => {
       ...Array(5).fill('addShard'),
       'enableSharding',
       'shardCollection',
+      // The balancer goes off before the first split (a running one would race the moves), and stays off.
+      'balancerStop',
       ...Array(4).fill('split'),
       ...Array(5).fill('moveChunk'),
-      'balancerStop',
     ]);
     expect(plan.steps.slice(0, 6).map((s) => s.target)).toEqual(['cfg-0', 'shard0-0', 'shard1-0', 'shard2-0', 'shard3-0', 'shard4-0']);
     expect(plan.steps.slice(6).every((s) => s.target === 'mongos-0')).toBe(true);
@@ -59,6 +60,7 @@ describe('setup plan', () => {
     expect(cluster).toEqual([
       { enableSharding: 'mongo_bench', primaryShard: 'shard0' },
       { shardCollection: 'mongo_bench.docs', key: { g: 1 } },
+      { balancerStop: 1 },
       { split: 'mongo_bench.docs', middle: { g: 12.8 } },
       { split: 'mongo_bench.docs', middle: { g: 25.6 } },
       { split: 'mongo_bench.docs', middle: { g: 38.4 } },
@@ -68,7 +70,6 @@ describe('setup plan', () => {
       { moveChunk: 'mongo_bench.docs', find: { g: 32 }, to: 'shard2' },
       { moveChunk: 'mongo_bench.docs', find: { g: 44.8 }, to: 'shard3' },
       { moveChunk: 'mongo_bench.docs', find: { g: 57.6 }, to: 'shard4' },
-      { balancerStop: 1 },
     ]);
     // The single initial chunk starts on the primary shard: moving it there is marked, not planned blindly.
     const moves = plan.steps.filter((s) => 'moveChunk' in s.command);
@@ -88,22 +89,34 @@ describe('setup plan', () => {
     const plan = planFromOptions({ topology: 'sharded', shards: 5, replicas: 3, hashed: true, chunkSize: 1024 });
     expect(plan.steps.filter((s) => 'addShard' in s.command)[0].command).toEqual({ addShard: 'shard0/127.0.0.1:27019,127.0.0.1:27020,127.0.0.1:27021' });
     expect(plan.steps.find((s) => 'shardCollection' in s.command)!.command).toEqual({ shardCollection: 'mongo_bench.docs', key: { _id: 'hashed' } });
-    expect(plan.steps.find((s) => s.db === 'config')).toMatchObject({
-      command: { update: 'settings', updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: 1024 } }, upsert: true }] },
-      check: { kind: 'settingEquals', id: 'chunksize', field: 'value', value: 1024 },
+    // 7.0: the collection's own chunk size (configureCollectionBalancing), not the cluster-wide setting.
+    expect(plan.steps.find((s) => 'configureCollectionBalancing' in s.command)).toMatchObject({
+      command: { configureCollectionBalancing: 'mongo_bench.docs', chunkSize: 1024 },
+      check: { kind: 'collectionChunkSize', ns: 'mongo_bench.docs', bytes: 1024 * 1024 * 1024 },
     });
+    expect(plan.steps.some((s) => s.db === 'config')).toBe(false);
     expect(names(plan.steps)).not.toContain('split');
   });
 
-  it('follows the server version: pre-4.2 balancer stop, no primaryShard field, 8.0 alternative', () => {
-    const old = planFromOptions({ ...SEEDS, serverVersion: '4.0' });
-    expect(old.steps.find((s) => 'enableSharding' in s.command)!.command).toEqual({ enableSharding: 'mongo_bench' });
-    expect(old.steps.some((s) => s.expectSkip)).toBe(false);
-    expect(old.steps[old.steps.length - 1]).toMatchObject({
-      db: 'config',
-      command: { update: 'settings', updates: [{ q: { _id: 'balancer' }, u: { $set: { stopped: true } }, upsert: true }] },
+  it('follows the server version: partitioned check and config.settings chunk size before 6.0, 8.0 alternative', () => {
+    const old = planFromOptions({ ...SEEDS, serverVersion: '4.4', chunkSize: 64 });
+    // primaryShard exists on every supported server (4.2.2+), so the first move is known to be a no-op.
+    expect(old.steps.find((s) => 'enableSharding' in s.command)).toMatchObject({
+      command: { enableSharding: 'mongo_bench', primaryShard: 'shard0' },
+      check: { kind: 'databaseExists', db: 'mongo_bench', partitioned: true },
     });
-    expect(old.notes.join('\n')).toMatch(/still auto-splits/);
+    expect(old.steps.find((s) => s.db === 'config')).toMatchObject({ command: { update: 'settings', updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: 64 } }, upsert: true }] } });
+    expect(old.steps.some((s) => 'configureCollectionBalancing' in s.command)).toBe(false);
+    expect(old.notes.join('\n')).toMatch(/balancerStop also stops the auto-splitter/);
+    expect(old.notes.join('\n')).not.toMatch(/quiesce/);
+    const v6 = planFromOptions({ ...SEEDS, serverVersion: '6.0', chunkSize: 64 });
+    expect(v6.steps.find((s) => 'enableSharding' in s.command)!.check).toEqual({ kind: 'databaseExists', db: 'mongo_bench' });
+    expect(v6.steps.find((s) => 'configureCollectionBalancing' in s.command)).toMatchObject({
+      db: 'admin',
+      command: { configureCollectionBalancing: 'mongo_bench.docs', chunkSize: 64 },
+      check: { kind: 'collectionChunkSize', ns: 'mongo_bench.docs', bytes: 64 * 1024 * 1024 },
+    });
+    expect(v6.steps.some((s) => s.db === 'config')).toBe(false);
     const v8 = planFromOptions({ ...SEEDS, serverVersion: '8.0' });
     expect(v8.notes.join('\n')).toContain('sh.shardAndDistributeCollection("mongo_bench.docs", { g: 1 })');
   });
@@ -121,16 +134,37 @@ describe('setup plan', () => {
     expect(steps.map((s) => s.command)).toEqual([
       { enableSharding: 'mongo_bench' },
       { shardCollection: 'mongo_bench.docs', key: { g: 1 } },
+      { balancerStop: 1 },
       { split: 'mongo_bench.docs', middle: { g: 32 } },
       { moveChunk: 'mongo_bench.docs', find: { g: 16 }, to: 'a' },
       { moveChunk: 'mongo_bench.docs', find: { g: 48 }, to: 'b' },
-      { balancerStop: 1 },
     ]);
     // Where the first chunk starts is unknown: only the run-time checks can tell.
     expect(steps.some((s) => s.expectSkip)).toBe(false);
     expect(() => dataDistributionSteps(topology.sharding!, { shardIds: [], serverVersion: parseServerVersion('7.0') })).toThrow(/the cluster has no shards/);
     // The full plan contains the same distribution steps.
     const full = buildSetupPlan(topology);
-    expect(full.steps.slice(-12).map((s) => names([s])[0])).toEqual(['enableSharding', 'shardCollection', 'split', 'split', 'split', 'split', 'moveChunk', 'moveChunk', 'moveChunk', 'moveChunk', 'moveChunk', 'balancerStop']);
+    expect(full.steps.slice(-12).map((s) => names([s])[0])).toEqual(['enableSharding', 'shardCollection', 'balancerStop', 'split', 'split', 'split', 'split', 'moveChunk', 'moveChunk', 'moveChunk', 'moveChunk', 'moveChunk']);
+  });
+
+  it('stops the balancer before the first split, and starts it again at the end unless --stop-balancer', () => {
+    for (const version of ['4.4', '5.0', '6.0', '7.0', '8.0']) {
+      for (const stopBalancer of [true, false]) {
+        const plan = planFromOptions({ ...SEEDS, stopBalancer, serverVersion: version });
+        const commands = names(plan.steps);
+        const stop = commands.indexOf('balancerStop');
+        expect(stop).toBeGreaterThan(-1);
+        expect(stop).toBeLessThan(commands.indexOf('split'));
+        expect(commands.filter((c) => c === 'balancerStop')).toHaveLength(1);
+        // A second run after the balancer was started again finds the chunks in place: no second stop.
+        expect(plan.steps[stop].check).toMatchObject({ kind: 'balancerStoppedOrDistributed', ns: 'mongo_bench.docs' });
+        expect((plan.steps[stop].check as { chunks: unknown[] }).chunks).toHaveLength(5);
+        expect(commands[commands.length - 1]).toBe(stopBalancer ? 'moveChunk' : 'balancerStart');
+      }
+    }
+    // Without a pre-split --stop-balancer stops it at the end, and nothing starts it.
+    const hashed = names(planFromOptions({ topology: 'sharded', hashed: true, stopBalancer: true }).steps);
+    expect(hashed[hashed.length - 1]).toBe('balancerStop');
+    expect(names(planFromOptions({ topology: 'sharded', hashed: true }).steps)).not.toContain('balancerStop');
   });
 });

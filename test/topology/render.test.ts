@@ -1,5 +1,5 @@
 import { jsLiteral } from '../../lib/topology/js-literal';
-import { planFromOptions, renderMongosh, renderPlanTable, renderStartScript, scriptsCommandLine, resolveTopologyOptions } from '../../lib/topology';
+import { planFromOptions, renderMongosh, renderPlanTable, renderStartMongosScript, renderStartScript, scriptsCommandLine, resolveTopologyOptions } from '../../lib/topology';
 
 describe('rendering', () => {
   it('writes JavaScript literals a person would type', () => {
@@ -28,17 +28,23 @@ describe('rendering', () => {
     for (const s of [replsets, cluster]) expect(() => new Function(s.text)).not.toThrow();
   });
 
-  it('00-start.sh starts every process, mongods before the routers, and prints each command', () => {
-    const plan = planFromOptions({ topology: 'sharded', shards: 2, replicas: 3, hashed: true, dataDir: 'my data' });
+  it('00-start.sh starts the mongods, 15-start-mongos.sh the routers, every path under the absolute $DATA_DIR', () => {
+    const plan = planFromOptions({ topology: 'sharded', shards: 2, replicas: 3, hashed: true, dataDir: 'my data', serverVersion: '4.4' });
     const sh = renderStartScript(plan);
     const starts = sh.split('\n').filter((l) => l.startsWith('start '));
-    expect(starts).toHaveLength(1 + 1 + 6);
-    expect(starts[starts.length - 1]).toMatch(/^start "\$MONGOS" --port 27017 .*--configdb cfg\/127\.0\.0\.1:27018 --fork --pidfilepath 'my data\/mongos-0\/mongos\.pid'$/);
+    expect(starts).toHaveLength(1 + 6);
+    expect(starts.every((l) => l.startsWith('start "$MONGOD"'))).toBe(true);
     expect(starts[0]).toBe(
-      "start \"$MONGOD\" --port 27018 --bind_ip 127.0.0.1 --dbpath 'my data/cfg-0' --logpath 'my data/cfg-0/mongod.log' --logappend --replSet cfg --configsvr --fork --pidfilepath 'my data/cfg-0/mongod.pid'",
+      'start "$MONGOD" --port 27018 --bind_ip 127.0.0.1 --dbpath "$DATA_DIR/cfg-0" --logpath "$DATA_DIR/cfg-0/mongod.log" --logappend --replSet cfg --configsvr --wiredTigerCacheSizeGB "$CACHE_GB" --fork --pidfilepath "$DATA_DIR/cfg-0/mongod.pid"',
     );
-    expect(sh).toContain("mkdir -p 'my data/shard1-2'");
+    expect(sh).toContain('DATA_DIR="${MONGO_BENCH_DATA_DIR:-my data}"');
+    expect(sh).toContain('DATA_DIR="$(cd "$DATA_DIR" && pwd -P)"');
+    expect(sh).toContain('mkdir -p "$DATA_DIR/shard1-2"');
     expect(sh).toContain('echo "+ $*"');
+    const routers = renderStartMongosScript(plan).split('\n').filter((l) => l.startsWith('start '));
+    expect(routers).toEqual([
+      'start "$MONGOS" --port 27017 --bind_ip 127.0.0.1 --logpath "$DATA_DIR/mongos-0/mongos.log" --logappend --configdb cfg/127.0.0.1:27018 --fork --pidfilepath "$DATA_DIR/mongos-0/mongos.pid"',
+    ]);
   });
 
   it('reproduces the command line that made a plan', () => {

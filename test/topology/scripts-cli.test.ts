@@ -31,6 +31,39 @@ describe('mongo-bench scripts', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('refuses --server-version below 4.4 (exit 2, naming the option and the floor)', async () => {
+    for (const version of ['3.6', '4.2']) {
+      const r = await scripts('--topology', 'replset', '--server-version', version, '--dry-run');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`option --server-version: ${version} is older than 4.4`);
+    }
+    expect((await scripts('--topology', 'replset', '--server-version', '4.4', '--dry-run')).code).toBe(0);
+  });
+
+  it('README: a shard key run\'s documents lack is never followed by `mongo-bench run`; a loaded field is, with --setup', async () => {
+    const g = path.join(tmp, 'g');
+    expect((await scripts('--topology', 'sharded', '--shard-key', 'g', '--presplit', '0:64', '--out', g)).code).toBe(0);
+    const readmeG = readFileSync(path.join(g, 'README.md'), 'utf8');
+    expect(readmeG).not.toContain('mongo-bench run --uri');
+    expect(readmeG).toContain('sharded on `g`, which the documents `mongo-bench run` loads do not have');
+    const k = path.join(tmp, 'k');
+    expect((await scripts('--topology', 'sharded', '--shard-key', 'k', '--presplit', '0:1000', '--out', k)).code).toBe(0);
+    expect(readFileSync(path.join(k, 'README.md'), 'utf8')).toContain(
+      "`mongo-bench run --uri 'mongodb://127.0.0.1:27017/' --setup --db mongo_bench --collection docs --shard-key k --presplit 0:1000`",
+    );
+  });
+
+  it('README: sharded order is 00-start.sh, 10-replsets.js, 15-start-mongos.sh, 20-cluster.js; 99-stop.sh stops it', async () => {
+    const out = path.join(tmp, 'order');
+    expect((await scripts('--topology', 'sharded', '--hashed', '--out', out)).code).toBe(0);
+    const readme = readFileSync(path.join(out, 'README.md'), 'utf8');
+    const order = ['`bash 00-start.sh`', '`mongosh --nodb 10-replsets.js`', '`bash 15-start-mongos.sh`', '`mongosh --nodb 20-cluster.js`'].map((t) => readme.indexOf(t));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(readme).toContain('`bash 99-stop.sh`');
+    expect(readme).not.toMatch(/kill \$\(cat/);
+  });
+
   it('warns about an even member count but still plans', async () => {
     const r = await scripts('--topology', 'replset', '--replicas', '2', '--dry-run');
     expect(r.code).toBe(0);
@@ -53,7 +86,7 @@ describe('mongo-bench scripts', () => {
     const r = await scripts('--topology', 'replset', '--out', out);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter((l) => l.startsWith('wrote '))).toEqual(
-      ['00-start.sh', '10-replsets.js', 'README.md'].map((f) => `wrote ${path.join(out, f)}`),
+      ['00-start.sh', '10-replsets.js', '99-stop.sh', 'README.md'].map((f) => `wrote ${path.join(out, f)}`),
     );
     expect(readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('`mongosh --nodb 10-replsets.js`');
   });

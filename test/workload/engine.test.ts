@@ -95,3 +95,43 @@ describe('runStep (engine)', () => {
     await expect(runStep([fakeOp(0, 'read', soon)], new TemplateScope(), { clients: 0, seconds: 1, warmupSeconds: 0, randomSeed: 1 })).rejects.toThrow('clients must be an integer >= 1');
   });
 });
+
+describe('runStep: a share of a step (worker threads)', () => {
+  it('runs only the clients of its slice, each with its step-wide index and seed + index', async () => {
+    const seen = new Map<number, number>();
+    const op: BoundOp = {
+      index: 0,
+      type: 'findOne',
+      opClass: 'read',
+      delayMs: 0,
+      run: (s) => {
+        if (!seen.has(s.index)) seen.set(s.index, s.rng.nextFloat());
+        return soon();
+      },
+    };
+    await runStep([op], new TemplateScope(), { clients: 10, seconds: 1, warmupSeconds: 0, randomSeed: 40, clientSlice: { first: 5, count: 3 } });
+    expect([...seen.keys()].sort()).toEqual([5, 6, 7]);
+    // Client 6's first draw is the same as when one loop runs all ten clients.
+    const whole = new Map<number, number>();
+    const all: BoundOp = { ...op, run: (s) => (whole.has(s.index) || whole.set(s.index, s.rng.nextFloat()), soon()) };
+    await runStep([all], new TemplateScope(), { clients: 10, seconds: 1, warmupSeconds: 0, randomSeed: 40 });
+    expect(seen.get(6)).toBe(whole.get(6));
+  });
+
+  it('refuses a slice outside the step', async () => {
+    await expect(runStep([fakeOp(0, 'read', soon)], new TemplateScope(), { clients: 4, seconds: 1, warmupSeconds: 0, randomSeed: 1, clientSlice: { first: 3, count: 2 } })).rejects.toThrow(/clientSlice/);
+  });
+
+  it('starts at the given instant, not before: no op runs early, the window is measured from it', async () => {
+    const startAt = performance.now() + 300;
+    let firstCall = 0;
+    const op = fakeOp(0, 'read', () => {
+      if (!firstCall) firstCall = performance.now();
+      return soon();
+    });
+    const m = await runStep([op], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1, startAt });
+    expect(firstCall).toBeGreaterThanOrEqual(startAt);
+    expect(m.reads).toBe(op.calls);
+    expect(m.load?.eventLoopUtilization).toBeGreaterThan(0);
+  });
+});

@@ -5,7 +5,7 @@
  * mode and the chunk size are restored to what the experiment found.
  */
 import { Db, MongoClient, MongoServerError } from 'mongodb';
-import { ServerVersion, versionFeatures } from '../../topology/server-version';
+import { ServerVersion } from '../../topology/server-version';
 import { HousekeepingRecord } from './result';
 
 type Doc = Record<string, unknown>;
@@ -50,12 +50,9 @@ export async function dropCollection(client: MongoClient, db: string, collection
   await send(client.db(db), `Drop ${db}.${collection} (and its chunks)`, { drop: collection }, log, namespaceNotFound);
 }
 
-function balancerCommand(start: boolean, version: ServerVersion): { db: string; command: Doc } {
-  if (versionFeatures(version).balancerStopCommand) return { db: 'admin', command: start ? { balancerStart: 1 } : { balancerStop: 1 } };
-  return {
-    db: 'config',
-    command: { update: 'settings', updates: [{ q: { _id: 'balancer' }, u: { $set: { stopped: !start } }, upsert: true }] },
-  };
+// balancerStart/balancerStop exist on every supported server (3.4+; mongo-bench's floor is 4.4).
+function balancerCommand(start: boolean, _version: ServerVersion): { db: string; command: Doc } {
+  return { db: 'admin', command: start ? { balancerStart: 1 } : { balancerStop: 1 } };
 }
 
 async function setChunkSize(client: MongoClient, chunkSizeMb: number | null, log: HousekeepingRecord[]): Promise<void> {

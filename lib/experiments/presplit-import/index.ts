@@ -19,5 +19,4 @@ export type { PresplitImportResult, WayResult } from './result';
 export { writePresplitImportReport, loadPresplitImportResult, defaultPresplitImportOutDir, PRESPLIT_IMPORT_FILES } from './write-report';
 export { buildExperimentCharts } from './chart-data';
 export { WAY_MEASURES, wayMeasures } from './measures';
-export type { WayMeasureDefinition } from './measures';
 export { combineWayResults, whyNotCombinable } from './combine';

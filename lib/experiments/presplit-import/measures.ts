@@ -2,16 +2,10 @@
  * One row of figures per way, for a table that compares ways (the matrix preset's rows). Titles
  * name the figure; the unit is shown beside it (ops/s, s, %), none for ratios and counts.
  */
+import { MeasureDefinition } from '../experiment';
 import { WayResult } from './result';
 
-export interface WayMeasureDefinition {
-  key: string;
-  csv: string;
-  title: string;
-  unit: 'ops/s' | '%' | 's' | 'count' | 'ratio';
-}
-
-export const WAY_MEASURES: WayMeasureDefinition[] = [
+export const WAY_MEASURES: MeasureDefinition[] = [
   { key: 'docsPerSec', csv: 'docs_per_sec', title: 'Client inserts', unit: 'ops/s' },
   { key: 'seconds', csv: 'import_seconds', title: 'Import time', unit: 's' },
   { key: 'peakMongosPerSec', csv: 'peak_mongos_inserts_per_sec', title: 'Peak mongos inserts', unit: 'ops/s' },

@@ -114,17 +114,17 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
     const handlers: Record<string, CommandHandler> = {
       ...base,
       listShards: () => ({ shards: state.shards.map((s) => ({ ...s, state: 1 })), ok: 1 }),
-      find: (body, db, server) => {
+      find: (body, db, server, connection) => {
         if (db === 'config' && body.find === 'chunks') {
           const filter = (body.filter as Doc | undefined) ?? {};
           const docs = state.chunks.filter((c) => matches(c as unknown as Doc, filter));
           const limited = typeof body.limit === 'number' && body.limit > 0 ? docs.slice(0, body.limit) : docs;
           return { cursor: { id: BSON.Long.ZERO, ns: 'config.chunks', firstBatch: limited }, ok: 1 };
         }
-        return base.find(body, db, server);
+        return base.find(body, db, server, connection);
       },
-      shardCollection: (body, db, server) => {
-        const reply = base.shardCollection(body, db, server)!;
+      shardCollection: (body, db, server, connection) => {
+        const reply = base.shardCollection(body, db, server, connection) as Doc;
         const ns = String(body.shardCollection);
         const key = body.key as Doc;
         const [field, kind] = Object.entries(key)[0];

@@ -1,269 +1,156 @@
 /**
- * Stand-ins for mongod and mongos (test/support/fake-bin/mongod, .../mongos): they take the
- * command line a real one would, start the recording server on --port, log like mongod
- * ("Waiting for connections", JSON, to stdout or --logpath), answer the few replica-set and
- * sharding commands a setup plan sends, and exit cleanly on SIGTERM/SIGINT or `shutdown`.
- * They are NOT MongoDB: no data, no elections, no replication. See docs/launcher.md.
+ * Stand-ins for mongod and mongos (test/support/fake-bin/mongod, .../mongos): a behavioural model of
+ * the parts of the real servers that mongo-bench relies on, each rule following the server's source
+ * (repository mongodb/mongo) or documentation; the table is in docs/testing.md. They store no data.
+ *
+ *   options.ts      command line: real option sets, refusals and exit codes
+ *   fork.ts         --fork: detached child from /, parent waits for readiness
+ *   replication.ts  replSetInitiate validation, election, drain mode, secondaries
+ *   sharding.ts     mongos catalog: shards, databases, collections, chunks, balancer
+ *   strict.ts       IDL strict parsing (40415)
+ *   shutdown.ts     quiesce on a signalled shutdown
+ *   auth.ts         localhost exception, SCRAM-SHA-256 users, Unauthorized
+ *   commands.ts     the handlers wiring it together
+ *   version.ts      MONGO_BENCH_FAKE_VERSION and what depends on it
  *
  * Environment:
- *   MONGO_BENCH_FAKE_RECORD_DIR  write <dir>/<kind>-<port>.jsonl: one line per command received,
- *                                plus {"event":"SIGTERM"|"SIGINT"|"shutdown","at":ms} when asked to stop;
- *                                and <dir>/<kind>-<port>.process.json: {pid, argv}.
+ *   MONGO_BENCH_FAKE_VERSION      server version to pose as (4.4.x, 5.0.x, 6.0.x, 7.0.x, 8.0.x; default 7.0.14)
+ *   MONGO_BENCH_FAKE_ELECTION_MS  replSetInitiate to PRIMARY (drain mode); default 400
+ *   MONGO_BENCH_FAKE_DRAIN_MS     drain mode to writable PRIMARY; default 200
+ *   MONGO_BENCH_FAKE_RECORD_DIR   write <dir>/<kind>-<port>.jsonl: one line per command received, plus
+ *                                 {"event":"SIGTERM"|"SIGINT"|"shutdown","at":ms} when asked to stop;
+ *                                 and <dir>/<kind>-<port>.process.json: {pid, argv}.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { BSON } from 'mongodb';
 import { startRecordingServer, type RecordingServer } from '../recording-server';
+import { AccessControl } from './auth';
+import { buildHandlers } from './commands';
+import { FORKED_FROM_ENV, forkAndWait, isForkedChild, signalForkSuccess } from './fork';
+import { makeLogger, makeRecorder, type Logger } from './log';
+import { StartupError, storeOptions, type FakeOptions, type Kind } from './options';
+import { helloOn, sleep } from './peers';
+import { ReplicaSetNode } from './replication';
+import { ShardingCatalog } from './sharding';
+import { quiesceTimeFor, type Quiesce } from './shutdown';
+import { fakeVersionFromEnv, type ServerVersion } from './version';
 
-type Doc = Record<string, unknown>;
-type Kind = 'mongod' | 'mongos';
+export { storeOptions } from './options';
 
-interface FakeOptions {
-  kind: Kind;
-  port: number;
-  /** Where we listen: loopback only, whatever --bind_ip says (test servers never leave the machine). */
-  listenHost: string;
-  /** The host:port we call ourselves (`me` in hello, members in replSetGetStatus). */
-  me: string;
-  logPath?: string;
-  dbPath?: string;
-  replSet?: string;
-  clusterRole?: 'configsvr' | 'shardsvr';
-  configDb?: string;
-  version: boolean;
-  fork: boolean;
-  argv: string[];
+/** ExitCode values (src/mongo/util/exit_code.h): fail 1, dataDirNotFound ("Data directory ... not found") 100, netError 48. */
+const EXIT_FAIL = 1;
+const EXIT_NET_ERROR = 48;
+const EXIT_DBPATH_NOT_FOUND = 100;
+
+function die(message: string, code: number): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
 }
 
-const VERSION = '7.0.0';
-const MAX_WIRE_VERSION = 21;
+function parse(kind: Kind): { version: ServerVersion; options: FakeOptions } {
+  let version: ServerVersion;
+  try {
+    version = fakeVersionFromEnv();
+  } catch (e) {
+    die(`fake ${kind}: ${(e as Error).message}`, 2);
+  }
+  try {
+    // A forked child resolves paths against the parent's folder (made absolute before the fork).
+    const options = storeOptions(kind, version, process.argv.slice(2), process.env[FORKED_FROM_ENV] ?? process.cwd());
+    return { version, options };
+  } catch (e) {
+    if (!(e instanceof StartupError)) throw e;
+    // options_parser_init.cpp: the reason, then "try '<argv[0]> --help' for more information".
+    die(`${e.message}\ntry '${kind} --help' for more information`, e.exitCode);
+  }
+}
 
-export function parseArgs(kind: Kind, argv: string[]): FakeOptions {
-  const value = (name: string): string | undefined => {
-    for (let i = 0; i < argv.length; i++) {
-      if (argv[i] === name) return argv[i + 1];
-      if (argv[i].startsWith(`${name}=`)) return argv[i].slice(name.length + 1);
+/** Opens the log like the real server: the folder must exist; without --logappend an old log is renamed. */
+function openLog(options: FakeOptions): void {
+  if (!options.logPath) return;
+  if (!fs.existsSync(path.dirname(options.logPath))) {
+    die(`Failed global initialization: FileNotOpen: Failed to open "${options.logPath}"`, EXIT_FAIL);
+  }
+  if (!options.logAppend && fs.existsSync(options.logPath)) {
+    fs.renameSync(options.logPath, `${options.logPath}.${new Date().toISOString().replace(/:/g, '-')}`);
+  }
+}
+
+/**
+ * writePidFile (src/mongo/util/processinfo.cpp), called from initializeServerGlobalState after the
+ * fork: opens the path as given, relative to the current folder, which is / in a forked child.
+ */
+function writePidFile(options: FakeOptions, log: Logger): void {
+  if (!options.pidFilePath) return;
+  try {
+    fs.writeFileSync(options.pidFilePath, `${process.pid}\n`);
+  } catch (e) {
+    log('E', 'CONTROL', 23330, 'ERROR: Cannot write pid file', { path: path.resolve(options.pidFilePath), error: (e as Error).message });
+    process.exit(EXIT_FAIL);
+  }
+}
+
+/**
+ * mongos loads the cluster settings from the config servers before it listens
+ * (src/mongo/s/mongos_main.cpp, runMongosServer -> initializeSharding), retrying without a limit:
+ * it goes on once a config server answers as a member of the named, initiated replica set.
+ */
+async function waitForConfigServers(options: FakeOptions, log: Logger): Promise<void> {
+  const configDb = options.configDb!;
+  let logged = false;
+  for (;;) {
+    const hellos = await Promise.all(configDb.hosts.map((h) => helloOn(h)));
+    if (hellos.some((h) => h?.setName === configDb.setName && (h.ismaster === true || h.secondary === true))) return;
+    if (!logged) {
+      log('I', 'SHARDING', 22727, 'Waiting for the config server replica set to be initiated', { configdb: configDb });
+      logged = true;
     }
-    return undefined;
-  };
-  const flag = (name: string) => argv.includes(name);
-  const port = Number(value('--port') ?? (kind === 'mongod' && flag('--configsvr') ? 27019 : 27017));
-  const bindIp = value('--bind_ip')?.split(',')[0]?.trim();
-  const advertised = bindIp && bindIp !== '0.0.0.0' && bindIp !== '::' ? bindIp : '127.0.0.1';
-  return {
-    kind,
-    port,
-    listenHost: advertised === 'localhost' || advertised.startsWith('127.') ? advertised : '127.0.0.1',
-    me: `${advertised}:${port}`,
-    logPath: value('--logpath'),
-    dbPath: value('--dbpath'),
-    replSet: value('--replSet'),
-    clusterRole: flag('--configsvr') ? 'configsvr' : flag('--shardsvr') ? 'shardsvr' : undefined,
-    configDb: value('--configdb'),
-    version: flag('--version'),
-    fork: flag('--fork'),
-    argv,
-  };
-}
-
-/** Writes mongod-style JSON log lines to --logpath (appending) or stdout. */
-function makeLogger(options: FakeOptions): (severity: string, component: string, id: number, msg: string, attr?: Doc) => void {
-  return (severity, component, id, msg, attr = {}) => {
-    const line = `${JSON.stringify({ t: { $date: new Date().toISOString() }, s: severity, c: component, id, ctx: 'listener', msg, attr })}\n`;
-    if (options.logPath) fs.appendFileSync(options.logPath, line);
-    else process.stdout.write(line);
-  };
-}
-
-/** Appends what the server receives to <dir>/<kind>-<port>.jsonl, when asked to. */
-function makeRecorder(options: FakeOptions): { event(name: string): void; flush(server: RecordingServer): void } {
-  const dir = process.env.MONGO_BENCH_FAKE_RECORD_DIR;
-  if (!dir) return { event: () => undefined, flush: () => undefined };
-  fs.mkdirSync(dir, { recursive: true });
-  const base = path.join(dir, `${options.kind}-${options.port}`);
-  fs.writeFileSync(`${base}.process.json`, JSON.stringify({ pid: process.pid, argv: options.argv }));
-  let written = 0;
-  return {
-    // performance.timeOrigin + now(): sub-millisecond, comparable across processes.
-    event: (name) => fs.appendFileSync(`${base}.jsonl`, `${JSON.stringify({ event: name, at: performance.timeOrigin + performance.now() })}\n`),
-    flush: (server) => {
-      const fresh = server.commands.slice(written);
-      written = server.commands.length;
-      if (fresh.length === 0) return;
-      const lines = fresh.map((c) => BSON.EJSON.stringify({ db: c.db, name: c.name, body: c.body, at: c.at }, { relaxed: true }));
-      fs.appendFileSync(`${base}.jsonl`, `${lines.join('\n')}\n`);
-    },
-  };
-}
-
-interface ReplState {
-  config?: Doc;
-}
-
-function memberHosts(config: Doc | undefined): string[] {
-  const members = Array.isArray(config?.members) ? (config.members as Doc[]) : [];
-  return members.map((m) => String(m.host));
+    await sleep(250);
+  }
 }
 
 export async function main(kind: Kind): Promise<void> {
-  const options = parseArgs(kind, process.argv.slice(2));
-  if (options.version) {
-    // mongodb-memory-server runs `mongod --version` and parses this line.
-    process.stdout.write(`${kind === 'mongod' ? 'db' : 'mongos'} version v${VERSION}\n`);
+  const { version, options } = parse(kind);
+  if (options.showVersion) {
+    // mongodb-memory-server and the launcher run `mongod --version` and parse this line.
+    process.stdout.write(`${kind === 'mongod' ? 'db' : 'mongos'} version v${version.text}\n`);
     return;
   }
+  if (options.fork && !isForkedChild()) await forkAndWait(process.argv[1], options.argv);
+
+  openLog(options);
   const log = makeLogger(options);
-  if (options.fork) {
-    process.stderr.write('fake server: --fork is not supported\n');
-    process.exit(2);
+  writePidFile(options, log);
+  if (kind === 'mongod' && !fs.existsSync(options.dbPath)) {
+    // src/mongo/db/mongod_main.cpp (_initAndListen): "Data directory ... not found", ExitCode 100.
+    log('E', 'STORAGE', 22312, `Data directory ${options.dbPath} not found. Create the missing directory or specify another path using (1) the --dbpath command line option, or (2) by adding the 'storage.dbPath' option in the configuration file.`);
+    process.exit(EXIT_DBPATH_NOT_FOUND);
   }
-  if (options.logPath && !fs.existsSync(path.dirname(options.logPath))) {
-    process.stderr.write(`Failed to open log file ${options.logPath}: No such file or directory\n`);
-    process.exit(1);
-  }
-  if (kind === 'mongod') {
-    // A real mongod refuses to start without its data directory; so do we (the launcher must create it).
-    const dbPath = options.dbPath ?? '/data/db';
-    if (!fs.existsSync(dbPath)) {
-      log('E', 'STORAGE', 22312, `Data directory ${dbPath} not found. Create the missing directory or specify another path using (1) the --dbpath command line option, or (2) by adding the 'storage.dbPath' option in the configuration file.`);
-      process.exit(100);
-    }
-  }
-  if (kind === 'mongos' && !options.configDb) {
-    process.stderr.write('BadValue: error: no args for --configdb\n');
-    process.exit(2);
-  }
+  if (kind === 'mongos') await waitForConfigServers(options, log);
 
   const recorder = makeRecorder(options);
-  const repl: ReplState = {};
-  const shards: Doc[] = [];
-  let connectionIds = 1;
-  const processId = new BSON.ObjectId();
+  const access = new AccessControl(options.auth);
+  const repl = new ReplicaSetNode(options, log, access);
+  const catalog = kind === 'mongos' ? new ShardingCatalog(options) : undefined;
+  const quiesce: Quiesce = { active: false };
   let server: RecordingServer | undefined;
-
-  const helloReply = (legacy: boolean): Doc => {
-    const reply: Doc = {
-      ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
-      helloOk: true,
-      topologyVersion: { processId, counter: BSON.Long.ZERO },
-      maxBsonObjectSize: 16 * 1024 * 1024,
-      maxMessageSizeBytes: 48_000_000,
-      maxWriteBatchSize: 100_000,
-      localTime: new Date(),
-      logicalSessionTimeoutMinutes: 30,
-      connectionId: connectionIds++,
-      minWireVersion: 0,
-      maxWireVersion: MAX_WIRE_VERSION,
-      readOnly: false,
-      ok: 1,
-    };
-    if (kind === 'mongos') return { ...reply, msg: 'isdbgrid' };
-    if (options.clusterRole === 'configsvr') reply.configsvr = 2;
-    if (!options.replSet) return reply;
-    const primaryKey = legacy ? 'ismaster' : 'isWritablePrimary';
-    if (!repl.config) {
-      // What a replica-set member answers before replSetInitiate.
-      return { ...reply, [primaryKey]: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config' };
-    }
-    return {
-      ...reply,
-      [primaryKey]: true,
-      secondary: false,
-      setName: options.replSet,
-      setVersion: 1,
-      hosts: memberHosts(repl.config),
-      primary: options.me,
-      me: options.me,
-    };
-  };
-
-  const notReplSet = { ok: 0, errmsg: 'not running with --replSet', code: 76, codeName: 'NoReplicationEnabled' };
-  const mongosOnly = (name: string) => ({ ok: 0, errmsg: `no such command: '${name}'`, code: 59, codeName: 'CommandNotFound' });
-
-  let balancerMode: 'full' | 'off' = 'full';
-
-  const handlers: Record<string, (body: Doc, db: string) => Doc | undefined> = {
-    hello: () => helloReply(false),
-    isMaster: () => helloReply(true),
-    ismaster: () => helloReply(true),
-    getCmdLineOpts: () => ({
-      argv: [kind, ...options.argv],
-      parsed: {
-        net: { port: options.port, bindIp: options.listenHost },
-        ...(options.dbPath ? { storage: { dbPath: options.dbPath } } : {}),
-        ...(options.replSet ? { replication: { replSet: options.replSet } } : {}),
-        ...(options.clusterRole ? { sharding: { clusterRole: options.clusterRole } } : {}),
-        ...(options.configDb ? { sharding: { configDB: options.configDb } } : {}),
-      },
-      ok: 1,
-    }),
-    replSetInitiate: (body) => {
-      if (kind === 'mongos') return mongosOnly('replSetInitiate');
-      if (!options.replSet) return notReplSet;
-      if (repl.config) return { ok: 0, errmsg: 'already initialized', code: 23, codeName: 'AlreadyInitialized' };
-      const given = body.replSetInitiate;
-      // Like mongod, an empty or missing config means "a set of just me".
-      const config: Doc = {
-        _id: options.replSet,
-        members: [{ _id: 0, host: options.me }],
-        ...(given && typeof given === 'object' ? (given as Doc) : {}),
-      };
-      if (config._id !== options.replSet) {
-        return { ok: 0, errmsg: `Attempting to initiate a replica set with name ${String(config._id)}, but command line reports ${options.replSet}; rejecting`, code: 93, codeName: 'InvalidReplicaSetConfig' };
-      }
-      repl.config = { version: 1, term: 1, ...config };
-      // The line mongodb-memory-server waits for; a real node logs it once elected.
-      log('I', 'REPL', 21331, 'Transition to primary complete; database writes are now permitted', {});
-      return { ok: 1 };
-    },
-    replSetGetConfig: () => {
-      if (!options.replSet) return notReplSet;
-      if (!repl.config) return { ok: 0, errmsg: 'no replset config has been received', code: 94, codeName: 'NotYetInitialized' };
-      return { config: repl.config, ok: 1 };
-    },
-    replSetGetStatus: () => {
-      if (kind === 'mongos') return mongosOnly('replSetGetStatus');
-      if (!options.replSet) return notReplSet;
-      if (!repl.config) return { ok: 0, errmsg: 'no replset config has been received', code: 94, codeName: 'NotYetInitialized' };
-      // The node that took replSetInitiate calls itself PRIMARY, the others SECONDARY: enough for
-      // "wait until a primary" loops; there is no real election or replication behind it.
-      const members = (repl.config.members as Doc[]).map((m, i) => {
-        const self = m.host === options.me;
-        return { _id: m._id ?? i, name: m.host, health: 1, state: self ? 1 : 2, stateStr: self ? 'PRIMARY' : 'SECONDARY', self };
-      });
-      return { set: options.replSet, date: new Date(), myState: 1, members, ok: 1 };
-    },
-    addShard: (body) => {
-      if (kind !== 'mongos') return mongosOnly('addShard');
-      const spec = String(body.addShard);
-      const slash = spec.indexOf('/');
-      const id = typeof body.name === 'string' ? body.name : slash > 0 ? spec.slice(0, slash) : `shard${shards.length}`;
-      if (shards.some((s) => s._id === id)) return { ok: 0, errmsg: `shard ${id} already exists`, code: 11000, codeName: 'DuplicateKey' };
-      shards.push({ _id: id, host: spec, state: 1 });
-      return { shardAdded: id, ok: 1 };
-    },
-    // applyPlan checks local.system.replset to skip an initiate that is done; other finds get the empty default.
-    find: (body, db) =>
-      db === 'local' && body.find === 'system.replset' && repl.config
-        ? { cursor: { id: BSON.Long.ZERO, ns: 'local.system.replset', firstBatch: [repl.config] }, ok: 1 }
-        : undefined,
-    balancerStatus: () => (kind === 'mongos' ? { mode: balancerMode, inBalancerRound: false, numBalancerRounds: 0, ok: 1 } : mongosOnly('balancerStatus')),
-    balancerStop: () => (kind === 'mongos' ? ((balancerMode = 'off'), { ok: 1 }) : mongosOnly('balancerStop')),
-    balancerStart: () => (kind === 'mongos' ? ((balancerMode = 'full'), { ok: 1 }) : mongosOnly('balancerStart')),
-    listShards: () => (kind === 'mongos' ? { shards, ok: 1 } : mongosOnly('listShards')),
-    shutdown: () => {
-      // A real server drops the connection instead of replying; close right after this reply.
-      setTimeout(() => void exit('shutdown'), 20);
-      return { ok: 1 };
-    },
-  };
-
   let exiting = false;
   const exit = async (why: string) => {
     if (exiting) return;
     exiting = true;
     recorder.event(why);
+    if (why === 'shutdown') {
+      // The shutdown command has begun shutting down before it replies, so a signal that arrives now
+      // joins it instead of starting a quiesce (src/mongo/util/exit.cpp, shutdown(): "an additional
+      // shutdown request arrived"). The short wait only lets the reply go out.
+      await sleep(20);
+    }
+    const wait = why === 'shutdown' ? 0 : quiesceTimeFor(options, repl);
+    if (wait > 0) {
+      quiesce.active = true;
+      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', { quiesceTimeMillis: wait });
+      await sleep(wait);
+    }
     log('I', 'CONTROL', 20565, 'Now exiting', { reason: why });
     if (server) {
       recorder.flush(server);
@@ -274,14 +161,16 @@ export async function main(kind: Kind): Promise<void> {
   process.on('SIGTERM', () => void exit('SIGTERM'));
   process.on('SIGINT', () => void exit('SIGINT'));
 
+  const handlers = buildHandlers({ options, log, repl, catalog, quiesce, access, exit: (why) => void exit(why) });
   try {
     server = await startRecordingServer({ port: options.port, host: options.listenHost, handlers });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     log('E', 'NETWORK', 22856, 'Error setting up listener', { error: { code: e.code, errmsg: e.message } });
-    process.exit(e.code === 'EADDRINUSE' ? 48 : 1);
+    process.exit(e.code === 'EADDRINUSE' ? EXIT_NET_ERROR : EXIT_FAIL);
   }
   const started = server;
   setInterval(() => recorder.flush(started), 50);
   log('I', 'NETWORK', 23016, 'Waiting for connections', { port: options.port, ssl: 'off' });
+  signalForkSuccess();
 }

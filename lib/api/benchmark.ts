@@ -1,0 +1,69 @@
+/**
+ * Benchmarking from code: options (the run command's flags, camelCase) or a config file in, the
+ * result document out. Nothing is written unless `out` is given, and the run is stopped by an
+ * AbortSignal (the result comes back with complete: false). Progress leaves as events.
+ */
+import { MongoClientOptions } from 'mongodb';
+import { z } from 'zod';
+import { readConfigFile } from '../config/config-file';
+import { UsageError } from '../config/errors';
+import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../config/run-options';
+import { ResultDocument } from '../metrics/result';
+import { BenchmarkEvent, runBenchmark } from '../workload/benchmark';
+
+/** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
+export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {
+  /** The deployment, e.g. mongodb://127.0.0.1:27017 or a MongoMemoryServer's getUri(). */
+  uri: string;
+  /** Your own ops (benchRun format) instead of a preset `workload`; validated before anything connects. */
+  ops?: unknown[];
+  /** Name of `ops` in the result (default "custom"). */
+  workloadName?: string;
+  /** 1, "majority", or {w, j, wtimeout}: the loader's, and that of writes without one. */
+  writeConcern?: string | number | Record<string, unknown>;
+  /** Where results.json goes after every step; nothing is written when absent. */
+  out?: string;
+}
+
+export interface BenchmarkControl {
+  /** Abort to stop: clients finish their in-flight op; the result has complete: false. */
+  signal?: AbortSignal;
+  /** connected, load-start/-progress/-done, step-start, tick (each second), step-done, results-written. */
+  onEvent?: (event: BenchmarkEvent) => void;
+  /** After every step, with the result so far. */
+  onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
+  /** Credentials and TLS for the benchmark's connections (never put a password in the URI you log). */
+  clientOptions?: MongoClientOptions;
+}
+
+/** Resolves and validates the options (defaults applied) without connecting: what benchmark() will run. */
+export function benchmarkOptions(input: BenchmarkInput): RunOptions {
+  const { ops, workloadName, writeConcern, out, ...flags } = input;
+  if (ops !== undefined && (flags.workload !== undefined || flags.workloadFile !== undefined)) {
+    throw new UsageError('option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file');
+  }
+  if (ops !== undefined && !Array.isArray(ops)) throw new UsageError('option ops: expected an array of benchRun ops');
+  const wc = writeConcern === undefined ? undefined : typeof writeConcern === 'object' ? JSON.stringify(writeConcern) : String(writeConcern);
+  const options = resolveRunOptions({ ...flags, ...(wc !== undefined ? { writeConcern: wc } : {}) });
+  const name = workloadName ?? 'custom';
+  return {
+    ...options,
+    ...(ops !== undefined ? { workload: { name, ops }, label: flags.label ?? name } : {}),
+    outDir: out,
+  };
+}
+
+/** Runs the sweep and returns the result document (mongo-bench/result@1). */
+export async function benchmark(input: BenchmarkInput, control: BenchmarkControl = {}): Promise<ResultDocument> {
+  return runBenchmark(benchmarkOptions(input), control);
+}
+
+const configShape = { ...benchmarkShape, uri: z.string().min(1, 'must not be empty').optional() };
+
+/** Reads a JSON or YAML config file (the keys of `mongo-bench run --config`, benchmark part) as a BenchmarkInput. */
+export function readBenchmarkConfig(file: string, overrides: Partial<BenchmarkInput> = {}): BenchmarkInput {
+  const values = readConfigFile(file, configShape).values as Partial<BenchmarkInput> & { writeConcern?: unknown };
+  const merged = { ...values, ...overrides } as Partial<BenchmarkInput>;
+  if (merged.uri === undefined) throw new UsageError(`config ${file}: uri: required (the deployment to benchmark), in the file or as an override`);
+  return merged as BenchmarkInput;
+}

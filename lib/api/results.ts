@@ -1,0 +1,46 @@
+/** Results from code: read them, render a report, compare two. Paths or documents, as you have them. */
+import { ResultDocument } from '../metrics/result';
+import { writeResultFile } from '../metrics/result-file';
+import { loadResult } from '../report/load-result';
+import { writeReport } from '../report/write-report';
+import { compareResults, Comparison, CompareOptions, writeComparison } from '../compare';
+
+export type ResultSource = string | ResultDocument;
+
+async function resolve(source: ResultSource): Promise<{ doc: ResultDocument; file?: string }> {
+  return typeof source === 'string' ? { doc: await loadResult(source), file: source } : { doc: source };
+}
+
+/** Reads and validates a results.json (errors name the file and the field). */
+export function readResult(file: string): Promise<ResultDocument> {
+  return loadResult(file);
+}
+
+/** Writes a result document as results.json does (atomically, the folder created). */
+export function writeResult(file: string, result: ResultDocument): Promise<void> {
+  return writeResultFile(file, result);
+}
+
+/** PNG charts, summary.md, results.csv and index.html for one result, or overlaid for several. */
+export async function renderReport(results: ResultSource | ResultSource[], outDir: string): Promise<{ files: string[] }> {
+  const list = Array.isArray(results) ? results : [results];
+  const docs = await Promise.all(list.map(async (r) => (await resolve(r)).doc));
+  return writeReport(docs, outDir);
+}
+
+export interface CompareRunOptions extends CompareOptions {
+  /** Also write compare.md, compare.json and compare-ratios.png there. */
+  out?: string;
+}
+
+/**
+ * B against A per client count (A the baseline): ratios and verdicts. `comparison.regression` is
+ * the CI gate. Throws a UsageError for a test double against MongoDB.
+ */
+export async function compare(a: ResultSource, b: ResultSource, options: CompareRunOptions = {}): Promise<Comparison> {
+  const [ra, rb] = await Promise.all([resolve(a), resolve(b)]);
+  const { out, ...compareOptions } = options;
+  const comparison = compareResults(ra.doc, rb.doc, compareOptions, { a: ra.file, b: rb.file });
+  if (out !== undefined) await writeComparison(comparison, out);
+  return comparison;
+}

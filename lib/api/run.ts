@@ -1,0 +1,29 @@
+/**
+ * `mongo-bench run` from code: the same options (camelCase flags, or `config` naming a file), the
+ * same target choice (an embedded mongod by default, a launched cluster, or `uri`), the same output
+ * folder with results.json and the report. Everything it started is stopped before it returns.
+ */
+import { MongoClientOptions } from 'mongodb';
+import { RunFlags } from '../config/run-options';
+import { resolveRunPlan } from '../run/run-plan';
+import { executeRun, RunOutcome } from '../run/execute';
+import { RunEvent } from '../run/progress';
+
+export interface RunControl {
+  signal?: AbortSignal;
+  /** Phases (launch, setup, load, sweep, report, stop), setup steps, notes, and the benchmark's events. */
+  onEvent?: (event: RunEvent) => void;
+  clientOptions?: MongoClientOptions;
+}
+
+export type { RunFlags, RunOutcome, RunEvent };
+
+/** Resolves the options (errors name the option: UsageError) and runs; `outcome.result` is the result document. */
+export async function run(options: RunFlags, control: RunControl = {}): Promise<RunOutcome> {
+  const plan = resolveRunPlan({ ...options, dryRun: undefined });
+  return executeRun(plan, {
+    signal: control.signal ?? new AbortController().signal,
+    emit: (event) => control.onEvent?.(event),
+    clientOptions: control.clientOptions,
+  });
+}

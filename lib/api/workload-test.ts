@@ -1,0 +1,127 @@
+/**
+ * Helpers for a performance test in jest (or any runner): load your documents, run your ops for a
+ * few seconds, and fail when the result is significantly slower than a committed baseline.
+ * They save the code every such test would repeat; nothing in them depends on jest.
+ */
+import { existsSync } from 'node:fs';
+import { Document, IndexSpecification, CreateIndexesOptions, MongoClient, MongoClientOptions } from 'mongodb';
+import { UsageError } from '../config/errors';
+import { writeJsonAtomically } from '../metrics/atomic-write';
+import { ResultDocument } from '../metrics/result';
+import { Comparison } from '../compare';
+import { renderComparisonText } from '../compare/render-text';
+import { parseNamespace } from '../workload/op-spec';
+import { BenchmarkEvent } from '../workload/benchmark';
+import { benchmark } from './benchmark';
+import { compare } from './results';
+
+export interface WorkloadBenchmarkInput {
+  /** The deployment: e.g. `(await MongoMemoryServer.create()).getUri()`. */
+  uri: string;
+  /** Where the documents go, and the namespace of ops without `ns` (default "mongo_bench_test.docs"). */
+  ns?: string;
+  /** Your documents; the collection is dropped and refilled with them first. Omit to keep what is there. */
+  documents?: Document[];
+  /** Indexes to create after loading, e.g. [{ key: { email: 1 }, options: { unique: true } }]. */
+  indexes?: Array<{ key: IndexSpecification; options?: CreateIndexesOptions }>;
+  /** Your ops, in benchRun's format (the same as a --workload-file). */
+  ops: unknown[];
+  /** Name of the workload in the result (default "custom"). */
+  name?: string;
+  /** Measured seconds per client count (default 5: fewer per-second samples cannot show a significant difference). */
+  seconds?: number;
+  /** Client counts (default [1, 4]). */
+  clients?: number[];
+  /** Warm-up seconds before each measured step (default 1). */
+  warmup?: number;
+  trials?: number;
+  seed?: number;
+  clientOptions?: MongoClientOptions;
+  signal?: AbortSignal;
+  onEvent?: (event: BenchmarkEvent) => void;
+}
+
+export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 5, clients: [1, 4], warmup: 1 } as const;
+
+async function loadDocuments(input: WorkloadBenchmarkInput, ns: string): Promise<void> {
+  const parsed = parseNamespace(ns, false);
+  if (!parsed) throw new UsageError(`option ns: expected "database.collection", got "${ns}"`);
+  const client = new MongoClient(input.uri, { serverSelectionTimeoutMS: 10_000, ...input.clientOptions });
+  try {
+    await client.connect();
+    const collection = client.db(parsed.db).collection(parsed.coll);
+    await collection.drop().catch(() => undefined); // absent the first time
+    const docs = input.documents ?? [];
+    for (let i = 0; i < docs.length; i += 1000) {
+      // Copies: insertMany adds an _id to documents that have none, and the caller's stay untouched.
+      await collection.insertMany(docs.slice(i, i + 1000).map((d) => ({ ...d })), { ordered: true });
+    }
+    for (const index of input.indexes ?? []) await collection.createIndex(index.key, index.options ?? {});
+  } finally {
+    await client.close();
+  }
+}
+
+/** Loads `documents` (when given), then runs `ops` at each client count: the result document. */
+export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<ResultDocument> {
+  const ns = input.ns ?? WORKLOAD_TEST_DEFAULTS.ns;
+  if (input.documents !== undefined || input.indexes !== undefined) await loadDocuments(input, ns);
+  return benchmark(
+    {
+      uri: input.uri,
+      ops: input.ops,
+      workloadName: input.name,
+      ns,
+      load: false,
+      docs: Math.max(1, input.documents?.length ?? 1),
+      clients: input.clients ?? [...WORKLOAD_TEST_DEFAULTS.clients],
+      seconds: input.seconds ?? WORKLOAD_TEST_DEFAULTS.seconds,
+      warmup: input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup,
+      trials: input.trials,
+      seed: input.seed,
+    },
+    { signal: input.signal, onEvent: input.onEvent, clientOptions: input.clientOptions },
+  );
+}
+
+export interface NoRegressionOptions {
+  /** Percent: a significant ops/s drop beyond this fails (default 5). */
+  threshold?: number;
+  noise?: number;
+  alpha?: number;
+  /** Overwrite the baseline with this result (default: env MONGO_BENCH_UPDATE_BASELINE=1). */
+  update?: boolean;
+  /** A missing baseline fails instead of being recorded (default: when env CI is set, as jest's --ci does for snapshots). */
+  ci?: boolean;
+  /** Also write compare.md, compare.json and the chart there. */
+  out?: string;
+}
+
+export type NoRegressionOutcome = { status: 'baseline-written'; path: string } | { status: 'compared'; comparison: Comparison };
+
+/** Thrown by expectNoRegression: the message is the comparison table. */
+export class RegressionError extends Error {
+  constructor(readonly comparison: Comparison) {
+    super(`performance regression against the baseline:\n${renderComparisonText(comparison)}`);
+    this.name = 'RegressionError';
+  }
+}
+
+/**
+ * Compares `result` with the baseline file (A = baseline, B = result) and throws a RegressionError
+ * when some client count is significantly slower by more than the threshold. A missing baseline is
+ * recorded from `result` (commit it), unless `ci`; `update` re-records it.
+ */
+export async function expectNoRegression(result: ResultDocument, baselinePath: string, options: NoRegressionOptions = {}): Promise<NoRegressionOutcome> {
+  const update = options.update ?? process.env.MONGO_BENCH_UPDATE_BASELINE === '1';
+  const ci = options.ci ?? Boolean(process.env.CI);
+  if (update || !existsSync(baselinePath)) {
+    if (!update && ci) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
+    if (!result.complete) throw new UsageError(`not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`);
+    await writeJsonAtomically(baselinePath, result);
+    return { status: 'baseline-written', path: baselinePath };
+  }
+  const comparison = await compare(baselinePath, result, options);
+  if (comparison.regression) throw new RegressionError(comparison);
+  return { status: 'compared', comparison };
+}

@@ -1,0 +1,306 @@
+/**
+ * The null server: a MongoDB wire-protocol responder that answers at once and stores nothing, so a
+ * client measured against it shows only its own cost (the engine's ceiling, `mongo-bench calibrate`).
+ *
+ * It speaks OP_MSG (and the legacy OP_QUERY the Node driver uses for its first handshake), answers
+ * `hello`/`isMaster`, `ping`, `buildInfo`, `endSessions`, `find` (a one-document first batch, cursor
+ * id 0), `getMore` (an empty last batch), `update`/`insert`/`delete` (ok, n), and any other command
+ * with CommandNotFound. The replies of the hot commands are serialized once at start-up; answering
+ * one copies a prebuilt buffer and writes two ids into its header. Run it in its own process
+ * (spawnNullServer in ./null-server-process) so that its CPU is never counted as the client's.
+ * Wire format: https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/
+ */
+import * as net from 'node:net';
+import { BSON } from 'mongodb';
+
+export interface NullServerOptions {
+  /** Loopback only: 127.0.0.1 (the default) or ::1. */
+  host?: '127.0.0.1' | '::1';
+  /** 0 (the default): a free port. */
+  port?: number;
+  /** BSON size of the document `find` returns (default 1024, the 6to1 preset's --doc-size). */
+  docBytes?: number;
+}
+
+export interface NullServer {
+  uri: string;
+  port: number;
+  /** Commands answered so far (handshakes included). */
+  readonly answered: number;
+  stop(): Promise<void>;
+}
+
+/** What we claim to be: MongoDB 7.0's wire version, recent enough for driver 7. */
+export const NULL_SERVER_VERSION = '7.0.0';
+const MAX_WIRE_VERSION = 21;
+export const NULL_SERVER_NS = 'nullserver.null';
+
+const OP_REPLY = 1;
+const OP_QUERY = 2004;
+const OP_MSG = 2013;
+const HEADER_BYTES = 16;
+const MORE_TO_COME = 1 << 1;
+const MAX_MESSAGE_BYTES = 48_000_000;
+
+type Doc = Record<string, unknown>;
+
+/** An OP_MSG reply with a zero header: requestID and responseTo are written per answer. */
+function opMsg(doc: Doc): Buffer {
+  const body = Buffer.from(BSON.serialize(doc));
+  const out = Buffer.alloc(HEADER_BYTES + 5 + body.length);
+  out.writeInt32LE(out.length, 0);
+  out.writeInt32LE(OP_MSG, 12);
+  // flagBits 0, section kind 0, then the document.
+  body.copy(out, HEADER_BYTES + 5);
+  return out;
+}
+
+function opReply(doc: Doc): Buffer {
+  const body = Buffer.from(BSON.serialize(doc));
+  const out = Buffer.alloc(HEADER_BYTES + 20 + body.length);
+  out.writeInt32LE(out.length, 0);
+  out.writeInt32LE(OP_REPLY, 12);
+  out.writeInt32LE(1, HEADER_BYTES + 16); // numberReturned
+  body.copy(out, HEADER_BYTES + 20);
+  return out;
+}
+
+function helloDoc(legacyName: boolean, connectionId: number): Doc {
+  return {
+    ...(legacyName ? { ismaster: true } : { isWritablePrimary: true }),
+    helloOk: true,
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    maxMessageSizeBytes: MAX_MESSAGE_BYTES,
+    maxWriteBatchSize: 100_000,
+    localTime: new Date(),
+    // Sessions supported, as on any mongod: the driver attaches lsid to commands, as it would there.
+    logicalSessionTimeoutMinutes: 30,
+    connectionId,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  };
+}
+
+/** A document of about `bytes` BSON bytes, shaped like the loader's. */
+function sampleDocument(bytes: number): Doc {
+  const base: Doc = { _id: 0, k: 0, group: 0, counter: 0, pad: '' };
+  const overhead = BSON.calculateObjectSize(base);
+  return { ...base, pad: 'x'.repeat(Math.max(0, bytes - overhead)) };
+}
+
+interface Prebuilt {
+  find: Buffer;
+  getMore: Buffer;
+  update: Buffer;
+  delete: Buffer;
+  insertOne: Buffer;
+  ok: Buffer;
+  buildInfo: Buffer;
+}
+
+function prebuild(docBytes: number): Prebuilt {
+  const cursor = (batch: 'firstBatch' | 'nextBatch', docs: Doc[]) => ({ cursor: { [batch]: docs, id: BSON.Long.ZERO, ns: NULL_SERVER_NS }, ok: 1 });
+  return {
+    find: opMsg(cursor('firstBatch', [sampleDocument(docBytes)])),
+    getMore: opMsg(cursor('nextBatch', [])),
+    update: opMsg({ n: 1, nModified: 1, ok: 1 }),
+    delete: opMsg({ n: 1, ok: 1 }),
+    insertOne: opMsg({ n: 1, ok: 1 }),
+    ok: opMsg({ ok: 1 }),
+    buildInfo: opMsg({
+      version: NULL_SERVER_VERSION,
+      versionArray: [7, 0, 0, 0],
+      gitVersion: 'mongo-bench-null-server',
+      modules: [],
+      allocator: 'system',
+      javascriptEngine: 'none',
+      bits: 64,
+      debug: false,
+      maxBsonObjectSize: 16 * 1024 * 1024,
+      storageEngines: [],
+      ok: 1,
+    }),
+  };
+}
+
+class ProtocolError extends Error {}
+
+/** Reads the first key of the BSON document at `offset` without decoding the document. */
+function firstKey(buf: Buffer, offset: number): string {
+  // int32 size, then the first element: type byte, cstring name.
+  const start = offset + 5;
+  const end = buf.indexOf(0, start);
+  if (end < 0) throw new ProtocolError('unterminated field name');
+  return buf.toString('latin1', start, end);
+}
+
+/** Where the OP_MSG body (section kind 0) starts; document sequences (kind 1) are skipped. */
+function bodyOffset(message: Buffer, end: number): number {
+  let at = HEADER_BYTES + 4;
+  while (at < end) {
+    const kind = message[at];
+    if (kind === 0) return at + 1;
+    if (kind !== 1) throw new ProtocolError(`unknown OP_MSG section kind ${kind}`);
+    at += 1 + message.readInt32LE(at + 1);
+  }
+  throw new ProtocolError('OP_MSG without a body section');
+}
+
+/** insert's document count: the `documents` sequence, else the inline array (decoded: rare). */
+function insertCount(message: Buffer, end: number, body: number): number {
+  let count = 0;
+  let sequences = false;
+  for (let at = HEADER_BYTES + 4; at < end; ) {
+    const kind = message[at];
+    if (kind === 0) {
+      at += 1 + message.readInt32LE(at + 1);
+      continue;
+    }
+    sequences = true;
+    const sectionEnd = at + 1 + message.readInt32LE(at + 1);
+    let doc = message.indexOf(0, at + 5) + 1;
+    while (doc < sectionEnd) {
+      count++;
+      doc += message.readInt32LE(doc);
+    }
+    at = sectionEnd;
+  }
+  if (sequences) return count;
+  const decoded = BSON.deserialize(message.subarray(body, body + message.readInt32LE(body)));
+  return Array.isArray(decoded.documents) ? decoded.documents.length : 0;
+}
+
+export async function startNullServer(options: NullServerOptions = {}): Promise<NullServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (host !== '127.0.0.1' && host !== '::1') throw new RangeError(`the null server listens on loopback only (127.0.0.1 or ::1), not ${String(host)}`);
+  const replies = prebuild(options.docBytes ?? 1024);
+  const sockets = new Set<net.Socket>();
+  let nextConnectionId = 1;
+  let nextResponseId = 1;
+  let answered = 0;
+
+  const send = (socket: net.Socket, template: Buffer, responseTo: number): void => {
+    const out = Buffer.allocUnsafe(template.length);
+    template.copy(out);
+    out.writeInt32LE(nextResponseId++, 4);
+    out.writeInt32LE(responseTo, 8);
+    socket.write(out);
+    answered++;
+  };
+
+  const answerOpMsg = (socket: net.Socket, message: Buffer, connectionId: number): void => {
+    const requestId = message.readInt32LE(4);
+    const end = message.length;
+    const flags = message.readUInt32LE(HEADER_BYTES);
+    const body = bodyOffset(message, end);
+    const name = firstKey(message, body);
+    let reply: Buffer;
+    switch (name) {
+      case 'find':
+        reply = replies.find;
+        break;
+      case 'update':
+        reply = replies.update;
+        break;
+      case 'getMore':
+        reply = replies.getMore;
+        break;
+      case 'delete':
+        reply = replies.delete;
+        break;
+      case 'insert': {
+        const n = insertCount(message, end, body);
+        reply = n === 1 ? replies.insertOne : opMsg({ n, ok: 1 });
+        break;
+      }
+      case 'ping':
+      case 'endSessions':
+      case 'killCursors':
+        reply = replies.ok;
+        break;
+      case 'buildInfo':
+      case 'buildinfo':
+        reply = replies.buildInfo;
+        break;
+      case 'hello':
+      case 'isMaster':
+      case 'ismaster':
+        reply = opMsg(helloDoc(name !== 'hello', connectionId));
+        break;
+      default:
+        reply = opMsg({ ok: 0, errmsg: `no such command: '${name}' (mongo-bench null server)`, code: 59, codeName: 'CommandNotFound' });
+    }
+    // moreToCome (an unacknowledged write): the client expects no reply.
+    if ((flags & MORE_TO_COME) !== 0) return;
+    send(socket, reply, requestId);
+  };
+
+  const answerOpQuery = (socket: net.Socket, message: Buffer, connectionId: number): void => {
+    // flags(4) fullCollectionName(cstring) numberToSkip(4) numberToReturn(4) query
+    const nameEnd = message.indexOf(0, HEADER_BYTES + 4);
+    if (nameEnd < 0) throw new ProtocolError('unterminated collection name');
+    const collection = message.toString('utf8', HEADER_BYTES + 4, nameEnd);
+    if (!collection.endsWith('.$cmd')) throw new ProtocolError(`legacy OP_QUERY on ${collection}: commands only`);
+    const queryAt = nameEnd + 9;
+    let name = firstKey(message, queryAt);
+    if (name === '$query') name = firstKey(message, queryAt + 5 + '$query'.length + 1);
+    if (name !== 'hello' && name.toLowerCase() !== 'ismaster') throw new ProtocolError(`legacy OP_QUERY ${name}: only the handshake is answered`);
+    send(socket, opReply(helloDoc(name !== 'hello', connectionId)), message.readInt32LE(4));
+  };
+
+  const tcp = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.setNoDelay(true);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    const connectionId = nextConnectionId++;
+    let pending: Buffer | undefined;
+    socket.on('data', (chunk: Buffer) => {
+      let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+      pending = undefined;
+      try {
+        while (buf.length >= 4) {
+          const length = buf.readInt32LE(0);
+          if (length < HEADER_BYTES + 5 || length > MAX_MESSAGE_BYTES) throw new ProtocolError(`bad message length ${length}`);
+          if (buf.length < length) break;
+          const message = length === buf.length ? buf : buf.subarray(0, length);
+          const opCode = message.readInt32LE(12);
+          if (opCode === OP_MSG) answerOpMsg(socket, message, connectionId);
+          else if (opCode === OP_QUERY) answerOpQuery(socket, message, connectionId);
+          else throw new ProtocolError(`unsupported opCode ${opCode}`);
+          buf = buf.subarray(length);
+        }
+        if (buf.length > 0) pending = Buffer.from(buf);
+      } catch {
+        // Something we cannot parse: hang up rather than guess.
+        socket.destroy();
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(options.port ?? 0, host, () => {
+      tcp.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (tcp.address() as net.AddressInfo).port;
+  let stopping: Promise<void> | undefined;
+  return {
+    uri: `mongodb://${host === '::1' ? '[::1]' : host}:${port}/?directConnection=true`,
+    port,
+    get answered() {
+      return answered;
+    },
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        tcp.close(() => resolve());
+      });
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { Command } from 'commander';
+import { CliContext } from './context';
+import { intArg } from '../config/validate';
+import { writeJsonAtomically } from '../metrics/atomic-write';
+import {
+  CALIBRATE_DEFAULTS,
+  CALIBRATE_HEADER,
+  CalibrateEvent,
+  calibrateRowCells,
+  formatCalibrateTable,
+  runCalibration,
+  validateCalibrateSettings,
+  workerCounts,
+} from '../calibrate/calibrate';
+
+interface CalibrateFlags {
+  workersMax: number;
+  clients: number;
+  seconds: number;
+  warmup: number;
+  docSize: number;
+  plain: boolean;
+  json?: string;
+}
+
+export function registerCalibrate(program: Command, ctx: CliContext): void {
+  program
+    .command('calibrate')
+    .description("measure what this machine can drive: the engine against a built-in null server at 1, 2, 4, ... workers, next to a plain driver loop")
+    .option('--workers-max <n>', 'last worker count of the doubling 1, 2, 4, ...; the cores available minus one, at least 1, which on this machine is', intArg('--workers-max'), CALIBRATE_DEFAULTS.workersMax)
+    .option('--clients <n>', 'clients per worker (each row runs workers x clients; the plain loop runs as many)', intArg('--clients'), CALIBRATE_DEFAULTS.clientsPerWorker)
+    .option('--seconds <n>', 'measured seconds per run', intArg('--seconds'), CALIBRATE_DEFAULTS.seconds)
+    .option('--warmup <n>', 'seconds run before each measured run, not counted', intArg('--warmup'), CALIBRATE_DEFAULTS.warmupSeconds)
+    .option('--doc-size <bytes>', 'size of the document the null server returns for each findOne', intArg('--doc-size'), CALIBRATE_DEFAULTS.docBytes)
+    .option('--no-plain', 'skip the plain driver loop')
+    .option('--json <file>', 'also write the figures as JSON to this file')
+    .addHelpText(
+      'after',
+      '\nNo server is needed: a null server (a MongoDB wire-protocol responder that answers at once and stores nothing)\n' +
+        'runs in a child process on 127.0.0.1 for the duration. Each row runs the 6to1 preset on the engine, then a plain\n' +
+        'driver loop (findOne/updateOne 6:1) at the same concurrency on one event loop. Columns:\n' +
+        '  cpu µs/op              this process\'s CPU (every thread) over the measured window / ops: the client\'s cost\n' +
+        '  scaling                ops/s over the one-worker row\'s\n' +
+        '  engine/plain per core  engine ops per CPU-second over the plain loop\'s (> 1: the engine costs less per op)\n' +
+        '  server cpu µs/op       the null server\'s own CPU per op (its process), to show it stayed out of the way\n' +
+        'These figures measure mongo-bench, never MongoDB. On a shared or busy machine, repeat and compare.',
+    )
+    .action((flags: CalibrateFlags) => calibrateAction(flags, ctx));
+}
+
+async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<void> {
+  const settings = validateCalibrateSettings({
+    workersMax: flags.workersMax,
+    clientsPerWorker: flags.clients,
+    seconds: flags.seconds,
+    warmupSeconds: flags.warmup,
+    docBytes: flags.docSize,
+    plain: flags.plain,
+  });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort('SIGINT');
+  process.once('SIGINT', onSigint);
+  const workers = workerCounts(settings.workersMax);
+  ctx.out(`calibrate: 6to1 preset against the null server; workers ${workers.join(', ')} x ${settings.clientsPerWorker} clients; ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run`);
+  const onEvent = (event: CalibrateEvent) => {
+    switch (event.type) {
+      case 'server':
+        ctx.err(`null server on ${event.uri} (pid ${event.pid})`);
+        break;
+      case 'run-start':
+        ctx.err(`  ${event.what === 'engine' ? `engine, ${event.workers} worker(s)` : 'plain driver loop'}, ${event.clients} clients: ${event.seconds} s ...`);
+        break;
+      case 'row': {
+        const cells = calibrateRowCells(event.row);
+        ctx.err(`  => ${CALIBRATE_HEADER.map((h, i) => `${h} ${cells[i]}`).join(', ')}`);
+        break;
+      }
+    }
+  };
+  try {
+    const result = await runCalibration(settings, onEvent, controller.signal);
+    ctx.out('');
+    ctx.out(formatCalibrateTable(result.rows));
+    ctx.out(`\n${result.note}`);
+    if (flags.json) {
+      await writeJsonAtomically(flags.json, result);
+      ctx.out(`figures written to ${flags.json}`);
+    }
+    if (controller.signal.aborted) ctx.exitCode = 130;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}

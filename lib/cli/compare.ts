@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { CliContext } from './context';
+import { EXIT, UsageError } from '../config/errors';
+import { numberArg } from '../config/validate';
+import { ResultDocument } from '../metrics/result';
+import { loadResult } from '../report/load-result';
+import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
+
+const COMPARE_HELP = `
+Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
+"faster", "slower" or "no difference beyond noise". The verdict comes from a Mann-Whitney U test
+(two-sided) on the per-second rates of both steps (every trial's seconds pooled): exact p without
+ties and for small samples, else the normal approximation with tie and continuity corrections.
+"faster"/"slower" needs p < --alpha and a change of at least --noise percent.
+
+Writes compare.md, compare.json and compare-ratios.png to --out; prints the table.
+A result from a test double (target.testDouble) is never compared with one from MongoDB (exit 2).
+
+Examples:
+  mongo-bench compare reports/main/results.json reports/branch/results.json
+  mongo-bench compare baseline.json results.json --threshold 10 --out reports/compare-pr-42
+
+Exit codes:
+  0    no regression (B may be faster, equal, or slower within --threshold)
+  1    a regression: B is significantly slower than A by more than --threshold at some client count
+  2    bad input: a missing or invalid result file, a test double against MongoDB, a bad option`;
+
+interface CompareFlags {
+  threshold?: number;
+  alpha?: number;
+  noise?: number;
+  out?: string;
+  json?: boolean;
+}
+
+function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+}
+
+async function loadBoth(files: [string, string]): Promise<[ResultDocument, ResultDocument]> {
+  const settled = await Promise.allSettled(files.map((f) => loadResult(f)));
+  const problems = settled.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  const [a, b] = settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value);
+  return [a, b];
+}
+
+export function registerCompare(program: Command, ctx: CliContext): void {
+  program
+    .command('compare')
+    .description('compare two results.json files (A the baseline, B the candidate): ratios by client count, a verdict that accounts for noise, exit 1 on a regression')
+    .argument('<a>', 'the baseline result file (results.json)')
+    .argument('<b>', 'the result file to judge against it')
+    .option('--threshold <percent>', `a significant ops/s drop beyond this is a regression, exit code 1 (default: ${COMPARE_DEFAULTS.threshold})`, numberArg('--threshold'))
+    .option('--noise <percent>', `significant changes smaller than this count as noise (default: ${COMPARE_DEFAULTS.noise})`, numberArg('--noise'))
+    .option('--alpha <p>', `significance level of the test (default: ${COMPARE_DEFAULTS.alpha}, i.e. 95% confidence)`, numberArg('--alpha'))
+    .option('-o, --out <dir>', 'where compare.md, compare.json and compare-ratios.png go (default: reports/compare-<timestamp>/)')
+    .option('--json', 'print the comparison as JSON on stdout instead of the table')
+    .addHelpText('after', COMPARE_HELP)
+    .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
+      const [a, b] = await loadBoth([fileA, fileB]);
+      const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
+      const outDir = flags.out ?? join('reports', `compare-${timestamp(new Date())}`);
+      const { files } = await writeComparison(comparison, outDir);
+      if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
+      else ctx.out(renderComparisonText(comparison));
+      ctx.err(`wrote ${files.join(', ')}`);
+      ctx.exitCode = comparison.regression ? EXIT.failed : EXIT.ok;
+    });
+}

@@ -1,0 +1,125 @@
+/**
+ * The comparison chart: B/A ratios (ops/s, latency p50/p99) by client count, with the line of no
+ * change at 1 and the regression threshold for ops/s. Drawn with the report's Chart.js-on-canvas
+ * helpers (fonts, white background, warning lines) so it looks like every other chart of the tool.
+ */
+import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
+import { PALETTE } from '../report/chart-data';
+import { CHART_FONT_FAMILY } from '../report/fonts';
+import { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from '../report/render-chart';
+import { Comparison, StepComparison } from './compare';
+
+interface RatioSeries {
+  label: string;
+  value: (s: StepComparison) => number | null;
+}
+
+const SERIES: RatioSeries[] = [
+  { label: 'ops/s B/A (above 1: faster)', value: (s) => s.opsRatio },
+  { label: 'read p50 B/A (above 1: slower)', value: (s) => s.latencyRatio.reads.p50 },
+  { label: 'read p99 B/A', value: (s) => s.latencyRatio.reads.p99 },
+  { label: 'write p50 B/A', value: (s) => s.latencyRatio.writes.p50 },
+  { label: 'write p99 B/A', value: (s) => s.latencyRatio.writes.p99 },
+];
+
+/** Horizontal reference lines: no change (1) and the ops/s regression threshold. */
+function referenceLinesPlugin(lines: Array<{ y: number; color: string; dash: number[]; label: string }>): Plugin<'line'> {
+  return {
+    id: 'mbCompareReferences',
+    beforeDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      const y = chart.scales.y;
+      ctx.save();
+      for (const line of lines) {
+        const py = Math.round(y.getPixelForValue(line.y)) + 0.5;
+        if (py < chartArea.top || py > chartArea.bottom) continue;
+        ctx.strokeStyle = line.color;
+        ctx.fillStyle = line.color;
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash(line.dash);
+        ctx.beginPath();
+        ctx.moveTo(chartArea.left, py);
+        ctx.lineTo(chartArea.right, py);
+        ctx.stroke();
+        ctx.font = `12px "${CHART_FONT_FAMILY}"`;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'bottom';
+        ctx.fillText(line.label, chartArea.left + 4, py - 2);
+      }
+      ctx.restore();
+    },
+  };
+}
+
+export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<'line'> {
+  const steps = c.steps;
+  const ticks = steps.map((s) => s.clients);
+  const datasets = SERIES.map((series, i) => ({ series, color: PALETTE[i % PALETTE.length], points: steps.map((s) => ({ x: s.clients, y: series.value(s) })) }))
+    .filter((d) => d.points.some((p) => p.y !== null))
+    .map((d) => ({
+      label: d.series.label,
+      data: d.points,
+      borderColor: d.color,
+      backgroundColor: d.color,
+      borderWidth: 2.5,
+      pointRadius: 5,
+      spanGaps: false,
+    }));
+  const values = datasets.flatMap((d) => d.data.map((p) => p.y)).filter((v): v is number => v !== null);
+  const lowLine = 1 - c.threshold / 100;
+  const warnings = c.testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [];
+  const lo = ticks[0] ?? 1;
+  const hi = ticks[ticks.length - 1] ?? 1;
+  return {
+    type: 'line',
+    data: { datasets },
+    options: {
+      responsive: false,
+      animation: false,
+      devicePixelRatio: 1,
+      parsing: false,
+      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + warnings.length * WARNING_LINE_HEIGHT } },
+      plugins: {
+        title: { display: true, text: `B / A by concurrent clients: ${c.b.label} against ${c.a.label}`, font: { size: 18, weight: 'bold' }, color: '#111111' },
+        subtitle: { display: true, text: `${c.a.server === c.b.server ? c.a.server : `A: ${c.a.server} · B: ${c.b.server}`} · dashed: ${c.threshold}% regression threshold for ops/s`, font: { size: 13 }, color: '#444444', padding: { bottom: 8 } },
+        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18 } },
+      },
+      scales: {
+        x: {
+          type: 'logarithmic',
+          min: lo / 1.25,
+          max: hi * 1.25,
+          afterBuildTicks: (scale: Scale) => {
+            scale.ticks = ticks.map((value) => ({ value }));
+          },
+          ticks: { callback: (value) => String(value), autoSkip: true, autoSkipPadding: 8, maxRotation: 0 },
+          title: { display: true, text: 'concurrent clients (log scale)' },
+        },
+        y: {
+          type: 'linear',
+          suggestedMin: Math.min(lowLine - 0.05, ...values),
+          suggestedMax: Math.max(1.1, ...values),
+          title: { display: true, text: 'ratio B / A (1 = no change)' },
+        },
+      },
+    },
+    plugins: [
+      backgroundPlugin(),
+      referenceLinesPlugin([
+        { y: 1, color: '#555555', dash: [], label: 'no change' },
+        { y: lowLine, color: '#b00020', dash: [6, 4], label: `ops/s -${c.threshold}%` },
+      ]),
+      ...(warnings.length > 0 ? [warningsPlugin<'line'>(warnings)] : []),
+    ],
+  };
+}
+
+let registered = false;
+
+export async function renderComparisonChart(c: Comparison): Promise<Buffer> {
+  if (!registered) {
+    registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
+    registered = true;
+  }
+  return renderConfigurationPng(comparisonChartConfiguration(c), CHART_WIDTH, CHART_HEIGHT);
+}

@@ -1,0 +1,113 @@
+/** A comparison as text: one table model, drawn for the terminal and as compare.md. */
+import { formatOps } from '../report/format';
+import { markdownTable } from '../report/summary-md';
+import { Table } from '../report/tables';
+import { Comparison, StepComparison } from './compare';
+
+export const COMPARE_MD = 'compare.md';
+export const COMPARE_PNG = 'compare-ratios.png';
+export const COMPARE_JSON = 'compare.json';
+
+const NONE = '–';
+
+/** 0.8312 -> "0.83x (-16.9%)" */
+export function formatRatio(value: number | null): string {
+  if (value === null) return NONE;
+  const pct = (value - 1) * 100;
+  return `${value.toFixed(2)}x (${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%)`;
+}
+
+export function formatP(p: number | null): string {
+  if (p === null) return NONE;
+  return p < 0.0001 ? '< 0.0001' : p.toFixed(4);
+}
+
+function verdictCell(s: StepComparison): string {
+  const base = s.regression ? `${s.verdict.toUpperCase()} (regression)` : s.verdict;
+  return s.note ? `${base}: ${s.note}` : base;
+}
+
+/** Which latency classes the comparison has (a read-only workload has no write latencies). */
+function latencyClasses(c: Comparison): Array<'reads' | 'writes'> {
+  return (['reads', 'writes'] as const).filter((k) => c.steps.some((s) => s.latencyRatio[k].p50 !== null));
+}
+
+export function comparisonTable(c: Comparison): Table {
+  const classes = latencyClasses(c);
+  const columns = [
+    'Clients', 'A ops/s', 'B ops/s', 'ops/s B/A',
+    ...classes.flatMap((k) => [`${k === 'reads' ? 'read' : 'write'} p50 B/A`, `${k === 'reads' ? 'read' : 'write'} p99 B/A`]),
+    'p', 'Verdict',
+  ];
+  const rows = c.steps.map((s) => [
+    String(s.clients),
+    s.opsPerSecA === null ? NONE : formatOps(s.opsPerSecA),
+    s.opsPerSecB === null ? NONE : formatOps(s.opsPerSecB),
+    formatRatio(s.opsRatio),
+    ...classes.flatMap((k) => [formatRatio(s.latencyRatio[k].p50), formatRatio(s.latencyRatio[k].p99)]),
+    formatP(s.pValue),
+    verdictCell(s),
+  ]);
+  return { title: 'B against A by client count', columns, rows, align: columns.map((col) => (col === 'Verdict' ? 'left' : 'right')) };
+}
+
+function textTable(table: Table): string {
+  const widths = table.columns.map((col, i) => Math.max(col.length, ...table.rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (table.align[i] === 'right' ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(table.columns), line(widths.map((w) => '-'.repeat(w))), ...table.rows.map(line)].join('\n');
+}
+
+/** The one-line outcome, also the last line on the terminal. */
+export function conclusion(c: Comparison): string {
+  const slower = c.steps.filter((s) => s.verdict === 'slower').map((s) => s.clients);
+  const faster = c.steps.filter((s) => s.verdict === 'faster').map((s) => s.clients);
+  const regressed = c.steps.filter((s) => s.regression).map((s) => s.clients);
+  if (regressed.length > 0) return `REGRESSION: B is slower than A beyond the ${c.threshold}% threshold at ${regressed.join(', ')} clients`;
+  const parts: string[] = [];
+  if (slower.length > 0) parts.push(`slower (within the ${c.threshold}% threshold) at ${slower.join(', ')} clients`);
+  if (faster.length > 0) parts.push(`faster at ${faster.join(', ')} clients`);
+  return parts.length > 0 ? `B is ${parts.join('; ')}; no regression beyond ${c.threshold}%` : 'no difference beyond noise at any client count';
+}
+
+function legend(c: Comparison): string[] {
+  return [
+    `Method: ${c.method}; significance level ${c.alpha} (${Math.round((1 - c.alpha) * 1000) / 10}% confidence).`,
+    `A verdict of "faster" or "slower" needs p < ${c.alpha} and an ops/s change of at least ${c.noise}% (smaller significant changes are noise).`,
+    `A slowdown beyond ${c.threshold}% that is significant is a regression (exit code 1). Latency ratios are shown, not tested (above 1 is slower).`,
+    'Per-second rates within one run are not independent (a slow minute affects several seconds): treat p as approximate, and compare runs of several trials when it matters.',
+  ];
+}
+
+export function renderComparisonText(c: Comparison): string {
+  return [
+    `A: ${c.a.label}${c.a.file ? ` (${c.a.file})` : ''}, ${c.a.server}`,
+    `B: ${c.b.label}${c.b.file ? ` (${c.b.file})` : ''}, ${c.b.server}`,
+    ...c.notes.map((n) => `note: ${n}`),
+    '',
+    textTable(comparisonTable(c)),
+    '',
+    ...legend(c),
+    '',
+    conclusion(c),
+  ].join('\n');
+}
+
+export function renderComparisonMarkdown(c: Comparison): string {
+  const who = (side: 'A' | 'B', r: Comparison['a']) => `- **${side}**: ${r.label}${r.file ? ` (\`${r.file}\`)` : ''}, ${r.server}${r.complete ? '' : ' (incomplete)'}`;
+  return [
+    '# Comparison',
+    '',
+    who('A', c.a),
+    who('B', c.b),
+    ...c.notes.map((n) => `- note: ${n}`),
+    '',
+    `**${conclusion(c)}**`,
+    '',
+    markdownTable(comparisonTable(c)),
+    '',
+    ...legend(c).map((l) => `- ${l}`),
+    '',
+    `![B/A ratios by client count](${COMPARE_PNG})`,
+    '',
+  ].join('\n');
+}

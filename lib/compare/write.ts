@@ -1,0 +1,24 @@
+/** Writes a comparison to a folder: compare.md, compare.json (the plain data) and the ratio chart. */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RunError } from '../config/errors';
+import { writeFileAtomically } from '../metrics/atomic-write';
+import { renderComparisonChart } from './chart';
+import { Comparison } from './compare';
+import { COMPARE_JSON, COMPARE_MD, COMPARE_PNG, renderComparisonMarkdown } from './render-text';
+
+export async function writeComparison(comparison: Comparison, outDir: string): Promise<{ files: string[] }> {
+  const png = await renderComparisonChart(comparison);
+  const files: Array<[string, string | Buffer]> = [
+    [COMPARE_MD, renderComparisonMarkdown(comparison)],
+    [COMPARE_JSON, `${JSON.stringify(comparison, null, 2)}\n`],
+    [COMPARE_PNG, png],
+  ];
+  try {
+    await mkdir(outDir, { recursive: true });
+    for (const [name, data] of files) await writeFileAtomically(join(outDir, name), data);
+  } catch (err) {
+    throw new RunError(`cannot write the comparison to ${outDir}: ${(err as Error).message}`);
+  }
+  return { files: files.map(([name]) => join(outDir, name)) };
+}

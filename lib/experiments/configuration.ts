@@ -1,0 +1,40 @@
+/** A configuration's settings: for the driver (write concern) and in words for tables and progress lines. */
+import { MongoClient, WriteConcernSettings } from 'mongodb';
+import { MatrixConfiguration, WriteConcernSpec } from './experiment';
+
+export function driverWriteConcern(spec: WriteConcernSpec | undefined): WriteConcernSettings | undefined {
+  if (!spec) return undefined;
+  const out: WriteConcernSettings = {};
+  if (spec.w !== undefined) out.w = spec.w as WriteConcernSettings['w'];
+  if (spec.j !== undefined) out.journal = spec.j;
+  if (spec.wtimeoutMS !== undefined) out.wtimeoutMS = spec.wtimeoutMS;
+  return out;
+}
+
+export function describeWriteConcern(spec: WriteConcernSpec | undefined): string {
+  if (!spec || Object.keys(spec).length === 0) return 'server default write concern';
+  const parts: string[] = [];
+  if (spec.w !== undefined) parts.push(`w:${typeof spec.w === 'string' ? `"${spec.w}"` : spec.w}`);
+  if (spec.j !== undefined) parts.push(`j:${spec.j}`);
+  if (spec.wtimeoutMS !== undefined) parts.push(`wtimeout ${spec.wtimeoutMS} ms`);
+  return parts.join(', ');
+}
+
+/** "w:1, j:true, capped, reads: secondary" */
+export function describeSettings(config: MatrixConfiguration): string {
+  const parts = [describeWriteConcern(config.writeConcern)];
+  if (config.capped !== undefined) parts.push(config.capped ? 'capped' : 'not capped');
+  if (config.readPreference) parts.push(`reads: ${config.readPreference}`);
+  for (const [key, value] of Object.entries(config.parameters ?? {})) parts.push(`${key}=${JSON.stringify(value)}`);
+  return parts.join(', ');
+}
+
+/** Members that must acknowledge a write (w:n), or 0 when w is not a number. */
+export function requiredAcks(spec: WriteConcernSpec | undefined): number {
+  return typeof spec?.w === 'number' ? spec.w : 0;
+}
+
+/** Drops a collection, ignoring "not found" (and any other failure: cleanup must not hide the result). */
+export async function dropQuietly(client: MongoClient, db: string, collection: string): Promise<void> {
+  await client.db(db).collection(collection).drop().catch(() => undefined);
+}

@@ -1,0 +1,30 @@
+/**
+ * A StepMeasurement as plain, structured-cloneable data, for the trip from a worker thread to the
+ * parent: histograms travel in HdrHistogram's own encoding (exact counts), the rest as is.
+ */
+import { EncodedLatency, LatencyRecorder } from './latency';
+import { StepMeasurement } from './measurement';
+
+export type EncodedMeasurement = Omit<StepMeasurement, 'latency'> & {
+  latency: { reads: EncodedLatency; writes: EncodedLatency; byOp: [string, EncodedLatency][] };
+};
+
+export function encodeMeasurement(m: StepMeasurement): EncodedMeasurement {
+  const { latency, ...rest } = m;
+  return {
+    ...rest,
+    latency: { reads: latency.reads.encode(), writes: latency.writes.encode(), byOp: [...latency.byOp].map(([type, r]) => [type, r.encode()]) },
+  };
+}
+
+export function decodeMeasurement(e: EncodedMeasurement): StepMeasurement {
+  const { latency, ...rest } = e;
+  return {
+    ...rest,
+    latency: {
+      reads: LatencyRecorder.decode(latency.reads),
+      writes: LatencyRecorder.decode(latency.writes),
+      byOp: new Map(latency.byOp.map(([type, r]) => [type, LatencyRecorder.decode(r)])),
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * One step run by several event loops at once (worker threads, each with a share of the clients)
+ * becomes one measurement: counts add, histograms add (percentiles come from the merged histogram,
+ * never from averaging each worker's), per-second buckets add index by index (the workers share one
+ * clock, so bucket t is the same second everywhere) and error tallies add by kind.
+ */
+import { LatencyRecorder, mergeRecorders } from './latency';
+import { ErrorTally, StepMeasurement } from './measurement';
+
+/** As in the engine: more distinct error kinds than this fold into "other errors". */
+const MAX_DISTINCT_ERRORS = 20;
+
+function addSeries(parts: number[][]): number[] {
+  const length = Math.max(0, ...parts.map((p) => p.length));
+  const out = new Array<number>(length).fill(0);
+  for (const p of parts) for (let t = 0; t < p.length; t++) out[t] += p[t];
+  return out;
+}
+
+export function mergeErrorTallies(lists: ErrorTally[][]): ErrorTally[] {
+  const byKind = new Map<string, ErrorTally>();
+  for (const list of lists) {
+    for (const tally of list) {
+      const known = byKind.get(tally.error) ?? (byKind.size >= MAX_DISTINCT_ERRORS ? byKind.get('other errors') : undefined);
+      if (known) known.count += tally.count;
+      else if (byKind.size < MAX_DISTINCT_ERRORS) byKind.set(tally.error, { ...tally });
+      else byKind.set('other errors', { error: 'other errors', count: tally.count, example: tally.example });
+    }
+  }
+  return [...byKind.values()];
+}
+
+/**
+ * Merges the measurements of the event loops that ran one step together. The step lasted until the
+ * last loop's last counted op (elapsedSeconds is the longest), and it was interrupted, lost the
+ * server or was cut if any loop was.
+ */
+export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasurement {
+  if (parts.length === 0) throw new RangeError('mergeConcurrentMeasurements needs at least one measurement');
+  const first = parts[0];
+  const sum = (pick: (m: StepMeasurement) => number) => parts.reduce((s, m) => s + pick(m), 0);
+  const opTypes = [...new Set(parts.flatMap((m) => [...m.latency.byOp.keys()]))];
+  const byOp = new Map<string, LatencyRecorder>(
+    opTypes.map((type) => [type, mergeRecorders(parts.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined))]),
+  );
+  const lostServer = parts.find((m) => m.lostServer !== undefined)?.lostServer;
+  const cut = parts.find((m) => m.cut !== undefined)?.cut;
+  return {
+    clients: first.clients,
+    seconds: first.seconds,
+    elapsedSeconds: Math.max(...parts.map((m) => m.elapsedSeconds)),
+    interrupted: parts.some((m) => m.interrupted),
+    reads: sum((m) => m.reads),
+    writes: sum((m) => m.writes),
+    errors: sum((m) => m.errors),
+    latency: { reads: mergeRecorders(parts.map((m) => m.latency.reads)), writes: mergeRecorders(parts.map((m) => m.latency.writes)), byOp },
+    perSecond: {
+      reads: addSeries(parts.map((m) => m.perSecond.reads)),
+      writes: addSeries(parts.map((m) => m.perSecond.writes)),
+      errors: addSeries(parts.map((m) => m.perSecond.errors)),
+    },
+    errorTallies: mergeErrorTallies(parts.map((m) => m.errorTallies)),
+    ...(lostServer !== undefined ? { lostServer } : {}),
+    ...(cut !== undefined ? { cut } : {}),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Starts worker-main in a worker thread. `new Worker` cannot load TypeScript, so the thread is
+ * started from a two-line bootstrap (evaluated code, so there is no extra file to ship): in the built
+ * package it requires the compiled worker-main.js beside this file; from the sources (jest, tsx) it
+ * loads worker-main.ts through tsx's require, as test/support/fake-bin/mongod does.
+ */
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { WorkerInit } from './worker-protocol';
+
+function bootstrapSource(): string {
+  const file = join(__dirname, `worker-main${extname(__filename)}`);
+  if (!file.endsWith('.ts')) return `require(${JSON.stringify(file)});`;
+  const tsx = require.resolve('tsx/cjs/api');
+  return `require(${JSON.stringify(tsx)}).require(${JSON.stringify(file)}, ${JSON.stringify(file)});`;
+}
+
+export function startWorkerThread(init: WorkerInit): Worker {
+  return new Worker(bootstrapSource(), { eval: true, workerData: init });
+}

@@ -1,0 +1,70 @@
+/**
+ * Merges the per-second ticks of the worker threads of one step into one tick a second for the
+ * parent's onTick. Every worker's ticker starts at the common start instant, so tick n of each
+ * describes the same second: the n-th merged tick goes out once every running worker has sent its
+ * n-th, or shortly after the first of them (a busy worker's late tick then lands in the next one).
+ * Counts are never lost: what arrives late is added to the next merged tick.
+ */
+import { TickEvent } from './engine';
+
+/** How long to wait for the other workers' tick n after the first one arrived. */
+const TICK_GATHER_MS = 300;
+
+export class TickMerger {
+  private readonly seen: number[];
+  private readonly measured: TickEvent['measured'][];
+  private readonly running: boolean[];
+  private emitted = 0;
+  private pending = { reads: 0, writes: 0, errors: 0 };
+  private latest: TickEvent | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    workers: number,
+    private readonly emit: (tick: TickEvent) => void,
+  ) {
+    this.seen = new Array<number>(workers).fill(0);
+    this.measured = Array.from({ length: workers }, () => ({ reads: 0, writes: 0, errors: 0 }));
+    this.running = new Array<boolean>(workers).fill(true);
+  }
+
+  add(worker: number, tick: TickEvent): void {
+    this.seen[worker]++;
+    this.measured[worker] = tick.measured;
+    this.pending.reads += tick.reads;
+    this.pending.writes += tick.writes;
+    this.pending.errors += tick.errors;
+    this.latest = tick;
+    this.maybeEmit();
+  }
+
+  /** A worker finished: no more ticks will come from it. */
+  finished(worker: number): void {
+    this.running[worker] = false;
+    this.maybeEmit();
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private maybeEmit(): void {
+    const next = this.emitted + 1;
+    if (!this.seen.some((n) => n >= next)) return;
+    if (this.seen.every((n, w) => n >= next || !this.running[w])) this.flush(next);
+    else this.timer ??= setTimeout(() => this.flush(next), TICK_GATHER_MS);
+  }
+
+  private flush(n: number): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (n <= this.emitted || !this.latest) return;
+    this.emitted = n;
+    const sum = (key: keyof TickEvent['measured']) => this.measured.reduce((s, m) => s + m[key], 0);
+    const tick: TickEvent = { ...this.latest, ...this.pending, measured: { reads: sum('reads'), writes: sum('writes'), errors: sum('errors') } };
+    this.pending = { reads: 0, writes: 0, errors: 0 };
+    this.emit(tick);
+    this.maybeEmit();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The workload as a step runner outside this thread needs it: the benchRun ops as written plus what
+ * prepareWorkload takes, as plain data. Ops may hold BSON values (an ObjectId or a date from a
+ * workload file), which a structured clone would strip of their types: they travel as canonical
+ * Extended JSON and are parsed back the way a workload file is (relaxed).
+ */
+import { BSON } from 'mongodb';
+import { PreparedWorkload, prepareWorkload } from './compile-ops';
+import { parseOps } from './op-spec';
+
+export interface StepWorkload {
+  /** The benchRun ops array, as written (a preset's or a workload file's). */
+  ops: unknown[];
+  /** The namespace of ops that name none ("database.collection"). */
+  ns: string;
+  /** The write concern of write ops that set none. */
+  writeConcern?: Record<string, unknown>;
+}
+
+/** StepWorkload with its ops as canonical Extended JSON: what crosses to a worker thread. */
+export interface EncodedStepWorkload {
+  opsEjson: string;
+  ns: string;
+  writeConcern?: Record<string, unknown>;
+}
+
+export function encodeStepWorkload(w: StepWorkload): EncodedStepWorkload {
+  return { opsEjson: BSON.EJSON.stringify(w.ops, { relaxed: false }), ns: w.ns, ...(w.writeConcern ? { writeConcern: w.writeConcern } : {}) };
+}
+
+export function decodeStepWorkload(e: EncodedStepWorkload): StepWorkload {
+  return { ops: BSON.EJSON.parse(e.opsEjson, { relaxed: true }) as unknown[], ns: e.ns, ...(e.writeConcern ? { writeConcern: e.writeConcern } : {}) };
+}
+
+/** Validates and compiles the ops (a malformed op is a UsageError naming it). */
+export function compileStepWorkload(w: StepWorkload): PreparedWorkload {
+  const specs = parseOps(w.ops, { defaultNs: w.ns, where: '' });
+  return prepareWorkload(specs, { defaultWriteConcern: w.writeConcern });
+}

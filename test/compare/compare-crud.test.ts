@@ -1,0 +1,64 @@
+/**
+ * `compare` on real measurements (the CRUD test server; its numbers are not MongoDB numbers, only
+ * the verdicts are checked): two runs of the same configuration show no difference beyond noise,
+ * and a run through a proxy that holds every find back 5 ms is "slower", a regression, exit 1.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchmark, BenchmarkInput, compare } from 'mongo-bench';
+import { ResultDocument } from '../../lib/metrics/result';
+import { runCli } from '../support/cli';
+import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';
+
+const CONFIG: Omit<BenchmarkInput, 'uri'> = { workload: '6to1', clients: [1, 4], seconds: 5, warmup: 1, docs: 300, docSize: 256 };
+
+describeNeeding('crud', 'compare on measured results (CRUD test server)', () => {
+  let dir: string;
+  let proxy: StallProxy | undefined;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-compare-crud-'));
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const save = (name: string, result: ResultDocument) => {
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify(result));
+    return file;
+  };
+
+  it('the same configuration twice: no difference beyond noise, exit 0', async () => {
+    // Both at once, each in its own database: the shared 2-core machine's load changes from second to
+    // second, and running them together exposes both to the same conditions, so any difference is noise.
+    const [a, b] = await Promise.all(['same_a', 'same_b'].map((label) => benchmark({ uri: crudUri(), ...CONFIG, ns: `${uniqueDbName(label)}.docs`, label })));
+    const comparison = await compare(a, b);
+    expect(comparison.steps.map((s) => [s.clients, s.verdict])).toEqual([
+      [1, 'no difference beyond noise'],
+      [4, 'no difference beyond noise'],
+    ]);
+    expect(comparison.regression).toBe(false);
+    const cli = await runCli(['compare', save('same-a.json', a), save('same-b.json', b), '--out', join(dir, 'same')]);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain('no difference beyond noise at any client count');
+  });
+
+  it('a server slowed by 5 ms per find: "slower", a regression, exit 1', async () => {
+    const url = new URL(crudUri());
+    proxy = await startStallProxy({ host: url.hostname, port: Number(url.port) }, { command: 'find', delayMs: 5 });
+    const a = await benchmark({ uri: crudUri(), ...CONFIG, ns: `${uniqueDbName('fast')}.docs`, label: 'direct' });
+    const b = await benchmark({ uri: proxy.uri, ...CONFIG, ns: `${uniqueDbName('slow')}.docs`, label: 'slowed by 5 ms per find' });
+    const comparison = await compare(a, b);
+    for (const step of comparison.steps) {
+      expect(step).toMatchObject({ verdict: 'slower', regression: true });
+      expect(step.opsRatio).toBeLessThan(0.8);
+      expect(step.latencyRatio.reads.p50).toBeGreaterThan(1.5);
+    }
+    const cli = await runCli(['compare', save('fast.json', a), save('slow.json', b), '--out', join(dir, 'slow')]);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain('REGRESSION: B is slower than A beyond the 5% threshold at 1, 4 clients');
+  });
+});

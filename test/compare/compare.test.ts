@@ -1,0 +1,186 @@
+/**
+ * compareResults and `mongo-bench compare` on constructed result documents whose per-second rates
+ * are known: the verdict, the regression gate (exit 1), the noise threshold, and the refusal to
+ * compare a test double with MongoDB (exit 2).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareResults } from '../../lib/compare';
+import { UsageError } from '../../lib/config/errors';
+import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { runCli } from '../support/cli';
+import { PNG_SIGNATURE } from '../report/helpers';
+
+const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p999: p50 * 4, max: p50 * 5, count: 100 });
+
+/** A step whose per-second totals are `rates` (6 reads : 1 write, roughly), latency scaled by 1/rate. */
+function step(clients: number, rates: number[]): StepResult {
+  const total = rates.reduce((a, b) => a + b, 0);
+  const perSecond = rates.map((r, t) => ({ t, reads: Math.round((r * 6) / 7), writes: r - Math.round((r * 6) / 7), errors: 0 }));
+  const reads = perSecond.reduce((a, s) => a + s.reads, 0);
+  const mean = total / rates.length;
+  return {
+    clients,
+    seconds: rates.length,
+    trials: 1,
+    status: 'ok',
+    ops: { reads, writes: total - reads, errors: 0 },
+    opsPerSec: { total: mean, reads: reads / rates.length, writes: (total - reads) / rates.length },
+    peakOpsPerSec: { total: Math.max(...rates), reads: 0, writes: 0 },
+    latencyMicros: { reads: latency((1e6 * clients) / mean), writes: latency((2e6 * clients) / mean) },
+    perSecond,
+    benchRun: {},
+    elapsedSeconds: rates.length,
+  };
+}
+
+function result(label: string, steps: StepResult[], testDouble = false): ResultDocument {
+  return {
+    schema: 'mongo-bench/result@1',
+    tool: { name: 'mongo-bench', version: 'test' },
+    label,
+    complete: true,
+    startedAt: '2026-01-01T00:00:00Z',
+    target: { uri: 'mongodb://127.0.0.1:27017', serverVersion: '7.0.14', topology: 'standalone', ...(testDouble ? { testDouble: true } : {}) },
+    workload: { name: '6to1', ops: [], docs: 1000, docSize: 1024 },
+    config: {},
+    steps,
+  };
+}
+
+/** base * (1 + wobble): a fixed pattern of +-3% so rates are not all equal. */
+const WOBBLE = [0, 0.021, -0.013, 0.027, -0.029, 0.008, -0.018, 0.014, -0.004, 0.03];
+const rates = (base: number) => WOBBLE.map((w) => Math.round(base * (1 + w)));
+
+describe('compareResults', () => {
+  it('the same rates in another order: no difference beyond noise, no regression', () => {
+    const a = result('A', [step(1, rates(1000)), step(2, rates(1800))]);
+    const b = result('B', [step(1, [...rates(1000)].reverse()), step(2, [...rates(1800)].reverse())]);
+    const c = compareResults(a, b);
+    expect(c.steps.map((s) => s.verdict)).toEqual(['no difference beyond noise', 'no difference beyond noise']);
+    expect(c.steps[0].pValue).toBeGreaterThan(0.9);
+    expect(c.steps[0].opsRatio).toBeCloseTo(1, 9);
+    expect(c.regression).toBe(false);
+  });
+
+  it('B 20% slower at every second: "slower", a regression, latency ratios above 1', () => {
+    const c = compareResults(result('A', [step(4, rates(1000))]), result('B', [step(4, rates(800))]));
+    const s = c.steps[0];
+    expect(s.verdict).toBe('slower');
+    expect(s.regression).toBe(true);
+    expect(s.opsRatio).toBeCloseTo(0.8, 2);
+    expect(s.pValue).toBeLessThan(0.001);
+    expect(s.method).toBe('Mann-Whitney U, exact');
+    expect(s.latencyRatio.reads.p50).toBeCloseTo(1.25, 2);
+    expect(c.regression).toBe(true);
+  });
+
+  it('B 20% faster: "faster", never a regression', () => {
+    const c = compareResults(result('A', [step(4, rates(1000))]), result('B', [step(4, rates(1200))]));
+    expect(c.steps[0]).toMatchObject({ verdict: 'faster', regression: false });
+  });
+
+  it('a significant 4% drop is "slower" but within the 5% threshold; with --threshold 3 it is a regression', () => {
+    const a = result('A', [step(1, rates(1000))]);
+    const b = result('B', [step(1, rates(1000).map((r) => r - 40))]); // 4% lower, every second
+    const c = compareResults(a, b);
+    expect(c.steps[0].pValue).toBeLessThan(0.05);
+    expect(c.steps[0]).toMatchObject({ verdict: 'slower', regression: false });
+    expect(compareResults(a, b, { threshold: 3 }).steps[0].regression).toBe(true);
+  });
+
+  it('a significant change smaller than the noise threshold is no difference', () => {
+    const a = result('A', [step(1, WOBBLE.map((w, i) => 1000 + i))]);
+    const b = result('B', [step(1, WOBBLE.map((w, i) => 1010 + i))]); // +1%: every B second beats A's median
+    const c = compareResults(a, b);
+    expect(c.steps[0].pValue).toBeLessThan(0.05);
+    expect(c.steps[0].verdict).toBe('no difference beyond noise');
+    expect(c.steps[0].note).toMatch(/within the 2% noise threshold/);
+    expect(compareResults(a, b, { noise: 0.5 }).steps[0].verdict).toBe('faster');
+  });
+
+  it('client counts only one side has, failed steps and too few seconds are "not compared", with the reason', () => {
+    const failed = { ...step(2, rates(900)), status: 'failed' as const, error: 'lost the server' };
+    const c = compareResults(result('A', [step(1, rates(1000)), failed, step(8, [1000])]), result('B', [step(1, rates(1000)), step(2, rates(900)), step(4, rates(900)), step(8, [900])]));
+    expect(c.steps.map((s) => [s.clients, s.verdict, s.note])).toEqual([
+      [1, 'no difference beyond noise', undefined],
+      [2, 'not compared', "A's step failed"],
+      [4, 'not compared', 'no step with 4 clients in A'],
+      [8, 'not compared', expect.stringMatching(/too few per-second samples/)],
+    ]);
+  });
+
+  it('refuses a test double against MongoDB, naming which is which', () => {
+    const run = () => compareResults(result('java', [step(1, rates(1000))], true), result('mongod', [step(1, rates(1000))]), {}, { a: 'a.json', b: 'b.json' });
+    expect(run).toThrow(UsageError);
+    expect(run).toThrow(/cannot compare A \(a\.json\) with B \(b\.json\): A \(a\.json\) was measured on a test double/);
+    // Two test doubles compare, marked as such.
+    const both = compareResults(result('java', [step(1, rates(1000))], true), result('java', [step(1, rates(1000))], true));
+    expect(both.testDouble).toBe(true);
+    expect(both.notes.join(' ')).toMatch(/TEST DOUBLE/);
+  });
+
+  it('rejects options out of range, naming them', () => {
+    const a = result('A', [step(1, rates(1000))]);
+    expect(() => compareResults(a, a, { threshold: -1 })).toThrow(/option --threshold: must be a number from 0 to 100, got -1/);
+    expect(() => compareResults(a, a, { alpha: 2 })).toThrow(/option --alpha/);
+  });
+});
+
+describe('mongo-bench compare', () => {
+  let dir: string;
+  const write = (name: string, doc: ResultDocument) => {
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-compare-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the table, writes compare.md, compare.json and the chart, and exits 1 on a regression', async () => {
+    const a = write('a.json', result('main', [step(1, rates(1000)), step(2, rates(1900))]));
+    const b = write('b.json', result('branch', [step(1, rates(1000)), step(2, rates(1500))]));
+    const out = join(dir, 'out');
+    const { code, stdout, stderr } = await runCli(['compare', a, b, '--out', out]);
+    expect(stderr).not.toContain('error');
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^\s+1\s.*no difference beyond noise$/m);
+    expect(stdout).toMatch(/^\s+2\s.*0\.79x \(-21\.1%\).*SLOWER \(regression\)$/m);
+    expect(stdout).toContain('REGRESSION: B is slower than A beyond the 5% threshold at 2 clients');
+    expect(stdout).toContain('Mann-Whitney U');
+    const md = readFileSync(join(out, 'compare.md'), 'utf8');
+    expect(md).toContain('| Clients | A ops/s | B ops/s | ops/s B/A |');
+    expect(md).toContain('![B/A ratios by client count](compare-ratios.png)');
+    expect(JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8'))).toMatchObject({ regression: true, threshold: 5 });
+    const png = readFileSync(join(out, 'compare-ratios.png'));
+    expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect(png.length).toBeGreaterThan(10_000); // drawn, with text
+  });
+
+  it('--threshold 25 lets the same drop pass (exit 0); --json prints the comparison', async () => {
+    const a = write('a2.json', result('main', [step(2, rates(1900))]));
+    const b = write('b2.json', result('branch', [step(2, rates(1500))]));
+    const { code, stdout } = await runCli(['compare', a, b, '--threshold', '25', '--out', join(dir, 'out2'), '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ regression: false, steps: [{ clients: 2, verdict: 'slower', regression: false }] });
+  });
+
+  it('exits 2 with the reason for a test double against MongoDB, and for a bad file; writes nothing', async () => {
+    const a = write('double.json', result('java', [step(1, rates(1000))], true));
+    const b = write('mongod.json', result('mongod', [step(1, rates(1000))]));
+    const out = join(dir, 'refused');
+    const refused = await runCli(['compare', a, b, '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/a test double's numbers say nothing about MongoDB/);
+    const missing = await runCli(['compare', a, join(dir, 'nope.json'), '--out', out]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.json: cannot read result file (no such file)');
+    const badOption = await runCli(['compare', a, a, '--threshold', 'lots', '--out', out]);
+    expect(badOption.code).toBe(2);
+    expect(badOption.stderr).toContain('option --threshold: expected a number, got "lots"');
+    expect(existsSync(out)).toBe(false);
+  });
+});

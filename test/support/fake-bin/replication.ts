@@ -1,0 +1,234 @@
+/**
+ * A replica-set member as far as the tool sees one: replSetInitiate with the validation of
+ * src/mongo/db/repl/repl_set_config.cpp and repl_set_config_checks.cpp (validateConfigForInitiate),
+ * an election that takes time, a drain period (PRIMARY but not writable), then a writable primary.
+ *
+ * Simplifications (documented in docs/testing.md): the node that takes replSetInitiate always wins
+ * the election; "heartbeats" are one internal command (`_fakeReplSetHeartbeat`, not a real one)
+ * that the initiator sends to each member it lists, carrying the config and who is primary.
+ * Timing: MONGO_BENCH_FAKE_ELECTION_MS (default 400) from initiate to PRIMARY in drain mode,
+ * MONGO_BENCH_FAKE_DRAIN_MS (default 200) from there to writable.
+ */
+import { BSON } from 'mongodb';
+import type { AccessControl } from './auth';
+import type { Logger } from './log';
+import type { FakeOptions } from './options';
+import { commandOn } from './peers';
+import { features } from './version';
+
+type Doc = Record<string, unknown>;
+
+export type NodeState = 'uninitialized' | 'secondary' | 'drain' | 'primary';
+
+export const HEARTBEAT_COMMAND = '_fakeReplSetHeartbeat';
+
+const err = (code: number, codeName: string, errmsg: string): Doc => ({ ok: 0, errmsg, code, codeName });
+
+function envMs(name: string, fallback: number): number {
+  const raw = process.env[name];
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : fallback;
+}
+
+export class ReplicaSetNode {
+  state: NodeState = 'uninitialized';
+  config?: Doc;
+  primary?: string;
+  term = 0;
+  electionId?: BSON.ObjectId;
+  private readonly listeners = new Set<() => void>();
+  topologyCounter = 0;
+
+  constructor(
+    private readonly options: FakeOptions,
+    private readonly log: Logger,
+    private readonly access: AccessControl,
+  ) {}
+
+  get setName(): string | undefined {
+    return this.options.replSet;
+  }
+
+  get hosts(): string[] {
+    const members = Array.isArray(this.config?.members) ? (this.config.members as Doc[]) : [];
+    return members.map((m) => String(m.host));
+  }
+
+  /** A node that accepts writes: a standalone, or a primary past its drain period. */
+  get writable(): boolean {
+    return !this.setName || this.state === 'primary';
+  }
+
+  /** Called on every state change (awaitable hello waits for it). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.topologyCounter++;
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** The replica-set part of hello (src/mongo/db/repl/replication_info.cpp, fillHelloForReplSet). */
+  helloFields(legacy: boolean): Doc {
+    const primaryKey = legacy ? 'ismaster' : 'isWritablePrimary';
+    if (!this.setName) return { [primaryKey]: true };
+    if (!this.config) {
+      return { [primaryKey]: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config' };
+    }
+    const reply: Doc = {
+      hosts: this.hosts,
+      setName: this.setName,
+      setVersion: this.config.version,
+      // During drain mode the member state is PRIMARY but it cannot accept writes yet:
+      // setIsWritablePrimary(myState.primary() && canAcceptNonLocalWrites) (replication_coordinator_impl.cpp).
+      [primaryKey]: this.state === 'primary',
+      secondary: this.state === 'secondary',
+      me: this.options.me,
+    };
+    if (this.primary) reply.primary = this.primary;
+    if (this.electionId && (this.state === 'primary' || this.state === 'drain')) reply.electionId = this.electionId;
+    return reply;
+  }
+
+  /** NotWritablePrimary (10107) for a command that needs a writable primary (error_codes.yml). */
+  notWritable(): Doc | undefined {
+    if (this.writable) return undefined;
+    const name = features(this.options.version).notWritablePrimaryName;
+    return err(10107, name.codeName, name.errmsg);
+  }
+
+  async initiate(body: Doc): Promise<Doc> {
+    if (!this.setName) return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
+    if (this.config) return err(23, 'AlreadyInitialized', 'already initialized');
+    const given = body.replSetInitiate;
+    // An empty/missing config means "a set of just me" (replication_coordinator_impl.cpp processReplSetInitiate).
+    const config: Doc =
+      given && typeof given === 'object' && Object.keys(given).length > 0
+        ? { ...(given as Doc) }
+        : { _id: this.setName, version: 1, members: [{ _id: 0, host: this.options.me }] };
+    const invalid = this.validate(config);
+    if (invalid) return invalid;
+    config.version ??= 1;
+    if (features(this.options.version).chunksByUuid) config.term ??= 0;
+    // checkQuorumForInitiate (repl/check_quorum_for_config_change.cpp): every member must answer.
+    const others = this.otherHosts(config);
+    const failures: string[] = [];
+    await Promise.all(
+      others.map(async (host) => {
+        try {
+          const reply = await commandOn(host, { [HEARTBEAT_COMMAND]: 1, config, primary: null });
+          if (reply.ok !== 1) failures.push(`${host} failed with ${String(reply.errmsg)}`);
+        } catch (e) {
+          failures.push(`${host} failed with ${(e as Error).message}`);
+        }
+      }),
+    );
+    if (failures.length > 0) {
+      return err(74, 'NodeNotFound', `replSetInitiate quorum check failed because not all proposed set members responded affirmatively: ${failures.join(', ')}`);
+    }
+    this.config = config;
+    this.state = 'secondary';
+    this.changed();
+    this.log('I', 'REPL', 21392, 'New replica set config in use', { config });
+    this.scheduleElection();
+    return { ok: 1 };
+  }
+
+  private otherHosts(config: Doc): string[] {
+    return (config.members as Doc[]).map((m) => String(m.host)).filter((h) => h !== this.options.me);
+  }
+
+  /** The checks of ReplSetConfig::validate (repl_set_config.cpp) and validateConfigForInitiate. */
+  private validate(config: Doc): Doc | undefined {
+    const invalid = (msg: string) => err(93, 'InvalidReplicaSetConfig', msg);
+    if (config._id !== this.setName) {
+      return invalid(`Attempting to initiate a replica set with name ${String(config._id)}, but command line reports ${this.setName}; rejecting`);
+    }
+    if (!Array.isArray(config.members) || config.members.length === 0) {
+      return invalid('Replica set configuration must contain at least one member');
+    }
+    const members = config.members as Doc[];
+    for (let i = 0; i < members.length; i++) {
+      if (typeof members[i].host !== 'string') return invalid(`members.${i}.host is missing or not a string`);
+      for (let j = 0; j < i; j++) {
+        if (members[j]._id === members[i]._id) {
+          return invalid(`Found two member configurations with same _id field, members.${j}._id == members.${i}._id == ${String(members[i]._id)}`);
+        }
+        if (members[j].host === members[i].host) {
+          return invalid(`Found two member configurations with same host field, members.${j}.host == members.${i}.host == ${String(members[i].host)}`);
+        }
+      }
+    }
+    // validateConfigForInitiate: exactly one member must be this node.
+    if (!members.some((m) => m.host === this.options.me)) {
+      return err(74, 'NodeNotFound', `No host described in new configuration with {version: 1, term: 0} for replica set ${this.setName} maps to this node`);
+    }
+    const configsvrNode = this.options.clusterRole === 'configsvr';
+    if (config.configsvr === true && !configsvrNode) {
+      return invalid('Nodes being used for config servers must be started with the --configsvr flag');
+    }
+    if (configsvrNode && config.configsvr !== true) {
+      return invalid('Nodes started with the --configsvr flag must have configsvr:true in their config');
+    }
+    return undefined;
+  }
+
+  private scheduleElection(): void {
+    const electionMs = envMs('MONGO_BENCH_FAKE_ELECTION_MS', 400);
+    const drainMs = envMs('MONGO_BENCH_FAKE_DRAIN_MS', 200);
+    setTimeout(() => {
+      this.term++;
+      this.electionId = new BSON.ObjectId();
+      this.state = 'drain';
+      this.primary = this.options.me;
+      this.changed();
+      this.log('I', 'REPL', 21358, 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' });
+      this.tellOthers();
+      setTimeout(() => {
+        this.state = 'primary';
+        this.changed();
+        // The line mongodb-memory-server waits for (logged when drain mode ends).
+        this.log('I', 'REPL', 21331, 'Transition to primary complete; database writes are now permitted', {});
+      }, drainMs);
+    }, electionMs);
+  }
+
+  /** Sends the config, the primary and the users (replicated admin.system.users) to the other members. */
+  tellOthers(): void {
+    if (!this.config) return;
+    for (const host of this.otherHosts(this.config)) {
+      void commandOn(host, { [HEARTBEAT_COMMAND]: 1, config: this.config, primary: this.primary, users: this.access.exportUsers() }).catch(() => undefined);
+    }
+  }
+
+  /** Another member told us the config (and who is primary): become a SECONDARY of that set. */
+  heartbeat(body: Doc): Doc {
+    if (!this.setName) return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
+    const config = body.config as Doc | undefined;
+    if (!config || config._id !== this.setName) {
+      return err(93, 'InvalidReplicaSetConfig', `replica set name ${String(config?._id)} does not match ${this.setName}`);
+    }
+    const wasInitialized = !!this.config;
+    this.config = config;
+    if (this.state === 'uninitialized') this.state = 'secondary';
+    if (typeof body.primary === 'string') this.primary = body.primary;
+    this.access.importUsers(body.users);
+    this.changed();
+    if (!wasInitialized) this.log('I', 'REPL', 21392, 'New replica set config in use', { config });
+    return { ok: 1 };
+  }
+
+  /** replSetGetStatus (repl/replication_coordinator_impl.cpp processReplSetGetStatus). */
+  status(): Doc {
+    if (!this.setName) return err(76, 'NoReplicationEnabled', 'not running with --replSet');
+    if (!this.config) return err(94, 'NotYetInitialized', 'no replset config has been received');
+    const myState = this.state === 'secondary' ? 2 : 1;
+    const members = (this.config.members as Doc[]).map((m) => {
+      const self = m.host === this.options.me;
+      const primary = self ? myState === 1 : m.host === this.primary;
+      return { _id: m._id, name: m.host, health: 1, state: primary ? 1 : 2, stateStr: primary ? 'PRIMARY' : 'SECONDARY', self };
+    });
+    return { set: this.setName, date: new Date(), myState, term: BSON.Long.fromNumber(this.term), members, ok: 1 };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The reliability promises with worker threads: a server that dies mid-step fails the step with what
+ * was measured (errors counted per second), a stuck op is cut by --op-timeout in every worker, and
+ * neither leaves a worker thread behind.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { liveWorkerThreads, runParallelStep } from '../../lib/workload/parallel-step';
+import { presetOps } from '../../lib/workload/presets';
+import { JAVA_SERVER_JAR, parseListeningLine } from '../support/crud-server';
+import { startRecordingServer, RecordingServer } from '../support/recording-server';
+import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';
+
+/** mongo-java-server as a process of our own (not the shared one), so the test can SIGKILL it. */
+function startOwnJavaServer(): Promise<{ uri: string; child: ChildProcess }> {
+  const child = spawn('java', ['-jar', JAVA_SERVER_JAR, '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdin!.on('error', () => undefined);
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error('mongo-java-server did not print LISTENING within 30 s')), 30_000);
+    child.once('exit', (code) => reject(new Error(`mongo-java-server exited (${code}) before listening`)));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const line = stdout.split('\n').find((l) => l.startsWith('LISTENING '));
+      const ready = line ? parseListeningLine(line) : undefined;
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ uri: `mongodb://127.0.0.1:${ready.port}`, child });
+      }
+    });
+  });
+}
+
+const describeJava = existsSync(JAVA_SERVER_JAR) ? describe : describe.skip;
+
+describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLed)', () => {
+  let server: { uri: string; child: ChildProcess } | undefined;
+  afterAll(() => {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  });
+
+  it('the step comes back with lostServer, its errors counted per second beside what succeeded, and no worker left', async () => {
+    server = await startOwnJavaServer();
+    const ns = 'gone.docs';
+    let killed = false;
+    const m = await runParallelStep(
+      { uri: server.uri, serverSelectionTimeoutMS: 1000, workload: { ops: [{ op: 'findOne', ns, query: { _id: 1 } }], ns }, plan: { clients: 4, seconds: 3, warmupSeconds: 0, randomSeed: 1 }, workers: 2 },
+      {
+        onTick: (t) => {
+          if (!killed && t.phase === 'measure') {
+            killed = true;
+            server!.child.kill('SIGKILL');
+          }
+        },
+      },
+    );
+    expect(killed).toBe(true);
+    expect(m.lostServer).toMatch(/MongoNetworkError|MongoServerSelectionError|MongoPoolClearedError/);
+    expect(m.reads).toBeGreaterThan(0);
+    expect(m.errors).toBeGreaterThan(0);
+    expect(m.perSecond.errors.reduce((s, n) => s + n, 0)).toBe(m.errors);
+    expect(m.client.workers).toBe(2);
+    expect(liveWorkerThreads()).toBe(0);
+  }, 40_000);
+});
+
+describe('workers: a stuck operation cannot hold the step', () => {
+  let recording: RecordingServer;
+  let proxy: StallProxy;
+  beforeAll(async () => {
+    recording = await startRecordingServer();
+    // Every find (findOne) is held 3 s before the server sees it: far beyond the op timeout.
+    proxy = await startStallProxy({ host: '127.0.0.1', port: recording.port }, { command: 'find', delayMs: 3000 });
+  });
+  afterAll(async () => {
+    await proxy.stop();
+    await recording.stop();
+  });
+
+  it('--op-timeout 400 in every worker: each stuck read fails (an error, not a read), maxTimeMS is sent, no worker left', async () => {
+    const ns = 'stuck.docs';
+    const m = await runParallelStep({
+      uri: proxy.uri,
+      opTimeoutMS: 400,
+      workload: { ops: presetOps('read-only', { ns, docs: 20, docSize: 64 }), ns },
+      plan: { clients: 2, seconds: 2, warmupSeconds: 0, randomSeed: 1, overrunLimitMs: 1400 },
+      workers: 2,
+    });
+    expect(m.client.workers).toBe(2);
+    expect(m.reads).toBe(0);
+    // 2 clients x 2 s / 0.4 s per timed-out op: about 10 errors.
+    expect(m.errors).toBeGreaterThanOrEqual(6);
+    expect(m.errors).toBeLessThanOrEqual(12);
+    expect(m.errorTallies[0].error).toMatch(/MongoNetworkTimeoutError/);
+    expect(proxy.held.length).toBeGreaterThan(0);
+    for (const find of proxy.held) expect(find.maxTimeMS).toBe(400);
+    expect(liveWorkerThreads()).toBe(0);
+  }, 30_000);
+});
