@@ -92,7 +92,13 @@ class Tally {
   readonly errorsPerSecond: Float64Array;
   private readonly errorsByKind = new Map<string, ErrorTally>();
   /** The first error that said the server is gone. */
-  lostServer: string | undefined;
+  private firstLostServer: string | undefined;
+  /**
+   * Set by a lost-server error, cleared by any op that succeeds after it: one dropped connection
+   * (a server closing one socket, a proxy resetting it) is an error, not a lost server, once the
+   * server answers again; benchRun too counts such an op as an error and goes on.
+   */
+  private stillLost = false;
 
   constructor(seconds: number) {
     this.readsPerSecond = new Float64Array(seconds);
@@ -102,7 +108,10 @@ class Tally {
 
   noteError(err: unknown): void {
     const e = err as { code?: unknown; codeName?: unknown; name?: unknown; message?: unknown };
-    if (this.lostServer === undefined && isLostServerError(err)) this.lostServer = `${String(e.name)}: ${String(e.message ?? '')}`.slice(0, 300);
+    if (isLostServerError(err)) {
+      this.stillLost = true;
+      this.firstLostServer ??= `${String(e.name)}: ${String(e.message ?? '')}`.slice(0, 300);
+    }
     const kind =
       typeof e?.codeName === 'string' ? `${e.codeName}${e.code !== undefined ? ` (${String(e.code)})` : ''}` : e?.code !== undefined ? `${String(e.name ?? 'Error')} (code ${String(e.code)})` : String(e?.name ?? 'Error');
     const known = this.errorsByKind.get(kind);
@@ -114,6 +123,15 @@ class Tally {
     const other = this.errorsByKind.get(key);
     if (other) other.count++;
     else this.errorsByKind.set(key, { error: key, count: 1, example: String(e?.message ?? err).slice(0, 300) });
+  }
+
+  noteAnswered(): void {
+    this.stillLost = false;
+  }
+
+  /** Why the step lost its server: only when no op succeeded after the last lost-server error. */
+  get lostServer(): string | undefined {
+    return this.stillLost ? this.firstLostServer : undefined;
   }
 
   tallies(): ErrorTally[] {
@@ -222,9 +240,13 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       }
       const end = performance.now();
       if (cut) return; // the step was given up on: this late outcome is not counted
-      if (failed) tally.liveErrors++;
-      else if (slot.isRead) tally.liveReads++;
-      else tally.liveWrites++;
+      if (failed) {
+        tally.liveErrors++;
+      } else {
+        if (slot.isRead) tally.liveReads++;
+        else tally.liveWrites++;
+        tally.noteAnswered();
+      }
       if (start >= measureStart) {
         let bucket = ((end - measureStart) / 1000) | 0;
         if (bucket > lastBucket) bucket = lastBucket;

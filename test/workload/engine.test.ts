@@ -55,6 +55,26 @@ describe('runStep (engine)', () => {
     expect(m.perSecond.errors.reduce((s, x) => s + x, 0)).toBe(m.errors);
   });
 
+  it('a dropped connection the server answers after is an error, not a lost server; one that never answers again is lost', async () => {
+    const dropped = () => Object.assign(new Error('connection 4 to 127.0.0.1:1 closed'), { name: 'MongoNetworkError' });
+    const onceDropped = fakeOp(0, 'read', async (call) => {
+      await soon();
+      if (call === 50) throw dropped();
+    });
+    const recovered = await runStep([onceDropped], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    expect(recovered.errors).toBe(1);
+    expect(recovered.errorTallies).toEqual([{ error: 'MongoNetworkError', count: 1, example: 'connection 4 to 127.0.0.1:1 closed' }]);
+    expect(recovered.lostServer).toBeUndefined();
+
+    const goneAfter50 = fakeOp(0, 'read', async (call) => {
+      await soon();
+      if (call >= 50) throw dropped();
+    });
+    const lost = await runStep([goneAfter50], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    expect(lost.errors).toBeGreaterThan(1);
+    expect(lost.lostServer).toBe('MongoNetworkError: connection 4 to 127.0.0.1:1 closed');
+  });
+
   it('with a rate, holds the rate and measures latency from the intended start (coordinated omission)', async () => {
     // One 300 ms stall: ops scheduled during it wait, and their latency must show that wait.
     const op = fakeOp(0, 'read', (call) => (call === 20 ? after(300) : soon()));
