@@ -9,6 +9,8 @@ import { registerMatrix } from './matrix';
 import { registerDiskperf } from './diskperf';
 import { registerCalibrate } from './calibrate';
 import { registerCompare } from './compare';
+import { registerPerfSuite } from './perf-suite';
+import { registerAgent } from './agent';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -34,6 +36,8 @@ export function buildProgram(ctx: CliContext): Command {
   registerDiskperf(program, ctx);
   registerCalibrate(program, ctx);
   registerCompare(program, ctx);
+  registerPerfSuite(program, ctx);
+  registerAgent(program, ctx);
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)

@@ -13,6 +13,9 @@ import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
+import { AGENT_FLAG_KEYS, AgentRunFlags, resolveAgentRunOptions } from '../agents/options';
+import { startCoordinator } from '../agents/start-coordinator';
+import type { Coordinator } from '../agents/coordinator';
 import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
 
 const RUN_HELP = `
@@ -85,7 +88,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
     .optionsGroup('Benchmark:')
     .option('--workload <name>', `a preset: ${PRESET_NAMES.join(', ')} (default: ${RUN_DEFAULTS.workload})`)
-    .option('--workload-file <file>', 'a benchRun ops array (JSON), or {"ops": [...], "ns": "db.coll"}')
+    .option('--workload-file <file>', 'a benchRun ops array (JSON), or {"ops": [...], "ns": "db.coll", "setup": [...]}')
+    .option('--reset <when>', "when the workload's set-up (or the loader) runs: once before the sweep, or each-step: before every client count and trial (default: once)")
     .option('--clients <list>', 'explicit client counts, e.g. 1,3,9', intListArg('--clients'))
     .option('--max-clients <n>', `sweep 1, 2, 4, ... up to n (default: ${RUN_DEFAULTS.maxClients})`, intArg('--max-clients'))
     .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
@@ -102,8 +106,15 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .option('--op-timeout <ms>', `per-operation time limit (driver timeoutMS, maxTimeMS on the server); a step still running this long after its window is cut and marked failed (default: ${RUN_DEFAULTS.opTimeout})`, intArg('--op-timeout'))
     .option('--on-error <what>', `after a failed step (server gone, step cut): stop, or continue with the next step (default: ${RUN_DEFAULTS.onError})`)
+    .option('--no-server-stats', "do not sample the servers' serverStatus during the run (no server charts, no consistency check)")
     .option('--workers <n>', 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))', workersArg)
     .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
+    .optionsGroup('Several load machines (docs/agents.md):')
+    .option('--agents <n>', "run every step's clients on n agents (mongo-bench agent on each load machine), coordinated through --control-uri", intArg('--agents'))
+    .option('--control-uri <uri>', 'with --agents: the MongoDB deployment that coordinates the agents (default: --uri)')
+    .option('--control-db <name>', 'with --agents: the control database (default: mongo_bench_control)')
+    .option('--agent-wait <s>', 'with --agents: how long to wait for the agents to join (default: 120)', numberArg('--agent-wait'))
+    .option('--agent-timeout <s>', 'with --agents: an agent silent this long mid-step is lost and fails the step (default: 10)', numberArg('--agent-timeout'))
     .optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
   addConnectionOptions(command);
   command
@@ -126,6 +137,14 @@ function splitConnectionFlags(flags: Record<string, unknown>): { connection: Con
   return { connection: connection as ConnectionFlags, rest: rest as RunFlags };
 }
 
+/** The --agents flags apart from the run's own (validated by lib/agents/options). */
+function splitAgentFlags(flags: RunFlags): { agentFlags: AgentRunFlags; rest: RunFlags } {
+  const agentFlags: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flags)) ((AGENT_FLAG_KEYS as string[]).includes(key) ? agentFlags : rest)[key] = value;
+  return { agentFlags: agentFlags as AgentRunFlags, rest: rest as RunFlags };
+}
+
 /** Only what was typed: commander's defaults (--no-load's true) must not override a config file. */
 function commandLineFlags(command: Command): RunFlags {
   const values = command.opts<Record<string, unknown>>();
@@ -138,11 +157,12 @@ function commandLineFlags(command: Command): RunFlags {
 }
 
 async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
-  const { connection: connectionFlags, rest: flags } = splitConnectionFlags(typedFlags as Record<string, unknown>);
+  const { connection: connectionFlags, rest: withAgentFlags } = splitConnectionFlags(typedFlags as Record<string, unknown>);
+  const { agentFlags, rest: flags } = splitAgentFlags(withAgentFlags);
   const connection = resolveConnectionOptions(connectionFlags);
   const secrets = connectionSecrets(connection.options);
   try {
-    await runWith(flags, connection, secrets, ctx, typed);
+    await runWith(flags, agentFlags, connection, secrets, ctx, typed);
   } catch (e) {
     // main() prints the message of what escapes: scrub it first (a driver error may quote a URI or the password).
     if (e instanceof Error) e.message = redactText(e.message, secrets);
@@ -150,12 +170,13 @@ async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): 
   }
 }
 
-async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveConnectionOptions>, secrets: string[], ctx: CliContext, typed: string): Promise<void> {
+async function runWith(flags: RunFlags, agentFlags: AgentRunFlags, connection: ReturnType<typeof resolveConnectionOptions>, secrets: string[], ctx: CliContext, typed: string): Promise<void> {
   const { username, password } = connection.options;
   if (flags.auth && (username === undefined || password === undefined)) {
     throw new UsageError("option --auth: needs the first admin user's name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)");
   }
   const plan = resolveRunPlan(flags, { authUser: username });
+  const agentOptions = resolveAgentRunOptions(agentFlags, plan.target.kind === 'uri' ? plan.target.uri : undefined);
   // Every line this command prints goes through the redaction of the run's secrets.
   const out = (text: string) => ctx.out(redactText(text, secrets));
   const err = (text: string) => ctx.err(redactText(text, secrets));
@@ -185,7 +206,16 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       );
     },
   });
+  let coordinator: Coordinator | undefined;
   try {
+    if (agentOptions && plan.target.kind === 'uri') {
+      coordinator = await startCoordinator(agentOptions, plan, plan.target.uri, { clientOptions: toMongoClientOptions(connection.options), signal: interrupt.signal, note: (text) => err(`${text}\n`) });
+      if (!coordinator) {
+        err('mongo-bench run: interrupted while waiting for the agents; nothing was measured\n');
+        ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
+        return;
+      }
+    }
     const outcome = await executeRun(plan, {
       signal: interrupt.signal,
       emit: (event: RunEvent) => printer.handle(event),
@@ -194,6 +224,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       ...(flags.auth && username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
       secrets,
       connectionNote: describeConnection(connection.options),
+      ...(coordinator ? { remoteSteps: coordinator } : {}),
     });
     printer.stop();
     if (plan.json && outcome.result) out(`${JSON.stringify(outcome.result, null, 2)}\n`);
@@ -202,7 +233,11 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
     if (plan.json) err(`${where}\n`);
     else out(`${where}${outcome.result?.steps.length ? ` (open ${outcome.outDir}/index.html)` : ''}\n`);
     ctx.exitCode = outcome.exitCode;
+    await coordinator?.end(outcome.exitCode === 0 ? 'done' : interrupt.signal.aborted ? 'cancelled' : 'failed', outcome.message);
   } finally {
+    // A failed run (exit 1) ends here too: the agents must not wait for steps that will not come.
+    await coordinator?.end(interrupt.signal.aborted ? 'cancelled' : 'failed', 'the coordinator stopped');
+    await coordinator?.close();
     printer.stop();
     interrupt.dispose();
   }

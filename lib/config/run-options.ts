@@ -9,6 +9,7 @@ import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
+import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -39,8 +40,12 @@ export type OnError = (typeof ON_ERROR_CHOICES)[number];
 /** What runBenchmark() needs: plain data, every default applied. */
 export interface RunOptions {
   uri: string;
-  /** `file`: where the ops came from (named in error messages). */
-  workload: { name: string; ops: unknown[]; file?: string };
+  /** `file`: where the ops came from (named in error messages); `tags`: mongo-perf's, kept in the result. */
+  workload: { name: string; ops: unknown[]; file?: string; tags?: string[] };
+  /** The workload's own set-up (a workload file's `setup`, a mongo-perf test's pre()); replaces the built-in loader. */
+  setup?: WorkloadSetup;
+  /** When the set-up (or the built-in loader) runs: once before the sweep (default), or before every step and trial. */
+  reset?: ResetMode;
   /** Default namespace of ops without `ns`; also where the loader writes. */
   ns: string;
   clients: number[];
@@ -75,6 +80,10 @@ export interface RunOptions {
    * main thread alone. 'auto' or undefined: min(clients, cores - 1), at least 1.
    */
   workers?: number | 'auto';
+  /** Sample every process's serverStatus during the run (default true; --no-server-stats: false). */
+  serverStats?: boolean;
+  /** The server sampler's interval (default 1000 ms); tests shorten it. */
+  serverStatsIntervalMs?: number;
 }
 
 /** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
@@ -102,6 +111,9 @@ export interface BenchmarkFlags {
   onError?: string;
   /** A count, or 'auto' (commander hands the text; workersArg converts it). */
   workers?: number | 'auto';
+  /** --no-server-stats gives false. */
+  serverStats?: boolean;
+  reset?: string;
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -171,9 +183,11 @@ export const benchmarkShape = {
   testDouble: z.boolean().optional(),
   opTimeout: positiveInt('the operation timeout (ms)').optional(),
   onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
+  reset: z.enum(RESET_CHOICES, { error: `must be ${RESET_CHOICES.join(' or ')}` }).optional(),
   workers: z
     .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
     .optional(),
+  serverStats: z.boolean().optional(),
 };
 
 /** --workers: 'auto' or a whole number (left as text when it is neither, so validation names the option). */
@@ -239,10 +253,12 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
 
   let workload: RunOptions['workload'];
   let workloadNs = ns;
+  let setup: WorkloadSetup | undefined;
   if (flags.workloadFile !== undefined) {
     const file = readWorkloadFile(flags.workloadFile);
     workload = { name: file.name, ops: file.ops, file: flags.workloadFile };
     if (file.ns && flags.ns === undefined) workloadNs = file.ns;
+    if (file.setup !== undefined) setup = parseSetup(file.setup, workloadNs, `workload file ${flags.workloadFile}: `);
   } else {
     const name = flags.workload ?? RUN_DEFAULTS.workload;
     if (!isPresetName(name)) presetOps(name, { ns, docs, docSize }); // throws the named error
@@ -271,6 +287,9 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
     onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
+    ...(flags.serverStats === false ? { serverStats: false } : {}),
+    ...(setup ? { setup } : {}),
+    reset: (flags.reset as ResetMode | undefined) ?? 'once',
   };
 }
 

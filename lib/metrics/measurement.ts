@@ -10,6 +10,18 @@ export interface ErrorTally {
   example: string;
 }
 
+/**
+ * The figures legacy benchRun would have printed for the same ops, by its own rules
+ * (lib/workload/benchrun-outcome.ts): totalOps counts nop and let too, and a command answering ok: 0
+ * both as an op and an error; a write error is an op, not an error. Per op type: every attempt, failed
+ * ones included, with their summed latency (for benchRun's *LatencyAverageMicros).
+ */
+export interface BenchRunCounts {
+  totalOps: number;
+  errCount: number;
+  byOp: Record<string, { count: number; micros: number }>;
+}
+
 export interface StepMeasurement {
   clients: number;
   /** Planned measured seconds. */
@@ -26,6 +38,8 @@ export interface StepMeasurement {
   /** Index = second of the window in which the op completed (late completions fold into the last second). */
   perSecond: { reads: number[]; writes: number[]; errors: number[] };
   errorTallies: ErrorTally[];
+  /** benchRun's own counts (absent from measurements made before they were kept). */
+  benchRun?: BenchRunCounts;
   /** The first error that said the server is gone (network, server selection): the step failed. */
   lostServer?: string;
   /** Set when the step overran its window by more than the allowed time and was cut. */

@@ -5,7 +5,7 @@
  * clock, so bucket t is the same second everywhere) and error tallies add by kind.
  */
 import { LatencyRecorder, mergeRecorders } from './latency';
-import { ErrorTally, StepMeasurement } from './measurement';
+import { BenchRunCounts, ErrorTally, StepMeasurement } from './measurement';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
 const MAX_DISTINCT_ERRORS = 20;
@@ -30,6 +30,23 @@ export function mergeErrorTallies(lists: ErrorTally[][]): ErrorTally[] {
   return [...byKind.values()];
 }
 
+/** benchRun's counts of several event loops (or trials) add up; undefined when none has them. */
+export function addBenchRunCounts(parts: (BenchRunCounts | undefined)[]): BenchRunCounts | undefined {
+  const present = parts.filter((p): p is BenchRunCounts => p !== undefined);
+  if (present.length === 0) return undefined;
+  const out: BenchRunCounts = { totalOps: 0, errCount: 0, byOp: {} };
+  for (const p of present) {
+    out.totalOps += p.totalOps;
+    out.errCount += p.errCount;
+    for (const [type, c] of Object.entries(p.byOp)) {
+      const known = (out.byOp[type] ??= { count: 0, micros: 0 });
+      known.count += c.count;
+      known.micros += c.micros;
+    }
+  }
+  return out;
+}
+
 /**
  * Merges the measurements of the event loops that ran one step together. The step lasted until the
  * last loop's last counted op (elapsedSeconds is the longest), and it was interrupted, lost the
@@ -45,6 +62,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   );
   const lostServer = parts.find((m) => m.lostServer !== undefined)?.lostServer;
   const cut = parts.find((m) => m.cut !== undefined)?.cut;
+  const benchRun = addBenchRunCounts(parts.map((m) => m.benchRun));
   return {
     clients: first.clients,
     seconds: first.seconds,
@@ -60,6 +78,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
       errors: addSeries(parts.map((m) => m.perSecond.errors)),
     },
     errorTallies: mergeErrorTallies(parts.map((m) => m.errorTallies)),
+    ...(benchRun ? { benchRun } : {}),
     ...(lostServer !== undefined ? { lostServer } : {}),
     ...(cut !== undefined ? { cut } : {}),
   };

@@ -3,6 +3,8 @@
  * Versioned; reports are rendered from these files only. Documented in the README.
  */
 import type { ClientLoad } from './client-load';
+import type { ServerSection } from '../server-stats/section';
+import type { AgentsSection, AgentStepFigures } from '../agents/section';
 
 export type { ClientLoad };
 
@@ -68,6 +70,8 @@ export interface StepResult {
   clientBound?: boolean;
   /** How hard the load generator worked (per worker event-loop utilization, process CPU). */
   client?: ClientLoad;
+  /** Run through agents (`run --agents N`): each agent's share of the clients and its own figures. */
+  agents?: AgentStepFigures[];
 }
 
 export interface ResultDocument {
@@ -87,7 +91,12 @@ export interface ResultDocument {
     /** True when the server is a test double (never present its numbers as MongoDB numbers). */
     testDouble?: boolean;
   };
-  workload: { name: string; ops: unknown[]; docSize?: number; docs?: number };
+  /** `tags`: a mongo-perf test's tags (perf-suite). */
+  workload: { name: string; ops: unknown[]; docSize?: number; docs?: number; tags?: string[] };
   config: Record<string, unknown>;
   steps: StepResult[];
+  /** What each server process did, second by second, and the per-step consistency check (absent: not sampled). */
+  server?: ServerSection;
+  /** Run through agents (`run --agents N`): the control database, the agents and their clock offsets. */
+  agents?: AgentsSection;
 }

@@ -2,6 +2,7 @@
 import { isClientBound, mergeClientLoads } from './client-load';
 import { mergeRecorders } from './latency';
 import { StepMeasurement } from './measurement';
+import { addBenchRunCounts } from './merge-measurements';
 import { PerSecondSample, StepResult } from './result';
 import { trialStats } from './trial-stats';
 
@@ -47,13 +48,28 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
   const opTypes = [...new Set(trials.flatMap((m) => [...m.latency.byOp.keys()]))];
   const byOp = new Map(opTypes.map((type) => [type, mergeRecorders(trials.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined))]));
 
-  const benchRun: Record<string, number> = { totalOps: reads + writes, 'totalOps/s': perSec(reads + writes), errCount: errors };
-  for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {
-    const recorder = byOp.get(type);
-    const count = recorder?.count ?? 0;
-    benchRun[names.rate] = perSec(count);
-    benchRun[names.count] = count;
-    if (count > 0 && recorder) benchRun[names.latency] = round1(recorder.sum / count);
+  const counted = addBenchRunCounts(trials.map((m) => m.benchRun));
+  let benchRun: Record<string, number>;
+  if (counted) {
+    // benchRun's own figures, by its rules (lib/workload/benchrun-outcome.ts): nop/let in totalOps,
+    // failed attempts in the per-op counters; mongo-bench's own figures are ops/opsPerSec above.
+    benchRun = { totalOps: counted.totalOps, 'totalOps/s': perSec(counted.totalOps), errCount: counted.errCount };
+    for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {
+      const c = counted.byOp[type] ?? { count: 0, micros: 0 };
+      benchRun[names.rate] = perSec(c.count);
+      benchRun[names.count] = c.count;
+      if (c.count > 0) benchRun[names.latency] = round1(c.micros / c.count);
+    }
+  } else {
+    // Measurements without benchRun's counts (made before they were kept): mongo-bench's figures.
+    benchRun = { totalOps: reads + writes, 'totalOps/s': perSec(reads + writes), errCount: errors };
+    for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {
+      const recorder = byOp.get(type);
+      const count = recorder?.count ?? 0;
+      benchRun[names.rate] = perSec(count);
+      benchRun[names.count] = count;
+      if (count > 0 && recorder) benchRun[names.latency] = round1(recorder.sum / count);
+    }
   }
 
   const errorSamples = new Map<string, { error: string; count: number; example: string }>();

@@ -51,7 +51,8 @@ export interface TimeAxis {
   steps: StepSegment[];
 }
 
-export type Unit = 'ops/s' | 'ms';
+/** '%': a share shown 0..100; 's': seconds; 'count': a gauge (queued ops, tickets). */
+export type Unit = 'ops/s' | 'ms' | '%' | 's' | 'count';
 
 export interface ChartSpec {
   /** File name of the PNG, e.g. "avg-read-ops.png". */

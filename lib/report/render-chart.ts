@@ -6,6 +6,7 @@ import {
   ChartConfiguration,
   ChartType,
   Legend,
+  LegendItem,
   LinearScale,
   LineController,
   LineElement,
@@ -204,11 +205,24 @@ export function wrapSubtitle(text: string, maxChars: number): string[] {
   return lines;
 }
 
+/**
+ * Chart.js takes a legend item's style from the first point when point styles are used, which has no
+ * dash: give each item its line's dash and a width that shows it.
+ */
+function labelsWithDashes(chart: Chart): LegendItem[] {
+  return Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({
+    ...item,
+    lineDash: (chart.data.datasets[item.datasetIndex ?? 0] as { borderDash?: number[] } | undefined)?.borderDash ?? [],
+    lineWidth: 2,
+  }));
+}
+
 export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {}): ChartConfiguration<'line'> {
   const timeline = spec.x.kind === 'seconds';
   const plugins: Plugin<'line'>[] = [backgroundPlugin()];
   if (spec.warnings.length > 0) plugins.push(warningsPlugin(spec.warnings));
   if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
+  const dashed = spec.series.some((s) => s.dash.length > 0) && spec.series.some((s) => s.dash.length === 0);
   return {
     type: 'line',
     data: {
@@ -238,7 +252,8 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
       plugins: {
         title: { display: options.title !== false, text: spec.title, font: { size: 18, weight: 'bold' }, color: '#111111', padding: { top: 8, bottom: 4 } },
         subtitle: { display: true, text: wrapSubtitle(spec.subtitle, Math.floor((options.width ?? CHART_WIDTH) / 8.5)), font: { size: 13 }, color: '#444444', padding: { bottom: 8 } },
-        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18, font: { size: 13 } } },
+        // Where dashes tell series apart (server charts), the legend shows each line's own stroke.
+        legend: { display: true, position: 'top', labels: dashed ? { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 18, font: { size: 13 }, generateLabels: labelsWithDashes } : { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18, font: { size: 13 } } },
       },
       scales: {
         ...xScales(spec),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { RESULT_SCHEMA, ResultDocument } from '../metrics/result';
+import { serverSectionSchema } from '../server-stats/section-schema';
+import { agentsSectionSchema, agentStepFiguresSchema } from '../agents/section-schema';
 
 /** Result schema versions this version of mongo-bench can render. */
 export const SUPPORTED_RESULT_SCHEMAS: readonly string[] = [RESULT_SCHEMA];
@@ -56,6 +58,7 @@ const stepResult = z.object({
       cores: z.number(),
     })
     .optional(),
+  agents: z.array(agentStepFiguresSchema).optional(),
 });
 
 /** Zod mirror of `ResultDocument` (lib/metrics/result.ts); the type checks below keep the two in step. */
@@ -78,9 +81,12 @@ export const resultDocumentSchema = z.object({
     ops: z.array(z.unknown()),
     docSize: z.number().optional(),
     docs: z.number().optional(),
+    tags: z.array(z.string()).optional(),
   }),
   config: z.record(z.string(), z.unknown()),
   steps: z.array(stepResult),
+  server: serverSectionSchema.optional(),
+  agents: agentsSectionSchema.optional(),
 });
 
 // Compile-time guard: fails to type-check if the schema and the interface drift apart. Optional fields

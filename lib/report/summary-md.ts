@@ -5,6 +5,8 @@ import { ChartSpec } from './chart-data';
 import { clientBoundWarnings, resultFacts, seriesLabels, warnings } from './describe';
 import { formatOps } from './format';
 import { comparisonTables, resultTable, Table } from './tables';
+import { agentSummaryLines } from './agents-summary';
+import { serverSummaryLines } from './server-summary';
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -66,6 +68,8 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     if (errors.length > 0) out.push('', 'Errors by kind:', '', ...errors.map((line) => `- ${escapeCell(line)}`));
     const advice = sweepAdvice(result.steps);
     if (advice) out.push('', `**Load generator:** ${advice}`);
+    out.push(...agentSummaryLines(result, markdownTable));
+    out.push(...serverSummaryLines(result, markdownTable));
   });
   if (results.length === 1 && charts.length > 0) out.push('', '## Charts', '', chartLinks(charts));
   return `${out.join('\n')}\n`;

@@ -12,6 +12,7 @@ import { ResultDocument } from '../metrics/result';
 import { loadResult, writeReport } from '../report';
 import { SetupPlan, SetupStep } from '../topology';
 import { RESULTS_FILE, runBenchmark } from '../workload/benchmark';
+import type { RemoteStepRunner } from '../workload/step-runner';
 import { toolInfo } from '../version';
 import { abortError, acquireTarget, AcquiredTarget, isAbortError } from './acquire-target';
 import { CommandLog, renderSetupJs, writeSetupJs } from './artifacts';
@@ -34,6 +35,8 @@ export interface ExecuteHooks {
   credentials?: { username: string; password: string };
   /** How the run authenticates, for the log (never the password), e.g. "user alice (authSource admin), no TLS". */
   connectionNote?: string;
+  /** --agents: every step's clients run on the agents (lib/agents' coordinator). */
+  remoteSteps?: RemoteStepRunner;
 }
 
 export interface RunOutcome {
@@ -133,6 +136,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
         {
           signal: hooks.signal,
           clientOptions: hooks.clientOptions,
+          ...(hooks.remoteSteps ? { remoteSteps: hooks.remoteSteps } : {}),
           onEvent: (e) => {
             if (e.type === 'connected') {
               log.open();

@@ -193,6 +193,9 @@ export class ProgressPrinter {
         this.pauseBar();
         this.options.tables(`${formatStepTable(event.step)}\n`);
         break;
+      case 'server-stats':
+        say(`[server] ${event.text}`);
+        break;
       case 'client-bound':
         this.pauseBar();
         this.options.tables(`Load generator: ${event.advice}\n`);

@@ -5,6 +5,7 @@
  * hooks.signal stops the clients, and the partial result is written with complete: false.
  */
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { MongoClientOptions, WriteConcernSettings } from 'mongodb';
 import { RunOptions } from '../config/run-options';
 import { RunError, UsageError } from '../config/errors';
@@ -20,19 +21,29 @@ import { runStep, StepPlan, TickEvent } from './engine';
 import { runParallelStep, singleLoopLoad, workersForStep } from './parallel-step';
 import { loadData } from './loader';
 import { parseNamespace, parseOps } from './op-spec';
+import { runSetup } from './setup';
+import { setupFor } from './setup-spec';
 import { connectTarget, warmConnections } from './target';
+import type { RemoteStepRunner } from './step-runner';
+import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
+import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
+import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
 
 export type BenchmarkEvent =
   | { type: 'connected'; target: ResultDocument['target'] }
   | { type: 'load-start'; ns: string; docs: number; docSize: number; batchSize: number }
   | { type: 'load-progress'; loaded: number; total: number }
   | { type: 'load-done'; docs: number; seconds: number }
+  /** The workload's own set-up ran (before the sweep, or before this step with --reset each-step). */
+  | { type: 'setup-done'; clients: number; steps: number; docs: number; seconds: number }
   | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number }
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   | { type: 'step-done'; step: StepResult }
   | { type: 'results-written'; path: string }
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
-  | { type: 'client-bound'; advice: string };
+  | { type: 'client-bound'; advice: string }
+  /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
+  | { type: 'server-stats'; text: string };
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -42,6 +53,10 @@ export interface BenchmarkHooks {
   signal?: AbortSignal;
   /** Credentials and TLS for the benchmark's MongoClient (lib/security's toMongoClientOptions). */
   clientOptions?: MongoClientOptions;
+  /** How the server sampler reaches each process (default: the driver, direct, with clientOptions). */
+  connectProcess?: ConnectProcess;
+  /** Run every step's clients elsewhere (lib/agents: on other machines) instead of in this process. */
+  remoteSteps?: RemoteStepRunner;
 }
 
 export const RESULTS_FILE = 'results.json';
@@ -76,7 +91,13 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
     complete: false,
     startedAt: startedAt.toISOString(),
     target,
-    workload: { name: options.workload.name, ops: options.workload.ops, docs: options.docs, docSize: options.docSize },
+    workload: {
+      name: options.workload.name,
+      ops: options.workload.ops,
+      docs: options.docs,
+      docSize: options.docSize,
+      ...(options.workload.tags ? { tags: options.workload.tags } : {}),
+    },
     config: {
       clients: options.clients,
       seconds: options.seconds,
@@ -94,6 +115,8 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
       opTimeoutMS: options.opTimeoutMS ?? null,
       onError: options.onError ?? 'stop',
       workers: options.workers ?? 'auto',
+      serverStats: options.serverStats !== false,
+      reset: options.reset ?? 'once',
     },
     steps: [],
   };
@@ -114,15 +137,39 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   });
   emit({ type: 'connected', target });
   const result = initialResult(options, target, startedAt);
+  hooks.remoteSteps?.describeRun(result);
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
+  let serverStats: ServerStatsRecorder | undefined;
   const save = async () => {
+    if (serverStats) result.server = serverStats.section();
     if (!resultsPath) return;
     await writeResultFile(resultsPath, result);
     emit({ type: 'results-written', path: resultsPath });
   };
 
   try {
-    if (options.load) {
+    if (options.serverStats !== false) {
+      // Started before the load, so the servers' side of the load is sampled too; its own clients, not the benchmark's.
+      const started = await startServerStats(
+        (command) => client.db('admin').command(command),
+        client.options.hosts.map((h) => h.toString()),
+        { intervalMs: options.serverStatsIntervalMs, connect: hooks.connectProcess ?? driverProcessConnector(options.serverStatsIntervalMs ?? 1000, hooks.clientOptions) },
+      );
+      serverStats = started.recorder;
+      // Not sampled at all: the result still says why (the report shows it instead of server charts).
+      if (!serverStats) result.server = unsampledSection(started.warnings);
+      for (const text of started.warnings) emit({ type: 'server-stats', text });
+    }
+    const counting = workloadCounting(options.workload.ops);
+    // The data a step starts from: the workload's own set-up, else the built-in loader (unless
+    // --no-load). Returns why it stopped short, or undefined when done.
+    const prepareData = async (clients: number): Promise<string | undefined> => {
+      if (options.setup) {
+        const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal });
+        emit({ type: 'setup-done', clients, steps: done.steps, docs: done.documents, seconds: done.seconds });
+        return done.complete ? undefined : `interrupted during the set-up (${done.steps} steps done)`;
+      }
+      if (!options.load) return undefined;
       const ns = parseNamespace(options.ns, false)!;
       emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize });
       const loaded = await loadData(
@@ -131,7 +178,16 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
       );
       emit({ type: 'load-done', docs: loaded.docs, seconds: loaded.seconds });
-      if (!loaded.complete) return await finish(result, save, `interrupted while loading (${loaded.docs} of ${options.docs} documents)`);
+      return loaded.complete ? undefined : `interrupted while loading (${loaded.docs} of ${options.docs} documents)`;
+    };
+    // --reset each-step: as mongo-perf re-runs a test's set-up before every thread count and trial (util/utils.js, runTest).
+    const resetEachStep = options.reset === 'each-step';
+    if (!resetEachStep) {
+      const stopped = await prepareData(options.clients[0]);
+      if (stopped) {
+        await serverStats?.stop();
+        return await finish(result, save, stopped);
+      }
     }
 
     const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
@@ -141,15 +197,32 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const measurements: StepMeasurement[] = [];
       let failure: string | undefined;
       for (let trial = 1; trial <= options.trials && !signal?.aborted; trial++) {
+        if (resetEachStep) {
+          const stopped = await prepareData(clients);
+          if (stopped) {
+            await serverStats?.stop();
+            return await finish(result, save, stopped);
+          }
+        }
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
           const callbacks = { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) };
           const workers = workersForStep(clients, options.workers ?? 'auto');
           let m: StepMeasurement;
-          if (workers === 1) {
+          let remoteFailure: string | undefined;
+          if (hooks.remoteSteps) {
+            const outcome = await hooks.remoteSteps.runStep(plan, trial, { ...callbacks, onWindowOpen: (atMs) => serverStats?.windowOpensAt(atMs, clients, trial) });
+            m = outcome.measurement;
+            remoteFailure = outcome.failure;
+          } else if (workers === 1) {
             // One event loop: this thread and the run's own client, as the engine always ran.
             await warmConnections(client, clients);
+            if (serverStats) {
+              // A start instant of our own, so the sampler reads the servers exactly when the window opens.
+              plan.startAt = performance.now() + 20;
+              serverStats.windowOpensAt(plan.startAt + plan.warmupSeconds * 1000, clients, trial);
+            }
             m = await runStep(ops, prepared.scope, plan, callbacks);
             m.client = singleLoopLoad(m.load);
           } else {
@@ -162,16 +235,23 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
                 workers,
                 serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
                 opTimeoutMS: options.opTimeoutMS,
+                onWindowOpen: (atMs) => serverStats?.windowOpensAt(atMs, clients, trial),
               },
               callbacks,
             );
           }
-          if (m.interrupted && m.elapsedSeconds <= 0) break; // stopped before measuring anything
+          if (m.interrupted && m.elapsedSeconds <= 0) {
+            serverStats?.cancelOpen();
+            break; // stopped before measuring anything
+          }
+          // The last counted op is done: the window closes now, on the servers' side too.
+          await serverStats?.windowClosed();
           measurements.push(m);
           // The server went away (network errors) or an op outlived the window: this step failed.
-          failure = m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
+          failure = remoteFailure ?? m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
           if (failure) break;
         } catch (err) {
+          serverStats?.cancelOpen();
           // A driver message may quote a connection string: never store one with its password.
           failure = redactUri((err as Error).message);
           break;
@@ -181,7 +261,14 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const step = measurements.length > 0
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
+      hooks.remoteSteps?.describeStep(step);
       result.steps.push(step);
+      if (serverStats && measurements.length > 0) {
+        const check = checkStep(step, serverStats.windowsSoFar(), serverStats.processes, counting);
+        serverStats.addCheck(check);
+        const warning = checkWarning(check);
+        if (warning) emit({ type: 'server-stats', text: `warning: ${warning}` });
+      }
       emit({ type: 'step-done', step });
       if (failure) {
         failedSteps.push(`the step with ${clients} client${clients === 1 ? '' : 's'} failed: ${failure}`);
@@ -190,12 +277,14 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       await save();
       await hooks.onStepComplete?.(result);
       if (failure && options.onError !== 'continue') {
+        await serverStats?.stop();
         result.incompleteReason = `${failedSteps.join('; ')} (--on-error stop: the remaining steps were not run)`;
         result.finishedAt = new Date().toISOString();
         await save();
         throw new RunError(`${failedSteps.at(-1)} (partial results${resultsPath ? ` in ${resultsPath}` : ''})`);
       }
     }
+    await serverStats?.stop();
     if (failedSteps.length > 0 && !signal?.aborted) {
       // --on-error continue: every step ran, but not every step measured what it should have.
       result.finishedAt = new Date().toISOString();
@@ -210,6 +299,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   } finally {
     const advice = sweepAdvice(result.steps);
     if (advice) emit({ type: 'client-bound', advice });
+    // Every path (failure, interrupt) ends the sampler and its connections.
+    await serverStats?.stop().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
 }

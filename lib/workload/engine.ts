@@ -10,7 +10,8 @@
  */
 import { LoadProbe, LoopReading } from '../metrics/client-load';
 import { LatencyRecorder } from '../metrics/latency';
-import { ErrorTally, StepMeasurement } from '../metrics/measurement';
+import { BenchRunCounts, ErrorTally, StepMeasurement } from '../metrics/measurement';
+import { benchRunFailureRule } from './benchrun-outcome';
 import { BoundOp } from './compile-ops';
 import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
 
@@ -63,6 +64,9 @@ export interface StepCallbacks {
 
 const MAX_DISTINCT_ERRORS = 20;
 
+/** Client-side ops (nop, let) run back to back without awaiting: yield to the event loop after this many. */
+const SYNC_OPS_BEFORE_YIELD = 256;
+
 /**
  * Errors that mean the connection to the server is gone (not a failed command): the step failed.
  * Not MongoNetworkTimeoutError: that is one op outliving --op-timeout, counted as an error.
@@ -93,6 +97,7 @@ class Tally {
   private readonly errorsByKind = new Map<string, ErrorTally>();
   /** The first error that said the server is gone. */
   private firstLostServer: string | undefined;
+  readonly benchRun: BenchRunCounts = { totalOps: 0, errCount: 0, byOp: {} };
   /**
    * Set by a lost-server error, cleared by any op that succeeds after it: one dropped connection
    * (a server closing one socket, a proxy resetting it) is an error, not a lost server, once the
@@ -199,26 +204,40 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   // With a rate, each client issues one op every `interval` ms, staggered across clients.
   const interval = plan.rate ? (clients * 1000) / plan.rate : 0;
 
+  // benchRun's per-op counters (every attempt and its latency), resolved once per op.
+  const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
+  // A workload of client-side ops only (nop, let) has no rate to keep and no reply to wait for.
+  const serverOps = ops.some((op) => op.opClass !== 'none');
+
   // Set when the step overran its window by more than overrunLimitMs: no client starts another op.
   let cut = false;
   const clientLoop = async (state: ClientState): Promise<void> => {
     const count = ops.length;
     let i = 0;
     let intended = t0 + (interval * state.index) / clients;
+    let syncOps = 0;
     for (;;) {
       if (cut) return;
       // Without a rate, clients stop only between passes through the ops array, so the op mix of
       // the measured window is exactly the workload's (6:1 stays 6:1); the overrun is one pass at most.
-      if (i === 0 && interval === 0 && performance.now() >= stopAt) return;
+      if (i === 0 && (interval === 0 || !serverOps) && performance.now() >= stopAt) return;
       if (signal?.aborted) return;
       const op = ops[i];
       const slot = slots[i];
+      const benchRunSlot = benchRunSlots[i];
       i = i + 1 === count ? 0 : i + 1;
       if (op.opClass === 'none') {
+        // benchRun counts nop and let in totalOps (bench.cpp, executeOnce: `++opCount` after every op).
+        if (performance.now() >= measureStart) tally.benchRun.totalOps++;
         op.run(state);
         if (op.delayMs > 0) await sleep(op.delayMs);
+        else if (++syncOps >= SYNC_OPS_BEFORE_YIELD) {
+          syncOps = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
         continue;
       }
+      syncOps = 0;
       let start: number;
       if (interval > 0) {
         if (intended >= stopAt || signal?.aborted) return;
@@ -250,11 +269,18 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if (start >= measureStart) {
         let bucket = ((end - measureStart) / 1000) | 0;
         if (bucket > lastBucket) bucket = lastBucket;
+        const br = benchRunSlot as { count: number; micros: number };
+        br.count++;
+        br.micros += (end - start) * 1000;
         if (failed) {
           tally.errors++;
           tally.errorsPerSecond[bucket]++;
           tally.noteError(failure);
+          const rule = benchRunFailureRule(failure);
+          if (rule !== 'error') tally.benchRun.totalOps++;
+          if (rule !== 'op') tally.benchRun.errCount++;
         } else {
+          tally.benchRun.totalOps++;
           const micros = (end - start) * 1000;
           slot.classLatency.record(micros);
           slot.opLatency.record(micros);
@@ -330,6 +356,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     latency: { reads, writes, byOp },
     perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
     errorTallies: tally.tallies(),
+    benchRun: tally.benchRun,
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
     ...(load ? { load } : {}),
     ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),

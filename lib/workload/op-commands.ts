@@ -12,7 +12,10 @@
  *   which db.command's server selection does not promise.
  * - update: `{update, updates: [{q, u, multi, upsert}], writeConcern?}`; insert: `{insert, documents}`;
  *   remove: `{delete, deletes: [{q, limit: multi ? 0 : 1}]}`, each by db.command.
- * - command: the document as given, by db.command.
+ * - command: the document as given. A command that opens a cursor (aggregate, find, listCollections,
+ *   listIndexes; not an explain) goes through db.runCursorCommand and is read to the end with getMore,
+ *   its documents counted, as executeOnce's COMMAND case does when the reply has a `cursor`; any
+ *   other by db.command.
  *
  * Errors are what the driver's own helpers throw: ok: 0 is a MongoServerError (db.command), a
  * writeConcernError a MongoWriteConcernError (the driver checks every command reply), and the first
@@ -22,6 +25,7 @@ import { BSON, Db, Document, MongoServerError, ObjectId, ReadPreference } from '
 import type { PreparedOp } from './compile-ops';
 import type { ClientState, Generator } from './template';
 import type { OpSpec } from './op-spec';
+import { asServerReplyFailure } from './benchrun-outcome';
 
 export interface CommandBindOptions {
   /** --op-timeout: sent as maxTimeMS with find and findOne. */
@@ -70,6 +74,16 @@ function checkWrite(reply: Document): Document {
 
 const RAW = { raw: true } as const;
 
+/** Commands whose reply is a cursor (unless they only explain): these are read to the end. */
+const CURSOR_COMMANDS = new Set(['aggregate', 'find', 'listCollections', 'listIndexes']);
+
+export function opensCursor(command: unknown): boolean {
+  if (command === null || typeof command !== 'object') return false;
+  const doc = command as Record<string, unknown>;
+  const name = Object.keys(doc)[0];
+  return name !== undefined && CURSOR_COMMANDS.has(name) && !doc.explain;
+}
+
 export function bindCommandOps(op: PreparedOp, db: Db, bind: CommandBindOptions): OpRun {
   const { spec } = op;
   const coll = spec.ns?.coll ?? '';
@@ -101,13 +115,21 @@ export function bindCommandOps(op: PreparedOp, db: Db, bind: CommandBindOptions)
       };
     }
     case 'update': {
+      const writeRule = spec.throwGLE ? 'error' : 'op';
       const update = op.update as Generator;
       const writeConcern = defined({ writeConcern: wireWriteConcern(spec, db) });
       const multi = spec.multi;
       const upsert = spec.upsert;
-      return async (s) => checkWrite(await db.command({ update: coll, updates: [{ q: query(s), u: update(s), multi, upsert }], ...writeConcern }, RAW));
+      return async (s) => {
+        try {
+          return checkWrite(await db.command({ update: coll, updates: [{ q: query(s), u: update(s), multi, upsert }], ...writeConcern }, RAW));
+        } catch (err) {
+          throw asServerReplyFailure(err, writeRule);
+        }
+      };
     }
     case 'insert': {
+      const writeRule = spec.throwGLE ? 'error' : 'op';
       const doc = op.doc as Generator;
       const writeConcern = defined({ writeConcern: wireWriteConcern(spec, db) });
       const batch = Array.isArray(spec.doc);
@@ -116,19 +138,48 @@ export function bindCommandOps(op: PreparedOp, db: Db, bind: CommandBindOptions)
         const documents = (batch ? made : [made]) as Document[];
         // As the driver's insertOne/insertMany did: an _id made here, so the result names it.
         for (const d of documents) if (d._id === undefined) d._id = new ObjectId();
-        return checkWrite(await db.command({ insert: coll, documents, ...writeConcern }, RAW));
+        try {
+          return checkWrite(await db.command({ insert: coll, documents, ...writeConcern }, RAW));
+        } catch (err) {
+          throw asServerReplyFailure(err, writeRule);
+        }
       };
     }
     case 'remove': {
+      const writeRule = spec.throwGLE ? 'error' : 'op';
       const writeConcern = defined({ writeConcern: wireWriteConcern(spec, db) });
       const limit = spec.multi ? 0 : 1;
-      return async (s) => checkWrite(await db.command({ delete: coll, deletes: [{ q: query(s), limit }], ...writeConcern }, RAW));
+      return async (s) => {
+        try {
+          return checkWrite(await db.command({ delete: coll, deletes: [{ q: query(s), limit }], ...writeConcern }, RAW));
+        } catch (err) {
+          throw asServerReplyFailure(err, writeRule);
+        }
+      };
     }
     case 'command': {
       const command = op.command as Generator;
       // Only the op's own read preference, as before: a command otherwise goes to the primary.
       const options = bind.readPreference ? { ...RAW, readPreference: bind.readPreference } : RAW;
-      return (s) => db.command(command(s) as Document, options);
+      if (!opensCursor(spec.command)) {
+        return async (s) => {
+          try {
+            return await db.command(command(s) as Document, options);
+          } catch (err) {
+            throw asServerReplyFailure(err, 'op-and-error');
+          }
+        };
+      }
+      return async (s) => {
+        const cursor = db.runCursorCommand(command(s) as Document, options);
+        try {
+          return (await cursor.toArray()).length;
+        } catch (err) {
+          // No cursor id yet: the command itself answered ok: 0 (benchRun: an op and an error);
+          // otherwise a getMore failed, which benchRun throws (an error only).
+          throw asServerReplyFailure(err, cursor.id === undefined ? 'op-and-error' : 'error');
+        }
+      };
     }
     default:
       throw new Error(`op type ${spec.type} sends no command`);

@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
+import { numericValue } from './typed-ejson';
 
 /** The op names benchRun accepts (`query` = `find`, `delete` = `remove`). */
 export const OP_NAMES = ['findOne', 'find', 'query', 'update', 'insert', 'remove', 'delete', 'command', 'nop', 'let'] as const;
@@ -46,15 +47,18 @@ export interface OpSpec {
   value?: unknown;
   /** benchRun's `delay`: milliseconds to pause after the op. */
   delayMs: number;
+  /** benchRun's `throwGLE`: a write error counts as a failed op in the benchRun figures (./benchrun-outcome). */
+  throwGLE?: boolean;
 }
 
 const ALL: readonly OpType[] = ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop', 'let'];
-const SERVER: readonly OpType[] = ['findOne', 'find', 'update', 'insert', 'remove', 'command'];
 
 /** Every field benchRun ops may carry, and the op types it applies to. */
 const FIELDS: Record<string, readonly OpType[]> = {
   op: ALL,
-  ns: SERVER,
+  // benchRun requires `ns` on every op, nop and let included (src/mongo/shell/bench.cpp, opFromBson:
+  // uassert 34395 "zero length ns"), and mongo-perf's prepOp adds it to every op (util/utils.js).
+  ns: ALL,
   query: ['findOne', 'find', 'update', 'remove'],
   update: ['update'],
   doc: ['insert'],
@@ -143,9 +147,8 @@ export function parseOps(raw: unknown, options: ParseOpsOptions): OpSpec[] {
   if (!Array.isArray(raw)) bad('ops', `expected an array of benchRun ops, got ${show(raw)}`);
   const list = raw as unknown[];
   if (list.length === 0) bad('ops', 'expected at least one op');
-  const specs = list.map((item, index) => parseOp(item, index, options.defaultNs, bad));
-  if (!specs.some((s) => opClass(s) !== 'none')) bad('ops', 'expected at least one op that reaches the server (not only "nop"/"let")');
-  return specs;
+  // A workload of only nop/let ops is valid: benchRun counts them in totalOps (mongo-perf's Commands.nop).
+  return list.map((item, index) => parseOp(item, index, options.defaultNs, bad));
 }
 
 function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: string, message: string) => never): OpSpec {
@@ -175,9 +178,9 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
     return v as Record<string, unknown>;
   };
   const count = (key: string): number | undefined => {
-    const v = raw[key];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(`${at}.${key}`, `expected a non-negative integer, got ${show(v)}`);
+    if (raw[key] === undefined) return undefined;
+    const v = numericValue(raw[key]);
+    if (v === undefined || !Number.isInteger(v) || v < 0) bad(`${at}.${key}`, `expected a non-negative integer, got ${show(raw[key])}`);
     return v as number;
   };
   const flag = (key: string): boolean => {
@@ -188,8 +191,12 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
   };
 
   const spec: OpSpec = { index, type, multi: flag('multi'), upsert: flag('upsert'), delayMs: 0 };
+  if (flag('throwGLE')) spec.throwGLE = true;
 
-  if (type !== 'nop' && type !== 'let') {
+  if (type === 'nop' || type === 'let') {
+    // Accepted (benchRun requires it) and unused: these ops never reach the server.
+    if (raw.ns !== undefined && typeof raw.ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(raw.ns)}`);
+  } else {
     const ns = raw.ns ?? defaultNs;
     if (typeof ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(ns)}`);
     const parsed = parseNamespace(ns as string, type === 'command');

@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { availableCores, ClientLoad, cpuPercentOf, LoadProbe, LoopReading } from '../metrics/client-load';
-import { LatencyRecorder } from '../metrics/latency';
+import { emptyMeasurement } from '../metrics/empty-measurement';
 import { decodeMeasurement } from '../metrics/measurement-codec';
 import { StepMeasurement } from '../metrics/measurement';
 import { mergeConcurrentMeasurements } from '../metrics/merge-measurements';
@@ -41,6 +41,8 @@ export interface ParallelStepInput {
   serverSelectionTimeoutMS?: number;
   /** The per-op time limit (socketTimeoutMS, and maxTimeMS on reads), as `--op-timeout`. */
   opTimeoutMS?: number;
+  /** Told the instant (this thread's performance.now()) the measured window will open, as soon as it is set. */
+  onWindowOpen?: (atMs: number) => void;
 }
 
 export type ParallelStepMeasurement = StepMeasurement & { client: ClientLoad };
@@ -217,6 +219,7 @@ async function runOnWorkers(input: ParallelStepInput, slices: { first: number; c
     handles.forEach((h) => h.post({ type: 'start', startAtEpochMs }));
     const startAt = startAtEpochMs - performance.timeOrigin;
     const measureStart = startAt + plan.warmupSeconds * 1000;
+    input.onWindowOpen?.(measureStart);
     timers.push(setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now())));
     signal?.addEventListener('abort', stopAll, { once: true });
     if (signal?.aborted) stopAll();
@@ -290,16 +293,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
 /** Stopped before the step began: nothing measured (the caller records no step). */
 function emptyInterrupted(plan: StepPlan, workers: number): ParallelStepMeasurement {
   return {
-    clients: plan.clients,
-    seconds: plan.seconds,
-    elapsedSeconds: 0,
+    ...emptyMeasurement(plan),
     interrupted: true,
-    reads: 0,
-    writes: 0,
-    errors: 0,
-    latency: { reads: new LatencyRecorder(), writes: new LatencyRecorder(), byOp: new Map() },
-    perSecond: { reads: [], writes: [], errors: [] },
-    errorTallies: [],
     client: { workers, eventLoopUtilization: [], cpuPercent: 0, cores: availableCores() },
   };
 }

@@ -73,8 +73,9 @@ export const TEMPLATE_OPERATORS = [
 /** The largest client count #SEQ_INT unique supports: benchRun puts the thread id in 7 bits. */
 export const MAX_CLIENTS_WITH_UNIQUE_SEQ = 128;
 
-// 64 symbols: one 32-bit draw yields five 6-bit characters.
-const STRING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+// benchRun's 64 symbols, '+' and '/' last; one 32-bit draw yields five 6-bit characters
+// (src/mongo/scripting/bson_template_evaluator.cpp, BsonTemplateEvaluator::evalRandString).
+const STRING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** A plain {...} object (from any realm: structuredClone and vm contexts have their own Object), not a BSON value or Date. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -122,7 +123,14 @@ function compile(value: unknown, path: string, scope: TemplateScope): Compiled {
   const operatorKeys = keys.filter((k) => k.startsWith('#'));
   if (operatorKeys.length > 0) {
     if (keys.length !== 1) {
-      fail(`${path}.${operatorKeys[0]}`, `a template operator must be the only key of its object (found ${keys.map((k) => `"${k}"`).join(', ')})`);
+      // benchRun looks only at the first key: an operator there is evaluated from that key alone and
+      // the other keys are dropped; an operator further on is sent literally (bson_template_evaluator.cpp,
+      // BsonTemplateEvaluator::_evalElem). Either is almost surely a mistake: refused, saying so.
+      const found = keys.map((k) => `"${k}"`).join(', ');
+      const benchRunWould = keys[0].startsWith('#')
+        ? `benchRun would evaluate only the first key, "${keys[0]}", and drop the others`
+        : `benchRun would send the object unevaluated, since its first key "${keys[0]}" is not an operator`;
+      fail(`${path}.${operatorKeys[0]}`, `a template operator must be the only key of its object (found ${found}; ${benchRunWould})`);
     }
     return compileOperator(keys[0], value[keys[0]], `${path}.${keys[0]}`, scope);
   }
@@ -172,6 +180,8 @@ function compileOperator(name: string, arg: unknown, path: string, scope: Templa
     case '#CONCAT':
       return compileConcat(arg, path, scope);
     case '#OID':
+      // An extension: benchRun allows #OID only as the value of an `_id` field (bson_template_evaluator.cpp,
+      // BsonTemplateEvaluator::evalObjId); here it may stand anywhere.
       return { constant: false, gen: () => new ObjectId() };
     case '#CUR_DATE':
       return compileCurDate(arg, path);

@@ -4,9 +4,9 @@
  * workload file), which a structured clone would strip of their types: they travel as canonical
  * Extended JSON and are parsed back the way a workload file is (relaxed).
  */
-import { BSON } from 'mongodb';
 import { PreparedWorkload, prepareWorkload } from './compile-ops';
 import { parseOps } from './op-spec';
+import { parseTypedEjson, toTypedJson } from './typed-ejson';
 
 export interface StepWorkload {
   /** The benchRun ops array, as written (a preset's or a workload file's). */
@@ -25,11 +25,11 @@ export interface EncodedStepWorkload {
 }
 
 export function encodeStepWorkload(w: StepWorkload): EncodedStepWorkload {
-  return { opsEjson: BSON.EJSON.stringify(w.ops, { relaxed: false }), ns: w.ns, ...(w.writeConcern ? { writeConcern: w.writeConcern } : {}) };
+  return { opsEjson: JSON.stringify(toTypedJson(w.ops)), ns: w.ns, ...(w.writeConcern ? { writeConcern: w.writeConcern } : {}) };
 }
 
 export function decodeStepWorkload(e: EncodedStepWorkload): StepWorkload {
-  return { ops: BSON.EJSON.parse(e.opsEjson, { relaxed: true }) as unknown[], ns: e.ns, ...(e.writeConcern ? { writeConcern: e.writeConcern } : {}) };
+  return { ops: parseTypedEjson(e.opsEjson) as unknown[], ns: e.ns, ...(e.writeConcern ? { writeConcern: e.writeConcern } : {}) };
 }
 
 /** Validates and compiles the ops (a malformed op is a UsageError naming it). */

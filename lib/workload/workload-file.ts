@@ -1,15 +1,16 @@
 /**
  * Reads `--workload-file`: a benchRun ops array, or a benchRun-style object `{ops, ...}` (its other
  * benchRun keys such as parallel/seconds/host are accepted and ignored: the command's options decide).
- * Parsed as MongoDB Extended JSON (relaxed), so {"$oid": ...} and {"$date": ...} work.
+ * Parsed as MongoDB Extended JSON that keeps explicit number types ({"$numberLong": "42"} stays an
+ * int64; see ./typed-ejson), so {"$oid": ...} and {"$date": ...} work too.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { BSON } from 'mongodb';
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
+import { parseTypedEjson } from './typed-ejson';
 
-const OWN_KEYS = ['ops', 'name', 'ns'];
+const OWN_KEYS = ['ops', 'name', 'ns', 'setup'];
 const BENCHRUN_KEYS = [
   'parallel', 'seconds', 'host', 'db', 'username', 'password', 'randomSeed', 'hideErrors', 'handleErrors',
   'hideResults', 'throwGLE', 'breakOnTrap', 'trapPattern', 'noTrapPattern', 'watchPattern', 'noWatchPattern',
@@ -21,6 +22,8 @@ export interface WorkloadFile {
   ops: unknown[];
   /** Default namespace for ops without `ns`. */
   ns?: string;
+  /** The workload's own set-up, as written (validated by ./setup-spec's parseSetup once the namespace is known). */
+  setup?: unknown;
 }
 
 export function readWorkloadFile(path: string): WorkloadFile {
@@ -36,7 +39,7 @@ export function readWorkloadFile(path: string): WorkloadFile {
 export function parseWorkloadText(text: string, path: string): WorkloadFile {
   let parsed: unknown;
   try {
-    parsed = BSON.EJSON.parse(text, { relaxed: true });
+    parsed = parseTypedEjson(text);
   } catch (err) {
     throw new UsageError(`workload file ${path}: not valid JSON: ${(err as Error).message}`);
   }
@@ -54,5 +57,10 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
   if (!Array.isArray(obj.ops)) throw new UsageError(`workload file ${path}: "ops" must be an array of benchRun ops`);
   if (obj.name !== undefined && typeof obj.name !== 'string') throw new UsageError(`workload file ${path}: "name" must be a string`);
   if (obj.ns !== undefined && typeof obj.ns !== 'string') throw new UsageError(`workload file ${path}: "ns" must be "database.collection"`);
-  return { name: (obj.name as string | undefined) ?? fallbackName, ops: obj.ops, ns: obj.ns as string | undefined };
+  return {
+    name: (obj.name as string | undefined) ?? fallbackName,
+    ops: obj.ops,
+    ns: obj.ns as string | undefined,
+    ...(obj.setup !== undefined ? { setup: obj.setup } : {}),
+  };
 }

@@ -120,7 +120,7 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     const ns = `${db}.docs`;
     // A `let` draws a long random string on the client (never sent): the event loop stays busy. Four
     // clients per worker: the loop idles only while all four wait for a reply at once.
-    const heavy = [{ op: 'let', target: 'x', value: { '#RAND_STRING': [200_000] } }, { op: 'findOne', ns, query: { _id: 1 } }];
+    const heavy = [{ op: 'let', target: 'x', value: { '#RAND_STRING': [1_000_000] } }, { op: 'findOne', ns, query: { _id: 1 } }];
     // One findOne, then 200 ms of waiting: the loop is idle nearly all the time.
     const idle = [{ op: 'findOne', ns, query: { _id: 1 }, delay: 200 }];
     const bound = await runBenchmark(options({ ns, docs: 10, workload: { name: 'heavy', ops: heavy }, clients: [8], seconds: 2, workers: 2, label: 'heavy' }));

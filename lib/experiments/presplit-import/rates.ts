@@ -6,6 +6,7 @@
  * shard did not answer) is a gap: a null point, and the next good reading's rate covers the whole
  * span since the last good one. A counter that goes down (the process restarted) is a gap too.
  */
+import { round3 } from '../../server-stats/sampler';
 
 export interface CounterReading {
   /** Seconds since the sampler started, when the counter was read (midpoint of request and reply). */
@@ -131,6 +132,4 @@ export function peakRate(points: readonly RatePoint[]): number {
   return points.reduce((max, p) => (p.perSec !== null && p.perSec > max ? p.perSec : max), 0);
 }
 
-export function round3(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
+export { round3 };

@@ -1,0 +1,119 @@
+/**
+ * One agent's share of one step: connect to the target and warm its share's connections, say
+ * 'ready', wait for the common start instant (control server's clock, converted with this agent's
+ * offset), run the engine on the clients of its share (client i keeps index i and seed + i), report
+ * a tick a second as progress, and write the encoded measurement (the worker threads' codec).
+ * It stops early when the coordinator says stop (Ctrl-C there), the run ends, or this agent is stopped.
+ */
+import { MongoClient, MongoClientOptions } from 'mongodb';
+import { encodeMeasurement } from '../metrics/measurement-codec';
+import { redactUri } from '../security/redact';
+import { bindWorkload } from '../workload/compile-ops';
+import { runStep, TickEvent } from '../workload/engine';
+import { singleLoopLoad } from '../workload/parallel-step';
+import { createClient, warmConnections } from '../workload/target';
+import { compileStepWorkload, decodeStepWorkload } from '../workload/worker-workload';
+import { ClockOffset, serverInstantToPerformance } from './clock';
+import { ControlCollections, measurementId, MeasurementDoc, StepDoc, StepProgress } from './control';
+import { sleep } from './poll';
+import { RunSpec } from './run-spec';
+import { AgentShare } from './shares';
+
+export interface ShareContext {
+  control: ControlCollections;
+  runId: string;
+  agent: string;
+  spec: RunSpec;
+  /** The target as this agent reaches it (the published one, or --uri). */
+  targetUri: string;
+  clientOptions?: MongoClientOptions;
+  clock: ClockOffset;
+  /** This agent is being stopped (Ctrl-C). */
+  signal: AbortSignal;
+  /** True while the run is still on (polled from the run document). */
+  runIsOn: () => Promise<boolean>;
+  pollMs: number;
+}
+
+export type ShareResult = 'done' | 'failed' | 'stopped';
+
+export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentShare): Promise<ShareResult> {
+  const id = measurementId(ctx.runId, step.seq, ctx.agent);
+  const write = (fields: Partial<MeasurementDoc>) =>
+    ctx.control.measurements.updateOne(
+      { _id: id },
+      { $set: { runId: ctx.runId, seq: step.seq, agent: ctx.agent, clockOffsetMs: ctx.clock.offsetMs, ...fields }, $currentDate: { touchedAt: true } },
+      { upsert: true },
+    );
+  let client: MongoClient | undefined;
+  try {
+    const prepared = compileStepWorkload(decodeStepWorkload(ctx.spec.workload));
+    client = createClient(ctx.targetUri, {
+      serverSelectionTimeoutMS: ctx.spec.serverSelectionTimeoutMS,
+      maxClients: share.count,
+      clientOptions: ctx.clientOptions,
+      opTimeoutMS: ctx.spec.opTimeoutMS,
+    }).client;
+    await client.connect();
+    await warmConnections(client, share.count);
+    const ops = bindWorkload(prepared, client, { maxTimeMS: ctx.spec.opTimeoutMS });
+    await write({ state: 'ready' });
+
+    const startAtServerMs = await waitForStart(ctx, step._id);
+    if (startAtServerMs === undefined) return 'stopped';
+    const stop = new AbortController();
+    const watcher = watchForStop(ctx, step._id, stop);
+    let progress = Promise.resolve();
+    const onTick = (tick: TickEvent) => {
+      const p: StepProgress = { phase: tick.phase, second: tick.second, measured: tick.measured };
+      // One write at a time, in order; a lost write only delays the coordinator's progress line.
+      progress = progress.then(() => write({ state: 'running', progress: p })).then(() => undefined, () => undefined);
+    };
+    const plan = { clients: step.clients, ...step.plan, startAt: serverInstantToPerformance(startAtServerMs, ctx.clock), clientSlice: { first: share.first, count: share.count } };
+    let m;
+    try {
+      m = await runStep(ops, prepared.scope, plan, { signal: stop.signal, onTick });
+    } finally {
+      stop.abort('finished');
+      await watcher;
+      await progress;
+    }
+    m.client = singleLoopLoad(m.load);
+    await write({ state: 'done', measurement: JSON.stringify(encodeMeasurement(m)) });
+    return 'done';
+  } catch (err) {
+    await write({ state: 'failed', error: redactUri((err as Error)?.message ?? String(err)) }).catch(() => undefined);
+    return 'failed';
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
+
+/** The start instant, or undefined when the step was stopped (or this agent, or the run) first. */
+async function waitForStart(ctx: ShareContext, id: string): Promise<number | undefined> {
+  for (;;) {
+    if (ctx.signal.aborted) return undefined;
+    const step = await ctx.control.steps.findOne({ _id: id });
+    if (!step || step.state === 'stop') return undefined;
+    if (step.state === 'start' && typeof step.startAtServerMs === 'number') return step.startAtServerMs;
+    if (!(await ctx.runIsOn())) return undefined;
+    await sleep(Math.min(ctx.pollMs, 50), ctx.signal);
+  }
+}
+
+/** Aborts `stop` when the coordinator stops the step, the run ends, or this agent is stopped. */
+async function watchForStop(ctx: ShareContext, id: string, stop: AbortController): Promise<void> {
+  const onLocal = () => stop.abort('agent stopped');
+  ctx.signal.addEventListener('abort', onLocal, { once: true });
+  try {
+    while (!stop.signal.aborted) {
+      await sleep(250, stop.signal);
+      if (stop.signal.aborted) break;
+      const step = await ctx.control.steps.findOne({ _id: id }).catch(() => undefined);
+      if (step?.state === 'stop' || !(await ctx.runIsOn().catch(() => true))) stop.abort('stopped by the coordinator');
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', onLocal);
+  }
+}
+

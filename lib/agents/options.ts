@@ -1,0 +1,48 @@
+/** `run --agents N --control-uri URI [--agent-wait S] [--agent-timeout S]`: validated, each error naming its option. */
+import { UsageError } from '../config/errors';
+import { DEFAULT_CONTROL_DB } from './control';
+
+export interface AgentRunFlags {
+  agents?: number;
+  controlUri?: string;
+  controlDb?: string;
+  agentWait?: number;
+  agentTimeout?: number;
+}
+
+export interface AgentRunOptions {
+  agents: number;
+  controlUri: string;
+  controlDb: string;
+  waitMs: number;
+  lostAfterMs: number;
+}
+
+export const AGENT_FLAG_KEYS: (keyof AgentRunFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
+
+export const AGENT_DEFAULTS = { waitSeconds: 120, lostAfterSeconds: 10 } as const;
+
+export const MAX_AGENTS = 1000;
+
+/** Undefined when the run uses no agents; `targetUri`: the run's --uri (undefined: embedded or launched). */
+export function resolveAgentRunOptions(flags: AgentRunFlags, targetUri: string | undefined): AgentRunOptions | undefined {
+  if (flags.agents === undefined) {
+    const stray = (['controlUri', 'controlDb', 'agentWait', 'agentTimeout'] as const).find((k) => flags[k] !== undefined);
+    if (stray) throw new UsageError(`option --${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: only with --agents N`);
+    return undefined;
+  }
+  if (!Number.isInteger(flags.agents) || flags.agents < 1 || flags.agents > MAX_AGENTS) throw new UsageError(`option --agents: expected a whole number from 1 to ${MAX_AGENTS}, got ${flags.agents}`);
+  if (targetUri === undefined) throw new UsageError('option --agents: needs --uri: the agents load an existing deployment they can reach (not an embedded or launched one)');
+  const controlUri = flags.controlUri ?? targetUri;
+  if (!/^mongodb(\+srv)?:\/\//.test(controlUri)) throw new UsageError('option --control-uri: expected a mongodb:// or mongodb+srv:// connection string');
+  for (const [key, value] of [['agent-wait', flags.agentWait], ['agent-timeout', flags.agentTimeout]] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value <= 0)) throw new UsageError(`option --${key}: expected seconds > 0, got ${value}`);
+  }
+  return {
+    agents: flags.agents,
+    controlUri,
+    controlDb: flags.controlDb ?? DEFAULT_CONTROL_DB,
+    waitMs: (flags.agentWait ?? AGENT_DEFAULTS.waitSeconds) * 1000,
+    lostAfterMs: (flags.agentTimeout ?? AGENT_DEFAULTS.lostAfterSeconds) * 1000,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Before a run through agents: open the control database, publish the run and wait for the agents.
+ * Resolves with the coordinator (the run's RemoteStepRunner), or undefined when interrupted while
+ * waiting; a missing agent is a RunError naming who is missing. Nothing is measured before this.
+ */
+import { MongoClientOptions } from 'mongodb';
+import { RunPlan } from '../run/run-plan';
+import { Coordinator } from './coordinator';
+import { AgentRunOptions } from './options';
+import { buildRunSpec } from './run-spec';
+
+export async function startCoordinator(
+  options: AgentRunOptions,
+  plan: RunPlan,
+  targetUri: string,
+  io: { clientOptions?: MongoClientOptions; signal: AbortSignal; note: (text: string) => void },
+): Promise<Coordinator | undefined> {
+  // The control server's credentials: the run's own when it is the target; else those in --control-uri.
+  const coordinator = await Coordinator.open({ ...options, ...(options.controlUri === targetUri && io.clientOptions ? { clientOptions: io.clientOptions } : {}) });
+  try {
+    const b = plan.benchmark;
+    const runId = await coordinator.publish(
+      buildRunSpec({
+        uri: targetUri,
+        workload: { ops: b.workload.ops, ns: b.ns, ...(b.writeConcern ? { writeConcern: b.writeConcern } : {}) },
+        serverSelectionTimeoutMS: b.serverSelectionTimeoutMS,
+        ...(b.opTimeoutMS !== undefined ? { opTimeoutMS: b.opTimeoutMS } : {}),
+        lostAfterMs: options.lostAfterMs,
+        label: b.label,
+      }),
+    );
+    io.note(`agents: run ${runId} published in ${options.controlDb}; waiting up to ${Math.round(options.waitMs / 1000)} s for ${options.agents} agent${options.agents === 1 ? '' : 's'} (coordinator clock offset ${coordinator.clock.offsetMs} ms)`);
+    if (!(await coordinator.waitForAgents(io.signal))) {
+      await coordinator.end('cancelled', 'interrupted while waiting for agents');
+      await coordinator.close();
+      return undefined;
+    }
+    io.note(`agents: ${coordinator.agents().map((a) => `${a.name} (${a.host}, ${a.cores} cores, clock offset ${a.clockOffsetMs} ms)`).join(', ')}`);
+    return coordinator;
+  } catch (err) {
+    await coordinator.end('failed', (err as Error).message);
+    await coordinator.close();
+    throw err;
+  }
+}

@@ -1,0 +1,44 @@
+/** summary.md's servers part for one result: the consistency check per step, what could not be sampled, why there are no server charts. */
+import { ResultDocument } from '../metrics/result';
+import { checkWarning } from '../server-stats/consistency';
+import { formatOps } from './format';
+import { serverChartsAbsence } from './server-charts';
+import { Table } from './tables';
+
+export function consistencyTable(result: ResultDocument): Table | undefined {
+  const checks = result.server?.checks ?? [];
+  if (checks.length === 0) return undefined;
+  return {
+    title: 'Servers against clients',
+    columns: ['clients', 'servers counted', 'clients counted', 'difference', 'allowed', 'check', 'counted on'],
+    align: ['right', 'right', 'right', 'right', 'right', 'left', 'left'],
+    rows: checks.map((c) => [
+      String(c.clients),
+      c.serverOps === null ? '–' : formatOps(c.serverOps),
+      formatOps(c.clientOps),
+      c.difference === null ? '–' : `${c.difference > 0 ? '+' : ''}${c.difference}`,
+      `±${c.allowance}`,
+      c.status === 'unchecked' ? `unchecked: ${c.note ?? ''}` : c.status,
+      c.counted,
+    ]),
+  };
+}
+
+/** Markdown lines (no heading level above ###), empty when there is nothing to say. */
+export function serverSummaryLines(result: ResultDocument, markdownTable: (t: Table) => string): string[] {
+  const out: string[] = ['', '### Servers'];
+  const server = result.server;
+  if (server) {
+    out.push('', `serverStatus every ${server.intervalMs / 1000} s from ${server.processes.map((p) => `${p.shard ? `${p.shard}/` : ''}${p.id} (${p.kind})`).join(', ') || 'no process'}.`);
+    for (const check of server.checks) {
+      const warning = checkWarning(check);
+      if (warning) out.push('', `> **Warning: ${warning}**`);
+    }
+    const table = consistencyTable(result);
+    if (table) out.push('', markdownTable(table), '', "Servers' counts: opcounters query + insert + update + delete between readings taken as each measured window opened and closed; allowed = 2% of the clients' ops + the sampler's own commands + failed ops.");
+    for (const note of server.notes) out.push(`- Could not sample: ${note}`);
+  }
+  const absence = serverChartsAbsence(result);
+  if (absence) out.push('', `No server charts: ${absence}.`);
+  return out;
+}

@@ -1,0 +1,154 @@
+/**
+ * Runs mongo-perf test files unchanged: each selected test is swept over the client counts as its
+ * own benchmark (one results.json per test, mongo-perf's tags kept), its pre() as the set-up
+ * (before every step by default, as mongo-perf does). A test that cannot run says why: a set-up the
+ * shell stand-in cannot record, ops benchRun would take but mongo-bench refuses, or what the server
+ * answered (a feature a test double lacks). suite.json lists every test's outcome.
+ */
+import { join } from 'node:path';
+import { MongoClientOptions } from 'mongodb';
+import { RunOptions } from '../../config/run-options';
+import { UsageError } from '../../config/errors';
+import { writeJsonAtomically } from '../../metrics/atomic-write';
+import { ResultDocument } from '../../metrics/result';
+import { BenchmarkEvent, compileRunWorkload, runBenchmark } from '../benchmark';
+import { ResetMode } from '../setup-spec';
+import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from './load-suite';
+import { UnsupportedShellCall } from './shell-recorder';
+
+export interface SuiteOptions {
+  files: string[];
+  uri: string;
+  /** Only tests whose name this matches (a regular expression). */
+  tests?: RegExp;
+  /** Only tests with at least one of these tags. */
+  tags?: string[];
+  clients: number[];
+  seconds: number;
+  warmupSeconds: number;
+  trials: number;
+  reset: ResetMode;
+  outDir: string;
+  randomSeed: number;
+  serverSelectionTimeoutMS: number;
+  opTimeoutMS?: number;
+  workers?: number | 'auto';
+  testDouble?: boolean;
+}
+
+export interface TestOutcome {
+  file: string;
+  test: string;
+  tags: string[];
+  /** ran: every step measured with no error; errors: it ran, and some ops failed (reason: the first); unsupported / failed: it did not run. */
+  status: 'ran' | 'errors' | 'unsupported' | 'failed';
+  reason?: string;
+  /** benchRun's figures per client count, as mongo-perf prints them. */
+  steps?: { clients: number; 'totalOps/s': number; errCount: number }[];
+  results?: string;
+}
+
+export interface SuiteReport {
+  schema: 'mongo-bench/perf-suite@1';
+  uri: string;
+  testDouble?: boolean;
+  outcomes: TestOutcome[];
+}
+
+export interface SuiteHooks {
+  onTest?: (outcome: TestOutcome) => void;
+  onEvent?: (test: string, event: BenchmarkEvent) => void;
+  signal?: AbortSignal;
+  clientOptions?: MongoClientOptions;
+}
+
+export function selectTests(tests: MongoPerfTest[], filter: Pick<SuiteOptions, 'tests' | 'tags'>): MongoPerfTest[] {
+  return tests.filter((t) => (!filter.tests || filter.tests.test(t.name)) && (!filter.tags || filter.tags.some((tag) => t.tags.includes(tag))));
+}
+
+function safeDir(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]+/g, '_');
+}
+
+function testRunOptions(options: SuiteOptions, test: MongoPerfTest, ops: unknown[], setup: RunOptions['setup']): RunOptions {
+  return {
+    uri: options.uri,
+    workload: { name: test.name, ops, tags: test.tags },
+    setup,
+    reset: options.reset,
+    ns: `${MONGO_PERF_DB}.${collectionName(test.name)}`,
+    clients: options.clients,
+    seconds: options.seconds,
+    warmupSeconds: options.warmupSeconds,
+    trials: options.trials,
+    load: false,
+    docs: 0,
+    docSize: 0,
+    batchSize: 1000,
+    label: test.name,
+    outDir: join(options.outDir, safeDir(test.name)),
+    randomSeed: options.randomSeed,
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+    opTimeoutMS: options.opTimeoutMS,
+    onError: 'continue',
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.testDouble !== undefined ? { testDouble: options.testDouble } : {}),
+  };
+}
+
+function summarize(result: ResultDocument): Pick<TestOutcome, 'status' | 'reason' | 'steps'> {
+  const steps = result.steps.map((s) => ({ clients: s.clients, 'totalOps/s': s.benchRun['totalOps/s'] ?? 0, errCount: s.benchRun.errCount ?? 0 }));
+  const sample = result.steps.flatMap((s) => s.errorSamples ?? [])[0];
+  if (!result.complete) return { status: 'failed', reason: result.incompleteReason ?? 'incomplete', steps };
+  if (sample) return { status: 'errors', reason: `${sample.error}: ${sample.example}`, steps };
+  return { status: 'ran', steps };
+}
+
+/** Prepares one test (no connection): its ops and set-up, or why it cannot run. */
+export function prepareMongoPerfTest(file: ReturnType<typeof loadMongoPerfFile>, test: MongoPerfTest, options: SuiteOptions): RunOptions | { unsupported: string } {
+  let setup: RunOptions['setup'];
+  try {
+    setup = mongoPerfSetup(file, test, options.clients);
+  } catch (err) {
+    if (err instanceof UnsupportedShellCall) return { unsupported: err.message };
+    return { unsupported: `its set-up failed in the shell stand-in: ${(err as Error).message}` };
+  }
+  let runOptions: RunOptions;
+  try {
+    runOptions = testRunOptions(options, test, mongoPerfOps(test), setup);
+    compileRunWorkload(runOptions);
+  } catch (err) {
+    if (err instanceof UsageError) return { unsupported: `its ops are refused: ${err.message}` };
+    throw err;
+  }
+  return runOptions;
+}
+
+export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks = {}): Promise<SuiteReport> {
+  const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: options.uri, outcomes: [] };
+  const reportPath = join(options.outDir, 'suite.json');
+  for (const path of options.files) {
+    const file = loadMongoPerfFile(path);
+    for (const test of selectTests(file.tests, options)) {
+      if (hooks.signal?.aborted) break;
+      const base = { file: path, test: test.name, tags: test.tags };
+      const prepared = prepareMongoPerfTest(file, test, options);
+      let outcome: TestOutcome;
+      if ('unsupported' in prepared) {
+        outcome = { ...base, status: 'unsupported', reason: prepared.unsupported };
+      } else {
+        try {
+          const result = await runBenchmark(prepared, { signal: hooks.signal, clientOptions: hooks.clientOptions, onEvent: (e) => hooks.onEvent?.(test.name, e) });
+          if (result.target.testDouble) report.testDouble = true;
+          outcome = { ...base, ...summarize(result), results: join(prepared.outDir!, 'results.json') };
+        } catch (err) {
+          outcome = { ...base, status: 'failed', reason: (err as Error).message, results: join(prepared.outDir!, 'results.json') };
+        }
+      }
+      report.outcomes.push(outcome);
+      hooks.onTest?.(outcome);
+      await writeJsonAtomically(reportPath, report);
+    }
+  }
+  return report;
+}

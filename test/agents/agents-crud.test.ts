@@ -1,0 +1,78 @@
+/**
+ * Issue 17's promise, on this machine: three `mongo-bench agent` processes and the coordinator
+ * against the CRUD test server (target and control database at once) make one result whose counts
+ * equal what the server holds and whose histograms equal the merge of what the agents wrote back.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { decodeMeasurement, EncodedMeasurement } from '../../lib/metrics/measurement-codec';
+import { mergeConcurrentMeasurements } from '../../lib/metrics/merge-measurements';
+import { ResultDocument } from '../../lib/metrics/result';
+import { summarizeStep } from '../../lib/metrics/step-result';
+import { MeasurementDoc } from '../../lib/agents/control';
+import { runCli } from '../support/cli';
+import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+import { killLeftovers, startAgent } from './support';
+
+describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
+  const controlDb = uniqueDbName('agents_control');
+  const targetDb = uniqueDbName('agents_target');
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-agents-'));
+  let client: MongoClient;
+
+  beforeAll(async () => {
+    client = new MongoClient(crudUri());
+    await client.connect();
+  });
+  afterAll(async () => {
+    expect(killLeftovers()).toBe(0);
+    await client.db(controlDb).dropDatabase().catch(() => undefined);
+    await client.db(targetDb).dropDatabase().catch(() => undefined);
+    await client.close();
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  test('one exact result from three agents, counts equal to the server state, clock offsets recorded', async () => {
+    const agents = ['a1', 'a2', 'a3'].map((name) => startAgent(crudUri(), controlDb, name, ['--once']));
+    await Promise.all(agents.map((a) => a.waitFor(/waiting for a run/)));
+
+    const run = await runCli([
+      'run', '--uri', crudUri(), '--agents', '3', '--control-db', controlDb, '--agent-wait', '30',
+      '--workload', 'insert-only', '--ns', `${targetDb}.docs`, '--no-load', '--doc-size', '64',
+      '--clients', '2,5', '--seconds', '1', '--warmup', '0', '--no-server-stats', '--out', out, '--quiet',
+    ]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) as string });
+    const codes = await Promise.all(agents.map((a) => a.exited));
+    expect(codes).toEqual([0, 0, 0]);
+
+    const result = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as ResultDocument;
+    expect(result.complete).toBe(true);
+    expect(result.agents!.agents.map((a) => a.name)).toEqual(['a1', 'a2', 'a3']);
+    for (const a of result.agents!.agents) {
+      expect(Number.isFinite(a.clockOffsetMs)).toBe(true);
+      expect(a.clockRttMs).toBeGreaterThanOrEqual(0);
+    }
+
+    // Counts: every insert the result counts is a document on the server, and no more.
+    const writes = result.steps.reduce((s, step) => s + step.ops.writes, 0);
+    expect(writes).toBeGreaterThan(0);
+    expect(await client.db(targetDb).collection('docs').countDocuments()).toBe(writes);
+
+    // Histograms: each step equals the merge of what its agents wrote to the control database.
+    const docs = await client.db(controlDb).collection<MeasurementDoc>('measurements').find({ runId: result.agents!.runId }).toArray();
+    result.steps.forEach((step, i) => {
+      const shares = step.agents!;
+      expect(shares.map((s) => s.count).reduce((x, y) => x + y, 0)).toBe(step.clients);
+      const parts = docs.filter((d) => d.seq === i + 1).map((d) => decodeMeasurement(JSON.parse(d.measurement!) as EncodedMeasurement));
+      expect(parts).toHaveLength(shares.filter((s) => s.count > 0).length);
+      const expected = summarizeStep([mergeConcurrentMeasurements(parts)]);
+      expect(step.latencyMicros).toEqual(expected.latencyMicros);
+      expect(step.perSecond).toEqual(expected.perSecond);
+      expect(step.ops).toEqual(expected.ops);
+      expect(shares.reduce((s, a) => s + a.ops.writes, 0)).toBe(step.ops.writes);
+    });
+    expect(result.steps[1].agents!.map((s) => [s.first, s.count])).toEqual([[0, 1], [1, 2], [3, 2]]);
+  }, 60_000);
+});
