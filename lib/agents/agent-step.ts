@@ -1,18 +1,17 @@
 /**
- * One agent's share of one step: connect to the target and warm its share's connections, say
- * 'ready', wait for the common start instant (control server's clock, converted with this agent's
- * offset), run the engine on the clients of its share (client i keeps index i and seed + i), report
- * a tick a second as progress, and write the encoded measurement (the worker threads' codec).
+ * One agent's share of one step: connect to the target and warm its share's connections (on worker
+ * threads, as a local run does), say 'ready', wait for the common start instant (control server's
+ * clock, converted with this agent's offset), run the engine on the clients of its share (client i
+ * keeps index i and seed + i), report a tick a second as progress, and write the encoded
+ * measurement (the worker threads' codec).
  * It stops early when the coordinator says stop (Ctrl-C there), the run ends, or this agent is stopped.
  */
-import { MongoClient, MongoClientOptions } from 'mongodb';
+import { MongoClientOptions } from 'mongodb';
 import { encodeMeasurement } from '../metrics/measurement-codec';
 import { redactUri } from '../security/redact';
-import { bindWorkload } from '../workload/compile-ops';
-import { runStep, TickEvent } from '../workload/engine';
-import { singleLoopLoad } from '../workload/parallel-step';
-import { createClient, warmConnections } from '../workload/target';
-import { compileStepWorkload, decodeStepWorkload } from '../workload/worker-workload';
+import { TickEvent } from '../workload/engine';
+import { runParallelStep, workersForStep } from '../workload/parallel-step';
+import { decodeStepWorkload } from '../workload/worker-workload';
 import { ClockOffset, serverInstantToPerformance } from './clock';
 import { ControlCollections, measurementId, MeasurementDoc, StepDoc, StepProgress } from './control';
 import { sleep } from './poll';
@@ -28,6 +27,8 @@ export interface ShareContext {
   targetUri: string;
   clientOptions?: MongoClientOptions;
   clock: ClockOffset;
+  /** Worker threads for this agent's share: 'auto' (one per core but one, at most one per client) or a count. */
+  workers: number | 'auto';
   /** This agent is being stopped (Ctrl-C). */
   signal: AbortSignal;
   /** True while the run is still on (polled from the run document). */
@@ -45,47 +46,50 @@ export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentSha
       { $set: { runId: ctx.runId, seq: step.seq, agent: ctx.agent, clockOffsetMs: ctx.clock.offsetMs, ...fields }, $currentDate: { touchedAt: true } },
       { upsert: true },
     );
-  let client: MongoClient | undefined;
-  try {
-    const prepared = compileStepWorkload(decodeStepWorkload(ctx.spec.workload));
-    client = createClient(ctx.targetUri, {
-      serverSelectionTimeoutMS: ctx.spec.serverSelectionTimeoutMS,
-      maxClients: share.count,
-      clientOptions: ctx.clientOptions,
-      opTimeoutMS: ctx.spec.opTimeoutMS,
-    }).client;
-    await client.connect();
-    await warmConnections(client, share.count);
-    const ops = bindWorkload(prepared, client, { maxTimeMS: ctx.spec.opTimeoutMS });
+  // Stops the step's clients when the coordinator says stop (Ctrl-C there), the run ends, or this agent is stopped.
+  const stop = new AbortController();
+  let watcher: Promise<void> | undefined;
+  let progress = Promise.resolve();
+  const onTick = (tick: TickEvent) => {
+    const p: StepProgress = { phase: tick.phase, second: tick.second, measured: tick.measured };
+    // One write at a time, in order; a lost write only delays the coordinator's progress line.
+    progress = progress.then(() => write({ state: 'running', progress: p })).then(() => undefined, () => undefined);
+  };
+  // Called once this agent's clients are connected and warmed, on every worker thread.
+  const startAt = async (): Promise<number | undefined> => {
     await write({ state: 'ready' });
-
     const startAtServerMs = await waitForStart(ctx, step._id);
-    if (startAtServerMs === undefined) return 'stopped';
-    const stop = new AbortController();
-    const watcher = watchForStop(ctx, step._id, stop);
-    let progress = Promise.resolve();
-    const onTick = (tick: TickEvent) => {
-      const p: StepProgress = { phase: tick.phase, second: tick.second, measured: tick.measured };
-      // One write at a time, in order; a lost write only delays the coordinator's progress line.
-      progress = progress.then(() => write({ state: 'running', progress: p })).then(() => undefined, () => undefined);
-    };
-    const plan = { clients: step.clients, ...step.plan, startAt: serverInstantToPerformance(startAtServerMs, ctx.clock), clientSlice: { first: share.first, count: share.count } };
-    let m;
-    try {
-      m = await runStep(ops, prepared.scope, plan, { signal: stop.signal, onTick });
-    } finally {
-      stop.abort('finished');
-      await watcher;
-      await progress;
-    }
-    m.client = singleLoopLoad(m.load);
+    if (startAtServerMs === undefined) return undefined;
+    watcher = watchForStop(ctx, step._id, stop);
+    return serverInstantToPerformance(startAtServerMs, ctx.clock);
+  };
+  try {
+    const m = await runParallelStep(
+      {
+        uri: ctx.targetUri,
+        ...(ctx.clientOptions ? { clientOptions: ctx.clientOptions } : {}),
+        workload: decodeStepWorkload(ctx.spec.workload),
+        plan: { clients: step.clients, ...step.plan },
+        workers: workersForStep(share.count, ctx.workers),
+        serverSelectionTimeoutMS: ctx.spec.serverSelectionTimeoutMS,
+        ...(ctx.spec.opTimeoutMS !== undefined ? { opTimeoutMS: ctx.spec.opTimeoutMS } : {}),
+        share: { first: share.first, count: share.count },
+        startAt,
+      },
+      { signal: stop.signal, onTick },
+    );
+    stop.abort('finished');
+    await watcher;
+    await progress;
+    if (m.interrupted && m.elapsedSeconds <= 0 && watcher === undefined) return 'stopped'; // never started
     await write({ state: 'done', measurement: JSON.stringify(encodeMeasurement(m)) });
     return 'done';
   } catch (err) {
+    stop.abort('failed');
+    await watcher?.catch(() => undefined);
+    await progress;
     await write({ state: 'failed', error: redactUri((err as Error)?.message ?? String(err)) }).catch(() => undefined);
     return 'failed';
-  } finally {
-    await client?.close().catch(() => undefined);
   }
 }
 

@@ -24,6 +24,8 @@ export interface AgentOptions {
   name: string;
   /** Run one run, then exit. */
   once?: boolean;
+  /** Worker threads for this agent's share of each step (default 'auto'). */
+  workers?: number | 'auto';
   /** The target as this machine reaches it, instead of the URI the coordinator published. */
   targetUri?: string;
   /** Credentials and TLS for the target (from this agent's own flags and environment). */
@@ -197,7 +199,7 @@ class Agent {
         const share = step.shares.find((s) => s.agent === this.options.name);
         if (!share || share.count === 0 || step.state === 'stop') continue;
         log(`step ${step.seq}: ${step.clients} clients (trial ${step.trial}), this agent runs clients ${share.first}..${share.first + share.count - 1}`);
-        const result = await runShare({ control: this.control, runId: run._id, agent: this.options.name, spec, targetUri: this.options.targetUri ?? spec.targetUri, clientOptions: this.options.clientOptions, clock: this.clock, signal, runIsOn, pollMs: stepPollMs }, step, share);
+        const result = await runShare({ control: this.control, runId: run._id, agent: this.options.name, spec, targetUri: this.options.targetUri ?? spec.targetUri, clientOptions: this.options.clientOptions, clock: this.clock, workers: this.options.workers ?? 'auto', signal, runIsOn, pollMs: stepPollMs }, step, share);
         log(`step ${step.seq}: ${result}`);
         if (signal.aborted) return 'interrupted';
       }

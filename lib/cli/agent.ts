@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
+import { MAX_WORKERS, workersArg } from '../config/run-options';
 import { intArg } from '../config/validate';
 import { redactText } from '../security/redact';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, toMongoClientOptions } from '../security/connection';
@@ -20,11 +21,12 @@ interface AgentFlags extends ConnectionFlags {
   printK8sJob?: number;
   image?: string;
   secret?: string;
+  workers?: number | 'auto' | string;
 }
 
 const AGENT_HELP = `
 An agent is one load machine of a run spread over several (see docs/agents.md). Start one per machine
-(or several per machine: each runs its clients on one event loop), then on any machine:
+(its share of each step runs on worker threads, one per core but one, as a local run does), then on any machine:
   mongo-bench run --agents N --control-uri URI --uri TARGET ...
 The agent registers in the control database (${DEFAULT_CONTROL_DB}), heartbeats, runs its share of every
 step of the run it claims, and waits for the next run until Ctrl-C (or exits after one with --once).
@@ -50,6 +52,7 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .option('--control-db <name>', `the control database (default: ${DEFAULT_CONTROL_DB})`)
     .option('--name <name>', 'this agent\'s name, unique among live agents (default: <hostname>-<pid>)')
     .option('--once', 'exit after one run')
+    .option('--workers <n>', `worker threads for this agent's share of each step; 1 = one event loop, no thread (default: auto = min(its clients, cores - 1))`, workersArg)
     .option('--uri <uri>', 'the target as this machine reaches it (default: the URI the coordinator published, without credentials)')
     .option('--print-k8s-job <n>', 'print a Kubernetes Indexed Job manifest of n agents and exit', intArg('--print-k8s-job'))
     .option('--image <image>', 'with --print-k8s-job: the container image (default: node:20)')
@@ -67,7 +70,10 @@ async function agentAction(flags: AgentFlags, ctx: CliContext): Promise<void> {
   if (!flags.controlUri) throw new UsageError('option --control-uri: required: the MongoDB deployment that coordinates the run, e.g. --control-uri mongodb://127.0.0.1:27017');
   if (!/^mongodb(\+srv)?:\/\//.test(flags.controlUri)) throw new UsageError(`option --control-uri: expected a mongodb:// or mongodb+srv:// connection string`);
   if (flags.name !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(flags.name)) throw new UsageError(`option --name: letters, digits, '_', '.' and '-' only (1 to 100), got "${flags.name}"`);
-  const { controlUri, controlDb, name, once, uri, printK8sJob: _k8s, image: _image, secret: _secret, ...connectionFlags } = flags;
+  const { controlUri, controlDb, name, once, uri, workers, printK8sJob: _k8s, image: _image, secret: _secret, ...connectionFlags } = flags;
+  if (workers !== undefined && workers !== 'auto' && (typeof workers !== 'number' || workers < 1 || workers > MAX_WORKERS)) {
+    throw new UsageError(`option --workers: must be auto or a whole number from 1 to ${MAX_WORKERS}, got "${String(workers)}"`);
+  }
   const connection = resolveConnectionOptions(connectionFlags);
   const secrets = connectionSecrets(connection.options);
   const err = (text: string) => ctx.err(redactText(text.endsWith('\n') ? text : `${text}\n`, secrets));
@@ -81,6 +87,7 @@ async function agentAction(flags: AgentFlags, ctx: CliContext): Promise<void> {
       ...(controlDb ? { controlDb } : {}),
       name: name ?? `${hostname()}-${process.pid}`,
       once: once === true,
+      workers: workers ?? 'auto',
       ...(uri ? { targetUri: uri } : {}),
       clientOptions: toMongoClientOptions(connection.options),
       signal: interrupt.signal,

@@ -43,6 +43,17 @@ export interface ParallelStepInput {
   opTimeoutMS?: number;
   /** Told the instant (this thread's performance.now()) the measured window will open, as soon as it is set. */
   onWindowOpen?: (atMs: number) => void;
+  /**
+   * The clients this process runs, when the step is shared with other processes (agents); default
+   * all of `plan.clients`. Client i keeps index i and seed + i wherever it runs.
+   */
+  share?: { first: number; count: number };
+  /**
+   * Who sets the start: called once every client of this process is connected and warmed; returns
+   * the start instant (this thread's performance.now()), or undefined to give the step up unmeasured.
+   * Default: now plus a margin that lets every worker receive it.
+   */
+  startAt?: () => Promise<number | undefined>;
 }
 
 export type ParallelStepMeasurement = StepMeasurement & { client: ClientLoad };
@@ -98,24 +109,32 @@ export function singleLoopLoad(reading: LoopReading | undefined): ClientLoad {
 export async function runParallelStep(input: ParallelStepInput, callbacks: StepCallbacks = {}): Promise<ParallelStepMeasurement> {
   const { plan } = input;
   if (!Number.isInteger(input.workers) || input.workers < 1) throw new RangeError(`workers must be an integer >= 1, got ${input.workers}`);
-  const workers = Math.min(input.workers, plan.clients);
-  if (workers <= 1) return runOnThisThread(input, callbacks);
-  return runOnWorkers(input, splitClients(plan.clients, workers), callbacks);
+  const share = input.share ?? { first: 0, count: plan.clients };
+  const workers = Math.min(input.workers, share.count);
+  if (workers <= 1) return runOnThisThread(input, share, callbacks);
+  const slices = splitClients(share.count, workers).map((s) => ({ first: share.first + s.first, count: s.count }));
+  return runOnWorkers(input, slices, callbacks);
 }
 
-async function runOnThisThread(input: ParallelStepInput, callbacks: StepCallbacks): Promise<ParallelStepMeasurement> {
+async function runOnThisThread(input: ParallelStepInput, share: { first: number; count: number }, callbacks: StepCallbacks): Promise<ParallelStepMeasurement> {
   const prepared = compileStepWorkload(input.workload);
   const { client } = createClient(input.uri, {
     serverSelectionTimeoutMS: input.serverSelectionTimeoutMS ?? 5000,
-    maxClients: input.plan.clients,
+    maxClients: share.count,
     clientOptions: input.clientOptions,
     opTimeoutMS: input.opTimeoutMS,
   });
   try {
     await connect(client, input.uri);
-    await warmConnections(client, input.plan.clients);
+    await warmConnections(client, share.count);
     const ops = bindWorkload(prepared, client, { maxTimeMS: input.opTimeoutMS });
-    const m = await runStep(ops, prepared.scope, input.plan, callbacks);
+    let plan = input.share ? { ...input.plan, clientSlice: share } : input.plan;
+    if (input.startAt) {
+      const startAt = await input.startAt();
+      if (startAt === undefined) return emptyInterrupted(input.plan, 1);
+      plan = { ...plan, startAt };
+    }
+    const m = await runStep(ops, prepared.scope, plan, callbacks);
     return { ...m, client: singleLoopLoad(m.load) };
   } finally {
     await client.close().catch(() => undefined);
@@ -215,9 +234,15 @@ async function runOnWorkers(input: ParallelStepInput, slices: { first: number; c
     const readyOrAborted = await untilAborted(Promise.all(handles.map((h) => h.ready)), signal);
     if (readyOrAborted === 'aborted') return emptyInterrupted(plan, slices.length);
 
-    const startAtEpochMs = performance.timeOrigin + performance.now() + START_MARGIN_MS;
-    handles.forEach((h) => h.post({ type: 'start', startAtEpochMs }));
-    const startAt = startAtEpochMs - performance.timeOrigin;
+    let startAt: number;
+    if (input.startAt) {
+      const given = await input.startAt();
+      if (given === undefined) return emptyInterrupted(plan, slices.length);
+      startAt = given;
+    } else {
+      startAt = performance.now() + START_MARGIN_MS;
+    }
+    handles.forEach((h) => h.post({ type: 'start', startAtEpochMs: performance.timeOrigin + startAt }));
     const measureStart = startAt + plan.warmupSeconds * 1000;
     input.onWindowOpen?.(measureStart);
     timers.push(setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now())));

@@ -35,7 +35,8 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
   });
 
   test('one exact result from three agents, counts equal to the server state, clock offsets recorded', async () => {
-    const agents = ['a1', 'a2', 'a3'].map((name) => startAgent(crudUri(), controlDb, name, ['--once']));
+    // a3 runs its share on two worker threads: its clients start at the common instant all the same.
+    const agents = ['a1', 'a2', 'a3'].map((name) => startAgent(crudUri(), controlDb, name, ['--once', ...(name === 'a3' ? ['--workers', '2'] : [])]));
     await Promise.all(agents.map((a) => a.waitFor(/waiting for a run/)));
 
     const run = await runCli([
@@ -74,5 +75,7 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
       expect(shares.reduce((s, a) => s + a.ops.writes, 0)).toBe(step.ops.writes);
     });
     expect(result.steps[1].agents!.map((s) => [s.first, s.count])).toEqual([[0, 1], [1, 2], [3, 2]]);
+    expect(result.steps[1].agents!.map((s) => s.client?.workers)).toEqual([1, 1, 2]);
+    expect(result.steps[1].agents![2].client!.eventLoopUtilization).toHaveLength(2);
   }, 60_000);
 });
