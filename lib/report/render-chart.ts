@@ -265,7 +265,8 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
                 beginAtZero: true,
                 // suggestedMax, not max: Chart.js still picks round ticks up to (at least) the shared top.
                 ...(spec.y.suggestedMax !== undefined ? { suggestedMax: spec.y.suggestedMax } : {}),
-                ticks: { callback: (value) => tickNumber(Number(value)) },
+                // A gauge of whole things (queued ops, tickets) has no 0.5 tick.
+                ticks: { ...(spec.y.unit === 'count' ? { precision: 0 } : {}), callback: (value) => tickNumber(Number(value)) },
                 title: { display: true, text: spec.y.title },
               },
         ...(spec.y2

@@ -8,7 +8,7 @@
 import { ResultDocument } from '../metrics/result';
 import { ServerPoint, ServerSection, ServerWindow } from '../server-stats/section';
 import { ChartSpec, PALETTE, Point, Series, stepSeconds, StepSegment, timelineSegments } from './chart-data';
-import { measuredLine, seriesLabels, warnings } from './describe';
+import { measuredLine, seriesLabels, uniqueLabels, warnings } from './describe';
 
 export const SERVER_CHART_FILES = { ops: 'server-ops.png', cache: 'server-cache.png', queues: 'server-queues.png', lag: 'server-repl-lag.png' } as const;
 
@@ -29,6 +29,10 @@ export function serverChartsAbsence(result: ResultDocument): string | undefined 
     return `no process could be sampled${server.notes.length ? `: ${server.notes.join('; ')}` : ''}`;
   }
   if (server.windows.length === 0) return 'no measured window was sampled';
+  const charted = (p: ServerPoint) => p.opsPerSec !== undefined || p.cacheUsedShare !== undefined || p.queuedReaders !== undefined || p.queuedWriters !== undefined || p.readTicketsOut !== undefined || p.writeTicketsOut !== undefined || p.lagSeconds !== undefined;
+  if (!Object.values(server.series).some((s) => s.some(charted))) {
+    return 'the servers reported none of the figures charted (opcounters, WiredTiger cache, queues, tickets, replication lag)';
+  }
   return undefined;
 }
 
@@ -97,15 +101,19 @@ function opsGroups(section: ServerSection): Array<{ label: string; ids: string[]
   return section.processes.map((p) => ({ label: processLabel(section, p.id), ids: [p.id] }));
 }
 
-/** Sums a value over processes, point by point (the processes are sampled together, so their t match). */
-function summed(section: ServerSection, ids: readonly string[], value: (p: ServerPoint) => number | undefined): ServerPoint[] {
+/**
+ * Sums a value over processes, point by point (the processes are sampled together, so their t
+ * match), or takes the largest: a share of each process's own cache does not add up across processes.
+ */
+function summed(section: ServerSection, ids: readonly string[], value: (p: ServerPoint) => number | undefined, combine: 'sum' | 'max' = 'sum'): ServerPoint[] {
   const [first, ...rest] = ids;
   const base = section.series[first] ?? [];
   if (rest.length === 0) return base.map((p) => ({ ...p, summed: value(p) }) as ServerPoint & { summed?: number });
   return base.map((p, i) => {
     const parts = ids.map((id) => section.series[id]?.[i]).map((q) => (q && !q.gap ? value(q) : undefined));
     const known = parts.filter((v): v is number => v !== undefined);
-    return { ...p, summed: known.length > 0 ? known.reduce((s, v) => s + v, 0) : undefined } as ServerPoint & { summed?: number };
+    const combined = known.length === 0 ? undefined : combine === 'max' ? Math.max(...known) : known.reduce((s, v) => s + v, 0);
+    return { ...p, summed: combined } as ServerPoint & { summed?: number };
   });
 }
 
@@ -117,11 +125,25 @@ function timeAxis(segments: readonly StepSegment[]): ChartSpec['x'] {
 }
 
 function chartCommon(results: readonly ResultDocument[]): Pick<ChartSpec, 'subtitle' | 'warnings'> {
-  const sampled = results.map((r) => r.server!).map((s) => `serverStatus every ${s.intervalMs / 1000} s from ${s.processes.length} process${s.processes.length === 1 ? '' : 'es'}`);
+  const processes = (n: number) => `${n} process${n === 1 ? '' : 'es'}`;
+  const names = uniqueLabels(results);
+  const intervals = [...new Set(results.map((r) => r.server!.intervalMs / 1000))];
+  // A comparison says how many processes each result sampled, by name (one interval said once).
+  const sampled =
+    results.length === 1
+      ? `serverStatus every ${intervals[0]} s from ${processes(results[0].server!.processes.length)}`
+      : intervals.length === 1
+        ? `serverStatus every ${intervals[0]} s from ${results.map((r, i) => `${processes(r.server!.processes.length)} (${names[i]})`).join(', ')}`
+        : `serverStatus ${results.map((r, i) => `${names[i]}: every ${r.server!.intervalMs / 1000} s from ${processes(r.server!.processes.length)}`).join('; ')}`;
   const label = results.length === 1 ? `${seriesLabels(results)[0]} · ` : '';
   const notes = warnings(results);
-  for (const r of results) for (const c of r.server!.checks) if (c.status === 'gap') notes.push(`servers and clients disagree at ${c.clients} clients: ${c.serverOps} vs ${c.clientOps} ops`);
-  return { subtitle: `${label}${measuredLine(results)} · ${[...new Set(sampled)].join('; ')}`, warnings: notes.map((w) => (w.length > 110 ? `${w.slice(0, 107)}...` : w)) };
+  // One line per result (named in a comparison), not per step: warning lines take the plot's height.
+  const labels = seriesLabels(results);
+  results.forEach((r, i) => {
+    const gaps = r.server!.checks.filter((c) => c.status === 'gap').map((c) => c.clients);
+    if (gaps.length > 0) notes.push(`${results.length > 1 ? `${labels[i]}: ` : ''}servers and clients disagree at ${gaps.join(', ')} client${gaps.length === 1 && gaps[0] === 1 ? '' : 's'} (see summary.md)`);
+  });
+  return { subtitle: `${label}${measuredLine(results)} · ${sampled}`, warnings: notes.map((w) => (w.length > 110 ? `${w.slice(0, 107)}...` : w)) };
 }
 
 function hasValues(series: readonly Series[]): boolean {
@@ -173,28 +195,38 @@ function comparisonCharts(results: readonly ResultDocument[]): ChartSpec[] {
   const x = timeAxis(segments);
   const common = chartCommon(results);
   const labels = seriesLabels(results);
-  const each = (value: (section: ServerSection) => { ids: string[]; value: (p: ServerPoint) => number | undefined }) =>
+  const each = (value: (section: ServerSection) => { ids: string[]; value: (p: ServerPoint) => number | undefined; combine?: 'sum' | 'max' }) =>
     results.map((r, i) => {
       const pick = value(r.server!);
-      return { label: labels[i], ...style(i), points: onTimeline(r.server!, r, segments, summed(r.server!, pick.ids, pick.value), summedValue) };
+      return { label: labels[i], ...style(i), points: onTimeline(r.server!, r, segments, summed(r.server!, pick.ids, pick.value, pick.combine), summedValue) };
     });
   const counting = (s: ServerSection) => {
     const mongos = s.processes.filter((p) => p.kind === 'mongos').map((p) => p.id);
     return mongos.length > 0 ? mongos : s.processes.map((p) => p.id);
   };
   const mongods = (s: ServerSection) => s.processes.filter((p) => p.kind === 'mongod').map((p) => p.id);
+  // Axis titles stay short: a rotated title longer than the plot's height runs into the warning lines.
   const charts: ChartSpec[] = [
-    { file: SERVER_CHART_FILES.ops, title: 'Operations per second the servers counted, each result', ...common, x, y: { title: 'query + insert + update + delete per second (mongos, or every mongod)', unit: 'ops/s', scale: 'linear' }, series: each((s) => ({ ids: counting(s), value: crudPerSec })) },
-    { file: SERVER_CHART_FILES.cache, title: 'WiredTiger dirty cache, each result (processes summed)', ...common, x, y: { title: "dirty share of the cache's maximum, % (summed over mongods)", unit: '%', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => pct(p.cacheDirtyShare) })) },
-    { file: SERVER_CHART_FILES.queues, title: 'Queued operations, each result (processes summed)', ...common, x, y: { title: 'queued readers + writers (globalLock.currentQueue)', unit: 'count', scale: 'linear' }, series: each((s) => ({ ids: s.processes.map((p) => p.id), value: (p) => (p.queuedReaders === undefined ? undefined : p.queuedReaders + (p.queuedWriters ?? 0)) })) },
-    { file: SERVER_CHART_FILES.lag, title: 'Largest replication lag, each result', ...common, x, y: { title: 'seconds the furthest secondary is behind', unit: 's', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => (p.lagSeconds && Object.keys(p.lagSeconds).length > 0 ? Math.max(...Object.values(p.lagSeconds)) : undefined) })) },
+    { file: SERVER_CHART_FILES.ops, title: 'Operations per second on the servers, each result (its mongos, else its mongods)', ...common, x, y: { title: 'query + insert + update + delete per second', unit: 'ops/s', scale: 'linear' }, series: each((s) => ({ ids: counting(s), value: crudPerSec })) },
+    { file: SERVER_CHART_FILES.cache, title: 'WiredTiger dirty cache of the fullest mongod, each result', ...common, x, y: { title: "dirty, % of the cache's maximum", unit: '%', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => pct(p.cacheDirtyShare), combine: 'max' })) },
+    { file: SERVER_CHART_FILES.queues, title: 'Queued operations, each result (its processes summed)', ...common, x, y: { title: 'queued readers + writers (currentQueue)', unit: 'count', scale: 'linear' }, series: each((s) => ({ ids: s.processes.map((p) => p.id), value: (p) => (p.queuedReaders === undefined ? undefined : p.queuedReaders + (p.queuedWriters ?? 0)) })) },
+    { file: SERVER_CHART_FILES.lag, title: 'Largest replication lag, each result', ...common, x, y: { title: 'seconds the furthest secondary is behind', unit: 's', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => (p.lagSeconds && Object.keys(p.lagSeconds).length > 0 ? Math.max(...Object.values(p.lagSeconds)) : undefined), combine: 'max' })) },
   ];
   return charts.filter((c) => hasValues(c.series));
+}
+
+/**
+ * Room above the highest value: a flat gauge (queued ops, lag, cache share) at its maximum would
+ * otherwise run along the plot's top border and read as part of the frame.
+ */
+function withHeadroom(spec: ChartSpec): ChartSpec {
+  const top = Math.max(0, ...spec.series.flatMap((s) => s.points.flatMap((p) => (p.y === null ? [] : [p.y]))));
+  return top > 0 ? { ...spec, y: { ...spec.y, suggestedMax: top * 1.1 } } : spec;
 }
 
 /** Every server chart for these results (none when no result has server data). */
 export function buildServerCharts(results: readonly ResultDocument[]): ChartSpec[] {
   const withData = results.filter((r) => serverChartsAbsence(r) === undefined);
   if (withData.length === 0) return [];
-  return results.length === 1 ? singleResultCharts(withData[0]) : comparisonCharts(withData);
+  return (results.length === 1 ? singleResultCharts(withData[0]) : comparisonCharts(withData)).map(withHeadroom);
 }

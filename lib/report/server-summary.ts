@@ -36,6 +36,8 @@ export function serverSummaryLines(result: ResultDocument, markdownTable: (t: Ta
     }
     const table = consistencyTable(result);
     if (table) out.push('', markdownTable(table), '', "Servers' counts: opcounters query + insert + update + delete between readings taken as each measured window opened and closed; allowed = 2% of the clients' ops + the sampler's own commands + failed ops.");
+    // A gap's note is in its warning above and an unchecked one's in the table; an ok check's caveat goes here, once.
+    for (const note of new Set(server.checks.filter((c) => c.status === 'ok' && c.note).map((c) => c.note!))) out.push('', `Note: ${note}.`);
     for (const note of server.notes) out.push(`- Could not sample: ${note}`);
   }
   const absence = serverChartsAbsence(result);

@@ -32,21 +32,29 @@ export function workloadCounting(ops: readonly unknown[]): WorkloadCounting {
   };
 }
 
-function countingProcesses(windows: readonly ServerWindow[], processes: readonly ServerProcessInfo[]): { ids: string[]; what: string } {
+/**
+ * Said with every check summed over the shards' primaries: a query the mongos sends to several
+ * shards (no shard key in the filter) counts once on each shard but once at the client, so on that
+ * path the servers may count more than the clients without anything else loading them.
+ */
+export const SHARD_PRIMARIES_NOTE = "no mongos was sampled: counted on the shards' primaries, where a query sent to several shards counts once on each";
+
+function countingProcesses(windows: readonly ServerWindow[], processes: readonly ServerProcessInfo[]): { ids: string[]; what: string; shardPrimaries: boolean } {
   const hasCounts = (id: string) => windows.every((w) => w.counted[id] != null && Object.keys(w.counted[id]!).length > 0);
   const mongos = processes.filter((p) => p.kind === 'mongos' && hasCounts(p.id)).map((p) => p.id);
-  if (mongos.length > 0) return { ids: mongos, what: `mongos ${mongos.join(', ')}` };
+  if (mongos.length > 0) return { ids: mongos, what: `mongos ${mongos.join(', ')}`, shardPrimaries: false };
   const last = windows[windows.length - 1];
   const primaries = processes.filter((p) => p.kind === 'mongod' && ['primary', 'standalone'].includes(last?.roles[p.id] ?? '') && hasCounts(p.id)).map((p) => p.id);
   const sharded = processes.some((p) => p.shard !== undefined);
-  return { ids: primaries, what: `${sharded ? "the shards' primaries" : last?.roles[primaries[0]] === 'standalone' ? 'standalone' : 'primary'} ${primaries.join(', ')}` };
+  const role = sharded ? "the shards' primaries" : last?.roles[primaries[0]] === 'standalone' ? 'standalone' : 'primary';
+  return { ids: primaries, what: primaries.length > 0 ? `${role} ${primaries.join(', ')}` : 'no process gave opcounters', shardPrimaries: sharded };
 }
 
 export function checkStep(step: StepResult, allWindows: readonly ServerWindow[], processes: readonly ServerProcessInfo[], counting: WorkloadCounting): ConsistencyCheck {
   const windows = allWindows.filter((w) => w.clients === step.clients);
   const clientOps = step.ops.reads + step.ops.writes;
   const counters: OpCounterName[] = ['query', 'insert', 'update', 'delete', ...(counting.countsCommands ? ['command' as const] : [])];
-  const { ids, what } = countingProcesses(windows, processes);
+  const { ids, what, shardPrimaries } = countingProcesses(windows, processes);
   const base = { clients: step.clients, clientOps, counted: `${what}: ${counters.join('+')}` };
   const unchecked = (note: string): ConsistencyCheck => ({ ...base, status: 'unchecked', serverOps: null, difference: null, allowance: 0, note });
   if (windows.length === 0) return unchecked('no measured window was sampled');
@@ -71,6 +79,7 @@ export function checkStep(step: StepResult, allWindows: readonly ServerWindow[],
         ? 'the servers counted more than the clients sent: something else is loading the server, or ops are being retried'
         : 'the servers counted fewer than the clients: ops are being lost, or another router or member took part of the load';
   }
+  if (shardPrimaries) check.note = check.note ? `${check.note} (${SHARD_PRIMARIES_NOTE})` : SHARD_PRIMARIES_NOTE;
   return check;
 }
 

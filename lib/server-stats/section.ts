@@ -68,7 +68,7 @@ export interface ConsistencyCheck {
   difference: number | null;
   /** 2% of the clients' ops + the sampler's own commands + the clients' failed ops. */
   allowance: number;
-  /** Why it is unchecked, or what the gap may mean. */
+  /** Why it is unchecked, what the gap may mean, or that no mongos was sampled (the shards' primaries summed). */
   note?: string;
 }
 

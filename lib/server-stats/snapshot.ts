@@ -48,10 +48,14 @@ export interface ServerSnapshot {
   lagSeconds?: Record<string, number>;
 }
 
-/** A number from an int, double, Long or Decimal-like value; undefined for anything else. */
+/**
+ * A number from a JS number, a bigint, a Long (toNumber) or a BSON Double / Int32 (valueOf: what the
+ * driver hands back with promoteValues off); undefined for anything else.
+ */
 export function numberOf(raw: unknown): number | undefined {
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
   if (typeof raw === 'bigint') return Number(raw);
+  if (raw instanceof Object && typeof raw.valueOf() === 'number') return numberOf(raw.valueOf());
   if (typeof raw === 'object' && raw !== null && 'toNumber' in raw && typeof (raw as { toNumber: unknown }).toNumber === 'function') {
     const n = (raw as { toNumber(): number }).toNumber();
     return Number.isFinite(n) ? n : undefined;

@@ -161,6 +161,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       for (const text of started.warnings) emit({ type: 'server-stats', text });
     }
     const counting = workloadCounting(options.workload.ops);
+    const toldNotes = new Set<string>();
     // The data a step starts from: the workload's own set-up, else the built-in loader (unless
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {
@@ -268,6 +269,11 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         serverStats.addCheck(check);
         const warning = checkWarning(check);
         if (warning) emit({ type: 'server-stats', text: `warning: ${warning}` });
+        // What the servers would not tell (a test double's serverStatus, say): once, as soon as it is known.
+        for (const note of serverStats.section().notes) {
+          if (!toldNotes.has(note)) emit({ type: 'server-stats', text: `could not sample: ${note}` });
+          toldNotes.add(note);
+        }
       }
       emit({ type: 'step-done', step });
       if (failure) {

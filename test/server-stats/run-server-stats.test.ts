@@ -11,6 +11,7 @@ import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { ServerStatusDouble } from '../support/server-status-double';
 import { crudUri, describeNeeding } from '../support/servers';
+import { buildServerCharts, serverChartsAbsence } from '../../lib/report/server-charts';
 
 function options(uri: string, overrides: Partial<RunOptions> = {}): RunOptions {
   const ns = 'sstats.docs';
@@ -112,8 +113,12 @@ describeNeeding('crud', 'server stats against the CRUD test double (no opcounter
     const events: string[] = [];
     const result = await runBenchmark(options(crudUri(), { clients: [1], workers: 1, load: true, testDouble: true }), { onEvent: (e) => e.type === 'server-stats' && events.push(e.text) });
     expect(result.complete).toBe(true);
-    const text = [...events, ...(result.server?.notes ?? [])].join('\n');
-    expect(text).toMatch(/opcounters/);
-    if (result.server) expect(result.server.checks.map((c) => c.status)).toEqual(['unchecked']);
+    // Said while it runs, not only in the result.
+    expect(events.join('\n')).toMatch(/could not sample: .*opcounters/);
+    expect(result.server!.checks.map((c) => c.status)).toEqual(['unchecked']);
+    expect(result.server!.checks[0].counted).toMatch(/^no process gave opcounters: /);
+    // The report says why it has no server charts.
+    expect(buildServerCharts([result])).toEqual([]);
+    expect(serverChartsAbsence(result)).toMatch(/none of the figures charted/);
   });
 });

@@ -61,7 +61,8 @@ function resultWith(server: ResultDocument['server'], writes: number): ResultDoc
     label: 'all inserts on shard0',
     complete: true,
     startedAt: new Date().toISOString(),
-    target: { uri: 'mongodb://mongos-a:27017', topology: 'sharded', serverVersion: '6.0.14' },
+    // Made-up processes (test doubles): the charts and summary must not call their numbers MongoDB's.
+    target: { uri: 'mongodb://mongos-a:27017', topology: 'sharded', serverVersion: '6.0.14', testDouble: true },
     workload: { name: 'insert-only', ops: [{ op: 'insert', ns: 'db.c', doc: { x: 1 } }] },
     config: {},
     steps: [
