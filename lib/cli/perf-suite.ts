@@ -6,6 +6,9 @@ import { intArg, intListArg } from '../config/validate';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../config/run-options';
 import { RESET_CHOICES, ResetMode } from '../workload/setup-spec';
 import { runMongoPerfSuite, TestOutcome } from '../workload/mongo-perf/run-suite';
+import { redactText } from '../security/redact';
+import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
+import { installInterrupt } from '../run/interrupt';
 
 const HELP = `
 Runs MongoDB's own mongo-perf test files (your checkout of github.com/mongodb/mongo-perf,
@@ -17,7 +20,7 @@ Examples:
   mongo-bench perf-suite --uri mongodb://127.0.0.1:27017 ~/mongo-perf/testcases/simple_insert.js
   mongo-bench perf-suite --uri ... ~/mongo-perf/testcases/*.js --tags core --clients 1,2,4,8 --seconds 5`;
 
-interface PerfSuiteFlags {
+interface PerfSuiteFlags extends ConnectionFlags {
   uri?: string;
   tests?: string;
   tags?: string;
@@ -39,7 +42,7 @@ function line(o: TestOutcome): string {
 }
 
 export function registerPerfSuite(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('perf-suite')
     .description("run mongo-perf test files (testcases/*.js) unchanged: one result per test, pre() as the set-up, mongo-perf's tags kept")
     .argument('<files...>', 'mongo-perf test files (testcases/*.js of your mongo-perf checkout)')
@@ -55,7 +58,9 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
     .option('--workers <n>', 'worker threads per step (default: auto)', workersArg)
     .option('--out <dir>', 'output folder (default: reports/<timestamp>-perf-suite/)')
     .option('--test-double', 'mark the target as a test double (mongo-java-server is detected by itself)')
-    .option('--json', 'print suite.json on stdout')
+    .option('--json', 'print suite.json on stdout');
+  addConnectionOptions(command);
+  command
     .addHelpText('after', HELP)
     .action(async (files: string[], flags: PerfSuiteFlags) => {
       if (!flags.uri) throw new UsageError('option --uri: required, e.g. --uri mongodb://127.0.0.1:27017');
@@ -70,7 +75,17 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
       const workers = flags.workers;
       if (workers !== undefined && workers !== 'auto' && (typeof workers !== 'number' || workers < 1)) throw new UsageError(`option --workers: must be auto or a whole number >= 1, got ${String(workers)}`);
       const outDir = flags.out ?? defaultOutDir('perf-suite', new Date());
-      const report = await runMongoPerfSuite(
+      const connection = resolveConnectionOptions(splitConnectionFlags(flags).connection);
+      const secrets = connectionSecrets(connection.options);
+      const err = (text: string) => ctx.err(redactText(text, secrets));
+      for (const w of connection.warnings) err(`warning: ${w}`);
+      // Ctrl-C: the test under way writes what it measured (marked incomplete), and no further test starts.
+      const interrupt = installInterrupt({
+        onSignal: (name, first) => err(first ? `${name}: stopping after what the current test measured` : `${name} again: quitting now`),
+      });
+      let report;
+      try {
+        report = await runMongoPerfSuite(
         {
           files,
           uri: flags.uri,
@@ -88,12 +103,15 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
           ...(workers !== undefined ? { workers: workers as number | 'auto' } : {}),
           ...(flags.testDouble ? { testDouble: true } : {}),
         },
-        { onTest: (o) => ctx.err(line(o)) },
-      );
+        { onTest: (o) => err(line(o)), signal: interrupt.signal, clientOptions: toMongoClientOptions(connection.options) },
+        );
+      } finally {
+        interrupt.dispose();
+      }
       const count = (s: TestOutcome['status']) => report.outcomes.filter((o) => o.status === s).length;
-      ctx.err(`${report.outcomes.length} tests: ${count('ran')} ran, ${count('errors')} ran with errors, ${count('unsupported')} unsupported, ${count('failed')} failed; ${join(outDir, 'suite.json')}`);
-      if (report.testDouble) ctx.err('the target is a test double: these are not MongoDB numbers');
-      if (flags.json) ctx.out(`${JSON.stringify(report, null, 2)}\n`);
-      ctx.exitCode = count('failed') > 0 ? EXIT.failed : EXIT.ok;
+      err(`${report.outcomes.length} tests: ${count('ran')} ran, ${count('errors')} ran with errors, ${count('unsupported')} unsupported, ${count('failed')} failed; ${join(outDir, 'suite.json')}`);
+      if (report.testDouble) err('the target is a test double: these are not MongoDB numbers');
+      if (flags.json) ctx.out(`${redactText(JSON.stringify(report, null, 2), secrets)}\n`);
+      ctx.exitCode = interrupt.signal.aborted ? EXIT.sigint : count('failed') > 0 ? EXIT.failed : EXIT.ok;
     });
 }

@@ -8,7 +8,7 @@ import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
-import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, toMongoClientOptions } from '../security/connection';
+import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
 import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
@@ -127,15 +127,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .action(async (_flags: RunFlags, cmd: Command) => runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')));
 }
 
-const CONNECTION_KEYS: (keyof ConnectionFlags)[] = ['username', 'password', 'authSource', 'authMechanism', 'tls', 'tlsCaFile', 'tlsCertificateKeyFile', 'tlsAllowInvalidCertificates'];
 
 /** The connection flags apart from the run's own (they never go into a config file or the plan). */
-function splitConnectionFlags(flags: Record<string, unknown>): { connection: ConnectionFlags; rest: RunFlags } {
-  const connection: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(flags)) ((CONNECTION_KEYS as string[]).includes(key) ? connection : rest)[key] = value;
-  return { connection: connection as ConnectionFlags, rest: rest as RunFlags };
-}
 
 /** The --agents flags apart from the run's own (validated by lib/agents/options). */
 function splitAgentFlags(flags: RunFlags): { agentFlags: AgentRunFlags; rest: RunFlags } {
@@ -157,7 +150,7 @@ function commandLineFlags(command: Command): RunFlags {
 }
 
 async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
-  const { connection: connectionFlags, rest: withAgentFlags } = splitConnectionFlags(typedFlags as Record<string, unknown>);
+  const { connection: connectionFlags, rest: withAgentFlags } = splitConnectionFlags(typedFlags as RunFlags & ConnectionFlags);
   const { agentFlags, rest: flags } = splitAgentFlags(withAgentFlags);
   const connection = resolveConnectionOptions(connectionFlags);
   const secrets = connectionSecrets(connection.options);

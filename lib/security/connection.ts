@@ -73,6 +73,17 @@ const schema = z
   })
   .strict();
 
+/** The flags addConnectionOptions adds, as commander names them. */
+export const CONNECTION_KEYS: (keyof ConnectionFlags)[] = ['username', 'password', 'authSource', 'authMechanism', 'tls', 'tlsCaFile', 'tlsCertificateKeyFile', 'tlsAllowInvalidCertificates'];
+
+/** A command's flags split into the connection flags and the rest. */
+export function splitConnectionFlags<T extends object>(flags: T): { connection: ConnectionFlags; rest: Omit<T, keyof ConnectionFlags> } {
+  const connection: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flags)) ((CONNECTION_KEYS as string[]).includes(key) ? connection : rest)[key] = value;
+  return { connection: connection as ConnectionFlags, rest: rest as Omit<T, keyof ConnectionFlags> };
+}
+
 /**
  * Validates the flags (or the `connection` section of a config file, with style 'config') and
  * settles the password: the flag, else env MONGO_BENCH_PASSWORD; the username: the flag, else

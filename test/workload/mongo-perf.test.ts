@@ -86,4 +86,17 @@ describeNeeding('crud', 'mongo-perf test files against the CRUD test server', ()
     for (const step of result.steps) expect(step.ops).toMatchObject({ errors: 0 });
     expect(JSON.parse(readFileSync(join(outDir, 'suite.json'), 'utf8')).outcomes).toHaveLength(2);
   }, 30_000);
+
+  it('keeps the password out of suite.json and the outcome, even when the server cannot be reached', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mb-perf-secret-'));
+    try {
+      const report = await runMongoPerfSuite({ ...base, uri: 'mongodb://bench:s3cret-pw@127.0.0.1:1/?directConnection=true', serverSelectionTimeoutMS: 300, outDir: dir, tests: /UniqueSeqInsert/ });
+      expect(report.outcomes.map((o) => o.status)).toEqual(['failed']);
+      const written = readFileSync(join(dir, 'suite.json'), 'utf8');
+      expect(written).toContain('127.0.0.1:1');
+      expect(written).not.toContain('s3cret-pw');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -5,6 +5,7 @@
  * shell stand-in cannot record, ops benchRun would take but mongo-bench refuses, or what the server
  * answered (a feature a test double lacks). suite.json lists every test's outcome.
  */
+import { redactUri } from '../../security/redact';
 import { join } from 'node:path';
 import { MongoClientOptions } from 'mongodb';
 import { RunOptions } from '../../config/run-options';
@@ -125,7 +126,8 @@ export function prepareMongoPerfTest(file: ReturnType<typeof loadMongoPerfFile>,
 }
 
 export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks = {}): Promise<SuiteReport> {
-  const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: options.uri, outcomes: [] };
+  // suite.json is shared with others: never with a password in it.
+  const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: redactUri(options.uri), outcomes: [] };
   const reportPath = join(options.outDir, 'suite.json');
   for (const path of options.files) {
     const file = loadMongoPerfFile(path);
