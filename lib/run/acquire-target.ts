@@ -26,6 +26,12 @@ export interface AcquireHooks {
   credentials?: { username: string; password: string };
   /** A secret made on the way (a keyfile's content): to be removed from every output. */
   onSecret?(value: string): void;
+  /**
+   * Launched clusters: runs once the cluster is formed, before its data-distribution steps
+   * (enableSharding, shardCollection, splits), with the cluster's URI: --drop goes here, because a
+   * database dropped after them loses its sharding (dropDatabase removes it, as the stand-ins model).
+   */
+  beforeDataDistribution?(uri: string): Promise<void>;
 }
 
 export interface AcquiredTarget {
@@ -124,6 +130,7 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   hooks.signal.addEventListener('abort', onAbort, { once: true });
   const driver = driverConnector(credentials ? { credentials } : {});
   const applied: SetupStep[] = [];
+  let distributing = false;
   try {
     if (plan.steps.length > 0) {
       hooks.onPhase('setup', `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}`);
@@ -141,7 +148,16 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
         }
         return driver.connect(planTarget);
       },
-      { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e), ...(credentials ? { credentials } : {}) },
+      {
+        onCommand: (e) => hooks.onCommand(e),
+        onStep: (e) => hooks.onStep?.(e),
+        ...(credentials ? { credentials } : {}),
+        beforeStep: async (step) => {
+          if (distributing || !hooks.beforeDataDistribution || !('enableSharding' in step.command)) return;
+          distributing = true;
+          await hooks.beforeDataDistribution(plan.topology.uri);
+        },
+      },
     );
     applied.push(...outcomes.map((o) => o.step));
     // A plan with no mongos step (none here today) still needs its routers.

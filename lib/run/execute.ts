@@ -93,6 +93,16 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
 
   let acquired: AcquiredTarget | undefined;
   let result: ResultDocument | undefined;
+  // On a launched sharded cluster --drop runs before the data-distribution steps (acquireTarget's hook).
+  let dropped = false;
+  const dropDatabaseFirst = async (uri: string): Promise<void> => {
+    hooks.emit({ type: 'phase', phase: 'setup', detail: `drop database ${plan.db} (before it is sharded)` });
+    await prepareDatabase(
+      { uri, db: plan.db, drop: true, clientOptions: hooks.clientOptions, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
+      { onCommand: (e) => log.command(e), onNote: note },
+    );
+    dropped = true;
+  };
   try {
     try {
       acquired = await acquireTarget(plan.target, {
@@ -107,14 +117,16 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
         onStep: (e) => onStep(e, () => setupPlan?.steps),
         credentials: hooks.credentials,
         onSecret: (value) => secrets.push(value),
+        ...(plan.drop ? { beforeDataDistribution: async (uri: string) => dropDatabaseFirst(uri) } : {}),
       });
       if (hooks.signal.aborted) throw abortError();
 
       const uriSetup = plan.target.kind === 'uri' ? plan.target.setup : undefined;
-      if (plan.drop || uriSetup) {
-        hooks.emit({ type: 'phase', phase: 'setup', detail: [plan.drop ? `drop database ${plan.db}` : '', uriSetup ? 'apply the data-distribution steps (--setup)' : ''].filter(Boolean).join(', then ') });
+      const drop = plan.drop && !dropped;
+      if (drop || uriSetup) {
+        hooks.emit({ type: 'phase', phase: 'setup', detail: [drop ? `drop database ${plan.db}` : '', uriSetup ? 'apply the data-distribution steps (--setup)' : ''].filter(Boolean).join(', then ') });
         await prepareDatabase(
-          { uri: acquired.uri, db: plan.db, drop: plan.drop, setup: uriSetup, clientOptions: hooks.clientOptions, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
+          { uri: acquired.uri, db: plan.db, drop, setup: uriSetup, clientOptions: hooks.clientOptions, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
           {
             onCommand: (e) => log.command(e),
             onNote: note,

@@ -55,6 +55,8 @@ export interface ApplyOptions {
    * steps. The command log keeps the stand-ins, so the password is never logged.
    */
   credentials?: { username: string; password: string };
+  /** Runs before a step is started (after the previous one is done): a caller's own work between steps. */
+  beforeStep?: (step: SetupStep) => Promise<void>;
 }
 
 export class SetupStepError extends RunError {
@@ -85,6 +87,7 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
         number,
         step,
       );
+    await options.beforeStep?.(step);
     options.onStep?.({ step: number, steps: total, description: step.description, status: 'running' });
 
     const connectTo = async (key: string, to: PlanTarget): Promise<CommandRunner> => {

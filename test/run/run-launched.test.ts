@@ -48,13 +48,13 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  it('sharded 2x1: launches, applies the plan in order, runs, writes every artifact, stops everything', async () => {
+  it('sharded 2x1 with --drop: launches, drops before sharding, applies the plan in order, runs, writes every artifact, stops everything', async () => {
     const basePort = await freePortRange(4);
     const dataDir = path.join(work, 'sharded-data');
     const out = path.join(work, 'sharded-out');
     const record = path.join(work, 'sharded-record');
     const r = await runCli(
-      ['--topology', 'sharded', '--shards', '2', '--replicas', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--stop-balancer', '--chunk-size', '64', '--out', out, ...TINY],
+      ['--topology', 'sharded', '--shards', '2', '--replicas', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--stop-balancer', '--chunk-size', '64', '--drop', '--out', out, ...TINY],
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
     );
     expect(r.stderr).not.toContain('unexpected error');
@@ -74,7 +74,9 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     // The plan has two moveChunks (one chunk per shard); the first goes to the primary shard shard0,
     // where the collection's only chunk starts, so the plan marks it expectSkip and its check finds
     // it done: it is not sent. Only the move to shard1 is applied. No balancerStart: --stop-balancer.
-    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard', 'enableSharding', 'shardCollection', 'configureCollectionBalancing', 'balancerStop', 'split', 'moveChunk']);
+    // --drop comes once the cluster is formed and before enableSharding: a dropDatabase after the
+    // sharding steps would remove them (the stand-in's catalog models it, test/stand-ins/sharding.test.ts).
+    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard', 'dropDatabase', 'enableSharding', 'shardCollection', 'configureCollectionBalancing', 'balancerStop', 'split', 'moveChunk']);
     const moveApplied = log.filter((l) => / apply .*"moveChunk"/.test(l));
     expect(moveApplied.map((l) => /"to":"(\w+)"/.exec(l)![1])).toEqual(['shard1']);
     // The step before it (the move to shard0) was checked against config.chunks and not applied.
@@ -101,6 +103,7 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const mongosCommands = mongos.lines.map((l) => l.name);
     for (const name of ['addShard', 'enableSharding', 'shardCollection', 'split', 'moveChunk', 'balancerStop', 'insert', 'find', 'update']) expect(mongosCommands).toContain(name);
     expect(mongosCommands.indexOf('balancerStop')).toBeLessThan(mongosCommands.indexOf('insert'));
+    expect(mongosCommands.lastIndexOf('dropDatabase')).toBeLessThan(mongosCommands.indexOf('enableSharding'));
     const cfg = servers.find((s) => s.port === basePort + 1)!;
     expect(cfg.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({ replSetInitiate: { _id: 'cfg', configsvr: true } });
     // The last event each stand-in saw is SIGTERM (commands it received before are flushed after it: stop() asks each member hello first).

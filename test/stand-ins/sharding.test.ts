@@ -119,6 +119,23 @@ describe('drop of a sharded collection', () => {
   });
 });
 
+describe('dropDatabase of a database with a sharded collection', () => {
+  test.each(['4.4.29', '7.0.14'])('%s: the database entry and its collections\' sharding go; shardCollection on 4.4 then needs enableSharding again', (version) => {
+    const catalog = withShards(version, 2);
+    catalog.enableSharding({ enableSharding: 'app' });
+    catalog.enableSharding({ enableSharding: 'other' });
+    catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } });
+    catalog.shardCollection({ shardCollection: 'other.docs', key: { _id: 'hashed' } });
+    catalog.dropDatabase('app');
+    expect(catalog.find('databases', { _id: 'app' }, 0)).toEqual([]);
+    expect(catalog.find('collections', { _id: 'app.docs' }, 0).filter((c) => c.dropped !== true)).toEqual([]);
+    expect(catalog.find('collections', { _id: 'other.docs' }, 0)).toHaveLength(1);
+    const again = catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } });
+    if (version.startsWith('4.4')) expect(again).toMatchObject({ ok: 0, codeName: 'IllegalOperation' });
+    else expect(again).toMatchObject({ ok: 1 });
+  });
+});
+
 describe('the balancer and a manual moveChunk', () => {
   function unbalanced(version: string): ShardingCatalog {
     const catalog = withShards(version, 2);

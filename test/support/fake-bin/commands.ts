@@ -94,6 +94,7 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
     }
     // drop removes a sharded collection's metadata (sharding.ts dropCollection) and creates no database.
     if (name === 'drop' && catalog) catalog.dropCollection(`${db}.${String(body.drop)}`);
+    else if (name === 'dropDatabase' && catalog) catalog.dropDatabase(db);
     else if (name !== 'createUser' && catalog) catalog.ensureDatabase(db);
     return undefined;
   };

@@ -197,6 +197,20 @@ export class ShardingCatalog {
     else coll.dropped = true;
   }
 
+  /**
+   * dropDatabase through mongos drops every collection of the database with its sharding metadata
+   * (as dropCollection above), then deletes the database's config.databases entry: 5.0+
+   * DropDatabaseCoordinator::_runImpl (src/mongo/db/s/drop_database_coordinator.cpp: each
+   * collection of catalogClient->getCollections -> _dropShardedCollection, then
+   * removeDatabaseFromConfigAndUpdatePlacementHistory); 4.4 _configsvrDropDatabase -> dropDatabaseLegacy
+   * (src/mongo/db/s/config/configsvr_drop_database_command.cpp). So enableSharding and shardCollection
+   * must come after a drop, never before.
+   */
+  dropDatabase(name: string): void {
+    for (const ns of [...this.collections.keys()]) if (ns.startsWith(`${name}.`)) this.dropCollection(ns);
+    this.databases.delete(name);
+  }
+
   /** The collection's entry while it is sharded (a 4.4 entry left `dropped: true` is not). */
   private sharded(ns: string): Doc | undefined {
     const coll = this.collections.get(ns);
