@@ -41,6 +41,12 @@ describe('command line (pure)', () => {
     expect(refusal(() => storeOptions('mongod', v('7.0.14'), ['--setParameter', 'mongosShutdownTimeoutMillisForSignaledShutdown=1'])).exitCode).toBe(2);
   });
 
+  test('the quiesce parameters exist from 4.5: a 4.4 mongod and mongos refuse them, 5.0 takes them', () => {
+    expect(refusal(() => storeOptions('mongod', v('4.4.29'), ['--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=1000'])).message).toBe('Illegal --setParameter parameter: "shutdownTimeoutMillisForSignaledShutdown"');
+    expect(refusal(() => storeOptions('mongos', v('4.4.29'), ['--configdb', 'cfg/127.0.0.1:1', '--setParameter', 'mongosShutdownTimeoutMillisForSignaledShutdown=1000'])).exitCode).toBe(2);
+    expect(storeOptions('mongod', v('5.0.30'), ['--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=1000']).setParameters.get('shutdownTimeoutMillisForSignaledShutdown')).toBe('1000');
+  });
+
   test('dbpath, logpath and keyFile are made absolute before the fork; pidfilepath is kept as given', () => {
     const o = storeOptions('mongod', v('7.0.14'), ['--dbpath', 'd', '--logpath', 'd/log', '--keyFile', 'k', '--pidfilepath', 'd/p.pid', '--fork'], '/work/here');
     expect([o.dbPath, o.logPath, o.keyFile, o.pidFilePath]).toEqual(['/work/here/d', '/work/here/d/log', '/work/here/k', 'd/p.pid']);

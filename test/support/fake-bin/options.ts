@@ -133,6 +133,8 @@ const KNOWN_SET_PARAMETERS: Record<Kind, string[]> = {
   mongos: ['mongosShutdownTimeoutMillisForSignaledShutdown', 'enableTestCommands', 'diagnosticDataCollectionEnabled', 'logLevel'],
 };
 
+const QUIESCE_PARAMETERS = ['shutdownTimeoutMillisForSignaledShutdown', 'mongosShutdownTimeoutMillisForSignaledShutdown'];
+
 function single(parsed: ParsedArgs, name: string): string | undefined {
   const all = parsed.values.get(name);
   return all?.[all.length - 1];
@@ -157,6 +159,10 @@ export function storeOptions(kind: Kind, version: ServerVersion, argv: string[],
     const eq = spec.indexOf('=');
     const name = eq > 0 ? spec.slice(0, eq) : spec;
     if (!KNOWN_SET_PARAMETERS[kind].includes(name)) throw new StartupError(`Illegal --setParameter parameter: "${name}"`, EXIT_BADOPTIONS);
+    // The quiesce parameters exist from 4.5.0 (the server's own test runner strips them for older
+    // binaries: jstests/libs servers.js, _removeSetParameterIfBeforeVersion(..., "4.5.0")): a 4.4
+    // server refuses them as unknown.
+    if (QUIESCE_PARAMETERS.includes(name) && !features(version).quiesce) throw new StartupError(`Illegal --setParameter parameter: "${name}"`, EXIT_BADOPTIONS);
     const value = eq > 0 ? spec.slice(eq + 1) : '';
     if (/TimeoutMillis/.test(name) && !/^\d+$/.test(value)) {
       throw new StartupError(`Bad value for parameter "${name}": Failed to parse value "${value}" as int`, EXIT_BADOPTIONS);
