@@ -3,6 +3,7 @@ import { renderPlanTable } from '../topology';
 import { redactUri } from '../security/redact';
 import { formatDuration, sweepSeconds } from './progress';
 import { RunPlan } from './run-plan';
+import { SetupStep } from '../workload/setup-spec';
 
 export function renderDryRun(plan: RunPlan): string {
   const b = plan.benchmark;
@@ -44,11 +45,24 @@ export function renderDryRun(plan: RunPlan): string {
   for (const warning of plan.warnings) out.push(`warning: ${warning}`);
   out.push('', 'Benchmark:');
   out.push(`  workload ${b.workload.name}${b.workload.file ? ` (${b.workload.file})` : ''}: ${b.workload.ops.length} op${b.workload.ops.length === 1 ? '' : 's'} per pass, namespace ${b.ns}`);
-  out.push(`  load: ${b.load ? `${b.docs} documents of ~${b.docSize} bytes in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
+  const when = b.reset === 'each-step' ? 'before every step (--reset each-step)' : 'once, before the sweep';
+  if (b.setup) {
+    out.push(`  set-up (the workload file's \`setup\`, instead of the loader), ${when}:`);
+    for (const step of b.setup.steps) out.push(`    ${describeSetupStep(step)}`);
+    if (b.setup.byClients) out.push(`    (other steps for ${Object.keys(b.setup.byClients).join(', ')} clients)`);
+  } else {
+    out.push(`  load, ${when}: ${b.load ? `${b.docs} documents of ~${b.docSize} bytes in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
+  }
   out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
   const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
   out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), plus start-up, setup and loading`);
   out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);
   out.push('Nothing was started or connected (--dry-run).');
   return `${out.join('\n')}\n`;
+}
+
+function describeSetupStep(step: SetupStep): string {
+  if (step.kind === 'command') return `command on ${step.db}: ${JSON.stringify(step.command)}`;
+  if (step.kind === 'documents') return `insert ${step.documents.length} document${step.documents.length === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll}`;
+  return `insert ${step.count} generated document${step.count === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll} (batches of ${step.batchSize})`;
 }

@@ -131,6 +131,19 @@ describe('mongo-bench run --dry-run and --help', () => {
     expect(r.stdout).toContain('drop database mongo_bench first (--drop)');
   });
 
+  it('--dry-run shows a workload file\'s own set-up and when it runs (--reset)', async () => {
+    const workload = file('wl.json', JSON.stringify({
+      name: 'seq',
+      ops: [{ op: 'insert', ns: 'perf.seq', doc: { _id: { '#SEQ_INT': { seq_id: 0, start: 0, step: 1, unique: true } } } }],
+      setup: [{ command: { drop: 'seq' }, db: 'perf' }, { documents: { count: 500, doc: { x: 1 } }, ns: 'perf.seq' }],
+    }));
+    const r = await cli('--dry-run', '--uri', 'mongodb://127.0.0.1:1', '--workload-file', workload, '--reset', 'each-step');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("set-up (the workload file's `setup`, instead of the loader), before every step (--reset each-step):");
+    expect(r.stdout).toContain('command on perf: {"drop":"seq"}');
+    expect(r.stdout).toContain('insert 500 generated documents into perf.seq (batches of 1000)');
+  });
+
   it('--help lists the targets, the presets and the exit codes', async () => {
     const r = await cli('--help');
     expect(r.code).toBe(0);
