@@ -110,6 +110,12 @@ export function describeClientLoad(load: ClientLoad): string {
   return `${load.workers} worker${load.workers === 1 ? '' : 's'}, busiest event loop ${Math.round(busiest * 100)}% busy, process CPU ${Math.round(load.cpuPercent)}% of a core`;
 }
 
+/** The same for a step run by agents: their load side by side (lib/agents/merge.ts). */
+export function describeAgentsLoad(load: ClientLoad, agents: number): string {
+  const busiest = Math.max(0, ...load.eventLoopUtilization);
+  return `${agents} agent${agents === 1 ? '' : 's'} with ${load.workers} event loop${load.workers === 1 ? '' : 's'} in all, busiest ${Math.round(busiest * 100)}% busy, CPU ${Math.round(load.cpuPercent)}% of a core in all`;
+}
+
 /**
  * What to say at the end of a sweep with client-bound steps: how many workers (and cores) it would
  * have needed, as an estimate. Undefined when no step was client-bound.
@@ -123,6 +129,12 @@ export function sweepAdvice(steps: readonly StepResult[]): string | undefined {
     needed + 1 > cores
       ? ` This machine has ${cores} core${cores === 1 ? '' : 's'}: run from a bigger one, or split the clients over several machines.`
       : '';
+  if (bound.some((s) => s.agents?.length)) {
+    return (
+      `mongo-bench was the bottleneck at ${clientBoundClients(steps).join(', ')} clients: at least one agent's event loop was saturated (steps[].agents says which). ` +
+      `Estimate: about ${needed} event loops in all (more agents, or agents on bigger machines with more --workers) would keep every loop under ${Math.round(COMFORTABLE_ELU * 100)}% busy; a saturated loop reads 100% however far past its limit it is, so take this as a lower bound.`
+    );
+  }
   return (
     `mongo-bench was the bottleneck at ${clientBoundClients(steps).join(', ')} clients. ` +
     `Estimate: about ${needed} worker threads (--workers ${needed}) on ${needed + 1} cores, one per worker plus the main thread, would keep every event loop under ${Math.round(COMFORTABLE_ELU * 100)}% busy. ` +

@@ -1,5 +1,5 @@
 /** Plain-text tables for a step result (what the CLI prints as each step completes). */
-import { CLIENT_BOUND_MESSAGE, describeClientLoad } from './client-load';
+import { CLIENT_BOUND_MESSAGE, describeClientLoad, describeAgentsLoad } from './client-load';
 import { LatencySummary, StepResult } from './result';
 
 function pad(cells: string[], widths: number[]): string {
@@ -36,7 +36,7 @@ export function formatStepTable(step: StepResult): string {
     const t = step.trialStats.opsPerSec;
     lines.push(`ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`);
   }
-  if (step.client) lines.push(`load generator: ${describeClientLoad(step.client)}`);
+  if (step.client) lines.push(`load generator: ${step.agents?.length ? describeAgentsLoad(step.client, step.agents.length) : describeClientLoad(step.client)}`);
   if (step.clientBound) lines.push(`CLIENT-BOUND: ${CLIENT_BOUND_MESSAGE}`);
   return lines.join('\n');
 }
