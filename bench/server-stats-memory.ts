@@ -3,7 +3,7 @@
  * in-process processes serving full serverStatus documents (test/support/server-status-double.ts),
  * one tick standing for one second (interval 2 ms), for N ticks, and prints the heap after a GC at
  * checkpoints: what remains per tick is the reduced snapshot (a few numbers), not the document.
- * Run: node --expose-gc --import tsx bench/server-stats-memory.ts [ticks=3000]
+ * Run: npm run bench:server-stats [-- ticks]  (default 3000)
  */
 import { performance } from 'node:perf_hooks';
 import { Sampler } from '../lib/server-stats/sampler';
