@@ -103,13 +103,21 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
           ...(workers !== undefined ? { workers: workers as number | 'auto' } : {}),
           ...(flags.testDouble ? { testDouble: true } : {}),
         },
-        { onTest: (o) => err(line(o)), signal: interrupt.signal, clientOptions: toMongoClientOptions(connection.options) },
+        {
+          onTest: (o) => err(line(o)),
+          // Progress within a test: a line per finished step (a suite runs for minutes).
+          onEvent: (test, e) => {
+            if (e.type === 'step-done') err(`  ${test}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done, ${Math.round(e.step.opsPerSec.reads + e.step.opsPerSec.writes)} ops/s`);
+          },
+          signal: interrupt.signal,
+          clientOptions: toMongoClientOptions(connection.options),
+        },
         );
       } finally {
         interrupt.dispose();
       }
       const count = (s: TestOutcome['status']) => report.outcomes.filter((o) => o.status === s).length;
-      err(`${report.outcomes.length} tests: ${count('ran')} ran, ${count('errors')} ran with errors, ${count('unsupported')} unsupported, ${count('failed')} failed; ${join(outDir, 'suite.json')}`);
+      err(`${report.outcomes.length} test${report.outcomes.length === 1 ? '' : 's'}: ${count('ran')} ran, ${count('errors')} ran with errors, ${count('unsupported')} unsupported, ${count('failed')} failed; ${join(outDir, 'suite.json')}`);
       if (report.testDouble) err('the target is a test double: these are not MongoDB numbers');
       if (flags.json) ctx.out(`${redactText(JSON.stringify(report, null, 2), secrets)}\n`);
       ctx.exitCode = interrupt.signal.aborted ? EXIT.sigint : count('failed') > 0 ? EXIT.failed : EXIT.ok;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding } from '../support/servers';
+import { runCli } from '../support/cli';
 import { loadMongoPerfFile, mongoPerfOps, mongoPerfSetup } from '../../lib/workload/mongo-perf/load-suite';
 import { prepareMongoPerfTest, runMongoPerfSuite, SuiteOptions } from '../../lib/workload/mongo-perf/run-suite';
 import { ResultDocument } from '../../lib/metrics/result';
@@ -85,6 +86,20 @@ describeNeeding('crud', 'mongo-perf test files against the CRUD test server', ()
     expect(result.config.reset).toBe('each-step');
     for (const step of result.steps) expect(step.ops).toMatchObject({ errors: 0 });
     expect(JSON.parse(readFileSync(join(outDir, 'suite.json'), 'utf8')).outcomes).toHaveLength(2);
+  }, 30_000);
+
+  it('perf-suite (the command): a line per finished step, one per test, the counts, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mb-perf-cli-'));
+    try {
+      const r = await runCli(['perf-suite', '--uri', crudUri(), '--tests', 'UniqueSeqInsert', '--clients', '1,2', '--seconds', '1', '--workers', '1', '--out', dir, FILE], { newline: 'terminal' });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/ {2}Sample\.UniqueSeqInsert: 1 client done, \d+ ops\/s\n {2}Sample\.UniqueSeqInsert: 2 clients done, \d+ ops\/s\n/);
+      expect(r.stderr).toMatch(/^ran +Sample\.UniqueSeqInsert {2}1:\d+ 2:\d+$/m);
+      expect(r.stderr).toContain(`1 test: 1 ran, 0 ran with errors, 0 unsupported, 0 failed; ${join(dir, 'suite.json')}`);
+      expect(r.stderr).toContain('the target is a test double: these are not MongoDB numbers');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('keeps the password out of suite.json and the outcome, even when the server cannot be reached', async () => {
