@@ -11,6 +11,14 @@ if [ ! -d "$DATA_DIR" ]; then echo "no $DATA_DIR here: run 00-start.sh from this
 DATA_DIR="$(cd "$DATA_DIR" && pwd -P)"
 # Each process gets SIGTERM (a clean shutdown) and the script waits until it has exited before the next tier.
 
+# A pid file outlives its process (a crash, a reboot), and the pid may belong to another program
+# by now: signal it only while it still runs mongod or mongos (ps, else /proc).
+runs_mongo() {
+  local args
+  args="$( (ps -p "$1" -o args= 2>/dev/null) || tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null)" || return 1
+  [[ " $args " =~ [[:space:]/]mongo[ds][[:space:]] ]]
+}
+
 # Stops the named processes together and waits for all of them.
 stop_tier() {
   local pids=() name file pid
@@ -18,11 +26,14 @@ stop_tier() {
     for file in "$DATA_DIR/$name/mongod.pid" "$DATA_DIR/$name/mongos.pid"; do
       [ -f "$file" ] || continue
       pid="$(cat "$file")"
-      if kill -0 "$pid" 2>/dev/null; then
-        echo "+ kill $pid  # $name"
-        kill "$pid"
-        pids+=("$pid")
+      kill -0 "$pid" 2>/dev/null || continue
+      if ! runs_mongo "$pid"; then
+        echo "skip $name: pid $pid in $file is no longer a mongod or mongos (a stale pid file)" >&2
+        continue
       fi
+      echo "+ kill $pid  # $name"
+      kill "$pid"
+      pids+=("$pid")
     done
   done
   for pid in ${pids[@]+"${pids[@]}"}; do

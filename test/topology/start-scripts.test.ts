@@ -118,18 +118,15 @@ describe('99-stop.sh run with bash', () => {
     const exits: string[] = [];
     const children = names.map((name) => {
       mkdirSync(path.join(dataDir, name), { recursive: true });
-      const child = spawn('bash', ['-c', 'trap "sleep 0.3; exit 0" TERM; while true; do sleep 0.05; done']);
-      writeFileSync(path.join(dataDir, name, `${name.startsWith('mongos') ? 'mongos' : 'mongod'}.pid`), `${child.pid}\n`);
+      const binary = name.startsWith('mongos') ? 'mongos' : 'mongod';
+      // bash -c '...' mongod: the process's command line names the binary, as a real one's does.
+      const child = spawn('bash', ['-c', 'trap "sleep 0.3; exit 0" TERM; while true; do sleep 0.05; done', binary]);
+      writeFileSync(path.join(dataDir, name, `${binary}.pid`), `${child.pid}\n`);
       child.on('exit', () => exits.push(name));
       return child;
     });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const p = spawn('bash', [path.join(scripts, '99-stop.sh')], { cwd: tmp });
-      let stdout = '';
-      p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      p.on('close', (code) => resolve({ code, stdout }));
-    });
+    const r = await runStopScript(scripts);
     expect(r.code).toBe(0);
     const killed = r.stdout.split('\n').filter((l) => l.startsWith('+ kill')).map((l) => l.split('# ')[1]);
     expect(killed).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
@@ -137,7 +134,36 @@ describe('99-stop.sh run with bash', () => {
     expect(exits[exits.length - 1]).toBe('cfg-0');
     for (const c of children) expect(c.exitCode ?? c.signalCode).not.toBeNull();
   });
+
+  it('leaves alone a process that a stale pid file names but that is no mongod or mongos', async () => {
+    const scripts = writeScripts({ topology: 'replset', replicas: 1 });
+    const dir = path.join(tmp, 'mongo-bench-data', 'rs0-0');
+    mkdirSync(dir, { recursive: true });
+    const bystander = spawn('sleep', ['30']);
+    try {
+      writeFileSync(path.join(dir, 'mongod.pid'), `${bystander.pid}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const r = await runStopScript(scripts);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('+ kill');
+      expect(r.stderr).toContain(`skip rs0-0: pid ${bystander.pid} in `);
+      expect(bystander.exitCode ?? bystander.signalCode).toBeNull();
+    } finally {
+      bystander.kill();
+    }
+  });
 });
+
+function runStopScript(scripts: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn('bash', [path.join(scripts, '99-stop.sh')], { cwd: tmp });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 function fsReal(p: string): string {
   return spawnSync('bash', ['-c', 'cd "$1" && pwd -P', '_', p], { encoding: 'utf8' }).stdout.trim();
