@@ -1,14 +1,11 @@
 /** `run --agents N --control-uri URI [--agent-wait S] [--agent-timeout S]`: validated, each error naming its option. */
 import { UsageError } from '../config/errors';
+import { AGENT_FLAG_KEYS, AgentFlags } from '../config/run-options';
 import { DEFAULT_CONTROL_DB } from './control';
 
-export interface AgentRunFlags {
-  agents?: number;
-  controlUri?: string;
-  controlDb?: string;
-  agentWait?: number;
-  agentTimeout?: number;
-}
+/** The flags and config-file keys (lib/config/run-options.ts), validated here. */
+export type AgentRunFlags = AgentFlags;
+export { AGENT_FLAG_KEYS };
 
 export interface AgentRunOptions {
   agents: number;
@@ -17,8 +14,6 @@ export interface AgentRunOptions {
   waitMs: number;
   lostAfterMs: number;
 }
-
-export const AGENT_FLAG_KEYS: (keyof AgentRunFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
 
 export const AGENT_DEFAULTS = { waitSeconds: 120, lostAfterSeconds: 10 } as const;
 

@@ -13,7 +13,7 @@ import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
-import { AGENT_FLAG_KEYS, AgentRunFlags, resolveAgentRunOptions } from '../agents/options';
+import { resolveAgentRunOptions } from '../agents/options';
 import { startCoordinator } from '../agents/start-coordinator';
 import type { Coordinator } from '../agents/coordinator';
 import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
@@ -130,13 +130,6 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
 /** The connection flags apart from the run's own (they never go into a config file or the plan). */
 
-/** The --agents flags apart from the run's own (validated by lib/agents/options). */
-function splitAgentFlags(flags: RunFlags): { agentFlags: AgentRunFlags; rest: RunFlags } {
-  const agentFlags: Record<string, unknown> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(flags)) ((AGENT_FLAG_KEYS as string[]).includes(key) ? agentFlags : rest)[key] = value;
-  return { agentFlags: agentFlags as AgentRunFlags, rest: rest as RunFlags };
-}
 
 /** Only what was typed: commander's defaults (--no-load's true) must not override a config file. */
 function commandLineFlags(command: Command): RunFlags {
@@ -150,12 +143,11 @@ function commandLineFlags(command: Command): RunFlags {
 }
 
 async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
-  const { connection: connectionFlags, rest: withAgentFlags } = splitConnectionFlags(typedFlags as RunFlags & ConnectionFlags);
-  const { agentFlags, rest: flags } = splitAgentFlags(withAgentFlags);
+  const { connection: connectionFlags, rest: flags } = splitConnectionFlags(typedFlags as RunFlags & ConnectionFlags);
   const connection = resolveConnectionOptions(connectionFlags);
   const secrets = connectionSecrets(connection.options);
   try {
-    await runWith(flags, agentFlags, connection, secrets, ctx, typed);
+    await runWith(flags, connection, secrets, ctx, typed);
   } catch (e) {
     // main() prints the message of what escapes: scrub it first (a driver error may quote a URI or the password).
     if (e instanceof Error) e.message = redactText(e.message, secrets);
@@ -163,13 +155,13 @@ async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): 
   }
 }
 
-async function runWith(flags: RunFlags, agentFlags: AgentRunFlags, connection: ReturnType<typeof resolveConnectionOptions>, secrets: string[], ctx: CliContext, typed: string): Promise<void> {
+async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveConnectionOptions>, secrets: string[], ctx: CliContext, typed: string): Promise<void> {
   const { username, password } = connection.options;
   if (flags.auth && (username === undefined || password === undefined)) {
     throw new UsageError("option --auth: needs the first admin user's name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)");
   }
   const plan = resolveRunPlan(flags, { authUser: username });
-  const agentOptions = resolveAgentRunOptions(agentFlags, plan.target.kind === 'uri' ? plan.target.uri : undefined);
+  const agentOptions = resolveAgentRunOptions(plan.agents, plan.target.kind === 'uri' ? plan.target.uri : undefined);
   // Every line this command prints goes through the redaction of the run's secrets.
   const out = (text: string) => ctx.out(redactText(text, secrets));
   const err = (text: string) => ctx.err(redactText(text, secrets));

@@ -156,7 +156,18 @@ export interface OutputFlags {
   preset?: string;
 }
 
-export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags;
+/** `run --agents N`: the clients run on agents coordinated through a control database (lib/agents). */
+export interface AgentFlags {
+  agents?: number;
+  controlUri?: string;
+  controlDb?: string;
+  agentWait?: number;
+  agentTimeout?: number;
+}
+
+export const AGENT_FLAG_KEYS: (keyof AgentFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
+
+export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 
 const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 

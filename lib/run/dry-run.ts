@@ -4,6 +4,8 @@ import { redactUri } from '../security/redact';
 import { formatDuration, sweepSeconds } from './progress';
 import { RunPlan } from './run-plan';
 import { SetupStep } from '../workload/setup-spec';
+import { DEFAULT_CONTROL_DB } from '../agents/control';
+import { AGENT_DEFAULTS } from '../agents/options';
 
 export function renderDryRun(plan: RunPlan): string {
   const b = plan.benchmark;
@@ -43,6 +45,15 @@ export function renderDryRun(plan: RunPlan): string {
   }
   for (const note of plan.notes) out.push(`note: ${note}`);
   for (const warning of plan.warnings) out.push(`warning: ${warning}`);
+  if (plan.agents.agents !== undefined) {
+    const a = plan.agents;
+    out.push(
+      '',
+      'Agents:',
+      `  every step's clients run on ${a.agents} agent${a.agents === 1 ? '' : 's'} (mongo-bench agent on each load machine), coordinated through ${a.controlUri ? redactUri(a.controlUri) : 'the target'}, database ${a.controlDb ?? DEFAULT_CONTROL_DB}`,
+      `  waits up to ${a.agentWait ?? AGENT_DEFAULTS.waitSeconds} s for them to join; an agent silent ${a.agentTimeout ?? AGENT_DEFAULTS.lostAfterSeconds} s mid-step is lost and fails the step`,
+    );
+  }
   out.push('', 'Benchmark:');
   out.push(`  workload ${b.workload.name}${b.workload.file ? ` (${b.workload.file})` : ''}: ${b.workload.ops.length} op${b.workload.ops.length === 1 ? '' : 's'} per pass, namespace ${b.ns}`);
   const when = b.reset === 'each-step' ? 'before every step (--reset each-step)' : 'once, before the sweep';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { readConfigFile } from '../config/config-file';
 import { runPreset } from '../config/presets';
-import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
+import { AGENT_FLAG_KEYS, AgentFlags, benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
 import { closest, kebab, parseOptions } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
@@ -44,6 +44,8 @@ export interface RunPlan {
   warnings: string[];
   /** Choices made for the user that the dry run and the log should state. */
   notes: string[];
+  /** --agents and its options as given (flags over config file over preset); empty without --agents. */
+  agents: AgentFlags;
 }
 
 export const RUN_TARGET_DEFAULTS = { db: 'mongo_bench', collection: 'docs', readyTimeoutMs: 60_000 } as const;
@@ -82,6 +84,12 @@ export const runShape = {
   preset: z.string().optional(),
   // A config file may give the write concern as an object.
   writeConcern: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  // --agents and its options: checked by lib/agents/options (resolveAgentRunOptions), errors naming the option.
+  agents: z.number().optional(),
+  controlUri: z.string().min(1, 'must not be empty').optional(),
+  controlDb: z.string().min(1, 'must not be empty').optional(),
+  agentWait: z.number().optional(),
+  agentTimeout: z.number().optional(),
 };
 
 const NOT_IN_FILE = {
@@ -231,6 +239,7 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
     sources: ctx.sources,
     warnings,
     notes,
+    agents: pick(flags, AGENT_FLAG_KEYS),
   };
 }
 

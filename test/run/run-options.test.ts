@@ -144,6 +144,18 @@ describe('mongo-bench run --dry-run and --help', () => {
     expect(r.stdout).toContain('insert 500 generated documents into perf.seq (batches of 1000)');
   });
 
+  it('--agents and its options come from a config file too (flags win), and --dry-run says how the agents are used', async () => {
+    const config = file('agents.yaml', 'uri: mongodb://127.0.0.1:1\nagents: 3\ncontrolUri: mongodb://ctl:secret@127.0.0.1:2\nagentWait: 30\n');
+    const r = await cli('--dry-run', '--config', config, '--agent-wait', '45');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("every step's clients run on 3 agents (mongo-bench agent on each load machine), coordinated through mongodb://ctl:****@127.0.0.1:2, database mongo_bench_control");
+    expect(r.stdout).toContain('waits up to 45 s for them to join');
+    expect(r.stdout).not.toContain('secret');
+    const stray = await cli('--dry-run', '--config', file('stray.yaml', 'uri: mongodb://127.0.0.1:1\ncontrolDb: ctl\n'));
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('option --control-db: only with --agents N');
+  });
+
   it('--help lists the targets, the presets and the exit codes', async () => {
     const r = await cli('--help');
     expect(r.code).toBe(0);
