@@ -32,7 +32,7 @@ export interface NullServer {
 
 /** What we claim to be: MongoDB 7.0's wire version, recent enough for driver 7. */
 export const NULL_SERVER_VERSION = '7.0.0';
-const MAX_WIRE_VERSION = 21;
+export const MAX_WIRE_VERSION = 21;
 export const NULL_SERVER_NS = 'nullserver.null';
 
 const OP_REPLY = 1;
@@ -65,7 +65,11 @@ function opReply(doc: Doc): Buffer {
   return out;
 }
 
-function helloDoc(legacyName: boolean, connectionId: number): Doc {
+/**
+ * A standalone mongod's handshake reply, in the vocabulary the client asked in (isMaster gets
+ * `ismaster`, hello gets `isWritablePrimary`); test/support's recording server answers with it too.
+ */
+export function helloDoc(legacyName: boolean, connectionId: number): Doc {
   return {
     ...(legacyName ? { ismaster: true } : { isWritablePrimary: true }),
     helloOk: true,

@@ -36,7 +36,8 @@ export class Sampler<T> {
   readonly intervalMs: number;
   readonly timeoutMs: number;
   private readonly readings = new Map<string, Reading<T>[]>();
-  private readonly busy = new Set<string>();
+  /** Each source's read still under way (possibly past its timeout). */
+  private readonly busy = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<void>>();
   private origin = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -135,18 +136,24 @@ export class Sampler<T> {
 
   private async sampleOne(source: SampleSource<T>, boundary: boolean): Promise<void> {
     const list = this.readings.get(source.id)!;
-    const sent = this.now();
     const mark = boundary ? { boundary: true as const } : {};
+    // A window's boundary must be read, not skipped: one that meets a grid reading under way waits
+    // for it (within the timeout), or the step's consistency check would have no count at that edge.
+    const pending = this.busy.get(source.id);
+    if (pending && boundary) await settledWithin(pending, this.timeoutMs);
+    const sent = this.now();
     if (this.busy.has(source.id)) {
       list.push({ t: round3(sent), value: null, error: 'no answer yet to the previous reading', ...mark });
       return;
     }
-    this.busy.add(source.id);
     const reading = source.read();
     // The read may outlive the timeout: the source stays busy until it settles, and a late failure is not unhandled.
-    reading.then(
-      () => this.busy.delete(source.id),
-      () => this.busy.delete(source.id),
+    this.busy.set(
+      source.id,
+      reading.then(
+        () => this.busy.delete(source.id),
+        () => this.busy.delete(source.id),
+      ),
     );
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -161,6 +168,12 @@ export class Sampler<T> {
       clearTimeout(timer);
     }
   }
+}
+
+/** Resolves when `p` settles or after `ms`, whichever comes first; never rejects. */
+function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
 export function round3(n: number): number {

@@ -10,6 +10,7 @@
  */
 import * as net from 'node:net';
 import { BSON } from 'mongodb';
+import { helloDoc, MAX_WIRE_VERSION } from '../../lib/calibrate/null-server';
 
 export interface RecordedCommand {
   /** The database the command ran against (`$db`, or the `<db>.$cmd` namespace of OP_QUERY). */
@@ -68,7 +69,7 @@ export interface RecordingServer {
 }
 
 /** The wire version we claim (MongoDB 7.0): recent enough for mongosh 2 and driver 7. */
-export const MAX_WIRE_VERSION = 21;
+export { MAX_WIRE_VERSION };
 export const SERVER_VERSION = '7.0.0';
 
 /** Commands that drivers and mongosh send on their own, whatever their arguments. */
@@ -266,25 +267,8 @@ function withoutEnvelope(doc: Doc): Doc {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Default replies: enough for mongosh's start-up, the driver's handshake, and scripts that read.
-
-function helloReply(legacyName: boolean, connectionId: number): Doc {
-  return {
-    // Answer in the vocabulary the client asked in: isMaster gets `ismaster`, hello gets `isWritablePrimary`.
-    ...(legacyName ? { ismaster: true } : { isWritablePrimary: true }),
-    helloOk: true,
-    maxBsonObjectSize: 16 * 1024 * 1024,
-    maxMessageSizeBytes: 48_000_000,
-    maxWriteBatchSize: 100_000,
-    localTime: new Date(),
-    logicalSessionTimeoutMinutes: 30,
-    connectionId,
-    minWireVersion: 0,
-    maxWireVersion: MAX_WIRE_VERSION,
-    readOnly: false,
-    ok: 1,
-  };
-}
+// Default replies: enough for mongosh's start-up, the driver's handshake (lib/calibrate's helloDoc),
+// and scripts that read.
 
 function cursorReply(ns: string, firstBatch: Doc[] = []): Doc {
   // The driver parses cursor.id strictly as int64.
@@ -302,9 +286,9 @@ function collectionName(value: unknown, fallback: string): string {
 export function defaultReply(name: string, body: Doc, db: string, connectionId = 1): Doc {
   switch (name.toLowerCase()) {
     case 'hello':
-      return helloReply(false, connectionId);
+      return helloDoc(false, connectionId);
     case 'ismaster':
-      return helloReply(true, connectionId);
+      return helloDoc(true, connectionId);
     case 'buildinfo':
       return {
         version: SERVER_VERSION,
