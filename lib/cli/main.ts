@@ -18,6 +18,7 @@ Exit codes:
   0    success
   1    the run failed (server unreachable, a command failed, a step failed with --on-error stop)
   2    bad input: an unknown or invalid option, config key or file
+  99   run: an objective (--slo) failed
   130  interrupted by Ctrl-C (SIGINT); partial results were written
   143  terminated (SIGTERM); partial results were written`;
 
