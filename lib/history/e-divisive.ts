@@ -60,29 +60,74 @@ function stats(x: number, y: number, xy: number, n: number, m: number): { e: num
 }
 
 /**
- * t for every split tau of the values at `order` (X = the first tau, Y = the rest), O(k²): tau = 0
- * gives 0, as in the reference. `order` holds indices into the series (a window, or a shuffle of one).
+ * t for every split tau of the values at `order` (X = the first tau, Y = the rest): tau = 0 gives 0,
+ * as in the reference. `order` holds indices into the series (a window, or a shuffle of one).
+ * The reference's update moves one value at a time from Y to X, which needs its distances to X and to
+ * Y: O(k²) summed directly. Univariate, both come from ranks: the distance to every value from
+ * sorted prefix sums, the distance to X from a Fenwick tree over the ranks of the values moved so
+ * far, O(k log k) in all (1000 runs: milliseconds instead of seconds per permutation test).
  */
 export function tStatistics(series: readonly number[], order: readonly number[] = series.map((_, i) => i)): Float64Array {
   const k = order.length;
-  const v = order.map((i) => series[i]);
+  const v = Float64Array.from(order, (i) => series[i]);
   const out = new Float64Array(k);
+  if (k === 0) return out;
+  // Ranks by value; tied values may share one: their distance is 0 on whichever side they are counted.
+  const sorted = Float64Array.from(v).sort();
+  const prefix = new Float64Array(k + 1);
+  for (let r = 0; r < k; r++) prefix[r + 1] = prefix[r] + sorted[r];
+  const rank = new Int32Array(k);
+  // Distance from each value to all others, and y = sum over pairs i < j of |vi - vj| (all in Y at first).
+  const toAll = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    const r = lowerBound(sorted, v[i]);
+    rank[i] = r;
+    toAll[i] = v[i] * r - prefix[r] + (prefix[k] - prefix[r + 1]) - v[i] * (k - r - 1);
+  }
+  let y = 0;
+  for (let r = 0; r < k; r++) y += sorted[r] * r - prefix[r];
+  // Fenwick trees over ranks: how many values of X, and their sum, below a rank.
+  const count = new Float64Array(k + 1);
+  const sum = new Float64Array(k + 1);
+  const below = (r: number): [number, number] => {
+    let c = 0;
+    let s = 0;
+    for (let i = r; i > 0; i -= i & -i) {
+      c += count[i];
+      s += sum[i];
+    }
+    return [c, s];
+  };
   let xy = 0; // sum |Xi - Yj|
   let x = 0; // sum |Xi - Xj|, i < j
-  let y = 0; // sum |Yi - Yj|, i < j
-  for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) y += Math.abs(v[i] - v[j]);
+  let xSum = 0;
   for (let tau = 0; tau < k; tau++) {
     out[tau] = stats(2 * x, 2 * y, xy, tau, k - tau).t;
-    // Move v[tau] from Y to X.
-    let toX = 0;
-    for (let i = 0; i < tau; i++) toX += Math.abs(v[i] - v[tau]);
-    let toY = 0;
-    for (let j = tau + 1; j < k; j++) toY += Math.abs(v[tau] - v[j]);
+    // Move v[tau] from Y to X: its distance to X (the first tau values) and to the rest of Y.
+    const [cBelow, sBelow] = below(rank[tau]);
+    const toX = cBelow * v[tau] - sBelow + (xSum - sBelow) - (tau - cBelow) * v[tau];
+    const toY = toAll[tau] - toX;
     xy = xy - toX + toY;
     x += toX;
     y -= toY;
+    xSum += v[tau];
+    for (let i = rank[tau] + 1; i <= k; i += i & -i) {
+      count[i] += 1;
+      sum[i] += v[tau];
+    }
   }
   return out;
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function argmax(values: Float64Array): number {

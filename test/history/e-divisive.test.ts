@@ -66,6 +66,15 @@ describe('E-Divisive means against the reference implementation', () => {
     expect(a[0]).toMatchObject({ index: 20, pvalue: 0, window: [0, 40] });
   });
 
+  test('t of every split equals the energy statistic of the two parts computed directly (ties, shuffles)', () => {
+    const values = [5, 3, 3, 9, 1, 5, 5, 2, 8, 8, 0, 7, 3, 6, 4, 4];
+    const order = [3, 0, 15, 7, 1, 12, 9, 4, 14, 2, 11, 6, 10, 5, 8, 13];
+    const ours = tStatistics(values, order);
+    const shuffled = order.map((i) => values[i]);
+    for (let tau = 1; tau < shuffled.length; tau++) expectClose(ours[tau], energyStatistics(shuffled.slice(0, tau), shuffled.slice(tau)).t);
+    expect(Math.abs(ours[0])).toBe(0);
+  });
+
   test('a constant series and a very short one have no change point', () => {
     expect(eDivisive([3, 3, 3, 3, 3, 3])).toEqual([]);
     expect(eDivisive([1])).toEqual([]);
