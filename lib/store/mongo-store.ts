@@ -98,7 +98,9 @@ export class MongoStore implements ResultStore {
 
   static async open(spec: string, options: MongoStoreOptions = {}): Promise<MongoStore> {
     const { uri, db, collection } = parseStoreUri(spec);
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000, ...options.clientOptions });
+    // A serverSelectionTimeoutMS in the URI wins over the default.
+    const timeout = /[?&]serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 };
+    const client = new MongoClient(uri, { ...timeout, ...options.clientOptions });
     try {
       await client.connect();
     } catch (err) {

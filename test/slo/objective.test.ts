@@ -6,6 +6,7 @@ import { resolveRunPlan } from '../../lib/run/run-plan';
 import { UsageError } from '../../lib/config/errors';
 import { parseResult } from '../../lib/report/load-result';
 import { syntheticResults } from '../history/synthetic';
+import { renderDryRun } from '../../lib/run/dry-run';
 
 function usageMessage(fn: () => unknown): string {
   try {
@@ -59,6 +60,14 @@ describe('objectives (--slo): parsing', () => {
     expect(plan.benchmark.slo?.map((o) => o.expression)).toEqual(['errors<1%']);
     expect(plan.store).toBe('results/');
     expect(resolveRunPlan({ uri: 'mongodb://127.0.0.1:1' }, { env: { MONGO_BENCH_STORE: '/srv/results' } }).store).toBe('/srv/results');
+    expect(resolveRunPlan({ uri: 'mongodb://127.0.0.1:1', store: 'flag/' }, { env: { MONGO_BENCH_STORE: '/srv/results' } }).store).toBe('flag/');
+  });
+
+  test('the dry run states the objectives and the store, its password masked', () => {
+    const text = renderDryRun(resolveRunPlan({ uri: 'mongodb://127.0.0.1:1', slo: ['reads.p99<5ms', 'errors<0.1%'], sloAbort: true, store: 'mongodb://ann:pw-1234@perf-db/perf' }, { env: {} }));
+    expect(text).toContain('objectives, checked on every step (exit 99 when one fails; --slo-abort stops the sweep there): reads.p99<5ms, errors<0.1%');
+    expect(text).toContain('Results store: mongodb://ann:****@perf-db/perf');
+    expect(text).not.toContain('pw-1234');
   });
 });
 
