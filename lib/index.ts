@@ -31,3 +31,7 @@ export type {
   WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome,
 } from './api';
 export * from './compare';
+// Performance over time (docs/history.md): the results store, change points, objectives.
+export * from './store';
+export * from './history';
+export * from './slo';

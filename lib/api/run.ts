@@ -8,6 +8,7 @@ import { RunFlags } from '../config/run-options';
 import { resolveRunPlan } from '../run/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
 import { RunEvent } from '../run/progress';
+import { afterRun } from '../run/after-run';
 
 export interface RunControl {
   signal?: AbortSignal;
@@ -21,9 +22,11 @@ export type { RunFlags, RunOutcome, RunEvent };
 /** Resolves the options (errors name the option: UsageError) and runs; `outcome.result` is the result document. */
 export async function run(options: RunFlags, control: RunControl = {}): Promise<RunOutcome> {
   const plan = resolveRunPlan({ ...options, dryRun: undefined });
-  return executeRun(plan, {
+  const outcome = await executeRun(plan, {
     signal: control.signal ?? new AbortController().signal,
     emit: (event) => control.onEvent?.(event),
     clientOptions: control.clientOptions,
   });
+  // The result kept in the store (store/MONGO_BENCH_STORE), and exit code 99 when an objective (slo) failed.
+  return afterRun(outcome, plan.store, { note: (text) => control.onEvent?.({ type: 'note', text }) });
 }

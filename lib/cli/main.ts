@@ -11,12 +11,14 @@ import { registerCalibrate } from './calibrate';
 import { registerCompare } from './compare';
 import { registerPerfSuite } from './perf-suite';
 import { registerAgent } from './agent';
+import { registerHistory } from './history';
 
 const EXIT_CODES_HELP = `
 Exit codes:
   0    success
   1    the run failed (server unreachable, a command failed, a step failed with --on-error stop)
   2    bad input: an unknown or invalid option, config key or file
+  99   run: an objective (--slo) failed
   130  interrupted by Ctrl-C (SIGINT); partial results were written
   143  terminated (SIGTERM); partial results were written`;
 
@@ -38,6 +40,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerCompare(program, ctx);
   registerPerfSuite(program, ctx);
   registerAgent(program, ctx);
+  registerHistory(program, ctx);
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)

@@ -16,6 +16,9 @@ import { installInterrupt } from '../run/interrupt';
 import { resolveAgentRunOptions } from '../agents/options';
 import { startCoordinator } from '../agents/start-coordinator';
 import type { Coordinator } from '../agents/coordinator';
+import { afterRun } from '../run/after-run';
+import { describeVerdict } from '../slo/check';
+import type { ResultDocument } from '../metrics/result';
 import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
 
 const RUN_HELP = `
@@ -52,6 +55,7 @@ Exit codes:
   0    success
   1    the run failed (no server, a setup step or a benchmark step failed); what was measured is kept
   2    bad input: an unknown or invalid option, config key or file (nothing was started)
+  99   an objective (--slo) failed at some step; the results and the report were written
   130  interrupted by Ctrl-C (SIGINT); partial results were written, every process stopped
   143  terminated (SIGTERM); the same`;
 
@@ -109,6 +113,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--no-server-stats', "do not sample the servers' serverStatus during the run (no server charts, no consistency check)")
     .option('--workers <n>', 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))', workersArg)
     .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
+    .option('--slo <objective>', "a service-level objective checked on every step, repeatable: 'reads.p99<5ms', 'errors<0.1%', 'total>2000/s' (exit 99 when one fails)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--slo-abort', 'with --slo: stop the sweep at the first failed objective (what was measured is kept, marked incomplete)')
     .optionsGroup('Several load machines (docs/agents.md):')
     .option('--agents <n>', "run every step's clients on n agents (mongo-bench agent on each load machine), coordinated through --control-uri", intArg('--agents'))
     .option('--control-uri <uri>', 'with --agents: the MongoDB deployment that coordinates the agents (default: --uri)')
@@ -121,6 +127,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .optionsGroup('Output:')
     .option('--label <label>', 'name of this run (default: the workload name)')
     .option('--out <dir>', 'output folder (default: reports/<timestamp>-<label>/)')
+    .option('--store <dir|uri>', 'also keep the result in a results store: a folder, or mongodb://host/db[.collection] (default: env MONGO_BENCH_STORE); mongo-bench history reads it')
     .option('--json', 'print the result document on stdout, and nothing else there (progress and tables go to stderr)')
     .option('--quiet', 'no progress and no tables; errors, warnings and the output folder only')
     .addHelpText('after', RUN_HELP)
@@ -201,7 +208,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
         return;
       }
     }
-    const outcome = await executeRun(plan, {
+    let outcome = await executeRun(plan, {
       signal: interrupt.signal,
       emit: (event: RunEvent) => printer.handle(event),
       commandLine: redactText(typed, secrets),
@@ -212,6 +219,8 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       ...(coordinator ? { remoteSteps: coordinator } : {}),
     });
     printer.stop();
+    for (const line of sloLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
+    outcome = await afterRun(outcome, plan.store, { note: (text) => err(`${text}\n`) });
     if (plan.json && outcome.result) out(`${JSON.stringify(outcome.result, null, 2)}\n`);
     if (outcome.message) err(`mongo-bench run: ${outcome.message}\n`);
     const where = `${outcome.result ? 'results, report, ' : ''}setup.js and command-log.txt in ${outcome.outDir}/`;
@@ -226,6 +235,12 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
     printer.stop();
     interrupt.dispose();
   }
+}
+
+/** The objectives' verdicts, one line each, after the step tables. */
+function sloLines(result: ResultDocument | undefined): string[] {
+  if (!result?.slo) return [];
+  return ['objectives:', ...result.slo.verdicts.map((v) => `  ${describeVerdict(v)}`)];
 }
 
 /** The words typed after the program name (for command-log.txt); commander keeps them untyped. */

@@ -10,6 +10,7 @@ import { readWorkloadFile } from '../workload/workload-file';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
+import { Objective, parseObjectives } from '../slo/objective';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -84,6 +85,10 @@ export interface RunOptions {
   serverStats?: boolean;
   /** The server sampler's interval (default 1000 ms); tests shorten it. */
   serverStatsIntervalMs?: number;
+  /** Service-level objectives checked on every step (`--slo`); the verdicts go to the result's `slo`. */
+  slo?: Objective[];
+  /** Stop the sweep at the first failed objective (`--slo-abort`). */
+  sloAbort?: boolean;
 }
 
 /** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
@@ -114,6 +119,9 @@ export interface BenchmarkFlags {
   /** --no-server-stats gives false. */
   serverStats?: boolean;
   reset?: string;
+  /** Objectives such as 'reads.p99<5ms' (repeatable; a config file may hold one or a list). */
+  slo?: string | string[];
+  sloAbort?: boolean;
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -154,6 +162,8 @@ export interface OutputFlags {
   dryRun?: boolean;
   config?: string;
   preset?: string;
+  /** Keep the result in a results store: a folder or a mongodb:// URI (lib/store). */
+  store?: string;
 }
 
 /** `run --agents N`: the clients run on agents coordinated through a control database (lib/agents). */
@@ -199,6 +209,8 @@ export const benchmarkShape = {
     .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
     .optional(),
   serverStats: z.boolean().optional(),
+  slo: z.union([z.string(), z.array(z.string())]).optional(),
+  sloAbort: z.boolean().optional(),
 };
 
 /** --workers: 'auto' or a whole number (left as text when it is neither, so validation names the option). */
@@ -277,6 +289,8 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   }
   const clients = flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
   const label = flags.label ?? workload.name;
+  const slo = parseObjectives(flags.slo);
+  if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
   return {
     workload,
     ns: workloadNs,
@@ -301,6 +315,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),
     reset: (flags.reset as ResetMode | undefined) ?? 'once',
+    ...(slo.length > 0 ? { slo, sloAbort: flags.sloAbort === true } : {}),
   };
 }
 

@@ -74,6 +74,29 @@ export interface StepResult {
   agents?: AgentStepFigures[];
 }
 
+/** One objective checked on one step (`run --slo`). */
+export interface SloVerdict {
+  clients: number;
+  /** The objective as written, e.g. "reads.p99<5ms". */
+  objective: string;
+  /** The step's value in `unit` (latency in µs); null when the step has none (no reads, say). */
+  actual: number | null;
+  unit: string;
+  /** null: not applicable to this step. */
+  pass: boolean | null;
+}
+
+/** `run --slo`: the objectives, every step's verdicts, and whether all passed. */
+export interface SloSection {
+  objectives: string[];
+  /** --slo-abort: the sweep stops at the first failure. */
+  abortOnFailure: boolean;
+  verdicts: SloVerdict[];
+  pass: boolean;
+  /** True when --slo-abort stopped the sweep. */
+  aborted?: boolean;
+}
+
 export interface ResultDocument {
   schema: typeof RESULT_SCHEMA;
   tool: { name: string; version: string };
@@ -99,4 +122,6 @@ export interface ResultDocument {
   server?: ServerSection;
   /** Run through agents (`run --agents N`): the control database, the agents and their clock offsets. */
   agents?: AgentsSection;
+  /** Service-level objectives (`run --slo`) and their verdicts per step (absent: none were given). */
+  slo?: SloSection;
 }

@@ -61,6 +61,22 @@ const stepResult = z.object({
   agents: z.array(agentStepFiguresSchema).optional(),
 });
 
+const sloSection = z.object({
+  objectives: z.array(z.string()),
+  abortOnFailure: z.boolean(),
+  verdicts: z.array(
+    z.object({
+      clients: z.number(),
+      objective: z.string(),
+      actual: z.number().nullable(),
+      unit: z.string(),
+      pass: z.boolean().nullable(),
+    }),
+  ),
+  pass: z.boolean(),
+  aborted: z.boolean().optional(),
+});
+
 /** Zod mirror of `ResultDocument` (lib/metrics/result.ts); the type checks below keep the two in step. */
 export const resultDocumentSchema = z.object({
   schema: z.literal(RESULT_SCHEMA),
@@ -87,6 +103,7 @@ export const resultDocumentSchema = z.object({
   steps: z.array(stepResult),
   server: serverSectionSchema.optional(),
   agents: agentsSectionSchema.optional(),
+  slo: sloSection.optional(),
 });
 
 // Compile-time guard: fails to type-check if the schema and the interface drift apart. Optional fields

@@ -7,6 +7,7 @@ import { formatOps } from './format';
 import { comparisonTables, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
+import { sloSummaryLines } from '../slo/summary';
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -70,6 +71,7 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     if (advice) out.push('', `**Load generator:** ${advice}`);
     out.push(...agentSummaryLines(result, markdownTable));
     out.push(...serverSummaryLines(result, markdownTable));
+    out.push(...sloSummaryLines(result, markdownTable));
   });
   if (results.length === 1 && charts.length > 0) out.push('', '## Charts', '', chartLinks(charts));
   return `${out.join('\n')}\n`;

@@ -15,6 +15,7 @@ import { closest, kebab, parseOptions } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
 import { compileRunWorkload } from '../workload/benchmark';
+import { resolveStoreSpec } from '../store/store';
 
 export type TargetPlan =
   | { kind: 'uri'; uri: string; setup?: SetupPlan }
@@ -46,6 +47,8 @@ export interface RunPlan {
   notes: string[];
   /** --agents and its options as given (flags over config file over preset); empty without --agents. */
   agents: AgentFlags;
+  /** Where the result is kept besides outDir: --store, the config's store, or env MONGO_BENCH_STORE (lib/store). */
+  store?: string;
 }
 
 export const RUN_TARGET_DEFAULTS = { db: 'mongo_bench', collection: 'docs', readyTimeoutMs: 60_000 } as const;
@@ -90,6 +93,7 @@ export const runShape = {
   controlDb: z.string().min(1, 'must not be empty').optional(),
   agentWait: z.number().optional(),
   agentTimeout: z.number().optional(),
+  store: z.string().min(1, 'must not be empty').optional(),
 };
 
 const NOT_IN_FILE = {
@@ -240,7 +244,13 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
     warnings,
     notes,
     agents: pick(flags, AGENT_FLAG_KEYS),
+    ...storeOf(flags.store, ctx.env),
   };
+}
+
+function storeOf(given: string | undefined, env: Readonly<Record<string, string | undefined>>): { store?: string } {
+  const store = resolveStoreSpec(given, env);
+  return store !== undefined ? { store } : {};
 }
 
 /** The sharding part of the topology input; the benchmark's collection is the one sharded. */

@@ -28,6 +28,7 @@ import type { RemoteStepRunner } from './step-runner';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
+import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
 
 export type BenchmarkEvent =
   | { type: 'connected'; target: ResultDocument['target'] }
@@ -137,6 +138,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   });
   emit({ type: 'connected', target });
   const result = initialResult(options, target, startedAt);
+  if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
   hooks.remoteSteps?.describeRun(result);
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
   let serverStats: ServerStatsRecorder | undefined;
@@ -275,6 +277,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           toldNotes.add(note);
         }
       }
+      // The objectives (--slo), judged on every finished step.
+      const sloFailure = result.slo && options.slo ? addStepVerdicts(result.slo, options.slo, step) : undefined;
       emit({ type: 'step-done', step });
       if (failure) {
         failedSteps.push(`the step with ${clients} client${clients === 1 ? '' : 's'} failed: ${failure}`);
@@ -288,6 +292,11 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         result.finishedAt = new Date().toISOString();
         await save();
         throw new RunError(`${failedSteps.at(-1)} (partial results${resultsPath ? ` in ${resultsPath}` : ''})`);
+      }
+      if (sloFailure && options.sloAbort && result.slo && clients !== options.clients[options.clients.length - 1]) {
+        await serverStats?.stop();
+        result.slo.aborted = true;
+        return await finish(result, save, `an objective failed (--slo-abort): ${describeVerdict(sloFailure)}; the remaining steps were not run`);
       }
     }
     await serverStats?.stop();

@@ -1,0 +1,148 @@
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { CliContext } from './context';
+import { EXIT, RunError, UsageError } from '../config/errors';
+import { intArg, numberArg } from '../config/validate';
+import { loadResult } from '../report/load-result';
+import { openStore, resolveStoreSpec, STORE_ENV } from '../store';
+import { buildHistory, HISTORY_DEFAULTS, writeHistory } from '../history';
+import { formatChange, formatRun } from '../history/render-md';
+import { FolderStore } from '../store/folder-store';
+import { stat } from 'node:fs/promises';
+
+const HISTORY_HELP = `
+Reads every result in the store (a folder of results.json files at any depth, or a MongoDB collection),
+groups them by label, orders each label's runs by startedAt, and looks for change points in each series
+(ops/s, read and write p50 and p99, the error rate, at every client count) with E-Divisive means and a
+seeded permutation test (the same history gives the same answer). Each change point names the first run
+after it (startedAt and label), the last run before, the means on either side, the change and its p-value.
+
+Writes history.md, history.json and trend charts (trend-<label>-<metric>.png, change points marked) to --out.
+
+Examples:
+  mongo-bench history --store results/
+  mongo-bench history --store mongodb://perf-db.example.net/mongo_bench --label nightly-6to1 --threshold 3
+  MONGO_BENCH_STORE=results/ mongo-bench history --json > history.json
+
+Exit codes:
+  0    no series ends on a regression beyond --threshold
+  1    the newest change point of some series is a regression beyond --threshold (for CI)
+  2    bad input: no store, an unreadable store, a bad option`;
+
+const IMPORT_HELP = `
+Copies result files (results.json, or folders holding them at any depth) into a store: into a MongoDB
+collection, or into a folder store. A result already in the store is kept once (same label, startedAt
+and target). Credentials are never stored: every connection string in a result is redacted first.
+
+Examples:
+  mongo-bench import --store mongodb://perf-db.example.net/mongo_bench reports/
+  mongo-bench import --store results/ reports/2026-01-05T02-00-00Z-nightly/results.json`;
+
+interface HistoryFlags {
+  store?: string;
+  label?: string;
+  workload?: string;
+  threshold?: number;
+  pvalue?: number;
+  permutations?: number;
+  seed?: number;
+  out?: string;
+  json?: boolean;
+}
+
+function timestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+}
+
+function requireStore(given: string | undefined): string {
+  const spec = resolveStoreSpec(given);
+  if (spec === undefined) throw new UsageError(`option --store: required: a folder of result files or a mongodb:// URI (or env ${STORE_ENV})`);
+  return spec;
+}
+
+export function registerHistory(program: Command, ctx: CliContext): void {
+  program
+    .command('history')
+    .description('performance over time: the series of stored results per label, client count and metric, change points (E-Divisive means), trend charts; exit 1 when the newest change is a regression')
+    .option('--store <dir|uri>', `the results store: a folder of result files, or mongodb://host/db[.collection] (default: env ${STORE_ENV})`)
+    .option('--label <label>', 'only this label (default: every label in the store, each its own series)')
+    .option('--workload <name>', 'only results of this workload')
+    .option('--threshold <percent>', `a significant worsening beyond this is a regression, exit code 1 (default: ${HISTORY_DEFAULTS.threshold})`, numberArg('--threshold'))
+    .option('--pvalue <p>', `a change point needs a permutation p-value at most this (default: ${HISTORY_DEFAULTS.pvalue})`, numberArg('--pvalue'))
+    .option('--permutations <n>', `permutations per significance test (default: ${HISTORY_DEFAULTS.permutations})`, intArg('--permutations'))
+    .option('--seed <n>', `seed of the permutation test (default: ${HISTORY_DEFAULTS.seed})`, intArg('--seed'))
+    .option('-o, --out <dir>', 'where history.md, history.json and the trend charts go (default: reports/history-<timestamp>/)')
+    .option('--json', 'print history.json on stdout instead of the summary')
+    .addHelpText('after', HISTORY_HELP)
+    .action(async (flags: HistoryFlags) => {
+      const spec = requireStore(flags.store);
+      if (flags.threshold !== undefined && !(flags.threshold >= 0)) throw new UsageError(`option --threshold: must be a percentage >= 0, got ${flags.threshold}`);
+      if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1)) throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
+      if (flags.permutations !== undefined && flags.permutations < 1) throw new UsageError(`option --permutations: must be at least 1, got ${flags.permutations}`);
+      // An unreachable store is not a regression: exit 2, never the gate's 1.
+      const store = await openStore(spec).catch((err: unknown) => {
+        throw err instanceof RunError ? new RunError(err.message, EXIT.usage) : err;
+      });
+      let stored;
+      try {
+        stored = await store.list({ label: flags.label, workload: flags.workload });
+      } finally {
+        await store.close();
+      }
+      const history = buildHistory(stored, { store: store.description, label: flags.label }, { threshold: flags.threshold, pvalue: flags.pvalue, permutations: flags.permutations, seed: flags.seed });
+      const outDir = flags.out ?? join('reports', `history-${timestamp(new Date())}`);
+      const { files } = await writeHistory(history, outDir);
+      if (flags.json) ctx.out(`${JSON.stringify(history, null, 2)}\n`);
+      else ctx.out(renderSummary(history));
+      for (const s of history.skipped) ctx.err(`warning: not read: ${s.why.split('\n')[0]}`);
+      ctx.err(`wrote ${files.join(', ')}`);
+      ctx.exitCode = history.regressions.length > 0 ? EXIT.failed : EXIT.ok;
+    });
+
+  program
+    .command('import')
+    .description('import result files (or folders of them) into a results store: a MongoDB collection or a folder')
+    .argument('<paths...>', 'result files (results.json) or folders searched at any depth')
+    .option('--store <dir|uri>', `the results store (default: env ${STORE_ENV})`)
+    .addHelpText('after', IMPORT_HELP)
+    .action(async (paths: string[], flags: { store?: string }) => {
+      const spec = requireStore(flags.store);
+      const results = [];
+      for (const p of paths) {
+        const info = await stat(p).catch(() => undefined);
+        if (!info) throw new UsageError(`${p}: no such file or folder`);
+        if (info.isDirectory()) {
+          const found = await new FolderStore(p).list();
+          for (const s of found.skipped) ctx.err(`warning: not imported: ${s.why.split('\n')[0]}`);
+          results.push(...found.results.map((r) => r.result));
+        } else {
+          results.push(await loadResult(p));
+        }
+      }
+      const store = await openStore(spec);
+      let created = 0;
+      try {
+        for (const r of results) if ((await store.put(r)).created) created++;
+      } finally {
+        await store.close();
+      }
+      ctx.out(`imported ${created} result${created === 1 ? '' : 's'} into ${store.description}${results.length > created ? ` (${results.length - created} already there)` : ''}\n`);
+    });
+}
+
+function renderSummary(h: ReturnType<typeof buildHistory>): string {
+  const lines: string[] = [];
+  for (const label of h.labels) {
+    const series = h.series.filter((s) => s.label === label.label);
+    const points = series.flatMap((s) => s.changePoints.map((cp) => ({ s, cp })));
+    lines.push(`${label.label}: ${label.runs} run${label.runs === 1 ? '' : 's'} (${label.first} to ${label.last}), ${points.length} change point${points.length === 1 ? '' : 's'}${label.testDouble ? ' [test double: not MongoDB numbers]' : ''}`);
+    for (const { s, cp } of points) {
+      const verdict = cp.direction === 'regression' ? (cp.beyondThreshold ? 'REGRESSION' : 'regression within threshold') : 'improvement';
+      lines.push(`  ${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}`);
+    }
+  }
+  if (h.labels.length === 0) lines.push(`no results in ${h.store}`);
+  lines.push(h.regressions.length > 0 ? `regression: ${h.regressions.length} series end on a regression beyond ${h.options.threshold}%` : `no series ends on a regression beyond ${h.options.threshold}%`);
+  return `${lines.join('\n')}\n`;
+}
+

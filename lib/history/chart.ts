@@ -1,0 +1,136 @@
+/**
+ * The trend chart of one label and metric: one line per client count, run after run (oldest left),
+ * with every change point of that metric marked by a vertical line at its first run after the change
+ * (red for a regression beyond the threshold, grey otherwise) and labelled with the change. Drawn
+ * with the report's Chart.js-on-canvas helpers, like every chart of the tool.
+ */
+import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
+import { PALETTE } from '../report/chart-data';
+import { CHART_FONT_FAMILY } from '../report/fonts';
+import { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from '../report/render-chart';
+import type { HistoryDocument, HistorySeries } from './history';
+import { formatChange } from './render-md';
+
+interface Marker {
+  /** x: the run's position in the label's run list. */
+  x: number;
+  text: string;
+  color: string;
+}
+
+function changeMarkersPlugin(markers: Marker[]): Plugin<'line'> {
+  return {
+    id: 'mbChangePoints',
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      const x = chart.scales.x;
+      ctx.save();
+      markers.forEach((m, i) => {
+        // Between the last run before and the first run after: where the change happened.
+        const px = Math.round(x.getPixelForValue(m.x - 0.5)) + 0.5;
+        ctx.strokeStyle = m.color;
+        ctx.fillStyle = m.color;
+        ctx.lineWidth = 2;
+        ctx.setLineDash([7, 4]);
+        ctx.beginPath();
+        ctx.moveTo(px, chartArea.top);
+        ctx.lineTo(px, chartArea.bottom);
+        ctx.stroke();
+        ctx.font = `bold 13px "${CHART_FONT_FAMILY}"`;
+        ctx.textBaseline = 'top';
+        const right = px + 6 + ctx.measureText(m.text).width < chartArea.right;
+        ctx.textAlign = right ? 'left' : 'right';
+        ctx.fillText(m.text, right ? px + 6 : px - 6, chartArea.top + 6 + i * 18);
+      });
+      ctx.restore();
+    },
+  };
+}
+
+function shortDate(iso: string): string {
+  return iso.slice(5, 16).replace('T', ' ');
+}
+
+export function trendChartConfiguration(h: HistoryDocument, label: string, metric: HistorySeries['metric']): ChartConfiguration<'line'> | undefined {
+  const series = h.series.filter((s) => s.label === label && s.metric === metric);
+  if (series.length === 0) return undefined;
+  // Every run of the label, in order: the x position of a run is its place in this list.
+  const runs = [...new Set(series.flatMap((s) => s.points.map((p) => `${p.startedAt}\u0000${p.source}`)))].sort();
+  const xOf = new Map(runs.map((r, i) => [r, i + 1]));
+  const key = (p: { startedAt: string; source: string }) => xOf.get(`${p.startedAt}\u0000${p.source}`) ?? 0;
+  const datasets = series.map((s, i) => ({
+    label: `${s.clients} client${s.clients === 1 ? '' : 's'}`,
+    data: s.points.map((p) => ({ x: key(p), y: s.unit === 'µs' ? p.value / 1000 : p.value })),
+    borderColor: PALETTE[i % PALETTE.length],
+    backgroundColor: PALETTE[i % PALETTE.length],
+    borderWidth: 2,
+    pointRadius: 3,
+  }));
+  const markers: Marker[] = series.flatMap((s) =>
+    s.changePoints.map((cp) => ({
+      x: key(cp.firstAfter),
+      text: `${formatChange(cp)} at ${s.clients} client${s.clients === 1 ? '' : 's'} (p ${cp.pvalue.toFixed(2)})`,
+      color: cp.direction === 'regression' && cp.beyondThreshold ? '#b00020' : '#666666',
+    })),
+  );
+  const first = series[0];
+  const unit = first.unit === 'µs' ? 'ms' : first.unit;
+  const testDouble = h.labels.find((l) => l.label === label)?.testDouble === true;
+  const warnings = testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [];
+  const tickEvery = Math.max(1, Math.ceil(runs.length / 10));
+  return {
+    type: 'line',
+    data: { datasets },
+    options: {
+      responsive: false,
+      animation: false,
+      devicePixelRatio: 1,
+      parsing: false,
+      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + warnings.length * WARNING_LINE_HEIGHT } },
+      plugins: {
+        title: { display: true, text: `${label}: ${first.name} run after run`, font: { size: 18, weight: 'bold' }, color: '#111111' },
+        subtitle: {
+          display: true,
+          text: `${runs.length} runs · dashed: change points (E-Divisive means, p ≤ ${h.options.pvalue}); red: a regression beyond ${h.options.threshold}%`,
+          font: { size: 13 },
+          color: '#444444',
+          padding: { bottom: 8 },
+        },
+        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18 } },
+      },
+      scales: {
+        x: {
+          type: 'linear',
+          min: 0.5,
+          max: runs.length + 0.5,
+          // One labelled tick every few runs, on the runs themselves (Chart.js would start at min, between two runs).
+          afterBuildTicks: (scale: Scale) => {
+            scale.ticks = runs.map((_, i) => i + 1).filter((i) => (i - 1) % tickEvery === 0).map((value) => ({ value }));
+          },
+          ticks: {
+            maxRotation: 0,
+            autoSkip: false,
+            callback: (value) => {
+              const i = Number(value);
+              return Number.isInteger(i) && i >= 1 && i <= runs.length ? [`#${i}`, shortDate(runs[i - 1])] : '';
+            },
+          },
+          title: { display: true, text: 'runs, oldest first (#, startedAt UTC)' },
+        },
+        y: { type: 'linear', beginAtZero: first.metric === 'errorRate', title: { display: true, text: `${first.name} (${unit})` } },
+      },
+    },
+    plugins: [backgroundPlugin(), changeMarkersPlugin(markers), ...(warnings.length > 0 ? [warningsPlugin<'line'>(warnings)] : [])],
+  };
+}
+
+let registered = false;
+
+export async function renderTrendChart(h: HistoryDocument, label: string, metric: HistorySeries['metric']): Promise<Buffer | undefined> {
+  if (!registered) {
+    registerChartComponents(LineController, LineElement, PointElement, LinearScale, Title, SubTitle, Legend);
+    registered = true;
+  }
+  const configuration = trendChartConfiguration(h, label, metric);
+  return configuration ? renderConfigurationPng(configuration, CHART_WIDTH, CHART_HEIGHT) : undefined;
+}
