@@ -99,7 +99,8 @@ describeWithBrowser('the report page in headless Chromium', () => {
     });
     page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
     await page.goto(pathToFileURL(file).href);
-    if (options.javaScriptEnabled !== false) await page.waitForSelector('html[data-page="ready"]', { state: 'attached' });
+    // The first screen's charts are drawn at once, the others right after: wait for all of them.
+    if (options.javaScriptEnabled !== false) await page.waitForSelector('html[data-page="ready"][data-charts="drawn"]', { state: 'attached' });
     return { page, requests, problems };
   }
 

@@ -3,8 +3,10 @@
  * with Chart.js (the same spec render-chart.ts draws into a PNG), with an HTML tooltip that gives the
  * exact figures, legend toggles (Chart.js's own), zoom and pan on time axes (chartjs-plugin-zoom;
  * the charts of one zoom group follow each other), and sortable tables. When it has finished it sets
- * `data-page="ready"` on <html> and `window.mongoBenchPage` ({ charts: the Chart.js instances,
- * specs: their ChartSpecs, in page order }) for scripts and tests.
+ * `data-page="ready"` on <html> once the first screen is drawn, `data-charts="drawn"` once every
+ * chart is, and `window.mongoBenchPage` ({ charts: the Chart.js instances, specs: their ChartSpecs,
+ * in page order; readyAt, drawnAt: ms since navigation began }) for scripts, tests and
+ * bench/report-page.ts.
  * Kept as text because it never runs in Node; the browser tests (test/report/page-browser.test.ts)
  * exercise every part of it.
  */
@@ -189,38 +191,89 @@ export const PAGE_SCRIPT = String.raw`
     };
   }
 
+  /** The figure's canvas box (its height set by CSS, so drawing later moves nothing) and its tools. */
+  function prepare(entry, index) {
+    var figure = document.getElementById('chart-' + index);
+    var box = document.createElement('div');
+    box.className = 'canvas-box';
+    var canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', entry.spec.title);
+    box.appendChild(canvas);
+    figure.appendChild(box);
+    canvas.addEventListener('mouseleave', function () { if (tooltipEl) tooltipEl.hidden = true; });
+    if (entry.spec.x.kind === 'seconds') {
+      var tools = document.createElement('div');
+      tools.className = 'chart-tools';
+      var reset = document.createElement('button');
+      reset.type = 'button';
+      reset.textContent = 'Reset zoom';
+      reset.addEventListener('click', function () {
+        (entry.zoomGroup ? groups[entry.zoomGroup] : [page.charts[index]]).forEach(function (c) { if (c) c.resetZoom('none'); });
+      });
+      tools.appendChild(reset);
+      tools.appendChild(document.createTextNode('Wheel or pinch to zoom the seconds, shift-drag to zoom to a span, drag to pan' + (entry.zoomGroup ? '; the other timelines follow.' : '.') + ' Click a legend entry to hide or show its line.'));
+      figure.appendChild(tools);
+    }
+    return { entry: entry, index: index, box: box, canvas: canvas };
+  }
+
+  function draw(slot) {
+    if (page.charts[slot.index]) return;
+    var entry = slot.entry;
+    var chart = new window.Chart(slot.canvas, configuration(entry.spec));
+    page.charts[slot.index] = chart;
+    if (entry.spec.x.kind === 'seconds' && entry.zoomGroup) {
+      chart.$mbGroup = entry.zoomGroup;
+      var members = (groups[entry.zoomGroup] = groups[entry.zoomGroup] || []);
+      // Drawn after the group was zoomed: show the same seconds.
+      var shown = members[0];
+      if (shown && shown.isZoomedOrPanned()) {
+        chart.zoomScale('x', { min: shown.scales.x.min, max: shown.scales.x.max }, 'none');
+        if (chart.scales.steps) chart.zoomScale('steps', { min: shown.scales.x.min, max: shown.scales.x.max }, 'none');
+      }
+      members.push(chart);
+    }
+    if (page.charts.filter(Boolean).length === slot.total) {
+      page.drawnAt = performance.now();
+      document.documentElement.setAttribute('data-charts', 'drawn');
+    }
+  }
+
+  /**
+   * The charts on the first screen are drawn at once; the others one per task right after (the page
+   * stays responsive), or at once when scrolled near. A page of many long timelines opens fast.
+   */
   function drawCharts(entries) {
-    if (typeof window.Chart === 'undefined') return [];
+    if (typeof window.Chart === 'undefined') return;
     // The plugin's UMD build defines window.ChartZoom without registering it.
     if (window.ChartZoom) window.Chart.register(window.ChartZoom);
-    return entries.map(function (entry, index) {
-      var figure = document.getElementById('chart-' + index);
-      var box = document.createElement('div');
-      box.className = 'canvas-box';
-      var canvas = document.createElement('canvas');
-      canvas.setAttribute('role', 'img');
-      canvas.setAttribute('aria-label', entry.spec.title);
-      box.appendChild(canvas);
-      figure.appendChild(box);
-      var chart = new window.Chart(canvas, configuration(entry.spec));
-      canvas.addEventListener('mouseleave', function () { if (tooltipEl) tooltipEl.hidden = true; });
-      if (entry.spec.x.kind === 'seconds') {
-        chart.$mbGroup = entry.zoomGroup;
-        if (entry.zoomGroup) (groups[entry.zoomGroup] = groups[entry.zoomGroup] || []).push(chart);
-        var tools = document.createElement('div');
-        tools.className = 'chart-tools';
-        var reset = document.createElement('button');
-        reset.type = 'button';
-        reset.textContent = 'Reset zoom';
-        reset.addEventListener('click', function () {
-          (entry.zoomGroup ? groups[entry.zoomGroup] : [chart]).forEach(function (c) { c.resetZoom('none'); });
-        });
-        tools.appendChild(reset);
-        tools.appendChild(document.createTextNode('Wheel or pinch to zoom the seconds, shift-drag to zoom to a span, drag to pan' + (entry.zoomGroup ? '; the other timelines follow.' : '.') + ' Click a legend entry to hide or show its line.'));
-        figure.appendChild(tools);
-      }
-      return chart;
+    var slots = entries.map(prepare);
+    slots.forEach(function (slot) { slot.total = slots.length; });
+    if (slots.length === 0) document.documentElement.setAttribute('data-charts', 'drawn');
+    var near = window.innerHeight + 200;
+    slots.forEach(function (slot) {
+      var r = slot.box.getBoundingClientRect();
+      if (r.bottom > -200 && r.top < near) draw(slot);
     });
+    var rest = slots.filter(function (slot) { return !page.charts[slot.index]; });
+    if (typeof IntersectionObserver !== 'undefined') {
+      var observer = new IntersectionObserver(function (items) {
+        items.forEach(function (item) {
+          if (!item.isIntersecting) return;
+          observer.unobserve(item.target);
+          draw(rest.find(function (slot) { return slot.box === item.target; }));
+        });
+      }, { rootMargin: '400px 0px' });
+      rest.forEach(function (slot) { observer.observe(slot.box); });
+    }
+    var queue = rest.slice();
+    (function next() {
+      var slot = queue.shift();
+      if (!slot) return;
+      draw(slot);
+      setTimeout(next, 0);
+    })();
   }
 
   /** A cell's sort key: its leading number ("22,860", "1.25", "-3"), else its text; "–" (nothing measured) sorts last. */
@@ -265,7 +318,10 @@ export const PAGE_SCRIPT = String.raw`
   sortableTables();
   var holder = document.getElementById('mb-charts');
   var entries = holder ? JSON.parse(holder.textContent) : [];
-  window.mongoBenchPage = { charts: drawCharts(entries), specs: entries.map(function (e) { return e.spec; }) };
+  var page = { charts: new Array(entries.length), specs: entries.map(function (e) { return e.spec; }), readyAt: 0, drawnAt: 0 };
+  window.mongoBenchPage = page;
+  drawCharts(entries);
+  page.readyAt = performance.now();
   document.documentElement.setAttribute('data-page', 'ready');
 })();
 `;
