@@ -6,7 +6,6 @@ import { numberArg } from '../config/validate';
 import { ResultDocument } from '../metrics/result';
 import { loadResult } from '../report/load-result';
 import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
-import { writeComparePage } from '../compare/page';
 
 const COMPARE_HELP = `
 Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
@@ -64,8 +63,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       const [a, b] = await loadBoth([fileA, fileB]);
       const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
       const outDir = flags.out ?? join('reports', `compare-${timestamp(new Date())}`);
-      const { files } = await writeComparison(comparison, outDir);
-      files.push(await writeComparePage(comparison, [a, b], outDir));
+      const { files } = await writeComparison(comparison, outDir, [a, b]);
       if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
       else ctx.out(renderComparisonText(comparison));
       ctx.err(`wrote ${files.join(', ')}`);

@@ -4,10 +4,6 @@
  * results overlaid as in `report A B`. Rendered by the report's page renderer; both results and the
  * comparison are embedded (`mb-data-results`, `mb-data-comparison`).
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { RunError } from '../config/errors';
-import { writeFileAtomically } from '../metrics/atomic-write';
 import { ResultDocument } from '../metrics/result';
 import { buildCharts, ChartSpec, PALETTE, Series } from '../report/chart-data';
 import { reportPageModel } from '../report/index-html';
@@ -67,16 +63,6 @@ export function renderComparePage(c: Comparison, results: readonly [ResultDocume
   return renderPage(comparePageModel(c, results));
 }
 
+/** The compare page's file name, beside compare.md. */
 export const COMPARE_PAGE = 'index.html';
 
-/** Writes the compare page into outDir (beside compare.md, compare.json and the ratio chart); returns its path. */
-export async function writeComparePage(c: Comparison, results: readonly [ResultDocument, ResultDocument], outDir: string): Promise<string> {
-  const file = join(outDir, COMPARE_PAGE);
-  try {
-    await mkdir(outDir, { recursive: true });
-    await writeFileAtomically(file, renderComparePage(c, results));
-  } catch (err) {
-    throw new RunError(`cannot write the compare page ${file}: ${(err as Error).message}`);
-  }
-  return file;
-}

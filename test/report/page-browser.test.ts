@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { main } from '../../lib/cli/main';
-import { compareResults, comparisonTable } from '../../lib/compare';
-import { writeComparePage } from '../../lib/compare/page';
+import { compareResults, comparisonTable, writeComparison } from '../../lib/compare';
 import { ResultDocument } from '../../lib/metrics/result';
 import { loadResult } from '../../lib/report';
 import { buildCharts } from '../../lib/report/chart-data';
@@ -81,7 +80,7 @@ describeWithBrowser('the report page in headless Chromium', () => {
     await writeReport([rich, other], join(dir, 'overlay'));
     const a = fixture('compare-w0.json');
     const b = fixture('compare-w1.json');
-    await writeComparePage(compareResults(a, b), [a, b], join(dir, 'compare'));
+    await writeComparison(compareResults(a, b), join(dir, 'compare'), [a, b]);
   });
   afterAll(async () => {
     await browser?.close();
