@@ -4,7 +4,7 @@
  * clients', the consistency check, the load machine's saturation and what was measured; the result
  * documents embedded as JSON (`mb-data-results`). Without JavaScript each chart shows its PNG.
  */
-import { sweepAdvice } from '../metrics/client-load';
+import { CLIENT_BOUND_ELU, sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../metrics/result';
 import { checkWarning } from '../server-stats/consistency';
 import { agentsTable, sharesTable } from './agents-summary';
@@ -100,7 +100,20 @@ function serversBlocks(result: ResultDocument): PageBlock[] {
 function loadMachineBlocks(result: ResultDocument): PageBlock[] {
   const spec = loadMachineChart(result);
   if (!spec) return [];
-  const out: PageBlock[] = [chart(spec, false)];
+  const loads = result.steps.flatMap((s) => (s.client ? [{ clients: s.clients, load: s.client, bound: s.clientBound === true }] : []));
+  const distinct = (values: number[]) => [...new Set(values)].join(' / ');
+  const bound = loads.filter((l) => l.bound).map((l) => l.clients);
+  const out: PageBlock[] = [
+    {
+      kind: 'facts',
+      facts: [
+        ['Cores', `${distinct(loads.map((l) => l.load.cores))} (what the load machine offered mongo-bench)`],
+        ['Workers', `${distinct(loads.map((l) => l.load.workers))} event loop${loads.every((l) => l.load.workers === 1) ? '' : 's'} running the clients`],
+        ['Client-bound steps', bound.length > 0 ? `${bound.join(', ')} clients (a loop busier than ${CLIENT_BOUND_ELU * 100}%)` : 'none'],
+      ],
+    },
+    chart(spec, false),
+  ];
   const advice = sweepAdvice(result.steps);
   if (advice) out.push({ kind: 'text', style: 'strong', text: `Load generator: ${advice}` });
   return out;

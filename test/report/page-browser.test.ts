@@ -18,6 +18,7 @@ import { loadResult } from '../../lib/report';
 import { buildCharts } from '../../lib/report/chart-data';
 import { formatOps } from '../../lib/report/format';
 import { buildServerCharts } from '../../lib/report/server-charts';
+import { consistencyTable } from '../../lib/report/server-summary';
 import { writeReport } from '../../lib/report/write-report';
 import { artifactDir, describeWithBrowser, launchBrowser } from '../support/browser';
 import { captureContext } from '../support/cli';
@@ -300,6 +301,19 @@ describeWithBrowser('the report page in headless Chromium', () => {
       expect(await column('Clients')).toEqual(rich.steps.map((s) => String(s.clients)));
     });
 
+    it("shows the consistency check, the processes sampled and the load machine's facts", async () => {
+      const { page } = shared;
+      const rows = (heading: string) =>
+        page.evaluate((h) => {
+          const section = Array.from(document.querySelectorAll('section')).find((el) => (el as unknown as { firstElementChild: ElementInPage }).firstElementChild.textContent === h);
+          return Array.from((section as unknown as { querySelectorAll(s: string): ArrayLike<ElementInPage> }).querySelectorAll('tbody tr, dl > *')).map((r) => (r.cells ? Array.from(r.cells).map((c) => c.textContent) : r.textContent));
+        }, heading);
+      const consistency = await rows('Servers against clients (consistency check)');
+      expect(consistency.slice(0, rich.steps.length)).toEqual(consistencyTable(rich)!.rows);
+      expect(consistency.slice(rich.steps.length)).toEqual(REPLICA_SET.map((p) => [p.id, 'mongod', '–', 'rs0', p.role, String(rich.server!.series[p.id].length)]));
+      expect(await rows('Load machine')).toEqual(['Cores', '2 (what the load machine offered mongo-bench)', 'Workers', '1 event loop running the clients', 'Client-bound steps', '32 clients (a loop busier than 90%)']);
+    });
+
     it('writes a screenshot of the page as a test artifact', async () => {
       const { page } = shared;
       const file = join(artifactDir('report-page'), 'single.png');
@@ -338,6 +352,21 @@ describeWithBrowser('the report page in headless Chromium', () => {
     expect(await page.locator('h2', { hasText: 'Result: w:1 other' }).count()).toBe(1);
     for (const d of await coloursDrawn(page)) expect({ chart: d.title, drawn: d.perSeries.map((n, i) => d.hiddenUnder[i] || n > 20) }).toEqual({ chart: d.title, drawn: d.perSeries.map(() => true) });
     await page.screenshot({ path: join(artifactDir('report-page'), 'overlay.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('shows labels and reasons holding markup as text, and a run that measured nothing as a page without charts', async () => {
+    const hostile = { ...fixture('result-incomplete.json'), label: 'w:1 </script><img src=x onerror="window.hit=1">', steps: [], incompleteReason: 'cut <b>short</b> before a step finished' };
+    await writeReport([hostile], join(dir, 'hostile'));
+    const { page, problems, requests } = await open(join(dir, 'hostile', 'index.html'));
+    expect(problems).toEqual([]);
+    expect(requests).toHaveLength(1);
+    expect(await page.locator('h1').textContent()).toBe(`mongo-bench report: ${hostile.label} (incomplete)`);
+    expect(await page.locator('p.warning').first().textContent()).toBe('INCOMPLETE run: cut <b>short</b> before a step finished (showing the steps it finished)');
+    expect(await page.evaluate(() => (window as unknown as { hit?: number }).hit)).toBeUndefined();
+    expect(await page.evaluate(() => JSON.parse(document.getElementById('mb-data-results')!.textContent!))).toEqual(JSON.parse(JSON.stringify([hostile])));
+    expect(await page.evaluate(() => window.mongoBenchPage.charts.length)).toBe(0);
+    expect(await page.getByText('No step finished: nothing measured.').count()).toBe(1);
     await page.context().close();
   });
 

@@ -245,12 +245,16 @@ export const PAGE_SCRIPT = String.raw`
    * stays responsive), or at once when scrolled near. A page of many long timelines opens fast.
    */
   function drawCharts(entries) {
+    // No chart (a run that measured nothing): the page ships no chart library.
+    if (entries.length === 0) {
+      document.documentElement.setAttribute('data-charts', 'drawn');
+      return;
+    }
     if (typeof window.Chart === 'undefined') return;
     // The plugin's UMD build defines window.ChartZoom without registering it.
     if (window.ChartZoom) window.Chart.register(window.ChartZoom);
     var slots = entries.map(prepare);
     slots.forEach(function (slot) { slot.total = slots.length; });
-    if (slots.length === 0) document.documentElement.setAttribute('data-charts', 'drawn');
     var near = window.innerHeight + 200;
     slots.forEach(function (slot) {
       var r = slot.box.getBoundingClientRect();
