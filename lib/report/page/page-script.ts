@@ -151,8 +151,23 @@ export const PAGE_SCRIPT = String.raw`
     } finally { syncing = false; }
   }
 
+  /**
+   * Where dashes tell series apart (a server's cache in use and dirty share its colour), each legend
+   * entry shows its line's own stroke: Chart.js takes an entry's style from the first point, which has no dash.
+   */
+  var dashedLegend = {
+    usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 14,
+    generateLabels: function (chart) {
+      return window.Chart.defaults.plugins.legend.labels.generateLabels(chart).map(function (item) {
+        var dataset = chart.data.datasets[item.datasetIndex || 0];
+        return Object.assign(item, { lineDash: (dataset && dataset.borderDash) || [], lineWidth: 2 });
+      });
+    },
+  };
+
   function configuration(spec) {
     var timeline = spec.x.kind === 'seconds';
+    var dashed = spec.series.some(function (s) { return s.dash.length > 0; }) && spec.series.some(function (s) { return s.dash.length === 0; });
     var lines = spec.lines || { width: timeline ? 1.5 : 2.5, pointRadius: timeline ? 0 : 5 };
     var scales = Object.assign(xScales(spec), { y: yScale(spec) });
     if (spec.y2) scales.y2 = { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
@@ -162,7 +177,7 @@ export const PAGE_SCRIPT = String.raw`
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       layout: { padding: { left: 4, right: 12, top: 0, bottom: 4 } },
       plugins: {
-        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 14 } },
+        legend: { display: true, position: 'top', labels: dashed ? dashedLegend : { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 14 } },
         tooltip: { enabled: false, external: externalTooltip(spec) },
       },
       scales: scales,

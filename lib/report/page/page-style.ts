@@ -1,5 +1,6 @@
 /** The page's inline CSS (no font or image is fetched: system sans-serif). */
 export const PAGE_STYLE = `
+html { scroll-padding-top: 56px; }
 body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 24px auto; padding: 0 24px; color: #222; max-width: 1280px; }
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; } h3 { margin-top: 1.4em; }
 nav { position: sticky; top: 0; background: #fff; padding: 6px 0; border-bottom: 1px solid #eee; z-index: 2; font-size: 0.9em; }
