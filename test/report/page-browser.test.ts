@@ -370,6 +370,21 @@ describeWithBrowser('the report page in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('draws a step cut short as a hollow point, and its tooltip says the figure is partial', async () => {
+    const cut = fixture('result-incomplete.json');
+    await writeReport([cut], join(dir, 'incomplete'));
+    const { page, problems } = await open(join(dir, 'incomplete', 'index.html'));
+    const chart = await chartIndex(page, 'Average read operations per second by concurrent clients');
+    const fills = await page.evaluate((c) => window.mongoBenchPage.charts[c].getDatasetMeta(0).data.map((p) => (p as unknown as { options: { backgroundColor: string } }).options.backgroundColor), chart);
+    expect(fills).toEqual(cut.steps.map((st) => (st.status === 'interrupted' ? '#ffffff' : '#0072B2')));
+    const at = await pointAt(page, chart, 0, 3);
+    await page.mouse.move(at.x, at.y);
+    await page.locator('#mb-tooltip').waitFor({ state: 'visible' });
+    expect(await page.locator('#mb-tooltip').textContent()).toBe(`8 clientsstandalone w:1 (cut short) (incomplete): ${formatOps(cut.steps[3].opsPerSec.reads)} ops/s (step cut short: partial)`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("the compare page shows compare's verdicts, the ratios chart and the results overlaid", async () => {
     const a = fixture('compare-w0.json');
     const b = fixture('compare-w1.json');
