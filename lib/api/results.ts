@@ -29,7 +29,7 @@ export async function renderReport(results: ResultSource | ResultSource[], outDi
 }
 
 export interface CompareRunOptions extends CompareOptions {
-  /** Also write compare.md, compare.json and compare-ratios.png there. */
+  /** Also write compare.md, compare.json, compare-ratios.png and index.html (the interactive page) there. */
   out?: string;
 }
 
@@ -41,6 +41,6 @@ export async function compare(a: ResultSource, b: ResultSource, options: Compare
   const [ra, rb] = await Promise.all([resolve(a), resolve(b)]);
   const { out, ...compareOptions } = options;
   const comparison = compareResults(ra.doc, rb.doc, compareOptions, { a: ra.file, b: rb.file });
-  if (out !== undefined) await writeComparison(comparison, out);
+  if (out !== undefined) await writeComparison(comparison, out, [ra.doc, rb.doc]);
   return comparison;
 }

@@ -14,7 +14,8 @@ Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a ver
 ties and for small samples, else the normal approximation with tie and continuity corrections.
 "faster"/"slower" needs p < --alpha and a change of at least --noise percent.
 
-Writes compare.md, compare.json and compare-ratios.png to --out; prints the table.
+Writes compare.md, compare.json, compare-ratios.png and index.html (the interactive page) to --out;
+prints the table.
 A result from a test double (target.testDouble) is never compared with one from MongoDB (exit 2).
 
 Examples:
@@ -55,14 +56,14 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .option('--threshold <percent>', `a significant ops/s drop beyond this is a regression, exit code 1 (default: ${COMPARE_DEFAULTS.threshold})`, numberArg('--threshold'))
     .option('--noise <percent>', `significant changes smaller than this count as noise (default: ${COMPARE_DEFAULTS.noise})`, numberArg('--noise'))
     .option('--alpha <p>', `significance level of the test (default: ${COMPARE_DEFAULTS.alpha}, i.e. 95% confidence)`, numberArg('--alpha'))
-    .option('-o, --out <dir>', 'where compare.md, compare.json and compare-ratios.png go (default: reports/compare-<timestamp>/)')
+    .option('-o, --out <dir>', 'where compare.md, compare.json, compare-ratios.png and index.html go (default: reports/compare-<timestamp>/)')
     .option('--json', 'print the comparison as JSON on stdout instead of the table')
     .addHelpText('after', COMPARE_HELP)
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
       const [a, b] = await loadBoth([fileA, fileB]);
       const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
       const outDir = flags.out ?? join('reports', `compare-${timestamp(new Date())}`);
-      const { files } = await writeComparison(comparison, outDir);
+      const { files } = await writeComparison(comparison, outDir, [a, b]);
       if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
       else ctx.out(renderComparisonText(comparison));
       ctx.err(`wrote ${files.join(', ')}`);

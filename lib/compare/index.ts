@@ -6,3 +6,4 @@ export type { MannWhitneyResult, MannWhitneyMethod } from './mann-whitney';
 export { renderComparisonText, renderComparisonMarkdown, comparisonTable, conclusion, formatRatio, COMPARE_MD, COMPARE_PNG, COMPARE_JSON } from './render-text';
 export { renderComparisonChart } from './chart';
 export { writeComparison } from './write';
+export { renderComparePage, comparePageModel, ratioChart, COMPARE_PAGE } from './page';

@@ -1,18 +1,24 @@
-/** Writes a comparison to a folder: compare.md, compare.json (the plain data) and the ratio chart. */
+/**
+ * Writes a comparison to a folder: compare.md, compare.json (the plain data) and the ratio chart;
+ * given the two results too, the interactive compare page (index.html, page.ts).
+ */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunError } from '../config/errors';
 import { writeFileAtomically } from '../metrics/atomic-write';
 import { renderComparisonChart } from './chart';
 import { Comparison } from './compare';
+import { ResultDocument } from '../metrics/result';
+import { COMPARE_PAGE, renderComparePage } from './page';
 import { COMPARE_JSON, COMPARE_MD, COMPARE_PNG, renderComparisonMarkdown } from './render-text';
 
-export async function writeComparison(comparison: Comparison, outDir: string): Promise<{ files: string[] }> {
+export async function writeComparison(comparison: Comparison, outDir: string, results?: readonly [ResultDocument, ResultDocument]): Promise<{ files: string[] }> {
   const png = await renderComparisonChart(comparison);
   const files: Array<[string, string | Buffer]> = [
     [COMPARE_MD, renderComparisonMarkdown(comparison)],
     [COMPARE_JSON, `${JSON.stringify(comparison, null, 2)}\n`],
     [COMPARE_PNG, png],
+    ...(results ? [[COMPARE_PAGE, renderComparePage(comparison, results)] as [string, string]] : []),
   ];
   try {
     await mkdir(outDir, { recursive: true });

@@ -3,7 +3,7 @@ import { ResultDocument } from '../metrics/result';
 import { formatMicrosAsMs, formatOps } from './format';
 import { Table } from './tables';
 
-function agentsTable(result: ResultDocument): Table | undefined {
+export function agentsTable(result: ResultDocument): Table | undefined {
   const section = result.agents;
   if (!section || section.agents.length === 0) return undefined;
   return {
@@ -14,7 +14,7 @@ function agentsTable(result: ResultDocument): Table | undefined {
   };
 }
 
-function sharesTable(result: ResultDocument): Table | undefined {
+export function sharesTable(result: ResultDocument): Table | undefined {
   const rows = result.steps.flatMap((step) =>
     (step.agents ?? []).map((a) => [
       String(step.clients),

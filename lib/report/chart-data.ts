@@ -51,8 +51,8 @@ export interface TimeAxis {
   steps: StepSegment[];
 }
 
-/** '%': a share shown 0..100; 's': seconds; 'count': a gauge (queued ops, tickets). */
-export type Unit = 'ops/s' | 'ms' | '%' | 's' | 'count';
+/** '%': a share shown 0..100; 's': seconds; 'count': a gauge (queued ops, tickets); 'ratio': B/A (compare). */
+export type Unit = 'ops/s' | 'ms' | '%' | 's' | 'count' | 'ratio';
 
 export interface ChartSpec {
   /** File name of the PNG, e.g. "avg-read-ops.png". */

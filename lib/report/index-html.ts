@@ -1,75 +1,191 @@
-/** index.html: charts and tables on one self-contained page (inline CSS, relative image paths, no network). */
+/**
+ * index.html: the report as one self-contained interactive page (page/page.ts renders it). Live
+ * charts of the same ChartSpecs as the PNGs, the step table sortable, the servers' view beside the
+ * clients', the consistency check, the load machine's saturation and what was measured; the result
+ * documents embedded as JSON (`mb-data-results`). Without JavaScript each chart shows its PNG.
+ */
+import { CLIENT_BOUND_ELU, sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../metrics/result';
+import { checkWarning } from '../server-stats/consistency';
+import { agentsTable, sharesTable } from './agents-summary';
 import { ChartSpec } from './chart-data';
 import { clientBoundWarnings, seriesLabels, warnings } from './describe';
-import { sweepAdvice } from '../metrics/client-load';
-import { CHART_HEIGHT, CHART_WIDTH } from './render-chart';
+import { loadMachineChart } from './load-machine-chart';
+import { ChartBlock, escapeHtml, PageBlock, PageModel, renderPage } from './page/page';
+import { SERVER_CHART_FILES, serverChartsAbsence } from './server-charts';
+import { consistencyTable } from './server-summary';
 import { errorLines, resultDetails } from './summary-md';
 import { comparisonTables, resultTable, Table } from './tables';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+export { escapeHtml };
+
+/** Charts of one time axis zoom and pan together. */
+const SWEEP_ZOOM = 'sweep';
+
+const THROUGHPUT_FILES = ['avg-read-ops.png', 'peak-read-ops.png', 'avg-write-ops.png', 'peak-write-ops.png'];
+const SERVER_FILES: string[] = Object.values(SERVER_CHART_FILES);
+
+function chart(spec: ChartSpec, image = true): ChartBlock {
+  return { kind: 'chart', spec, ...(image ? { image: spec.file } : {}), ...(spec.x.kind === 'seconds' ? { zoomGroup: SWEEP_ZOOM } : {}) };
 }
 
-function htmlTable(table: Table, caption = true): string {
-  const head = table.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
-  const body = table.rows
-    .map((row) => `<tr>${row.map((cell, i) => `<td class="${table.align[i]}">${escapeHtml(cell)}</td>`).join('')}</tr>`)
-    .join('\n');
-  return `<table>${caption ? `<caption>${escapeHtml(table.title)}</caption>` : ''}\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
+/** A chart's PNG carries the page-wide warnings (a PNG travels alone); on the page they are said once, at the top. */
+function withoutRepeatedWarnings(block: PageBlock, shown: ReadonlySet<string>): PageBlock {
+  if (block.kind === 'chart') return { ...block, spec: { ...block.spec, warnings: block.spec.warnings.filter((w) => !shown.has(w)) } };
+  if (block.kind === 'grid' || block.kind === 'section') return { ...block, blocks: block.blocks.map((b) => withoutRepeatedWarnings(b, shown)) };
+  return block;
 }
 
-function figures(charts: readonly ChartSpec[]): string {
-  return charts
-    .map((c) => `<figure><img src="${escapeHtml(encodeURI(c.file))}" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" alt="${escapeHtml(c.title)}"></figure>`)
-    .join('\n');
+/** The report's charts by the section they go in (PNG charts only; the file name says which). */
+function chartGroups(charts: readonly ChartSpec[]) {
+  const byFile = (files: string[]) => charts.filter((c) => files.includes(c.file));
+  return {
+    throughput: byFile(THROUGHPUT_FILES),
+    latency: charts.filter((c) => c.file.startsWith('latency-')),
+    timeline: byFile(['timeline.png']),
+    serverOps: byFile([SERVER_CHART_FILES.ops]),
+    serverOther: byFile(SERVER_FILES.filter((f) => f !== SERVER_CHART_FILES.ops)),
+  };
 }
 
-const STYLE = `
-body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 24px; color: #222; max-width: 1100px; }
-h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; } h3 { margin-top: 1.4em; }
-.warning { color: #b00020; font-weight: bold; border: 2px solid #b00020; padding: 8px 12px; margin: 12px 0; }
-table { border-collapse: collapse; margin: 8px 0 16px; font-size: 0.9em; }
-caption { text-align: left; font-weight: bold; padding: 4px 0; }
-th, td { border: 1px solid #ccc; padding: 4px 8px; } th { background: #f2f2f2; }
-td.right { text-align: right; font-variant-numeric: tabular-nums; } td.left { text-align: left; }
-figure { margin: 16px 0; } img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-dl { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; } dt { font-weight: bold; } dd { margin: 0; }
-`;
+function pageWarnings(results: readonly ResultDocument[]): PageBlock[] {
+  return [
+    ...warnings(results).map((text): PageBlock => ({ kind: 'text', text, style: 'warning' })),
+    ...clientBoundWarnings(results).map(([what, meaning]): PageBlock => ({ kind: 'text', text: `${what} ${meaning}`, style: 'warning' })),
+  ];
+}
+
+/** Charts over time: the clients' timeline beside the servers' ops, then the other server charts. */
+function overTime(results: readonly ResultDocument[], groups: ReturnType<typeof chartGroups>): PageBlock[] {
+  const out: PageBlock[] = [{ kind: 'text', style: 'note', text: "Every second of every step, warm-up left out. The clients' view (what mongo-bench counted) beside the servers' view (serverStatus opcounters, per process): zoom into one and the others follow." }];
+  out.push({ kind: 'grid', blocks: [...groups.timeline, ...groups.serverOps].map((c) => chart(c)) });
+  if (groups.serverOther.length > 0) out.push({ kind: 'grid', blocks: groups.serverOther.map((c) => chart(c)) });
+  const absent = results.map((r, i) => ({ reason: serverChartsAbsence(r), label: seriesLabels(results)[i] })).filter((x) => x.reason);
+  for (const { reason, label } of absent) out.push({ kind: 'text', style: 'note', text: `No server charts${results.length > 1 ? ` for ${label}` : ''}: ${reason}.` });
+  return out;
+}
+
+/** The consistency check and what the sampler could not read, for one result with a server section. */
+function serversBlocks(result: ResultDocument): PageBlock[] {
+  const server = result.server;
+  if (!server) return [];
+  const out: PageBlock[] = [
+    { kind: 'text', text: `serverStatus every ${server.intervalMs / 1000} s from ${server.processes.length} process${server.processes.length === 1 ? '' : 'es'}.` },
+  ];
+  for (const check of server.checks) {
+    const warning = checkWarning(check);
+    if (warning) out.push({ kind: 'text', style: 'warning', text: `Warning: ${warning}` });
+  }
+  const table = consistencyTable(result);
+  if (table) {
+    out.push({ kind: 'table', table, sortable: true });
+    out.push({ kind: 'text', style: 'note', text: "Servers' counts: opcounters query + insert + update + delete between readings taken as each measured window opened and closed; allowed = 2% of the clients' ops + the sampler's own commands + failed ops." });
+  }
+  for (const note of new Set(server.checks.filter((c) => c.status === 'ok' && c.note).map((c) => c.note!))) out.push({ kind: 'text', style: 'note', text: `Note: ${note}.` });
+  if (server.notes.length > 0) out.push({ kind: 'list', items: server.notes.map((n) => `Could not sample: ${n}`) });
+  const processes: Table = {
+    title: 'Processes sampled',
+    columns: ['process', 'kind', 'shard', 'replica set', 'last role seen', 'readings'],
+    align: ['left', 'left', 'left', 'left', 'left', 'right'],
+    rows: server.processes.map((p) => {
+      const series = server.series[p.id] ?? [];
+      const role = [...series].reverse().find((q) => q.role)?.role;
+      return [p.id, p.kind, p.shard ?? '–', p.set ?? '–', role ?? '–', String(series.filter((q) => !q.gap).length)];
+    }),
+  };
+  if (processes.rows.length > 0) out.push({ kind: 'table', table: processes, sortable: true });
+  return out;
+}
+
+function loadMachineBlocks(result: ResultDocument): PageBlock[] {
+  const spec = loadMachineChart(result);
+  if (!spec) return [];
+  const loads = result.steps.flatMap((s) => (s.client ? [{ clients: s.clients, load: s.client, bound: s.clientBound === true }] : []));
+  const distinct = (values: number[]) => [...new Set(values)].join(' / ');
+  const bound = loads.filter((l) => l.bound).map((l) => l.clients);
+  const out: PageBlock[] = [
+    {
+      kind: 'facts',
+      facts: [
+        ['Cores', `${distinct(loads.map((l) => l.load.cores))} (what the load machine offered mongo-bench)`],
+        ['Workers', `${distinct(loads.map((l) => l.load.workers))} event loop${loads.every((l) => l.load.workers === 1) ? '' : 's'} running the clients`],
+        ['Client-bound steps', bound.length > 0 ? `${bound.join(', ')} clients (a loop busier than ${CLIENT_BOUND_ELU * 100}%)` : 'none'],
+      ],
+    },
+    chart(spec, false),
+  ];
+  const advice = sweepAdvice(result.steps);
+  if (advice) out.push({ kind: 'text', style: 'strong', text: `Load generator: ${advice}` });
+  return out;
+}
+
+function agentBlocks(result: ResultDocument): PageBlock[] {
+  const agents = agentsTable(result);
+  if (!agents) return [];
+  const shares = sharesTable(result);
+  return [
+    { kind: 'text', text: `Coordinated through ${result.agents!.controlUri} (database ${result.agents!.controlDb}, run ${result.agents!.runId}).` },
+    { kind: 'table', table: agents, sortable: true },
+    ...(shares ? [{ kind: 'table', table: shares, sortable: true } as PageBlock] : []),
+  ];
+}
+
+function configFacts(result: ResultDocument): Array<[string, string]> {
+  return Object.entries(result.config).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]);
+}
+
+/** One result's own sections (the whole page for one result; a section each in a comparison). */
+function resultBlocks(result: ResultDocument, label: string, several: boolean): PageBlock[] {
+  const level = several ? 3 : 2;
+  const steps: PageBlock[] = result.steps.length > 0
+    ? [{ kind: 'table', table: resultTable(result, `${label}: one row per step (click a heading to sort)`), sortable: true }]
+    : [{ kind: 'text', text: 'No step finished: nothing measured.' }];
+  const errors = errorLines(result);
+  if (errors.length > 0) steps.push({ kind: 'text', text: 'Errors by kind:' }, { kind: 'list', items: errors });
+  const blocks: PageBlock[] = [
+    { kind: 'section', heading: 'Steps', level, blocks: steps },
+  ];
+  const servers = serversBlocks(result);
+  if (servers.length > 0) blocks.push({ kind: 'section', heading: 'Servers against clients (consistency check)', level, blocks: servers });
+  const load = loadMachineBlocks(result);
+  if (load.length > 0) blocks.push({ kind: 'section', heading: 'Load machine', level, blocks: load });
+  const agents = agentBlocks(result);
+  if (agents.length > 0) blocks.push({ kind: 'section', heading: 'Agents', level, blocks: agents });
+  blocks.push({ kind: 'section', heading: 'What was measured', level, blocks: [{ kind: 'facts', facts: resultDetails(result) }] });
+  blocks.push({ kind: 'section', heading: 'Run configuration', level: 3, collapsed: true, blocks: [{ kind: 'facts', facts: configFacts(result) }] });
+  return blocks;
+}
+
+/** The page model of a report: one result, or several overlaid (the comparison first, then each result). */
+export function reportPageModel(results: readonly ResultDocument[], charts: readonly ChartSpec[]): PageModel {
+  const labels = seriesLabels(results);
+  const several = results.length > 1;
+  const groups = chartGroups(charts);
+  const blocks: PageBlock[] = [
+    { kind: 'text', text: 'Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds. Point at a line for its exact figures.' },
+    ...pageWarnings(results),
+  ];
+  if (groups.throughput.length > 0) blocks.push({ kind: 'section', heading: several ? 'Throughput compared' : 'Throughput by concurrent clients', blocks: [{ kind: 'grid', blocks: groups.throughput.map((c) => chart(c)) }] });
+  if (groups.latency.length > 0) blocks.push({ kind: 'section', heading: several ? 'Latency compared' : 'Latency percentiles', blocks: [{ kind: 'grid', blocks: groups.latency.map((c) => chart(c)) }] });
+  if (groups.timeline.length + groups.serverOps.length + groups.serverOther.length > 0) blocks.push({ kind: 'section', heading: "Over time: the clients' view and the servers'", blocks: overTime(results, groups) });
+  if (several) {
+    blocks.push({
+      kind: 'section',
+      heading: 'Comparison tables',
+      blocks: [{ kind: 'text', text: 'One column per result; rows are concurrent clients.' }, ...comparisonTables(results).map((table): PageBlock => ({ kind: 'table', table, sortable: true }))],
+    });
+    results.forEach((result, i) => blocks.push({ kind: 'section', heading: `Result: ${labels[i]}`, blocks: resultBlocks(result, labels[i], true) }));
+  } else if (results.length === 1) {
+    blocks.push(...resultBlocks(results[0], labels[0], false));
+  }
+  const shown = new Set([...warnings(results), ...clientBoundWarnings(results).flat()]);
+  return {
+    title: several ? `mongo-bench comparison: ${labels.join(' vs ')}` : `mongo-bench report: ${labels[0] ?? 'no result'}`,
+    blocks: blocks.map((b) => withoutRepeatedWarnings(b, shown)),
+    data: { results },
+  };
+}
 
 export function renderIndexHtml(results: readonly ResultDocument[], charts: readonly ChartSpec[]): string {
-  const labels = seriesLabels(results);
-  const parts: string[] = [];
-  const heading = results.length === 1 ? `mongo-bench report: ${labels[0]}` : `mongo-bench comparison: ${labels.join(' vs ')}`;
-  parts.push(`<h1>${escapeHtml(heading)}</h1>`);
-  parts.push('<p>Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds.</p>');
-  for (const w of warnings(results)) parts.push(`<p class="warning">${escapeHtml(w)}</p>`);
-  for (const [what, meaning] of clientBoundWarnings(results)) parts.push(`<p class="warning">${escapeHtml(`${what} ${meaning}`)}</p>`);
-  if (results.length > 1) {
-    parts.push('<h2>Comparison</h2>', '<p>One column per result; rows are concurrent clients.</p>');
-    parts.push(figures(charts));
-    for (const table of comparisonTables(results)) parts.push(htmlTable(table));
-  }
-  results.forEach((result, i) => {
-    parts.push(`<h2>${escapeHtml(results.length > 1 ? `Result: ${labels[i]}` : labels[i])}</h2>`);
-    parts.push(`<dl>${resultDetails(result).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`);
-    parts.push(result.steps.length > 0 ? htmlTable(resultTable(result, labels[i]), false) : '<p><em>No step finished: nothing measured.</em></p>');
-    const errors = errorLines(result);
-    if (errors.length > 0) parts.push(`<p>Errors by kind:</p><ul>${errors.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`);
-    const advice = sweepAdvice(result.steps);
-    if (advice) parts.push(`<p><strong>Load generator:</strong> ${escapeHtml(advice)}</p>`);
-  });
-  if (results.length === 1) parts.push('<h2>Charts</h2>', figures(charts));
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(heading)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${parts.join('\n')}
-</body>
-</html>
-`;
+  return renderPage(reportPageModel(results, charts));
 }

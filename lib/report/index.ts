@@ -7,3 +7,8 @@ export { renderChart, CHART_WIDTH, CHART_HEIGHT } from './render-chart';
 export { renderSummaryMarkdown } from './summary-md';
 export { renderResultsCsv } from './results-csv';
 export { renderIndexHtml } from './index-html';
+// The interactive page: index.html, the compare page, and any other page (a history) built as a PageModel.
+export { renderPage, htmlTable, embedJson, CONTENT_SECURITY_POLICY } from './page/page';
+export type { PageModel, PageBlock, ChartBlock, TableBlock, TextBlock, ListBlock, FactsBlock, GridBlock, SectionBlock } from './page/page';
+export { reportPageModel } from './index-html';
+export { loadMachineChart } from './load-machine-chart';

@@ -140,7 +140,7 @@ describe('mongo-bench compare', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('prints the table, writes compare.md, compare.json and the chart, and exits 1 on a regression', async () => {
+  it('prints the table, writes compare.md, compare.json, the chart and the page, and exits 1 on a regression', async () => {
     const a = write('a.json', result('main', [step(1, rates(1000)), step(2, rates(1900))]));
     const b = write('b.json', result('branch', [step(1, rates(1000)), step(2, rates(1500))]));
     const out = join(dir, 'out');
@@ -158,6 +158,10 @@ describe('mongo-bench compare', () => {
     const png = readFileSync(join(out, 'compare-ratios.png'));
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(png.length).toBeGreaterThan(10_000); // drawn, with text
+    // The interactive page (tested in a browser in test/report/page-browser.test.ts) holds the same verdicts.
+    const page = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(page).toContain('REGRESSION: B is slower than A beyond the 5% threshold at 2 clients');
+    expect(page).toMatch(/<tr><td class="right">2<\/td>.*<td class="left">SLOWER \(regression\)<\/td><\/tr>/);
   });
 
   it('--threshold 25 lets the same drop pass (exit 0); --json prints the comparison', async () => {

@@ -1,0 +1,37 @@
+/**
+ * The browser libraries a page inlines, read from node_modules at render time (so the page needs no
+ * network and works from file://): Chart.js's UMD build, then Hammer.js and chartjs-plugin-zoom
+ * (zoom and pan on time axes; the plugin's UMD build reads the globals `Chart` and `Hammer`).
+ * Read once per process: `run` re-renders the report after every step.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface InlineLibrary {
+  name: string;
+  /** The file's text, safe inside a <script> element. */
+  source: string;
+}
+
+/** Inside <script>, only "</script" (any case) ends the element early; "<\/" means the same to JavaScript. */
+export function scriptSafe(source: string): string {
+  return source.replace(/<\/(script)/gi, '<\\/$1');
+}
+
+function fromPackage(name: string, entry: string, file: string): InlineLibrary {
+  // require.resolve finds each package's main entry (their "exports" maps hide package.json); the file sits beside it.
+  const path = join(dirname(require.resolve(entry)), file);
+  return { name, source: scriptSafe(readFileSync(path, 'utf8')) };
+}
+
+let cached: InlineLibrary[] | undefined;
+
+/** Chart.js, Hammer.js, chartjs-plugin-zoom: in the order they must run. */
+export function inlineLibraries(): InlineLibrary[] {
+  cached ??= [
+    fromPackage('chart.js', 'chart.js', 'chart.umd.min.js'),
+    fromPackage('hammerjs', 'hammerjs', 'hammer.min.js'),
+    fromPackage('chartjs-plugin-zoom', 'chartjs-plugin-zoom', 'chartjs-plugin-zoom.min.js'),
+  ];
+  return cached;
+}
