@@ -60,6 +60,12 @@ export interface StepResult {
   benchRun: Record<string, number>;
   /** Wall-clock seconds the counted ops took, summed over trials (opsPerSec = ops / elapsedSeconds). */
   elapsedSeconds?: number;
+  /**
+   * Ops started in the window that completed after it closed, summed over trials: in `ops` and the
+   * latencies, never in `perSecond` or the peak. `seconds`: the longest overrun of a trial, from the
+   * window's close to the last of them. Absent in results written before it was kept.
+   */
+  overrun?: { reads: number; writes: number; errors: number; seconds: number };
   /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
   errorSamples?: { error: string; count: number; example: string }[];
   /**

@@ -48,6 +48,7 @@ const stepResult = z.object({
   perSecond: z.array(perSecondSample),
   benchRun: z.record(z.string(), z.number()),
   elapsedSeconds: z.number().optional(),
+  overrun: z.object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() }).optional(),
   errorSamples: z.array(z.object({ error: z.string(), count: z.number(), example: z.string() })).optional(),
   clientBound: z.boolean().optional(),
   client: z
