@@ -10,6 +10,8 @@
 import { UsageError } from '../config/errors';
 import { LatencySummary, ResultDocument, StepResult } from '../metrics/result';
 import { mannWhitneyU } from './mann-whitney';
+import { serverLabel } from '../report/describe';
+import { serverDifferences } from './server-differences';
 
 export const COMPARE_DEFAULTS = {
   /** Percent: a significant slowdown larger than this is a regression (exit 1). */
@@ -90,6 +92,7 @@ export function replicateRates(step: StepResult): number[] {
 }
 
 function server(result: ResultDocument): string {
+  if (result.target.product) return serverLabel(result);
   const version = result.target.serverVersion ?? 'version unknown';
   return result.target.testDouble ? `test double (reports ${version}), not MongoDB` : `MongoDB ${version}`;
 }
@@ -234,6 +237,7 @@ export function compareResults(
   if (incompleteA) notes.push(`A is incomplete${incompleteA.incompleteReason ? `: ${incompleteA.incompleteReason}` : ''}`);
   if (incompleteB) notes.push(`B is incomplete${incompleteB.incompleteReason ? `: ${incompleteB.incompleteReason}` : ''}`);
   if (as.length > 1 || bs.length > 1) notes.push(`${as.length} result file(s) for A, ${bs.length} for B: each trial of each file is one replicate`);
+  for (const difference of serverDifferences(a, b)) notes.push(`A and B ran on different servers: ${difference}`);
   const testDouble = a.target.testDouble === true;
   const regression = steps.some((s) => s.regression);
   if (testDouble) notes.push('both results come from a TEST DOUBLE server: these are not MongoDB numbers');

@@ -76,7 +76,47 @@ export const resultDocumentSchema = z.object({
     serverVersion: z.string().optional(),
     topology: z.string(),
     testDouble: z.boolean().optional(),
+    product: z
+      .object({
+        name: z.string(),
+        edition: z.string().optional(),
+        version: z.string().optional(),
+        reportedMongoDBVersion: z.string().optional(),
+        label: z.string(),
+        testDouble: z.boolean(),
+        evidence: z.array(z.string()),
+      })
+      .optional(),
+    processes: z
+      .array(
+        z.object({
+          host: z.string(),
+          version: z.string().optional(),
+          gitVersion: z.string().optional(),
+          storageEngine: z.string().optional(),
+          featureCompatibilityVersion: z.string().optional(),
+          cacheBytes: z.number().optional(),
+          options: z.record(z.string(), z.unknown()).optional(),
+          hostInfo: z.object({ cores: z.number().optional(), memoryMB: z.number().optional(), os: z.string().optional(), cpuArch: z.string().optional() }).optional(),
+          unavailable: z.array(z.string()).optional(),
+        }),
+      )
+      .optional(),
   }),
+  environment: z
+    .object({
+      loadMachine: z.object({
+        cpuModel: z.string(),
+        cores: z.number(),
+        memoryBytes: z.number(),
+        os: z.string(),
+        node: z.string(),
+        driver: z.string(),
+        mongoBench: z.string(),
+        gitCommit: z.string().optional(),
+      }),
+    })
+    .optional(),
   workload: z.object({
     name: z.string(),
     ops: z.array(z.unknown()),

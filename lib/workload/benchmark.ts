@@ -16,6 +16,7 @@ import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
+import { describeLoadMachine } from '../target/load-machine';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
 import { runStep, StepPlan, TickEvent } from './engine';
 import { runParallelStep, singleLoopLoad, workersForStep } from './parallel-step';
@@ -91,6 +92,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
     complete: false,
     startedAt: startedAt.toISOString(),
     target,
+    environment: { loadMachine: describeLoadMachine() },
     workload: {
       name: options.workload.name,
       ops: options.workload.ops,
