@@ -78,6 +78,21 @@ export interface StepResult {
   client?: ClientLoad;
   /** Run through agents (`run --agents N`): each agent's share of the clients and its own figures. */
   agents?: AgentStepFigures[];
+  /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
+  dataVsCache?: StepDataVsCache;
+}
+
+/** Bytes of the benchmarked collection and the cache; `ratio` = (data + indexes) / cache. */
+export interface StepDataVsCache {
+  /** Uncompressed data (storageStats.size). */
+  dataBytes?: number;
+  /** On disk (storageStats.storageSize). */
+  storageBytes?: number;
+  indexBytes?: number;
+  cacheBytes?: number;
+  ratio?: number;
+  /** Why a figure is missing. */
+  unavailable?: string;
 }
 
 /**

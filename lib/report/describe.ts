@@ -30,7 +30,7 @@ export function isTestDouble(result: ResultDocument): boolean {
 export function serverLabel(result: ResultDocument): string {
   const product = result.target.product;
   const version = result.target.serverVersion;
-  if (product) return product.testDouble ? `TEST DOUBLE server ${product.label}, not MongoDB` : product.label;
+  if (product) return product.testDouble ? `TEST DOUBLE server ${product.label.replace(' (test double)', '')}, not MongoDB` : product.label;
   return isTestDouble(result)
     ? `TEST DOUBLE server${version ? ` (reports ${version})` : ''}, not MongoDB`
     : version ? `MongoDB ${version}` : 'MongoDB (version unknown)';
@@ -66,6 +66,16 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
     ].filter(Boolean);
     out.push([`Process ${p.host}`, parts.length > 0 ? parts.join(' · ') : 'no facts given']);
     if (p.unavailable && p.unavailable.length > 0) out.push([`Not recorded for ${p.host}`, p.unavailable.join('; ')]);
+  }
+  const sized = result.steps.filter((st) => st.dataVsCache);
+  if (sized.length > 0) {
+    const lines = sized.map((st) => {
+      const d = st.dataVsCache!;
+      if (d.dataBytes === undefined) return `${st.clients} clients: not read (${d.unavailable ?? 'no figures'})`;
+      const size = `${formatBytes(d.dataBytes)} data + ${formatBytes(d.indexBytes ?? 0)} indexes`;
+      return `${st.clients} clients: ${size}${d.ratio !== undefined && d.cacheBytes !== undefined ? ` = ${trimNumber(d.ratio * 100)}% of the ${formatGiB(d.cacheBytes)} cache` : ` (${d.unavailable ?? 'cache size unknown'})`}`;
+    });
+    out.push(['Collection vs cache', lines.join('; ')]);
   }
   const m = result.environment?.loadMachine;
   if (m) {

@@ -60,6 +60,16 @@ const stepResult = z.object({
     })
     .optional(),
   agents: z.array(agentStepFiguresSchema).optional(),
+  dataVsCache: z
+    .object({
+      dataBytes: z.number().optional(),
+      storageBytes: z.number().optional(),
+      indexBytes: z.number().optional(),
+      cacheBytes: z.number().optional(),
+      ratio: z.number().optional(),
+      unavailable: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** Zod mirror of `ResultDocument` (lib/metrics/result.ts); the type checks below keep the two in step. */

@@ -17,6 +17,7 @@ import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
 import { describeLoadMachine } from '../target/load-machine';
+import { readDataVsCache } from '../target/data-vs-cache';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
 import { runStep, StepPlan, TickEvent } from './engine';
 import { runParallelStep, singleLoopLoad, workersForStep } from './parallel-step';
@@ -265,6 +266,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
       hooks.remoteSteps?.describeStep(step);
+      // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
+      if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.[0]?.cacheBytes);
       result.steps.push(step);
       if (serverStats && measurements.length > 0) {
         const check = checkStep(step, serverStats.windowsSoFar(), serverStats.processes, counting);
