@@ -96,6 +96,27 @@ export async function readProcessFacts(
   return facts;
 }
 
+/** The facts of one process through `run` alone: its buildInfo and serverStatus are read here too. */
+export async function readProcessFactsAnew(run: Run, host: string): Promise<ServerProcessFacts> {
+  let buildInfo: Document = {};
+  let serverStatus: Document | undefined;
+  let serverStatusError: unknown;
+  const early: string[] = [];
+  try {
+    buildInfo = await run({ buildInfo: 1 });
+  } catch (err) {
+    early.push(why('buildInfo', err));
+  }
+  try {
+    serverStatus = await run({ serverStatus: 1 });
+  } catch (err) {
+    serverStatusError = err;
+  }
+  const facts = await readProcessFacts(run, host, { buildInfo, serverStatus, serverStatusError });
+  if (early.length > 0) facts.unavailable = [...early, ...(facts.unavailable ?? [])];
+  return facts;
+}
+
 /** The facts of the process `client` talks to (its admin database). */
 export function readConnectedProcessFacts(client: MongoClient, host: string, known: { buildInfo: Document; serverStatus?: Document; serverStatusError?: unknown }): Promise<ServerProcessFacts> {
   return readProcessFacts((command) => client.db('admin').command(command), host, known);
