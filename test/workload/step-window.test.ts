@@ -11,6 +11,7 @@ import { TemplateScope } from '../../lib/workload/template';
 import { runParallelStep, liveWorkerThreads } from '../../lib/workload/parallel-step';
 import { presetOps } from '../../lib/workload/presets';
 import { summarizeStep } from '../../lib/metrics/step-result';
+import { formatStepTable } from '../../lib/metrics/format-step';
 import { StepMeasurement } from '../../lib/metrics/measurement';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';
 
@@ -58,6 +59,8 @@ function expectHonestWindow(m: StepMeasurement): void {
   const step = summarizeStep([m]);
   expect(step.peakOpsPerSec.total).toBe(Math.max(...buckets));
   expect(step.overrun).toEqual(overrun);
+  const late = overrun.reads + overrun.writes + overrun.errors;
+  expect(formatStepTable(step)).toContain(`after the window: ${late} op${late === 1 ? '' : 's'} in flight at its close completed within ${overrun.seconds} s`);
 }
 
 describe('step windows: an op outlasting the window is counted apart', () => {
