@@ -24,7 +24,7 @@ export { runPresplitImport, writePresplitImportReport, loadPresplitImportResult 
 // the helpers of a performance test against a committed baseline.
 export {
   benchmark, benchmarkOptions, readBenchmarkConfig, run, planTopology, renderScripts, writeScripts, applyTopology,
-  readResult, writeResult, renderReport, compare, benchmarkWorkload, expectNoRegression, RegressionError, WORKLOAD_TEST_DEFAULTS,
+  readResult, writeResult, renderReport, compare, benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, WORKLOAD_TEST_DEFAULTS,
 } from './api';
 export type {
   BenchmarkInput, BenchmarkControl, RunControl, RunFlags, RunOutcome, RunEvent, ApplyTopologyOptions, ResultSource, CompareRunOptions,

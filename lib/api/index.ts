@@ -7,5 +7,5 @@ export { planTopology, renderScripts, writeScripts, applyTopology } from './topo
 export type { ApplyTopologyOptions } from './topology';
 export { readResult, writeResult, renderReport, compare } from './results';
 export type { ResultSource, CompareRunOptions } from './results';
-export { benchmarkWorkload, expectNoRegression, RegressionError, WORKLOAD_TEST_DEFAULTS } from './workload-test';
+export { benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, WORKLOAD_TEST_DEFAULTS } from './workload-test';
 export type { WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome } from './workload-test';

@@ -34,8 +34,9 @@ export interface CompareRunOptions extends CompareOptions {
 }
 
 /**
- * B against A per client count (A the baseline): ratios and verdicts. `comparison.regression` is
- * the CI gate. Throws a UsageError for a test double against MongoDB.
+ * B against A per client count (A the baseline): ratios and verdicts. `comparison.outcome` is the CI
+ * gate: 'regression', 'no regression', or 'not compared' (too few trials to test: no pass). Throws a
+ * UsageError for a test double against MongoDB.
  */
 export async function compare(a: ResultSource, b: ResultSource, options: CompareRunOptions = {}): Promise<Comparison> {
   const [ra, rb] = await Promise.all([resolve(a), resolve(b)]);

@@ -28,12 +28,16 @@ export interface WorkloadBenchmarkInput {
   ops: unknown[];
   /** Name of the workload in the result (default "custom"). */
   name?: string;
-  /** Measured seconds per client count (default 5: fewer per-second samples cannot show a significant difference). */
+  /** Measured seconds per trial and client count (default 2). */
   seconds?: number;
   /** Client counts (default [1, 4]). */
   clients?: number[];
   /** Warm-up seconds before each measured step (default 1). */
   warmup?: number;
+  /**
+   * Trials per client count, each with its own warm-up (default 5): the trials are what a comparison
+   * tests (one run each cannot be told from run-to-run variation; 4 or more per side can reach p < 0.05).
+   */
   trials?: number;
   seed?: number;
   clientOptions?: MongoClientOptions;
@@ -41,7 +45,7 @@ export interface WorkloadBenchmarkInput {
   onEvent?: (event: BenchmarkEvent) => void;
 }
 
-export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 5, clients: [1, 4], warmup: 1 } as const;
+export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 1, trials: 5 } as const;
 
 async function loadDocuments(input: WorkloadBenchmarkInput, ns: string): Promise<void> {
   const parsed = parseNamespace(ns, false);
@@ -77,7 +81,7 @@ export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<
       clients: input.clients ?? [...WORKLOAD_TEST_DEFAULTS.clients],
       seconds: input.seconds ?? WORKLOAD_TEST_DEFAULTS.seconds,
       warmup: input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup,
-      trials: input.trials,
+      trials: input.trials ?? WORKLOAD_TEST_DEFAULTS.trials,
       seed: input.seed,
     },
     { signal: input.signal, onEvent: input.onEvent, clientOptions: input.clientOptions },
@@ -107,9 +111,18 @@ export class RegressionError extends Error {
   }
 }
 
+/** Thrown by expectNoRegression when no client count could be tested (too few trials on a side). */
+export class NotComparedError extends Error {
+  constructor(readonly comparison: Comparison) {
+    super(`not compared with the baseline (record both with 5 trials, the default of benchmarkWorkload):\n${renderComparisonText(comparison)}`);
+    this.name = 'NotComparedError';
+  }
+}
+
 /**
  * Compares `result` with the baseline file (A = baseline, B = result) and throws a RegressionError
- * when some client count is significantly slower by more than the threshold. A missing baseline is
+ * when some client count is significantly slower by more than the threshold, a NotComparedError
+ * when no client count could be tested (a side with too few trials). A missing baseline is
  * recorded from `result` (commit it), unless `ci`; `update` re-records it.
  */
 export async function expectNoRegression(result: ResultDocument, baselinePath: string, options: NoRegressionOptions = {}): Promise<NoRegressionOutcome> {
@@ -123,5 +136,7 @@ export async function expectNoRegression(result: ResultDocument, baselinePath: s
   }
   const comparison = await compare(baselinePath, result, options);
   if (comparison.regression) throw new RegressionError(comparison);
+  // Nothing could be tested (e.g. a baseline of one trial): that is no pass.
+  if (comparison.outcome === 'not compared') throw new NotComparedError(comparison);
   return { status: 'compared', comparison };
 }

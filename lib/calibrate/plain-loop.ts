@@ -1,7 +1,8 @@
 /**
  * The yardstick: the 6:1 loop anyone would write with the driver (six findOne by random _id, one
- * updateOne $set + $inc), `clients` concurrent on one event loop, for `seconds`, in whole passes as
- * the engine runs them. Returns its ops and this process's CPU over the window.
+ * updateOne $set + $inc), `clients` concurrent on one event loop, for `seconds`, in whole passes (the
+ * engine stops before any op once its window closes: at most one pass per client apart). Returns its
+ * ops and this process's CPU over the window.
  */
 import { MongoClient } from 'mongodb';
 

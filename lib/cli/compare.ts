@@ -9,10 +9,12 @@ import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison
 
 const COMPARE_HELP = `
 Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
-"faster", "slower" or "no difference beyond noise". The verdict comes from a Mann-Whitney U test
-(two-sided) on the per-second rates of both steps (every trial's seconds pooled): exact p without
-ties and for small samples, else the normal approximation with tie and continuity corrections.
+"faster", "slower", "no difference beyond noise" or "not compared". The verdict comes from a
+Mann-Whitney U test (two-sided) on the replicates' ops/s: each trial (run --trials N, each with its
+own warm-up) of each result file is one replicate. The seconds of one run are not: one run each
+gives the ratio and "not compared". A side needs 4 or more replicates (run --trials 5).
 "faster"/"slower" needs p < --alpha and a change of at least --noise percent.
+A and B may each name several result files of one configuration, comma separated.
 
 Writes compare.md, compare.json, compare-ratios.png and index.html (the interactive page) to --out;
 prints the table.
@@ -21,11 +23,13 @@ A result from a test double (target.testDouble) is never compared with one from 
 Examples:
   mongo-bench compare reports/main/results.json reports/branch/results.json
   mongo-bench compare baseline.json results.json --threshold 10 --out reports/compare-pr-42
+  mongo-bench compare main-1.json,main-2.json pr-1.json,pr-2.json
 
 Exit codes:
   0    no regression (B may be faster, equal, or slower within --threshold)
   1    a regression: B is significantly slower than A by more than --threshold at some client count
-  2    bad input: a missing or invalid result file, a test double against MongoDB, a bad option`;
+  2    bad input: a missing or invalid result file, a test double against MongoDB, a bad option
+  3    not compared: no client count could be tested (one run each, too few trials, failed steps)`;
 
 interface CompareFlags {
   threshold?: number;
@@ -39,20 +43,26 @@ function timestamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 }
 
-async function loadBoth(files: [string, string]): Promise<[ResultDocument, ResultDocument]> {
-  const settled = await Promise.allSettled(files.map((f) => loadResult(f)));
+/** "a.json,b.json" -> both files: several result files of one configuration on one side. */
+function sideFiles(arg: string): string[] {
+  return arg.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+}
+
+async function loadBoth(files: [string, string]): Promise<[ResultDocument[], ResultDocument[]]> {
+  const [aFiles, bFiles] = files.map(sideFiles);
+  const settled = await Promise.allSettled([...aFiles, ...bFiles].map((f) => loadResult(f)));
   const problems = settled.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
   if (problems.length > 0) throw new UsageError(problems.join('\n'));
-  const [a, b] = settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value);
-  return [a, b];
+  const docs = settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value);
+  return [docs.slice(0, aFiles.length), docs.slice(aFiles.length)];
 }
 
 export function registerCompare(program: Command, ctx: CliContext): void {
   program
     .command('compare')
     .description('compare two results.json files (A the baseline, B the candidate): ratios by client count, a verdict that accounts for noise, exit 1 on a regression')
-    .argument('<a>', 'the baseline result file (results.json)')
-    .argument('<b>', 'the result file to judge against it')
+    .argument('<a>', 'the baseline result file (results.json); several of one configuration: comma separated')
+    .argument('<b>', 'the result file(s) to judge against it')
     .option('--threshold <percent>', `a significant ops/s drop beyond this is a regression, exit code 1 (default: ${COMPARE_DEFAULTS.threshold})`, numberArg('--threshold'))
     .option('--noise <percent>', `significant changes smaller than this count as noise (default: ${COMPARE_DEFAULTS.noise})`, numberArg('--noise'))
     .option('--alpha <p>', `significance level of the test (default: ${COMPARE_DEFAULTS.alpha}, i.e. 95% confidence)`, numberArg('--alpha'))
@@ -67,6 +77,6 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
       else ctx.out(renderComparisonText(comparison));
       ctx.err(`wrote ${files.join(', ')}`);
-      ctx.exitCode = comparison.regression ? EXIT.failed : EXIT.ok;
+      ctx.exitCode = comparison.outcome === 'regression' ? EXIT.failed : comparison.outcome === 'not compared' ? EXIT.notCompared : EXIT.ok;
     });
 }

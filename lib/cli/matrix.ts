@@ -130,7 +130,7 @@ class MatrixPrinter {
       case 'connected': {
         const t = event.target;
         const topo = event.capabilities.topology;
-        err(`connected to ${t.uri}: server ${t.serverVersion ?? 'unknown'}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})${t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : ''}`);
+        err(`connected to ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})${t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : ''}`);
         const { capped, unacknowledgedWrites } = event.capabilities;
         if (capped) err(`capped collections: ${capped.supported ? 'yes' : `no (${capped.reason})`}`);
         if (unacknowledgedWrites) err(`unacknowledged (w:0) writes applied: ${unacknowledgedWrites.supported ? 'yes' : `no (${unacknowledgedWrites.reason})`}`);

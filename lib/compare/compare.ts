@@ -1,13 +1,17 @@
 /**
- * compareResults: two result documents in (A the baseline, B the candidate), a plain comparison out.
- * Per client count: the ratios B/A of ops/s and of the p50/p99 latencies, and a verdict on
- * throughput from the Mann-Whitney U test on the per-second rates of both steps (every trial's
- * seconds pooled). Latency ratios are shown, not tested: result@1 keeps latency histograms'
- * percentiles, not per-second latency samples to test them with.
+ * compareResults: result documents in (A the baseline, B the candidate; one or several files per
+ * side), a plain comparison out. Per client count: the ratios B/A of ops/s and of the p50/p99
+ * latencies, and a verdict on throughput from the Mann-Whitney U test on the replicates' ops/s: each
+ * trial of each file is one replicate (it has its own warm-up). The seconds of one run are not
+ * replicates: they are autocorrelated, and two runs of one configuration differ by more than their
+ * seconds suggest, so one run per side gives a ratio and no verdict ("not compared").
+ * Latency ratios are shown, not tested.
  */
 import { UsageError } from '../config/errors';
 import { LatencySummary, ResultDocument, StepResult } from '../metrics/result';
 import { mannWhitneyU } from './mann-whitney';
+import { serverLabel } from '../report/describe';
+import { serverDifferences } from './server-differences';
 
 export const COMPARE_DEFAULTS = {
   /** Percent: a significant slowdown larger than this is a regression (exit 1). */
@@ -26,6 +30,9 @@ export interface CompareOptions {
 
 export type Verdict = 'faster' | 'slower' | 'no difference beyond noise' | 'not compared';
 
+/** What a comparison as a whole says: the CLI's exit code follows it (0, 1, 3). */
+export type Outcome = 'no regression' | 'regression' | 'not compared';
+
 export interface LatencyRatios {
   p50: number | null;
   p99: number | null;
@@ -40,8 +47,10 @@ export interface StepComparison {
   opsRatio: number | null;
   /** B / A of the latency percentiles: above 1 is slower. Null where either has no such ops. */
   latencyRatio: { reads: LatencyRatios; writes: LatencyRatios };
-  /** Per-second samples each side contributed to the test. */
+  /** Replicates (trials, over all files) each side contributed to the test. */
   samples: { a: number; b: number };
+  /** The replicates' ops/s, A's and B's (what was tested). */
+  replicates: { a: number[]; b: number[] };
   /** Two-sided p-value of the test; null when not compared. */
   pValue: number | null;
   method: string | null;
@@ -65,14 +74,25 @@ export interface Comparison {
   steps: StepComparison[];
   /** Some client count regressed: the CI gate. */
   regression: boolean;
+  /** 'not compared' when no client count could be tested (e.g. one run each): never a silent pass. */
+  outcome: Outcome;
   /** Differences in what was run (workload, document size), worth knowing when reading the ratios. */
   notes: string[];
 }
 
 export const METHOD_DESCRIPTION =
-  'Mann-Whitney U test on the per-second rates (reads + writes) of each step, trials pooled, two-sided; exact p when there are no ties and few samples, else the normal approximation with tie and continuity corrections';
+  'Mann-Whitney U test (Mann & Whitney 1947), two-sided, on the ops/s of each replicate: every trial of every result file (each with its own warm-up) is one; exact p when there are no ties and few samples, else the normal approximation with tie and continuity corrections. Seconds of one run are not replicates';
+
+/** Replicates a side needs so that the test can reach p < 0.05 against as many on the other: 4 + 4 (smallest p 0.029). */
+export const REPLICATES_NEEDED = 4;
+
+/** Each trial's ops/s of a step (trialStats when it ran several, else the step's own figure). */
+export function replicateRates(step: StepResult): number[] {
+  return step.trialStats?.opsPerSec.values ?? [step.opsPerSec.total];
+}
 
 function server(result: ResultDocument): string {
+  if (result.target.product) return serverLabel(result);
   const version = result.target.serverVersion ?? 'version unknown';
   return result.target.testDouble ? `test double (reports ${version}), not MongoDB` : `MongoDB ${version}`;
 }
@@ -116,31 +136,56 @@ export function smallestPossibleP(m: number, n: number): number {
   return Math.min(1, 2 / combinations);
 }
 
-function compareStep(clients: number, a: StepResult | undefined, b: StepResult | undefined, o: Required<CompareOptions>): StepComparison {
+/** ops/s over several files' steps: total ops over total elapsed seconds (one file: its own figure). */
+function pooledOpsPerSec(steps: StepResult[]): number | undefined {
+  if (steps.length === 0) return undefined;
+  if (steps.length === 1) return steps[0].opsPerSec.total;
+  const elapsed = steps.reduce((s, x) => s + (x.elapsedSeconds ?? x.seconds * x.trials), 0);
+  return elapsed > 0 ? steps.reduce((s, x) => s + x.ops.reads + x.ops.writes, 0) / elapsed : undefined;
+}
+
+function pooledLatency(steps: StepResult[], kind: 'reads' | 'writes'): LatencySummary | undefined {
+  // Percentiles cannot be merged from summaries: with several files, the first file's stand for the side.
+  return steps[0]?.latencyMicros[kind];
+}
+
+function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[], o: Required<CompareOptions>): StepComparison {
+  const opsA = pooledOpsPerSec(aSteps);
+  const opsB = pooledOpsPerSec(bSteps);
+  const x = aSteps.flatMap(replicateRates);
+  const y = bSteps.flatMap(replicateRates);
   const base: StepComparison = {
     clients,
-    opsPerSecA: a?.opsPerSec.total ?? null,
-    opsPerSecB: b?.opsPerSec.total ?? null,
-    opsRatio: ratio(b?.opsPerSec.total, a?.opsPerSec.total),
+    opsPerSecA: opsA ?? null,
+    opsPerSecB: opsB ?? null,
+    opsRatio: ratio(opsB, opsA),
     latencyRatio: {
-      reads: latencyRatios(a?.latencyMicros.reads, b?.latencyMicros.reads),
-      writes: latencyRatios(a?.latencyMicros.writes, b?.latencyMicros.writes),
+      reads: latencyRatios(pooledLatency(aSteps, 'reads'), pooledLatency(bSteps, 'reads')),
+      writes: latencyRatios(pooledLatency(aSteps, 'writes'), pooledLatency(bSteps, 'writes')),
     },
-    samples: { a: a?.perSecond.length ?? 0, b: b?.perSecond.length ?? 0 },
+    samples: { a: x.length, b: y.length },
+    replicates: { a: x, b: y },
     pValue: null,
     method: null,
     verdict: 'not compared',
     regression: false,
   };
-  if (!a || !b) return { ...base, note: `no step with ${clients} clients in ${a ? 'B' : 'A'}` };
-  const failed = [a.status && a.status !== 'ok' ? `A's step ${a.status}` : '', b.status && b.status !== 'ok' ? `B's step ${b.status}` : ''].filter(Boolean);
+  if (aSteps.length === 0 || bSteps.length === 0) return { ...base, note: `no step with ${clients} clients in ${aSteps.length > 0 ? 'B' : 'A'}` };
+  const failed = [
+    aSteps.some((a) => a.status && a.status !== 'ok') ? `A's step ${aSteps.find((a) => a.status && a.status !== 'ok')?.status}` : '',
+    bSteps.some((b) => b.status && b.status !== 'ok') ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}` : '',
+  ].filter(Boolean);
   if (failed.length > 0) return { ...base, note: failed.join(', ') };
-  const x = perSecondRates(a);
-  const y = perSecondRates(b);
-  if (x.length < 2 || y.length < 2) return { ...base, note: 'too few per-second samples to test (at least 2 on each side; run longer steps)' };
+  if (x.length < 2 || y.length < 2) {
+    const what = x.length === 1 && y.length === 1 ? 'one run each' : `${x.length} and ${y.length} runs`;
+    return {
+      ...base,
+      note: `${what}: cannot tell this from run-to-run variation; run ${REPLICATES_NEEDED} or more trials per side (--trials ${REPLICATES_NEEDED + 1}) or give several result files per side`,
+    };
+  }
   const floor = smallestPossibleP(x.length, y.length);
   if (floor >= o.alpha) {
-    return { ...base, note: `${x.length} and ${y.length} per-second samples cannot reach p < ${o.alpha} (the smallest possible p is ${floor.toPrecision(2)}): measure more seconds per step (5 or more)` };
+    return { ...base, note: `${x.length} and ${y.length} runs cannot reach p < ${o.alpha} (the smallest possible p is ${floor.toPrecision(2)}): run ${REPLICATES_NEEDED} or more trials per side` };
   }
   const test = mannWhitneyU(x, y);
   const change = base.opsRatio === null ? 0 : base.opsRatio - 1;
@@ -158,7 +203,16 @@ function compareStep(clients: number, a: StepResult | undefined, b: StepResult |
  * Compares B against A per client count. `files` only names the inputs in messages. Throws a
  * UsageError (exit 2) for a test double against MongoDB, or for options out of range.
  */
-export function compareResults(a: ResultDocument, b: ResultDocument, options: CompareOptions = {}, files: { a?: string; b?: string } = {}): Comparison {
+export function compareResults(
+  aSide: ResultDocument | ResultDocument[],
+  bSide: ResultDocument | ResultDocument[],
+  options: CompareOptions = {},
+  files: { a?: string; b?: string } = {},
+): Comparison {
+  const as = Array.isArray(aSide) ? aSide : [aSide];
+  const bs = Array.isArray(bSide) ? bSide : [bSide];
+  if (as.length === 0 || bs.length === 0) throw new UsageError('compare needs at least one result file on each side');
+  const [a, b] = [as[0], bs[0]];
   const o: Required<CompareOptions> = {
     threshold: options.threshold ?? COMPARE_DEFAULTS.threshold,
     alpha: options.alpha ?? COMPARE_DEFAULTS.alpha,
@@ -167,29 +221,38 @@ export function compareResults(a: ResultDocument, b: ResultDocument, options: Co
   checkOption('threshold', o.threshold, 0, 100);
   checkOption('alpha', o.alpha, 1e-6, 0.5);
   checkOption('noise', o.noise, 0, 100);
-  assertComparable(a, b, { a: files.a ? `A (${files.a})` : 'A', b: files.b ? `B (${files.b})` : 'B' });
+  for (const x of as) for (const y of bs) assertComparable(x, y, { a: files.a ? `A (${files.a})` : 'A', b: files.b ? `B (${files.b})` : 'B' });
 
-  const counts = [...new Set([...a.steps, ...b.steps].map((s) => s.clients))].sort((p, q) => p - q);
-  const steps = counts.map((c) => compareStep(c, a.steps.find((s) => s.clients === c), b.steps.find((s) => s.clients === c), o));
+  const all = [...as, ...bs];
+  const counts = [...new Set(all.flatMap((r) => r.steps.map((s) => s.clients)))].sort((p, q) => p - q);
+  const at = (side: ResultDocument[], c: number) => side.flatMap((r) => r.steps.filter((s) => s.clients === c));
+  const steps = counts.map((c) => compareStep(c, at(as, c), at(bs, c), o));
   const notes: string[] = [];
   if (a.workload.name !== b.workload.name) notes.push(`different workloads: A ran "${a.workload.name}", B ran "${b.workload.name}"`);
   else if (JSON.stringify(a.workload.ops) !== JSON.stringify(b.workload.ops)) notes.push(`the workloads share the name "${a.workload.name}" but not the same ops`);
   if (a.workload.docSize !== b.workload.docSize) notes.push(`different document sizes: A ${a.workload.docSize ?? '?'} bytes, B ${b.workload.docSize ?? '?'} bytes`);
-  if (!a.complete) notes.push(`A is incomplete${a.incompleteReason ? `: ${a.incompleteReason}` : ''}`);
-  if (!b.complete) notes.push(`B is incomplete${b.incompleteReason ? `: ${b.incompleteReason}` : ''}`);
+  const incomplete = (side: ResultDocument[]) => side.find((r) => !r.complete);
+  const incompleteA = incomplete(as);
+  const incompleteB = incomplete(bs);
+  if (incompleteA) notes.push(`A is incomplete${incompleteA.incompleteReason ? `: ${incompleteA.incompleteReason}` : ''}`);
+  if (incompleteB) notes.push(`B is incomplete${incompleteB.incompleteReason ? `: ${incompleteB.incompleteReason}` : ''}`);
+  if (as.length > 1 || bs.length > 1) notes.push(`${as.length} result file(s) for A, ${bs.length} for B: each trial of each file is one replicate`);
+  for (const difference of serverDifferences(a, b)) notes.push(`A and B ran on different servers: ${difference}`);
   const testDouble = a.target.testDouble === true;
+  const regression = steps.some((s) => s.regression);
   if (testDouble) notes.push('both results come from a TEST DOUBLE server: these are not MongoDB numbers');
   return {
     schema: 'mongo-bench/compare@1',
-    a: { label: a.label, ...(files.a ? { file: files.a } : {}), server: server(a), complete: a.complete },
-    b: { label: b.label, ...(files.b ? { file: files.b } : {}), server: server(b), complete: b.complete },
+    a: { label: a.label, ...(files.a ? { file: files.a } : {}), server: server(a), complete: !incompleteA },
+    b: { label: b.label, ...(files.b ? { file: files.b } : {}), server: server(b), complete: !incompleteB },
     testDouble,
     threshold: o.threshold,
     alpha: o.alpha,
     noise: o.noise,
     method: METHOD_DESCRIPTION,
     steps,
-    regression: steps.some((s) => s.regression),
+    regression,
+    outcome: regression ? 'regression' : steps.some((s) => s.verdict !== 'not compared') ? 'no regression' : 'not compared',
     notes,
   };
 }

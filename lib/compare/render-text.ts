@@ -37,7 +37,7 @@ export function comparisonTable(c: Comparison): Table {
   const columns = [
     'Clients', 'A ops/s', 'B ops/s', 'ops/s B/A',
     ...classes.flatMap((k) => [`${k === 'reads' ? 'read' : 'write'} p50 B/A`, `${k === 'reads' ? 'read' : 'write'} p99 B/A`]),
-    'p', 'Verdict',
+    'runs A+B', 'p', 'Verdict',
   ];
   const rows = c.steps.map((s) => [
     String(s.clients),
@@ -45,6 +45,7 @@ export function comparisonTable(c: Comparison): Table {
     s.opsPerSecB === null ? NONE : formatOps(s.opsPerSecB),
     formatRatio(s.opsRatio),
     ...classes.flatMap((k) => [formatRatio(s.latencyRatio[k].p50), formatRatio(s.latencyRatio[k].p99)]),
+    `${s.samples.a}+${s.samples.b}`,
     formatP(s.pValue),
     verdictCell(s),
   ]);
@@ -63,10 +64,16 @@ export function conclusion(c: Comparison): string {
   const faster = c.steps.filter((s) => s.verdict === 'faster').map((s) => s.clients);
   const regressed = c.steps.filter((s) => s.regression).map((s) => s.clients);
   if (regressed.length > 0) return `REGRESSION: B is slower than A beyond the ${c.threshold}% threshold at ${regressed.join(', ')} clients`;
+  if (c.outcome === 'not compared') {
+    const why = c.steps.find((s) => s.note)?.note;
+    return `NOT COMPARED: no client count could be tested${why ? ` (${why})` : ''}; the ratios are shown, but they are no verdict`;
+  }
+  const untested = c.steps.filter((s) => s.verdict === 'not compared').map((s) => s.clients);
   const parts: string[] = [];
   if (slower.length > 0) parts.push(`slower (within the ${c.threshold}% threshold) at ${slower.join(', ')} clients`);
   if (faster.length > 0) parts.push(`faster at ${faster.join(', ')} clients`);
-  return parts.length > 0 ? `B is ${parts.join('; ')}; no regression beyond ${c.threshold}%` : 'no difference beyond noise at any client count';
+  const tail = untested.length > 0 ? ` (not compared at ${untested.join(', ')} clients)` : '';
+  return parts.length > 0 ? `B is ${parts.join('; ')}; no regression beyond ${c.threshold}%${tail}` : `no difference beyond noise at any client count compared${tail}`;
 }
 
 function legend(c: Comparison): string[] {
@@ -74,7 +81,7 @@ function legend(c: Comparison): string[] {
     `Method: ${c.method}; significance level ${c.alpha} (${Math.round((1 - c.alpha) * 1000) / 10}% confidence).`,
     `A verdict of "faster" or "slower" needs p < ${c.alpha} and an ops/s change of at least ${c.noise}% (smaller significant changes are noise).`,
     `A slowdown beyond ${c.threshold}% that is significant is a regression (exit code 1). Latency ratios are shown, not tested (above 1 is slower).`,
-    'Per-second rates within one run are not independent (a slow minute affects several seconds): treat p as approximate, and compare runs of several trials when it matters.',
+    'The replicates are trials (each with its own warm-up) or result files, never the seconds of one run: those are autocorrelated, and runs differ by more than their seconds suggest. One run each gives a ratio and "not compared" (exit code 3).',
   ];
 }
 

@@ -21,6 +21,8 @@ export const EXIT = {
   ok: 0,
   failed: 1,
   usage: 2,
+  /** compare: no client count could be tested (e.g. one run each): neither a pass nor a failure. */
+  notCompared: 3,
   sigint: 130,
   sigterm: 143,
 } as const;

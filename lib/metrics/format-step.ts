@@ -36,6 +36,11 @@ export function formatStepTable(step: StepResult): string {
     const t = step.trialStats.opsPerSec;
     lines.push(`ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`);
   }
+  const late = step.overrun ? step.overrun.reads + step.overrun.writes + step.overrun.errors : 0;
+  if (step.overrun && late > 0) {
+    // In the totals and latencies, not in any second of the window (so not in peak/s).
+    lines.push(`after the window: ${n0(late)} op${late === 1 ? '' : 's'} in flight at its close completed within ${step.overrun.seconds} s (counted, not in any second)`);
+  }
   if (step.client) lines.push(`load generator: ${step.agents?.length ? describeAgentsLoad(step.client, step.agents.length) : describeClientLoad(step.client)}`);
   if (step.clientBound) lines.push(`CLIENT-BOUND: ${CLIENT_BOUND_MESSAGE}`);
   return lines.join('\n');

@@ -22,6 +22,13 @@ export interface BenchRunCounts {
   byOp: Record<string, { count: number; micros: number }>;
 }
 
+export interface StepOverrun {
+  reads: number;
+  writes: number;
+  errors: number;
+  seconds: number;
+}
+
 export interface StepMeasurement {
   clients: number;
   /** Planned measured seconds. */
@@ -35,8 +42,14 @@ export interface StepMeasurement {
   errors: number;
   /** Per op class, and per op type (findOne, update, ...). */
   latency: { reads: LatencyRecorder; writes: LatencyRecorder; byOp: Map<string, LatencyRecorder> };
-  /** Index = second of the window in which the op completed (late completions fold into the last second). */
+  /** Index = second of the window in which the op completed; ops completing after the close are in `overrun`. */
   perSecond: { reads: number[]; writes: number[]; errors: number[] };
+  /**
+   * Ops started in the window that completed after it closed: counted in reads/writes/errors and the
+   * histograms, never in a window second. `seconds`: from the close to the last of them.
+   * Absent from measurements made before it was kept.
+   */
+  overrun?: StepOverrun;
   errorTallies: ErrorTally[];
   /** benchRun's own counts (absent from measurements made before they were kept). */
   benchRun?: BenchRunCounts;

@@ -5,7 +5,7 @@
  * clock, so bucket t is the same second everywhere) and error tallies add by kind.
  */
 import { LatencyRecorder, mergeRecorders } from './latency';
-import { BenchRunCounts, ErrorTally, StepMeasurement } from './measurement';
+import { BenchRunCounts, ErrorTally, StepMeasurement, StepOverrun } from './measurement';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
 const MAX_DISTINCT_ERRORS = 20;
@@ -48,6 +48,21 @@ export function addBenchRunCounts(parts: (BenchRunCounts | undefined)[]): BenchR
 }
 
 /**
+ * Overruns of parts that ran at once (worker threads, agents on one clock): counts add; the overrun
+ * lasted as long as the longest. Undefined when no part kept one.
+ */
+export function addConcurrentOverruns(parts: (StepOverrun | undefined)[]): StepOverrun | undefined {
+  const present = parts.filter((p): p is StepOverrun => p !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    reads: present.reduce((s, p) => s + p.reads, 0),
+    writes: present.reduce((s, p) => s + p.writes, 0),
+    errors: present.reduce((s, p) => s + p.errors, 0),
+    seconds: Math.max(...present.map((p) => p.seconds)),
+  };
+}
+
+/**
  * Merges the measurements of the event loops that ran one step together. The step lasted until the
  * last loop's last counted op (elapsedSeconds is the longest), and it was interrupted, lost the
  * server or was cut if any loop was.
@@ -63,6 +78,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const lostServer = parts.find((m) => m.lostServer !== undefined)?.lostServer;
   const cut = parts.find((m) => m.cut !== undefined)?.cut;
   const benchRun = addBenchRunCounts(parts.map((m) => m.benchRun));
+  const overrun = addConcurrentOverruns(parts.map((m) => m.overrun));
   return {
     clients: first.clients,
     seconds: first.seconds,
@@ -79,6 +95,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     },
     errorTallies: mergeErrorTallies(parts.map((m) => m.errorTallies)),
     ...(benchRun ? { benchRun } : {}),
+    ...(overrun ? { overrun } : {}),
     ...(lostServer !== undefined ? { lostServer } : {}),
     ...(cut !== undefined ? { cut } : {}),
   };

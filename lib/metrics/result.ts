@@ -60,6 +60,12 @@ export interface StepResult {
   benchRun: Record<string, number>;
   /** Wall-clock seconds the counted ops took, summed over trials (opsPerSec = ops / elapsedSeconds). */
   elapsedSeconds?: number;
+  /**
+   * Ops started in the window that completed after it closed, summed over trials: in `ops` and the
+   * latencies, never in `perSecond` or the peak. `seconds`: the longest overrun of a trial, from the
+   * window's close to the last of them. Absent in results written before it was kept.
+   */
+  overrun?: { reads: number; writes: number; errors: number; seconds: number };
   /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
   errorSamples?: { error: string; count: number; example: string }[];
   /**
@@ -72,6 +78,73 @@ export interface StepResult {
   client?: ClientLoad;
   /** Run through agents (`run --agents N`): each agent's share of the clients and its own figures. */
   agents?: AgentStepFigures[];
+  /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
+  dataVsCache?: StepDataVsCache;
+}
+
+/** Bytes of the benchmarked collection and the cache; `ratio` = (data + indexes) / cache. */
+export interface StepDataVsCache {
+  /** Uncompressed data (storageStats.size). */
+  dataBytes?: number;
+  /** On disk (storageStats.storageSize). */
+  storageBytes?: number;
+  indexBytes?: number;
+  cacheBytes?: number;
+  ratio?: number;
+  /** Why a figure is missing. */
+  unavailable?: string;
+}
+
+/**
+ * The product that answered (lib/target/identify-server.ts): every label names it as it is, never
+ * "MongoDB" for a server that only reports a MongoDB version.
+ */
+export interface ServerProduct {
+  /** 'MongoDB', 'Percona Server for MongoDB', 'FerretDB', 'Amazon DocumentDB', 'Azure Cosmos DB for MongoDB', a test double's own name, or 'unidentified server'. */
+  name: string;
+  /** MongoDB: 'Community' or 'Enterprise'. */
+  edition?: string;
+  /** The product's own version (FerretDB's, Percona's; MongoDB's is its buildInfo.version). */
+  version?: string;
+  /** buildInfo.version: the MongoDB version the server says it is (or is compatible with). */
+  reportedMongoDBVersion?: string;
+  /** e.g. "FerretDB 1.24.2, reports MongoDB 7.0.42"; "MongoDB Community 7.0.14". */
+  label: string;
+  testDouble: boolean;
+  /** What the identification rests on, one fact each (e.g. 'buildInfo.ferretdbVersion is "v1.24.2"'). */
+  evidence: string[];
+}
+
+/** What one server process said about itself (the one the run connected to; each sampled one when known). */
+export interface ServerProcessFacts {
+  /** host:port as the driver knows it. */
+  host: string;
+  version?: string;
+  gitVersion?: string;
+  /** serverStatus.storageEngine.name, e.g. "wiredTiger". */
+  storageEngine?: string;
+  featureCompatibilityVersion?: string;
+  /** serverStatus.wiredTiger.cache["maximum bytes configured"]. */
+  cacheBytes?: number;
+  /** The options that shape performance, from getCmdLineOpts.parsed (storage.wiredTiger..., journal, ...). */
+  options?: Record<string, unknown>;
+  /** hostInfo: the server's machine. */
+  hostInfo?: { cores?: number; memoryMB?: number; os?: string; cpuArch?: string };
+  /** Each fact the server did not give or the user may not read, with why (e.g. 'hostInfo: not authorized (needs clusterMonitor)'). */
+  unavailable?: string[];
+}
+
+/** The machine that generated the load, so a reader can repeat the run. */
+export interface LoadMachine {
+  cpuModel: string;
+  cores: number;
+  memoryBytes: number;
+  os: string;
+  node: string;
+  driver: string;
+  mongoBench: string;
+  /** The git commit of a mongo-bench checkout it ran from (absent: an installed package). */
+  gitCommit?: string;
 }
 
 /** One objective checked on one step (`run --slo`). */
@@ -113,7 +186,13 @@ export interface ResultDocument {
     topology: string;
     /** True when the server is a test double (never present its numbers as MongoDB numbers). */
     testDouble?: boolean;
+    /** The product that answered, and why it is named so (absent in results written before it was recorded). */
+    product?: ServerProduct;
+    /** What the server process(es) said about themselves: version, storage engine, cache, options, host. */
+    processes?: ServerProcessFacts[];
   };
+  /** Where the load came from (absent in results written before it was recorded). */
+  environment?: { loadMachine: LoadMachine };
   /** `tags`: a mongo-perf test's tags (perf-suite). */
   workload: { name: string; ops: unknown[]; docSize?: number; docs?: number; tags?: string[] };
   config: Record<string, unknown>;

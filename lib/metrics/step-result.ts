@@ -96,6 +96,12 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     elapsedSeconds: Math.round(elapsed * 1000) / 1000,
   };
   if (options.error) step.error = options.error;
+  const overruns = trials.flatMap((m) => (m.overrun ? [m.overrun] : []));
+  if (overruns.length > 0) {
+    // Trials ran one after another: counts add, and the overrun is the longest of any trial.
+    const add = (pick: (o: (typeof overruns)[number]) => number) => overruns.reduce((s, o) => s + pick(o), 0);
+    step.overrun = { reads: add((o) => o.reads), writes: add((o) => o.writes), errors: add((o) => o.errors), seconds: Math.max(...overruns.map((o) => o.seconds)) };
+  }
   if (trials.length > 1) {
     step.trialStats = { opsPerSec: trialStats(trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0))) };
   }

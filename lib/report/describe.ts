@@ -23,11 +23,72 @@ export function isTestDouble(result: ResultDocument): boolean {
   return result.target.testDouble === true;
 }
 
-export function resultFacts(result: ResultDocument): ResultFacts {
+/**
+ * The server as it is: the identified product's label (lib/target/identify-server.ts), marked when it
+ * is a test double; results written before the product was recorded keep the old wording.
+ */
+export function serverLabel(result: ResultDocument): string {
+  const product = result.target.product;
   const version = result.target.serverVersion;
-  const server = isTestDouble(result)
+  if (product) return product.testDouble ? `TEST DOUBLE server ${product.label.replace(' (test double)', '')}, not MongoDB` : product.label;
+  return isTestDouble(result)
     ? `TEST DOUBLE server${version ? ` (reports ${version})` : ''}, not MongoDB`
     : version ? `MongoDB ${version}` : 'MongoDB (version unknown)';
+}
+
+/** True when the result names a product other than MongoDB (FerretDB, DocumentDB, ...; test doubles too). */
+export function isNotMongoDB(result: ResultDocument): boolean {
+  const name = result.target.product?.name;
+  return isTestDouble(result) || (name !== undefined && name !== 'MongoDB');
+}
+
+function formatGiB(bytes: number): string {
+  return `${trimNumber(bytes / 1024 ** 3)} GiB`;
+}
+
+/**
+ * "Key: value" lines about the server processes and the load machine, for summaries: what a reader
+ * needs to repeat the run. A fact the server did not give says why (from `unavailable`).
+ */
+export function environmentDetails(result: ResultDocument): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const product = result.target.product;
+  if (product) out.push(['Identified by', product.evidence.join('; ')]);
+  for (const p of result.target.processes ?? []) {
+    const parts = [
+      p.version ? `version ${p.version}` : '',
+      p.gitVersion ? `git ${p.gitVersion.slice(0, 12)}` : '',
+      p.storageEngine ? `storage engine ${p.storageEngine}` : '',
+      p.cacheBytes !== undefined ? `WiredTiger cache ${formatGiB(p.cacheBytes)}` : '',
+      p.featureCompatibilityVersion ? `FCV ${p.featureCompatibilityVersion}` : '',
+      p.hostInfo ? `host ${[p.hostInfo.cores !== undefined ? `${p.hostInfo.cores} cores` : '', p.hostInfo.memoryMB !== undefined ? `${trimNumber(p.hostInfo.memoryMB / 1024)} GiB` : '', p.hostInfo.os ?? ''].filter(Boolean).join(', ')}` : '',
+      p.options ? `options ${JSON.stringify(p.options)}` : '',
+    ].filter(Boolean);
+    out.push([`Process ${p.host}`, parts.length > 0 ? parts.join(' · ') : 'no facts given']);
+    if (p.unavailable && p.unavailable.length > 0) out.push([`Not recorded for ${p.host}`, p.unavailable.join('; ')]);
+  }
+  const sized = result.steps.filter((st) => st.dataVsCache);
+  if (sized.length > 0) {
+    const lines = sized.map((st) => {
+      const d = st.dataVsCache!;
+      if (d.dataBytes === undefined) return `${st.clients} clients: not read (${d.unavailable ?? 'no figures'})`;
+      const size = `${formatBytes(d.dataBytes)} data + ${formatBytes(d.indexBytes ?? 0)} indexes`;
+      return `${st.clients} clients: ${size}${d.ratio !== undefined && d.cacheBytes !== undefined ? ` = ${trimNumber(d.ratio * 100)}% of the ${formatGiB(d.cacheBytes)} cache` : ` (${d.unavailable ?? 'cache size unknown'})`}`;
+    });
+    out.push(['Collection vs cache', lines.join('; ')]);
+  }
+  const m = result.environment?.loadMachine;
+  if (m) {
+    out.push([
+      'Load machine',
+      `${m.cpuModel}, ${m.cores} cores, ${formatGiB(m.memoryBytes)}, ${m.os}; Node ${m.node}, driver ${m.driver}, mongo-bench ${m.mongoBench}${m.gitCommit ? ` (commit ${m.gitCommit.slice(0, 12)})` : ''}`,
+    ]);
+  }
+  return out;
+}
+
+export function resultFacts(result: ResultDocument): ResultFacts {
+  const server = serverLabel(result);
   return {
     workload: result.workload.name,
     topology: result.target.topology,
@@ -66,7 +127,8 @@ export function uniqueLabels(results: readonly ResultDocument[]): string[] {
 export function seriesLabels(results: readonly ResultDocument[]): string[] {
   return uniqueLabels(results).map((label, i) => {
     const r = results[i];
-    return `${label}${r.complete ? '' : ' (incomplete)'}${isTestDouble(r) ? ' (test double)' : ''}`;
+    const other = !isTestDouble(r) && isNotMongoDB(r) ? ` (${r.target.product?.name ?? 'not MongoDB'})` : '';
+    return `${label}${r.complete ? '' : ' (incomplete)'}${isTestDouble(r) ? ' (test double)' : ''}${other}`;
   });
 }
 
@@ -79,6 +141,10 @@ export function warnings(results: readonly ResultDocument[]): string[] {
     out.push(`INCOMPLETE run${results[0].incompleteReason ? `: ${results[0].incompleteReason}` : ''} (showing the steps it finished)`);
   } else if (incomplete.length > 0) {
     out.push(`INCOMPLETE (showing the steps that finished): ${incomplete.map((x) => x.label).join(', ')}`);
+  }
+  const others = results.map((r, i) => ({ r, label: labels[i] })).filter((x) => !isTestDouble(x.r) && isNotMongoDB(x.r));
+  for (const { r, label } of others) {
+    out.push(`NOT MongoDB: ${results.length > 1 ? `${label} ran on ` : ''}${r.target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`);
   }
   if (results.some(isTestDouble)) {
     out.push(

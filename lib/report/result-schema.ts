@@ -48,6 +48,7 @@ const stepResult = z.object({
   perSecond: z.array(perSecondSample),
   benchRun: z.record(z.string(), z.number()),
   elapsedSeconds: z.number().optional(),
+  overrun: z.object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() }).optional(),
   errorSamples: z.array(z.object({ error: z.string(), count: z.number(), example: z.string() })).optional(),
   clientBound: z.boolean().optional(),
   client: z
@@ -59,6 +60,16 @@ const stepResult = z.object({
     })
     .optional(),
   agents: z.array(agentStepFiguresSchema).optional(),
+  dataVsCache: z
+    .object({
+      dataBytes: z.number().optional(),
+      storageBytes: z.number().optional(),
+      indexBytes: z.number().optional(),
+      cacheBytes: z.number().optional(),
+      ratio: z.number().optional(),
+      unavailable: z.string().optional(),
+    })
+    .optional(),
 });
 
 const sloSection = z.object({
@@ -91,7 +102,47 @@ export const resultDocumentSchema = z.object({
     serverVersion: z.string().optional(),
     topology: z.string(),
     testDouble: z.boolean().optional(),
+    product: z
+      .object({
+        name: z.string(),
+        edition: z.string().optional(),
+        version: z.string().optional(),
+        reportedMongoDBVersion: z.string().optional(),
+        label: z.string(),
+        testDouble: z.boolean(),
+        evidence: z.array(z.string()),
+      })
+      .optional(),
+    processes: z
+      .array(
+        z.object({
+          host: z.string(),
+          version: z.string().optional(),
+          gitVersion: z.string().optional(),
+          storageEngine: z.string().optional(),
+          featureCompatibilityVersion: z.string().optional(),
+          cacheBytes: z.number().optional(),
+          options: z.record(z.string(), z.unknown()).optional(),
+          hostInfo: z.object({ cores: z.number().optional(), memoryMB: z.number().optional(), os: z.string().optional(), cpuArch: z.string().optional() }).optional(),
+          unavailable: z.array(z.string()).optional(),
+        }),
+      )
+      .optional(),
   }),
+  environment: z
+    .object({
+      loadMachine: z.object({
+        cpuModel: z.string(),
+        cores: z.number(),
+        memoryBytes: z.number(),
+        os: z.string(),
+        node: z.string(),
+        driver: z.string(),
+        mongoBench: z.string(),
+        gitCommit: z.string().optional(),
+      }),
+    })
+    .optional(),
   workload: z.object({
     name: z.string(),
     ops: z.array(z.unknown()),

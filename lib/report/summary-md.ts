@@ -2,7 +2,7 @@
 import { sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../metrics/result';
 import { ChartSpec } from './chart-data';
-import { clientBoundWarnings, resultFacts, seriesLabels, warnings } from './describe';
+import { clientBoundWarnings, environmentDetails, resultFacts, seriesLabels, warnings } from './describe';
 import { formatOps } from './format';
 import { comparisonTables, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
@@ -33,6 +33,7 @@ export function resultDetails(result: ResultDocument): Array<[string, string]> {
     ['Finished', result.finishedAt ?? 'did not finish'],
     ['Status', result.complete ? 'complete' : `INCOMPLETE${result.incompleteReason ? `: ${result.incompleteReason}` : ''}`],
     ['Written by', `${result.tool.name} ${result.tool.version}`],
+    ...environmentDetails(result),
   ];
   return details;
 }

@@ -165,7 +165,8 @@ export class ProgressPrinter {
       case 'connected': {
         const t = event.target;
         const double = t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : '';
-        say(`[connect] ${t.uri}: server ${t.serverVersion ?? 'unknown'}, ${t.topology}${double}`);
+        // The product as it is (target.product): "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
+        say(`[connect] ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}${double}`);
         break;
       }
       case 'load-start':

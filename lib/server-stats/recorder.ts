@@ -107,6 +107,11 @@ export class ServerStatsRecorder {
     readonly notes: string[],
   ) {}
 
+  /** Runs `fn` against each sampled process over its own connection (e.g. to read what it says about itself). */
+  eachProcess<T>(fn: (command: (command: Record<string, unknown>) => Promise<Record<string, unknown>>, process: ServerProcess) => Promise<T>): Promise<T[]> {
+    return Promise.all(this.processes.map((p, i) => fn((command) => this.connections[i].command(command), p)));
+  }
+
   /**
    * The window of (clients, trial) opens at `atMs` (this thread's performance.now()): the opening
    * reading is taken then, not on the grid.

@@ -16,6 +16,9 @@ import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
+import { describeLoadMachine } from '../target/load-machine';
+import { readDataVsCache } from '../target/data-vs-cache';
+import { readProcessFactsAnew } from '../target/server-facts';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
 import { runStep, StepPlan, TickEvent } from './engine';
 import { runParallelStep, singleLoopLoad, workersForStep } from './parallel-step';
@@ -92,6 +95,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
     complete: false,
     startedAt: startedAt.toISOString(),
     target,
+    environment: { loadMachine: describeLoadMachine() },
     workload: {
       name: options.workload.name,
       ops: options.workload.ops,
@@ -158,6 +162,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         { intervalMs: options.serverStatsIntervalMs, connect: hooks.connectProcess ?? driverProcessConnector(options.serverStatsIntervalMs ?? 1000, hooks.clientOptions) },
       );
       serverStats = started.recorder;
+      // What each sampled process says about itself (version, engine, cache, options, host), before the load.
+      if (serverStats) result.target.processes = await serverStats.eachProcess((run, p) => readProcessFactsAnew(run, p.id));
       // Not sampled at all: the result still says why (the report shows it instead of server charts).
       if (!serverStats) result.server = unsampledSection(started.warnings);
       for (const text of started.warnings) emit({ type: 'server-stats', text });
@@ -265,6 +271,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
       hooks.remoteSteps?.describeStep(step);
+      // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
+      if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
       result.steps.push(step);
       if (serverStats && measurements.length > 0) {
         const check = checkStep(step, serverStats.windowsSoFar(), serverStats.processes, counting);

@@ -4,9 +4,12 @@
  * fixed-size histograms and per-second counters and never prints: progress leaves through onTick.
  *
  * An op belongs to the measured window when it starts (or, with a rate, was scheduled to start) at or
- * after the window opens. When the window closes, clients finish their pass through the ops array
- * (with a rate: start no new op) and the ops in flight are awaited and counted, as benchRun does, so
- * counts agree exactly with what the server applied.
+ * after the window opens. When the window closes no client starts another op, not even the rest of its
+ * pass through the ops array: benchRun checks before every op (mongodb/mongo src/mongo/shell/bench.cpp,
+ * BenchRunWorker::generateLoadOnConnection: `for (const auto& op : _config->ops) { if (shouldStop())
+ * break; ...`). The ops in flight are awaited and counted in the totals and histograms, so counts agree
+ * exactly with what the server applied, but an op completing after the close is bucketed in the step's
+ * overrun, never in a window second (nor so in the peak).
  */
 import { LoadProbe, LoopReading } from '../metrics/client-load';
 import { LatencyRecorder } from '../metrics/latency';
@@ -94,6 +97,12 @@ class Tally {
   readonly readsPerSecond: Float64Array;
   readonly writesPerSecond: Float64Array;
   readonly errorsPerSecond: Float64Array;
+  /** Counted ops that completed after the window closed (in flight at its close). */
+  overrunReads = 0;
+  overrunWrites = 0;
+  overrunErrors = 0;
+  /** When the last of them completed (performance.now()); 0: none. */
+  lastLateEnd = 0;
   private readonly errorsByKind = new Map<string, ErrorTally>();
   /** The first error that said the server is gone. */
   private firstLostServer: string | undefined;
@@ -218,9 +227,9 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     let syncOps = 0;
     for (;;) {
       if (cut) return;
-      // Without a rate, clients stop only between passes through the ops array, so the op mix of
-      // the measured window is exactly the workload's (6:1 stays 6:1); the overrun is one pass at most.
-      if (i === 0 && (interval === 0 || !serverOps) && performance.now() >= stopAt) return;
+      // No op of the array starts once the window has closed (bench.cpp checks shouldStop() before each):
+      // the overrun is one op per client at most, and the op mix holds within one pass per client.
+      if ((interval === 0 || !serverOps) && performance.now() >= stopAt) return;
       if (signal?.aborted) return;
       const op = ops[i];
       const slot = slots[i];
@@ -267,14 +276,18 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
         tally.noteAnswered();
       }
       if (start >= measureStart) {
-        let bucket = ((end - measureStart) / 1000) | 0;
-        if (bucket > lastBucket) bucket = lastBucket;
+        // Completed after the close: counted, but in the overrun part, not in a window second.
+        const late = end >= stopAt;
+        let bucket = late ? -1 : ((end - measureStart) / 1000) | 0;
+        if (bucket > lastBucket) bucket = lastBucket; // end a hair before stopAt: rounding only
+        if (late && end > tally.lastLateEnd) tally.lastLateEnd = end;
         const br = benchRunSlot as { count: number; micros: number };
         br.count++;
         br.micros += (end - start) * 1000;
         if (failed) {
           tally.errors++;
-          tally.errorsPerSecond[bucket]++;
+          if (late) tally.overrunErrors++;
+          else tally.errorsPerSecond[bucket]++;
           tally.noteError(failure);
           const rule = benchRunFailureRule(failure);
           if (rule !== 'error') tally.benchRun.totalOps++;
@@ -286,10 +299,12 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
           slot.opLatency.record(micros);
           if (slot.isRead) {
             tally.reads++;
-            tally.readsPerSecond[bucket]++;
+            if (late) tally.overrunReads++;
+            else tally.readsPerSecond[bucket]++;
           } else {
             tally.writes++;
-            tally.writesPerSecond[bucket]++;
+            if (late) tally.overrunWrites++;
+            else tally.writesPerSecond[bucket]++;
           }
         }
       }
@@ -357,6 +372,12 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
     errorTallies: tally.tallies(),
     benchRun: tally.benchRun,
+    overrun: {
+      reads: tally.overrunReads,
+      writes: tally.overrunWrites,
+      errors: tally.overrunErrors,
+      seconds: tally.lastLateEnd > stopAt ? Math.round(tally.lastLateEnd - stopAt) / 1000 : 0,
+    },
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
     ...(load ? { load } : {}),
     ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),

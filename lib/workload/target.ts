@@ -7,6 +7,8 @@ import { Document, MongoClient, MongoClientOptions, MongoParseError } from 'mong
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { ResultDocument } from '../metrics/result';
+import { identifyServer } from '../target/identify-server';
+import { readConnectedProcessFacts } from '../target/server-facts';
 
 export interface ConnectOptions {
   serverSelectionTimeoutMS: number;
@@ -90,16 +92,29 @@ export async function describeTarget(client: MongoClient, uri: string, forceTest
   const buildInfo = await client.db('admin').command({ buildInfo: 1 });
   // isMaster rather than hello: mongo-java-server knows only the former, and every mongod still answers it.
   const hello = (await tryCommand(client, { isMaster: 1 })) ?? (await tryCommand(client, { hello: 1 })) ?? {};
-  const status = await tryCommand(client, { serverStatus: 1 });
+  let statusError: unknown;
+  const status = await client
+    .db('admin')
+    .command({ serverStatus: 1 })
+    .catch((err: unknown) => {
+      statusError = err;
+      return undefined;
+    });
   const topology = hello.msg === 'isdbgrid' ? 'sharded' : typeof hello.setName === 'string' ? 'replicaSet' : 'standalone';
-  // mongo-java-server reports a MongoDB version but runs in a JVM: serverStatus.process is "java".
-  const testDouble = forceTestDouble || status?.process === 'java';
+  // The product, named by the fields each product documents (lib/target/identify-server.ts):
+  // mongo-java-server reports a MongoDB version but runs in a JVM (serverStatus.process is "java").
+  const product = identifyServer({ uri, buildInfo, serverStatus: status, declaredTestDouble: forceTestDouble });
+  const testDouble = forceTestDouble || product.testDouble;
+  const host = typeof hello.me === 'string' ? hello.me : (client.options.hosts[0]?.toString() ?? 'unknown');
+  const processFacts = await readConnectedProcessFacts(client, host, { buildInfo, serverStatus: status, serverStatusError: statusError });
   const target: ResultDocument['target'] = {
     uri: redactUri(uri),
     serverVersion: typeof buildInfo.version === 'string' ? buildInfo.version : undefined,
     topology,
   };
   if (testDouble) target.testDouble = true;
+  target.product = testDouble && !product.testDouble ? { ...product, testDouble: true, label: `${product.label} (declared a test double)` } : product;
+  target.processes = [processFacts];
   return target;
 }
 

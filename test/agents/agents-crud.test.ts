@@ -72,6 +72,8 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
       expect(step.latencyMicros).toEqual(expected.latencyMicros);
       expect(step.perSecond).toEqual(expected.perSecond);
       expect(step.ops).toEqual(expected.ops);
+      // Ops in flight at the close: counted apart, merged exactly (counts add, the longest overrun).
+      expect(step.overrun).toEqual(expected.overrun);
       expect(shares.reduce((s, a) => s + a.ops.writes, 0)).toBe(step.ops.writes);
     });
     expect(result.steps[1].agents!.map((s) => [s.first, s.count])).toEqual([[0, 1], [1, 2], [3, 2]]);

@@ -1,7 +1,8 @@
 /**
- * compareResults and `mongo-bench compare` on constructed result documents whose per-second rates
- * are known: the verdict, the regression gate (exit 1), the noise threshold, and the refusal to
- * compare a test double with MongoDB (exit 2).
+ * compareResults and `mongo-bench compare` on constructed result documents whose trials' rates are
+ * known: the verdict (the trials are the replicates, never the seconds), the regression gate (exit 1),
+ * the noise threshold, one run each (a ratio, "not compared", exit 3), several files per side, and the
+ * refusal to compare a test double with MongoDB (exit 2).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,25 +15,39 @@ import { PNG_SIGNATURE } from '../report/helpers';
 
 const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p999: p50 * 4, max: p50 * 5, count: 100 });
 
-/** A step whose per-second totals are `rates` (6 reads : 1 write, roughly), latency scaled by 1/rate. */
+/**
+ * A step of `rates.length` one-second trials whose ops/s are `rates` (6 reads : 1 write, roughly),
+ * latency scaled by 1/rate. Each trial's seconds all run at its rate: seconds never decide.
+ */
 function step(clients: number, rates: number[]): StepResult {
   const total = rates.reduce((a, b) => a + b, 0);
-  const perSecond = rates.map((r, t) => ({ t, reads: Math.round((r * 6) / 7), writes: r - Math.round((r * 6) / 7), errors: 0 }));
+  const perSecond = rates.map((r, i) => ({ t: 0, reads: Math.round((r * 6) / 7), writes: r - Math.round((r * 6) / 7), errors: 0, ...(rates.length > 1 ? { trial: i + 1 } : {}) }));
   const reads = perSecond.reduce((a, s) => a + s.reads, 0);
   const mean = total / rates.length;
   return {
     clients,
-    seconds: rates.length,
-    trials: 1,
+    seconds: 1,
+    trials: rates.length,
     status: 'ok',
     ops: { reads, writes: total - reads, errors: 0 },
     opsPerSec: { total: mean, reads: reads / rates.length, writes: (total - reads) / rates.length },
     peakOpsPerSec: { total: Math.max(...rates), reads: 0, writes: 0 },
     latencyMicros: { reads: latency((1e6 * clients) / mean), writes: latency((2e6 * clients) / mean) },
+    ...(rates.length > 1 ? { trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values: rates } } } : {}),
     perSecond,
     benchRun: {},
     elapsedSeconds: rates.length,
   };
+}
+
+/** One run of `seconds` seconds whose seconds wobble around `base`: what a run without --trials gives. */
+function oneRun(clients: number, base: number, seconds = 10): StepResult {
+  const s = step(clients, [base]);
+  const perSecond = WOBBLE.slice(0, seconds).map((w, t) => {
+    const r = Math.round(base * (1 + w));
+    return { t, reads: Math.round((r * 6) / 7), writes: r - Math.round((r * 6) / 7), errors: 0 };
+  });
+  return { ...s, seconds, perSecond, elapsedSeconds: seconds };
 }
 
 function result(label: string, steps: StepResult[], testDouble = false): ResultDocument {
@@ -100,15 +115,38 @@ describe('compareResults', () => {
     expect(compareResults(a, b, { noise: 0.5 }).steps[0].verdict).toBe('faster');
   });
 
-  it('client counts only one side has, failed steps and too few seconds are "not compared", with the reason', () => {
+  it('client counts only one side has, failed steps, one run each and 3 + 3 trials are "not compared", with the reason', () => {
     const failed = { ...step(2, rates(900)), status: 'failed' as const, error: 'lost the server' };
-    const c = compareResults(result('A', [step(1, rates(1000)), failed, step(8, [1000])]), result('B', [step(1, rates(1000)), step(2, rates(900)), step(4, rates(900)), step(8, [900])]));
+    const c = compareResults(
+      result('A', [step(1, rates(1000)), failed, step(8, [1000]), step(16, [1000, 1010, 990])]),
+      result('B', [step(1, rates(1000)), step(2, rates(900)), step(4, rates(900)), step(8, [900]), step(16, [800, 810, 790])]),
+    );
     expect(c.steps.map((s) => [s.clients, s.verdict, s.note])).toEqual([
       [1, 'no difference beyond noise', undefined],
       [2, 'not compared', "A's step failed"],
       [4, 'not compared', 'no step with 4 clients in A'],
-      [8, 'not compared', expect.stringMatching(/too few per-second samples/)],
+      [8, 'not compared', expect.stringMatching(/^one run each: cannot tell this from run-to-run variation; run 4 or more trials per side/)],
+      [16, 'not compared', expect.stringMatching(/3 and 3 runs cannot reach p < 0.05 \(the smallest possible p is 0.10\)/)],
     ]);
+    expect(c.outcome).toBe('no regression');
+  });
+
+  it('one run each: 10 seconds 20% slower at every second is a ratio, never a verdict or a regression', () => {
+    const c = compareResults(result('A', [oneRun(4, 1000)]), result('B', [oneRun(4, 800)]));
+    expect(c.steps[0]).toMatchObject({ verdict: 'not compared', regression: false, pValue: null, samples: { a: 1, b: 1 } });
+    expect(c.steps[0].opsRatio).toBeCloseTo(0.8, 2);
+    expect(c.regression).toBe(false);
+    expect(c.outcome).toBe('not compared');
+  });
+
+  it('several result files per side: each trial of each file is a replicate', () => {
+    const as = [1000, 1020, 990, 1010, 1005].map((r) => result('A', [step(1, [r])]));
+    const bs = [880, 900, 870, 890, 885].map((r) => result('B', [step(1, [r])]));
+    const c = compareResults(as, bs);
+    expect(c.steps[0]).toMatchObject({ verdict: 'slower', regression: true, samples: { a: 5, b: 5 } });
+    expect(c.steps[0].pValue).toBeCloseTo(2 / 252, 6); // complete separation of 5 + 5
+    expect(c.steps[0].opsRatio).toBeCloseTo(885 / 1005, 2);
+    expect(c.notes.join(' ')).toMatch(/5 result file\(s\) for A, 5 for B/);
   });
 
   it('refuses a test double against MongoDB, naming which is which', () => {
@@ -143,6 +181,7 @@ describe('mongo-bench compare', () => {
   it('prints the table, writes compare.md, compare.json, the chart and the page, and exits 1 on a regression', async () => {
     const a = write('a.json', result('main', [step(1, rates(1000)), step(2, rates(1900))]));
     const b = write('b.json', result('branch', [step(1, rates(1000)), step(2, rates(1500))]));
+    // (ten trials a side: enough replicates for a verdict)
     const out = join(dir, 'out');
     const { code, stdout, stderr } = await runCli(['compare', a, b, '--out', out]);
     expect(stderr).not.toContain('error');
@@ -170,6 +209,24 @@ describe('mongo-bench compare', () => {
     const { code, stdout } = await runCli(['compare', a, b, '--threshold', '25', '--out', join(dir, 'out2'), '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ regression: false, steps: [{ clients: 2, verdict: 'slower', regression: false }] });
+  });
+
+  it('one run each: the ratio, "NOT COMPARED" in the headline, exit 3', async () => {
+    const a = write('one-a.json', result('main', [oneRun(1, 1000), oneRun(2, 1900)]));
+    const b = write('one-b.json', result('branch', [oneRun(1, 700), oneRun(2, 1300)]));
+    const out = join(dir, 'one');
+    const { code, stdout } = await runCli(['compare', a, b, '--out', out]);
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/^\s+2\s.*0\.68x \(-31\.6%\).*not compared: one run each: cannot tell this from run-to-run variation/m);
+    expect(stdout).toMatch(/NOT COMPARED: no client count could be tested/);
+    expect(stdout).not.toMatch(/no difference beyond noise/);
+    expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain('**NOT COMPARED: no client count could be tested');
+    // Several files per side (comma separated) give the replicates a verdict needs.
+    const files = (side: string, base: number) =>
+      [0, 1, 2, 3, 4].map((i) => write(`${side}-${i}.json`, result(side, [oneRun(1, base + 7 * i)]))).join(',');
+    const several = await runCli(['compare', files('ma', 1000), files('br', 800), '--out', join(dir, 'several'), '--json']);
+    expect(several.code).toBe(1);
+    expect(JSON.parse(several.stdout)).toMatchObject({ outcome: 'regression', steps: [{ clients: 1, verdict: 'slower', samples: { a: 5, b: 5 } }] });
   });
 
   it('exits 2 with the reason for a test double against MongoDB, and for a bad file; writes nothing', async () => {

@@ -105,11 +105,15 @@ describe('benchRun compatibility', () => {
     const step = summarizeStep([m]);
     const passes = step.benchRun.commands;
     expect(passes).toBeGreaterThan(10);
-    expect(step.benchRun.inserts).toBe(passes);
+    // The window may close anywhere in the last pass (bench.cpp checks shouldStop() before each op).
+    const inserts = step.benchRun.inserts;
+    expect(passes - inserts).toBeGreaterThanOrEqual(0);
+    expect(passes - inserts).toBeLessThanOrEqual(1);
     // mongo-bench's own figures: both server ops failed.
-    expect(step.ops).toEqual({ reads: 0, writes: 0, errors: 2 * passes });
+    expect(step.ops).toEqual({ reads: 0, writes: 0, errors: passes + inserts });
     // benchRun's: every op (let included) counted, only the command's ok: 0 an error.
-    expect(step.benchRun.totalOps).toBe(3 * passes);
+    expect(step.benchRun.totalOps).toBeGreaterThanOrEqual(passes + 2 * inserts - 1);
+    expect(step.benchRun.totalOps).toBeLessThanOrEqual(3 * passes);
     expect(step.benchRun.errCount).toBe(passes);
   });
 

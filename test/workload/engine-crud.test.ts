@@ -30,8 +30,9 @@ function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {
   };
 }
 
+/** The window's seconds plus the overrun (ops in flight at the close): every counted op once. */
 function sumSeries(step: StepResult, key: 'reads' | 'writes' | 'errors'): number {
-  return step.perSecond.reduce((s, p) => s + p[key], 0);
+  return step.perSecond.reduce((s, p) => s + p[key], 0) + (step.overrun?.[key] ?? 0);
 }
 
 describeNeeding('crud', 'workload engine against the CRUD test server', () => {
@@ -48,7 +49,7 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it('6:1 run: the $inc-ed counters on the server add up to the updates reported, reads:writes is 6:1 within 2%', async () => {
+  it('6:1 run: the $inc-ed counters on the server add up to the updates reported, reads:writes is 6:1 within one pass per client', async () => {
     const db = uniqueDbName('six_to_one');
     const ns = `${db}.docs`;
     const events: BenchmarkEvent['type'][] = [];
@@ -74,7 +75,10 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
         expect(step.status).toBe('ok');
         expect(step.trials).toBe(2);
         expect(step.ops.errors).toBe(0);
-        expect(Math.abs(step.ops.reads / step.ops.writes / 6 - 1)).toBeLessThan(0.02);
+        // 6:1 within one pass per client and trial: no op starts after the window closes (bench.cpp's
+        // shouldStop() before every op), so each client may stop up to six reads short of its write.
+        expect(step.ops.reads - 6 * step.ops.writes).toBeGreaterThanOrEqual(0);
+        expect(step.ops.reads - 6 * step.ops.writes).toBeLessThanOrEqual(6 * step.clients * step.trials);
         expect(sumSeries(step, 'reads')).toBe(step.ops.reads);
         expect(sumSeries(step, 'writes')).toBe(step.ops.writes);
         expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);

@@ -1,6 +1,6 @@
 /**
  * Worker threads against the CRUD test server: the same step with 1 and 4 workers agrees with the
- * server's state, keeps 6:1 exact and client i's seed whichever worker runs it; a step the client
+ * server's state, keeps 6:1 within one pass per client and client i's seed whichever worker runs it; a step the client
  * saturates is marked client-bound (and one it does not is not); an abort mid-step keeps what was
  * measured and leaves no worker thread behind.
  */
@@ -54,7 +54,7 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it.each([1, 4])('--workers %i: counts match the server, 6:1 exact, series and histograms add up', async (workers) => {
+  it.each([1, 4])('--workers %i: counts match the server, 6:1 within one pass per client, series and histograms add up', async (workers) => {
     const db = uniqueDbName(`workers_${workers}`);
     const result = await runBenchmark(options({ ns: `${db}.docs`, workers }));
     try {
@@ -65,12 +65,16 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
       expect(step.client?.eventLoopUtilization).toHaveLength(workers);
       expect(step.ops.errors).toBe(0);
       expect(step.ops.writes).toBeGreaterThan(10);
-      // Every client finishes its pass through the 7 ops: exactly six reads per write, whatever thread ran it.
-      expect(step.ops.reads).toBe(6 * step.ops.writes);
+      // No client starts an op after the close (as benchRun): each is short of its pass's write by at
+      // most six reads, whatever thread ran it.
+      expect(step.ops.reads - 6 * step.ops.writes).toBeGreaterThanOrEqual(0);
+      expect(step.ops.reads - 6 * step.ops.writes).toBeLessThanOrEqual(6 * 4);
       const [{ total }] = await client.db(db).collection('docs').aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
       expect(total).toBe(step.ops.writes);
-      expect(sumSeries(step, 'reads')).toBe(step.ops.reads);
-      expect(sumSeries(step, 'writes')).toBe(step.ops.writes);
+      // Ops completing after the close are in the overrun, not in a window second.
+      expect(sumSeries(step, 'reads') + (step.overrun?.reads ?? 0)).toBe(step.ops.reads);
+      expect(sumSeries(step, 'writes') + (step.overrun?.writes ?? 0)).toBe(step.ops.writes);
+      expect(step.overrun?.seconds).toBeLessThan(1);
       expect(step.latencyMicros.reads.count).toBe(step.ops.reads);
       expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);
       expect(step.latencyByOpMicros?.update.count).toBe(step.ops.writes);
@@ -197,7 +201,8 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     );
     try {
       expect(m.client.workers).toBe(3);
-      expect(m.reads).toBe(6 * m.writes);
+      expect(m.reads - 6 * m.writes).toBeGreaterThanOrEqual(0);
+      expect(m.reads - 6 * m.writes).toBeLessThanOrEqual(6 * 3);
       expect(m.latency.reads.count).toBe(m.reads);
       expect(ticks.length).toBeGreaterThanOrEqual(1);
       // Ticks say what was counted so far: they never run ahead of the final count.
