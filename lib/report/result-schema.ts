@@ -59,6 +59,7 @@ const stepResult = z.object({
     })
     .optional(),
   agents: z.array(agentStepFiguresSchema).optional(),
+  opCounts: z.array(z.number().int().nonnegative()).optional(),
 });
 
 /** Zod mirror of `ResultDocument` (lib/metrics/result.ts); the type checks below keep the two in step. */

@@ -14,6 +14,7 @@ import { BenchRunCounts, ErrorTally, StepMeasurement } from '../metrics/measurem
 import { benchRunFailureRule } from './benchrun-outcome';
 import { BoundOp } from './compile-ops';
 import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
+import { weightedOpPicker } from './weighted-pick';
 
 export interface StepPlan {
   clients: number;
@@ -208,6 +209,9 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
   // A workload of client-side ops only (nop, let) has no rate to keep and no reply to wait for.
   const serverOps = ops.some((op) => op.opClass !== 'none');
+  // A weighted workload (ops carry `weight`): each client draws its ops by weight; counted per op.
+  const weights = ops.map((op) => op.weight);
+  const opCounts = weights.some((w) => w !== undefined) ? new Array<number>(ops.length).fill(0) : undefined;
 
   // Set when the step overran its window by more than overrunLimitMs: no client starts another op.
   let cut = false;
@@ -216,19 +220,25 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     let i = 0;
     let intended = t0 + (interval * state.index) / clients;
     let syncOps = 0;
+    // Weighted: `i` stays 0, so the stop check below runs before every draw.
+    const pickOp = weightedOpPicker(weights, plan.randomSeed + state.index);
     for (;;) {
       if (cut) return;
       // Without a rate, clients stop only between passes through the ops array, so the op mix of
       // the measured window is exactly the workload's (6:1 stays 6:1); the overrun is one pass at most.
       if (i === 0 && (interval === 0 || !serverOps) && performance.now() >= stopAt) return;
       if (signal?.aborted) return;
-      const op = ops[i];
-      const slot = slots[i];
-      const benchRunSlot = benchRunSlots[i];
-      i = i + 1 === count ? 0 : i + 1;
+      const at = pickOp ? pickOp() : i;
+      const op = ops[at];
+      const slot = slots[at];
+      const benchRunSlot = benchRunSlots[at];
+      if (!pickOp) i = i + 1 === count ? 0 : i + 1;
       if (op.opClass === 'none') {
         // benchRun counts nop and let in totalOps (bench.cpp, executeOnce: `++opCount` after every op).
-        if (performance.now() >= measureStart) tally.benchRun.totalOps++;
+        if (performance.now() >= measureStart) {
+          tally.benchRun.totalOps++;
+          if (opCounts) opCounts[at]++;
+        }
         op.run(state);
         if (op.delayMs > 0) await sleep(op.delayMs);
         else if (++syncOps >= SYNC_OPS_BEFORE_YIELD) {
@@ -269,6 +279,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if (start >= measureStart) {
         let bucket = ((end - measureStart) / 1000) | 0;
         if (bucket > lastBucket) bucket = lastBucket;
+        if (opCounts) opCounts[at]++;
         const br = benchRunSlot as { count: number; micros: number };
         br.count++;
         br.micros += (end - start) * 1000;
@@ -359,6 +370,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     benchRun: tally.benchRun,
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
     ...(load ? { load } : {}),
+    ...(opCounts ? { opCounts } : {}),
     ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),
   };
 }
