@@ -11,6 +11,7 @@ import { registerCalibrate } from './calibrate';
 import { registerCompare } from './compare';
 import { registerPerfSuite } from './perf-suite';
 import { registerAgent } from './agent';
+import { registerCapture } from './capture';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -38,6 +39,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerCompare(program, ctx);
   registerPerfSuite(program, ctx);
   registerAgent(program, ctx);
+  registerCapture(program, ctx);
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)

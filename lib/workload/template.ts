@@ -68,6 +68,9 @@ export const TEMPLATE_OPERATORS = [
   '#OID',
   '#CUR_DATE',
   '#VARIABLE',
+  // mongo-bench's extensions (not benchRun's), documented in docs/workload.md:
+  '#PICK',
+  '#RAND_DATE',
 ] as const;
 
 /** The largest client count #SEQ_INT unique supports: benchRun puts the thread id in 7 bits. */
@@ -187,6 +190,10 @@ function compileOperator(name: string, arg: unknown, path: string, scope: Templa
       return compileCurDate(arg, path);
     case '#VARIABLE':
       return compileVariable(arg, path, scope);
+    case '#PICK':
+      return compilePick(arg, path);
+    case '#RAND_DATE':
+      return compileRandDate(arg, path);
     default: {
       const suggestion = closest(name, TEMPLATE_OPERATORS);
       return fail(
@@ -333,4 +340,52 @@ function compileVariable(arg: unknown, path: string, scope: TemplateScope): Comp
     fail(path, `variable "${arg}" is not set by an earlier "let" op${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
   }
   return { constant: false, gen: (s) => s.vars[slot] };
+}
+
+/**
+ * An extension: `{"#PICK": [v1, v2, ...]}` draws one of the values uniformly; `{"#PICK": {"values": [...],
+ * "weights": [...]}}` draws value i with probability weights[i] / sum (what `capture` writes for the
+ * constants it saw, so a replay touches the same keys with the same skew). Values are sent as given.
+ */
+function compilePick(arg: unknown, path: string): Compiled {
+  const shape = 'an array of values or {values: [...], weights: [...]}';
+  const values = Array.isArray(arg) ? arg : isPlainObject(arg) ? arg.values : undefined;
+  if (!Array.isArray(values) || values.length === 0) fail(path, `expected ${shape} with at least one value, got ${show(arg)}`);
+  if (isPlainObject(arg)) {
+    for (const key of Object.keys(arg)) if (key !== 'values' && key !== 'weights') fail(`${path}.${key}`, 'unknown field (values, weights)');
+  }
+  if (values.some(hasTemplateOperators)) fail(path, 'the values must be constants (no template operators inside #PICK)');
+  const weights = isPlainObject(arg) ? arg.weights : undefined;
+  if (weights === undefined) return { constant: false, gen: (s) => values[s.rng.nextBelow(values.length)] };
+  if (!Array.isArray(weights) || weights.length !== values.length || !weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)) {
+    fail(`${path}.weights`, `expected ${values.length} numbers > 0 (one per value), got ${show(weights)}`);
+  }
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const w of weights as number[]) cumulative.push((total += w));
+  const last = values.length - 1;
+  return {
+    constant: false,
+    gen: (s) => {
+      const x = s.rng.nextFloat() * total;
+      let lo = 0;
+      let hi = last;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cumulative[mid] > x) hi = mid;
+        else lo = mid + 1;
+      }
+      return values[lo];
+    },
+  };
+}
+
+/** An extension: `{"#RAND_DATE": [min, max]}` (dates, or milliseconds since the epoch) gives a date in [min, max). */
+function compileRandDate(arg: unknown, path: string): Compiled {
+  const ms = (v: unknown): number | undefined => (v instanceof Date ? v.getTime() : typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const min = Array.isArray(arg) && arg.length === 2 ? ms(arg[0]) : undefined;
+  const max = Array.isArray(arg) && arg.length === 2 ? ms(arg[1]) : undefined;
+  if (min === undefined || max === undefined || !(max > min)) fail(path, `expected [min, max] dates (or epoch milliseconds) with min < max, got ${show(arg)}`);
+  const range = Math.floor((max as number) - (min as number));
+  return { constant: false, gen: (s) => new Date((min as number) + s.rng.nextBelow(range)) };
 }
