@@ -59,6 +59,16 @@ function setAt(root: unknown, path: Path, value: unknown): void {
   at[path[path.length - 1]] = value;
 }
 
+/** A copy of `root` with `value` at `path`, copying only the containers on the way. */
+function withValueAt(root: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [key, ...rest] = path;
+  const container = root as Record<string | number, unknown>;
+  const copy: Record<string | number, unknown> = Array.isArray(root) ? [...(root as unknown[])] as unknown as Record<number, unknown> : { ...container };
+  copy[key] = withValueAt(container[key], rest, value);
+  return copy;
+}
+
 interface ValueStats {
   path: Path;
   seen: number;
@@ -132,12 +142,13 @@ export class ShapeTable {
 
   add(st: Statement): void {
     const skeleton = st.op;
-    const shaped: Record<string, unknown> = structuredClone(skeleton);
+    // Copied only along the value paths: the rest of the op is shared, not cloned (a log has millions of lines).
+    let shaped: Record<string, unknown> = skeleton;
     const leaves: Array<{ path: Path; value: unknown }> = [];
     for (const path of st.valuePaths) {
       const sub = getAt(skeleton, path);
       if (sub === undefined) continue;
-      setAt(shaped, path, walk(sub, path, (p, v) => leaves.push({ path: p, value: v })));
+      shaped = withValueAt(shaped, path, walk(sub, path, (p, v) => leaves.push({ path: p, value: v }))) as Record<string, unknown>;
     }
     const key = JSON.stringify(shaped);
     let shape = this.shapes.get(key);

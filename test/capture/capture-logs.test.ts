@@ -124,7 +124,8 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     ]);
     expect(summary.shapes.map((s) => s.sharePercent)).toEqual([60, 30, 10]);
     expect(summary.opsPerSecond).toBeCloseTo(6000 / 60, 0);
-    const [find, update] = workload.ops as Array<Record<string, any>>;
+    type Op = { weight: number; query: Record<string, Record<string, unknown>>; update: unknown };
+    const [find, update] = workload.ops as unknown as Op[];
     expect(find.weight).toBe(log.counts.find);
     const pick = find.query.size['#PICK'] as { values: string[]; weights: number[] };
     expect(Object.fromEntries(pick.values.map((v, i) => [v, pick.weights[i]]))).toEqual(Object.fromEntries(log.sizes));
