@@ -9,6 +9,7 @@ import { parseLogLine } from '../../lib/capture/log-line';
 import { prepareWorkload } from '../../lib/workload/compile-ops';
 import { parseOps } from '../../lib/workload/op-spec';
 import { parseWorkloadText } from '../../lib/workload/workload-file';
+import { weightedOpPicker } from '../../lib/workload/weighted-pick';
 import { UsageError } from '../../lib/config/errors';
 import { runCli } from '../support/cli';
 import { syntheticLog } from './synthetic-log';
@@ -136,6 +137,16 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     expect(range[1] - range[0]).toBeGreaterThan(4000);
     expect(update.update).toEqual({ $set: { price: 20 } }); // one value seen: stays a constant
     runnable(JSON.stringify(workload));
+
+    // The mix a run draws from these weights (the engine's picker, per client seed): within 2 points
+    // of the log's shares over 100,000 draws from 4 clients.
+    const weights = workload.ops.map((op) => op.weight as number);
+    const drawn = new Array<number>(weights.length).fill(0);
+    for (let client = 0; client < 4; client++) {
+      const pick = weightedOpPicker(weights, 7 + client)!;
+      for (let i = 0; i < 25_000; i++) drawn[pick()]++;
+    }
+    summary.shapes.forEach((shape) => expect(Math.abs((drawn[shape.op] / 100_000) * 100 - shape.sharePercent)).toBeLessThan(2));
   });
 });
 
