@@ -7,6 +7,7 @@ export { CaptureBuilder, PLACEHOLDER_DOCUMENT } from './capture';
 export type { CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload } from './capture';
 export { writeCapture, CAPTURE_FILES } from './write';
 export { renderCaptureMarkdown, SLOWMS_ADVICE } from './render-md';
+export { captureFromProfiler, servedFromProfile } from './profiler';
 
 export interface LogCaptureOptions {
   /** The workload's name (default: "captured-<first source's name>"). */

@@ -2,12 +2,15 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
-import { captureFromLogs, CAPTURE_FILES, CaptureOutcome, SLOWMS_ADVICE, writeCapture } from '../capture';
+import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
 
 const CAPTURE_HELP = `
 Reads what a server served and writes a workload that "run --workload-file" runs unchanged:
   SOURCES      mongod/mongos logs of 4.4 or later (structured JSON, one entry per line): files, .gz files
                (recognised by content), or directories (their files, sorted by name)
+  --uri URI --db NAME
+               or the profiler of a live server: the documents of NAME.system.profile, in the order written
+               (turn it on while the workload runs: db.setProfilingLevel(2), or 1 with {slowms: 0, sampleRate})
 
 What is read: the "Slow query" entries (id 51803): find, aggregate, count, distinct, findAndModify,
 insert, and each statement of an update or delete. getMore belongs to its cursor. Operations are
@@ -30,13 +33,18 @@ ${SLOWMS_ADVICE.replace(/\n/g, '\n')}
 Examples:
   mongo-bench capture /var/log/mongodb/mongod.log --out captured
   mongo-bench capture logs/ mongod.log.1.gz --out captured --name orders
+  mongo-bench capture --uri mongodb://127.0.0.1:27017 --db shop --out captured
   mongo-bench run --uri mongodb://127.0.0.1:27017 --workload-file captured/workload.json --no-load
 
 Exit codes:
   0    the workload was written
+  1    the server (--uri) could not be read
   2    bad input: a missing or unreadable file, not a JSON log, no workload found in it`;
 
 interface CaptureFlags {
+  uri?: string;
+  db?: string;
+  profileCollection?: string;
   out?: string;
   name?: string;
   json?: boolean;
@@ -63,22 +71,36 @@ export function registerCapture(program: Command, ctx: CliContext): void {
     .command('capture')
     .description("capture your own workload from mongod/mongos logs: shapes with weights and templates, runnable with run --workload-file")
     .argument('[sources...]', 'log files (plain or .gz) and directories of them')
+    .option('--uri <uri>', 'read the profiler (system.profile) of this server instead of log files')
+    .option('--db <name>', 'with --uri: the database whose system.profile to read')
+    .option('--profile-collection <name>', 'with --uri: read this copy of system.profile instead (it is capped: $out it to keep it)')
     .option('-o, --out <dir>', 'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)')
     .option('--name <name>', 'the workload\'s name (default: captured-<first source>)')
     .option('--json', 'print the capture summary as JSON on stdout')
     .addHelpText('after', CAPTURE_HELP)
     .action(async (sources: string[], flags: CaptureFlags) => {
-      if (sources.length === 0) throw new UsageError('capture: name at least one log file or directory');
+      if (flags.uri !== undefined && sources.length > 0) throw new UsageError('capture: give log files or --uri (the profiler), not both');
+      if (flags.uri === undefined && (flags.db !== undefined || flags.profileCollection !== undefined)) {
+        throw new UsageError(`capture: option ${flags.db !== undefined ? '--db' : '--profile-collection'} needs --uri`);
+      }
+      if (flags.uri === undefined && sources.length === 0) throw new UsageError('capture: name at least one log file or directory, or --uri URI --db NAME for the profiler');
       let lastReport = 0;
-      const outcome = await captureFromLogs(sources, {
-        name: flags.name,
-        onProgress: (n, file) => {
-          const now = Date.now();
-          if (now - lastReport < 1000) return;
-          lastReport = now;
-          ctx.err(`capture: ${n.toLocaleString('en-US')} lines read (${file})`);
-        },
-      });
+      const progress = (text: string) => {
+        const now = Date.now();
+        if (now - lastReport < 1000) return;
+        lastReport = now;
+        ctx.err(`capture: ${text}`);
+      };
+      const outcome =
+        flags.uri !== undefined
+          ? await captureFromProfiler(flags.uri, flags.db ?? '', {
+              name: flags.name,
+              collection: flags.profileCollection,
+              insertDocument: PLACEHOLDER_DOCUMENT,
+              insertDocuments: 'placeholder',
+              onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
+            })
+          : await captureFromLogs(sources, { name: flags.name, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
       const outDir = flags.out ?? join('reports', `capture-${timestamp(new Date())}`);
       const files = await writeCapture(outDir, outcome);
       if (flags.json) ctx.out(`${JSON.stringify(outcome.summary, null, 2)}\n`);
