@@ -66,6 +66,8 @@ export interface CaptureSummary {
 export interface CapturedWorkload {
   name: string;
   ops: Record<string, unknown>[];
+  /** The source's rate over its time span: what `run --replay-rate 1x` issues. */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
 }
 
 export interface CaptureOutcome {
@@ -177,7 +179,8 @@ export class CaptureBuilder {
       ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
       insertDocuments,
     };
-    return { workload: { name, ops }, summary };
+    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt } } : {};
+    return { workload: { name, ops, ...capture }, summary };
   }
 }
 

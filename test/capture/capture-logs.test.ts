@@ -11,7 +11,8 @@ import { parseOps } from '../../lib/workload/op-spec';
 import { parseWorkloadText } from '../../lib/workload/workload-file';
 import { weightedOpPicker } from '../../lib/workload/weighted-pick';
 import { UsageError } from '../../lib/config/errors';
-import { runCli } from '../support/cli';
+import { runCli, usageMessage } from '../support/cli';
+import { resolveBenchmarkOptions } from '../../lib/config/run-options';
 import { syntheticLog } from './synthetic-log';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');
@@ -218,5 +219,26 @@ describe('parseLogLine', () => {
   it('passes over entries that are not Slow query entries', () => {
     const line = readFileSync(join(LOGS, '5.0.log'), 'utf8').split('\n')[0];
     expect(parseLogLine(line, 'x')).toBeUndefined();
+  });
+});
+
+describe('run --replay-rate', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-replay-rate-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is a multiple of the captured rate, and says what is wrong otherwise', () => {
+    const captured = join(dir, 'captured.json');
+    writeFileSync(captured, JSON.stringify({ name: 'c', ops: [{ op: 'find', query: {}, weight: 1 }], capture: { opsPerSecond: 40 } }));
+    const plain = join(dir, 'plain.json');
+    writeFileSync(plain, JSON.stringify([{ op: 'find', query: {} }]));
+    expect(resolveBenchmarkOptions({ workloadFile: captured, replayRate: '2x' }).rate).toBe(80);
+    expect(resolveBenchmarkOptions({ workloadFile: captured, replayRate: '0.5' }).rate).toBe(20);
+    expect(usageMessage(() => resolveBenchmarkOptions({ workloadFile: captured, replayRate: 'fast' }))).toBe('option --replay-rate: expected a multiple such as 1x, 2x or 0.5x, got "fast"');
+    expect(usageMessage(() => resolveBenchmarkOptions({ workloadFile: captured, replayRate: '1x', rate: 5 }))).toMatch(/^options --rate and --replay-rate cannot be combined/);
+    expect(usageMessage(() => resolveBenchmarkOptions({ replayRate: '1x' }))).toMatch(/^option --replay-rate needs --workload-file/);
+    expect(usageMessage(() => resolveBenchmarkOptions({ workloadFile: plain, replayRate: '1x' }))).toBe(`option --replay-rate: workload file ${plain} has no "capture" rate (write it with mongo-bench capture)`);
   });
 });
