@@ -31,3 +31,4 @@ export type {
   WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome,
 } from './api';
 export * from './compare';
+export * from './capture';
