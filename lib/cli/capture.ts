@@ -2,6 +2,10 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
+import { BSON } from 'mongodb';
+import { intArg } from '../config/validate';
+import { writeJsonAtomically } from '../metrics/atomic-write';
+import { DEFAULT_SAMPLE_SIZE, sampleDocsLike } from '../capture/docs-like';
 import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
 
 const CAPTURE_HELP = `
@@ -24,6 +28,12 @@ writeConcern become the op's own. Skipped, counted and listed with file:line: in
 server truncated (maxLogSizeKB), lines that do not parse. A file with no log entry at all is refused
 (exit 2), naming its file and line.
 
+Documents: a log holds no inserted documents. --docs-like mongodb://HOST/db.coll samples that collection
+($sample, --sample-size documents), infers each field's type, size and range, and inserts write documents of
+that shape: numbers and dates drawn in the sampled range, strings random text of the typical length, new
+ObjectIds. No sampled value is written anywhere unless --keep-sample (then DIR/sample.json). Without it,
+inserts write a placeholder document.
+
 Writes to --out: workload.json, capture.md (shapes, their share of ops and of server time, their
 latency as logged, what was skipped and why), capture.json (the same as data), capture-shapes.png.
 workload.json is written last and atomically: a capture that fails never replaces a previous one.
@@ -42,6 +52,9 @@ Exit codes:
   2    bad input: a missing or unreadable file, not a JSON log, no workload found in it`;
 
 interface CaptureFlags {
+  docsLike?: string;
+  sampleSize?: number;
+  keepSample?: boolean;
   uri?: string;
   db?: string;
   profileCollection?: string;
@@ -74,6 +87,9 @@ export function registerCapture(program: Command, ctx: CliContext): void {
     .option('--uri <uri>', 'read the profiler (system.profile) of this server instead of log files')
     .option('--db <name>', 'with --uri: the database whose system.profile to read')
     .option('--profile-collection <name>', 'with --uri: read this copy of system.profile instead (it is capped: $out it to keep it)')
+    .option('--docs-like <uri/db.coll>', 'inserts write documents shaped like this collection ($sample, field types, sizes and ranges inferred; no sampled value is written)')
+    .option('--sample-size <n>', `with --docs-like: documents to $sample (default: ${DEFAULT_SAMPLE_SIZE})`, intArg('--sample-size'))
+    .option('--keep-sample', 'with --docs-like: also write the sampled documents to sample.json (by default nothing sampled reaches the disk)')
     .option('-o, --out <dir>', 'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)')
     .option('--name <name>', 'the workload\'s name (default: captured-<first source>)')
     .option('--json', 'print the capture summary as JSON on stdout')
@@ -84,6 +100,11 @@ export function registerCapture(program: Command, ctx: CliContext): void {
         throw new UsageError(`capture: option ${flags.db !== undefined ? '--db' : '--profile-collection'} needs --uri`);
       }
       if (flags.uri === undefined && sources.length === 0) throw new UsageError('capture: name at least one log file or directory, or --uri URI --db NAME for the profiler');
+      if (flags.docsLike === undefined && (flags.keepSample || flags.sampleSize !== undefined)) {
+        throw new UsageError(`capture: option ${flags.keepSample ? '--keep-sample' : '--sample-size'} needs --docs-like`);
+      }
+      const docsLike = flags.docsLike !== undefined ? await sampleDocsLike(flags.docsLike, flags.sampleSize) : undefined;
+      if (docsLike) ctx.err(`capture: inserts will write documents like ${docsLike.source} (${docsLike.sample.length} sampled)`);
       let lastReport = 0;
       const progress = (text: string) => {
         const now = Date.now();
@@ -96,13 +117,18 @@ export function registerCapture(program: Command, ctx: CliContext): void {
           ? await captureFromProfiler(flags.uri, flags.db ?? '', {
               name: flags.name,
               collection: flags.profileCollection,
-              insertDocument: PLACEHOLDER_DOCUMENT,
-              insertDocuments: 'placeholder',
+              insertDocument: docsLike?.template ?? PLACEHOLDER_DOCUMENT,
+              insertDocuments: docsLike ? 'docs-like' : 'placeholder',
               onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
             })
-          : await captureFromLogs(sources, { name: flags.name, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
+          : await captureFromLogs(sources, { name: flags.name, insertDocument: docsLike?.template, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
       const outDir = flags.out ?? join('reports', `capture-${timestamp(new Date())}`);
       const files = await writeCapture(outDir, outcome);
+      if (docsLike && flags.keepSample) {
+        const samplePath = join(outDir, 'sample.json');
+        await writeJsonAtomically(samplePath, BSON.EJSON.serialize(docsLike.sample, { relaxed: false }));
+        files.push(samplePath);
+      }
       if (flags.json) ctx.out(`${JSON.stringify(outcome.summary, null, 2)}\n`);
       else ctx.out(describeOutcome(outcome));
       ctx.err(`wrote ${files.join(', ')}`);
