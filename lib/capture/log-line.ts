@@ -8,7 +8,9 @@
  *    (src/mongo/db/curop.cpp) with attr.type the logical op ("command"; "update"/"remove" for one
  *    statement of a write command, logged from the WRITE component by src/mongo/db/ops/write_ops_exec.cpp),
  *    attr.ns, attr.command, planSummary, keysExamined, docsExamined, nreturned, ninserted,
- *    durationMillis and queryHash (8.0 renames it planCacheShapeHash; OpDebug::report in curop.cpp);
+ *    durationMillis and queryHash (8.0 renames it planCacheShapeHash; OpDebug::report in curop.cpp;
+ *    the server's jstests assert these fields: jstests/noPassthrough/logs_query_hash.js and its
+ *    planCacheShapeHash successor, jstests/libs/log.js's checkLog helpers);
  *  - an entry whose attributes were larger than maxLogSizeKB is cut by the server and marked with a
  *    top-level "truncated" object (and "size") beside attr (json_formatter.cpp, the truncation
  *    bookkeeping of JSONFormatter); its command is incomplete, so it cannot be replayed.

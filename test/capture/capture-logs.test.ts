@@ -104,6 +104,13 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     expect(png.length).toBeGreaterThan(10_000);
   });
 
+  it('--json prints the summary that capture.json holds', async () => {
+    const out = join(dir, 'json');
+    const { code, stdout } = await runCli(['capture', join(LOGS, '4.4.log'), '--out', out, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(JSON.parse(readFileSync(join(out, 'capture.json'), 'utf8')));
+  });
+
   it('reads .gz files (by content) and several files the same as the plain ones', async () => {
     const gz = join(dir, 'mongod.log.1.gz');
     writeFileSync(gz, gzipSync(readFileSync(join(LOGS, '2025-before-8.0.log'))));
