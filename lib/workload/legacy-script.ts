@@ -90,6 +90,8 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
   const readPrefMode = shellKnowsReadPrefMode(shell);
   const ops = options.workload.ops.map((op) => legacyOp(op, { ns, writeConcern: options.writeConcern, readPrefMode }));
   const droppedWeights = options.workload.ops.some((op) => isObject(op) && op.weight !== undefined);
+  // mongo-bench's own template operators: benchRun's evaluator does not know them.
+  const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
   const droppedReadPref = !readPrefMode && options.workload.ops.some((op) => isObject(op) && op.readPreference !== undefined);
   const seed = options.randomSeed ?? 1314159265;
   const tool = toolInfo();
@@ -102,7 +104,9 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
     droppedReadPref
       ? `\n// Warning: written for a ${shell.major}.${shell.minor} shell, which refuses benchRun's readPrefMode (error 34394):\n// the ops' read preferences were left out, so every read goes to the primary.`
       : ''
-  }${droppedWeights ? '\n// Warning: benchRun has no op weights (a mongo-bench extension): it runs these ops in order, one each per pass.' : ''}
+  }${droppedWeights ? '\n// Warning: benchRun has no op weights (a mongo-bench extension): it runs these ops in order, one each per pass.' : ''}${
+    extensions.length > 0 ? `\n// Warning: ${extensions.join(', ')} are mongo-bench's template operators, not benchRun's: the legacy shell refuses these ops.` : ''
+  }
 var credentials = {};
 
 var workload = ${JSON.stringify(options.workload.name)};

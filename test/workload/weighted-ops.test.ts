@@ -44,6 +44,8 @@ describe('op weights in the op spec', () => {
     });
     expect(script).not.toMatch(/weight"?\s*:/);
     expect(script).toContain('benchRun has no op weights');
+    const skewed = renderLegacyBenchRunScript({ workload: { name: 'z', ops: [{ op: 'findOne', query: { _id: { '#ZIPF': [0, 100] } } }] }, ns: 'db.c', clients: [1], seconds: 1 });
+    expect(skewed).toContain("#ZIPF are mongo-bench's template operators, not benchRun's");
   });
 });
 
