@@ -71,7 +71,7 @@ function observe(fields: Map<string, FieldStats>, doc: Record<string, unknown>):
     f.present++;
     const kind = kindOf(value);
     f.kinds.set(kind, (f.kinds.get(kind) ?? 0) + 1);
-    const n = kind === 'date' ? (value as Date).getTime() : kind === 'int' || kind === 'double' ? Number(value) : kind === 'long' ? Number(value as Long) : kind === 'decimal' ? Number((value as Decimal128).toString()) : undefined;
+    const n = kind === 'date' ? (value as Date).getTime() : kind === 'int' || kind === 'double' ? Number(value) : kind === 'long' ? (value as Long).toNumber() : kind === 'decimal' ? Number((value as Decimal128).toString()) : undefined;
     if (n !== undefined && Number.isFinite(n)) {
       f.min = Math.min(f.min, n);
       f.max = Math.max(f.max, n);
