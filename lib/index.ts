@@ -35,3 +35,4 @@ export * from './compare';
 export * from './store';
 export * from './history';
 export * from './slo';
+export * from './capture';

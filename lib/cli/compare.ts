@@ -73,7 +73,8 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       const [a, b] = await loadBoth([fileA, fileB]);
       const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
       const outDir = flags.out ?? join('reports', `compare-${timestamp(new Date())}`);
-      const { files } = await writeComparison(comparison, outDir, [a, b]);
+      // The page overlays the first result of each side; the verdicts cover every file given.
+      const { files } = await writeComparison(comparison, outDir, [a[0], b[0]]);
       if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
       else ctx.out(renderComparisonText(comparison));
       ctx.err(`wrote ${files.join(', ')}`);

@@ -12,6 +12,7 @@ import { registerCompare } from './compare';
 import { registerPerfSuite } from './perf-suite';
 import { registerAgent } from './agent';
 import { registerHistory } from './history';
+import { registerCapture } from './capture';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -41,6 +42,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerPerfSuite(program, ctx);
   registerAgent(program, ctx);
   registerHistory(program, ctx);
+  registerCapture(program, ctx);
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)

@@ -100,6 +100,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup})`, intArg('--warmup'))
     .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))
     .option('--rate <ops>', "target total ops/s; latency is measured from each op's intended start", numberArg('--rate'))
+    .option('--replay-rate <multiple>', 'with a captured --workload-file: issue ops at 1x, 2x, 0.5x... the rate its source served (an open model, as --rate)')
     .option('--docs <n>', `documents to load, _id 0..n-1 (default: ${RUN_DEFAULTS.docs})`, intArg('--docs'))
     .option('--doc-size <bytes>', `approximate BSON size of each document (default: ${RUN_DEFAULTS.docSize})`, intArg('--doc-size'))
     .option('--batch-size <n>', `documents per insert batch while loading (default: ${RUN_DEFAULTS.batchSize})`, intArg('--batch-size'))

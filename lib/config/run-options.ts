@@ -101,6 +101,8 @@ export interface BenchmarkFlags {
   warmup?: number;
   trials?: number;
   rate?: number;
+  /** "1x", "2x", "0.5x": a multiple of the rate a captured workload file's source served. */
+  replayRate?: string;
   docs?: number;
   docSize?: number;
   batchSize?: number;
@@ -191,6 +193,7 @@ export const benchmarkShape = {
   warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
   trials: positiveInt('trials per step').optional(),
   rate: z.number().positive('the target rate must be > 0 ops/s').optional(),
+  replayRate: z.string().optional(),
   docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
   docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
   batchSize: positiveInt('the batch size').optional(),
@@ -261,6 +264,21 @@ function safeLabel(label: string): string {
   return label.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'run';
 }
 
+/**
+ * --replay-rate 1x|2x|0.5x: the open model at a multiple of the rate the captured source served
+ * (the workload file's `capture.opsPerSecond`, from the log's time span), through the --rate machinery.
+ */
+function replayRate(flags: BenchmarkFlags): number {
+  if (flags.rate !== undefined) throw new UsageError('options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one');
+  const m = /^(\d+(?:\.\d+)?)x?$/i.exec(String(flags.replayRate).trim());
+  const multiple = m ? Number(m[1]) : NaN;
+  if (!(multiple > 0)) throw new UsageError(`option --replay-rate: expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`);
+  if (flags.workloadFile === undefined) throw new UsageError('option --replay-rate needs --workload-file: a workload written by mongo-bench capture');
+  const captured = readWorkloadFile(flags.workloadFile).capture;
+  if (!captured) throw new UsageError(`option --replay-rate: workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`);
+  return captured.opsPerSecond * multiple;
+}
+
 /** Validates the engine's flags and applies defaults (no --uri: the target is settled elsewhere). */
 export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new Date()): Omit<RunOptions, 'uri'> {
   if (flags.workload !== undefined && flags.workloadFile !== undefined) {
@@ -291,6 +309,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
+  const rate = flags.replayRate !== undefined ? replayRate(flags) : flags.rate;
   return {
     workload,
     ns: workloadNs,
@@ -298,7 +317,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     seconds: flags.seconds ?? RUN_DEFAULTS.seconds,
     warmupSeconds: flags.warmup ?? RUN_DEFAULTS.warmup,
     trials: flags.trials ?? RUN_DEFAULTS.trials,
-    rate: flags.rate,
+    rate,
     load: flags.load ?? true,
     docs,
     docSize,

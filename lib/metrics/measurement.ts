@@ -57,6 +57,8 @@ export interface StepMeasurement {
   lostServer?: string;
   /** Set when the step overran its window by more than the allowed time and was cut. */
   cut?: string;
+  /** A weighted workload's measured attempts per op (index in its ops array): the mix it ran. */
+  opCounts?: number[];
   /** How busy the event loop that ran these clients was over the measured window (and the process CPU). */
   load?: LoopReading;
   /** Every worker's load and the process CPU: set by whoever ran the step (benchmark, parallel-step). */

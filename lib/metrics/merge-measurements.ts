@@ -30,6 +30,15 @@ export function mergeErrorTallies(lists: ErrorTally[][]): ErrorTally[] {
   return [...byKind.values()];
 }
 
+/** A weighted workload's per-op counts of several event loops (or trials), added op by op; undefined when none has them. */
+export function addOpCounts(parts: (number[] | undefined)[]): number[] | undefined {
+  const present = parts.filter((p): p is number[] => p !== undefined);
+  if (present.length === 0) return undefined;
+  const out = new Array<number>(Math.max(...present.map((p) => p.length))).fill(0);
+  for (const p of present) p.forEach((n, i) => (out[i] += n));
+  return out;
+}
+
 /** benchRun's counts of several event loops (or trials) add up; undefined when none has them. */
 export function addBenchRunCounts(parts: (BenchRunCounts | undefined)[]): BenchRunCounts | undefined {
   const present = parts.filter((p): p is BenchRunCounts => p !== undefined);
@@ -79,6 +88,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const cut = parts.find((m) => m.cut !== undefined)?.cut;
   const benchRun = addBenchRunCounts(parts.map((m) => m.benchRun));
   const overrun = addConcurrentOverruns(parts.map((m) => m.overrun));
+  const opCounts = addOpCounts(parts.map((m) => m.opCounts));
   return {
     clients: first.clients,
     seconds: first.seconds,
@@ -96,6 +106,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     errorTallies: mergeErrorTallies(parts.map((m) => m.errorTallies)),
     ...(benchRun ? { benchRun } : {}),
     ...(overrun ? { overrun } : {}),
+    ...(opCounts ? { opCounts } : {}),
     ...(lostServer !== undefined ? { lostServer } : {}),
     ...(cut !== undefined ? { cut } : {}),
   };

@@ -78,6 +78,11 @@ export interface StepResult {
   client?: ClientLoad;
   /** Run through agents (`run --agents N`): each agent's share of the clients and its own figures. */
   agents?: AgentStepFigures[];
+  /**
+   * A weighted workload (ops with `weight`): measured attempts per op, by index in the workload's ops
+   * array, summed over trials; the mix the run drew. Absent for workloads run in order.
+   */
+  opCounts?: number[];
   /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
   dataVsCache?: StepDataVsCache;
 }

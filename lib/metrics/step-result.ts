@@ -2,7 +2,7 @@
 import { isClientBound, mergeClientLoads } from './client-load';
 import { mergeRecorders } from './latency';
 import { StepMeasurement } from './measurement';
-import { addBenchRunCounts } from './merge-measurements';
+import { addBenchRunCounts, addOpCounts } from './merge-measurements';
 import { PerSecondSample, StepResult } from './result';
 import { trialStats } from './trial-stats';
 
@@ -106,6 +106,8 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     step.trialStats = { opsPerSec: trialStats(trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0))) };
   }
   if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
+  const opCounts = addOpCounts(trials.map((m) => m.opCounts));
+  if (opCounts) step.opCounts = opCounts;
   const client = mergeClientLoads(trials.flatMap((m) => (m.client ? [m.client] : [])));
   if (client) {
     step.clientBound = isClientBound(client);

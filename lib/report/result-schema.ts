@@ -60,6 +60,7 @@ const stepResult = z.object({
     })
     .optional(),
   agents: z.array(agentStepFiguresSchema).optional(),
+  opCounts: z.array(z.number().int().nonnegative()).optional(),
   dataVsCache: z
     .object({
       dataBytes: z.number().optional(),

@@ -70,6 +70,8 @@ export interface BoundOp {
   readonly type: OpType;
   readonly opClass: OpClass;
   readonly delayMs: number;
+  /** Set on every op of a weighted workload: ops are then drawn by weight (./weighted-pick). */
+  readonly weight?: number;
   /** Server ops return a promise; `nop` and `let` run synchronously and return undefined. */
   run(state: ClientState): Promise<unknown> | undefined;
 }
@@ -92,7 +94,7 @@ export function bindWorkload(prepared: PreparedWorkload, client: MongoClient, bi
 
 function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
   const { spec } = op;
-  const base = { index: spec.index, type: spec.type, opClass: op.opClass, delayMs: spec.delayMs };
+  const base = { index: spec.index, type: spec.type, opClass: op.opClass, delayMs: spec.delayMs, ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
   switch (spec.type) {
     case 'nop':
       return { ...base, run: () => undefined };

@@ -17,6 +17,7 @@ import { BenchRunCounts, ErrorTally, StepMeasurement } from '../metrics/measurem
 import { benchRunFailureRule } from './benchrun-outcome';
 import { BoundOp } from './compile-ops';
 import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
+import { weightedOpPicker } from './weighted-pick';
 
 export interface StepPlan {
   clients: number;
@@ -217,6 +218,9 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
   // A workload of client-side ops only (nop, let) has no rate to keep and no reply to wait for.
   const serverOps = ops.some((op) => op.opClass !== 'none');
+  // A weighted workload (ops carry `weight`): each client draws its ops by weight; counted per op.
+  const weights = ops.map((op) => op.weight);
+  const opCounts = weights.some((w) => w !== undefined) ? new Array<number>(ops.length).fill(0) : undefined;
 
   // Set when the step overran its window by more than overrunLimitMs: no client starts another op.
   let cut = false;
@@ -225,19 +229,25 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     let i = 0;
     let intended = t0 + (interval * state.index) / clients;
     let syncOps = 0;
+    // Weighted: `i` stays 0, so the stop check below runs before every draw.
+    const pickOp = weightedOpPicker(weights, plan.randomSeed + state.index);
     for (;;) {
       if (cut) return;
       // No op of the array starts once the window has closed (bench.cpp checks shouldStop() before each):
       // the overrun is one op per client at most, and the op mix holds within one pass per client.
       if ((interval === 0 || !serverOps) && performance.now() >= stopAt) return;
       if (signal?.aborted) return;
-      const op = ops[i];
-      const slot = slots[i];
-      const benchRunSlot = benchRunSlots[i];
-      i = i + 1 === count ? 0 : i + 1;
+      const at = pickOp ? pickOp() : i;
+      const op = ops[at];
+      const slot = slots[at];
+      const benchRunSlot = benchRunSlots[at];
+      if (!pickOp) i = i + 1 === count ? 0 : i + 1;
       if (op.opClass === 'none') {
         // benchRun counts nop and let in totalOps (bench.cpp, executeOnce: `++opCount` after every op).
-        if (performance.now() >= measureStart) tally.benchRun.totalOps++;
+        if (performance.now() >= measureStart) {
+          tally.benchRun.totalOps++;
+          if (opCounts) opCounts[at]++;
+        }
         op.run(state);
         if (op.delayMs > 0) await sleep(op.delayMs);
         else if (++syncOps >= SYNC_OPS_BEFORE_YIELD) {
@@ -281,6 +291,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
         let bucket = late ? -1 : ((end - measureStart) / 1000) | 0;
         if (bucket > lastBucket) bucket = lastBucket; // end a hair before stopAt: rounding only
         if (late && end > tally.lastLateEnd) tally.lastLateEnd = end;
+        if (opCounts) opCounts[at]++;
         const br = benchRunSlot as { count: number; micros: number };
         br.count++;
         br.micros += (end - start) * 1000;
@@ -380,6 +391,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     },
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
     ...(load ? { load } : {}),
+    ...(opCounts ? { opCounts } : {}),
     ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),
   };
 }

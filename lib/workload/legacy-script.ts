@@ -49,6 +49,9 @@ export function legacyOp(
   const op: Record<string, unknown> = { ...raw };
   const name = String(op.op);
   delete op.safe;
+  // mongo-bench's extension: benchRun has no weights, runs the ops in order, and a 4.4 shell refuses
+  // a field it does not know (error 34394, BenchRunOp::createFromBson, src/mongo/shell/bench.cpp).
+  delete op.weight;
   if (op.readPreference !== undefined) {
     const rp = op.readPreference;
     if (defaults.readPrefMode !== false) op.readPrefMode = isObject(rp) ? rp.mode : rp;
@@ -86,6 +89,9 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
   const shell = options.shellVersion ?? { major: 5, minor: 0 };
   const readPrefMode = shellKnowsReadPrefMode(shell);
   const ops = options.workload.ops.map((op) => legacyOp(op, { ns, writeConcern: options.writeConcern, readPrefMode }));
+  const droppedWeights = options.workload.ops.some((op) => isObject(op) && op.weight !== undefined);
+  // mongo-bench's own template operators: benchRun's evaluator does not know them.
+  const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
   const droppedReadPref = !readPrefMode && options.workload.ops.some((op) => isObject(op) && op.readPreference !== undefined);
   const seed = options.randomSeed ?? 1314159265;
   const tool = toolInfo();
@@ -98,6 +104,8 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
     droppedReadPref
       ? `\n// Warning: written for a ${shell.major}.${shell.minor} shell, which refuses benchRun's readPrefMode (error 34394):\n// the ops' read preferences were left out, so every read goes to the primary.`
       : ''
+  }${droppedWeights ? '\n// Warning: benchRun has no op weights (a mongo-bench extension): it runs these ops in order, one each per pass.' : ''}${
+    extensions.length > 0 ? `\n// Warning: ${extensions.join(', ')} are mongo-bench's template operators, not benchRun's: the legacy shell refuses these ops.` : ''
   }
 var credentials = {};
 

@@ -49,6 +49,11 @@ export interface OpSpec {
   delayMs: number;
   /** benchRun's `throwGLE`: a write error counts as a failed op in the benchRun figures (./benchrun-outcome). */
   throwGLE?: boolean;
+  /**
+   * mongo-bench's extension: the op's share of a weighted workload (ops drawn at random by weight,
+   * ./weighted-pick). Either every op of a workload has one or none has.
+   */
+  weight?: number;
 }
 
 const ALL: readonly OpType[] = ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop', 'let'];
@@ -86,6 +91,9 @@ const FIELDS: Record<string, readonly OpType[]> = {
   handleError: ALL,
   throwGLE: ALL,
   options: ALL,
+  // mongo-bench's extension (not benchRun's): ops drawn by weight. Not on `let`: a variable set by
+  // one op for the next needs the ops in order.
+  weight: ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop'],
 };
 export const OP_FIELDS = Object.keys(FIELDS);
 
@@ -148,7 +156,15 @@ export function parseOps(raw: unknown, options: ParseOpsOptions): OpSpec[] {
   const list = raw as unknown[];
   if (list.length === 0) bad('ops', 'expected at least one op');
   // A workload of only nop/let ops is valid: benchRun counts them in totalOps (mongo-perf's Commands.nop).
-  return list.map((item, index) => parseOp(item, index, options.defaultNs, bad));
+  const specs = list.map((item, index) => parseOp(item, index, options.defaultNs, bad));
+  const weighted = specs.find((s) => s.weight !== undefined);
+  if (weighted) {
+    const unweighted = specs.find((s) => s.weight === undefined);
+    if (unweighted) {
+      bad(`ops[${unweighted.index}].weight`, `required: ops[${weighted.index}] has a weight, so the ops are drawn by weight and every op needs one`);
+    }
+  }
+  return specs;
 }
 
 function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: string, message: string) => never): OpSpec {
@@ -262,6 +278,12 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
     spec.writeConcern = writeConcern;
   }
   spec.readPreference = parseReadPreference(raw, at, bad);
+
+  if (raw.weight !== undefined) {
+    const w = numericValue(raw.weight);
+    if (w === undefined || !Number.isFinite(w) || !(w > 0)) bad(`${at}.weight`, `expected a number > 0 (the op's share of a weighted workload), got ${show(raw.weight)}`);
+    spec.weight = w;
+  }
 
   if (raw.delay !== undefined) {
     if (typeof raw.delay !== 'number' || !(raw.delay >= 0)) bad(`${at}.delay`, `expected milliseconds >= 0, got ${show(raw.delay)}`);

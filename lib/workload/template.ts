@@ -6,6 +6,7 @@
 import { Long, ObjectId } from 'mongodb';
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
+import { DEFAULT_THETA, hotspot, Latest, scramble, Zipfian } from './key-distributions';
 import { Prng } from './prng';
 
 /** Per-client state the generators read and advance. */
@@ -68,6 +69,12 @@ export const TEMPLATE_OPERATORS = [
   '#OID',
   '#CUR_DATE',
   '#VARIABLE',
+  // mongo-bench's extensions (not benchRun's), documented in docs/workload.md:
+  '#PICK',
+  '#RAND_DATE',
+  '#ZIPF',
+  '#HOTSPOT',
+  '#LATEST',
 ] as const;
 
 /** The largest client count #SEQ_INT unique supports: benchRun puts the thread id in 7 bits. */
@@ -187,6 +194,16 @@ function compileOperator(name: string, arg: unknown, path: string, scope: Templa
       return compileCurDate(arg, path);
     case '#VARIABLE':
       return compileVariable(arg, path, scope);
+    case '#PICK':
+      return compilePick(arg, path);
+    case '#RAND_DATE':
+      return compileRandDate(arg, path);
+    case '#ZIPF':
+      return compileZipf(arg, path);
+    case '#HOTSPOT':
+      return compileHotspot(arg, path);
+    case '#LATEST':
+      return compileLatest(arg, path, scope);
     default: {
       const suggestion = closest(name, TEMPLATE_OPERATORS);
       return fail(
@@ -333,4 +350,140 @@ function compileVariable(arg: unknown, path: string, scope: TemplateScope): Comp
     fail(path, `variable "${arg}" is not set by an earlier "let" op${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
   }
   return { constant: false, gen: (s) => s.vars[slot] };
+}
+
+/**
+ * An extension: `{"#PICK": [v1, v2, ...]}` draws one of the values uniformly; `{"#PICK": {"values": [...],
+ * "weights": [...]}}` draws value i with probability weights[i] / sum (what `capture` writes for the
+ * constants it saw, so a replay touches the same keys with the same skew). Values are sent as given.
+ */
+function compilePick(arg: unknown, path: string): Compiled {
+  const shape = 'an array of values or {values: [...], weights: [...]}';
+  const values = Array.isArray(arg) ? arg : isPlainObject(arg) ? arg.values : undefined;
+  if (!Array.isArray(values) || values.length === 0) fail(path, `expected ${shape} with at least one value, got ${show(arg)}`);
+  if (isPlainObject(arg)) {
+    for (const key of Object.keys(arg)) if (key !== 'values' && key !== 'weights') fail(`${path}.${key}`, 'unknown field (values, weights)');
+  }
+  if (values.some(hasTemplateOperators)) fail(path, 'the values must be constants (no template operators inside #PICK)');
+  const weights = isPlainObject(arg) ? arg.weights : undefined;
+  if (weights === undefined) return { constant: false, gen: (s) => values[s.rng.nextBelow(values.length)] };
+  if (!Array.isArray(weights) || weights.length !== values.length || !weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)) {
+    fail(`${path}.weights`, `expected ${values.length} numbers > 0 (one per value), got ${show(weights)}`);
+  }
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const w of weights as number[]) cumulative.push((total += w));
+  const last = values.length - 1;
+  return {
+    constant: false,
+    gen: (s) => {
+      const x = s.rng.nextFloat() * total;
+      let lo = 0;
+      let hi = last;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cumulative[mid] > x) hi = mid;
+        else lo = mid + 1;
+      }
+      return values[lo];
+    },
+  };
+}
+
+/** An extension: `{"#RAND_DATE": [min, max]}` (dates, or milliseconds since the epoch) gives a date in [min, max). */
+function compileRandDate(arg: unknown, path: string): Compiled {
+  const ms = (v: unknown): number | undefined => (v instanceof Date ? v.getTime() : typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const min = Array.isArray(arg) && arg.length === 2 ? ms(arg[0]) : undefined;
+  const max = Array.isArray(arg) && arg.length === 2 ? ms(arg[1]) : undefined;
+  if (min === undefined || max === undefined || !(max > min)) fail(path, `expected [min, max] dates (or epoch milliseconds) with min < max, got ${show(arg)}`);
+  const range = Math.floor((max as number) - (min as number));
+  return { constant: false, gen: (s) => new Date((min as number) + s.rng.nextBelow(range)) };
+}
+
+/** Reads `[min, max]` or `{min, max, ...options}` (integers, min < max) of a key-distribution operator. */
+function keyRange(arg: unknown, path: string, options: Record<string, 'number' | 'boolean'>): { min: number; max: number; opts: Record<string, unknown> } {
+  const names = Object.keys(options);
+  const shape = `[min, max] or {min, max${names.map((n) => `, ${n}?`).join('')}}`;
+  let min: unknown;
+  let max: unknown;
+  let opts: Record<string, unknown> = {};
+  if (Array.isArray(arg) && arg.length === 2) [min, max] = arg;
+  else if (isPlainObject(arg)) {
+    for (const key of Object.keys(arg)) {
+      if (key !== 'min' && key !== 'max' && !names.includes(key)) {
+        const suggestion = closest(key, ['min', 'max', ...names]);
+        fail(`${path}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+      }
+    }
+    ({ min, max, ...opts } = arg);
+    for (const [key, type] of Object.entries(options)) {
+      if (opts[key] !== undefined && typeof opts[key] !== type) fail(`${path}.${key}`, `expected a ${type}, got ${show(opts[key])}`);
+    }
+  } else fail(path, `expected ${shape}, got ${show(arg)}`);
+  if (typeof min !== 'number' || typeof max !== 'number' || !Number.isInteger(min) || !Number.isInteger(max) || !(max > min)) {
+    fail(path, `expected integers min < max (keys in [min, max)), got ${show(arg)}`);
+  }
+  return { min: min as number, max: max as number, opts };
+}
+
+function fraction(value: unknown, fallback: number, path: string, open: boolean): number {
+  if (value === undefined) return fallback;
+  const v = value as number;
+  if (!(v > 0 && (open ? v < 1 : v <= 1))) fail(path, `expected a fraction in (0, 1${open ? ')' : ']'}, got ${show(value)}`);
+  return v;
+}
+
+/**
+ * An extension: `{"#ZIPF": [min, max]}` or `{min, max, theta: 0.99, scrambled: true}`: a key in
+ * [min, max) drawn zipfian (rank r with probability proportional to 1/(r+1)^theta), the popular keys
+ * scattered over the range (YCSB's scrambled zipfian) unless scrambled is false (then min is the most popular).
+ */
+function compileZipf(arg: unknown, path: string): Compiled {
+  const { min, max, opts } = keyRange(arg, path, { theta: 'number', scrambled: 'boolean' });
+  const items = max - min;
+  const theta = fraction(opts.theta, DEFAULT_THETA, `${path}.theta`, true);
+  const zipf = new Zipfian(items, theta);
+  if (opts.scrambled === false) return { constant: false, gen: (s) => min + zipf.rank(s.rng.nextFloat()) };
+  return { constant: false, gen: (s) => min + scramble(zipf.rank(s.rng.nextFloat()), items) };
+}
+
+/** An extension: `{"#HOTSPOT": {min, max, hotSet: 0.2, hotOps: 0.8}}`: hotOps of the draws go to the first hotSet of [min, max), uniformly. */
+function compileHotspot(arg: unknown, path: string): Compiled {
+  const { min, max, opts } = keyRange(arg, path, { hotSet: 'number', hotOps: 'number' });
+  const hotSet = fraction(opts.hotSet, 0.2, `${path}.hotSet`, false);
+  const hotOps = fraction(opts.hotOps, 0.8, `${path}.hotOps`, false);
+  const items = max - min;
+  return { constant: false, gen: (s) => min + hotspot(s.rng.nextFloat(), s.rng.nextFloat(), items, hotSet, hotOps) };
+}
+
+/**
+ * An extension: `{"#LATEST": {seq_id, start: 0, step: 1, theta: 0.99}}`: one of the keys this client's
+ * #SEQ_INT with that seq_id has produced so far, the newest most often (zipfian over age, YCSB's
+ * SkewedLatestGenerator). Give the same start and step as the #SEQ_INT; before its first value, start.
+ */
+function compileLatest(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  if (!isPlainObject(arg)) fail(path, `expected {seq_id, start?, step?, theta?}, got ${show(arg)}`);
+  for (const key of Object.keys(arg)) {
+    if (!['seq_id', 'start', 'step', 'theta'].includes(key)) fail(`${path}.${key}`, 'unknown field (seq_id, start, step, theta)');
+  }
+  const int = (key: string, fallback?: number): number => {
+    const v = arg[key] ?? fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${path}.${key}`, `expected an integer, got ${show(arg[key])}`);
+    return v as number;
+  };
+  const slot = scope.seqSlot(int('seq_id'));
+  const start = int('start', 0);
+  const step = int('step', 1);
+  const theta = fraction(arg.theta, DEFAULT_THETA, `${path}.theta`, true);
+  const perClient = new Map<number, Latest>();
+  return {
+    constant: false,
+    gen: (s) => {
+      let latest = perClient.get(s.index);
+      if (!latest) perClient.set(s.index, (latest = new Latest(theta)));
+      const count = s.seq[slot];
+      if (count === 0) return start;
+      return start + step * (count - 1 - latest.age(count, s.rng.nextFloat()));
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
 import { parseTypedEjson } from './typed-ejson';
 
-const OWN_KEYS = ['ops', 'name', 'ns', 'setup'];
+const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture'];
 const BENCHRUN_KEYS = [
   'parallel', 'seconds', 'host', 'db', 'username', 'password', 'randomSeed', 'hideErrors', 'handleErrors',
   'hideResults', 'throwGLE', 'breakOnTrap', 'trapPattern', 'noTrapPattern', 'watchPattern', 'noWatchPattern',
@@ -24,6 +24,8 @@ export interface WorkloadFile {
   ns?: string;
   /** The workload's own set-up, as written (validated by ./setup-spec's parseSetup once the namespace is known). */
   setup?: unknown;
+  /** Written by `mongo-bench capture`: the rate the source served (what `run --replay-rate 1x` issues). */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
 }
 
 export function readWorkloadFile(path: string): WorkloadFile {
@@ -57,10 +59,15 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
   if (!Array.isArray(obj.ops)) throw new UsageError(`workload file ${path}: "ops" must be an array of benchRun ops`);
   if (obj.name !== undefined && typeof obj.name !== 'string') throw new UsageError(`workload file ${path}: "name" must be a string`);
   if (obj.ns !== undefined && typeof obj.ns !== 'string') throw new UsageError(`workload file ${path}: "ns" must be "database.collection"`);
+  const capture = obj.capture as { opsPerSecond?: unknown } | undefined;
+  if (capture !== undefined && (capture === null || typeof capture !== 'object' || typeof capture.opsPerSecond !== 'number' || !(capture.opsPerSecond > 0))) {
+    throw new UsageError(`workload file ${path}: "capture" must be {"opsPerSecond": N > 0, ...} (as mongo-bench capture writes it)`);
+  }
   return {
     name: (obj.name as string | undefined) ?? fallbackName,
     ops: obj.ops,
     ns: obj.ns as string | undefined,
     ...(obj.setup !== undefined ? { setup: obj.setup } : {}),
+    ...(capture !== undefined ? { capture: capture as WorkloadFile['capture'] & object } : {}),
   };
 }

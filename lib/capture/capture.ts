@@ -1,0 +1,231 @@
+/**
+ * The capture itself: served ops in (from logs or the profiler), a weighted workload and its summary
+ * out, as plain data. Reading files and writing the folder are the callers' jobs (./read-lines, ./write).
+ */
+import { UsageError } from '../config/errors';
+import { parseLogLine } from './log-line';
+import { ServedOp, Skip, SkipReason } from './served-op';
+import { Shape, ShapeTable, shapeOp } from './shapes';
+import { statementsOf, StatementType } from './statements';
+import { SourceLine } from './read-lines';
+
+/** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
+export const PLACEHOLDER_DOCUMENT = {
+  _id: { '#OID': 1 },
+  capturedBy: 'mongo-bench capture',
+  n: { '#RAND_INT': [0, 1000000] },
+  payload: { '#RAND_STRING': [100] },
+};
+
+/** Lines looked at before a file that holds no log entry at all is refused (it is not a mongod log). */
+const LINES_BEFORE_REFUSING = 20;
+const EXAMPLES_PER_REASON = 5;
+
+export interface ShapeSummary {
+  /** Index of its op in workload.json. */
+  op: number;
+  type: StatementType;
+  ns: string;
+  description: string;
+  count: number;
+  sharePercent: number;
+  serverMillis: number;
+  serverSharePercent: number;
+  /** As logged (durationMillis), not measured by mongo-bench. */
+  latencyMillis: { p50: number; p95: number; max: number } | null;
+  planSummary?: string;
+  shapeHashes: string[];
+  firstSeen: string;
+}
+
+export interface SkipSummary {
+  reason: SkipReason;
+  count: number;
+  /** `file:line` (and the detail) of the first few. */
+  examples: string[];
+}
+
+export interface CaptureSummary {
+  sources: string[];
+  /** Lines (log) or documents (profiler) read. */
+  recordsRead: number;
+  /** Slow query entries (log) or profile documents that were operations. */
+  servedOps: number;
+  statements: number;
+  shapes: ShapeSummary[];
+  skipped: SkipSummary[];
+  /** Log entries that are not Slow query entries (connections, storage, ...): not listed one by one. */
+  otherEntries: number;
+  firstAt?: string;
+  lastAt?: string;
+  /** Statements per second over the source's time span (what --replay-rate 1x issues). */
+  opsPerSecond?: number;
+  insertDocuments: 'placeholder' | 'docs-like';
+}
+
+export interface CapturedWorkload {
+  name: string;
+  ops: Record<string, unknown>[];
+  /** The source's rate over its time span: what `run --replay-rate 1x` issues. */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
+}
+
+export interface CaptureOutcome {
+  workload: CapturedWorkload;
+  summary: CaptureSummary;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Accumulates served ops from any source into shapes and skip counts. */
+export class CaptureBuilder {
+  private readonly table = new ShapeTable();
+  private readonly skips = new Map<SkipReason, SkipSummary>();
+  /** Write statements logged on a connection since its last write command (see addServed). */
+  private readonly pendingStatements = new Map<string, number>();
+  recordsRead = 0;
+  servedOps = 0;
+  statements = 0;
+  otherEntries = 0;
+  private first?: Date;
+  private last?: Date;
+
+  skip(skip: Skip): void {
+    let s = this.skips.get(skip.reason);
+    if (!s) this.skips.set(skip.reason, (s = { reason: skip.reason, count: 0, examples: [] }));
+    s.count++;
+    if (s.examples.length < EXAMPLES_PER_REASON) s.examples.push(skip.detail ? `${skip.origin}: ${skip.detail}` : skip.origin);
+  }
+
+  /**
+   * One served op. With slowms 0 the server logs each statement of an update or delete (WRITE
+   * component, type update/remove) and then the command that carried them (COMMAND component, same
+   * connection): src/mongo/db/ops/write_ops_exec.cpp logs a statement as it finishes, the command's
+   * CurOp logs after it. The statements are the ops; the command that follows them is not counted
+   * again. A command whose statements were not logged (each below slowms) counts by its own list.
+   */
+  addServed(served: ServedOp, connectionKey?: string): void {
+    this.servedOps++;
+    const name = Object.keys(served.command)[0];
+    if (connectionKey !== undefined) {
+      if (served.kind !== 'command') this.pendingStatements.set(connectionKey, (this.pendingStatements.get(connectionKey) ?? 0) + 1);
+      else if ((name === 'update' || name === 'delete') && (this.pendingStatements.get(connectionKey) ?? 0) > 0) {
+        this.pendingStatements.delete(connectionKey);
+        this.skip({ origin: served.origin, reason: 'write command already counted by its statements', detail: `${name} on ${served.ns}` });
+        return;
+      }
+    }
+    const outcome = statementsOf(served);
+    if ('skip' in outcome) {
+      this.skip(outcome.skip);
+      return;
+    }
+    for (const st of outcome.statements) {
+      this.table.add(st);
+      this.statements++;
+    }
+    if (served.at) {
+      if (!this.first || served.at < this.first) this.first = served.at;
+      if (!this.last || served.at > this.last) this.last = served.at;
+    }
+  }
+
+  /** One log line (empty lines are ignored). */
+  addLogLine(line: SourceLine): 'entry' | 'bad' | 'empty' {
+    if (line.text.trim() === '') return 'empty';
+    this.recordsRead++;
+    const origin = `${line.file}:${line.line}`;
+    const outcome = parseLogLine(line.text, origin);
+    if (outcome === undefined) {
+      this.otherEntries++;
+      return 'entry';
+    }
+    if ('skip' in outcome) {
+      this.skip(outcome.skip);
+      return outcome.skip.reason === 'does not parse' ? 'bad' : 'entry';
+    }
+    this.addServed(outcome.served, `${line.file}\u0000${outcome.served.connection ?? ''}`);
+    return 'entry';
+  }
+
+  finish(name: string, insertDocument: unknown, insertDocuments: CaptureSummary['insertDocuments'], sources: string[]): CaptureOutcome {
+    const shapes = this.table.list().sort((a, b) => b.count - a.count);
+    if (shapes.length === 0) {
+      const skipped = [...this.skips.values()].map((s) => `${s.reason}: ${s.count}`).join('; ');
+      throw new UsageError(
+        `capture: no workload found in ${sources.join(', ')} (${this.recordsRead} records read${skipped ? `; skipped ${skipped}` : ''}). ` +
+          'The server logs an operation only when it is slower than slowms: set db.setProfilingLevel(0, {slowms: 0}) (or a sampleRate) while the workload runs; see docs/capture.md',
+      );
+    }
+    const totalCount = shapes.reduce((s, x) => s + x.count, 0);
+    const totalMillis = shapes.reduce((s, x) => s + x.serverMillis, 0);
+    const ops = shapes.map((shape) => shapeOp(shape, insertDocument));
+    const seconds = this.first && this.last ? (this.last.getTime() - this.first.getTime()) / 1000 : undefined;
+    const summary: CaptureSummary = {
+      sources,
+      recordsRead: this.recordsRead,
+      servedOps: this.servedOps,
+      statements: this.statements,
+      shapes: shapes.map((shape, op) => summarize(shape, op, totalCount, totalMillis)),
+      skipped: [...this.skips.values()].sort((a, b) => b.count - a.count),
+      otherEntries: this.otherEntries,
+      ...(this.first ? { firstAt: this.first.toISOString() } : {}),
+      ...(this.last ? { lastAt: this.last.toISOString() } : {}),
+      ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
+      insertDocuments,
+    };
+    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt } } : {};
+    return { workload: { name, ops, ...capture }, summary };
+  }
+}
+
+function summarize(shape: Shape, op: number, totalCount: number, totalMillis: number): ShapeSummary {
+  const sorted = [...shape.durations].sort((a, b) => a - b);
+  const plan = [...shape.plans].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return {
+    op,
+    type: shape.type,
+    ns: shape.ns,
+    description: shape.description,
+    count: shape.count,
+    sharePercent: round2((shape.count / totalCount) * 100),
+    serverMillis: round2(shape.serverMillis),
+    serverSharePercent: totalMillis > 0 ? round2((shape.serverMillis / totalMillis) * 100) : 0,
+    latencyMillis: sorted.length > 0 ? { p50: round2(percentile(sorted, 50)), p95: round2(percentile(sorted, 95)), max: round2(sorted[sorted.length - 1]) } : null,
+    ...(plan ? { planSummary: plan } : {}),
+    shapeHashes: [...shape.hashes].slice(0, 5),
+    firstSeen: shape.firstOrigin,
+  };
+}
+
+/**
+ * Reads log lines into a builder. A file that holds no log entry in its first lines (a text log of
+ * 4.2 or older, a binary file, the wrong file) is refused with the first bad line's file:line.
+ */
+export async function addLogFile(builder: CaptureBuilder, lines: AsyncIterable<SourceLine>, onLine?: (n: number) => void): Promise<void> {
+  let entries = 0;
+  let looked = 0;
+  let firstBad: { line: SourceLine; detail: string } | undefined;
+  for await (const line of lines) {
+    const kind = builder.addLogLine(line);
+    onLine?.(builder.recordsRead);
+    if (kind === 'empty') continue;
+    looked++;
+    if (kind === 'entry') entries++;
+    else if (!firstBad) firstBad = { line, detail: describeBad(line.text) };
+    if (entries === 0 && looked >= LINES_BEFORE_REFUSING) break;
+  }
+  if (entries === 0 && firstBad) {
+    throw new UsageError(`capture: ${firstBad.line.file}:${firstBad.line.line}: not a mongod/mongos JSON log (4.4 or later): ${firstBad.detail}`);
+  }
+}
+
+function describeBad(text: string): string {
+  const outcome = parseLogLine(text, '');
+  return outcome && 'skip' in outcome ? (outcome.skip.detail ?? outcome.skip.reason) : 'unreadable';
+}

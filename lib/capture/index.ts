@@ -1,0 +1,33 @@
+// The capture area: a user's own workload from mongod/mongos logs (or the profiler) into a weighted workload file.
+import { basename } from 'node:path';
+import { CaptureBuilder, CaptureOutcome, PLACEHOLDER_DOCUMENT, addLogFile } from './capture';
+import { expandSources, fileLines } from './read-lines';
+
+export { CaptureBuilder, PLACEHOLDER_DOCUMENT } from './capture';
+export type { CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload } from './capture';
+export { writeCapture, CAPTURE_FILES } from './write';
+export { renderCaptureMarkdown, SLOWMS_ADVICE } from './render-md';
+export { captureFromProfiler, servedFromProfile } from './profiler';
+
+export interface LogCaptureOptions {
+  /** The workload's name (default: "captured-<first source's name>"). */
+  name?: string;
+  /** The document (template) inserts write; default PLACEHOLDER_DOCUMENT. */
+  insertDocument?: unknown;
+  /** Called with the number of lines read so far, about every 10,000 lines and at the end of each file. */
+  onProgress?: (linesRead: number, file: string) => void;
+}
+
+/** Reads the logs (files, .gz, directories) into a weighted workload and its summary; writes nothing. */
+export async function captureFromLogs(sources: string[], options: LogCaptureOptions = {}): Promise<CaptureOutcome> {
+  const files = await expandSources(sources);
+  const builder = new CaptureBuilder();
+  for (const file of files) {
+    await addLogFile(builder, fileLines(file), (n) => {
+      if (n % 10_000 === 0) options.onProgress?.(n, file);
+    });
+    options.onProgress?.(builder.recordsRead, file);
+  }
+  const name = options.name ?? `captured-${basename(sources[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]+$/, '')}`;
+  return builder.finish(name, options.insertDocument ?? PLACEHOLDER_DOCUMENT, options.insertDocument ? 'docs-like' : 'placeholder', files);
+}

@@ -1,0 +1,63 @@
+/** capture.md: what was captured (shapes, shares, server time, logged latency) and what was skipped, and why. */
+import { CaptureSummary } from './capture';
+
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export const SLOWMS_ADVICE = `The server logs an operation only when it runs longer than slowms (100 ms by default), so a log
+holds the slow tail, not the workload. To capture every operation for a while, on each mongod:
+
+    db.setProfilingLevel(0, { slowms: 0 })                    // log every op (profiler stays off)
+    db.setProfilingLevel(0, { slowms: 0, sampleRate: 0.1 })   // or a 10% sample of them
+
+and set it back afterwards (\`db.setProfilingLevel(0, { slowms: 100, sampleRate: 1 })\`). The cost: one log
+line (about 1-2 KB) per operation, written by the thread that served it; at 10,000 ops/s that is 10-20 MB/s
+of log and a few percent of throughput. sampleRate lowers both in proportion. The shares of a sample are
+the shares of the workload; the rate (ops/s) is divided by the sample rate.`;
+
+export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string): string {
+  const lines: string[] = [];
+  lines.push('# Captured workload', '');
+  lines.push(`Sources: ${summary.sources.map((s) => `\`${s}\``).join(', ')}`, '');
+  lines.push(
+    `${fmt(summary.recordsRead)} records read; ${fmt(summary.servedOps)} operations served, ${fmt(summary.statements)} statements in ` +
+      `${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`,
+  );
+  if (summary.firstAt && summary.lastAt) {
+    lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} statements/s on average` : ''}.`);
+  }
+  lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
+  lines.push(`![share of operations and of server time by shape](${chartFile})`, '');
+  lines.push('## Shapes', '');
+  lines.push('| op | type | namespace | shape | count | share of ops | share of server time | p50 ms | p95 ms | max ms | plan | queryHash |');
+  lines.push('| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |');
+  for (const s of summary.shapes) {
+    const l = s.latencyMillis;
+    lines.push(
+      `| ${s.op} | ${s.type} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
+        `${l ? fmt(l.p50) : ''} | ${l ? fmt(l.p95) : ''} | ${l ? fmt(l.max) : ''} | ${cell(s.planSummary ?? '')} | ${s.shapeHashes.join(', ')} |`,
+    );
+  }
+  lines.push('');
+  if (summary.shapes.some((s) => s.type === 'insert')) {
+    lines.push(
+      summary.insertDocuments === 'docs-like'
+        ? 'Inserts write documents generated like the sampled collection (`--docs-like`).'
+        : 'A log holds no inserted documents (only `ninserted`): inserts write a placeholder document. Use `--docs-like` for documents shaped like yours.',
+      '',
+    );
+  }
+  lines.push('## Skipped', '');
+  if (summary.skipped.length === 0) lines.push('Nothing was skipped.');
+  else {
+    lines.push('| reason | count | first examples |', '| --- | ---: | --- |');
+    for (const s of summary.skipped) lines.push(`| ${s.reason} | ${fmt(s.count)} | ${cell(s.examples.map((e) => clip(e, 160)).join('; '))} |`);
+  }
+  lines.push('', `Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`, '');
+  lines.push('## Replaying it', '');
+  lines.push('    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60', '');
+  lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');
+  lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,55 @@
+/**
+ * What a server served, as one record whichever source it came from (a log's Slow query entry, a
+ * profiler document), and why a record was skipped. Plain data between the readers and the shaper.
+ */
+
+/** Where a record came from: `file:line` for a log, `system.profile #n` for the profiler. */
+export type Origin = string;
+
+export interface ServedOp {
+  origin: Origin;
+  /** When the server finished it (the log line's `t`, the profile document's `ts`). */
+  at?: Date;
+  /** "db.collection" (for commands on the database, "db.$cmd"). */
+  ns: string;
+  /** `command` (COMMAND component), or one statement of a write command: `update` / `remove` (WRITE component). */
+  kind: 'command' | 'update' | 'remove';
+  /** The command as the server logged it ({find: ...}, or {q, u, multi, upsert} for a statement); values as Extended JSON. */
+  command: Record<string, unknown>;
+  durationMillis?: number;
+  planSummary?: string;
+  keysExamined?: number;
+  docsExamined?: number;
+  nreturned?: number;
+  ninserted?: number;
+  /** queryHash, or from 8.0 planCacheShapeHash: the server's own grouping of the shape. */
+  shapeHash?: string;
+  /** The connection (log `ctx`): pairs a write command with the statements logged before it. */
+  connection?: string;
+}
+
+/** Why a line or document is not part of the workload. The report lists every reason with a count. */
+export type SkipReason =
+  | 'not a Slow query entry'
+  | 'internal namespace (admin, config, local)'
+  | 'not a workload command'
+  | 'getMore (part of its cursor)'
+  | 'truncated by the server (maxLogSizeKB)'
+  | 'does not parse'
+  | 'write command already counted by its statements'
+  | 'failed on the server';
+
+export interface Skip {
+  origin: Origin;
+  reason: SkipReason;
+  /** e.g. the command name, or the parser's message. */
+  detail?: string;
+}
+
+/** The databases whose traffic is the server's own (or an admin's), never an application's workload. */
+export const INTERNAL_DATABASES = new Set(['admin', 'config', 'local']);
+
+export function databaseOf(ns: string): string {
+  const dot = ns.indexOf('.');
+  return dot < 0 ? ns : ns.slice(0, dot);
+}

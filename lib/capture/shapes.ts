@@ -1,0 +1,212 @@
+/**
+ * Groups statements by shape and turns each shape into one weighted benchRun op.
+ *
+ * A shape is what the server's queryHash groups (src/mongo/db/query/canonical_query_encoder.cpp,
+ * canonical_query_encoder::encode: the filter's fields and operators, sort and projection, without
+ * the constants): here the namespace, the op type and the op with every constant of its filter,
+ * update or $match replaced by "?". An array of constants (an $in list) is one constant, whatever
+ * its length. Each constant's observed values become a template operator: one value stays as it
+ * was; several become a #PICK among them weighted by how often each was seen (the same keys, the
+ * same skew); more distinct integers or dates than are kept become a #RAND_INT / #RAND_DATE range.
+ */
+import { Path, Statement, StatementType } from './statements';
+
+/** Distinct values kept per constant for #PICK (the most frequent ones). */
+export const PICK_LIMIT = 1000;
+/** Distinct values tracked per constant before new ones are only counted in the range. */
+const TRACK_LIMIT = PICK_LIMIT * 10;
+
+/** Extended JSON wrappers that stand for one BSON value (a constant), not a sub-document. */
+const EJSON_KEYS = new Set(['$date', '$oid', '$numberLong', '$numberInt', '$numberDouble', '$numberDecimal', '$uuid', '$binary', '$regularExpression', '$timestamp', '$minKey', '$maxKey', '$symbol', '$code']);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function isEjsonValue(v: Record<string, unknown>): boolean {
+  const keys = Object.keys(v);
+  return keys.length >= 1 && keys.length <= 2 && EJSON_KEYS.has(keys[0]);
+}
+
+/** A constant: a scalar, an Extended JSON value, or an array of constants (an $in list). */
+export function isConstant(v: unknown): boolean {
+  if (Array.isArray(v)) return v.every(isConstant);
+  if (isObject(v)) return isEjsonValue(v);
+  return true;
+}
+
+/** Calls visit(path, value) for every constant under `value`, and returns its shape ("?" for each constant). */
+function walk(value: unknown, path: Path, visit: (path: Path, value: unknown) => void): unknown {
+  if (isConstant(value)) {
+    visit(path, value);
+    return '?';
+  }
+  if (Array.isArray(value)) return value.map((item, i) => walk(item, [...path, i], visit));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = walk(v, [...path, k], visit);
+  return out;
+}
+
+function getAt(root: unknown, path: Path): unknown {
+  let at: unknown = root;
+  for (const key of path) at = (at as Record<string | number, unknown> | undefined)?.[key];
+  return at;
+}
+
+function setAt(root: unknown, path: Path, value: unknown): void {
+  let at = root as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) at = at[key] as Record<string | number, unknown>;
+  at[path[path.length - 1]] = value;
+}
+
+/** A copy of `root` with `value` at `path`, copying only the containers on the way. */
+function withValueAt(root: unknown, path: Path, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [key, ...rest] = path;
+  const container = root as Record<string | number, unknown>;
+  const copy: Record<string | number, unknown> = Array.isArray(root) ? [...(root as unknown[])] as unknown as Record<number, unknown> : { ...container };
+  copy[key] = withValueAt(container[key], rest, value);
+  return copy;
+}
+
+interface ValueStats {
+  path: Path;
+  seen: number;
+  /** Keyed by the value's JSON. */
+  distinct: Map<string, { value: unknown; count: number }>;
+  /** More distinct values than tracked: the range is still exact. */
+  overflow: boolean;
+  allIntegers: boolean;
+  allDates: boolean;
+  min: number;
+  max: number;
+}
+
+function dateMillis(v: unknown): number | undefined {
+  if (!isObject(v) || !('$date' in v)) return undefined;
+  const d = v.$date;
+  const ms = typeof d === 'string' ? Date.parse(d) : isObject(d) && typeof d.$numberLong === 'string' ? Number(d.$numberLong) : typeof d === 'number' ? d : NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function note(stats: ValueStats, value: unknown): void {
+  stats.seen++;
+  const key = JSON.stringify(value);
+  const known = stats.distinct.get(key);
+  if (known) known.count++;
+  else if (stats.distinct.size < TRACK_LIMIT) stats.distinct.set(key, { value, count: 1 });
+  else stats.overflow = true;
+  const ms = dateMillis(value);
+  const n = typeof value === 'number' ? value : ms;
+  if (typeof value !== 'number' || !Number.isInteger(value)) stats.allIntegers = false;
+  if (ms === undefined) stats.allDates = false;
+  if (n !== undefined) {
+    stats.min = Math.min(stats.min, n);
+    stats.max = Math.max(stats.max, n);
+  }
+}
+
+/** The template operator for one constant, from what was seen. */
+export function templateFor(stats: ValueStats): unknown {
+  const values = [...stats.distinct.values()].sort((a, b) => b.count - a.count);
+  if (values.length === 1 && !stats.overflow) return values[0].value;
+  const many = stats.overflow || values.length > PICK_LIMIT;
+  if (many && stats.allIntegers) return { '#RAND_INT': [stats.min, stats.max + 1] };
+  if (many && stats.allDates) return { '#RAND_DATE': [{ $date: new Date(stats.min).toISOString() }, { $date: new Date(stats.max + 1).toISOString() }] };
+  const kept = values.slice(0, PICK_LIMIT);
+  return { '#PICK': { values: kept.map((v) => v.value), weights: kept.map((v) => v.count) } };
+}
+
+export interface Shape {
+  key: string;
+  type: StatementType;
+  ns: string;
+  /** The op with "?" for constants, for people: e.g. find {"user":"?","ts":{"$gt":"?"}}. */
+  description: string;
+  count: number;
+  /** Server time (ms, as logged) summed over the shape's statements. */
+  serverMillis: number;
+  /** Each statement's logged duration (ms). */
+  durations: number[];
+  plans: Map<string, number>;
+  hashes: Set<string>;
+  firstOrigin: string;
+  /** The first statement's op: the skeleton the templates go into. */
+  skeleton: Record<string, unknown>;
+  values: Map<string, ValueStats>;
+}
+
+/** The shapes of a capture, in the order first seen. */
+export class ShapeTable {
+  readonly shapes = new Map<string, Shape>();
+
+  add(st: Statement): void {
+    const skeleton = st.op;
+    // Copied only along the value paths: the rest of the op is shared, not cloned (a log has millions of lines).
+    let shaped: Record<string, unknown> = skeleton;
+    const leaves: Array<{ path: Path; value: unknown }> = [];
+    for (const path of st.valuePaths) {
+      const sub = getAt(skeleton, path);
+      if (sub === undefined) continue;
+      shaped = withValueAt(shaped, path, walk(sub, path, (p, v) => leaves.push({ path: p, value: v }))) as Record<string, unknown>;
+    }
+    const key = JSON.stringify(shaped);
+    let shape = this.shapes.get(key);
+    if (!shape) {
+      shape = {
+        key,
+        type: st.type,
+        ns: String(skeleton.ns),
+        description: describe(st.type, shaped),
+        count: 0,
+        serverMillis: 0,
+        durations: [],
+        plans: new Map(),
+        hashes: new Set(),
+        firstOrigin: st.from.origin,
+        skeleton: structuredClone(skeleton),
+        values: new Map(),
+      };
+      this.shapes.set(key, shape);
+    }
+    shape.count++;
+    if (st.durationMillis !== undefined) {
+      shape.serverMillis += st.durationMillis;
+      shape.durations.push(st.durationMillis);
+    }
+    if (st.from.planSummary) shape.plans.set(st.from.planSummary, (shape.plans.get(st.from.planSummary) ?? 0) + 1);
+    if (st.from.shapeHash) shape.hashes.add(st.from.shapeHash);
+    for (const leaf of leaves) {
+      const id = JSON.stringify(leaf.path);
+      let stats = shape.values.get(id);
+      if (!stats) {
+        stats = { path: leaf.path, seen: 0, distinct: new Map(), overflow: false, allIntegers: true, allDates: true, min: Infinity, max: -Infinity };
+        shape.values.set(id, stats);
+      }
+      note(stats, leaf.value);
+    }
+  }
+
+  list(): Shape[] {
+    return [...this.shapes.values()];
+  }
+}
+
+/** The shape's op with its constants as template operators, and its weight (how often it was served). */
+export function shapeOp(shape: Shape, insertDocument: unknown): Record<string, unknown> {
+  const op: Record<string, unknown> = structuredClone(shape.skeleton);
+  for (const stats of shape.values.values()) setAt(op, stats.path, templateFor(stats));
+  if (shape.type === 'insert') {
+    const batch = typeof op.batch === 'number' ? op.batch : 1;
+    delete op.batch;
+    op.doc = batch > 1 ? Array.from({ length: batch }, () => insertDocument) : insertDocument;
+  }
+  op.weight = shape.count;
+  return op;
+}
+
+function describe(type: StatementType, shaped: Record<string, unknown>): string {
+  const { op: _op, ns: _ns, weight: _w, ...rest } = shaped;
+  const body = type === 'insert' ? `batch of ${String(rest.batch)}` : JSON.stringify(rest.command ?? rest);
+  return `${type} ${body}`;
+}
