@@ -121,11 +121,20 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
 /** "7.0.14" from `mongod --version` ("db version v7.0.14"); a UsageError when it is not a mongod. */
 export function mongodVersion(binary: string): string {
+  return serverBinaryVersion(binary, 'mongod');
+}
+
+/**
+ * The version a mongod or mongos binary prints with --version: "db version v7.0.14" for mongod,
+ * "mongos version v7.0.14" for mongos (src/mongo/util/version.cpp, mongodVersion and mongosVersion).
+ */
+export function serverBinaryVersion(binary: string, kind: 'mongod' | 'mongos'): string {
   const run = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 15_000 });
-  const match = /^\s*db\s+version\s+v?(\d+\.\d+\.\d+)/im.exec(run.stdout ?? '');
+  const label = kind === 'mongod' ? 'db' : 'mongos';
+  const match = new RegExp(`^\\s*${label}\\s+version\\s+v?(\\d+\\.\\d+\\.\\d+)`, 'im').exec(run.stdout ?? '');
   if (match) return match[1];
   const why = run.error ? run.error.message : `it printed ${JSON.stringify((run.stdout || run.stderr || '').trim().slice(0, 200))}`;
-  throw new UsageError(`${binary} does not look like a mongod: \`${binary} --version\` gave no "db version vX.Y.Z" line (${why})`);
+  throw new UsageError(`${binary} does not look like a ${kind}: \`${binary} --version\` gave no "${label} version vX.Y.Z" line (${why})`);
 }
 
 /** MONGOMS_SYSTEM_BINARY, mongodb-memory-server's cache, or its download; else the clear error. */
