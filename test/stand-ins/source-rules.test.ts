@@ -239,3 +239,50 @@ describe('mongos waits for a writable config server primary (mongos_main.cpp ini
     expect(await command(ports[0], { hello: 1 })).toMatchObject({ isWritablePrimary: true });
   });
 });
+
+describe('a signalled shutdown steps down first (commands/shutdown.cpp stepDownForShutdown)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('shutdown');
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  async function replicaSet(name: string, count: number, env: NodeJS.ProcessEnv, extra: string[] = []): Promise<{ nodes: Started[]; ports: number[] }> {
+    const ports = await freePorts(count);
+    const nodes: Started[] = [];
+    for (const [i, p] of ports.entries()) {
+      const dbPath = path.join(dir, `${name}-${i}`);
+      fs.mkdirSync(dbPath);
+      nodes.push(await startStandIn('mongod', ['--port', String(p), '--dbpath', dbPath, '--replSet', name, ...extra], { ...FAST, ...env }));
+    }
+    const members = ports.map((p, i) => ({ _id: i, host: `127.0.0.1:${p}` }));
+    expect(await command(ports[0], { replSetInitiate: { _id: name, members } })).toMatchObject({ ok: 1 });
+    await until(async () => (await command(ports[0], { hello: 1 })).isWritablePrimary === true, 'a writable primary');
+    return { nodes, ports };
+  }
+
+  test('5.0+: the primary of a one-member set skips the step-down and does not quiesce', async () => {
+    const { nodes } = await replicaSet('solo', 1, {}, ['--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=3000']);
+    const started = Date.now();
+    nodes[0].child.kill('SIGTERM');
+    expect(await nodes[0].exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(nodes[0].output()).not.toContain('Entering quiesce mode');
+  });
+
+  test('4.4: a primary whose secondaries are gone tries to step down for 10 s (no quiesce mode)', async () => {
+    const { nodes } = await replicaSet('old', 2, { MONGO_BENCH_FAKE_VERSION: '4.4.29' });
+    try {
+      nodes[1].child.kill('SIGTERM');
+      // A 4.4 secondary has nothing to wait for.
+      expect(await nodes[1].exited).toBe(0);
+      nodes[0].child.kill('SIGTERM');
+      await until(async () => nodes[0].output().includes('Stepping down the ReplicationCoordinator for shutdown'), 'the step-down attempt', 3000);
+      expect(nodes[0].output()).toMatch(/"waitTime":10000/);
+      await sleep(500);
+      expect(nodes[0].child.exitCode).toBeNull();
+    } finally {
+      await Promise.all(nodes.map(stop));
+    }
+  });
+});

@@ -8,7 +8,7 @@
  *   replication.ts  replSetInitiate validation, election, drain mode, secondaries
  *   sharding.ts     mongos catalog: shards, databases, collections, chunks, balancer
  *   strict.ts       IDL strict parsing (40415)
- *   shutdown.ts     quiesce on a signalled shutdown
+ *   shutdown.ts     step-down and quiesce on a signalled shutdown
  *   auth.ts         localhost exception, SCRAM-SHA-256 users, Unauthorized
  *   commands.ts     the handlers wiring it together
  *   version.ts      MONGO_BENCH_FAKE_VERSION and what depends on it
@@ -32,7 +32,7 @@ import { StartupError, storeOptions, type FakeOptions, type Kind } from './optio
 import { helloOn, sleep } from './peers';
 import { ReplicaSetNode } from './replication';
 import { ShardingCatalog } from './sharding';
-import { quiesceTimeFor, type Quiesce } from './shutdown';
+import { shutdownWaits, type Quiesce } from './shutdown';
 import { fakeVersionFromEnv, type ServerVersion } from './version';
 
 export { storeOptions } from './options';
@@ -177,11 +177,16 @@ export async function main(kind: Kind): Promise<void> {
       // shutdown request arrived"). The short wait only lets the reply go out.
       await sleep(20);
     }
-    const wait = why === 'shutdown' ? 0 : quiesceTimeFor(options, repl);
-    if (wait > 0) {
+    const waits = why === 'shutdown' ? { stepDownMs: 0, quiesceMs: 0 } : await shutdownWaits(options, repl);
+    if (waits.stepDownMs > 0) {
+      log('I', 'REPL', 4784900, 'Stepping down the ReplicationCoordinator for shutdown', { waitTime: waits.stepDownMs });
+      await sleep(waits.stepDownMs);
+      log('W', 'REPL', 4719000, 'Error stepping down during force shutdown', { error: 'ExceededTimeLimit: No electable secondaries caught up' });
+    }
+    if (waits.quiesceMs > 0) {
       quiesce.active = true;
-      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', { quiesceTimeMillis: wait });
-      await sleep(wait);
+      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', { quiesceTimeMillis: waits.quiesceMs });
+      await sleep(waits.quiesceMs);
     }
     log('I', 'CONTROL', 20565, 'Now exiting', { reason: why });
     if (server) {

@@ -76,6 +76,17 @@ export class ReplicaSetNode {
     return Object.fromEntries(Object.entries(lists).filter(([, v]) => v.length > 0));
   }
 
+  get memberCount(): number {
+    return this.members.length;
+  }
+
+  /** The other members that could take over as primary: not arbiters, priority above 0, not hidden. */
+  electableOthers(): string[] {
+    return this.members
+      .filter((m) => m.host !== this.options.me && m.arbiterOnly !== true && m.hidden !== true && (m.priority === undefined ? 1 : Number(m.priority)) > 0)
+      .map((m) => String(m.host));
+  }
+
   /** This member is an arbiter of its set's config. */
   get isArbiter(): boolean {
     return this.self?.arbiterOnly === true;
