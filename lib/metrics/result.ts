@@ -90,6 +90,8 @@ export interface ResultDocument {
     topology: string;
     /** True when the server is a test double (never present its numbers as MongoDB numbers). */
     testDouble?: boolean;
+    /** serverStatus.storageEngine.name of the server connected to (absent: not reported). */
+    storageEngine?: string;
   };
   /** `tags`: a mongo-perf test's tags (perf-suite). */
   workload: { name: string; ops: unknown[]; docSize?: number; docs?: number; tags?: string[] };

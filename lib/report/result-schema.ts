@@ -75,6 +75,7 @@ export const resultDocumentSchema = z.object({
     serverVersion: z.string().optional(),
     topology: z.string(),
     testDouble: z.boolean().optional(),
+    storageEngine: z.string().optional(),
   }),
   workload: z.object({
     name: z.string(),

@@ -66,6 +66,10 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
   const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal, ...(auth ? { auth } : {}) });
   if (auth) hooks.onNote(`access control: mongodb-memory-server created the root user ${auth.username}`);
   hooks.onNote(`embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
+  hooks.onNote(
+    `embedded storage engine: ${server.storageEngine} (asked for explicitly)` +
+      (server.cacheSizeGb !== undefined ? `; each of the ${target.replicas} members gets --wiredTigerCacheSizeGB ${server.cacheSizeGb}, its share of this host's memory` : ''),
+  );
   if (target.topology === 'replset') hooks.onNote('mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
   return {
     uri: server.uri,

@@ -100,6 +100,10 @@ export async function describeTarget(client: MongoClient, uri: string, forceTest
     topology,
   };
   if (testDouble) target.testDouble = true;
+  // serverStatus.storageEngine.name: the engine the figures were measured on (wiredTiger, or e.g. an
+  // in-memory engine that would make them incomparable).
+  const engine = (status?.storageEngine as { name?: unknown } | undefined)?.name;
+  if (typeof engine === 'string') target.storageEngine = engine;
   return target;
 }
 
