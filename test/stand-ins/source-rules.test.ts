@@ -57,6 +57,7 @@ describe('replSetInitiate: what ReplSetConfig::validate and MemberConfig refuse'
     expect(await initiate({ members: members(2, (i) => (i === 1 ? { votes: 0 } : {})) })).toMatchObject({ ok: 0, errmsg: 'priority must be 0 when non-voting (votes:0)' });
     expect(await initiate({ members: members(2, (i) => (i === 1 ? { arbiterOnly: true, votes: 0 } : {})) })).toMatchObject({ ok: 0, errmsg: 'Arbiter must vote (cannot have 0 votes)' });
     expect(await initiate({ members: members(1, () => ({ priority: 0 })) })).toMatchObject({ ok: 0, errmsg: expect.stringMatching(/at least one non-arbiter member with priority > 0/) });
+    expect(await initiate({ members: members(2, (i) => (i === 1 ? { hidden: true } : {})) })).toMatchObject({ ok: 0, errmsg: 'priority must be 0 when hidden=true' });
   });
 
   test('localhost mixed with other host names', async () => {

@@ -215,6 +215,7 @@ export class ReplicaSetNode {
       const priority = m.priority === undefined ? (arbiter ? 0 : 1) : Number(m.priority);
       if (arbiter && votes === 0) return invalid('Arbiter must vote (cannot have 0 votes)');
       if (priority !== 0 && votes === 0) return invalid('priority must be 0 when non-voting (votes:0)');
+      if (priority !== 0 && m.hidden === true) return invalid('priority must be 0 when hidden=true');
       for (let j = 0; j < i; j++) {
         if (members[j]._id === members[i]._id) {
           return invalid(`Found two member configurations with same _id field, members.${j}._id == members.${i}._id == ${String(members[i]._id)}`);
