@@ -169,13 +169,26 @@ describe('access control: the localhost exception grants only _getDefaultPrivile
 
 describe('--keyFile is read as security_file.cpp reads it', () => {
   let dir: string;
-  beforeAll(() => {
+  let port: number;
+  beforeAll(async () => {
     dir = tempDir('keyfile');
+    [port] = await freePorts(1);
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    // A stand-in that wrongly accepted the keyfile may have forked a child: never leave it behind.
+    const pidFile = path.join(dir, 'fork.pid');
+    if (fs.existsSync(pidFile)) {
+      try {
+        process.kill(Number(fs.readFileSync(pidFile, 'utf8').trim()), 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   const start = (keyFile: string, extra: string[] = []) =>
-    runStandIn('mongod', ['--port', '1', '--dbpath', dir, '--replSet', 'rs4', '--keyFile', keyFile, ...extra], {}, dir);
+    runStandIn('mongod', ['--port', String(port), '--dbpath', dir, '--replSet', 'rs4', '--keyFile', keyFile, ...extra], {}, dir);
 
   test('a missing keyfile, one others may read, one with a character outside base64: exit 1', () => {
     const missing = start(path.join(dir, 'nope'));
@@ -198,7 +211,7 @@ describe('--keyFile is read as security_file.cpp reads it', () => {
     const open = path.join(dir, 'open-fork');
     fs.writeFileSync(open, 'c2VjcmV0a2V5\n');
     fs.chmodSync(open, 0o644);
-    const r = start(open, ['--fork', '--logpath', path.join(dir, 'fork.log')]);
+    const r = start(open, ['--fork', '--logpath', path.join(dir, 'fork.log'), '--pidfilepath', path.join(dir, 'fork.pid')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('ERROR: child process failed, exited with 1');
     expect(fs.readFileSync(path.join(dir, 'fork.log'), 'utf8')).toContain('are too open');
