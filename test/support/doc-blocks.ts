@@ -3,7 +3,7 @@
  * and how each is run: the convention is in docs/testing.md ("Code blocks in the docs").
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -125,6 +125,7 @@ export function runBlock(block: DocBlock, cwd: string, uri: string, timeoutMs: n
   // itself (a file inside it imports it by name: package.json "exports").
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...(built ? {} : { TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') }) };
   let args: string[];
+  let program: string | undefined;
   if (block.lang === 'sh' || block.lang === 'bash') {
     const script = code.replace(/\bnpx mongo-bench\b/g, 'mongo-bench');
     args = ['bash', '-euo', 'pipefail', '-c', script];
@@ -132,7 +133,7 @@ export function runBlock(block: DocBlock, cwd: string, uri: string, timeoutMs: n
     // Inside the checkout (.tmp/ is ignored by git) so that its imports resolve from its node_modules.
     const dir = join(ROOT, '.tmp', 'doc-blocks');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${relative(ROOT, block.file).replace(/[^A-Za-z0-9]+/g, '-')}-${block.line}-${process.pid}.ts`);
+    const file = (program = join(dir, `${relative(ROOT, block.file).replace(/[^A-Za-z0-9]+/g, '-')}-${block.line}-${process.pid}.ts`));
     writeFileSync(file, tsProgram(code));
     // tsx compiles the block (and, without a current build, the sources it imports).
     args = [process.execPath, '--require', TSX, file];
@@ -151,6 +152,7 @@ export function runBlock(block: DocBlock, cwd: string, uri: string, timeoutMs: n
     child.on('error', reject);
     child.on('close', (exit) => {
       clearTimeout(timer);
+      if (program) rmSync(program, { force: true });
       resolve({ code: exit, output });
     });
   });
