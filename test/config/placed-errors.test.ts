@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchmarkOptions, planTopology, readBenchmarkConfig, UsageError } from 'mongo-bench';
+import { benchmarkOptions, planTopology, readBenchmarkConfig, run, UsageError } from 'mongo-bench';
 import { resolveRunPlan } from '../../lib/run/run-plan';
 
 let dir: string;
@@ -71,6 +71,13 @@ describe('the API', () => {
     const good = file('api-good.yaml', `uri: ${uri}\nwriteConcern:\n  w: 1\n  j: true\n`);
     expect(readBenchmarkConfig(good).writeConcern).toEqual({ w: 1, j: true });
     expect(messageOf(() => readBenchmarkConfig(good, { maxClient: 2 } as never))).toBe('option maxClient: unknown key (did you mean "maxClients"?)');
+  });
+
+  it('run() names its own keys too, and a config file it is given by file and line', async () => {
+    await expect(run({ uri, maxClient: 4 } as never)).rejects.toThrow(/^option maxClient: unknown key \(did you mean "maxClients"\?\)$/);
+    await expect(run({ uri, clients: [0] })).rejects.toThrow(/^option clients: each client count must be at least 1$/);
+    const path = file('run-api.yaml', `uri: ${uri}\nwriteConcern: {w: 1, journal: true}\n`);
+    await expect(run({ config: path })).rejects.toThrow(new RegExp(`^config file ${path}:2: writeConcern: unknown field "journal"`));
   });
 
   it('planTopology suggests the key it knows', () => {
