@@ -11,6 +11,7 @@ import { registerCalibrate } from './calibrate';
 import { registerCompare } from './compare';
 import { registerPerfSuite } from './perf-suite';
 import { registerAgent } from './agent';
+import { docsHelp } from './docs-help';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -27,7 +28,7 @@ export function buildProgram(ctx: CliContext): Command {
     .version(toolInfo().version, '-V, --version')
     .showSuggestionAfterError(true)
     .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
-    .addHelpText('after', EXIT_CODES_HELP)
+    .addHelpText('after', EXIT_CODES_HELP + docsHelp())
     .exitOverride();
   registerRun(program, ctx);
   registerScripts(program, ctx);

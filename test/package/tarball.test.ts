@@ -96,6 +96,8 @@ describeBuilt(title, () => {
   it('--help runs from the installed bin, and the pages it names are there', async () => {
     const { stdout } = await run('npx', ['--no', '--', 'mongo-bench', '--help'], { cwd: project, env });
     expect(stdout).toMatch(/Usage: mongo-bench/);
+    // It says where the pages it names are: inside the installed package.
+    expect(stdout).toContain(`Documentation: ${join(installed, 'README.md')}, and one page per part in ${join(installed, 'docs')}/`);
     for (const command of ['run', 'scripts', 'report', 'compare']) expect(stdout).toContain(command);
     const runHelp = await run('npx', ['--no', '--', 'mongo-bench', 'run', '--help'], { cwd: project, env });
     const named = runHelp.stdout.match(/docs\/[a-z-]+\.md/g) ?? [];
