@@ -15,7 +15,8 @@ import { BenchmarkEvent } from '../workload/benchmark';
 import { benchmark } from './benchmark';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
-import { createClient, describeTarget } from '../workload/target';
+import { connectTarget } from '../workload/target';
+import { RUN_DEFAULTS } from '../config/run-options';
 
 export interface WorkloadBenchmarkInput {
   /** The deployment: e.g. `(await MongoMemoryServer.create()).getUri()`. */
@@ -84,15 +85,10 @@ function refuseOtherServer(baselinePath: string, difference: string): never {
 /** Connects once (no load, no measurement) to compare the server with the baseline's. */
 async function assertSameServer(input: WorkloadBenchmarkInput, baselinePath: string): Promise<void> {
   const baseline = await readResult(baselinePath);
-  const { client } = createClient(input.uri, { serverSelectionTimeoutMS: 10_000, maxClients: 1, clientOptions: input.clientOptions });
-  let candidate: ResultDocument['target'];
-  try {
-    await client.connect();
-    candidate = await describeTarget(client, input.uri, false);
-  } finally {
-    await client.close();
-  }
-  const difference = serverDifference(baseline.target, candidate);
+  // The benchmark's own connection step: an unreachable server fails here as it would there (RunError, naming the hosts).
+  const { client, target } = await connectTarget(input.uri, { serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout, maxClients: 1, clientOptions: input.clientOptions });
+  await client.close();
+  const difference = serverDifference(baseline.target, target);
   if (difference) refuseOtherServer(baselinePath, difference);
 }
 
