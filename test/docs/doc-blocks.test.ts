@@ -13,7 +13,7 @@ const BLOCKS = runnableBlocks();
 
 describe('the doc-block convention', () => {
   it('finds fenced blocks with their language, flags and line', () => {
-    const md = 'text\n```sh run\necho hi\n```\n\n~~~ts\nconst a = 1;\n~~~\n````md\n```sh run\nnested\n```\n````\n';
+    const md = 'text\n```sh run\necho hi\n```\n\n~~~ts\nconst a = 1;\n~~~\n````md\n```sh run\nnested\n```\n````\n```` ```ts run ```` is inline code\n';
     expect(codeBlocks(md, 'x.md')).toEqual([
       { file: 'x.md', line: 2, lang: 'sh', flags: ['run'], code: 'echo hi' },
       { file: 'x.md', line: 6, lang: 'ts', flags: [], code: 'const a = 1;' },

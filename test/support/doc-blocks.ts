@@ -25,11 +25,16 @@ export function codeBlocks(markdown: string, file: string): DocBlock[] {
   const lines = markdown.split('\n');
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,}|~{3,})\s*(.*)$/.exec(lines[i]);
-    if (!open) continue;
+    const open = /^ {0,3}(`{3,}|~{3,})\s*(.*)$/.exec(lines[i]);
+    // CommonMark: a backtick fence's info string has no backtick (```` ```sh run ```` in a sentence is inline code).
+    if (!open || (open[1][0] === '`' && open[2].includes('`'))) continue;
     const fence = open[1];
     let end = i + 1;
-    while (end < lines.length && !(lines[end].startsWith(fence[0].repeat(fence.length)) && lines[end].trim().replace(/[`~]/g, '') === '')) end++;
+    const closes = (line: string) => {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      return close !== null && close[1][0] === fence[0] && close[1].length >= fence.length;
+    };
+    while (end < lines.length && !closes(lines[end])) end++;
     const [lang = '', ...flags] = open[2].trim().split(/\s+/).filter(Boolean);
     blocks.push({ file, line: i + 1, lang, flags, code: lines.slice(i + 1, end).join('\n') });
     i = end;
