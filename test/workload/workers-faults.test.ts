@@ -58,7 +58,8 @@ describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLe
     expect(m.lostServer).toMatch(/MongoNetworkError|MongoServerSelectionError|MongoPoolClearedError/);
     expect(m.reads).toBeGreaterThan(0);
     expect(m.errors).toBeGreaterThan(0);
-    expect(m.perSecond.errors.reduce((s, n) => s + n, 0)).toBe(m.errors);
+    // Errors of ops in flight at the window's close are in the overrun part, not in a second (issue 22).
+    expect(m.perSecond.errors.reduce((s, n) => s + n, 0) + (m.overrun?.errors ?? 0)).toBe(m.errors);
     expect(m.client.workers).toBe(2);
     expect(liveWorkerThreads()).toBe(0);
   }, 40_000);
