@@ -1,5 +1,10 @@
 // The library's public entry: plain functions over plain data.
-export * from './metrics/result';
+// The result contract (lib/result): the same names the library has always exported.
+export { RESULT_SCHEMA } from './result';
+export type {
+  ResultDocument, StepResult, LatencySummary, PerSecondSample, TrialStats, StepDataVsCache, ServerProduct, ServerProcessFacts, LoadMachine,
+  SloVerdict, SloSection, ClientLoad,
+} from './result';
 export { UsageError, RunError, EXIT } from './config/errors';
 export { main } from './cli/main';
 export * from './topology';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { decodeMeasurement, EncodedMeasurement } from '../metrics/measurement-codec';
-import { ResultDocument, StepResult } from '../metrics/result';
+import { ResultDocument, StepResult, AgentInfo, AgentStepFigures } from '../result';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
 import { StepCallbacks, StepPlan, TickEvent } from '../workload/engine';
@@ -19,7 +19,6 @@ import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, e
 import { AgentOutcome, mergeAgentOutcomes } from './merge';
 import { ageMs, sleep } from './poll';
 import { RunSpec, serializeSpec } from './run-spec';
-import { AgentInfo, AgentStepFigures } from './section';
 import { AgentShare, shareClients } from './shares';
 
 export interface CoordinatorOptions {

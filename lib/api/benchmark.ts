@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { readConfigFile } from '../config/config-file';
 import { UsageError } from '../config/errors';
 import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../config/run-options';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { BenchmarkEvent, runBenchmark } from '../workload/benchmark';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */

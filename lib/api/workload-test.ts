@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { Document, IndexSpecification, CreateIndexesOptions, MongoClient, MongoClientOptions } from 'mongodb';
 import { UsageError } from '../config/errors';
-import { writeJsonAtomically } from '../metrics/atomic-write';
-import { ResultDocument } from '../metrics/result';
+import { writeJsonAtomically } from '../common/atomic-write';
+import { ResultDocument } from '../result';
 import { Comparison } from '../compare';
 import { renderComparisonText } from '../compare/render-text';
 import { parseNamespace } from '../workload/op-spec';

@@ -18,7 +18,7 @@ import { startCoordinator } from '../agents/start-coordinator';
 import type { Coordinator } from '../agents/coordinator';
 import { afterRun } from '../run/after-run';
 import { describeVerdict } from '../slo/check';
-import type { ResultDocument } from '../metrics/result';
+import type { ResultDocument } from '../result';
 import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
 
 const RUN_HELP = `

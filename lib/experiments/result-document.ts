@@ -3,7 +3,7 @@
  * `mongo-bench report` can render or compare it.
  */
 import { StepMeasurement } from '../metrics/measurement';
-import { RESULT_SCHEMA, ResultDocument } from '../metrics/result';
+import { RESULT_SCHEMA, ResultDocument } from '../result';
 import { toolInfo } from '../version';
 import { MatrixConfiguration } from './experiment';
 

@@ -12,7 +12,7 @@ import { CommandLog } from '../run/artifacts';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../version';
 import { connectTarget } from '../workload/target';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { neededProbes, skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
 import { Experiment } from '../experiments/experiment';

@@ -1,6 +1,6 @@
 /** summary.md: what was measured, the tables, links to the charts. */
 import { sweepAdvice } from '../metrics/client-load';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { ChartSpec } from './chart-data';
 import { clientBoundWarnings, environmentDetails, resultFacts, seriesLabels, warnings } from './describe';
 import { formatOps } from './format';

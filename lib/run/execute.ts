@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { MongoClientOptions } from 'mongodb';
 import { EXIT, RunError } from '../config/errors';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { loadResult, writeReport } from '../report';
 import { SetupPlan, SetupStep } from '../topology';
 import { RESULTS_FILE, runBenchmark } from '../workload/benchmark';

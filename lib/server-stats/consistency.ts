@@ -10,8 +10,7 @@
  * failed op may or may not have reached the server's counter). A larger gap means something else
  * loads the server, or ops are being retried or lost.
  */
-import { StepResult } from '../metrics/result';
-import { ConsistencyCheck, ServerProcessInfo, ServerWindow } from './section';
+import { StepResult, ConsistencyCheck, ServerProcessInfo, ServerWindow } from '../result';
 import { OpCounterName } from './snapshot';
 
 export const CHECK_TOLERANCE = 0.02;

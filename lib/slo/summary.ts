@@ -1,5 +1,5 @@
 /** The objectives in summary.md: a table of verdicts (one row per objective, one column per client count), then the overall verdict. */
-import type { ResultDocument, SloVerdict } from '../metrics/result';
+import type { ResultDocument, SloVerdict } from '../result';
 import type { Table } from '../report/tables';
 import { SLO_EXIT_CODE } from './outcome';
 

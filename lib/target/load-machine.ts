@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { LoadMachine } from '../metrics/result';
+import type { LoadMachine } from '../result';
 import { toolInfo } from '../version';
 
 function driverVersion(): string {

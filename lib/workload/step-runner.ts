@@ -4,7 +4,7 @@
  * and gets back one merged measurement, plus a failure that keeps the step (partial figures) rather
  * than dropping it.
  */
-import type { ResultDocument, StepResult } from '../metrics/result';
+import type { ResultDocument, StepResult } from '../result';
 import type { StepMeasurement } from '../metrics/measurement';
 import type { StepCallbacks, StepPlan } from './engine';
 

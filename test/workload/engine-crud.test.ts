@@ -7,7 +7,7 @@ import { RunOptions } from '../../lib/config/run-options';
 import { presetOps } from '../../lib/workload/presets';
 import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
 import { main } from '../../lib/cli/main';
-import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { ResultDocument, StepResult } from '../../lib/result';
 import { captureContext } from '../support/cli';
 
 function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {

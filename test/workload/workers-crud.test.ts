@@ -13,7 +13,7 @@ import { RunOptions } from '../../lib/config/run-options';
 import { presetOps } from '../../lib/workload/presets';
 import { runBenchmark } from '../../lib/workload/benchmark';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/parallel-step';
-import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { ResultDocument, StepResult } from '../../lib/result';
 import { CLIENT_BOUND_MESSAGE } from '../../lib/metrics/client-load';
 import { buildCharts } from '../../lib/report/chart-data';
 import { writeReport } from '../../lib/report/write-report';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeResultFile } from '../../metrics/result-file';
+import { writeResultFile } from '../../result';
 import { RESULTS_FILE } from '../../workload/benchmark';
 import { driverWriteConcern, dropQuietly } from '../configuration';
 import { Experiment, MatrixConfiguration, RunContext, RunOutcome, WriteConcernSpec } from '../experiment';
