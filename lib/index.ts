@@ -9,6 +9,8 @@ export { UsageError, RunError, EXIT } from './config/errors';
 export { main } from './cli/main';
 export * from './topology';
 export * from './workload';
+export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
+export type { BenchmarkEvent, BenchmarkHooks } from './run/benchmark';
 export * from './report';
 // The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
 export {

@@ -11,7 +11,7 @@ import { RunError } from '../config/errors';
 import { decodeMeasurement, EncodedMeasurement } from '../metrics/measurement-codec';
 import { ResultDocument, StepResult, AgentInfo, AgentStepFigures } from '../result';
 import { redactUri } from '../security/redact';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { StepCallbacks, StepPlan, TickEvent } from '../workload/engine';
 import { RemoteStepOutcome, RemoteStepRunner } from '../workload/step-runner';
 import { ClockOffset, measureClockOffset, serverInstantToPerformance, serverNowMs } from './clock';

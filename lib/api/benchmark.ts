@@ -7,9 +7,9 @@ import { MongoClientOptions } from 'mongodb';
 import { z } from 'zod';
 import { readConfigFile } from '../config/config-file';
 import { UsageError } from '../config/errors';
-import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../config/run-options';
+import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../run/run-options';
 import { ResultDocument } from '../result';
-import { BenchmarkEvent, runBenchmark } from '../workload/benchmark';
+import { BenchmarkEvent, runBenchmark } from '../run/benchmark';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
 export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {

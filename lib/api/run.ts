@@ -4,7 +4,7 @@
  * folder with results.json and the report. Everything it started is stopped before it returns.
  */
 import { MongoClientOptions } from 'mongodb';
-import { RunFlags } from '../config/run-options';
+import { RunFlags } from '../run/run-options';
 import { resolveRunPlan } from '../run/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
 import { RunEvent } from '../run/progress';

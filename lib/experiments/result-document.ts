@@ -4,7 +4,7 @@
  */
 import { StepMeasurement } from '../metrics/measurement';
 import { RESULT_SCHEMA, ResultDocument } from '../result';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { MatrixConfiguration } from './experiment';
 
 export interface ResultContext {

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../run/artifacts';
 import { redactUri } from '../security/redact';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { connectTarget } from '../workload/target';
 import { ResultDocument } from '../result';
 import { neededProbes, skipReason } from './feasibility';

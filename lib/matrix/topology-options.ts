@@ -3,7 +3,7 @@
  * (declared once, for both commands, by lib/cli/topology-options.ts). They are handed to lib/run's
  * resolveRunPlan unchanged: the target choice lives there only.
  */
-import { TargetFlags } from '../config/run-options';
+import { TargetFlags } from '../run/run-options';
 
 /** The flags that choose and shape a launched or embedded server (no --uri, no sharding of a collection). */
 export const TOPOLOGY_FLAG_KEYS = [

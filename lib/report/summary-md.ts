@@ -7,7 +7,7 @@ import { formatOps } from './format';
 import { comparisonTables, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
-import { sloSummaryLines } from '../slo/summary';
+import { sloSummaryLines } from './slo-summary';
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

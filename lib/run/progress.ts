@@ -4,7 +4,7 @@
  * a cli-progress bar on a terminal, plain lines otherwise, nothing with --quiet.
  */
 import { SingleBar } from 'cli-progress';
-import { BenchmarkEvent } from '../workload/benchmark';
+import { BenchmarkEvent } from './benchmark';
 import { formatStepTable } from '../metrics/format-step';
 
 export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';

@@ -9,12 +9,13 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { readConfigFile } from '../config/config-file';
-import { runPreset } from '../config/presets';
-import { AGENT_FLAG_KEYS, AgentFlags, benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
+import { runPreset } from './presets';
+import { AGENT_FLAG_KEYS, AgentFlags } from '../agents/options';
+import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from './run-options';
 import { closest, kebab, parseOptions } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
-import { compileRunWorkload } from '../workload/benchmark';
+import { compileRunWorkload } from './benchmark';
 import { resolveStoreSpec } from '../store/store';
 
 export type TargetPlan =

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { RunError, UsageError } from '../../config/errors';
 import { ResultDocument, loadResult } from '../../result';
 import { writeReport } from '../../report/write-report';
-import { runBenchmark, RESULTS_FILE } from '../../workload/benchmark';
+import { runBenchmark, RESULTS_FILE } from '../../run/benchmark';
 import { presetOps } from '../../workload/presets';
 import { clientCountsUpTo } from '../../workload/sweep';
 import { dropQuietly } from '../configuration';

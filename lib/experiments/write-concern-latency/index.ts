@@ -9,7 +9,7 @@ import { LatencyRecorder } from '../../metrics/latency';
 import { StepMeasurement } from '../../metrics/measurement';
 import { ResultDocument, writeResultFile } from '../../result';
 import { summarizeStep } from '../../metrics/step-result';
-import { RESULTS_FILE } from '../../workload/benchmark';
+import { RESULTS_FILE } from '../../run/benchmark';
 import { driverWriteConcern, dropQuietly } from '../configuration';
 import { Experiment, RunContext, RunOutcome } from '../experiment';
 import { positiveInt } from '../parameters';

@@ -4,10 +4,10 @@
  * waiting; a missing agent is a RunError naming who is missing. Nothing is measured before this.
  */
 import { MongoClientOptions } from 'mongodb';
-import { RunPlan } from '../run/run-plan';
-import { Coordinator } from './coordinator';
-import { AgentRunOptions } from './options';
-import { buildRunSpec } from './run-spec';
+import { RunPlan } from './run-plan';
+import { Coordinator } from '../agents/coordinator';
+import { AgentRunOptions } from '../agents/options';
+import { buildRunSpec } from '../agents/run-spec';
 
 export async function startCoordinator(
   options: AgentRunOptions,

@@ -3,14 +3,15 @@
  * names its option), and the resolved RunOptions that runBenchmark() consumes.
  */
 import { z } from 'zod';
-import { UsageError } from './errors';
-import { closest, parseOptions } from './validate';
+import { UsageError } from '../config/errors';
+import { closest, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
 import { Objective, parseObjectives } from '../slo/objective';
+import type { AgentFlags } from '../agents/options';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -167,17 +168,6 @@ export interface OutputFlags {
   /** Keep the result in a results store: a folder or a mongodb:// URI (lib/store). */
   store?: string;
 }
-
-/** `run --agents N`: the clients run on agents coordinated through a control database (lib/agents). */
-export interface AgentFlags {
-  agents?: number;
-  controlUri?: string;
-  controlDb?: string;
-  agentWait?: number;
-  agentTimeout?: number;
-}
-
-export const AGENT_FLAG_KEYS: (keyof AgentFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 

@@ -3,8 +3,8 @@
  * anything given there wins. Kept few and explained; `mongo-bench run --dry-run --preset X` shows
  * what one amounts to.
  */
-import { UsageError } from './errors';
-import { closest } from './validate';
+import { UsageError } from '../config/errors';
+import { closest } from '../config/validate';
 import type { BenchmarkFlags, TargetFlags } from './run-options';
 
 export interface RunPreset {
