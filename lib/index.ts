@@ -10,7 +10,8 @@ export { main } from './cli/main';
 export * from './topology';
 export * from './workload';
 export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
-export type { BenchmarkEvent, BenchmarkHooks } from './run/benchmark';
+export type { BenchmarkHooks } from './run/benchmark';
+export type { BenchmarkEvent } from './run/events';
 export * from './report';
 // The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
 export {

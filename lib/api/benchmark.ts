@@ -9,7 +9,8 @@ import { readConfigFile } from '../config/config-file';
 import { UsageError } from '../config/errors';
 import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../run/run-options';
 import { ResultDocument } from '../result';
-import { BenchmarkEvent, runBenchmark } from '../run/benchmark';
+import { runBenchmark } from '../run/benchmark';
+import { BenchmarkEvent } from '../run/events';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
 export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {

@@ -7,7 +7,7 @@ import { MongoClientOptions } from 'mongodb';
 import { RunFlags } from '../run/run-options';
 import { resolveRunPlan } from '../run/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
-import { RunEvent } from '../run/progress';
+import { RunEvent } from '../run/events';
 import { afterRun } from '../run/after-run';
 
 export interface RunControl {

@@ -11,7 +11,7 @@ import { ResultDocument } from '../result';
 import { Comparison } from '../compare';
 import { renderComparisonText } from '../compare/render-text';
 import { parseNamespace } from '../workload/op-spec';
-import { BenchmarkEvent } from '../run/benchmark';
+import { BenchmarkEvent } from '../run/events';
 import { benchmark } from './benchmark';
 import { compare } from './results';
 

@@ -19,7 +19,9 @@ import type { Coordinator } from '../agents/coordinator';
 import { afterRun } from '../run/after-run';
 import { describeVerdict } from '../slo/check';
 import type { ResultDocument } from '../result';
-import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
+import { formatDuration, ProgressTracker, sweepSeconds } from '../run/progress';
+import { RunEvent } from '../run/events';
+import { ProgressPrinter, SilentPrinter } from './progress-printer';
 
 const RUN_HELP = `
 Where the server comes from:
@@ -217,7 +219,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       ...(flags.auth && username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
       secrets,
       connectionNote: describeConnection(connection.options),
-      ...(coordinator ? { remoteSteps: coordinator } : {}),
+      ...(coordinator ? { stepExecutor: coordinator } : {}),
     });
     printer.stop();
     for (const line of sloLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);

@@ -1,6 +1,6 @@
 /**
  * Before a run through agents: open the control database, publish the run and wait for the agents.
- * Resolves with the coordinator (the run's RemoteStepRunner), or undefined when interrupted while
+ * Resolves with the coordinator (the run's StepExecutor for agents), or undefined when interrupted while
  * waiting; a missing agent is a RunError naming who is missing. Nothing is measured before this.
  */
 import { MongoClientOptions } from 'mongodb';

@@ -7,7 +7,8 @@
  */
 import { RunOptions } from '../../lib/run/run-options';
 import { presetOps } from '../../lib/workload/presets';
-import { BenchmarkEvent, runBenchmark } from '../../lib/run/benchmark';
+import { runBenchmark } from '../../lib/run/benchmark';
+import { BenchmarkEvent } from '../../lib/run/events';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { ServerStatusDouble } from '../support/server-status-double';
 import { crudUri, describeNeeding } from '../support/servers';
