@@ -56,6 +56,8 @@ export const targetSectionSchema = z.object({
   product: serverProductSchema.optional(),
   /** What the server process(es) said about themselves: version, storage engine, cache, options, host. */
   processes: z.array(serverProcessFactsSchema).optional(),
+  /** serverStatus.storageEngine.name of the server connected to (absent: not reported). */
+  storageEngine: z.string().optional(),
 });
 
 /** The machine that generated the load, so a reader can repeat the run. */

@@ -81,7 +81,7 @@ export const consistencyCheckSchema = z.object({
   clientOps: z.number(),
   /** serverOps - clientOps. */
   difference: z.number().nullable(),
-  /** 2% of the clients' ops + the sampler's own commands + the clients' failed ops. */
+  /** 2% of the clients' ops + the sampler's own commands + the clients' failed ops (+ 1 per measured second for the drivers' monitoring hellos when command is compared). */
   allowance: z.number(),
   /** Why it is unchecked, what the gap may mean, or that no mongos was sampled (the shards' primaries summed). */
   note: z.string().optional(),

@@ -14,8 +14,8 @@ import * as ts from 'typescript';
 export const FLOORS: readonly (readonly string[])[] = [
   ['common', 'config', 'result'],
   ['metrics', 'security', 'server-stats', 'slo', 'target'],
-  ['workload', 'launcher', 'store', 'report'],
-  ['topology', 'compare', 'history', 'capture', 'diskperf', 'calibrate', 'agents'],
+  ['workload', 'store', 'report'],
+  ['topology', 'launcher', 'compare', 'history', 'capture', 'diskperf', 'calibrate', 'agents'],
   ['run'],
   ['experiments', 'matrix'],
   ['api'],
