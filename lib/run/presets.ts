@@ -5,7 +5,8 @@
  */
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
-import type { BenchmarkFlags, TargetFlags } from './run-options';
+import type { BenchmarkFlags } from './run-options';
+import type { TargetFlags } from '../target/flags';
 
 export interface RunPreset {
   description: string;

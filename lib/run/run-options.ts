@@ -12,6 +12,7 @@ import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
 import { Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
+import type { TargetFlags } from '../target/flags';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -128,36 +129,6 @@ export interface BenchmarkFlags {
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
-export interface TargetFlags {
-  uri?: string;
-  /** --uri: apply the data-distribution steps (shard, pre-split, balancer) there. */
-  setup?: boolean;
-  /** Drop --db before anything is loaded. */
-  drop?: boolean;
-  db?: string;
-  collection?: string;
-  topology?: string;
-  replicas?: number;
-  shards?: number;
-  configServers?: number;
-  mongos?: number;
-  basePort?: number;
-  dataDir?: string;
-  keepData?: boolean;
-  shardKey?: string;
-  hashed?: boolean;
-  presplit?: string | { min: number; max: number };
-  chunkSize?: number;
-  stopBalancer?: boolean;
-  serverVersion?: string;
-  mongodBin?: string;
-  binDir?: string;
-  readyTimeout?: number;
-  /** Launched: each mongod's WiredTiger cache in GB (default: its share of the host's memory). */
-  cacheSizeGb?: number;
-  /** Launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user. */
-  auth?: boolean;
-}
 
 export interface OutputFlags {
   json?: boolean;
