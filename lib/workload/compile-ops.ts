@@ -5,11 +5,8 @@
  */
 import { Document, MongoClient, ReadPreference } from 'mongodb';
 import { bindCommandOps, PreparedOp } from './op-commands';
-
-export type { PreparedOp };
 import { ClientState, compileTemplate, Generator, TemplateScope } from './template';
 import { OpClass, opClass, OpSpec, OpType } from './op-spec';
-
 
 export interface PreparedWorkload {
   ops: PreparedOp[];
