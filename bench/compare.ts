@@ -25,7 +25,7 @@ import { benchmark } from '../lib/api/benchmark';
 import { compareResults, COMPARE_DEFAULTS, perSecondRates } from '../lib/compare/compare';
 import { mannWhitneyU } from '../lib/compare/mann-whitney';
 import { intArg } from '../lib/config/validate';
-import { ResultDocument, StepResult } from '../lib/metrics/result';
+import { ResultDocument, StepResult } from '../lib/result';
 import { CrudServer, startCrudServer } from '../test/support/crud-server';
 import { startStallProxy, StallProxy } from '../test/reliability/support/stall-proxy';
 

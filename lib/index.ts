@@ -1,9 +1,17 @@
 // The library's public entry: plain functions over plain data.
-export * from './metrics/result';
+// The result contract (lib/result): the same names the library has always exported.
+export { RESULT_SCHEMA } from './result';
+export type {
+  ResultDocument, StepResult, LatencySummary, PerSecondSample, TrialStats, StepDataVsCache, ServerProduct, ServerProcessFacts, LoadMachine,
+  SloVerdict, SloSection, ClientLoad,
+} from './result';
 export { UsageError, RunError, EXIT } from './config/errors';
 export { main } from './cli/main';
 export * from './topology';
 export * from './workload';
+export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
+export type { BenchmarkHooks } from './run/benchmark';
+export type { BenchmarkEvent } from './run/events';
 export * from './report';
 // The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
 export {

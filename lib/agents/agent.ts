@@ -11,7 +11,7 @@ import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { availableCores } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { runShare } from './agent-step';
 import { ClockOffset, measureClockOffset, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, RunDoc, stepId } from './control';

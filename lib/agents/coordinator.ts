@@ -2,24 +2,23 @@
  * The coordinator's side (`mongo-bench run --agents N --control-uri URI`): it publishes the run,
  * waits for N agents to claim it, and runs each step through them: shares of the clients, a common
  * start instant on the control server's clock, then the agents' measurements merged exactly. It is
- * the RemoteStepRunner that runBenchmark drives, so loading, the sweep, results and reports are the
+ * the StepExecutor that runBenchmark drives for agents, so loading, the sweep, results and reports are the
  * ones of an ordinary run.
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { decodeMeasurement, EncodedMeasurement } from '../metrics/measurement-codec';
-import { ResultDocument, StepResult } from '../metrics/result';
+import { ResultDocument, StepResult, AgentInfo, AgentStepFigures } from '../result';
 import { redactUri } from '../security/redact';
-import { toolInfo } from '../version';
-import { StepCallbacks, StepPlan, TickEvent } from '../workload/engine';
-import { RemoteStepOutcome, RemoteStepRunner } from '../workload/step-runner';
+import { toolInfo } from '../common/version';
+import { StepPlan, TickEvent } from '../workload/engine';
+import { StepExecutor, StepExecutorCallbacks, StepOutcome } from '../workload/step-executor';
 import { ClockOffset, measureClockOffset, serverInstantToPerformance, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, MeasurementDoc, RunStatus, stepId } from './control';
 import { AgentOutcome, mergeAgentOutcomes } from './merge';
 import { ageMs, sleep } from './poll';
 import { RunSpec, serializeSpec } from './run-spec';
-import { AgentInfo, AgentStepFigures } from './section';
 import { AgentShare, shareClients } from './shares';
 
 export interface CoordinatorOptions {
@@ -42,7 +41,7 @@ const PREPARE_LIMIT_MS = 60_000;
 /** After a stop, how long interrupted agents have to write what they measured. */
 const STOP_GRACE_MS = 10_000;
 
-export class Coordinator implements RemoteStepRunner {
+export class Coordinator implements StepExecutor {
   private seq = 0;
   private joined: { name: string; instance: string }[] = [];
   private info: AgentInfo[] = [];
@@ -142,7 +141,7 @@ export class Coordinator implements RemoteStepRunner {
     this.pendingFigures = [];
   }
 
-  async runStep(plan: StepPlan, trial: number, callbacks: StepCallbacks & { onWindowOpen?: (atMs: number) => void }): Promise<RemoteStepOutcome> {
+  async runStep(plan: StepPlan, trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
     const seq = ++this.seq;
     const shares = shareClients(plan.clients, this.joined.map((a) => a.name));
     const active = shares.filter((s) => s.count > 0);
@@ -251,7 +250,7 @@ export class Coordinator implements RemoteStepRunner {
     return lost;
   }
 
-  private outcome(active: AgentShare[], docs: Map<string, MeasurementDoc>, problems: Map<string, string>, plan: StepPlan, trial: number): RemoteStepOutcome {
+  private outcome(active: AgentShare[], docs: Map<string, MeasurementDoc>, problems: Map<string, string>, plan: StepPlan, trial: number): StepOutcome {
     const outcomes: AgentOutcome[] = active.map((share) => {
       const doc = docs.get(share.agent);
       if (doc?.state === 'done' && doc.measurement) {

@@ -9,7 +9,7 @@ import { ClientLoad, isClientBound } from '../metrics/client-load';
 import { emptyMeasurement } from '../metrics/empty-measurement';
 import { StepMeasurement } from '../metrics/measurement';
 import { mergeConcurrentMeasurements } from '../metrics/merge-measurements';
-import { AgentStepFigures } from './section';
+import { AgentStepFigures } from '../result';
 import { AgentShare } from './shares';
 import { StepProgress } from './control';
 

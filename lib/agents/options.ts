@@ -1,11 +1,20 @@
 /** `run --agents N --control-uri URI [--agent-wait S] [--agent-timeout S]`: validated, each error naming its option. */
 import { UsageError } from '../config/errors';
-import { AGENT_FLAG_KEYS, AgentFlags } from '../config/run-options';
 import { DEFAULT_CONTROL_DB } from './control';
 
-/** The flags and config-file keys (lib/config/run-options.ts), validated here. */
+/** `run --agents N`: the clients run on agents coordinated through a control database (lib/agents). */
+export interface AgentFlags {
+  agents?: number;
+  controlUri?: string;
+  controlDb?: string;
+  agentWait?: number;
+  agentTimeout?: number;
+}
+
+export const AGENT_FLAG_KEYS: (keyof AgentFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
+
+/** The flags and config-file keys, validated here. */
 export type AgentRunFlags = AgentFlags;
-export { AGENT_FLAG_KEYS };
 
 export interface AgentRunOptions {
   agents: number;

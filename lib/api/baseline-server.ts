@@ -3,7 +3,7 @@
  * A result from another server is not a regression or an improvement of the code under test, so
  * the comparison is refused, and before the benchmark runs when the caller names the baseline.
  */
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 
 /**
  * What identifies a server in a result. `product` is optional: results that name the product

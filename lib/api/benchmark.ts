@@ -8,9 +8,10 @@ import { z } from 'zod';
 import { placeInFile, readConfigFile } from '../config/config-file';
 import { checkApiKeys, withOptionPlaces } from '../config/error-place';
 import { UsageError } from '../config/errors';
-import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../config/run-options';
-import { ResultDocument } from '../metrics/result';
-import { BenchmarkEvent, runBenchmark } from '../workload/benchmark';
+import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../run/run-options';
+import { ResultDocument } from '../result';
+import { runBenchmark } from '../run/benchmark';
+import { BenchmarkEvent } from '../run/events';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
 export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {

@@ -1,7 +1,5 @@
 /** Results from code: read them, render a report, compare two. Paths or documents, as you have them. */
-import { ResultDocument } from '../metrics/result';
-import { writeResultFile } from '../metrics/result-file';
-import { loadResult } from '../report/load-result';
+import { ResultDocument, writeResultFile, loadResult } from '../result';
 import { writeReport } from '../report/write-report';
 import { compareResults, Comparison, CompareOptions, writeComparison } from '../compare';
 

@@ -4,11 +4,11 @@
  * folder with results.json and the report. Everything it started is stopped before it returns.
  */
 import { MongoClientOptions } from 'mongodb';
-import { RunFlags } from '../config/run-options';
+import { RunFlags } from '../run/run-options';
 import { checkApiKeys, withOptionPlaces } from '../config/error-place';
 import { resolveRunPlan, runShape } from '../run/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
-import { RunEvent } from '../run/progress';
+import { RunEvent } from '../run/events';
 import { afterRun } from '../run/after-run';
 
 export interface RunControl {

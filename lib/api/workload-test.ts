@@ -6,17 +6,17 @@
 import { existsSync } from 'node:fs';
 import { Document, IndexSpecification, CreateIndexesOptions, MongoClient, MongoClientOptions } from 'mongodb';
 import { UsageError } from '../config/errors';
-import { writeJsonAtomically } from '../metrics/atomic-write';
-import { ResultDocument } from '../metrics/result';
+import { writeJsonAtomically } from '../common/atomic-write';
+import { ResultDocument } from '../result';
 import { Comparison } from '../compare';
 import { renderComparisonText } from '../compare/render-text';
 import { parseNamespace } from '../workload/op-spec';
-import { BenchmarkEvent } from '../workload/benchmark';
+import { BenchmarkEvent } from '../run/events';
 import { benchmark } from './benchmark';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
 import { connectTarget } from '../workload/target';
-import { RUN_DEFAULTS } from '../config/run-options';
+import { RUN_DEFAULTS } from '../run/run-options';
 
 export interface WorkloadBenchmarkInput {
   /** The deployment: e.g. `(await MongoMemoryServer.create()).getUri()`. */

@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically, writeJsonAtomically } from '../metrics/atomic-write';
+import { writeFileAtomically, writeJsonAtomically } from '../common/atomic-write';
 import { CaptureOutcome } from './capture';
 import { renderCaptureChart } from './chart';
 import { renderCaptureMarkdown } from './render-md';

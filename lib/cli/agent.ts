@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
-import { MAX_WORKERS, workersArg } from '../config/run-options';
+import { MAX_WORKERS, workersArg } from '../run/run-options';
 import { intArg } from '../config/validate';
 import { redactText } from '../security/redact';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, toMongoClientOptions } from '../security/connection';
@@ -10,7 +10,7 @@ import { installInterrupt } from '../run/interrupt';
 import { runAgent } from '../agents/agent';
 import { DEFAULT_CONTROL_DB } from '../agents/control';
 import { renderK8sJob } from '../agents/k8s-job';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 
 interface AgentFlags extends ConnectionFlags {
   controlUri?: string;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { intArg } from '../config/validate';
-import { writeJsonAtomically } from '../metrics/atomic-write';
+import { writeJsonAtomically } from '../common/atomic-write';
 import {
   CALIBRATE_DEFAULTS,
   CALIBRATE_HEADER,

@@ -4,7 +4,7 @@ import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { BSON } from 'mongodb';
 import { intArg } from '../config/validate';
-import { writeJsonAtomically } from '../metrics/atomic-write';
+import { writeJsonAtomically } from '../common/atomic-write';
 import { DEFAULT_SAMPLE_SIZE, sampleDocsLike } from '../capture/docs-like';
 import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
 

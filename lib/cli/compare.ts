@@ -3,8 +3,7 @@ import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { numberArg } from '../config/validate';
-import { ResultDocument } from '../metrics/result';
-import { loadResult } from '../report/load-result';
+import { ResultDocument, loadResult } from '../result';
 import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
 
 const COMPARE_HELP = `

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { intArg, numberArg } from '../config/validate';
-import { loadResult } from '../report/load-result';
+import { loadResult } from '../result';
 import { openStore, resolveStoreSpec, STORE_ENV } from '../store';
 import { buildHistory, HISTORY_DEFAULTS, writeHistory } from '../history';
 import { formatChange, formatRun } from '../history/render-md';

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliContext, processContext } from './context';
 import { EXIT, RunError, UsageError } from '../config/errors';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { registerRun } from './run';
 import { registerScripts } from './scripts';
 import { registerReport } from './report';

@@ -2,8 +2,7 @@ import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
-import { ResultDocument } from '../metrics/result';
-import { loadResult } from '../report/load-result';
+import { ResultDocument, loadResult } from '../result';
 import { writeReport } from '../report/write-report';
 
 export const DEFAULT_COMPARISON_DIR = join('reports', 'compare');

@@ -2,24 +2,27 @@ import { Command, Option } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
-import { BenchmarkFlags, RunFlags, RUN_DEFAULTS, workersArg } from '../config/run-options';
-import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../config/presets';
+import { BenchmarkFlags, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
+import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
 import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
-import { resolveRunPlan, RUN_TARGET_DEFAULTS } from '../run/run-plan';
+import { resolveRunPlan } from '../run/run-plan';
+import { RUN_TARGET_DEFAULTS } from '../target/flags';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
 import { resolveAgentRunOptions } from '../agents/options';
-import { startCoordinator } from '../agents/start-coordinator';
+import { startCoordinator } from '../run/start-coordinator';
 import type { Coordinator } from '../agents/coordinator';
 import { afterRun } from '../run/after-run';
 import { describeVerdict } from '../slo/check';
-import type { ResultDocument } from '../metrics/result';
-import { formatDuration, ProgressPrinter, ProgressTracker, RunEvent, SilentPrinter, sweepSeconds } from '../run/progress';
+import type { ResultDocument } from '../result';
+import { formatDuration, ProgressTracker, sweepSeconds } from '../run/progress';
+import { RunEvent } from '../run/events';
+import { ProgressPrinter, SilentPrinter } from './progress-printer';
 
 const RUN_HELP = `
 Where the server comes from:
@@ -217,7 +220,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       ...(flags.auth && username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
       secrets,
       connectionNote: describeConnection(connection.options),
-      ...(coordinator ? { remoteSteps: coordinator } : {}),
+      ...(coordinator ? { stepExecutor: coordinator } : {}),
     });
     printer.stop();
     for (const line of sloLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);

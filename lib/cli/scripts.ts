@@ -7,7 +7,7 @@ import { intArg, kebab, numberArg } from '../config/validate';
 import { GeneratedFile, planFromOptions, renderPlanTable, renderScriptFiles, SetupPlan, TopologyInput } from '../topology';
 import { addClusterShapeOptions } from './topology-options';
 import { presetOps, renderLegacyBenchRunScript, scriptFileName } from '../workload';
-import { RUN_DEFAULTS } from '../config/run-options';
+import { RUN_DEFAULTS } from '../run/run-options';
 
 export interface WorkloadScriptOptions {
   maxClients?: number;

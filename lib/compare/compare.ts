@@ -8,7 +8,7 @@
  * Latency ratios are shown, not tested.
  */
 import { UsageError } from '../config/errors';
-import { LatencySummary, ResultDocument, StepResult } from '../metrics/result';
+import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
 import { serverLabel } from '../report/describe';
 import { serverDifferences } from './server-differences';

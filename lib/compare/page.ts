@@ -4,7 +4,7 @@
  * results overlaid as in `report A B`. Rendered by the report's page renderer; both results and the
  * comparison are embedded (`mb-data-results`, `mb-data-comparison`).
  */
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { buildCharts, ChartSpec, PALETTE, Series } from '../report/chart-data';
 import { reportPageModel } from '../report/index-html';
 import { PageBlock, PageModel, renderPage } from '../report/page/page';

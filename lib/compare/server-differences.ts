@@ -3,7 +3,7 @@
  * the server's host): each difference is a warning beside the ratios, since it, not the change under
  * test, may explain them. Facts a result did not record are not compared.
  */
-import { ResultDocument, ServerProcessFacts } from '../metrics/result';
+import { ResultDocument, ServerProcessFacts } from '../result';
 
 function first(result: ResultDocument): ServerProcessFacts | undefined {
   return result.target.processes?.[0];

@@ -5,10 +5,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RunError } from '../config/errors';
-import { writeFileAtomically } from '../metrics/atomic-write';
+import { writeFileAtomically } from '../common/atomic-write';
 import { renderComparisonChart } from './chart';
 import { Comparison } from './compare';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { COMPARE_PAGE, renderComparePage } from './page';
 import { COMPARE_JSON, COMPARE_MD, COMPARE_PNG, renderComparisonMarkdown } from './render-text';
 

@@ -5,7 +5,7 @@ import { EngineTarget, IoEngine } from './engine';
 import { NodeEngine } from './node-engine';
 import { FioEngine, findFio } from './fio-engine';
 import { BYTES_PER_MB, DISKPERF_SCHEMA, DiskperfResult, DiskperfSettings, DiskperfStep, EngineName, toStep } from './result';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { UsageError } from '../config/errors';
 
 export type DiskperfEvent =

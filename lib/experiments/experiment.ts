@@ -5,7 +5,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { z } from 'zod';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 
 /** A write concern as the user writes it: `w` (a member count, "majority" or a tag), `j`, `wtimeoutMS`. */
 export interface WriteConcernSpec {

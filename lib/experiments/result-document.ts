@@ -3,8 +3,8 @@
  * `mongo-bench report` can render or compare it.
  */
 import { StepMeasurement } from '../metrics/measurement';
-import { RESULT_SCHEMA, ResultDocument } from '../metrics/result';
-import { toolInfo } from '../version';
+import { RESULT_SCHEMA, ResultDocument } from '../result';
+import { toolInfo } from '../common/version';
 import { MatrixConfiguration } from './experiment';
 
 export interface ResultContext {

@@ -3,7 +3,7 @@
  * p50 and p99, the error rate), one value per run in startedAt order. A step that failed or was
  * interrupted gives no value; a latency with no operations behind it gives none either.
  */
-import type { ResultDocument, StepResult } from '../metrics/result';
+import type { ResultDocument, StepResult } from '../result';
 import type { StoredResult } from '../store/store';
 
 export interface HistoryMetric {

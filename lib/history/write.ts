@@ -1,7 +1,7 @@
 /** Writes history.md, history.json and the trend charts (ops/s, read and write p99 per label) to a folder. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { writeJsonAtomically } from '../metrics/atomic-write';
+import { writeJsonAtomically } from '../common/atomic-write';
 import { renderTrendChart } from './chart';
 import type { HistoryDocument, HistorySeries } from './history';
 import { renderHistoryMarkdown } from './render-md';

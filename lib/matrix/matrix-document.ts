@@ -3,8 +3,8 @@
  * rewritten atomically after every configuration so an interrupted run keeps what finished.
  */
 import { readFile } from 'node:fs/promises';
-import { writeJsonAtomically } from '../metrics/atomic-write';
-import { ResultDocument } from '../metrics/result';
+import { writeJsonAtomically } from '../common/atomic-write';
+import { ResultDocument } from '../result';
 import { TargetCapabilities } from './target-probe';
 import { ExperimentName, MatrixRow, MeasureDefinition } from './types';
 

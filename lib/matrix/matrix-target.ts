@@ -14,7 +14,7 @@ import { SetupPlan, SetupStep } from '../topology';
 import { redactUri } from '../security/redact';
 import { Experiment } from '../experiments/experiment';
 import { allExperiments } from '../experiments/registry';
-import { TopologyFlags, TOPOLOGY_FLAG_KEYS } from './topology-options';
+import { TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../target/flags';
 
 export interface MatrixTarget {
   plan: TargetPlan;

@@ -12,7 +12,7 @@ import { allExperiments, experimentNames } from '../experiments/registry';
 import { experimentOf, MatrixRunOptions, ratioRefusal, slug } from './plan';
 import { matrixPreset } from './presets';
 import { resolveMatrixTarget } from './matrix-target';
-import { pickTopologyFlags, TopologyFlags } from './topology-options';
+import { pickTopologyFlags, TopologyFlags } from '../target/flags';
 import { TargetPlan } from '../run/run-plan';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;

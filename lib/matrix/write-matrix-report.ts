@@ -1,6 +1,6 @@
 /** The matrix's combined report: summary.md, results.csv and one grouped bar chart per chart definition. */
 import { mkdir } from 'node:fs/promises';
-import { writeFileAtomically } from '../metrics/atomic-write';
+import { writeFileAtomically } from '../common/atomic-write';
 import { join } from 'node:path';
 import { barChartSpec, renderBarChart } from './bar-chart';
 import { MatrixDocument } from './matrix-document';

@@ -6,7 +6,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { performance, EventLoopUtilization } from 'node:perf_hooks';
-import type { StepResult } from './result';
+import type { ClientLoad, StepResult } from '../result';
+
+export type { ClientLoad };
 
 /** A worker whose loop was busier than this (share of the measured window) makes the step client-bound. */
 export const CLIENT_BOUND_ELU = 0.9;
@@ -24,17 +26,6 @@ export interface LoopReading {
   wallMicros: number;
 }
 
-/** The step result's `client` entry. */
-export interface ClientLoad {
-  /** Worker threads that ran the step's clients (1 = the main thread, no worker). */
-  workers: number;
-  /** Per worker, the share of the measured window its event loop was busy (0..1). */
-  eventLoopUtilization: number[];
-  /** Process CPU (user + system, every thread) as a percentage of one core over the window: 150 = 1.5 cores. */
-  cpuPercent: number;
-  /** Cores this machine offers (os.availableParallelism). */
-  cores: number;
-}
 
 /** Cores available to this process. */
 export function availableCores(): number {

@@ -1,6 +1,6 @@
 /** Plain-text tables for a step result (what the CLI prints as each step completes). */
 import { CLIENT_BOUND_MESSAGE, describeClientLoad, describeAgentsLoad } from './client-load';
-import { LatencySummary, StepResult } from './result';
+import { LatencySummary, StepResult } from '../result';
 
 function pad(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

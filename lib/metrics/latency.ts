@@ -3,7 +3,7 @@
  * the run) plus an exact sum for the average.
  */
 import * as hdr from 'hdr-histogram-js';
-import { LatencySummary } from './result';
+import { LatencySummary } from '../result';
 
 /** One hour in microseconds: slower operations are recorded as one hour. */
 export const HIGHEST_TRACKABLE_MICROS = 3_600_000_000;

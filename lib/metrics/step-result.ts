@@ -3,7 +3,7 @@ import { isClientBound, mergeClientLoads } from './client-load';
 import { mergeRecorders } from './latency';
 import { StepMeasurement } from './measurement';
 import { addBenchRunCounts, addOpCounts } from './merge-measurements';
-import { PerSecondSample, StepResult } from './result';
+import { PerSecondSample, StepResult } from '../result';
 import { trialStats } from './trial-stats';
 
 /** benchRun's names for each op type: the per-second rate field, the count field, the latency field. */

@@ -1,5 +1,5 @@
 /** Statistics across trials of one step (as mongo-perf reports them). */
-import { TrialStats } from './result';
+import { TrialStats } from '../result';
 
 export function mean(values: number[]): number {
   return values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length;

@@ -1,5 +1,5 @@
 /** summary.md's agents part for a run through agents: who ran it, their clocks, and each one's share of every step. */
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { formatMicrosAsMs, formatOps } from './format';
 import { Table } from './tables';
 

@@ -2,7 +2,7 @@
  * Pure chart-data builders: result documents in, plain chart descriptions out (titles, axes,
  * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG.
  */
-import { LatencySummary, ResultDocument, StepResult } from '../metrics/result';
+import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { clientBoundWarnings, measuredLine, seriesLabels, stepStatus, warnings } from './describe';
 
 export interface Point {

@@ -1,5 +1,5 @@
 import { clientBoundClients, clientBoundWarningLines } from '../metrics/client-load';
-import { ResultDocument, StepResult } from '../metrics/result';
+import { ResultDocument, StepResult } from '../result';
 
 /** What a result measured, as short human strings (used in chart subtitles and summaries). */
 export interface ResultFacts {

@@ -5,7 +5,7 @@
  * documents embedded as JSON (`mb-data-results`). Without JavaScript each chart shows its PNG.
  */
 import { CLIENT_BOUND_ELU, sweepAdvice } from '../metrics/client-load';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { checkWarning } from '../server-stats/consistency';
 import { agentsTable, sharesTable } from './agents-summary';
 import { ChartSpec } from './chart-data';

@@ -1,5 +1,5 @@
 // The report module's public surface: load result files, build chart data, write the report.
-export { loadResult, parseResult } from './load-result';
+export { loadResult, parseResult } from '../result';
 export { writeReport, SUMMARY_FILE, CSV_FILE, INDEX_FILE } from './write-report';
 export { buildCharts, throughputChart, latencyChart, latencyComparisonChart, timelineChart, timelineSegments } from './chart-data';
 export type { ChartSpec, Series, Point, StepSegment } from './chart-data';

@@ -4,7 +4,7 @@
  * A live chart of the page only (the step table's "Load generator" column says the same in words).
  */
 import { CLIENT_BOUND_ELU } from '../metrics/client-load';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { ChartSpec, clientCounts, PALETTE, Series } from './chart-data';
 import { measuredLine, seriesLabels } from './describe';
 

@@ -1,5 +1,5 @@
 /** results.csv: one row per result and client count; raw figures (latency in microseconds) for spreadsheets and scripts. */
-import { ResultDocument, StepResult } from '../metrics/result';
+import { ResultDocument, StepResult } from '../result';
 import { stepStatus, uniqueLabels } from './describe';
 
 type Cell = string | number | boolean | undefined;

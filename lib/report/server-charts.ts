@@ -5,8 +5,7 @@
  * client timeline's axis: each measured window is laid on its step's segment, warm-up left out.
  * Several results overlay one line per result. `serverChartsAbsence` says why a result has none.
  */
-import { ResultDocument } from '../metrics/result';
-import { ServerPoint, ServerSection, ServerWindow } from '../server-stats/section';
+import { ResultDocument, ServerPoint, ServerSection, ServerWindow } from '../result';
 import { ChartSpec, PALETTE, Point, Series, stepSeconds, StepSegment, timelineSegments } from './chart-data';
 import { measuredLine, seriesLabels, uniqueLabels, warnings } from './describe';
 

@@ -1,5 +1,5 @@
 /** summary.md's servers part for one result: the consistency check per step, what could not be sampled, why there are no server charts. */
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { checkWarning } from '../server-stats/consistency';
 import { formatOps } from './format';
 import { serverChartsAbsence } from './server-charts';

@@ -1,13 +1,13 @@
 /** summary.md: what was measured, the tables, links to the charts. */
 import { sweepAdvice } from '../metrics/client-load';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { ChartSpec } from './chart-data';
 import { clientBoundWarnings, environmentDetails, resultFacts, seriesLabels, warnings } from './describe';
 import { formatOps } from './format';
 import { comparisonTables, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
-import { sloSummaryLines } from '../slo/summary';
+import { sloSummaryLines } from './slo-summary';
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

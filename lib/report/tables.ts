@@ -1,6 +1,6 @@
 /** Table models (plain strings) shared by summary.md and index.html, so both always show the same figures. */
 import { describeClientLoad } from '../metrics/client-load';
-import { ResultDocument, StepResult } from '../metrics/result';
+import { ResultDocument, StepResult } from '../result';
 import { clientCounts } from './chart-data';
 import { seriesLabels, stepStatus } from './describe';
 import { formatMicrosAsMs, formatOps } from './format';

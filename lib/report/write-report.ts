@@ -1,8 +1,8 @@
 /** The report's single entry point: result documents in, PNG charts + summary.md + results.csv + index.html out. */
 import { mkdir } from 'node:fs/promises';
-import { writeFileAtomically } from '../metrics/atomic-write';
+import { writeFileAtomically } from '../common/atomic-write';
 import { join } from 'node:path';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { RunError, UsageError } from '../config/errors';
 import { buildCharts } from './chart-data';
 import { renderIndexHtml } from './index-html';

@@ -3,7 +3,7 @@
  * the objectives' verdicts (--slo) to the exit code (99 when one failed). Shared by the run command
  * and the API's run(), so both keep and judge a result the same way.
  */
-import type { ResultDocument } from '../metrics/result';
+import type { ResultDocument } from '../result';
 import { redactText } from '../security/redact';
 import { sloOutcome } from '../slo/outcome';
 import { openStore } from '../store';

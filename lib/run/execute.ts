@@ -8,18 +8,18 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { MongoClientOptions } from 'mongodb';
 import { EXIT, RunError } from '../config/errors';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { loadResult, writeReport } from '../report';
 import { SetupPlan, SetupStep } from '../topology';
-import { RESULTS_FILE, runBenchmark } from '../workload/benchmark';
-import type { RemoteStepRunner } from '../workload/step-runner';
-import { toolInfo } from '../version';
+import { RESULTS_FILE, runBenchmark } from './benchmark';
+import type { StepExecutor } from '../workload/step-executor';
+import { toolInfo } from '../common/version';
 import { abortError, acquireTarget, AcquiredTarget, isAbortError } from './acquire-target';
 import { CommandLog, renderSetupJs, writeSetupJs } from './artifacts';
 import { assertWritableDir } from './out-dir';
 import { holdPhase } from './phase-hold';
 import { prepareDatabase } from './prepare-database';
-import { RunEvent } from './progress';
+import { RunEvent } from './events';
 import { RunPlan } from './run-plan';
 
 export interface ExecuteHooks {
@@ -36,7 +36,7 @@ export interface ExecuteHooks {
   /** How the run authenticates, for the log (never the password), e.g. "user alice (authSource admin), no TLS". */
   connectionNote?: string;
   /** --agents: every step's clients run on the agents (lib/agents' coordinator). */
-  remoteSteps?: RemoteStepRunner;
+  stepExecutor?: StepExecutor;
 }
 
 export interface RunOutcome {
@@ -148,7 +148,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
         {
           signal: hooks.signal,
           clientOptions: hooks.clientOptions,
-          ...(hooks.remoteSteps ? { remoteSteps: hooks.remoteSteps } : {}),
+          ...(hooks.stepExecutor ? { stepExecutor: hooks.stepExecutor } : {}),
           onEvent: (e) => {
             if (e.type === 'connected') {
               log.open();

@@ -10,12 +10,14 @@ import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { ConfigFileResult, placeInFile, readConfigFile } from '../config/config-file';
 import { withOptionPlaces } from '../config/error-place';
-import { runPreset } from '../config/presets';
-import { AGENT_FLAG_KEYS, AgentFlags, benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
+import { runPreset } from './presets';
+import { AGENT_FLAG_KEYS, AgentFlags } from '../agents/options';
+import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
+import { RUN_TARGET_DEFAULTS, TargetFlags, targetShape } from '../target/flags';
 import { closest, kebab, parseOptions } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
-import { compileRunWorkload } from '../workload/benchmark';
+import { compileRunWorkload } from './benchmark';
 import { resolveStoreSpec } from '../store/store';
 
 export type TargetPlan =
@@ -52,37 +54,10 @@ export interface RunPlan {
   store?: string;
 }
 
-export const RUN_TARGET_DEFAULTS = { db: 'mongo_bench', collection: 'docs', readyTimeoutMs: 60_000 } as const;
-
-const positive = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
-
 /** Every key a config file may hold (the flags, camelCase), validated the same way for both. */
 export const runShape = {
   ...benchmarkShape,
-  uri: z.string().min(1, 'must not be empty').optional(),
-  setup: z.boolean().optional(),
-  drop: z.boolean().optional(),
-  db: z.string().min(1, 'must not be empty').optional(),
-  collection: z.string().min(1, 'must not be empty').optional(),
-  topology: z.string().optional(),
-  replicas: z.number().optional(),
-  shards: z.number().optional(),
-  configServers: z.number().optional(),
-  mongos: z.number().optional(),
-  basePort: z.number().optional(),
-  dataDir: z.string().min(1, 'must not be empty').optional(),
-  keepData: z.boolean().optional(),
-  shardKey: z.string().optional(),
-  hashed: z.boolean().optional(),
-  presplit: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]).optional(),
-  chunkSize: z.number().optional(),
-  stopBalancer: z.boolean().optional(),
-  serverVersion: z.string().optional(),
-  mongodBin: z.string().min(1, 'must not be empty').optional(),
-  binDir: z.string().min(1, 'must not be empty').optional(),
-  readyTimeout: positive('the ready timeout (ms)').optional(),
-  cacheSizeGb: z.number().optional(),
-  auth: z.boolean().optional(),
+  ...targetShape,
   json: z.boolean().optional(),
   quiet: z.boolean().optional(),
   preset: z.string().optional(),

@@ -24,8 +24,7 @@
  *   on that secondary only (replicated writes count in opcountersRepl, not opcounters): then the
  *   secondaries are summed too.
  */
-import { StepResult } from '../metrics/result';
-import { ConsistencyCheck, ServerProcessInfo, ServerWindow } from './section';
+import { StepResult, ConsistencyCheck, ServerProcessInfo, ServerWindow } from '../result';
 import { OpCounterName } from './snapshot';
 
 export const CHECK_TOLERANCE = 0.02;

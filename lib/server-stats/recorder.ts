@@ -8,7 +8,7 @@
 import { ServerProcess, ConnectProcess, discoverProcesses, messageOf, ProcessConnection } from './processes';
 import { counterDeltas, pointsFromReadings } from './series';
 import { Reading, Sampler, SampleSource } from './sampler';
-import { ConsistencyCheck, ServerSection, ServerWindow } from './section';
+import { ConsistencyCheck, ServerSection, ServerWindow } from '../result';
 import { lagFromReplSetStatus, ServerSnapshot, snapshotOf } from './snapshot';
 
 type Doc = Record<string, unknown>;

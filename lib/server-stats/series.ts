@@ -5,7 +5,7 @@
  * counter that went down (the process restarted) gives no rate for that interval. Boundary readings
  * (taken off the grid when a window opens or closes) serve the consistency check, not the series.
  */
-import { ServerPoint } from './section';
+import { ServerPoint } from '../result';
 import { Reading, round3 } from './sampler';
 import { OP_COUNTERS, OpCounterName, ServerSnapshot } from './snapshot';
 

@@ -1,5 +1,5 @@
 /** Checks objectives against a step's figures: one verdict per objective and step. */
-import type { SloSection, SloVerdict, StepResult } from '../metrics/result';
+import type { SloSection, SloVerdict, StepResult } from '../result';
 import type { Objective } from './objective';
 
 function compare(actual: number, comparison: Objective['comparison'], limit: number): boolean {

@@ -1,4 +1,4 @@
-import type { ResultDocument } from '../metrics/result';
+import type { ResultDocument } from '../result';
 import { describeVerdict } from './check';
 
 /** k6's exit code when a threshold fails, so CI habits carry over. */

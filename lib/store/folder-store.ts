@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { UsageError } from '../config/errors';
-import type { ResultDocument } from '../metrics/result';
-import { writeFileAtomically } from '../metrics/atomic-write';
-import { parseResult } from '../report/load-result';
+import type { ResultDocument } from '../result';
+import { writeFileAtomically } from '../common/atomic-write';
+import { parseResult } from '../result';
 import { resultForStore } from './redact-result';
 import { matchesFilter, orderAndDeduplicate, PutOutcome, ResultStore, SkippedEntry, StoredResult, StoreFilter } from './store';
 

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
-import type { ResultDocument } from '../metrics/result';
-import { parseResult } from '../report/load-result';
+import type { ResultDocument } from '../result';
+import { parseResult } from '../result';
 import { redactUri } from '../security/redact';
 import { resultForStore } from './redact-result';
 import { orderAndDeduplicate, PutOutcome, ResultStore, runKey, SkippedEntry, StoredResult, StoreFilter } from './store';

@@ -1,4 +1,4 @@
-import type { ResultDocument } from '../metrics/result';
+import type { ResultDocument } from '../result';
 import { redactUri } from '../security/redact';
 
 /**

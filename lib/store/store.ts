@@ -4,7 +4,7 @@
  * imports it) and a MongoDB collection a team shares. Credentials are never stored: a result's
  * target URI is redacted before it is kept, and the store's own URI is only ever shown redacted.
  */
-import type { ResultDocument } from '../metrics/result';
+import type { ResultDocument } from '../result';
 
 /** The environment variable naming the store when neither --store nor the config file does. */
 export const STORE_ENV = 'MONGO_BENCH_STORE';

@@ -7,7 +7,7 @@
  * leaves the figures out and says why.
  */
 import { Document, MongoClient } from 'mongodb';
-import type { StepDataVsCache } from '../metrics/result';
+import type { StepDataVsCache } from '../result';
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined);
 

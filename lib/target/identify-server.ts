@@ -5,7 +5,7 @@
  * nothing: every rule below keys on a field or a host name the product itself documents, cites where,
  * and leaves its evidence in the result. Plain data in, plain data out: the caller runs the commands.
  */
-import type { ServerProduct } from '../metrics/result';
+import type { ServerProduct } from '../result';
 
 export interface ServerAnswers {
   /** The connection string (only its first host name is read). */

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { LoadMachine } from '../metrics/result';
-import { toolInfo } from '../version';
+import type { LoadMachine } from '../result';
+import { toolInfo } from '../common/version';
 
 function driverVersion(): string {
   try {

@@ -6,7 +6,7 @@
  * (getCmdLineOpts and hostInfo need clusterMonitor), leaves its facts absent and says why.
  */
 import { Document, MongoClient } from 'mongodb';
-import type { ServerProcessFacts } from '../metrics/result';
+import type { ServerProcessFacts } from '../result';
 
 type Run = (command: Document) => Promise<Document>;
 

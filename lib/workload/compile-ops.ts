@@ -4,21 +4,9 @@
  * Each server op is sent as the command benchRun sends (see ./op-commands and docs/workload.md).
  */
 import { Document, MongoClient, ReadPreference } from 'mongodb';
-import { bindCommandOps } from './op-commands';
+import { bindCommandOps, PreparedOp } from './op-commands';
 import { ClientState, compileTemplate, Generator, TemplateScope } from './template';
 import { OpClass, opClass, OpSpec, OpType } from './op-spec';
-
-export interface PreparedOp {
-  spec: OpSpec;
-  opClass: OpClass;
-  query?: Generator;
-  update?: Generator;
-  /** Produces a fresh document (or array of documents) per insert: the driver adds `_id` to what it is given. */
-  doc?: Generator;
-  command?: Generator;
-  value?: Generator;
-  varSlot?: number;
-}
 
 export interface PreparedWorkload {
   ops: PreparedOp[];

@@ -19,5 +19,3 @@ export { readWorkloadFile, parseWorkloadText } from './workload-file';
 export { renderLegacyBenchRunScript, scriptFileName, legacyOp } from './legacy-script';
 export type { LegacyScriptOptions } from './legacy-script';
 export { connectTarget, describeTarget, warmConnections } from './target';
-export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './benchmark';
-export type { BenchmarkEvent, BenchmarkHooks } from './benchmark';

@@ -22,10 +22,22 @@
  * of writeErrors a MongoServerError, as updateOne/insertOne/deleteOne do (driver lib/operations/update.js).
  */
 import { BSON, Db, Document, MongoServerError, ObjectId, ReadPreference } from 'mongodb';
-import type { PreparedOp } from './compile-ops';
 import type { ClientState, Generator } from './template';
-import type { OpSpec } from './op-spec';
+import type { OpClass, OpSpec } from './op-spec';
 import { asServerReplyFailure } from './benchrun-outcome';
+
+/** An op with its templates compiled (lib/workload/compile-ops.ts prepareWorkload). */
+export interface PreparedOp {
+  spec: OpSpec;
+  opClass: OpClass;
+  query?: Generator;
+  update?: Generator;
+  /** Produces a fresh document (or array of documents) per insert: the driver adds `_id` to what it is given. */
+  doc?: Generator;
+  command?: Generator;
+  value?: Generator;
+  varSlot?: number;
+}
 
 export interface CommandBindOptions {
   /** --op-timeout: sent as maxTimeMS with find and findOne. */

@@ -6,7 +6,7 @@
 import { Document, MongoClient, MongoClientOptions, MongoParseError } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
-import { ResultDocument } from '../metrics/result';
+import { ResultDocument } from '../result';
 import { identifyServer } from '../target/identify-server';
 import { readConnectedProcessFacts } from '../target/server-facts';
 

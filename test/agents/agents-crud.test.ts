@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { decodeMeasurement, EncodedMeasurement } from '../../lib/metrics/measurement-codec';
 import { mergeConcurrentMeasurements } from '../../lib/metrics/merge-measurements';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { summarizeStep } from '../../lib/metrics/step-result';
 import { MeasurementDoc } from '../../lib/agents/control';
 import { runCli } from '../support/cli';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { killLeftovers, startAgent, startCli } from './support';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmark, BenchmarkInput, compare } from 'mongo-bench';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareResults } from '../../lib/compare';
 import { UsageError } from '../../lib/config/errors';
-import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { ResultDocument, StepResult } from '../../lib/result';
 import { runCli } from '../support/cli';
 import { PNG_SIGNATURE } from '../report/helpers';
 

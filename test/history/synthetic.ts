@@ -1,5 +1,5 @@
 /** Synthetic result documents for history tests: one per "night", ops/s around a level with Gaussian noise (seeded). */
-import { LatencySummary, RESULT_SCHEMA, ResultDocument, StepResult } from '../../lib/metrics/result';
+import { LatencySummary, RESULT_SCHEMA, ResultDocument, StepResult } from '../../lib/result';
 import { Prng } from '../../lib/workload/prng';
 
 function gaussian(prng: Prng): number {

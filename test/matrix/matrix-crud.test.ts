@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MatrixDocument, MATRIX_SCHEMA } from '../../lib/matrix/matrix-document';
 import { resolveMatrixOptions } from '../../lib/matrix/options';
 import { runMatrix } from '../../lib/matrix/runner';
-import { loadResult } from '../../lib/report/load-result';
+import { loadResult } from '../../lib/result';
 import { crudKind, crudUri, describeNeeding, ENV, uniqueDbName } from '../support/servers';
 import { runCli } from '../support/cli';
 

@@ -7,7 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { loadResult } from '../../lib/report';
 import { runStep } from '../../lib/workload/engine';
 import { BoundOp, prepareWorkload } from '../../lib/workload/compile-ops';

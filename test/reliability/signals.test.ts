@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
 import { runCli } from './support/child-cli';
 

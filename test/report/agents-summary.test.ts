@@ -1,7 +1,7 @@
 /** summary.md for a run through agents: the agents, their clocks and each one's share of every step. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { sweepAdvice } from '../../lib/metrics/client-load';

@@ -1,4 +1,4 @@
-import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { ResultDocument, StepResult } from '../../lib/result';
 import {
   buildCharts,
   chooseLatencyScale,

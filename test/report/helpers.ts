@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
-import { ResultDocument } from '../../lib/metrics/result';
-import { parseResult } from '../../lib/report/load-result';
+import { ResultDocument, parseResult } from '../../lib/result';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../lib/config/errors';
-import { loadResult } from '../../lib/report/load-result';
+import { loadResult } from '../../lib/result';
 import { FIXTURES } from './helpers';
 
 describe('loadResult', () => {

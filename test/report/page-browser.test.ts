@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { main } from '../../lib/cli/main';
 import { compareResults, comparisonTable, writeComparison } from '../../lib/compare';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { loadResult } from '../../lib/report';
 import { buildCharts } from '../../lib/report/chart-data';
 import { formatOps } from '../../lib/report/format';

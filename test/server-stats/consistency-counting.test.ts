@@ -3,9 +3,8 @@
  * that is none: replication's own commands on a replica set, writes counted as commands through an
  * old mongos, the drivers' monitoring hellos, and reads served by secondaries.
  */
-import { StepResult } from '../../lib/metrics/result';
+import { StepResult, ServerProcessInfo, ServerWindow } from '../../lib/result';
 import { checkStep, workloadCounting } from '../../lib/server-stats/consistency';
-import { ServerProcessInfo, ServerWindow } from '../../lib/server-stats/section';
 
 const SET: ServerProcessInfo[] = [
   { id: 'a:27017', kind: 'mongod', set: 'rs0' },

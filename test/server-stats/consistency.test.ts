@@ -3,11 +3,10 @@
  * primaries (secondaries left out), says which processes it counted and that a query sent to several
  * shards counts once on each; a sampled mongos is counted alone. The summary shows both.
  */
-import { StepResult } from '../../lib/metrics/result';
+import { StepResult, ServerProcessInfo, ServerWindow } from '../../lib/result';
 import { serverSummaryLines } from '../../lib/report/server-summary';
 import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { checkStep, SHARD_PRIMARIES_NOTE } from '../../lib/server-stats/consistency';
-import { ServerProcessInfo, ServerWindow } from '../../lib/server-stats/section';
 import { REPLICA_SET, withServerSection } from '../support/server-results';
 import { fixture } from '../report/helpers';
 

@@ -5,9 +5,10 @@
  * benchmark loads the server and warns when something else does. Against the CRUD test double (no
  * opcounters) the run still succeeds and says what it could not sample.
  */
-import { RunOptions } from '../../lib/config/run-options';
+import { RunOptions } from '../../lib/run/run-options';
 import { presetOps } from '../../lib/workload/presets';
-import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
+import { runBenchmark } from '../../lib/run/benchmark';
+import { BenchmarkEvent } from '../../lib/run/events';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { ServerStatusDouble } from '../support/server-status-double';
 import { crudUri, describeNeeding } from '../support/servers';

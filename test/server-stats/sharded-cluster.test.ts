@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ResultDocument, RESULT_SCHEMA } from '../../lib/metrics/result';
+import { ResultDocument, RESULT_SCHEMA } from '../../lib/result';
 import { renderChart } from '../../lib/report/render-chart';
 import { buildServerCharts, SERVER_CHART_FILES, serverChartsAbsence } from '../../lib/report/server-charts';
 import { renderSummaryMarkdown } from '../../lib/report/summary-md';

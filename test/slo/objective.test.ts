@@ -1,10 +1,10 @@
 import { parseObjective, parseObjectives } from '../../lib/slo/objective';
 import { checkStepObjectives } from '../../lib/slo/check';
 import { sloOutcome } from '../../lib/slo/outcome';
-import { resolveBenchmarkOptions } from '../../lib/config/run-options';
+import { resolveBenchmarkOptions } from '../../lib/run/run-options';
 import { resolveRunPlan } from '../../lib/run/run-plan';
 import { UsageError } from '../../lib/config/errors';
-import { parseResult } from '../../lib/report/load-result';
+import { parseResult } from '../../lib/result';
 import { syntheticResults } from '../history/synthetic';
 import { renderDryRun } from '../../lib/run/dry-run';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmark } from 'mongo-bench';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument } from '../../lib/result';
 import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 

@@ -5,9 +5,8 @@
  * outside every window), and its checks come from consistency.ts. The result is marked a test
  * double: every chart and summary then says its numbers are not MongoDB numbers.
  */
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument, ServerPoint, ServerProcessInfo, ServerSection, ServerWindow } from '../../lib/result';
 import { checkStep } from '../../lib/server-stats/consistency';
-import { ServerPoint, ServerProcessInfo, ServerSection, ServerWindow } from '../../lib/server-stats/section';
 
 export interface FakeProcess extends ServerProcessInfo {
   role: NonNullable<ServerPoint['role']>;

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { identifyServer, firstHostName } from '../../lib/target/identify-server';
 import { readProcessFacts, performanceOptions } from '../../lib/target/server-facts';
 import { describeLoadMachine, gitCommit } from '../../lib/target/load-machine';
-import { ResultDocument } from '../../lib/metrics/result';
+import { ResultDocument, resultDocumentSchema } from '../../lib/result';
 import { buildCharts } from '../../lib/report/chart-data';
 import { compareResults } from '../../lib/compare';
-import { resultDocumentSchema } from '../../lib/report/result-schema';
 import { runCli } from '../support/cli';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';
 

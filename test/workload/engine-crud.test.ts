@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudKind, crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { RunOptions } from '../../lib/config/run-options';
+import { RunOptions } from '../../lib/run/run-options';
 import { presetOps } from '../../lib/workload/presets';
-import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
+import { runBenchmark } from '../../lib/run/benchmark';
+import { BenchmarkEvent } from '../../lib/run/events';
 import { main } from '../../lib/cli/main';
-import { ResultDocument, StepResult } from '../../lib/metrics/result';
+import { ResultDocument, StepResult } from '../../lib/result';
 import { captureContext } from '../support/cli';
 
 function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {

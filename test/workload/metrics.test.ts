@@ -6,9 +6,8 @@ import { StepMeasurement } from '../../lib/metrics/measurement';
 import { summarizeStep } from '../../lib/metrics/step-result';
 import { mean, median, stdev, trialStats } from '../../lib/metrics/trial-stats';
 import { redactUri } from '../../lib/security/redact';
-import { writeResultFile } from '../../lib/metrics/result-file';
+import { writeResultFile, RESULT_SCHEMA, ResultDocument } from '../../lib/result';
 import { formatStepTable } from '../../lib/metrics/format-step';
-import { RESULT_SCHEMA, ResultDocument } from '../../lib/metrics/result';
 import { clientCountsUpTo } from '../../lib/workload/sweep';
 
 function recorder(values: number[]): LatencyRecorder {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMongoPerfSuite, SuiteReport } from '../../lib/workload/mongo-perf/run-suite';
+import { runMongoPerfSuite, SuiteReport } from '../../lib/run/perf-suite';
 
 const FILE = join(__dirname, '..', 'fixtures', 'mongo-perf', 'testcases', 'sample.js');
 

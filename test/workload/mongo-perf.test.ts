@@ -12,8 +12,8 @@ import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding } from '../support/servers';
 import { runCli } from '../support/cli';
 import { loadMongoPerfFile, mongoPerfOps, mongoPerfSetup } from '../../lib/workload/mongo-perf/load-suite';
-import { prepareMongoPerfTest, runMongoPerfSuite, SuiteOptions } from '../../lib/workload/mongo-perf/run-suite';
-import { ResultDocument } from '../../lib/metrics/result';
+import { prepareMongoPerfTest, runMongoPerfSuite, SuiteOptions } from '../../lib/run/perf-suite';
+import { ResultDocument } from '../../lib/result';
 
 const FILE = join(__dirname, '..', 'fixtures', 'mongo-perf', 'testcases', 'sample.js');
 

@@ -1,6 +1,6 @@
 import { parseOps } from '../../lib/workload/op-spec';
 import { prepareWorkload } from '../../lib/workload/compile-ops';
-import { compileRunWorkload } from '../../lib/workload/benchmark';
+import { compileRunWorkload } from '../../lib/run/benchmark';
 import { presetOps, PRESET_NAMES } from '../../lib/workload/presets';
 import { parseWorkloadText } from '../../lib/workload/workload-file';
 import { usageMessage } from '../support/cli';

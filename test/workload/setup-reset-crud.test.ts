@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { resolveRunOptions } from '../../lib/config/run-options';
-import { BenchmarkEvent, runBenchmark } from '../../lib/workload/benchmark';
+import { resolveRunOptions } from '../../lib/run/run-options';
+import { runBenchmark } from '../../lib/run/benchmark';
+import { BenchmarkEvent } from '../../lib/run/events';
 
 describeNeeding('crud', 'workload set-up and --reset against the CRUD test server', () => {
   let dir: string;

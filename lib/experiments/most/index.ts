@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeResultFile } from '../../metrics/result-file';
-import { RESULTS_FILE } from '../../workload/benchmark';
+import { writeResultFile } from '../../result';
+import { RESULTS_FILE } from '../../run/benchmark';
 import { driverWriteConcern, dropQuietly } from '../configuration';
 import { Experiment, MatrixConfiguration, RunContext, RunOutcome, WriteConcernSpec } from '../experiment';
 import { BSON_LIMIT, docSize, positiveInt, SEED } from '../parameters';

@@ -4,7 +4,7 @@
  */
 import { LatencyRecorder } from '../../metrics/latency';
 import { StepMeasurement } from '../../metrics/measurement';
-import { ResultDocument } from '../../metrics/result';
+import { ResultDocument } from '../../result';
 import { summarizeStep } from '../../metrics/step-result';
 import { errorTallies, ResultContext, resultBase } from '../result-document';
 import { MostMeasurement, MostParams } from './run-most';

@@ -10,7 +10,7 @@ import { RunError } from '../../config/errors';
 import { redactUri } from '../../security/redact';
 import { applyPlan, CommandLogEntry, StepOutcome } from '../../topology/apply';
 import { parseServerVersion, ServerVersion } from '../../topology/server-version';
-import { toolInfo } from '../../version';
+import { toolInfo } from '../../common/version';
 import { ChunkDistribution, readChunkDistribution } from './chunks';
 import { ConnectShard, driverShardConnector, insertCounterSource } from './counter-sources';
 import { documentMaker, ImportDocument } from './documents';

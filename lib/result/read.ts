@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ResultDocument } from '../metrics/result';
 import { UsageError } from '../config/errors';
-import { resultDocumentSchema, SUPPORTED_RESULT_SCHEMAS } from './result-schema';
+import { ResultDocument, resultDocumentSchema, SUPPORTED_RESULT_SCHEMAS } from './document';
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';

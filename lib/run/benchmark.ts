@@ -5,49 +5,33 @@
  * hooks.signal stops the clients, and the partial result is written with complete: false.
  */
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { MongoClientOptions, WriteConcernSettings } from 'mongodb';
-import { RunOptions } from '../config/run-options';
+import { RunOptions } from './run-options';
 import { RunError, UsageError } from '../config/errors';
-import { RESULT_SCHEMA, ResultDocument, StepResult } from '../metrics/result';
-import { writeResultFile } from '../metrics/result-file';
+import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
-import { toolInfo } from '../version';
+import { toolInfo } from '../common/version';
 import { describeLoadMachine } from '../target/load-machine';
 import { readDataVsCache } from '../target/data-vs-cache';
 import { readProcessFactsAnew } from '../target/server-facts';
-import { bindWorkload, prepareWorkload, PreparedWorkload } from './compile-ops';
-import { runStep, StepPlan, TickEvent } from './engine';
-import { runParallelStep, singleLoopLoad, workersForStep } from './parallel-step';
-import { loadData } from './loader';
-import { parseNamespace, parseOps } from './op-spec';
-import { runSetup } from './setup';
-import { setupFor } from './setup-spec';
-import { connectTarget, warmConnections } from './target';
-import type { RemoteStepRunner } from './step-runner';
+import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/compile-ops';
+import { StepPlan, TickEvent } from '../workload/engine';
+import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '../workload/local-executors';
+import { workersForStep } from '../workload/parallel-step';
+import { loadData } from '../workload/loader';
+import { parseNamespace, parseOps } from '../workload/op-spec';
+import { runSetup } from '../workload/setup';
+import { setupFor } from '../workload/setup-spec';
+import { connectTarget } from '../workload/target';
+import type { StepExecutor } from '../workload/step-executor';
+import type { BenchmarkEvent } from './events';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
 import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
-
-export type BenchmarkEvent =
-  | { type: 'connected'; target: ResultDocument['target'] }
-  | { type: 'load-start'; ns: string; docs: number; docSize: number; batchSize: number }
-  | { type: 'load-progress'; loaded: number; total: number }
-  | { type: 'load-done'; docs: number; seconds: number }
-  /** The workload's own set-up ran (before the sweep, or before this step with --reset each-step). */
-  | { type: 'setup-done'; clients: number; steps: number; docs: number; seconds: number }
-  | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number }
-  | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
-  | { type: 'step-done'; step: StepResult }
-  | { type: 'results-written'; path: string }
-  /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
-  | { type: 'client-bound'; advice: string }
-  /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
-  | { type: 'server-stats'; text: string };
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -60,7 +44,7 @@ export interface BenchmarkHooks {
   /** How the server sampler reaches each process (default: the driver, direct, with clientOptions). */
   connectProcess?: ConnectProcess;
   /** Run every step's clients elsewhere (lib/agents: on other machines) instead of in this process. */
-  remoteSteps?: RemoteStepRunner;
+  stepExecutor?: StepExecutor;
 }
 
 export const RESULTS_FILE = 'results.json';
@@ -143,7 +127,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   emit({ type: 'connected', target });
   const result = initialResult(options, target, startedAt);
   if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
-  hooks.remoteSteps?.describeRun(result);
+  hooks.stepExecutor?.describeRun?.(result);
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
   let serverStats: ServerStatsRecorder | undefined;
   const save = async () => {
@@ -201,6 +185,21 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     }
 
     const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
+    // Where every step's clients run, chosen once: agents when given, else this process.
+    const executor: StepExecutor = hooks.stepExecutor ?? localStepExecutor(
+      singleLoopExecutor(client, ops, prepared.scope),
+      workerThreadsExecutor(
+        {
+          uri: options.uri,
+          clientOptions: hooks.clientOptions,
+          workload: { ops: options.workload.ops, ns: options.ns, writeConcern: options.writeConcern },
+          serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+          opTimeoutMS: options.opTimeoutMS,
+        },
+        (clients) => workersForStep(clients, options.workers ?? 'auto'),
+      ),
+      options.workers ?? 'auto',
+    );
     const failedSteps: string[] = [];
     for (const clients of options.clients) {
       if (signal?.aborted) break;
@@ -217,39 +216,10 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
-          const callbacks = { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) };
-          const workers = workersForStep(clients, options.workers ?? 'auto');
-          let m: StepMeasurement;
-          let remoteFailure: string | undefined;
-          if (hooks.remoteSteps) {
-            const outcome = await hooks.remoteSteps.runStep(plan, trial, { ...callbacks, onWindowOpen: (atMs) => serverStats?.windowOpensAt(atMs, clients, trial) });
-            m = outcome.measurement;
-            remoteFailure = outcome.failure;
-          } else if (workers === 1) {
-            // One event loop: this thread and the run's own client, as the engine always ran.
-            await warmConnections(client, clients);
-            if (serverStats) {
-              // A start instant of our own, so the sampler reads the servers exactly when the window opens.
-              plan.startAt = performance.now() + 20;
-              serverStats.windowOpensAt(plan.startAt + plan.warmupSeconds * 1000, clients, trial);
-            }
-            m = await runStep(ops, prepared.scope, plan, callbacks);
-            m.client = singleLoopLoad(m.load);
-          } else {
-            m = await runParallelStep(
-              {
-                uri: options.uri,
-                clientOptions: hooks.clientOptions,
-                workload: { ops: options.workload.ops, ns: options.ns, writeConcern: options.writeConcern },
-                plan,
-                workers,
-                serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-                opTimeoutMS: options.opTimeoutMS,
-                onWindowOpen: (atMs) => serverStats?.windowOpensAt(atMs, clients, trial),
-              },
-              callbacks,
-            );
-          }
+          const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
+          const outcome = await executor.runStep(plan, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }), onWindowOpen });
+          const m = outcome.measurement;
+          const remoteFailure = outcome.failure;
           if (m.interrupted && m.elapsedSeconds <= 0) {
             serverStats?.cancelOpen();
             break; // stopped before measuring anything
@@ -271,7 +241,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const step = measurements.length > 0
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
-      hooks.remoteSteps?.describeStep(step);
+      executor.describeStep?.(step);
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
       if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
       result.steps.push(step);

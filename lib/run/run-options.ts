@@ -3,14 +3,16 @@
  * names its option), and the resolved RunOptions that runBenchmark() consumes.
  */
 import { z } from 'zod';
-import { UsageError } from './errors';
-import { closest, parseOptions } from './validate';
+import { UsageError } from '../config/errors';
+import { closest, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
 import { Objective, parseObjectives } from '../slo/objective';
+import type { AgentFlags } from '../agents/options';
+import type { TargetFlags } from '../target/flags';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -127,36 +129,6 @@ export interface BenchmarkFlags {
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
-export interface TargetFlags {
-  uri?: string;
-  /** --uri: apply the data-distribution steps (shard, pre-split, balancer) there. */
-  setup?: boolean;
-  /** Drop --db before anything is loaded. */
-  drop?: boolean;
-  db?: string;
-  collection?: string;
-  topology?: string;
-  replicas?: number;
-  shards?: number;
-  configServers?: number;
-  mongos?: number;
-  basePort?: number;
-  dataDir?: string;
-  keepData?: boolean;
-  shardKey?: string;
-  hashed?: boolean;
-  presplit?: string | { min: number; max: number };
-  chunkSize?: number;
-  stopBalancer?: boolean;
-  serverVersion?: string;
-  mongodBin?: string;
-  binDir?: string;
-  readyTimeout?: number;
-  /** Launched: each mongod's WiredTiger cache in GB (default: its share of the host's memory). */
-  cacheSizeGb?: number;
-  /** Launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user. */
-  auth?: boolean;
-}
 
 export interface OutputFlags {
   json?: boolean;
@@ -167,17 +139,6 @@ export interface OutputFlags {
   /** Keep the result in a results store: a folder or a mongodb:// URI (lib/store). */
   store?: string;
 }
-
-/** `run --agents N`: the clients run on agents coordinated through a control database (lib/agents). */
-export interface AgentFlags {
-  agents?: number;
-  controlUri?: string;
-  controlDb?: string;
-  agentWait?: number;
-  agentTimeout?: number;
-}
-
-export const AGENT_FLAG_KEYS: (keyof AgentFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 

@@ -3,9 +3,10 @@
  * anything given there wins. Kept few and explained; `mongo-bench run --dry-run --preset X` shows
  * what one amounts to.
  */
-import { UsageError } from './errors';
-import { closest } from './validate';
-import type { BenchmarkFlags, TargetFlags } from './run-options';
+import { UsageError } from '../config/errors';
+import { closest } from '../config/validate';
+import type { BenchmarkFlags } from './run-options';
+import type { TargetFlags } from '../target/flags';
 
 export interface RunPreset {
   description: string;

@@ -1,13 +1,13 @@
 /**
  * Before a run through agents: open the control database, publish the run and wait for the agents.
- * Resolves with the coordinator (the run's RemoteStepRunner), or undefined when interrupted while
+ * Resolves with the coordinator (the run's StepExecutor for agents), or undefined when interrupted while
  * waiting; a missing agent is a RunError naming who is missing. Nothing is measured before this.
  */
 import { MongoClientOptions } from 'mongodb';
-import { RunPlan } from '../run/run-plan';
-import { Coordinator } from './coordinator';
-import { AgentRunOptions } from './options';
-import { buildRunSpec } from './run-spec';
+import { RunPlan } from './run-plan';
+import { Coordinator } from '../agents/coordinator';
+import { AgentRunOptions } from '../agents/options';
+import { buildRunSpec } from '../agents/run-spec';
 
 export async function startCoordinator(
   options: AgentRunOptions,

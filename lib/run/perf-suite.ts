@@ -5,18 +5,19 @@
  * shell stand-in cannot record, ops benchRun would take but mongo-bench refuses, or what the server
  * answered (a feature a test double lacks). suite.json lists every test's outcome.
  */
-import { redactUri } from '../../security/redact';
+import { redactUri } from '../security/redact';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClientOptions } from 'mongodb';
-import { RunOptions } from '../../config/run-options';
-import { UsageError } from '../../config/errors';
-import { writeJsonAtomically } from '../../metrics/atomic-write';
-import { ResultDocument } from '../../metrics/result';
-import { BenchmarkEvent, compileRunWorkload, runBenchmark } from '../benchmark';
-import { ResetMode } from '../setup-spec';
-import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from './load-suite';
-import { UnsupportedShellCall } from './shell-recorder';
+import { RunOptions } from './run-options';
+import { UsageError } from '../config/errors';
+import { writeJsonAtomically } from '../common/atomic-write';
+import { ResultDocument } from '../result';
+import { compileRunWorkload, runBenchmark } from './benchmark';
+import { BenchmarkEvent } from './events';
+import { ResetMode } from '../workload/setup-spec';
+import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/mongo-perf/load-suite';
+import { UnsupportedShellCall } from '../workload/mongo-perf/shell-recorder';
 
 export interface SuiteOptions {
   files: string[];

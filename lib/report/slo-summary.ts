@@ -1,7 +1,7 @@
 /** The objectives in summary.md: a table of verdicts (one row per objective, one column per client count), then the overall verdict. */
-import type { ResultDocument, SloVerdict } from '../metrics/result';
-import type { Table } from '../report/tables';
-import { SLO_EXIT_CODE } from './outcome';
+import type { ResultDocument, SloVerdict } from '../result';
+import type { Table } from './tables';
+import { SLO_EXIT_CODE } from '../slo/outcome';
 
 function cell(v: SloVerdict | undefined): string {
   if (!v) return '–';

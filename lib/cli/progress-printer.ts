@@ -1,0 +1,139 @@
+/** Draws the run's progress: a cli-progress bar on a terminal, plain lines otherwise, nothing with --quiet. */
+import { SingleBar } from 'cli-progress';
+import { formatStepTable } from '../metrics/format-step';
+import type { RunEvent } from '../run/events';
+import { formatDuration, ProgressState, ProgressTracker } from '../run/progress';
+
+export interface PrinterOptions {
+  /** Progress lines and the live bar (stderr). */
+  progress: (text: string) => void;
+  /** Per-step tables: stdout, or stderr with --json. */
+  tables: (text: string) => void;
+  /** Draw a live bar (a terminal) instead of plain lines. */
+  tty: boolean;
+  stream?: NodeJS.WriteStream;
+}
+
+/** Draws the tracker's state; subscribe it to the run's events. */
+export class ProgressPrinter {
+  private bar?: SingleBar;
+  private loadMilestone = -1;
+
+  constructor(
+    private readonly tracker: ProgressTracker,
+    private readonly options: PrinterOptions,
+  ) {}
+
+  handle(event: RunEvent): void {
+    const state = this.tracker.handle(event);
+    const say = (text: string) => {
+      this.pauseBar();
+      this.options.progress(`${text}\n`);
+    };
+    switch (event.type) {
+      case 'phase':
+        say(`[${event.phase}] ${event.detail}`);
+        break;
+      case 'setup-step':
+        if (event.status !== 'running') say(`  setup ${event.step}/${event.steps} ${event.status}: ${event.description}`);
+        break;
+      case 'note':
+        say(`  ${event.text}`);
+        break;
+      case 'connected': {
+        const t = event.target;
+        const double = t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : '';
+        // The product as it is (target.product): "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
+        say(`[connect] ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}${double}`);
+        break;
+      }
+      case 'load-start':
+        say(`[load] ${event.docs} documents of ~${event.docSize} bytes into ${event.ns} (batches of ${event.batchSize})`);
+        break;
+      case 'load-progress': {
+        const milestone = Math.floor((event.loaded / Math.max(1, event.total)) * 4);
+        if (!this.options.tty && milestone > this.loadMilestone && event.loaded > 0 && event.loaded < event.total) {
+          this.loadMilestone = milestone;
+          say(`  loaded ${event.loaded}/${event.total}`);
+        } else if (this.options.tty) this.drawBar(state, `loaded ${event.loaded}/${event.total}`);
+        break;
+      }
+      case 'load-done':
+        say(`  loaded ${event.docs} documents in ${event.seconds.toFixed(1)} s`);
+        break;
+      case 'step-start':
+        if (this.options.tty) this.drawBar(state, 'warming up');
+        else say(`[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${event.warmupSeconds} s warm-up + ${event.seconds} s measured; ~${formatDuration(state.remainingSeconds)} of sweep left`);
+        break;
+      case 'tick':
+        if (this.options.tty) this.drawBar(state, event.tick.phase === 'warmup' ? 'warming up' : 'measuring');
+        break;
+      case 'step-done':
+        this.pauseBar();
+        this.options.tables(`${formatStepTable(event.step)}\n`);
+        break;
+      case 'server-stats':
+        say(`[server] ${event.text}`);
+        break;
+      case 'client-bound':
+        this.pauseBar();
+        this.options.tables(`Load generator: ${event.advice}\n`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private drawBar(state: ProgressState, what: string): void {
+    const stream = this.options.stream ?? process.stderr;
+    const payload = {
+      phase: state.phase,
+      step: state.step,
+      steps: state.steps,
+      clients: state.clients === undefined ? '-' : `${state.clients} client${state.clients === 1 ? '' : 's'}`,
+      what,
+      ops: Math.round(state.liveOpsPerSec).toLocaleString('en-US'),
+      errors: state.liveErrorsPerSec > 0 ? ` (${state.liveErrorsPerSec} errors/s)` : '',
+      elapsed: formatDuration(state.elapsedSeconds),
+      remaining: formatDuration(state.remainingSeconds),
+    };
+    const loading = state.phase === 'load' && state.loaded;
+    const total = loading ? state.loaded!.total : Math.max(1, state.steps);
+    const value = loading ? state.loaded!.docs : Math.max(0, state.step - 1);
+    if (!this.bar) {
+      this.bar = new SingleBar({
+        stream,
+        hideCursor: true,
+        clearOnComplete: true,
+        format: loading
+          ? '{phase} [{bar}] {what} | elapsed {elapsed}'
+          : '{phase} [{bar}] step {step}/{steps} | {clients}, {what} | {ops} ops/s{errors} | elapsed {elapsed} | sweep left ~{remaining}',
+        barsize: 20,
+      });
+      this.bar.start(total, value, payload);
+    } else {
+      this.bar.setTotal(total);
+      this.bar.update(value, payload);
+    }
+  }
+
+  private pauseBar(): void {
+    if (this.bar) {
+      this.bar.stop();
+      this.bar = undefined;
+    }
+  }
+
+  stop(): void {
+    this.pauseBar();
+  }
+}
+
+/** For --quiet: the tracker still runs (for tests and hooks), nothing is drawn. */
+export class SilentPrinter {
+  constructor(private readonly tracker: ProgressTracker) {}
+  handle(event: RunEvent): void {
+    this.tracker.handle(event);
+  }
+  stop(): void {}
+}

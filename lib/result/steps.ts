@@ -1,0 +1,86 @@
+/** The result document's `steps`: one entry per client count of the sweep, with its figures. */
+import { z } from 'zod';
+import { agentStepFiguresSchema } from './agents';
+import { clientLoadSchema, latencySummarySchema, opTotalsSchema, ratesSchema } from './latency';
+
+export const perSecondSampleSchema = z.object({
+  /** Seconds since the step's measured window began (0, 1, 2, ...). */
+  t: z.number(),
+  reads: z.number(),
+  writes: z.number(),
+  errors: z.number(),
+  /** Which trial the sample belongs to (1-based), when the step ran several; `t` restarts at 0 per trial. */
+  trial: z.number().int().positive().optional(),
+});
+export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
+
+export const trialStatsSchema = z.object({
+  mean: z.number(),
+  median: z.number(),
+  stdev: z.number(),
+  values: z.array(z.number()),
+});
+export type TrialStats = z.infer<typeof trialStatsSchema>;
+
+/** Bytes of the benchmarked collection and the cache; `ratio` = (data + indexes) / cache. */
+export const stepDataVsCacheSchema = z.object({
+  /** Uncompressed data (storageStats.size). */
+  dataBytes: z.number().optional(),
+  /** On disk (storageStats.storageSize). */
+  storageBytes: z.number().optional(),
+  indexBytes: z.number().optional(),
+  cacheBytes: z.number().optional(),
+  ratio: z.number().optional(),
+  /** Why a figure is missing. */
+  unavailable: z.string().optional(),
+});
+export type StepDataVsCache = z.infer<typeof stepDataVsCacheSchema>;
+
+export const stepResultSchema = z.object({
+  clients: z.number().int().positive(),
+  /** Measured seconds per trial (warm-up excluded). */
+  seconds: z.number(),
+  trials: z.number(),
+  /** 'failed' when the step hit a fatal error; 'interrupted' when the run was cut short during it. */
+  status: z.enum(['ok', 'failed', 'interrupted']).optional(),
+  error: z.string().optional(),
+  ops: opTotalsSchema,
+  opsPerSec: ratesSchema,
+  peakOpsPerSec: ratesSchema,
+  latencyMicros: z.object({ reads: latencySummarySchema, writes: latencySummarySchema }),
+  /** Per op type (findOne, update, ...), when the workload has several. */
+  latencyByOpMicros: z.record(z.string(), latencySummarySchema).optional(),
+  /** Across trials, when trials > 1: total ops/sec per trial. */
+  trialStats: z.object({ opsPerSec: trialStatsSchema }).optional(),
+  perSecond: z.array(perSecondSampleSchema),
+  /** benchRun's own field names, so old tooling can read the figures. */
+  benchRun: z.record(z.string(), z.number()),
+  /** Wall-clock seconds the counted ops took, summed over trials (opsPerSec = ops / elapsedSeconds). */
+  elapsedSeconds: z.number().optional(),
+  /**
+   * Ops started in the window that completed after it closed, summed over trials: in `ops` and the
+   * latencies, never in `perSecond` or the peak. `seconds`: the longest overrun of a trial, from the
+   * window's close to the last of them. Absent in results written before it was kept.
+   */
+  overrun: z.object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() }).optional(),
+  /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
+  errorSamples: z.array(z.object({ error: z.string(), count: z.number(), example: z.string() })).optional(),
+  /**
+   * True when a worker's event loop was busy more than 90% of the measured window: the load
+   * generator, not the server, set the pace, and the figures measure mongo-bench. Absent in results
+   * written before it was recorded.
+   */
+  clientBound: z.boolean().optional(),
+  /** How hard the load generator worked (per worker event-loop utilization, process CPU). */
+  client: clientLoadSchema.optional(),
+  /** Run through agents (`run --agents N`): each agent's share of the clients and its own figures. */
+  agents: z.array(agentStepFiguresSchema).optional(),
+  /**
+   * A weighted workload (ops with `weight`): measured attempts per op, by index in the workload's ops
+   * array, summed over trials; the mix the run drew. Absent for workloads run in order.
+   */
+  opCounts: z.array(z.number().int().nonnegative()).optional(),
+  /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
+  dataVsCache: stepDataVsCacheSchema.optional(),
+});
+export type StepResult = z.infer<typeof stepResultSchema>;

@@ -1,0 +1,31 @@
+/**
+ * What a run tells while it works: runBenchmark's events (connect, load, set-up, steps, ticks,
+ * results written) and the run command's own (phases, set-up steps, notes). Plain data; the CLI's
+ * printer (lib/cli/progress-printer.ts) and the API's callers subscribe to them.
+ */
+import type { ResultDocument, StepResult } from '../result';
+import type { TickEvent } from '../workload/engine';
+
+export type BenchmarkEvent =
+  | { type: 'connected'; target: ResultDocument['target'] }
+  | { type: 'load-start'; ns: string; docs: number; docSize: number; batchSize: number }
+  | { type: 'load-progress'; loaded: number; total: number }
+  | { type: 'load-done'; docs: number; seconds: number }
+  /** The workload's own set-up ran (before the sweep, or before this step with --reset each-step). */
+  | { type: 'setup-done'; clients: number; steps: number; docs: number; seconds: number }
+  | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number }
+  | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
+  | { type: 'step-done'; step: StepResult }
+  | { type: 'results-written'; path: string }
+  /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
+  | { type: 'client-bound'; advice: string }
+  /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
+  | { type: 'server-stats'; text: string };
+
+export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
+
+export type RunEvent =
+  | { type: 'phase'; phase: Phase; detail: string }
+  | { type: 'setup-step'; step: number; steps: number; description: string; status: string }
+  | { type: 'note'; text: string }
+  | BenchmarkEvent;

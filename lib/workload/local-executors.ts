@@ -1,0 +1,57 @@
+/**
+ * The two StepExecutors that run a step's clients in this process: this thread's event loop (with
+ * the run's own MongoClient, as the engine always ran) and worker threads (each with its own client).
+ */
+import { performance } from 'node:perf_hooks';
+import type { MongoClient, MongoClientOptions } from 'mongodb';
+import type { BoundOp } from './compile-ops';
+import { runStep, StepPlan } from './engine';
+import { runParallelStep, singleLoopLoad, StepWorkload, workersForStep } from './parallel-step';
+import type { StepExecutor, StepExecutorCallbacks, StepOutcome } from './step-executor';
+import { warmConnections } from './target';
+import type { TemplateScope } from './template';
+
+/** One event loop: this thread and the run's own client. */
+export function singleLoopExecutor(client: MongoClient, ops: BoundOp[], scope: TemplateScope): StepExecutor {
+  return {
+    async runStep(plan: StepPlan, _trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
+      const { onWindowOpen, ...stepCallbacks } = callbacks;
+      await warmConnections(client, plan.clients);
+      if (onWindowOpen) {
+        // A start instant of our own, so the sampler reads the servers exactly when the window opens.
+        plan.startAt = performance.now() + 20;
+        onWindowOpen(plan.startAt + plan.warmupSeconds * 1000);
+      }
+      const measurement = await runStep(ops, scope, plan, stepCallbacks);
+      measurement.client = singleLoopLoad(measurement.load);
+      return { measurement };
+    },
+  };
+}
+
+export interface WorkerThreadsTarget {
+  uri: string;
+  /** Credentials and TLS (lib/security's toMongoClientOptions). */
+  clientOptions?: MongoClientOptions;
+  workload: StepWorkload;
+  serverSelectionTimeoutMS?: number;
+  opTimeoutMS?: number;
+}
+
+/** Worker threads, `workers(clients)` of them, each connecting on its own. */
+export function workerThreadsExecutor(target: WorkerThreadsTarget, workers: (clients: number) => number): StepExecutor {
+  return {
+    async runStep(plan: StepPlan, _trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
+      const { onWindowOpen, ...stepCallbacks } = callbacks;
+      const measurement = await runParallelStep({ ...target, plan, workers: workers(plan.clients), onWindowOpen }, stepCallbacks);
+      return { measurement };
+    },
+  };
+}
+
+/** In this process: one loop when the step gets one worker (--workers 1, or auto for few clients), threads otherwise. */
+export function localStepExecutor(loop: StepExecutor, threads: StepExecutor, requestedWorkers: number | 'auto'): StepExecutor {
+  return {
+    runStep: (plan, trial, callbacks) => (workersForStep(plan.clients, requestedWorkers) === 1 ? loop : threads).runStep(plan, trial, callbacks),
+  };
+}

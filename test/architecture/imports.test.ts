@@ -1,0 +1,68 @@
+/**
+ * The shape of lib/ (docs/architecture.md): no import circle between files or folders, and no folder
+ * importing one on a higher floor. A new circle or upward import fails here, naming the import.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FLOORS, floorViolations, folderCircles, ImportGraph, importCircles, readImportGraph } from './import-graph';
+
+const root = join(__dirname, '..', '..');
+const libFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'], { cwd: root, encoding: 'utf8' })
+  .split('\n')
+  .filter((file) => file.endsWith('.ts'));
+
+describe('the import graph of lib/', () => {
+  const graph = readImportGraph(root, libFiles);
+
+  it('reads the imports of every lib file and resolves each relative one', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('lib/run/execute.ts')).toEqual(expect.arrayContaining(['lib/run/benchmark.ts', 'lib/result/index.ts']));
+    const unresolved = [...graph].flatMap(([file, targets]) => targets.filter((t) => t.endsWith('(unresolved)')).map((t) => `${file} -> ${t}`));
+    expect(unresolved).toEqual([]);
+  });
+
+  it('has no circle between files', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('has no circle between folders', () => {
+    expect(folderCircles(graph)).toEqual([]);
+  });
+
+  it('has no import from a lower floor to a higher one, and every folder on a floor', () => {
+    expect(floorViolations(graph)).toEqual([]);
+  });
+
+  it('lists the same floors as docs/architecture.md', () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    // Rows of the floors table: "| 0 | ground | common, config, result |"
+    const rows = [...doc.matchAll(/^\| (\d+) \| [^|]+ \| ([^|]+) \|/gm)].map((m) => [Number(m[1]), m[2].split(',').map((s) => s.trim().replace(/`/g, ''))] as const);
+    expect(rows.map(([floor]) => floor)).toEqual(FLOORS.map((_, floor) => floor));
+    expect(rows.map(([, folders]) => [...folders].sort())).toEqual(FLOORS.map((folders) => [...folders].sort()));
+  });
+});
+
+describe('the checks themselves', () => {
+  const graph: ImportGraph = new Map([
+    ['lib/config/a.ts', ['lib/workload/b.ts']],
+    ['lib/workload/b.ts', ['lib/workload/c.ts']],
+    ['lib/workload/c.ts', ['lib/config/a.ts']],
+    ['lib/odd/d.ts', []],
+  ]);
+
+  it('finds a circle of files', () => {
+    expect(importCircles(graph)).toEqual([['lib/config/a.ts', 'lib/workload/b.ts', 'lib/workload/c.ts']]);
+  });
+
+  it('finds a circle of folders', () => {
+    expect(folderCircles(graph)).toEqual([['config', 'workload']]);
+  });
+
+  it('names an upward import and a folder on no floor', () => {
+    expect(floorViolations(graph)).toEqual([
+      'lib/config/a.ts -> lib/workload/b.ts (config, floor 0, imports workload, floor 2)',
+      'lib/odd/d.ts: folder lib/odd is on no floor (add it to FLOORS and docs/architecture.md)',
+    ]);
+  });
+});
