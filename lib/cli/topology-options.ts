@@ -12,7 +12,7 @@ import { RUN_TARGET_DEFAULTS } from '../run/run-plan';
 export function addClusterShapeOptions(command: Command): Command {
   return command
     .option('--topology <kind>', `${TOPOLOGY_KINDS.join(' | ')} (default: standalone)`)
-    .option('--replicas <n>', 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded)', intArg('--replicas'))
+    .option('--replicas <n>', 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded; at most 50, and members past the 7th vote 0 with priority 0)', intArg('--replicas'))
     .option('--shards <n>', 'sharded: number of shards (default: 2)', intArg('--shards'))
     .option('--config-servers <n>', 'sharded: members of the config server replica set (default: 1)', intArg('--config-servers'))
     .option('--mongos <n>', 'sharded: number of routers (default: 1)', intArg('--mongos'));

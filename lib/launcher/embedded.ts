@@ -13,6 +13,7 @@ import { MongoBinary, MongoMemoryReplSet, MongoMemoryServer } from 'mongodb-memo
 import { RunError, UsageError } from '../config/errors';
 import { redactText, redactUri } from '../security/redact';
 import { newKeyFileContent } from './keyfile';
+import { CACHE_SIZE_ARG, cacheSizeGbPerMongod } from '../topology/cache-size';
 
 export interface EmbeddedOptions {
   topology: 'standalone' | 'replset';
@@ -34,8 +35,14 @@ export interface EmbeddedServer {
   /** The mongod that runs it, and its version as `mongod --version` prints it. */
   binary: string;
   version: string;
+  /** The storage engine asked for: always wiredTiger. */
+  storageEngine: typeof EMBEDDED_STORAGE_ENGINE;
+  /** A replica set's --wiredTigerCacheSizeGB per member (its share of this host's memory). */
+  cacheSizeGb?: number;
   stop(): Promise<void>;
 }
+
+export const EMBEDDED_STORAGE_ENGINE = 'wiredTiger';
 
 /** What to do when no mongod can be had; the wording the issue asks for. */
 export const NO_MONGOD_HELP = [
@@ -78,16 +85,22 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
         keyfileContent: newKeyFileContent(),
       }
     : undefined;
+  // Always WiredTiger: without an engine, mongodb-memory-server's getStorageEngine (lib/util/utils.js)
+  // picks "ephemeralForTest" below 7.0, an in-memory test engine nobody runs in production.
+  const storageEngine = EMBEDDED_STORAGE_ENGINE;
+  // Every member of the set runs on this host: each gets its share of the WiredTiger cache, as launched
+  // clusters do (cache-size.ts), instead of mongod's default half of (RAM - 1 GB) each.
+  const cacheSizeGb = options.topology === 'replset' ? cacheSizeGbPerMongod(os.totalmem(), replicas) : undefined;
   const starting: Promise<{ uri: string; stop: () => Promise<unknown> }> =
     options.topology === 'standalone'
-      ? MongoMemoryServer.create({ binary: binaryOptions, instance: { ip: '127.0.0.1', dbPath: memberDir(0), launchTimeout }, ...(auth ? { auth } : {}) }).then((server) => ({
+      ? MongoMemoryServer.create({ binary: binaryOptions, instance: { ip: '127.0.0.1', dbPath: memberDir(0), launchTimeout, storageEngine }, ...(auth ? { auth } : {}) }).then((server) => ({
           uri: server.getUri(),
           stop: () => server.stop({ doCleanup: true, force: true }),
         }))
       : MongoMemoryReplSet.create({
           binary: binaryOptions,
-          replSet: { count: replicas, ip: '127.0.0.1', ...(auth ? { auth } : {}) },
-          instanceOpts: Array.from({ length: replicas }, (_, i) => ({ dbPath: memberDir(i), launchTimeout })),
+          replSet: { count: replicas, ip: '127.0.0.1', storageEngine, args: [CACHE_SIZE_ARG, String(cacheSizeGb)], ...(auth ? { auth } : {}) },
+          instanceOpts: Array.from({ length: replicas }, (_, i) => ({ dbPath: memberDir(i), launchTimeout, storageEngine })),
         }).then((set) => ({ uri: set.getUri(), stop: () => set.stop({ doCleanup: true, force: true }) }));
 
   let started: { uri: string; stop: () => Promise<unknown> };
@@ -112,6 +125,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     uri: redactUri(started.uri),
     binary,
     version,
+    storageEngine,
+    ...(cacheSizeGb !== undefined ? { cacheSizeGb } : {}),
     stop: () => (stopped ??= started.stop().then(removeData, (err: unknown) => {
       removeData();
       throw err;
@@ -121,11 +136,20 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
 /** "7.0.14" from `mongod --version` ("db version v7.0.14"); a UsageError when it is not a mongod. */
 export function mongodVersion(binary: string): string {
+  return serverBinaryVersion(binary, 'mongod');
+}
+
+/**
+ * The version a mongod or mongos binary prints with --version: "db version v7.0.14" for mongod,
+ * "mongos version v7.0.14" for mongos (src/mongo/util/version.cpp, mongodVersion and mongosVersion).
+ */
+export function serverBinaryVersion(binary: string, kind: 'mongod' | 'mongos'): string {
   const run = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 15_000 });
-  const match = /^\s*db\s+version\s+v?(\d+\.\d+\.\d+)/im.exec(run.stdout ?? '');
+  const label = kind === 'mongod' ? 'db' : 'mongos';
+  const match = new RegExp(`^\\s*${label}\\s+version\\s+v?(\\d+\\.\\d+\\.\\d+)`, 'im').exec(run.stdout ?? '');
   if (match) return match[1];
   const why = run.error ? run.error.message : `it printed ${JSON.stringify((run.stdout || run.stderr || '').trim().slice(0, 200))}`;
-  throw new UsageError(`${binary} does not look like a mongod: \`${binary} --version\` gave no "db version vX.Y.Z" line (${why})`);
+  throw new UsageError(`${binary} does not look like a ${kind}: \`${binary} --version\` gave no "${label} version vX.Y.Z" line (${why})`);
 }
 
 /** MONGOMS_SYSTEM_BINARY, mongodb-memory-server's cache, or its download; else the clear error. */

@@ -4,5 +4,5 @@ export { launchProcesses, isLoopbackAddress, PortsInUseError, type LaunchOptions
 export type { ExitInfo } from './children';
 export { effectiveArgs, type ProcessSpec, type ProcessSpec as LaunchSpec, type ProcessKind } from './spec';
 export { formatCommandLine, redactArgs } from './command-line';
-export { startEmbedded, mongodVersion, NO_MONGOD_HELP, type EmbeddedOptions, type EmbeddedServer } from './embedded';
+export { startEmbedded, mongodVersion, serverBinaryVersion, NO_MONGOD_HELP, type EmbeddedOptions, type EmbeddedServer } from './embedded';
 export { clusterKeyFile, ensureKeyFile } from './keyfile';

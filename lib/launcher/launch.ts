@@ -30,8 +30,10 @@ export interface LaunchOptions {
   readyTimeoutMs: number;
   /**
    * How long stop() waits after SIGTERM before SIGKILL. Default 120 s: a signalled mongod or mongos
-   * waits out its quiesce period (shutdownTimeoutMillisForSignaledShutdown, 15 s by default since 5.0;
-   * the plan sets it to 1 s), a 4.4 primary tries to step down for up to 10 s, and then the final
+   * waits out its step-down and quiesce period (shutdownTimeoutMillisForSignaledShutdown, 15 s by
+   * default since 5.0; the plan sets it to 1 s), a 4.4 primary tries to step down for up to 10 s
+   * (waitForStepDownOnNonCommandShutdown; no quiesce mode before 5.0), a one-member set skips the
+   * step-down (src/mongo/db/commands/shutdown.cpp, stepDownForShutdown), and then the final
    * checkpoint is written; a process still shutting down cleanly is not cut short by a SIGKILL.
    */
   stopGraceMs?: number;

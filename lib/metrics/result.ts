@@ -195,6 +195,8 @@ export interface ResultDocument {
     product?: ServerProduct;
     /** What the server process(es) said about themselves: version, storage engine, cache, options, host. */
     processes?: ServerProcessFacts[];
+    /** serverStatus.storageEngine.name of the server connected to (absent: not reported). */
+    storageEngine?: string;
   };
   /** Where the load came from (absent in results written before it was recorded). */
   environment?: { loadMachine: LoadMachine };

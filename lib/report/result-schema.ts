@@ -129,6 +129,7 @@ export const resultDocumentSchema = z.object({
         }),
       )
       .optional(),
+    storageEngine: z.string().optional(),
   }),
   environment: z
     .object({

@@ -7,8 +7,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { applyPlan, cacheSizeGbPerMongod, CommandLogEntry, describeCacheSize, driverConnector, ServerVersion, SetupStep, withCacheSize } from '../topology';
-import { launchProcesses, LaunchedGroup, PortsInUseError, requireMongod, startEmbedded, StoppedProcess } from '../launcher';
-import { mongodVersion } from '../launcher/embedded';
+import { launchProcesses, LaunchedGroup, PortsInUseError, requireMongod, requireMongos, startEmbedded, StoppedProcess } from '../launcher';
+import { serverBinaryVersion } from '../launcher/embedded';
 import { RunError, UsageError } from '../config/errors';
 import { holdPhase } from './phase-hold';
 import { TargetPlan } from './run-plan';
@@ -66,6 +66,10 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
   const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal, ...(auth ? { auth } : {}) });
   if (auth) hooks.onNote(`access control: mongodb-memory-server created the root user ${auth.username}`);
   hooks.onNote(`embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
+  hooks.onNote(
+    `embedded storage engine: ${server.storageEngine} (asked for explicitly)` +
+      (server.cacheSizeGb !== undefined ? `; each of the ${target.replicas} members gets --wiredTigerCacheSizeGB ${server.cacheSizeGb}, its share of this host's memory` : ''),
+  );
   if (target.topology === 'replset') hooks.onNote('mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
   return {
     uri: server.uri,
@@ -81,7 +85,10 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
 async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
   const { plan } = target;
   const credentials = plan.topology.auth ? requireCredentials(hooks) : undefined;
-  checkBinaryVersion(requireMongod(target.binaries), plan.topology.serverVersion, hooks);
+  checkBinaryVersion(requireMongod(target.binaries), 'mongod', plan.topology.serverVersion, hooks);
+  // mongos has start-up options of its own that differ by version (mongosShutdownTimeoutMillisForSignaledShutdown
+  // from 4.5.0), so its binary is checked too, not only mongod's.
+  if (plan.processes.some((p) => p.kind === 'mongos')) checkBinaryVersion(requireMongos(target.binaries), 'mongos', plan.topology.serverVersion, hooks);
   fs.mkdirSync(target.dataDir, { recursive: true });
   const removeData = () => {
     if (target.removeDataDir) fs.rmSync(target.dataDir, { recursive: true, force: true });
@@ -183,10 +190,10 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
  * The plan's start-up options follow --server-version (the quiesce parameters exist from 5.0, and a
  * server refuses an unknown --setParameter at start-up), so the binary must be that version.
  */
-function checkBinaryVersion(binary: string, planned: ServerVersion, hooks: AcquireHooks): void {
+function checkBinaryVersion(binary: string, kind: 'mongod' | 'mongos', planned: ServerVersion, hooks: AcquireHooks): void {
   let version: string;
   try {
-    version = mongodVersion(binary);
+    version = serverBinaryVersion(binary, kind);
   } catch {
     hooks.onNote(`could not read the version of ${binary} (--version); planned for MongoDB ${planned.text}`);
     return;

@@ -66,7 +66,7 @@ export interface ConsistencyCheck {
   clientOps: number;
   /** serverOps - clientOps. */
   difference: number | null;
-  /** 2% of the clients' ops + the sampler's own commands + the clients' failed ops. */
+  /** 2% of the clients' ops + the sampler's own commands + the clients' failed ops (+ 1 per measured second for the drivers' monitoring hellos when command is compared). */
   allowance: number;
   /** Why it is unchecked, what the gap may mean, or that no mongos was sampled (the shards' primaries summed). */
   note?: string;

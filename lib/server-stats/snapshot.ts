@@ -11,10 +11,14 @@
  * - connections.current: the "connections" serverStatus section (transport layer), all versions.
  * - globalLock.currentQueue.{readers,writers}: the global lock section
  *   (src/mongo/db/stats/lock_server_status_section.cpp), operations waiting for a lock or a ticket.
- * - tickets in use: wiredTiger.concurrentTransactions.{read,write}.out before 7.0
- *   (src/mongo/db/storage/wiredtiger/wiredtiger_server_status.cpp); from 7.0 the execution-control
- *   section queues.execution.{read,write}.out (the "queues" section: TicketHolderManager::appendStats;
- *   field names per DOCS-16407: out, available, totalTickets).
+ * - tickets in use, {read,write}.out (TicketHolder::appendStats writes out, available, totalTickets): under wiredTiger.concurrentTransactions in the 6.x
+ *   line (WiredTigerKVEngine::appendGlobalStats, src/mongo/db/storage/wiredtiger/wiredtiger_kv_engine.cpp,
+ *   subobjStart("concurrentTransactions")), and under queues.execution in the later admission-control
+ *   code (AdmissionServerStatusSection, registered as the "queues" section, appends
+ *   TicketHolderManager::appendStats, or in the newest source TicketingSystem::appendStats with read
+ *   and write totals, under subobjStart("execution")). Which of the two a given 7.0.x or 8.0.x
+ *   reports was not pinned to a release in the source read: both paths are read, queues.execution first.
+ *   (DOCS-16407 is about the extra concurrentTransactions fields of 6.1, not about queues.execution.)
  * - wiredTiger.cache["bytes currently in the cache" | "tracked dirty bytes in the cache" |
  *   "maximum bytes configured" | "pages read into cache"]: WiredTiger's statistics as serverStatus
  *   relays them (the names mongostat reads, TOOLS-589).
@@ -96,7 +100,7 @@ export function snapshotOf(reply: Doc): ServerSnapshot {
   put(out, 'connections', numberOf(at(reply, 'connections', 'current')));
   put(out, 'queuedReaders', numberOf(at(reply, 'globalLock', 'currentQueue', 'readers')));
   put(out, 'queuedWriters', numberOf(at(reply, 'globalLock', 'currentQueue', 'writers')));
-  // 7.0+: the execution-control section; before: WiredTiger's own ticket counts.
+  // queues.execution (admission control, later releases), else wiredTiger.concurrentTransactions (6.x and before).
   const tickets = (kind: 'read' | 'write') => numberOf(at(reply, 'queues', 'execution', kind, 'out')) ?? numberOf(at(reply, 'wiredTiger', 'concurrentTransactions', kind, 'out'));
   put(out, 'readTicketsOut', tickets('read'));
   put(out, 'writeTicketsOut', tickets('write'));

@@ -56,8 +56,20 @@ export interface ReplicaSetMember {
   _id: number;
   host: string;
   priority?: number;
+  /** 0 for a member past the voting limit (absent: the server's default of 1). */
+  votes?: 0;
   arbiterOnly?: boolean;
 }
+
+/**
+ * A replica set may have at most 50 members, of which at most 7 vote: ReplSetConfig::validate
+ * (src/mongo/db/repl/repl_set_config.cpp, kMaxMembers and kMaxVotingMembers in repl_set_config.h)
+ * refuses "Replica set configuration contains N voting members, but must be at least 1 and no
+ * more than 7". Members past the limit are planned with votes: 0, and so priority: 0
+ * (MemberConfig, member_config.cpp: "priority must be 0 when non-voting (votes:0)").
+ */
+export const MAX_MEMBERS = 50;
+export const MAX_VOTING_MEMBERS = 7;
 
 export interface ReplicaSetSpec {
   name: string;
@@ -202,10 +214,22 @@ export function buildTopology(o: TopologyOptions): Topology {
       specs.push(addProcess(`${extra.processPrefix}-${i}`, 'mongod', processRole, ['--replSet', name, ...memberArgs], name));
     }
     if (extra.arbiter) specs.push(addProcess(`${extra.processPrefix}-arbiter`, 'mongod', 'arbiter', ['--replSet', name], name));
+    // An arbiter must vote (member_config.cpp: "Arbiter must vote (cannot have 0 votes)"), so it
+    // takes one of the 7 votes and the data-bearing members past the rest vote 0.
+    const votingDataMembers = MAX_VOTING_MEMBERS - (extra.arbiter ? 1 : 0);
     const configMembers: ReplicaSetMember[] = specs.map((p, i) => {
       const member: ReplicaSetMember = { _id: i, host: p.address };
       if (p.role === 'arbiter') member.arbiterOnly = true;
-      else if (extra.priorities) member.priority = extra.priorities[i];
+      else if (i >= votingDataMembers) {
+        if (extra.priorities && extra.priorities[i] > 0) {
+          throw new UsageError(
+            `option --priorities: member ${i} of ${name} is past the ${MAX_VOTING_MEMBERS} voting members MongoDB allows, so it votes 0 and ` +
+              `its priority must be 0 (member_config.cpp: "priority must be 0 when non-voting"), got ${extra.priorities[i]}`,
+          );
+        }
+        member.priority = 0;
+        member.votes = 0;
+      } else if (extra.priorities) member.priority = extra.priorities[i];
       return member;
     });
     const rs: ReplicaSetSpec = {

@@ -193,6 +193,10 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
   if (input.priorities && !input.priorities.some((p) => p > 0)) {
     throw new UsageError(`${name('priorities')}: at least one member needs a priority above 0, or no member can become primary`);
   }
+  // ReplSetConfig::validate (src/mongo/db/repl/repl_set_config.cpp) refuses more than kMaxMembers (50).
+  if (replicas + (arbiter ? 1 : 0) > 50) {
+    throw new UsageError(`${name('replicas')}: ${replicas} members plus an arbiter make ${replicas + 1}; a replica set has at most 50 members`);
+  }
   const hashed = input.hashed ?? false;
   const presplit = input.presplit === undefined ? undefined : parsePresplit(input.presplit, name('presplit'));
   if (presplit && hashed) {
@@ -230,7 +234,8 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
   }
 
   // Elections need a strict majority of voting members; with an even count a split vote can leave no primary.
-  const voters = replicas + (arbiter ? 1 : 0);
+  // At most 7 members vote (model.ts, MAX_VOTING_MEMBERS): the rest are planned with votes: 0.
+  const voters = Math.min(7, replicas + (arbiter ? 1 : 0));
   if (topology !== 'standalone' && voters > 1 && voters % 2 === 0) {
     warnings.push(
       `${name('replicas')} ${replicas}${arbiter ? ' plus an arbiter' : ''}: an even number of voting members (${voters}) ` +
@@ -238,7 +243,7 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
         (topology === 'replset' && !arbiter ? ' or add --arbiter' : ''),
     );
   }
-  if (topology === 'sharded' && options.configServers > 1 && options.configServers % 2 === 0) {
+  if (topology === 'sharded' && options.configServers > 1 && Math.min(7, options.configServers) % 2 === 0) {
     warnings.push(`${name('configServers')} ${options.configServers}: an even number of config servers can split a vote; use an odd count`);
   }
   if (topology === 'sharded' && !hashed && options.shardKey === '_id' && !presplit) {

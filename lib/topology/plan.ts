@@ -7,7 +7,7 @@
  * describes the read-only test that tells whether the step is already done, so a second run skips
  * it; both renderers implement the same checks.
  */
-import { Topology, ProcessSpec, ShardingSpec, processByName, QUIESCE_MS } from './model';
+import { Topology, ProcessSpec, ShardingSpec, processByName, QUIESCE_MS, MAX_VOTING_MEMBERS } from './model';
 import { describeCacheSize } from './cache-size';
 import { presplit } from './split';
 import { oneLine } from './js-literal';
@@ -171,7 +171,14 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
     const p = processByName(topology, step.target);
     targets[p.name] = { name: p.name, kind: p.kind, address: p.address, ...(p.replSet ? { replSet: p.replSet } : {}) };
   }
-  return { topology, processes: topology.processes, targets, steps, notes: [...versionNotes(topology), ...processNotes(topology)], warnings };
+  return {
+    topology,
+    processes: topology.processes,
+    targets,
+    steps,
+    notes: [...versionNotes(topology), ...votingNotes(topology), ...processNotes(topology)],
+    warnings,
+  };
 }
 
 /**
@@ -338,6 +345,21 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
     steps.push(cluster({ command: { balancerStart: 1 }, description: 'Start the balancer again', check: { kind: 'balancerRunning' } }));
   }
   return { steps, warnings };
+}
+
+/** Which members of which replica sets are planned without a vote (past the 7 voting members MongoDB allows). */
+export function votingNotes(topology: Topology): string[] {
+  const notes: string[] = [];
+  for (const rs of topology.replicaSets) {
+    const silent = rs.config.members.filter((m) => m.votes === 0);
+    if (silent.length === 0) continue;
+    notes.push(
+      `Replica set ${rs.name} has ${rs.config.members.length} members, but MongoDB allows at most ${MAX_VOTING_MEMBERS} voting members ` +
+        `(ReplSetConfig::validate, src/mongo/db/repl/repl_set_config.cpp): ${silent.map((m) => m.host).join(', ')} ` +
+        `${silent.length === 1 ? 'is' : 'are'} planned with votes: 0, priority: 0 (they replicate and can serve reads, but never vote or become primary).`,
+    );
+  }
+  return notes;
 }
 
 /** What the scripts should say about the processes they start (not for an existing cluster's --setup). */

@@ -168,7 +168,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       if (!serverStats) result.server = unsampledSection(started.warnings);
       for (const text of started.warnings) emit({ type: 'server-stats', text });
     }
-    const counting = workloadCounting(options.workload.ops);
+    const counting = workloadCounting(options.workload.ops, options.uri, result.target.serverVersion);
     const toldNotes = new Set<string>();
     // The data a step starts from: the workload's own set-up, else the built-in loader (unless
     // --no-load). Returns why it stopped short, or undefined when done.

@@ -115,6 +115,10 @@ export async function describeTarget(client: MongoClient, uri: string, forceTest
   if (testDouble) target.testDouble = true;
   target.product = testDouble && !product.testDouble ? { ...product, testDouble: true, label: `${product.label} (declared a test double)` } : product;
   target.processes = [processFacts];
+  // serverStatus.storageEngine.name: the engine the figures were measured on (wiredTiger, or e.g. an
+  // in-memory engine that would make them incomparable).
+  const engine = (status?.storageEngine as { name?: unknown } | undefined)?.name;
+  if (typeof engine === 'string') target.storageEngine = engine;
   return target;
 }
 

@@ -12,11 +12,12 @@ DATA_DIR="$(cd "$DATA_DIR" && pwd -P)"
 # Each process gets SIGTERM (a clean shutdown) and the script waits until it has exited before the next tier.
 
 # A pid file outlives its process (a crash, a reboot), and the pid may belong to another program
-# by now: signal it only while it still runs mongod or mongos (ps, else /proc).
-runs_mongo() {
+# by now: signal it only while it is still the process that 00-start.sh (or 15-start-mongos.sh)
+# started with this very pid file, whatever its binary is called (MONGOD=/opt/mongodb-7.0/bin/mongod-7.0).
+started_with_pid_file() {
   local args
-  args="$( (ps -p "$1" -o args= 2>/dev/null) || tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null)" || return 1
-  [[ " $args " =~ [[:space:]/]mongo[ds][[:space:]] ]]
+  if [ -r "/proc/$1/cmdline" ]; then args="$(tr '\0' ' ' < "/proc/$1/cmdline")"; else args="$(ps -p "$1" -o args= 2>/dev/null)" || return 1; fi
+  [[ " $args " == *" --pidfilepath $2 "* || " $args " == *" --pidfilepath=$2 "* ]]
 }
 
 # Stops the named processes together and waits for all of them.
@@ -27,8 +28,8 @@ stop_tier() {
       [ -f "$file" ] || continue
       pid="$(cat "$file")"
       kill -0 "$pid" 2>/dev/null || continue
-      if ! runs_mongo "$pid"; then
-        echo "skip $name: pid $pid in $file is no longer a mongod or mongos (a stale pid file)" >&2
+      if ! started_with_pid_file "$pid" "$file"; then
+        echo "skip $name: pid $pid in $file is no longer the process started with that pid file (a stale pid file)" >&2
         continue
       fi
       echo "+ kill $pid  # $name"

@@ -119,9 +119,11 @@ describe('99-stop.sh run with bash', () => {
     const children = names.map((name) => {
       mkdirSync(path.join(dataDir, name), { recursive: true });
       const binary = name.startsWith('mongos') ? 'mongos' : 'mongod';
-      // bash -c '...' mongod: the process's command line names the binary, as a real one's does.
-      const child = spawn('bash', ['-c', 'trap "sleep 0.3; exit 0" TERM; while true; do sleep 0.05; done', binary]);
-      writeFileSync(path.join(dataDir, name, `${binary}.pid`), `${child.pid}\n`);
+      // bash -c '...' mongod --pidfilepath FILE: the process's command line names its pid file, as
+      // the one 00-start.sh starts does.
+      const pidFile = path.join(fsReal(dataDir), name, `${binary}.pid`);
+      const child = spawn('bash', ['-c', 'trap "sleep 0.3; exit 0" TERM; while true; do sleep 0.05; done', binary, '--pidfilepath', pidFile]);
+      writeFileSync(pidFile, `${child.pid}\n`);
       child.on('exit', () => exits.push(name));
       return child;
     });
@@ -133,6 +135,25 @@ describe('99-stop.sh run with bash', () => {
     expect(exits[0]).toBe('mongos-0');
     expect(exits[exits.length - 1]).toBe('cfg-0');
     for (const c of children) expect(c.exitCode ?? c.signalCode).not.toBeNull();
+  });
+
+  it('stops a mongod whose binary has another name (MONGOD=/opt/mongodb-7.0/bin/mongod-7.0), matched by its pid file', async () => {
+    const scripts = writeScripts({ topology: 'replset', replicas: 1 });
+    const dir = path.join(tmp, 'mongo-bench-data', 'rs0-0');
+    mkdirSync(dir, { recursive: true });
+    const pidFile = path.join(fsReal(dir), 'mongod.pid');
+    const child = spawn('bash', ['-c', 'trap "exit 0" TERM; while true; do sleep 0.05; done', '/opt/mongodb-7.0/bin/mongod-7.0', '--port', '27017', '--pidfilepath', pidFile]);
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      writeFileSync(pidFile, `${child.pid}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const r = await runStopScript(scripts);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`+ kill ${child.pid}  # rs0-0`);
+      await exited;
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('leaves alone a process that a stale pid file names but that is no mongod or mongos', async () => {

@@ -54,7 +54,9 @@ describe('runStep (engine)', () => {
     const m = await runStep([fakeOp(0, 'read', soon), failing], new TemplateScope(), { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
     expect(m.writes).toBe(0);
     expect(m.errors).toBe(failing.calls);
-    expect(m.reads).toBe(m.errors);
+    // No op starts once the window has closed, so a client may stop between its read and its write.
+    expect(m.reads - m.errors).toBeGreaterThanOrEqual(0);
+    expect(m.reads - m.errors).toBeLessThanOrEqual(2);
     expect(m.errorTallies).toEqual([{ error: 'DuplicateKey (11000)', count: m.errors, example: 'E11000 duplicate key error' }]);
     expect(m.perSecond.errors.reduce((s, x) => s + x, 0) + (m.overrun?.errors ?? 0)).toBe(m.errors);
   });

@@ -1,7 +1,11 @@
 /**
  * Access control as far as the tool meets it (a server started with --auth or --keyFile):
- * - the localhost exception: until a first user exists, every command is allowed
- *   (docs: "Localhost Exception"; src/mongo/db/auth/authorization_session_impl.cpp);
+ * - the localhost exception: until a first user exists, a connection that has not authenticated
+ *   gets only the privileges of AuthorizationSessionImpl::_getDefaultPrivileges
+ *   (src/mongo/db/auth/authorization_session_impl.cpp): createUser and grantRole on admin,
+ *   createUser on $external, and on the cluster addShard, replSetConfigure (replSetInitiate,
+ *   replSetReconfig) and replSetGetStatus; an arbiter also getCmdLineOpts, getParameter,
+ *   serverStatus and shutdown (SERVER-5479). Anything else that needs a privilege is refused as below;
  * - then a connection that has not authenticated is refused any command that requires it:
  *   13 Unauthorized "Command <name> requires authentication" (src/mongo/db/commands.cpp);
  * - users are created by createUser with SCRAM-SHA-256 credentials and authenticated with
@@ -33,6 +37,20 @@ const ITERATIONS = 15_000; // scramIterationCount's SHA-256 default (scramSHA256
 /** Commands that do not require authentication (requiresAuth() false in the server). */
 const NO_AUTH_NEEDED = new Set(['hello', 'ismaster', 'saslstart', 'saslcontinue', 'ping', 'buildinfo', 'endsessions', 'logout', 'authenticate', 'getnonce', 'connectionstatus', '_fakereplsetheartbeat']);
 
+/**
+ * The commands the localhost exception's default privileges cover (_getDefaultPrivileges; each
+ * command's required action from its checkAuthForCommand / getAuthActionSet): createUser
+ * (createUser on its database: admin or $external), grantRolesToUser (grantRole, admin only),
+ * addShard, replSetInitiate and replSetReconfig (replSetConfigure), replSetGetStatus; on an
+ * arbiter also getCmdLineOpts, getParameter, serverStatus, shutdown.
+ */
+function localhostExceptionAllows(command: string, db: string, arbiter: boolean): boolean {
+  if (command === 'createuser') return db === 'admin' || db === '$external';
+  if (command === 'grantrolestouser') return db === 'admin';
+  if (['addshard', 'replsetinitiate', 'replsetreconfig', 'replsetgetstatus'].includes(command)) return true;
+  return arbiter && ['getcmdlineopts', 'getparameter', 'serverstatus', 'shutdown'].includes(command);
+}
+
 const hmac = (key: Buffer, text: string) => crypto.createHmac('sha256', key).update(text).digest();
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest();
 
@@ -48,9 +66,11 @@ export class AccessControl {
   }
 
   /** 13 Unauthorized for a command this connection may not run yet, or undefined. */
-  refuse(command: string, connection: number): Doc | undefined {
-    if (!this.enabled || !this.hasUsers || this.authenticated.has(connection)) return undefined;
-    if (NO_AUTH_NEEDED.has(command.toLowerCase())) return undefined;
+  refuse(command: string, connection: number, db = 'admin', arbiter = false): Doc | undefined {
+    if (!this.enabled || this.authenticated.has(connection)) return undefined;
+    const name = command.toLowerCase();
+    if (NO_AUTH_NEEDED.has(name)) return undefined;
+    if (!this.hasUsers && localhostExceptionAllows(name, db, arbiter)) return undefined;
     return { ok: 0, errmsg: `Command ${command} requires authentication`, code: 13, codeName: 'Unauthorized' };
   }
 

@@ -174,7 +174,7 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
     },
   };
   for (const name of WRITE_COMMANDS) handlers[name] = needsWritable(name);
-  return withAccessControl(handlers, ctx.access);
+  return withAccessControl(handlers, ctx.access, () => repl.isArbiter);
 }
 
 /**
@@ -182,7 +182,7 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
  * gate that refuses an unauthenticated connection (once a user exists), else calls the handler
  * (matched like the recording server does: exactly, then case-insensitively) or falls back to the default.
  */
-function withAccessControl(handlers: Record<string, CommandHandler>, access: AccessControl): Record<string, CommandHandler> {
+function withAccessControl(handlers: Record<string, CommandHandler>, access: AccessControl, isArbiter: () => boolean): Record<string, CommandHandler> {
   const lookup = (name: string): CommandHandler | undefined => {
     if (handlers[name]) return handlers[name];
     const key = Object.keys(handlers).find((k) => k.toLowerCase() === name.toLowerCase());
@@ -192,7 +192,8 @@ function withAccessControl(handlers: Record<string, CommandHandler>, access: Acc
     get: (_target, name) => {
       if (typeof name !== 'string') return undefined;
       const handler = lookup(name);
-      const gate: CommandHandler = (body, db, server, connection) => access.refuse(name, connection?.id ?? 0) ?? handler?.(body, db, server, connection);
+      const gate: CommandHandler = (body, db, server, connection) =>
+        access.refuse(name, connection?.id ?? 0, db, isArbiter()) ?? handler?.(body, db, server, connection);
       return gate;
     },
   });

@@ -8,7 +8,7 @@
  *   replication.ts  replSetInitiate validation, election, drain mode, secondaries
  *   sharding.ts     mongos catalog: shards, databases, collections, chunks, balancer
  *   strict.ts       IDL strict parsing (40415)
- *   shutdown.ts     quiesce on a signalled shutdown
+ *   shutdown.ts     step-down and quiesce on a signalled shutdown
  *   auth.ts         localhost exception, SCRAM-SHA-256 users, Unauthorized
  *   commands.ts     the handlers wiring it together
  *   version.ts      MONGO_BENCH_FAKE_VERSION and what depends on it
@@ -32,7 +32,7 @@ import { StartupError, storeOptions, type FakeOptions, type Kind } from './optio
 import { helloOn, sleep } from './peers';
 import { ReplicaSetNode } from './replication';
 import { ShardingCatalog } from './sharding';
-import { quiesceTimeFor, type Quiesce } from './shutdown';
+import { shutdownWaits, type Quiesce } from './shutdown';
 import { fakeVersionFromEnv, type ServerVersion } from './version';
 
 export { storeOptions } from './options';
@@ -91,16 +91,47 @@ function writePidFile(options: FakeOptions, log: Logger): void {
 }
 
 /**
- * mongos loads the cluster settings from the config servers before it listens
- * (src/mongo/s/mongos_main.cpp, runMongosServer -> initializeSharding), retrying without a limit:
- * it goes on once a config server answers as a member of the named, initiated replica set.
+ * The keyfile is read in initializeServerGlobalState (after the fork, so a --fork parent reports
+ * "child process failed, exited with 1") by setUpSecurityKey -> readSecurityFile
+ * (src/mongo/db/auth/security_file.cpp): a file that cannot be stat'ed ("Error reading file <f>:
+ * <strerror>"), one with any group or other permission bit ("permissions on <f> are too open"), or
+ * a character outside base64 and whitespace ("invalid char in key file <f>: <c>") is refused, and
+ * the server exits with ExitCode::fail (1).
+ */
+function checkKeyFile(options: FakeOptions, log: Logger): void {
+  if (!options.keyFile) return;
+  const file = options.keyFile;
+  const refuse = (error: string) => {
+    log('E', 'ACCESS', 20255, 'Read security file failed', { error: { code: 2, codeName: 'InvalidPath', errmsg: error } });
+    process.exit(EXIT_FAIL);
+  };
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return refuse(`Error reading file ${file}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`);
+  }
+  if ((stat.mode & 0o077) !== 0) return refuse(`permissions on ${file} are too open`);
+  const bad = /[^A-Za-z0-9+/=\s]/.exec(fs.readFileSync(file, 'latin1'));
+  if (bad) return refuse(`invalid char in key file ${file}: ${bad[0]}`);
+}
+
+/**
+ * mongos loads the cluster settings from the config servers before it listens and before it
+ * releases a --fork parent (src/mongo/s/mongos_main.cpp, runMongosServer -> initializeSharding),
+ * retrying without a limit. initializeSharding waits in loadGlobalSettingsFromConfigServer for
+ * config.version (the cluster id) and in waitForSigningKeys for admin.system.keys: both are
+ * written by the config server replica set's PRIMARY once it is writable (the cluster id on its
+ * first step-up; the keys by its KeysCollectionManager), so a config server that answers only as
+ * SECONDARY is not enough. Modelled as: it goes on once a member of the named set is a writable primary.
  */
 async function waitForConfigServers(options: FakeOptions, log: Logger): Promise<void> {
   const configDb = options.configDb!;
   let logged = false;
   for (;;) {
     const hellos = await Promise.all(configDb.hosts.map((h) => helloOn(h)));
-    if (hellos.some((h) => h?.setName === configDb.setName && (h.ismaster === true || h.secondary === true))) return;
+    if (hellos.some((h) => h?.setName === configDb.setName && (h.ismaster === true || h.isWritablePrimary === true))) return;
     if (!logged) {
       log('I', 'SHARDING', 22727, 'Waiting for the config server replica set to be initiated', { configdb: configDb });
       logged = true;
@@ -121,6 +152,7 @@ export async function main(kind: Kind): Promise<void> {
   openLog(options);
   const log = makeLogger(options);
   writePidFile(options, log);
+  checkKeyFile(options, log);
   if (kind === 'mongod' && !fs.existsSync(options.dbPath)) {
     // src/mongo/db/mongod_main.cpp (_initAndListen): "Data directory ... not found", ExitCode 100.
     log('E', 'STORAGE', 22312, `Data directory ${options.dbPath} not found. Create the missing directory or specify another path using (1) the --dbpath command line option, or (2) by adding the 'storage.dbPath' option in the configuration file.`);
@@ -145,11 +177,16 @@ export async function main(kind: Kind): Promise<void> {
       // shutdown request arrived"). The short wait only lets the reply go out.
       await sleep(20);
     }
-    const wait = why === 'shutdown' ? 0 : quiesceTimeFor(options, repl);
-    if (wait > 0) {
+    const waits = why === 'shutdown' ? { stepDownMs: 0, quiesceMs: 0 } : await shutdownWaits(options, repl);
+    if (waits.stepDownMs > 0) {
+      log('I', 'REPL', 4784900, 'Stepping down the ReplicationCoordinator for shutdown', { waitTime: waits.stepDownMs });
+      await sleep(waits.stepDownMs);
+      log('W', 'REPL', 4719000, 'Error stepping down during force shutdown', { error: 'ExceededTimeLimit: No electable secondaries caught up' });
+    }
+    if (waits.quiesceMs > 0) {
       quiesce.active = true;
-      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', { quiesceTimeMillis: wait });
-      await sleep(wait);
+      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', { quiesceTimeMillis: waits.quiesceMs });
+      await sleep(waits.quiesceMs);
     }
     log('I', 'CONTROL', 20565, 'Now exiting', { reason: why });
     if (server) {

@@ -113,6 +113,8 @@ export interface FakeOptions {
   keyFile?: string;
   auth: boolean;
   replSet?: string;
+  /** The seed hosts of --replSet <name>/<host>,<host> (used by an empty replSetInitiate). */
+  replSetSeeds?: string[];
   clusterRole?: 'configsvr' | 'shardsvr';
   configDb?: { setName: string; hosts: string[] };
   fork: boolean;
@@ -206,6 +208,7 @@ export function storeOptions(kind: Kind, version: ServerVersion, argv: string[],
     keyFile: absolute(single(parsed, 'keyFile')),
     auth: sw('auth') || single(parsed, 'keyFile') !== undefined,
     replSet: kind === 'mongod' ? single(parsed, 'replSet')?.split('/')[0] : undefined,
+    replSetSeeds: kind === 'mongod' ? single(parsed, 'replSet')?.split('/')[1]?.split(',').filter(Boolean) : undefined,
     clusterRole: configsvr ? 'configsvr' : shardsvr ? 'shardsvr' : undefined,
     configDb,
     fork,

@@ -22,6 +22,10 @@ export type NodeState = 'uninitialized' | 'secondary' | 'drain' | 'primary';
 
 export const HEARTBEAT_COMMAND = '_fakeReplSetHeartbeat';
 
+/** kMaxMembers and kMaxVotingMembers (src/mongo/db/repl/repl_set_config.h). */
+const MAX_MEMBERS = 50;
+const MAX_VOTING_MEMBERS = 7;
+
 const err = (code: number, codeName: string, errmsg: string): Doc => ({ ok: 0, errmsg, code, codeName });
 
 function envMs(name: string, fallback: number): number {
@@ -49,8 +53,48 @@ export class ReplicaSetNode {
   }
 
   get hosts(): string[] {
-    const members = Array.isArray(this.config?.members) ? (this.config.members as Doc[]) : [];
-    return members.map((m) => String(m.host));
+    return this.members.map((m) => String(m.host));
+  }
+
+  private get members(): Doc[] {
+    return Array.isArray(this.config?.members) ? (this.config.members as Doc[]) : [];
+  }
+
+  /**
+   * hello's member lists (TopologyCoordinator::fillHelloForReplSet, src/mongo/db/repl/topology_coordinator.cpp):
+   * hidden (and delayed) members are left out; electable ones (priority > 0, not arbiters) go in `hosts`,
+   * arbiters in `arbiters`, the rest (priority 0) in `passives`. Lists that would be empty are absent.
+   */
+  private memberLists(): Doc {
+    const lists: Record<'hosts' | 'passives' | 'arbiters', string[]> = { hosts: [], passives: [], arbiters: [] };
+    for (const m of this.members) {
+      if (m.hidden === true || Number(m.secondaryDelaySecs ?? m.slaveDelay ?? 0) > 0) continue;
+      const arbiter = m.arbiterOnly === true;
+      const priority = m.priority === undefined ? (arbiter ? 0 : 1) : Number(m.priority);
+      (arbiter ? lists.arbiters : priority > 0 ? lists.hosts : lists.passives).push(String(m.host));
+    }
+    return Object.fromEntries(Object.entries(lists).filter(([, v]) => v.length > 0));
+  }
+
+  get memberCount(): number {
+    return this.members.length;
+  }
+
+  /** The other members that could take over as primary: not arbiters, priority above 0, not hidden. */
+  electableOthers(): string[] {
+    return this.members
+      .filter((m) => m.host !== this.options.me && m.arbiterOnly !== true && m.hidden !== true && (m.priority === undefined ? 1 : Number(m.priority)) > 0)
+      .map((m) => String(m.host));
+  }
+
+  /** This member is an arbiter of its set's config. */
+  get isArbiter(): boolean {
+    return this.self?.arbiterOnly === true;
+  }
+
+  /** This member's own entry in the config. */
+  private get self(): Doc | undefined {
+    return this.members.find((m) => m.host === this.options.me);
   }
 
   /** A node that accepts writes: a standalone, or a primary past its drain period. */
@@ -77,7 +121,7 @@ export class ReplicaSetNode {
       return { [primaryKey]: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config' };
     }
     const reply: Doc = {
-      hosts: this.hosts,
+      ...this.memberLists(),
       setName: this.setName,
       setVersion: this.config.version,
       // During drain mode the member state is PRIMARY but it cannot accept writes yet:
@@ -87,6 +131,11 @@ export class ReplicaSetNode {
       me: this.options.me,
     };
     if (this.primary) reply.primary = this.primary;
+    // fillHelloForReplSet: arbiterOnly for an arbiter, passive for a priority-0 member, hidden.
+    const self = this.self;
+    if (self?.arbiterOnly === true) reply.arbiterOnly = true;
+    else if (self?.priority !== undefined && Number(self.priority) === 0) reply.passive = true;
+    if (self?.hidden === true) reply.hidden = true;
     if (this.electionId && (this.state === 'primary' || this.state === 'drain')) reply.electionId = this.electionId;
     return reply;
   }
@@ -102,11 +151,14 @@ export class ReplicaSetNode {
     if (!this.setName) return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
     if (this.config) return err(23, 'AlreadyInitialized', 'already initialized');
     const given = body.replSetInitiate;
-    // An empty/missing config means "a set of just me" (replication_coordinator_impl.cpp processReplSetInitiate).
+    // An empty/missing config: this node as member 0, then the seed hosts of --replSet <name>/<seeds>
+    // as members 1.. (src/mongo/db/repl/repl_set_commands.cpp, CmdReplSetInitiate::run with
+    // parseReplSetSeedList; a seed that is this node is skipped).
+    const seeds = (this.options.replSetSeeds ?? []).filter((h) => h !== this.options.me);
     const config: Doc =
       given && typeof given === 'object' && Object.keys(given).length > 0
         ? { ...(given as Doc) }
-        : { _id: this.setName, version: 1, members: [{ _id: 0, host: this.options.me }] };
+        : { _id: this.setName, version: 1, members: [this.options.me, ...seeds].map((host, i) => ({ _id: i, host })) };
     const invalid = this.validate(config);
     if (invalid) return invalid;
     config.version ??= 1;
@@ -149,8 +201,21 @@ export class ReplicaSetNode {
       return invalid('Replica set configuration must contain at least one member');
     }
     const members = config.members as Doc[];
+    // ReplSetConfig::_validate (repl_set_config.cpp): kMaxMembers (repl_set_config.h) is 50.
+    if (members.length > MAX_MEMBERS) {
+      return invalid(`Replica set configuration contains ${members.length} members, but must have at least 1 and no more than  ${MAX_MEMBERS}`);
+    }
     for (let i = 0; i < members.length; i++) {
       if (typeof members[i].host !== 'string') return invalid(`members.${i}.host is missing or not a string`);
+      // MemberConfig's constructor (member_config.cpp): an arbiter must vote; a member with a
+      // priority must vote. An arbiter's default priority 1 becomes 0.
+      const m = members[i];
+      const votes = m.votes === undefined ? 1 : Number(m.votes);
+      const arbiter = m.arbiterOnly === true;
+      const priority = m.priority === undefined ? (arbiter ? 0 : 1) : Number(m.priority);
+      if (arbiter && votes === 0) return invalid('Arbiter must vote (cannot have 0 votes)');
+      if (priority !== 0 && votes === 0) return invalid('priority must be 0 when non-voting (votes:0)');
+      if (priority !== 0 && m.hidden === true) return invalid('priority must be 0 when hidden=true');
       for (let j = 0; j < i; j++) {
         if (members[j]._id === members[i]._id) {
           return invalid(`Found two member configurations with same _id field, members.${j}._id == members.${i}._id == ${String(members[i]._id)}`);
@@ -159,6 +224,23 @@ export class ReplicaSetNode {
           return invalid(`Found two member configurations with same host field, members.${j}.host == members.${i}.host == ${String(members[i].host)}`);
         }
       }
+    }
+    // ReplSetConfig::_validate: all members localhost or none; 1 to kMaxVotingMembers (7) voters;
+    // at least one electable member (not an arbiter, priority > 0); no arbiter in a config server set.
+    const isLocalHost = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(:\d+)?$/.test(host);
+    const localhostCount = members.filter((m) => isLocalHost(String(m.host))).length;
+    if (localhostCount !== 0 && localhostCount !== members.length) {
+      return invalid(`Either all host names in a replica set configuration must be localhost references, or none must be; found ${localhostCount} out of ${members.length}`);
+    }
+    const voterCount = members.filter((m) => (m.votes === undefined ? 1 : Number(m.votes)) !== 0).length;
+    if (voterCount > MAX_VOTING_MEMBERS || voterCount === 0) {
+      return invalid(`Replica set configuration contains ${voterCount} voting members, but must be at least 1 and no more than ${MAX_VOTING_MEMBERS}`);
+    }
+    if (!members.some((m) => m.arbiterOnly !== true && (m.priority === undefined ? 1 : Number(m.priority)) > 0)) {
+      return invalid('Replica set configuration must contain at least one non-arbiter member with priority > 0');
+    }
+    if (config.configsvr === true && members.some((m) => m.arbiterOnly === true)) {
+      return invalid('Arbiters are not allowed in replica set configurations being used for config servers');
     }
     // validateConfigForInitiate: exactly one member must be this node.
     if (!members.some((m) => m.host === this.options.me)) {
