@@ -24,7 +24,7 @@ import { FAKE_BIN, freePortRange, leftovers, tempDir } from '../support/processe
 
 /** `mongo-bench matrix <args>` as a child process (see test/support/cli-child.ts). */
 function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void, guardMs = 50_000): Promise<Finished> {
-  return runCliChild(['matrix', ...args], { env, onStderr: onOutput, guardMs });
+  return runCliChild(['matrix', ...args], { env, onStderr: onOutput, guardMs, guardSignal: 'SIGTERM' });
 }
 
 interface RecordedLine {

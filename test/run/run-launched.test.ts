@@ -19,7 +19,7 @@ import { mongodVersion } from '../../lib/launcher/embedded';
 
 /** `mongo-bench run <args>` as a child process (see test/support/cli-child.ts). */
 function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void): Promise<Finished> {
-  return runCliChild(['run', ...args], { env, onStderr: onOutput, guardMs: 40_000 });
+  return runCliChild(['run', ...args], { env, onStderr: onOutput, guardMs: 40_000, guardSignal: 'SIGTERM' });
 }
 
 interface Recorded {

@@ -28,11 +28,16 @@ export interface CliOptions {
   onStdout?: (stdout: string, child: ChildProcess) => void;
   onSpawn?: (child: ChildProcess) => void;
   /**
-   * A CLI still running after guardMs gets SIGTERM (SIGKILL 5 s later), so a hang (e.g. waiting on
-   * children it failed to stop) fails the test rather than timing it out. None by default for
-   * startCli (agents wait for work until stopped); runCli's default is 40 s.
+   * A CLI still running after guardMs gets guardSignal, so a hang (e.g. waiting on children it
+   * failed to stop) fails the test rather than timing it out. None by default for startCli (agents
+   * wait for work until stopped); runCli's default is 40 s.
    */
   guardMs?: number;
+  /**
+   * SIGKILL (the default): nothing of the CLI's runs after the guard. SIGTERM: the CLI may stop what
+   * it started (SIGKILL follows 5 s later).
+   */
+  guardSignal?: 'SIGKILL' | 'SIGTERM';
 }
 
 export interface CliProcess {
@@ -73,9 +78,10 @@ export function startCli(args: string[], options: CliOptions = {}): CliProcess {
     options.guardMs === undefined
       ? undefined
       : setTimeout(() => {
-          stderr += `\n[test] the CLI did not finish within ${options.guardMs! / 1000} s: sent SIGTERM\n`;
-          child.kill('SIGTERM');
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          const signal = options.guardSignal ?? 'SIGKILL';
+          stderr += `\n[test] the CLI did not finish within ${options.guardMs! / 1000} s: sent ${signal}\n`;
+          child.kill(signal);
+          if (signal !== 'SIGKILL') setTimeout(() => child.kill('SIGKILL'), 5000).unref();
         }, options.guardMs);
   const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? String(signal))));
   const finished = new Promise<Finished>((resolve) =>
