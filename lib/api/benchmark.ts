@@ -5,7 +5,8 @@
  */
 import { MongoClientOptions } from 'mongodb';
 import { z } from 'zod';
-import { readConfigFile } from '../config/config-file';
+import { placeInFile, readConfigFile } from '../config/config-file';
+import { checkApiKeys, withOptionPlaces } from '../config/error-place';
 import { UsageError } from '../config/errors';
 import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../config/run-options';
 import { ResultDocument } from '../metrics/result';
@@ -38,6 +39,15 @@ export interface BenchmarkControl {
 
 /** Resolves and validates the options (defaults applied) without connecting: what benchmark() will run. */
 export function benchmarkOptions(input: BenchmarkInput): RunOptions {
+  checkApiKeys(input, INPUT_KEYS);
+  // The checks are shared with the CLI and name its flags (option --max-clients): here, the API's keys.
+  return withOptionPlaces(() => resolveInput(input), (key) => `option ${key}`);
+}
+
+/** Every key a BenchmarkInput may have. */
+const INPUT_KEYS: readonly string[] = ['uri', 'ops', 'workloadName', 'out', ...Object.keys(benchmarkShape)];
+
+function resolveInput(input: BenchmarkInput): RunOptions {
   const { ops, workloadName, writeConcern, out, ...flags } = input;
   if (ops !== undefined && (flags.workload !== undefined || flags.workloadFile !== undefined)) {
     throw new UsageError('option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file');
@@ -58,12 +68,21 @@ export async function benchmark(input: BenchmarkInput, control: BenchmarkControl
   return runBenchmark(benchmarkOptions(input), control);
 }
 
-const configShape = { ...benchmarkShape, uri: z.string().min(1, 'must not be empty').optional() };
+const configShape = {
+  ...benchmarkShape,
+  uri: z.string().min(1, 'must not be empty').optional(),
+  // As in benchmark(): 1, "majority", or an object (YAML's `writeConcern: {w: 1, j: true}`).
+  writeConcern: z.union([z.string(), z.number(), z.record(z.string(), z.unknown())]).optional(),
+};
 
 /** Reads a JSON or YAML config file (the keys of `mongo-bench run --config`, benchmark part) as a BenchmarkInput. */
 export function readBenchmarkConfig(file: string, overrides: Partial<BenchmarkInput> = {}): BenchmarkInput {
-  const values = readConfigFile(file, configShape).values as Partial<BenchmarkInput> & { writeConcern?: unknown };
+  const read = readConfigFile(file, configShape);
+  const values = read.values as Partial<BenchmarkInput> & { writeConcern?: unknown };
   const merged = { ...values, ...overrides } as Partial<BenchmarkInput>;
   if (merged.uri === undefined) throw new UsageError(`config ${file}: uri: required (the deployment to benchmark), in the file or as an override`);
+  // Checked now, while the file's lines are known: an error names the file and line (or the override's key).
+  checkApiKeys(overrides, INPUT_KEYS);
+  withOptionPlaces(() => resolveInput(merged as BenchmarkInput), (key) => (key in overrides ? undefined : placeInFile(read, key)) ?? `option ${key}`);
   return merged as BenchmarkInput;
 }

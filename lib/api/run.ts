@@ -5,7 +5,8 @@
  */
 import { MongoClientOptions } from 'mongodb';
 import { RunFlags } from '../config/run-options';
-import { resolveRunPlan } from '../run/run-plan';
+import { checkApiKeys, withOptionPlaces } from '../config/error-place';
+import { resolveRunPlan, runShape } from '../run/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
 import { RunEvent } from '../run/progress';
 import { afterRun } from '../run/after-run';
@@ -21,7 +22,9 @@ export type { RunFlags, RunOutcome, RunEvent };
 
 /** Resolves the options (errors name the option: UsageError) and runs; `outcome.result` is the result document. */
 export async function run(options: RunFlags, control: RunControl = {}): Promise<RunOutcome> {
-  const plan = resolveRunPlan({ ...options, dryRun: undefined });
+  checkApiKeys(options, [...Object.keys(runShape), 'config', 'dryRun']);
+  // The checks are the CLI's and name its flags (option --max-clients): here, the API's keys.
+  const plan = withOptionPlaces(() => resolveRunPlan({ ...options, dryRun: undefined }), (key) => `option ${key}`);
   const outcome = await executeRun(plan, {
     signal: control.signal ?? new AbortController().signal,
     emit: (event) => control.onEvent?.(event),

@@ -13,7 +13,10 @@ import { renderComparisonText } from '../compare/render-text';
 import { parseNamespace } from '../workload/op-spec';
 import { BenchmarkEvent } from '../workload/benchmark';
 import { benchmark } from './benchmark';
-import { compare } from './results';
+import { compare, readResult } from './results';
+import { serverDifference } from './baseline-server';
+import { connectTarget } from '../workload/target';
+import { RUN_DEFAULTS } from '../config/run-options';
 
 export interface WorkloadBenchmarkInput {
   /** The deployment: e.g. `(await MongoMemoryServer.create()).getUri()`. */
@@ -43,6 +46,12 @@ export interface WorkloadBenchmarkInput {
   clientOptions?: MongoClientOptions;
   signal?: AbortSignal;
   onEvent?: (event: BenchmarkEvent) => void;
+  /**
+   * The baseline file expectNoRegression will compare with. When it exists, the server is checked
+   * against the baseline's before anything is loaded or measured: another product, version or a
+   * test double instead of MongoDB (or the reverse) throws a UsageError at once.
+   */
+  baseline?: string;
 }
 
 export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 1, trials: 5 } as const;
@@ -66,9 +75,31 @@ async function loadDocuments(input: WorkloadBenchmarkInput, ns: string): Promise
   }
 }
 
+function updatingBaseline(option?: boolean): boolean {
+  return option ?? process.env.MONGO_BENCH_UPDATE_BASELINE === '1';
+}
+
+function refuseOtherServer(baselinePath: string, difference: string): never {
+  throw new UsageError(
+    `baseline ${baselinePath}: ${difference}. A baseline only means something on the server it was recorded on: ` +
+      'run against that server, or re-record the baseline here (MONGO_BENCH_UPDATE_BASELINE=1, or update: true)',
+  );
+}
+
+/** Connects once (no load, no measurement) to compare the server with the baseline's. */
+async function assertSameServer(input: WorkloadBenchmarkInput, baselinePath: string): Promise<void> {
+  const baseline = await readResult(baselinePath);
+  // The benchmark's own connection step: an unreachable server fails here as it would there (RunError, naming the hosts).
+  const { client, target } = await connectTarget(input.uri, { serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout, maxClients: 1, clientOptions: input.clientOptions });
+  await client.close();
+  const difference = serverDifference(baseline.target, target);
+  if (difference) refuseOtherServer(baselinePath, difference);
+}
+
 /** Loads `documents` (when given), then runs `ops` at each client count: the result document. */
 export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<ResultDocument> {
   const ns = input.ns ?? WORKLOAD_TEST_DEFAULTS.ns;
+  if (input.baseline !== undefined && !updatingBaseline() && existsSync(input.baseline)) await assertSameServer(input, input.baseline);
   if (input.documents !== undefined || input.indexes !== undefined) await loadDocuments(input, ns);
   return benchmark(
     {
@@ -99,6 +130,8 @@ export interface NoRegressionOptions {
   ci?: boolean;
   /** Also write compare.md, compare.json and the chart there. */
   out?: string;
+  /** Where the line saying a baseline was recorded goes (default console.log, which jest shows). */
+  log?: (line: string) => void;
 }
 
 export type NoRegressionOutcome = { status: 'baseline-written'; path: string } | { status: 'compared'; comparison: Comparison };
@@ -119,6 +152,10 @@ export class NotComparedError extends Error {
   }
 }
 
+function describeSteps(result: ResultDocument): string {
+  return result.steps.map((s) => `${s.clients} client${s.clients === 1 ? '' : 's'}: ${Math.round(s.opsPerSec.total)} ops/s`).join(', ') || 'no steps';
+}
+
 /**
  * Compares `result` with the baseline file (A = baseline, B = result) and throws a RegressionError
  * when some client count is significantly slower by more than the threshold, a NotComparedError
@@ -126,14 +163,19 @@ export class NotComparedError extends Error {
  * recorded from `result` (commit it), unless `ci`; `update` re-records it.
  */
 export async function expectNoRegression(result: ResultDocument, baselinePath: string, options: NoRegressionOptions = {}): Promise<NoRegressionOutcome> {
-  const update = options.update ?? process.env.MONGO_BENCH_UPDATE_BASELINE === '1';
+  const update = updatingBaseline(options.update);
   const ci = options.ci ?? Boolean(process.env.CI);
   if (update || !existsSync(baselinePath)) {
     if (!update && ci) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
     if (!result.complete) throw new UsageError(`not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`);
     await writeJsonAtomically(baselinePath, result);
+    const log = options.log ?? ((line: string) => console.log(line));
+    log(`mongo-bench: ${update ? 're-recorded' : 'no baseline yet: recorded'} ${baselinePath} from this run (${describeSteps(result)}); commit it. Later runs compare with it.`);
     return { status: 'baseline-written', path: baselinePath };
   }
+  const baseline = await readResult(baselinePath);
+  const difference = serverDifference(baseline.target, result.target);
+  if (difference) refuseOtherServer(baselinePath, difference);
   const comparison = await compare(baselinePath, result, options);
   if (comparison.regression) throw new RegressionError(comparison);
   // Nothing could be tested (e.g. a baseline of one trial): that is no pass.

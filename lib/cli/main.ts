@@ -13,6 +13,7 @@ import { registerPerfSuite } from './perf-suite';
 import { registerAgent } from './agent';
 import { registerHistory } from './history';
 import { registerCapture } from './capture';
+import { docsHelp } from './docs-help';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -30,7 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
     .version(toolInfo().version, '-V, --version')
     .showSuggestionAfterError(true)
     .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
-    .addHelpText('after', EXIT_CODES_HELP)
+    .addHelpText('after', EXIT_CODES_HELP + docsHelp())
     .exitOverride();
   registerRun(program, ctx);
   registerScripts(program, ctx);

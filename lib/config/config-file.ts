@@ -3,6 +3,7 @@
  * (camelCase or the flag's own kebab-case spelling). Errors name the file, the line and the key:
  * `run.yaml:4: clients[1]: each client count must be at least 1`, `run.yaml:2: unknown key
  * "maxClient" (did you mean "maxClients"?)`. Flags given on the command line override the file.
+ * Checks made later, on the merged options, are re-aimed at the file's line with `placeInFile`.
  */
 import * as fs from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
@@ -14,6 +15,8 @@ export interface ConfigFileResult<T> {
   /** The validated values, keys in camelCase. */
   values: T;
   file: string;
+  /** Where each key was written (camelCase key -> the key as written and its 1-based line), for later errors. */
+  places: Record<string, { key: string; line?: number }>;
 }
 
 /** "max-clients" -> "maxClients" */
@@ -45,12 +48,16 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
     const where = `${pos.line}:${pos.col}`;
     throw new UsageError(`config file ${file}:${where}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${first.message.split('\n')[0]}`);
   }
-  const lineOf = (path: readonly (string | number)[]): string => {
+  const lineNumber = (path: readonly (string | number)[]): number | undefined => {
     const node = nodeAt(doc, path);
     const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    return range ? `:${lines.linePos(range[0]).line}` : '';
+    return range ? lines.linePos(range[0]).line : undefined;
   };
-  if (doc.contents === null) return { values: {} as z.output<z.ZodObject<S>>, file };
+  const lineOf = (path: readonly (string | number)[]): string => {
+    const line = lineNumber(path);
+    return line !== undefined ? `:${line}` : '';
+  };
+  if (doc.contents === null) return { values: {} as z.output<z.ZodObject<S>>, file, places: {} };
   if (!isMap(doc.contents)) throw new UsageError(`config file ${file}: expected an object of options (key: value), not a ${Array.isArray(doc.toJS()) ? 'list' : 'single value'}`);
 
   // Keys: accept the flag's spelling (max-clients) and camelCase (maxClients).
@@ -82,7 +89,8 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
   if (problems.length > 0) throw new UsageError(problems.join('\n'));
 
   const result = z.object(shape).strict().safeParse(raw);
-  if (result.success) return { values: result.data, file };
+  const places = Object.fromEntries(Object.entries(sourceKey).map(([name, key]) => [name, { key, line: lineNumber([key]) }]));
+  if (result.success) return { values: result.data, file, places };
   throw new UsageError(
     result.error.issues
       .map((issue) => {
@@ -100,4 +108,14 @@ function nodeAt(doc: Document, path: readonly (string | number)[]): unknown {
   if (path.length === 0) return doc.contents;
   // The value's node, or (for a missing value) the key's.
   return doc.getIn(path, true) ?? doc.getIn(path.slice(0, 1), true);
+}
+
+/**
+ * For withOptionPlaces (error-place.ts): `config file run.yaml:3: writeConcern` for a key the file
+ * gave, undefined for one it did not (that error names the flag, or the API key, as it was).
+ */
+export function placeInFile(read: Pick<ConfigFileResult<unknown>, 'file' | 'places'>, key: string): string | undefined {
+  const place = read.places[key];
+  if (!place) return undefined;
+  return `config file ${read.file}${place.line !== undefined ? `:${place.line}` : ''}: ${place.key}`;
 }

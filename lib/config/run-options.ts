@@ -246,7 +246,8 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
     for (const key of Object.keys(parsed)) {
       const fields = ['w', 'j', 'wtimeout', 'wtimeoutMS'];
       if (!fields.includes(key)) {
-        const suggestion = closest(key, fields);
+        // "journal" is the driver's and the old shell's name for the server's "j".
+        const suggestion = key.toLowerCase() === 'journal' ? 'j' : closest(key, fields);
         throw new UsageError(`option --write-concern: unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`);
       }
     }

@@ -45,13 +45,15 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-function formatIssue(issue: z.core.$ZodIssue, style: PathStyle): string {
+function formatIssue(issue: z.core.$ZodIssue, style: PathStyle, known: readonly string[] = []): string {
   if (issue.code === 'unrecognized_keys') {
     const where = describePath(issue.path, 'config');
+    const spell = (key: string) => (style === 'flag' ? `--${kebab(key)}` : key);
     return issue.keys
       .map((key) => {
-        const name = style === 'flag' ? `--${kebab(key)}` : key;
-        return `${where === 'config' ? '' : `${where}: `}unknown ${style === 'flag' ? 'option' : 'key'} "${name}"`;
+        // Only top-level keys are suggested from: the known keys are the schema's own.
+        const suggestion = issue.path.length === 0 ? closest(key, known) : undefined;
+        return `${where === 'config' ? '' : `${where}: `}unknown ${style === 'flag' ? 'option' : 'key'} "${spell(key)}"${suggestion ? ` (did you mean "${spell(suggestion)}"?)` : ''}`;
       })
       .join('; ');
   }
@@ -65,7 +67,8 @@ function formatIssue(issue: z.core.$ZodIssue, style: PathStyle): string {
 export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, style: PathStyle = 'flag'): z.output<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => formatIssue(issue, style));
+  const known = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const lines = result.error.issues.map((issue) => formatIssue(issue, style, known));
   throw new UsageError(lines.join('\n'));
 }
 

@@ -66,12 +66,25 @@ export function renderDryRun(plan: RunPlan): string {
   }
   out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
   const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
-  out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), plus start-up, setup and loading`);
+  out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
   if (b.slo) out.push(`  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`);
   out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);
   if (plan.store) out.push(`Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`);
   out.push('Nothing was started or connected (--dry-run).');
   return `${out.join('\n')}\n`;
+}
+
+/** What a run does besides the sweep, whose time depends on the server and cannot be told in advance. */
+function uncountedWork(plan: RunPlan): string[] {
+  const b = plan.benchmark;
+  const each = b.reset === 'each-step' ? ' (before every step)' : '';
+  return [
+    ...(plan.target.kind === 'uri' ? [] : ['starting the servers']),
+    'connecting',
+    ...(plan.target.kind === 'uri' && plan.target.setup ? ['the sharding set-up'] : plan.target.kind === 'launched' ? ['the setup plan'] : []),
+    ...(b.setup ? [`the workload's set-up${each}`] : b.load ? [`loading ${b.docs} documents${each}`] : []),
+    'writing the report',
+  ];
 }
 
 function describeSetupStep(step: SetupStep): string {

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { readConfigFile } from '../config/config-file';
+import { ConfigFileResult, placeInFile, readConfigFile } from '../config/config-file';
+import { withOptionPlaces } from '../config/error-place';
 import { runPreset } from '../config/presets';
 import { AGENT_FLAG_KEYS, AgentFlags, benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS, TargetFlags } from '../config/run-options';
 import { closest, kebab, parseOptions } from '../config/validate';
@@ -138,8 +139,10 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
 
   const sources: string[] = [];
   let fileValues: Partial<RunFlags> = {};
+  let fromFile: ConfigFileResult<unknown> | undefined;
   if (config !== undefined) {
-    fileValues = readConfigFile(config, runShape, NOT_IN_FILE).values as Partial<RunFlags>;
+    fromFile = readConfigFile(config, runShape, NOT_IN_FILE);
+    fileValues = fromFile.values as Partial<RunFlags>;
     if (fileValues.writeConcern !== undefined && typeof fileValues.writeConcern !== 'string') fileValues.writeConcern = JSON.stringify(fileValues.writeConcern);
   }
   const presetName = cliValues.preset ?? fileValues.preset;
@@ -148,7 +151,9 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
   if (config !== undefined) sources.push(`config ${config}`);
   if (Object.keys(cli).some((k) => k !== 'preset')) sources.push('flags');
   const flags = mergeSources(mergeSources(presetValues, fileValues), cliValues);
-  return planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser });
+  // A check of a value the file gave names the file and line, not the flag nobody typed.
+  const place = (key: string) => (fromFile && (cliValues as Record<string, unknown>)[key] === undefined ? placeInFile(fromFile, key) : undefined);
+  return withOptionPlaces(() => planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser }), place);
 }
 
 function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly<Record<string, string | undefined>>; dryRun: boolean; sources: string[]; authUser?: string }): RunPlan {

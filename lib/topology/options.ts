@@ -247,9 +247,12 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
     warnings.push(`${name('configServers')} ${options.configServers}: an even number of config servers can split a vote; use an odd count`);
   }
   if (topology === 'sharded' && !hashed && options.shardKey === '_id' && !presplit) {
+    // Said differently when nobody chose _id: the user should learn it is the default, and how to choose.
+    const flag = (f: string, key: string) => (style === 'flag' ? `--${f}` : key);
+    const what = input.shardKey === undefined ? `the default shard key _id (ranged; no ${flag('shard-key', 'shardKey')} given)` : `${name('shardKey')} _id (ranged)`;
     warnings.push(
-      `${name('shardKey')} _id (ranged): ObjectId values grow monotonically, so every insert lands in the last chunk; ` +
-        'consider --hashed, or a numeric key with --presplit',
+      `${what}: ObjectId values grow monotonically, so every insert lands in the last chunk; ` +
+        `pass ${flag('hashed', 'hashed: true')} to hash _id, or ${flag('shard-key', 'shardKey')} with a numeric field and ${flag('presplit', 'presplit')} min:max`,
     );
   }
   const bindIps = options.bindIp.split(',');

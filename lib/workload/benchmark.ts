@@ -169,7 +169,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       for (const text of started.warnings) emit({ type: 'server-stats', text });
     }
     const counting = workloadCounting(options.workload.ops, options.uri, result.target.serverVersion);
-    const toldNotes = new Set<string>();
+    // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
+    const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
     // The data a step starts from: the workload's own set-up, else the built-in loader (unless
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {

@@ -397,7 +397,8 @@ describeWithBrowser('the report page in headless Chromium', () => {
     expect(verdicts.map((r) => r[0])).toEqual(comparison.steps.map((s) => String(s.clients)));
     // The table compare itself prints: its ratios, p-values and verdicts, cell for cell.
     expect(verdicts).toEqual(comparisonTable(comparison).rows);
-    expect(verdicts.some((r) => /slower|faster|noise/i.test(r[r.length - 1] ?? ''))).toBe(true);
+    // One run each: compare gives ratios but no verdict from seconds alone (issue 22), and the page says so.
+    expect(verdicts.every((r) => /not compared/i.test(r[r.length - 1] ?? ''))).toBe(true);
     const titles = (await coloursDrawn(page)).map((d) => d.title);
     expect(titles[0]).toBe('B / A by concurrent clients: w:1 against w:0');
     expect(titles.length).toBeGreaterThan(5);

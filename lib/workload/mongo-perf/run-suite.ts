@@ -6,6 +6,7 @@
  * answered (a feature a test double lacks). suite.json lists every test's outcome.
  */
 import { redactUri } from '../../security/redact';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClientOptions } from 'mongodb';
 import { RunOptions } from '../../config/run-options';
@@ -46,7 +47,10 @@ export interface TestOutcome {
   reason?: string;
   /** benchRun's figures per client count, as mongo-perf prints them. */
   steps?: { clients: number; 'totalOps/s': number; errCount: number }[];
+  /** The test's results.json: present only when that file was written. */
   results?: string;
+  /** Why there is no results.json (the test did not run, or failed before its first step was measured). */
+  noResults?: string;
 }
 
 export interface SuiteReport {
@@ -125,6 +129,14 @@ export function prepareMongoPerfTest(file: ReturnType<typeof loadMongoPerfFile>,
   return runOptions;
 }
 
+/** Points at the test's results.json only when it was written (results go out after each measured step). */
+function resultsFile(outDir: string, since: number): Pick<TestOutcome, 'results' | 'noResults'> {
+  const path = join(outDir, 'results.json');
+  // Written by this run: an --out folder used before may hold an older one.
+  const written = existsSync(path) && statSync(path).mtimeMs >= since;
+  return written ? { results: path } : { noResults: 'no results.json: the test stopped before its first step was measured' };
+}
+
 export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks = {}): Promise<SuiteReport> {
   // suite.json is shared with others: never with a password in it.
   const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: redactUri(options.uri), outcomes: [] };
@@ -137,14 +149,15 @@ export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks
       const prepared = prepareMongoPerfTest(file, test, options);
       let outcome: TestOutcome;
       if ('unsupported' in prepared) {
-        outcome = { ...base, status: 'unsupported', reason: prepared.unsupported };
+        outcome = { ...base, status: 'unsupported', reason: prepared.unsupported, noResults: 'not run: unsupported (see reason)' };
       } else {
+        const started = Date.now();
         try {
           const result = await runBenchmark(prepared, { signal: hooks.signal, clientOptions: hooks.clientOptions, onEvent: (e) => hooks.onEvent?.(test.name, e) });
           if (result.target.testDouble) report.testDouble = true;
-          outcome = { ...base, ...summarize(result), results: join(prepared.outDir!, 'results.json') };
+          outcome = { ...base, ...summarize(result), ...resultsFile(prepared.outDir!, started) };
         } catch (err) {
-          outcome = { ...base, status: 'failed', reason: (err as Error).message, results: join(prepared.outDir!, 'results.json') };
+          outcome = { ...base, status: 'failed', reason: (err as Error).message, ...resultsFile(prepared.outDir!, started) };
         }
       }
       report.outcomes.push(outcome);
