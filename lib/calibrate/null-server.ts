@@ -8,10 +8,11 @@
  * with CommandNotFound. The replies of the hot commands are serialized once at start-up; answering
  * one copies a prebuilt buffer and writes two ids into its header. Run it in its own process
  * (spawnNullServer in ./null-server-process) so that its CPU is never counted as the client's.
- * Wire format: https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/
+ * The wire format is read and written by ./wire-protocol.
  */
 import * as net from 'node:net';
 import { BSON } from 'mongodb';
+import { Doc, encodeOpMsg, encodeOpReply, firstKey, HEADER_BYTES, MessageFramer, MSG_MORE_TO_COME, OP_MSG, OP_QUERY, opMsgBodyOffset, parseRequest, ProtocolError } from './wire-protocol';
 
 export interface NullServerOptions {
   /** Loopback only: 127.0.0.1 (the default) or ::1. */
@@ -35,35 +36,8 @@ export const NULL_SERVER_VERSION = '7.0.0';
 export const MAX_WIRE_VERSION = 21;
 export const NULL_SERVER_NS = 'nullserver.null';
 
-const OP_REPLY = 1;
-const OP_QUERY = 2004;
-const OP_MSG = 2013;
-const HEADER_BYTES = 16;
-const MORE_TO_COME = 1 << 1;
 const MAX_MESSAGE_BYTES = 48_000_000;
 
-type Doc = Record<string, unknown>;
-
-/** An OP_MSG reply with a zero header: requestID and responseTo are written per answer. */
-function opMsg(doc: Doc): Buffer {
-  const body = Buffer.from(BSON.serialize(doc));
-  const out = Buffer.alloc(HEADER_BYTES + 5 + body.length);
-  out.writeInt32LE(out.length, 0);
-  out.writeInt32LE(OP_MSG, 12);
-  // flagBits 0, section kind 0, then the document.
-  body.copy(out, HEADER_BYTES + 5);
-  return out;
-}
-
-function opReply(doc: Doc): Buffer {
-  const body = Buffer.from(BSON.serialize(doc));
-  const out = Buffer.alloc(HEADER_BYTES + 20 + body.length);
-  out.writeInt32LE(out.length, 0);
-  out.writeInt32LE(OP_REPLY, 12);
-  out.writeInt32LE(1, HEADER_BYTES + 16); // numberReturned
-  body.copy(out, HEADER_BYTES + 20);
-  return out;
-}
 
 /**
  * A standalone mongod's handshake reply, in the vocabulary the client asked in (isMaster gets
@@ -93,6 +67,9 @@ function sampleDocument(bytes: number): Doc {
   const overhead = BSON.calculateObjectSize(base);
   return { ...base, pad: 'x'.repeat(Math.max(0, bytes - overhead)) };
 }
+
+/** A reply template with a zero header: requestID and responseTo are written per answer. */
+const opMsg = (doc: Doc): Buffer => encodeOpMsg(0, 0, doc);
 
 interface Prebuilt {
   find: Buffer;
@@ -129,28 +106,6 @@ function prebuild(docBytes: number): Prebuilt {
   };
 }
 
-class ProtocolError extends Error {}
-
-/** Reads the first key of the BSON document at `offset` without decoding the document. */
-function firstKey(buf: Buffer, offset: number): string {
-  // int32 size, then the first element: type byte, cstring name.
-  const start = offset + 5;
-  const end = buf.indexOf(0, start);
-  if (end < 0) throw new ProtocolError('unterminated field name');
-  return buf.toString('latin1', start, end);
-}
-
-/** Where the OP_MSG body (section kind 0) starts; document sequences (kind 1) are skipped. */
-function bodyOffset(message: Buffer, end: number): number {
-  let at = HEADER_BYTES + 4;
-  while (at < end) {
-    const kind = message[at];
-    if (kind === 0) return at + 1;
-    if (kind !== 1) throw new ProtocolError(`unknown OP_MSG section kind ${kind}`);
-    at += 1 + message.readInt32LE(at + 1);
-  }
-  throw new ProtocolError('OP_MSG without a body section');
-}
 
 /** insert's document count: the `documents` sequence, else the inline array (decoded: rare). */
 function insertCount(message: Buffer, end: number, body: number): number {
@@ -198,7 +153,7 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     const requestId = message.readInt32LE(4);
     const end = message.length;
     const flags = message.readUInt32LE(HEADER_BYTES);
-    const body = bodyOffset(message, end);
+    const body = opMsgBodyOffset(message, end);
     const name = firstKey(message, body);
     let reply: Buffer;
     switch (name) {
@@ -237,21 +192,15 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
         reply = opMsg({ ok: 0, errmsg: `no such command: '${name}' (mongo-bench null server)`, code: 59, codeName: 'CommandNotFound' });
     }
     // moreToCome (an unacknowledged write): the client expects no reply.
-    if ((flags & MORE_TO_COME) !== 0) return;
+    if ((flags & MSG_MORE_TO_COME) !== 0) return;
     send(socket, reply, requestId);
   };
 
   const answerOpQuery = (socket: net.Socket, message: Buffer, connectionId: number): void => {
-    // flags(4) fullCollectionName(cstring) numberToSkip(4) numberToReturn(4) query
-    const nameEnd = message.indexOf(0, HEADER_BYTES + 4);
-    if (nameEnd < 0) throw new ProtocolError('unterminated collection name');
-    const collection = message.toString('utf8', HEADER_BYTES + 4, nameEnd);
-    if (!collection.endsWith('.$cmd')) throw new ProtocolError(`legacy OP_QUERY on ${collection}: commands only`);
-    const queryAt = nameEnd + 9;
-    let name = firstKey(message, queryAt);
-    if (name === '$query') name = firstKey(message, queryAt + 5 + '$query'.length + 1);
+    // Once per connection at most: decoding the whole request costs nothing that is measured.
+    const name = Object.keys(parseRequest(message).doc)[0] ?? '';
     if (name !== 'hello' && name.toLowerCase() !== 'ismaster') throw new ProtocolError(`legacy OP_QUERY ${name}: only the handshake is answered`);
-    send(socket, opReply(helloDoc(name !== 'hello', connectionId)), message.readInt32LE(4));
+    send(socket, encodeOpReply(0, 0, helloDoc(name !== 'hello', connectionId)), message.readInt32LE(4));
   };
 
   const tcp = net.createServer((socket) => {
@@ -260,23 +209,15 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     const connectionId = nextConnectionId++;
-    let pending: Buffer | undefined;
+    const framer = new MessageFramer(MAX_MESSAGE_BYTES);
     socket.on('data', (chunk: Buffer) => {
-      let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
-      pending = undefined;
       try {
-        while (buf.length >= 4) {
-          const length = buf.readInt32LE(0);
-          if (length < HEADER_BYTES + 5 || length > MAX_MESSAGE_BYTES) throw new ProtocolError(`bad message length ${length}`);
-          if (buf.length < length) break;
-          const message = length === buf.length ? buf : buf.subarray(0, length);
+        framer.push(chunk, (message) => {
           const opCode = message.readInt32LE(12);
           if (opCode === OP_MSG) answerOpMsg(socket, message, connectionId);
           else if (opCode === OP_QUERY) answerOpQuery(socket, message, connectionId);
           else throw new ProtocolError(`unsupported opCode ${opCode}`);
-          buf = buf.subarray(length);
-        }
-        if (buf.length > 0) pending = Buffer.from(buf);
+        });
       } catch {
         // Something we cannot parse: hang up rather than guess.
         socket.destroy();

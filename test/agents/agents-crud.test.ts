@@ -14,7 +14,7 @@ import { summarizeStep } from '../../lib/metrics/step-result';
 import { MeasurementDoc } from '../../lib/agents/control';
 import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { killLeftovers, startAgent } from './support';
+import { killStartedClis, startAgent } from '../support/cli-child';
 
 describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
   const controlDb = uniqueDbName('agents_control');
@@ -27,7 +27,7 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
     await client.connect();
   });
   afterAll(async () => {
-    expect(killLeftovers()).toBe(0);
+    expect(killStartedClis()).toBe(0);
     await client.db(controlDb).dropDatabase().catch(() => undefined);
     await client.db(targetDb).dropDatabase().catch(() => undefined);
     await client.close();

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ResultDocument } from '../../lib/result';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { killLeftovers, startAgent, startCli } from './support';
+import { killStartedClis, startAgent, startCli } from '../support/cli-child';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -36,7 +36,7 @@ describeNeeding('crud', 'run --agents: faults', () => {
     await client.connect();
   });
   afterAll(async () => {
-    expect(killLeftovers()).toBe(0);
+    expect(killStartedClis()).toBe(0);
     for (const db of dbs) await client.db(db).dropDatabase().catch(() => undefined);
     await client.close();
     fs.rmSync(out, { recursive: true, force: true });

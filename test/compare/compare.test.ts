@@ -12,6 +12,7 @@ import { UsageError } from '../../lib/config/errors';
 import { ResultDocument, StepResult } from '../../lib/result';
 import { runCli } from '../support/cli';
 import { PNG_SIGNATURE } from '../report/helpers';
+import { resultStep } from '../support/results';
 
 const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p999: p50 * 4, max: p50 * 5, count: 100 });
 
@@ -24,9 +25,8 @@ function step(clients: number, rates: number[]): StepResult {
   const perSecond = rates.map((r, i) => ({ t: 0, reads: Math.round((r * 6) / 7), writes: r - Math.round((r * 6) / 7), errors: 0, ...(rates.length > 1 ? { trial: i + 1 } : {}) }));
   const reads = perSecond.reduce((a, s) => a + s.reads, 0);
   const mean = total / rates.length;
-  return {
+  return resultStep({
     clients,
-    seconds: 1,
     trials: rates.length,
     status: 'ok',
     ops: { reads, writes: total - reads, errors: 0 },
@@ -35,9 +35,8 @@ function step(clients: number, rates: number[]): StepResult {
     latencyMicros: { reads: latency((1e6 * clients) / mean), writes: latency((2e6 * clients) / mean) },
     ...(rates.length > 1 ? { trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values: rates } } } : {}),
     perSecond,
-    benchRun: {},
     elapsedSeconds: rates.length,
-  };
+  });
 }
 
 /** One run of `seconds` seconds whose seconds wobble around `base`: what a run without --trials gives. */

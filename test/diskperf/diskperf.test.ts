@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { RunError, UsageError } from '../../lib/config/errors';
 import { BYTES_PER_MB, DiskperfResult, runDiskperf, resolveDiskperfSettings, chooseEngine } from '../../lib/diskperf';
 import { findFio } from '../../lib/diskperf/fio-engine';
 import { CapturedContext, runCli } from '../support/cli';
+import { runCli as runCliChild } from '../support/cli-child';
 
 const root = mkdtempSync(join(tmpdir(), 'mb-diskperf-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -263,21 +263,11 @@ describe('diskperf stops cleanly', () => {
 
   it('Ctrl-C (SIGINT) on the CLI: exit 130, diskperf.json marked incomplete, test file deleted', async () => {
     const { data, out } = dirs();
-    const child = spawn(
-      process.execPath,
-      ['--require', require.resolve('tsx/cjs'), join(__dirname, 'fixtures', 'run-cli.ts'), 'diskperf', '--engine', 'node', '--file-size-mb', '8', '--max-threads', '8', '--seconds', '1', '--dir', data, '--out', out],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
+    const { code, stderr } = await runCliChild(['diskperf', '--engine', 'node', '--file-size-mb', '8', '--max-threads', '8', '--seconds', '1', '--dir', data, '--out', out], {
+      onStdout: (stdout, child) => {
         // The first table row is out: interrupt during the second step.
         if (/^\s+1\s+[\d,]+/m.test(stdout) && !child.killed) child.kill('SIGINT');
-      });
-      child.on('exit', (c) => resolve(c));
+      },
     });
     expect(code).toBe(130);
     expect(stderr).toMatch(/incomplete: interrupted \(SIGINT\)/);

@@ -15,7 +15,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describeNeeding } from '../support/servers';
-import { consecutiveFreePorts, FAKE_BIN, generateScripts, killLeftovers, processesMentioning, readmeCommands, runReadmeCommand, type StepOutcome } from './support';
+import { FAKE_BIN, freePortRange, killLeftovers, leftovers } from '../support/processes';
+import { generateScripts, readmeCommands, runReadmeCommand, type StepOutcome } from './support';
 
 interface Case {
   name: string;
@@ -74,7 +75,7 @@ describeNeeding('mongosh', 'generated scripts run end to end against the stand-i
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mongo-bench-e2e-${c.name}-`));
     const steps: StepOutcome[] = [];
     try {
-      const basePort = await consecutiveFreePorts(c.processes);
+      const basePort = await freePortRange(c.processes);
       const series = c.version.split('.').slice(0, 2).join('.');
       const out = path.join(dir, 'scripts');
       const generated = await generateScripts([...c.args, '--server-version', series, '--base-port', String(basePort), '--out', out]);
@@ -100,7 +101,7 @@ describeNeeding('mongosh', 'generated scripts run end to end against the stand-i
       steps.push(stopped);
       expect(failed ? `README step failed:\n${describeSteps(steps)}` : 'all README steps exited 0').toBe('all README steps exited 0');
       expect(stopped.code === 0 ? 'stopped' : describeSteps([stopped])).toBe('stopped');
-      expect(processesMentioning(dir)).toEqual([]);
+      expect(leftovers(dir)).toEqual([]);
     } finally {
       killLeftovers(dir);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -4,15 +4,12 @@
  * MONGOD/MONGOS, then the README's stop command; and finding any process left behind.
  */
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import type { CliContext } from '../../lib/cli/context';
 import { registerScripts } from '../../lib/cli/scripts';
 import { runMongosh } from '../support/mongosh';
 
-export const FAKE_BIN = path.resolve(__dirname, '../support/fake-bin');
 
 /**
  * `mongo-bench scripts <args>`: the CLI's own scripts command (registerScripts), parsed by
@@ -61,24 +58,6 @@ export function readmeCommands(readme: string): { run: string[]; stop: string } 
   return { run, stop };
 }
 
-/** n consecutive ports, all free a moment ago (the scripts take consecutive ports from --base-port). */
-export async function consecutiveFreePorts(n: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const ports = Array.from({ length: n }, (_, i) => base + i);
-    if ((await Promise.all(ports.map(isFree))).every(Boolean)) return base;
-  }
-  throw new Error(`no ${n} consecutive free ports found`);
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** One README command, run in `cwd`: `bash X.sh ...` or `mongosh --nodb X.js`. */
 export async function runReadmeCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<StepOutcome> {
   const started = Date.now();
@@ -116,34 +95,4 @@ export async function runReadmeCommand(command: string, cwd: string, env: NodeJS
       resolve({ command, code, timedOut, output, ms: Date.now() - started });
     });
   });
-}
-
-/** Pids of running processes whose command line mentions `marker` (Linux /proc), excluding zombies. */
-export function processesMentioning(marker: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (/\) Z /.test(stat)) continue;
-      if (cmdline.includes(marker)) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-/** Kills (SIGKILL) the processes a failed case left behind: only those that mention its folder. */
-export function killLeftovers(marker: string): number[] {
-  const pids = processesMentioning(marker);
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  return pids;
 }

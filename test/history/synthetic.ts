@@ -1,6 +1,7 @@
 /** Synthetic result documents for history tests: one per "night", ops/s around a level with Gaussian noise (seeded). */
 import { LatencySummary, RESULT_SCHEMA, ResultDocument, StepResult } from '../../lib/result';
 import { Prng } from '../../lib/workload/prng';
+import { resultStep } from '../support/results';
 
 function gaussian(prng: Prng): number {
   // Box-Muller.
@@ -19,18 +20,15 @@ function step(clients: number, opsPerSec: number, errors = 0): StepResult {
   const writes = Math.round((opsPerSec * seconds) / 7);
   // Closed loop: latency = clients / throughput.
   const micros = (clients / opsPerSec) * 1e6;
-  return {
+  return resultStep({
     clients,
     seconds,
-    trials: 1,
     status: 'ok',
     ops: { reads, writes, errors },
     opsPerSec: { total: opsPerSec, reads: reads / seconds, writes: writes / seconds },
     peakOpsPerSec: { total: opsPerSec * 1.05, reads: (reads / seconds) * 1.05, writes: (writes / seconds) * 1.05 },
     latencyMicros: { reads: latency(micros, reads), writes: latency(micros * 1.4, writes) },
-    perSecond: [],
-    benchRun: {},
-  };
+  });
 }
 
 export interface SyntheticOptions {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { requireMongod, requireMongos, resolveBinaries } from '../../lib/launcher/binaries';
-import { FAKE_BIN, tempDir, writeScript } from './helpers';
+import { FAKE_BIN, tempDir, writeScript } from '../support/processes';
 import { usageMessage } from '../support/cli';
 
 describe('resolveBinaries', () => {

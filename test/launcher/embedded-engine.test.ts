@@ -14,7 +14,7 @@ import { startEmbedded } from '../../lib/launcher/embedded';
 import { cacheSizeGbPerMongod } from '../../lib/topology/cache-size';
 import { describeTarget } from '../../lib/workload/target';
 import { startRecordingServer } from '../support/recording-server';
-import { expectGone, FAKE_BIN, pidsWithCommandLine } from './helpers';
+import { expectGone, FAKE_BIN, pidsWithCommandLine } from '../support/processes';
 
 const FAKE_MONGOD = path.join(FAKE_BIN, 'mongod');
 

@@ -6,7 +6,7 @@ import { RunError } from '../../lib/config/errors';
 import { startEmbedded } from '../../lib/launcher/embedded';
 import { fakeVersionFromEnv } from '../support/fake-bin/version';
 import { availability } from '../support/servers';
-import { expectGone, FAKE_BIN, pidsWithCommandLine } from './helpers';
+import { expectGone, FAKE_BIN, pidsWithCommandLine } from '../support/processes';
 
 const FAKE_MONGOD = path.join(FAKE_BIN, 'mongod');
 

@@ -11,7 +11,7 @@ import { resolveBinaries } from '../../lib/launcher/binaries';
 import { liveChildCount } from '../../lib/launcher/children';
 import { launchProcesses, type LaunchedProcess } from '../../lib/launcher/launch';
 import type { ProcessSpec } from '../../lib/launcher/spec';
-import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir, writeScript } from './helpers';
+import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir, writeScript } from '../support/processes';
 
 const fakeBinaries = resolveBinaries({ binDir: FAKE_BIN, env: {} });
 

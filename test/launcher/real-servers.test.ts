@@ -9,7 +9,7 @@ import { resolveBinaries } from '../../lib/launcher/binaries';
 import { startEmbedded } from '../../lib/launcher/embedded';
 import { launchProcesses } from '../../lib/launcher/launch';
 import { describeNeeding } from '../support/servers';
-import { expectGone, freePorts, initiateAndWaitForPrimary, tempDir } from './helpers';
+import { expectGone, freePorts, initiateAndWaitForPrimary, tempDir } from '../support/processes';
 
 async function withClient<T>(uri: string, fn: (client: MongoClient) => Promise<T>): Promise<T> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 30_000 });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { freePorts, tempDir } from './helpers';
+import { freePorts, tempDir } from '../support/processes';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -11,7 +11,7 @@ import { resolveBinaries } from '../../lib/launcher/binaries';
 import { liveChildCount } from '../../lib/launcher/children';
 import { launchProcesses } from '../../lib/launcher/launch';
 import type { ProcessSpec } from '../../lib/launcher/spec';
-import { freePorts, tempDir, writeScript } from './helpers';
+import { freePorts, tempDir, writeScript } from '../support/processes';
 
 const RECORDING_SERVER = path.resolve(__dirname, '../support/recording-server.ts');
 const TSX_API = require.resolve('tsx/cjs/api');

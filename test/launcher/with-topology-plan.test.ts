@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { resolveBinaries } from '../../lib/launcher/binaries';
 import { launchProcesses } from '../../lib/launcher/launch';
 import { applyPlan, driverConnector, formatCommandLogEntry, planFromOptions } from '../../lib/topology';
-import { expectGone, FAKE_BIN, freePortRange, tempDir } from './helpers';
+import { expectGone, FAKE_BIN, freePortRange, tempDir } from '../support/processes';
 
 it('launches a planned sharded cluster, applies its plan, stops it in order', async () => {
   const dataDir = tempDir('plan');

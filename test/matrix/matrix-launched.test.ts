@@ -17,14 +17,14 @@ import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MatrixDocument } from '../../lib/matrix/matrix-document';
-import { freePortRange, tempDir } from '../launcher/helpers';
 import { availability, describeNeeding, mongodBinary } from '../support/servers';
 import { runCli as runCliInProcess } from '../support/cli';
-import { commandLog, FAKE_BIN, Finished, leftovers, spawnCli } from '../support/launched-cli';
+import { commandLog, Finished, runCli as runCliChild } from '../support/cli-child';
+import { FAKE_BIN, freePortRange, leftovers, tempDir } from '../support/processes';
 
-/** `mongo-bench matrix <args>` as a child process (see spawnCli). */
+/** `mongo-bench matrix <args>` as a child process (see test/support/cli-child.ts). */
 function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void, guardMs = 50_000): Promise<Finished> {
-  return spawnCli(['matrix', ...args], env, onOutput, guardMs);
+  return runCliChild(['matrix', ...args], { env, onStderr: onOutput, guardMs, guardSignal: 'SIGTERM' });
 }
 
 interface RecordedLine {

@@ -9,7 +9,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
 import { CliContext } from '../../lib/cli/context';
-import { FAKE_BIN, freePorts, tempDir } from '../launcher/helpers';
+import { FAKE_BIN, freePorts, tempDir } from '../support/processes';
 
 interface Row {
   name: string;

@@ -3,7 +3,7 @@
  * crash of mongo-bench itself at any moment. In each case no measurement is lost and the run ends
  * in bounded time. (Interruption by signal at each phase: signals.test.ts.)
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
@@ -12,37 +12,17 @@ import { loadResult } from '../../lib/report';
 import { runStep } from '../../lib/workload/engine';
 import { BoundOp, prepareWorkload } from '../../lib/workload/compile-ops';
 import { parseOps } from '../../lib/workload/op-spec';
-import { JAVA_SERVER_JAR, parseListeningLine } from '../support/crud-server';
+import { JAVA_SERVER_JAR, startJavaServer } from '../support/crud-server';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
-import { tempDir } from '../launcher/helpers';
+import { tempDir } from '../support/processes';
 import { startStallProxy, StallProxy } from './support/stall-proxy';
-import { runCli } from './support/child-cli';
+import { runCli } from '../support/cli-child';
 import { captureContext } from '../support/cli';
 
 const readResult = (out: string) => JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as ResultDocument;
 
 /** What survived, for the count the issue asks for. */
 const survived: string[] = [];
-
-/** mongo-java-server as a process of our own (not the shared one), so the test can SIGKILL it. */
-async function startOwnJavaServer(): Promise<{ uri: string; child: ChildProcess }> {
-  const child = spawn('java', ['-jar', JAVA_SERVER_JAR, '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  child.stdin!.on('error', () => undefined);
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error('mongo-java-server did not print LISTENING within 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`mongo-java-server exited (${code}) before listening`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const line = stdout.split('\n').find((l) => l.startsWith('LISTENING '));
-      const ready = line ? parseListeningLine(line) : undefined;
-      if (ready) {
-        clearTimeout(timer);
-        resolve({ uri: `mongodb://127.0.0.1:${ready.port}`, child });
-      }
-    });
-  });
-}
 
 const javaReady = fs.existsSync(JAVA_SERVER_JAR);
 const describeJava = javaReady ? describe : describe.skip;
@@ -65,7 +45,7 @@ describe('faults', () => {
 
     /** Runs `run` in-process and SIGKILLs the server `afterMs` after the sweep line `when` appears. */
     async function runAndKill(name: string, extra: string[], when: string, afterMs: number) {
-      const server = await startOwnJavaServer();
+      const server = await startJavaServer();
       servers.push(server.child);
       const out = path.join(work, name);
       let killedAt = 0;

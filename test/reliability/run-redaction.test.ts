@@ -12,8 +12,9 @@ import { main } from '../../lib/cli/main';
 import { containsSecret } from '../../lib/security/redact';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { emptyAuthState, fakeAuthHandlers, FakeAuthState } from '../topology/fake-auth';
-import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
+import { freePortRange, pidsWithCommandLine, tempDir } from '../support/processes';
 import { captureContext } from '../support/cli';
+import { secretSweep } from '../support/secret-sweep';
 
 // ASCII only (the fake server's SASLprep is the identity), with every character a URI or JSON escapes.
 const PASSWORD = 'Sw33p@:/?#[]% "pw"\\x';
@@ -21,12 +22,7 @@ const USER = 'sweeper';
 const TEXT_FILES = ['results.json', 'summary.md', 'results.csv', 'index.html', 'setup.js', 'command-log.txt'];
 const RUN = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '20', '--test-double'];
 
-const searched: string[] = [];
-
-function expectClean(what: string, text: string): void {
-  searched.push(what);
-  expect({ what, found: containsSecret(text, [PASSWORD]) }).toEqual({ what, found: undefined });
-}
+const { expectClean, searched } = secretSweep([PASSWORD]);
 
 describe('redaction sweep: no output of mongo-bench run holds the password', () => {
   let dir: string;

@@ -11,16 +11,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ResultDocument } from '../../lib/result';
-import { freePortRange, pidsWithCommandLine, tempDir } from '../launcher/helpers';
-import { runCli } from './support/child-cli';
+import { runCli } from '../support/cli-child';
+import { FAKE_BIN, freePortRange, leftovers, tempDir } from '../support/processes';
 
-const FAKE_BIN = path.resolve(__dirname, '../support/fake-bin');
 const TINY = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '100', '--test-double'];
-
-/** Every process whose command line names this run's data folder (a stand-in left running). */
-function leftovers(dataDir: string): number[] {
-  return pidsWithCommandLine(dataDir).filter((pid) => pid !== process.pid);
-}
 
 /** Sends `signal` `delayMs` after stderr first shows `line`; resolves what the run left. */
 async function signalIn(name: string, args: string[], line: string, signal: NodeJS.Signals, options: { delayMs?: number; hold?: string } = {}) {

@@ -12,23 +12,21 @@ import {
 } from '../../lib/report/chart-data';
 import { logTickLabel, wrapSubtitle } from '../../lib/report/render-chart';
 import { COMPARISON, fixture } from './helpers';
+import { resultStep } from '../support/results';
 
 const latency = (base: number, count = 100) => ({ avg: base, p50: base, p95: base * 2, p99: base * 4, p999: base * 8, max: base * 16, count });
 
 /** A small hand-made step whose figures are all different, so a builder that reads the wrong field is caught. */
 function step(clients: number, perSecond: Array<[number, number, number]>, extra: Partial<StepResult> = {}): StepResult {
-  return {
+  return resultStep({
     clients,
     seconds: perSecond.length,
-    trials: 1,
-    ops: { reads: 0, writes: 0, errors: 0 },
     opsPerSec: { total: clients * 111, reads: clients * 100, writes: clients * 11 },
     peakOpsPerSec: { total: clients * 222, reads: clients * 200, writes: clients * 22 },
     latencyMicros: { reads: latency(clients * 1000), writes: latency(clients * 3000) },
     perSecond: perSecond.map(([reads, writes, errors], t) => ({ t, reads, writes, errors })),
-    benchRun: {},
     ...extra,
-  };
+  });
 }
 
 function result(label: string, steps: StepResult[], extra: Partial<ResultDocument> = {}): ResultDocument {

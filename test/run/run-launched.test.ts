@@ -12,14 +12,14 @@
 import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { freePortRange, tempDir } from '../launcher/helpers';
-import { commandLog, FAKE_BIN, Finished, leftovers, spawnCli } from '../support/launched-cli';
+import { commandLog, Finished, runCli as runCliChild } from '../support/cli-child';
+import { FAKE_BIN, freePortRange, leftovers, tempDir } from '../support/processes';
 import { describeNeeding, mongodBinary, mongosBinary } from '../support/servers';
 import { mongodVersion } from '../../lib/launcher/embedded';
 
-/** `mongo-bench run <args>` as a child process (see spawnCli). */
+/** `mongo-bench run <args>` as a child process (see test/support/cli-child.ts). */
 function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void): Promise<Finished> {
-  return spawnCli(['run', ...args], env, onOutput, 40_000);
+  return runCliChild(['run', ...args], { env, onStderr: onOutput, guardMs: 40_000, guardSignal: 'SIGTERM' });
 }
 
 interface Recorded {

@@ -12,7 +12,7 @@ import { clusterKeyFile, ensureKeyFile } from '../../lib/launcher/keyfile';
 import { isLoopbackAddress, launchProcesses } from '../../lib/launcher/launch';
 import type { ProcessSpec } from '../../lib/launcher/spec';
 import { buildTopology, resolveTopologyOptions } from '../../lib/topology';
-import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir } from '../launcher/helpers';
+import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir } from '../support/processes';
 
 const binaries = resolveBinaries({ binDir: FAKE_BIN, env: {} });
 const RECORD_ENV = 'MONGO_BENCH_FAKE_RECORD_DIR';

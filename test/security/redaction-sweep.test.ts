@@ -20,22 +20,18 @@ import {
   resolveConnectionOptions,
   toMongoClientOptions,
 } from '../../lib/security/connection';
-import { containsSecret, redactCommand, redactText } from '../../lib/security/redact';
+import { redactCommand, redactText } from '../../lib/security/redact';
 import { applyPlan, CommandLogEntry, driverConnector, formatCommandLogEntry, planFromOptions, renderPlanTable } from '../../lib/topology';
-import { FAKE_BIN, freePorts, tempDir } from '../launcher/helpers';
+import { FAKE_BIN, freePorts, tempDir } from '../support/processes';
 import { startMembers } from '../topology/auth-members';
 import { captureContext } from '../support/cli';
+import { secretSweep } from '../support/secret-sweep';
 
 const PASSWORD = 'Sw33p@:/?#[]% "pw"';
 const USER = 'sweeper';
 
 /** What was searched, for the count the lead reports. */
-const searched: string[] = [];
-
-function expectClean(what: string, text: string, secrets: string[] = [PASSWORD]): void {
-  searched.push(what);
-  expect({ what, found: containsSecret(text, secrets) }).toEqual({ what, found: undefined });
-}
+const { expectClean, searched } = secretSweep([PASSWORD]);
 
 /** `mongo-bench scripts ...` through its own command (not main(), so `run`'s wiring stays out of this test). */
 async function scripts(args: string[], ctx: CliContext): Promise<number> {

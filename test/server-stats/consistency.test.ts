@@ -9,6 +9,7 @@ import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { checkStep, SHARD_PRIMARIES_NOTE } from '../../lib/server-stats/consistency';
 import { REPLICA_SET, withServerSection } from '../support/server-results';
 import { fixture } from '../report/helpers';
+import { resultStep } from '../support/results';
 
 const SHARDS: ServerProcessInfo[] = [
   { id: 'sh0-a:27018', kind: 'mongod', shard: 'shard0', set: 'sh0' },
@@ -19,7 +20,7 @@ const MONGOS: ServerProcessInfo = { id: 'mongos-a:27017', kind: 'mongos' };
 const COUNTING = { countsCommands: false, batchInserts: false };
 
 function step(reads: number, writes: number): StepResult {
-  return { clients: 4, ops: { reads, writes, errors: 0 } } as StepResult;
+  return resultStep({ clients: 4, ops: { reads, writes, errors: 0 } });
 }
 
 /** One window of the 4-client step; `counted` per process (query, update). */

@@ -3,20 +3,10 @@ import { checkStepObjectives } from '../../lib/slo/check';
 import { sloOutcome } from '../../lib/slo/outcome';
 import { resolveBenchmarkOptions } from '../../lib/run/run-options';
 import { resolveRunPlan } from '../../lib/run/run-plan';
-import { UsageError } from '../../lib/config/errors';
+import { usageMessage } from '../support/cli';
 import { parseResult } from '../../lib/result';
 import { syntheticResults } from '../history/synthetic';
 import { renderDryRun } from '../../lib/run/dry-run';
-
-function usageMessage(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe('objectives (--slo): parsing', () => {
   test.each([

@@ -1,15 +1,8 @@
 /** Starting stand-in processes for the model tests (foreground, or through --fork as a user would). */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
-
-export const FAKE_BIN = path.resolve(__dirname, '../support/fake-bin');
-
-export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `mongo-bench-standin-${prefix}-`));
-}
+import { FAKE_BIN } from '../support/processes';
 
 export interface Started {
   child: ChildProcess;

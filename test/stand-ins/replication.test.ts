@@ -5,8 +5,8 @@
  */
 import * as fs from 'node:fs';
 import { MongoClient } from 'mongodb';
-import { freePorts } from '../launcher/helpers';
-import { command, sleep, startStandIn, stop, tempDir, type Started } from './helpers';
+import { freePorts, tempDir } from '../support/processes';
+import { command, sleep, startStandIn, stop, type Started } from './helpers';
 
 const TIMING = { MONGO_BENCH_FAKE_ELECTION_MS: '600', MONGO_BENCH_FAKE_DRAIN_MS: '600' };
 

@@ -6,8 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { freePorts } from '../launcher/helpers';
-import { command, runStandIn, sleep, startStandIn, stop, tempDir, type Started } from './helpers';
+import { freePorts, tempDir } from '../support/processes';
+import { command, runStandIn, sleep, startStandIn, stop, type Started } from './helpers';
 
 const FAST = { MONGO_BENCH_FAKE_ELECTION_MS: '150', MONGO_BENCH_FAKE_DRAIN_MS: '100' };
 

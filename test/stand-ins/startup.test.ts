@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { storeOptions, StartupError } from '../support/fake-bin/options';
 import { parseServerVersion } from '../support/fake-bin/version';
-import { freePorts } from '../launcher/helpers';
-import { command, runStandIn, startStandIn, stop, tempDir, type Started } from './helpers';
+import { freePorts, tempDir } from '../support/processes';
+import { command, runStandIn, startStandIn, stop, type Started } from './helpers';
 
 const v = (text: string) => parseServerVersion(text);
 

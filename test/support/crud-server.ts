@@ -20,6 +20,11 @@ export interface CrudServer {
   stop(): Promise<void>;
 }
 
+/** A mongo-java-server process of the test's own (not the shared one), which it may SIGKILL. */
+export interface JavaServer extends CrudServer {
+  child: ChildProcess;
+}
+
 export const JAVA_SERVER_DIR = path.resolve(__dirname, 'java-server');
 export const JAVA_SERVER_JAR = path.join(JAVA_SERVER_DIR, 'target', 'mongo-bench-test-server.jar');
 export const JAVA_SERVER_NOT_BUILT =
@@ -49,7 +54,7 @@ export function parseListeningLine(line: string): { port: number; version?: stri
  * Spawns `java -jar mongo-bench-test-server.jar <port>` and resolves once it prints LISTENING.
  * Its stdin stays a pipe from us: when this process dies the pipe closes and the server exits.
  */
-export function startJavaServer(options: JavaServerOptions = {}): Promise<CrudServer> {
+export function startJavaServer(options: JavaServerOptions = {}): Promise<JavaServer> {
   const jar = options.jar ?? JAVA_SERVER_JAR;
   const timeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!existsSync(jar)) return Promise.reject(new JavaServerNotBuiltError(jar));
@@ -64,7 +69,7 @@ export function startJavaServer(options: JavaServerOptions = {}): Promise<CrudSe
   });
   const stderrTail = () => (stderr.trim() ? `; stderr: ${stderr.trim()}` : '');
 
-  return new Promise<CrudServer>((resolve, reject) => {
+  return new Promise<JavaServer>((resolve, reject) => {
     let stdout = '';
     let settled = false;
     const fail = (error: Error) => {
@@ -101,6 +106,7 @@ export function startJavaServer(options: JavaServerOptions = {}): Promise<CrudSe
         port: ready.port,
         description: `mongo-java-server ${ready.version ?? '?'} (test double, reports ${ready.reports ?? '?'}) at 127.0.0.1:${ready.port}`,
         stop: () => stopChild(child),
+        child,
       });
     });
   });

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { CLI_ENTRY } from './cli-child';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -91,7 +92,6 @@ export interface BlockRun {
 }
 
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cjs', 'index.cjs');
-const CLI_FROM_SOURCE = join(ROOT, 'test', 'run', 'support', 'cli.ts');
 const BUILT_ENTRY = join(ROOT, 'dist', 'index.js');
 
 function newestSource(dir: string): number {
@@ -123,7 +123,7 @@ export function runBlock(block: DocBlock, cwd: string, uri: string, timeoutMs: n
   mkdirSync(bin, { recursive: true });
   const shim = join(bin, 'mongo-bench');
   const built = useBuild();
-  const cli = built ? `"${join(ROOT, 'bin', 'mongo-bench.js')}"` : `--require "${TSX}" "${CLI_FROM_SOURCE}"`;
+  const cli = built ? `"${join(ROOT, 'bin', 'mongo-bench.js')}"` : `--require "${TSX}" "${CLI_ENTRY}"`;
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" ${cli} "$@"\n`);
   chmodSync(shim, 0o755);
   // From the sources, 'mongo-bench' is tsconfig's path to lib/index.ts; from the build, the package

@@ -5,12 +5,14 @@
  * against it and compare the recorded commands with what the script should have sent.
  *
  * It stores nothing: reads return empty cursors, writes report zero documents touched, and any
- * other command answers `{ok: 1}` unless a handler says otherwise. See
+ * other command answers `{ok: 1}` unless a handler says otherwise. The wire format is read and
+ * written by lib/calibrate/wire-protocol (the null server's too). See
  * docs/testing-recording-server.md.
  */
 import * as net from 'node:net';
 import { BSON } from 'mongodb';
 import { helloDoc, MAX_WIRE_VERSION } from '../../lib/calibrate/null-server';
+import { Doc, encodeOpMsg, encodeOpReply, IncomingCommand, MessageFramer, parseRequest } from '../../lib/calibrate/wire-protocol';
 
 export interface RecordedCommand {
   /** The database the command ran against (`$db`, or the `<db>.$cmd` namespace of OP_QUERY). */
@@ -100,28 +102,8 @@ export function isStartupNoise(command: Pick<RecordedCommand, 'db' | 'name' | 'b
 /** Envelope fields the driver adds to every command; not part of what the script asked for. */
 const ENVELOPE_FIELDS = ['$db', 'lsid', '$clusterTime', '$readPreference'];
 
-const OP_REPLY = 1;
-const OP_QUERY = 2004;
-const OP_COMPRESSED = 2012;
-const OP_MSG = 2013;
-const HEADER_BYTES = 16;
-const MSG_CHECKSUM_PRESENT = 1 << 0;
-const MSG_MORE_TO_COME = 1 << 1;
 /** Larger than any legitimate message (the server's maxMessageSizeBytes is 48 MB). */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-
-type Doc = Record<string, unknown>;
-
-interface IncomingCommand {
-  db: string;
-  doc: Doc;
-  /** OP_MSG with moreToCome: the client expects no reply (unacknowledged write). */
-  noReply: boolean;
-  /** Reply as OP_REPLY (the request was a legacy OP_QUERY). */
-  legacy: boolean;
-}
-
-class ProtocolError extends Error {}
 
 export async function startRecordingServer(options: RecordingServerOptions = {}): Promise<RecordingServer> {
   const host = options.host ?? '127.0.0.1';
@@ -136,7 +118,7 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     const connectionId = nextConnectionId++;
-    let pending: Buffer = Buffer.alloc(0);
+    const framer = new MessageFramer(MAX_MESSAGE_BYTES);
     // Replies still owed by an asynchronous handler; later replies wait behind them (request order).
     let owed: Promise<void> | undefined;
     const send = (reply: Buffer | undefined | Promise<Buffer | undefined>) => {
@@ -159,16 +141,8 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
       owed = mine;
     };
     socket.on('data', (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       try {
-        while (pending.length >= 4) {
-          const length = pending.readInt32LE(0);
-          if (length < HEADER_BYTES || length > MAX_MESSAGE_BYTES) throw new ProtocolError(`bad message length ${length}`);
-          if (pending.length < length) break;
-          const message = pending.subarray(0, length);
-          pending = pending.subarray(length);
-          send(respond(message, connectionId));
-        }
+        framer.push(chunk, (message) => send(respond(message, connectionId)));
       } catch {
         // A client speaking something we cannot parse: drop it rather than guess.
         socket.destroy();
@@ -342,113 +316,4 @@ export function defaultReply(name: string, body: Doc, db: string, connectionId =
     default:
       return { ok: 1 };
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Wire format. https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/
-
-function parseRequest(message: Buffer): IncomingCommand {
-  return parseBody(message.readInt32LE(12), message.subarray(HEADER_BYTES));
-}
-
-function parseBody(opCode: number, payload: Buffer): IncomingCommand {
-  switch (opCode) {
-    case OP_MSG:
-      return parseOpMsg(payload);
-    case OP_QUERY:
-      return parseOpQuery(payload);
-    case OP_COMPRESSED: {
-      // The hello reply lists no compressors, so clients only ever send the noop one (id 0).
-      const compressorId = payload.readUInt8(8);
-      if (compressorId !== 0) throw new ProtocolError(`compressor ${compressorId} was never negotiated`);
-      return parseBody(payload.readInt32LE(0), payload.subarray(9));
-    }
-    default:
-      throw new ProtocolError(`unsupported opCode ${opCode}`);
-  }
-}
-
-function readDocument(buf: Buffer, offset: number): { doc: Doc; end: number } {
-  const size = buf.readInt32LE(offset);
-  if (size < 5 || offset + size > buf.length) throw new ProtocolError('truncated BSON document');
-  return { doc: BSON.deserialize(buf.subarray(offset, offset + size)) as Doc, end: offset + size };
-}
-
-function readCString(buf: Buffer, offset: number): { value: string; end: number } {
-  const zero = buf.indexOf(0, offset);
-  if (zero < 0) throw new ProtocolError('unterminated cstring');
-  return { value: buf.toString('utf8', offset, zero), end: zero + 1 };
-}
-
-function parseOpMsg(payload: Buffer): IncomingCommand {
-  const flags = payload.readUInt32LE(0);
-  const end = flags & MSG_CHECKSUM_PRESENT ? payload.length - 4 : payload.length;
-  let offset = 4;
-  let body: Doc | undefined;
-  const sequences: Record<string, Doc[]> = {};
-  while (offset < end) {
-    const kind = payload[offset++];
-    if (kind === 0) {
-      const read = readDocument(payload, offset);
-      body = read.doc;
-      offset = read.end;
-    } else if (kind === 1) {
-      const sectionEnd = offset + payload.readInt32LE(offset);
-      const id = readCString(payload, offset + 4);
-      const docs: Doc[] = [];
-      for (let at = id.end; at < sectionEnd; ) {
-        const read = readDocument(payload, at);
-        docs.push(read.doc);
-        at = read.end;
-      }
-      (sequences[id.value] ??= []).push(...docs);
-      offset = sectionEnd;
-    } else {
-      throw new ProtocolError(`unknown OP_MSG section kind ${kind}`);
-    }
-  }
-  if (!body) throw new ProtocolError('OP_MSG without a body section');
-  // Document sequences (e.g. insert's `documents`) belong to the command as if sent inline.
-  const doc: Doc = { ...body, ...sequences };
-  return {
-    db: typeof body.$db === 'string' ? body.$db : 'admin',
-    doc,
-    noReply: (flags & MSG_MORE_TO_COME) !== 0,
-    legacy: false,
-  };
-}
-
-function parseOpQuery(payload: Buffer): IncomingCommand {
-  const collection = readCString(payload, 4);
-  // flags(4) cstring numberToSkip(4) numberToReturn(4) query
-  const query = readDocument(payload, collection.end + 8).doc;
-  const dot = collection.value.indexOf('.');
-  if (dot < 0 || collection.value.slice(dot + 1) !== '$cmd') {
-    throw new ProtocolError(`legacy OP_QUERY on ${collection.value} is not supported (commands only)`);
-  }
-  // Old drivers wrap the command as {$query: {...}, $readPreference: ...}.
-  const doc = query.$query && typeof query.$query === 'object' ? (query.$query as Doc) : query;
-  return { db: collection.value.slice(0, dot), doc, noReply: false, legacy: true };
-}
-
-function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
-  const buf = Buffer.alloc(HEADER_BYTES);
-  buf.writeInt32LE(length, 0);
-  buf.writeInt32LE(requestId, 4);
-  buf.writeInt32LE(responseTo, 8);
-  buf.writeInt32LE(opCode, 12);
-  return buf;
-}
-
-function encodeOpMsg(requestId: number, responseTo: number, reply: Doc): Buffer {
-  const doc = BSON.serialize(reply);
-  const flagsAndKind = Buffer.alloc(5); // flagBits 0, section kind 0
-  return Buffer.concat([header(HEADER_BYTES + 5 + doc.length, requestId, responseTo, OP_MSG), flagsAndKind, doc]);
-}
-
-function encodeOpReply(requestId: number, responseTo: number, reply: Doc): Buffer {
-  const doc = BSON.serialize(reply);
-  const fields = Buffer.alloc(20); // responseFlags(4) cursorID(8) startingFrom(4) numberReturned(4)
-  fields.writeInt32LE(1, 16);
-  return Buffer.concat([header(HEADER_BYTES + 20 + doc.length, requestId, responseTo, OP_REPLY), fields, doc]);
 }

@@ -3,44 +3,23 @@
  * was measured (errors counted per second), a stuck op is cut by --op-timeout in every worker, and
  * neither leaves a worker thread behind.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/parallel-step';
 import { presetOps } from '../../lib/workload/presets';
-import { JAVA_SERVER_JAR, parseListeningLine } from '../support/crud-server';
+import { JAVA_SERVER_JAR, JavaServer, startJavaServer } from '../support/crud-server';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';
-
-/** mongo-java-server as a process of our own (not the shared one), so the test can SIGKILL it. */
-function startOwnJavaServer(): Promise<{ uri: string; child: ChildProcess }> {
-  const child = spawn('java', ['-jar', JAVA_SERVER_JAR, '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  child.stdin!.on('error', () => undefined);
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error('mongo-java-server did not print LISTENING within 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`mongo-java-server exited (${code}) before listening`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const line = stdout.split('\n').find((l) => l.startsWith('LISTENING '));
-      const ready = line ? parseListeningLine(line) : undefined;
-      if (ready) {
-        clearTimeout(timer);
-        resolve({ uri: `mongodb://127.0.0.1:${ready.port}`, child });
-      }
-    });
-  });
-}
 
 const describeJava = existsSync(JAVA_SERVER_JAR) ? describe : describe.skip;
 
 describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLed)', () => {
-  let server: { uri: string; child: ChildProcess } | undefined;
+  let server: JavaServer | undefined;
   afterAll(() => {
     if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
   });
 
   it('the step comes back with lostServer, its errors counted per second beside what succeeded, and no worker left', async () => {
-    server = await startOwnJavaServer();
+    server = await startJavaServer();
     const ns = 'gone.docs';
     let killed = false;
     const m = await runParallelStep(

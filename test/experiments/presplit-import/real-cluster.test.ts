@@ -8,25 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { freePortRange } from '../../support/processes';
 import { describeNeeding, mongodBinary, mongosBinary } from '../../support/servers';
 import { applyPlan, driverConnector, planFromOptions } from '../../../lib/topology';
 import { runPresplitImport } from '../../../lib/experiments/presplit-import';
-
-/** A free block of `count` consecutive loopback ports (best effort: probe, then use). */
-async function freePortBlock(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const base = 20000 + Math.floor(Math.random() * 30000);
-    const probes = await Promise.all(
-      Array.from({ length: count }, (_, i) => new Promise<boolean>((resolve) => {
-        const server = net.createServer();
-        server.once('error', () => resolve(false));
-        server.listen(base + i, '127.0.0.1', () => server.close(() => resolve(true)));
-      })),
-    );
-    if (probes.every(Boolean)) return base;
-  }
-  throw new Error('no free block of ports');
-}
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -55,7 +40,7 @@ describeNeeding('sharded', 'presplit-import on a real sharded cluster', () => {
 
   it('spreads a pre-split import over both shards and leaves a ranged one on one shard', async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'mongo-bench-presplit-real-'));
-    const basePort = await freePortBlock(4);
+    const basePort = await freePortRange(4);
     const plan = planFromOptions({ topology: 'sharded', shards: 2, replicas: 1, basePort, dataDir });
     for (const p of plan.processes) {
       mkdirSync(p.dir, { recursive: true });

@@ -1,14 +1,16 @@
 /**
  * A TCP proxy in front of a test server that holds back every command of one name (e.g. `find`)
  * for `delayMs` before passing it on: a slow or stuck server, as the client sees it. It reads the
- * wire protocol only as far as it must: the message length (first 4 bytes), and for OP_MSG
- * (opCode 2013) the first key of the body section, which is the command name. The driver has one
+ * wire protocol (lib/calibrate/wire-protocol) only as far as it must: where each message ends, and
+ * for OP_MSG the first key of the body section, which is the command name. The driver has one
  * request in flight per connection, so holding one message holds only that connection.
  */
 import * as net from 'node:net';
-import { BSON, Document } from 'mongodb';
+import { Document } from 'mongodb';
+import { firstKey, MessageFramer, OP_MSG, opMsgBodyOffset, parseRequest } from '../../../lib/calibrate/wire-protocol';
 
-const OP_MSG = 2013;
+/** Larger than any legitimate message (the server's maxMessageSizeBytes is 48 MB). */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export interface StallProxy {
   uri: string;
@@ -19,11 +21,8 @@ export interface StallProxy {
 }
 
 function commandName(message: Buffer): string | undefined {
-  if (message.length < 27 || message.readInt32LE(12) !== OP_MSG) return undefined;
-  // header (16) + flagBits (4) + section kind (1) + BSON length (4) + element type (1) = 26: the first key.
-  if (message[20] !== 0) return undefined;
-  const end = message.indexOf(0, 26);
-  return end > 26 ? message.toString('utf8', 26, end) : undefined;
+  if (message.readInt32LE(12) !== OP_MSG) return undefined;
+  return firstKey(message, opMsgBodyOffset(message, message.length));
 }
 
 export async function startStallProxy(target: { host: string; port: number }, stall: { command: string; delayMs: number }): Promise<StallProxy> {
@@ -39,21 +38,22 @@ export async function startStallProxy(target: { host: string; port: number }, st
     client.on('error', closeBoth).on('close', closeBoth);
     upstream.on('error', closeBoth).on('close', closeBoth);
     upstream.pipe(client);
-    let pending = Buffer.alloc(0);
+    const framer = new MessageFramer(MAX_MESSAGE_BYTES);
     client.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
-        const length = pending.readInt32LE(0);
-        const message = pending.subarray(0, length);
-        pending = pending.subarray(length);
-        if (commandName(message) === stall.command) {
-          held.push(BSON.deserialize(message.subarray(21)));
-          setTimeout(() => {
-            if (!upstream.destroyed) upstream.write(message);
-          }, stall.delayMs).unref();
-        } else {
-          upstream.write(message);
-        }
+      try {
+        framer.push(chunk, (message) => {
+          if (commandName(message) === stall.command) {
+            held.push(parseRequest(message).doc);
+            setTimeout(() => {
+              if (!upstream.destroyed) upstream.write(message);
+            }, stall.delayMs).unref();
+          } else {
+            upstream.write(message);
+          }
+        });
+      } catch {
+        // Not a message we can read: the client is cut off, as a server would.
+        closeBoth();
       }
     });
   });

@@ -1,6 +1,6 @@
 // The CLI as a child process, like bin/mongo-bench.js but from the TypeScript sources (no build):
-//   node --require tsx/cjs test/run/support/cli.ts run ...
-import { main } from '../../../lib/cli/main';
+//   node --require tsx/cjs test/support/cli-entry.ts run ... (test/support/cli-child.ts starts it)
+import { main } from '../../lib/cli/main';
 
 main(process.argv).then(
   (code) => {

@@ -1,10 +1,15 @@
+/**
+ * What a test starts and must not leave behind: the stand-in binaries, free ports, a temporary folder,
+ * and the scan of /proc for processes still running (a test's "nothing left" check).
+ */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 
-export const FAKE_BIN = path.resolve(__dirname, '../support/fake-bin');
+/** The stand-in mongod/mongos of test/support/fake-bin. */
+export const FAKE_BIN = path.resolve(__dirname, 'fake-bin');
 
 /** n distinct ports that were free a moment ago (listen on 0, read, close). */
 export async function freePorts(n: number): Promise<number[]> {
@@ -19,6 +24,7 @@ export async function freePorts(n: number): Promise<number[]> {
   return ports;
 }
 
+/** A fresh folder under the system's temporary folder, named mongo-bench-<prefix>-XXXXXX. */
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `mongo-bench-${prefix}-`));
 }
@@ -65,6 +71,24 @@ export function pidsWithCommandLine(...parts: string[]): number[] {
       if (!zombie && parts.every((p) => cmdline.includes(p))) pids.push(Number(entry));
     } catch {
       // Exited while we looked.
+    }
+  }
+  return pids;
+}
+
+/** Every process whose command line names `dataDir` (a stand-in or anything else a run started), other than ourselves. */
+export function leftovers(dataDir: string): number[] {
+  return pidsWithCommandLine(dataDir).filter((pid) => pid !== process.pid);
+}
+
+/** SIGKILLs the processes a failed case left behind (only those whose command line names `marker`); returns their pids. */
+export function killLeftovers(marker: string): number[] {
+  const pids = leftovers(marker);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
     }
   }
   return pids;
