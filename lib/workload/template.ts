@@ -8,6 +8,7 @@ import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
 import { DEFAULT_THETA, hotspot, Latest, scramble, Zipfian } from './key-distributions';
 import { Prng } from './prng';
+import { cumulativeIndex } from './weighted-pick';
 
 /** Per-client state the generators read and advance. */
 export interface ClientState {
@@ -376,17 +377,7 @@ function compilePick(arg: unknown, path: string): Compiled {
   const last = values.length - 1;
   return {
     constant: false,
-    gen: (s) => {
-      const x = s.rng.nextFloat() * total;
-      let lo = 0;
-      let hi = last;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (cumulative[mid] > x) hi = mid;
-        else lo = mid + 1;
-      }
-      return values[lo];
-    },
+    gen: (s) => values[cumulativeIndex(cumulative, s.rng.nextFloat() * total, last)],
   };
 }
 

@@ -27,15 +27,21 @@ export function weightedOpPicker(weights: readonly (number | undefined)[], seed:
   const rng = new Prng((seed ^ PICK_SEED_SALT) >>> 0);
   const last = weights.length - 1;
   return () => {
-    const x = rng.nextFloat() * total;
-    // The first op whose cumulative weight exceeds x (binary search: captured workloads have many shapes).
-    let lo = 0;
-    let hi = last;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cumulative[mid] > x) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return cumulativeIndex(cumulative, rng.nextFloat() * total, last);
   };
+}
+
+/**
+ * The first index whose cumulative weight exceeds x (binary search: captured workloads and #PICK
+ * lists have many entries). `last` is the index of the final entry.
+ */
+export function cumulativeIndex(cumulative: ArrayLike<number>, x: number, last: number): number {
+  let lo = 0;
+  let hi = last;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cumulative[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

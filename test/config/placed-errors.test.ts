@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchmarkOptions, planTopology, readBenchmarkConfig, run, UsageError } from 'mongo-bench';
+import { benchmarkOptions, planTopology, readBenchmarkConfig, run } from 'mongo-bench';
 import { resolveRunPlan } from '../../lib/run/run-plan';
+import { usageMessage } from '../support/cli';
 
 let dir: string;
 beforeAll(() => {
@@ -20,15 +21,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-function messageOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
+const messageOf = usageMessage;
 
 describe('run --config', () => {
   it('names the YAML file and line of a bad write concern, and suggests "j" for "journal"', () => {
