@@ -266,6 +266,19 @@ export function rateArg(value: string): number | string {
 /** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
 export const RATE_PROBE_DEFAULT_SECONDS = 3;
 
+/**
+ * parseRateText names the path inside the value (`rate[1].for`); the message starts with `option --rate:` so
+ * that a config file's or the API's key is named instead where the value came from there (error-place.ts).
+ */
+function parseRateFlag(value: unknown): RateSpec {
+  try {
+    return parseRateText(value, 'rate');
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new UsageError(`option --rate: ${err.message.startsWith('rate: ') ? err.message.slice('rate: '.length) : err.message}`);
+  }
+}
+
 /** --rate in any form: a constant rate, stages, or a share of the maximum (with its probe). */
 function resolveRate(flags: BenchmarkFlags): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
   const probeFlag = flags.rateProbeSeconds !== undefined ? '--rate-probe-seconds' : flags.rateProbeClients !== undefined ? '--rate-probe-clients' : undefined;
@@ -278,7 +291,7 @@ function resolveRate(flags: BenchmarkFlags): Pick<RunOptions, 'rate' | 'arrival'
     return {};
   }
   if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('option --rate: the target rate must be > 0 ops/s');
-  const spec = parseRateText(flags.rate, 'option --rate');
+  const spec = parseRateFlag(flags.rate);
   if (spec.kind !== 'shareOfMax' && probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
   if (spec.kind === 'constant') return { rate: spec.opsPerSecond };
   if (spec.kind === 'stages') return { arrival: spec };
