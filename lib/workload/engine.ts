@@ -333,6 +333,22 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
    * lies ahead) and times it from its due time. Client-side ops (nop, let) run in between, unscheduled.
    * Kept apart from clientLoop so the closed loop's hot path stays as it is.
    */
+  // Clients waiting for their op's due time; an abort wakes them all (one listener per step, not per wait).
+  const waiting = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of waiting) wake();
+  };
+  if (schedule) signal?.addEventListener('abort', wakeAll, { once: true });
+  const waitForDue = (due: number): Promise<void> =>
+    new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, due - performance.now());
+      waiting.add(wake);
+    });
   const arrivalLoop = async (state: ClientState, arrivals: ArrivalSchedule): Promise<void> => {
     const count = ops.length;
     let i = 0;
@@ -360,7 +376,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       const due = arrivals.claim(performance.now());
       if (due === undefined) return;
       if (due - performance.now() >= 1) {
-        await sleepUntil(due, signal);
+        await waitForDue(due);
         if (signal?.aborted || cut) return;
       }
       arrivals.noteStart(due, performance.now());
@@ -465,6 +481,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     }
   } finally {
     load = probe?.read();
+    signal?.removeEventListener('abort', wakeAll);
     clearInterval(ticker);
     clearTimeout(overrunTimer);
     clearTimeout(probeTimer);
