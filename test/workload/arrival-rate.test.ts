@@ -138,6 +138,12 @@ describe('--rate: bad forms are named', () => {
     expect(r.stderr).toContain(message);
   });
 
+  it('stages and shares are refused through agents (not yet carried to them), before anything connects', async () => {
+    const options = resolveRunOptions({ uri: DEAD_URI, rate: '100:1s', clients: [1], seconds: 1 });
+    const executor = { runStep: () => Promise.reject(new Error('must not run')) };
+    await expect(runBenchmark(options, { stepExecutor: executor })).rejects.toThrow('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
+  });
+
   it('a config file: stages as a list, and a bad stage named by file and line', async () => {
     const good = join(dir, 'good.yaml');
     writeFileSync(good, 'uri: mongodb://127.0.0.1:1\nrate:\n  - { rate: 100, for: 30s }\n  - { rate: 2000, for: 2m }\n');
