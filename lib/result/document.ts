@@ -9,6 +9,7 @@ import { loadMachineSchema, targetSectionSchema } from './metadata';
 import { serverSectionSchema } from './server';
 import { sloSectionSchema } from './slo';
 import { stepResultSchema } from './steps';
+import { rateProbeSchema } from './rate-probe';
 
 export const RESULT_SCHEMA = 'mongo-bench/result@1' as const;
 
@@ -43,5 +44,7 @@ export const resultDocumentSchema = z.object({
   agents: agentsSectionSchema.optional(),
   /** Service-level objectives (`run --slo`) and their verdicts per step (absent: none were given). */
   slo: sloSectionSchema.optional(),
+  /** `--rate 80%`: the closed probe that measured the maximum, and the rate the steps held (absent otherwise). */
+  rateProbe: rateProbeSchema.optional(),
 });
 export type ResultDocument = z.infer<typeof resultDocumentSchema>;

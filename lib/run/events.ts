@@ -20,7 +20,9 @@ export type BenchmarkEvent =
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
   | { type: 'client-bound'; advice: string }
   /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
-  | { type: 'server-stats'; text: string };
+  | { type: 'server-stats'; text: string }
+  /** `--rate 80%`: the closed probe's figures and the rate the run then holds. */
+  | { type: 'rate-probe'; text: string };
 
 export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
 
