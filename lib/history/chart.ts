@@ -7,7 +7,9 @@
 import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
 import { CHART_FONT_FAMILY } from '../report/fonts';
-import { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from '../report/render-chart';
+import { TEST_DOUBLE_WARNING } from '../report/describe';
+import { wrapSubtitle } from '../report/render-chart';
+import { axisTitle, baseChartOptions, basePlugins, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
 import type { HistoryDocument, HistorySeries } from './history';
 import { formatChange } from './render-md';
 
@@ -51,6 +53,15 @@ function shortDate(iso: string): string {
   return iso.slice(5, 16).replace('T', ' ');
 }
 
+/** The red lines under a label's trend charts: its runs on another product (FerretDB, ...) or on a test double. */
+export function trendChartWarnings(h: HistoryDocument, label: string): string[] {
+  const about = h.labels.find((l) => l.label === label);
+  return [
+    ...(about?.notMongoDB ?? []),
+    ...(about?.testDouble ? [TEST_DOUBLE_WARNING] : about?.mixesTestDouble ? ['MIXED: some runs of this label were on a TEST DOUBLE server, not MongoDB'] : []),
+  ];
+}
+
 export function trendChartConfiguration(h: HistoryDocument, label: string, metric: HistorySeries['metric']): ChartConfiguration<'line'> | undefined {
   const series = h.series.filter((s) => s.label === label && s.metric === metric);
   if (series.length === 0) return undefined;
@@ -75,29 +86,23 @@ export function trendChartConfiguration(h: HistoryDocument, label: string, metri
   );
   const first = series[0];
   const unit = first.unit === 'µs' ? 'ms' : first.unit;
-  const testDouble = h.labels.find((l) => l.label === label)?.testDouble === true;
-  const warnings = testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [];
+  const warnings = trendChartWarnings(h, label);
+  // The server named as every summary names it (lib/report/describe.ts serverLabel).
+  const servers = h.labels.find((l) => l.label === label)?.servers ?? [];
   const tickEvery = Math.max(1, Math.ceil(runs.length / 10));
   return {
     type: 'line',
     data: { datasets },
     options: {
-      responsive: false,
-      animation: false,
-      devicePixelRatio: 1,
+      ...baseChartOptions({
+        title: `${label}: ${first.name} run after run`,
+        subtitle: wrapSubtitle(
+          [...servers, `${runs.length} runs`, `dashed: change points (E-Divisive means, p ≤ ${h.options.pvalue}); red: a regression beyond ${h.options.threshold}%`].join(' · '),
+          Math.floor(CHART_WIDTH / 8.5),
+        ),
+        warnings,
+      }),
       parsing: false,
-      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + warnings.length * WARNING_LINE_HEIGHT } },
-      plugins: {
-        title: { display: true, text: `${label}: ${first.name} run after run`, font: { size: 18, weight: 'bold' }, color: '#111111' },
-        subtitle: {
-          display: true,
-          text: `${runs.length} runs · dashed: change points (E-Divisive means, p ≤ ${h.options.pvalue}); red: a regression beyond ${h.options.threshold}%`,
-          font: { size: 13 },
-          color: '#444444',
-          padding: { bottom: 8 },
-        },
-        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18 } },
-      },
       scales: {
         x: {
           type: 'linear',
@@ -115,12 +120,12 @@ export function trendChartConfiguration(h: HistoryDocument, label: string, metri
               return Number.isInteger(i) && i >= 1 && i <= runs.length ? [`#${i}`, shortDate(runs[i - 1])] : '';
             },
           },
-          title: { display: true, text: 'runs, oldest first (#, startedAt UTC)' },
+          title: axisTitle('runs, oldest first (#, startedAt UTC)'),
         },
-        y: { type: 'linear', beginAtZero: first.metric === 'errorRate', title: { display: true, text: `${first.name} (${unit})` } },
+        y: { type: 'linear', beginAtZero: first.metric === 'errorRate', title: axisTitle(`${first.name} (${unit})`) },
       },
     },
-    plugins: [backgroundPlugin(), changeMarkersPlugin(markers), ...(warnings.length > 0 ? [warningsPlugin<'line'>(warnings)] : [])],
+    plugins: [...basePlugins<'line'>(warnings), changeMarkersPlugin(markers)],
   };
 }
 
@@ -132,5 +137,5 @@ export async function renderTrendChart(h: HistoryDocument, label: string, metric
     registered = true;
   }
   const configuration = trendChartConfiguration(h, label, metric);
-  return configuration ? renderConfigurationPng(configuration, CHART_WIDTH, CHART_HEIGHT) : undefined;
+  return configuration ? renderConfigurationPng(configuration) : undefined;
 }
