@@ -67,7 +67,7 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
     }));
   const values = datasets.flatMap((d) => d.data.map((p) => p.y)).filter((v): v is number => v !== null);
   const lowLine = 1 - c.threshold / 100;
-  const warnings = c.testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [];
+  const warnings = c.warnings;
   const lo = ticks[0] ?? 1;
   const hi = ticks[ticks.length - 1] ?? 1;
   return {
