@@ -6,7 +6,7 @@
 import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
 import { CHART_FONT_FAMILY } from '../report/fonts';
-import { axisTitle, baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
+import { axisTitle, baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng, strokeGuideLine } from '../report/chart-base';
 import { Comparison, StepComparison } from './compare';
 
 interface RatioSeries {
@@ -28,25 +28,18 @@ function referenceLinesPlugin(lines: Array<{ y: number; color: string; dash: num
     id: 'mbCompareReferences',
     beforeDatasetsDraw(chart) {
       const { ctx, chartArea } = chart;
-      const y = chart.scales.y;
-      ctx.save();
       for (const line of lines) {
-        const py = Math.round(y.getPixelForValue(line.y)) + 0.5;
+        const py = Math.round(chart.scales.y.getPixelForValue(line.y)) + 0.5;
         if (py < chartArea.top || py > chartArea.bottom) continue;
-        ctx.strokeStyle = line.color;
+        strokeGuideLine(chart, 'y', line.y, { color: line.color, width: 1.5, dash: line.dash });
+        ctx.save();
         ctx.fillStyle = line.color;
-        ctx.lineWidth = 1.5;
-        ctx.setLineDash(line.dash);
-        ctx.beginPath();
-        ctx.moveTo(chartArea.left, py);
-        ctx.lineTo(chartArea.right, py);
-        ctx.stroke();
         ctx.font = `12px "${CHART_FONT_FAMILY}"`;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'bottom';
         ctx.fillText(line.label, chartArea.left + 4, py - 2);
+        ctx.restore();
       }
-      ctx.restore();
     },
   };
 }

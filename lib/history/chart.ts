@@ -9,7 +9,7 @@ import { PALETTE } from '../report/chart-data';
 import { CHART_FONT_FAMILY } from '../report/fonts';
 import { TEST_DOUBLE_WARNING } from '../report/describe';
 import { wrapSubtitle } from '../report/render-chart';
-import { axisTitle, baseChartOptions, basePlugins, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
+import { axisTitle, baseChartOptions, basePlugins, CHART_WIDTH, registerChartComponents, renderConfigurationPng, strokeGuideLine } from '../report/chart-base';
 import type { HistoryDocument, HistorySeries } from './history';
 import { formatChange } from './render-md';
 
@@ -25,26 +25,18 @@ function changeMarkersPlugin(markers: Marker[]): Plugin<'line'> {
     id: 'mbChangePoints',
     afterDatasetsDraw(chart) {
       const { ctx, chartArea } = chart;
-      const x = chart.scales.x;
-      ctx.save();
       markers.forEach((m, i) => {
         // Between the last run before and the first run after: where the change happened.
-        const px = Math.round(x.getPixelForValue(m.x - 0.5)) + 0.5;
-        ctx.strokeStyle = m.color;
+        const px = strokeGuideLine(chart, 'x', m.x - 0.5, { color: m.color, width: 2, dash: [7, 4] });
+        ctx.save();
         ctx.fillStyle = m.color;
-        ctx.lineWidth = 2;
-        ctx.setLineDash([7, 4]);
-        ctx.beginPath();
-        ctx.moveTo(px, chartArea.top);
-        ctx.lineTo(px, chartArea.bottom);
-        ctx.stroke();
         ctx.font = `bold 13px "${CHART_FONT_FAMILY}"`;
         ctx.textBaseline = 'top';
         const right = px + 6 + ctx.measureText(m.text).width < chartArea.right;
         ctx.textAlign = right ? 'left' : 'right';
         ctx.fillText(m.text, right ? px + 6 : px - 6, chartArea.top + 6 + i * 18);
+        ctx.restore();
       });
-      ctx.restore();
     },
   };
 }

@@ -60,6 +60,36 @@ export function warningsPlugin<T extends ChartType>(lines: readonly string[]): P
   };
 }
 
+export interface GuideLine {
+  color: string;
+  width: number;
+  dash: number[];
+}
+
+/**
+ * Strokes one guide line across the plot area (a step boundary, a change point, a threshold) at a
+ * value of the x or y scale; returns its pixel position, snapped to the pixel grid so it stays sharp.
+ */
+export function strokeGuideLine(chart: Chart, axis: 'x' | 'y', value: number, line: GuideLine): number {
+  const { ctx, chartArea } = chart;
+  const at = Math.round(chart.scales[axis].getPixelForValue(value)) + 0.5;
+  ctx.save();
+  ctx.strokeStyle = line.color;
+  ctx.lineWidth = line.width;
+  ctx.setLineDash(line.dash);
+  ctx.beginPath();
+  if (axis === 'x') {
+    ctx.moveTo(at, chartArea.top);
+    ctx.lineTo(at, chartArea.bottom);
+  } else {
+    ctx.moveTo(chartArea.left, at);
+    ctx.lineTo(chartArea.right, at);
+  }
+  ctx.stroke();
+  ctx.restore();
+  return at;
+}
+
 /** The background, then the warning lines when there are any: the plugins every chart starts with. */
 export function basePlugins<T extends ChartType>(warnings: readonly string[] = []): Plugin<T>[] {
   return [backgroundPlugin<T>(), ...(warnings.length > 0 ? [warningsPlugin<T>(warnings)] : [])];

@@ -14,7 +14,7 @@ import {
   SubTitle,
   Title,
 } from 'chart.js';
-import { axisTitle, BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng } from './chart-base';
+import { axisTitle, BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine } from './chart-base';
 import { ChartSpec } from './chart-data';
 import { formatOps } from './format';
 
@@ -40,20 +40,7 @@ function stepBoundariesPlugin(starts: number[]): Plugin<'line'> {
   return {
     id: 'mbStepBoundaries',
     beforeDatasetsDraw(chart) {
-      const { ctx, chartArea } = chart;
-      const x = chart.scales.x;
-      ctx.save();
-      ctx.strokeStyle = '#888888';
-      ctx.lineWidth = 1;
-      ctx.setLineDash([4, 4]);
-      for (const start of starts) {
-        const px = Math.round(x.getPixelForValue(start)) + 0.5;
-        ctx.beginPath();
-        ctx.moveTo(px, chartArea.top);
-        ctx.lineTo(px, chartArea.bottom);
-        ctx.stroke();
-      }
-      ctx.restore();
+      for (const start of starts) strokeGuideLine(chart, 'x', start, { color: '#888888', width: 1, dash: [4, 4] });
     },
   };
 }
