@@ -24,7 +24,7 @@ function parseArgs(argv: string[]): { clients: number; seconds: number; warmup: 
       const n = intArg(flag)(value ?? '');
       if (n < (flag === '--warmup' ? 0 : 1)) throw new UsageError(`option ${flag}: must be at least ${flag === '--warmup' ? 0 : 1}, got ${n}`);
       args[flag.slice(2) as keyof typeof args] = n;
-    } else throw new Error(`bench:engine-loop: unknown option ${flag} (options: --clients, --seconds, --warmup, --runs)`);
+    } else throw new UsageError(`unknown option ${flag} (options: --clients, --seconds, --warmup, --runs)`);
   }
   return args;
 }
