@@ -58,16 +58,20 @@ export interface CaptureSummary {
   otherEntries: number;
   firstAt?: string;
   lastAt?: string;
-  /** Statements per second over the source's time span (what --replay-rate 1x issues). */
+  /** Statements per second over the source's time span (the average of `perSecond`). */
   opsPerSecond?: number;
+  /** Statements per second in each second (or bucket) of the source's time span: what --replay-rate 1x replays. */
+  perSecond?: number[];
+  /** Width of a `perSecond` bucket when the span was longer than MAX_CURVE_BUCKETS seconds. */
+  bucketSeconds?: number;
   insertDocuments: 'placeholder' | 'docs-like';
 }
 
 export interface CapturedWorkload {
   name: string;
   ops: Record<string, unknown>[];
-  /** The source's rate over its time span: what `run --replay-rate 1x` issues. */
-  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
+  /** The source's rate over its time span, and second by second: what `run --replay-rate 1x` replays. */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string; perSecond?: number[]; bucketSeconds?: number };
 }
 
 export interface CaptureOutcome {
@@ -94,6 +98,8 @@ export class CaptureBuilder {
   otherEntries = 0;
   private first?: Date;
   private last?: Date;
+  /** Statements by the epoch second their entry was logged in. */
+  private readonly bySecond = new Map<number, number>();
 
   skip(skip: Skip): void {
     let s = this.skips.get(skip.reason);
@@ -130,6 +136,8 @@ export class CaptureBuilder {
       this.statements++;
     }
     if (served.at) {
+      const second = Math.floor(served.at.getTime() / 1000);
+      this.bySecond.set(second, (this.bySecond.get(second) ?? 0) + outcome.statements.length);
       if (!this.first || served.at < this.first) this.first = served.at;
       if (!this.last || served.at > this.last) this.last = served.at;
     }
@@ -176,12 +184,32 @@ export class CaptureBuilder {
       otherEntries: this.otherEntries,
       ...(this.first ? { firstAt: this.first.toISOString() } : {}),
       ...(this.last ? { lastAt: this.last.toISOString() } : {}),
-      ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
+      ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)), ...perSecondCurve(this.bySecond) } : {}),
       insertDocuments,
     };
-    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt } } : {};
+    const curve = summary.perSecond ? { perSecond: summary.perSecond, ...(summary.bucketSeconds ? { bucketSeconds: summary.bucketSeconds } : {}) } : {};
+    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...curve } } : {};
     return { workload: { name, ops, ...capture }, summary };
   }
+}
+
+/** A day second by second; a longer span is kept in wider buckets so the workload file stays small. */
+export const MAX_CURVE_BUCKETS = 86_400;
+
+/** The per-second curve of the logged statements, from the first logged second to the last. */
+function perSecondCurve(bySecond: Map<number, number>): Pick<CaptureSummary, 'perSecond' | 'bucketSeconds'> {
+  if (bySecond.size === 0) return {};
+  let first = Infinity;
+  let last = -Infinity;
+  for (const second of bySecond.keys()) {
+    first = Math.min(first, second);
+    last = Math.max(last, second);
+  }
+  const span = last - first + 1;
+  const bucket = Math.ceil(span / MAX_CURVE_BUCKETS);
+  const counts = new Array<number>(Math.ceil(span / bucket)).fill(0);
+  for (const [second, n] of bySecond) counts[Math.floor((second - first) / bucket)] += n;
+  return { perSecond: counts.map((c) => Number((c / bucket).toPrecision(4))), ...(bucket > 1 ? { bucketSeconds: bucket } : {}) };
 }
 
 function summarize(shape: Shape, op: number, totalCount: number, totalMillis: number): ShapeSummary {

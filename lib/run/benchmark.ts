@@ -215,6 +215,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         }
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
         try {
+          // options.arrival (a replayed capture curve) is wired to the engine's arrival executor at merge (issue-29b): StepPlan.arrival
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
           const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
           const outcome = await executor.runStep(plan, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }), onWindowOpen });

@@ -7,6 +7,8 @@ import { UsageError } from '../config/errors';
 import { closest, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
+import { replayStages } from '../workload/replay-curve';
+import type { ScheduledRate } from '../workload/rate-spec';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
@@ -57,6 +59,11 @@ export interface RunOptions {
   trials: number;
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
+  /**
+   * A rate that changes over the run (--replay-rate over a captured per-second curve); `rate` then holds
+   * its average, which the fixed-interval loop keeps until the arrival executor takes this schedule.
+   */
+  arrival?: ScheduledRate;
   load: boolean;
   docs: number;
   docSize: number;
@@ -227,10 +234,12 @@ function safeLabel(label: string): string {
 }
 
 /**
- * --replay-rate 1x|2x|0.5x: the open model at a multiple of the rate the captured source served
- * (the workload file's `capture.opsPerSecond`, from the log's time span), through the --rate machinery.
+ * --replay-rate 1x|2x|0.5x: the open model at a multiple of the rate the captured source served. A
+ * workload file with the per-second curve (`capture.perSecond`) replays the curve as rate stages over the
+ * run's warm-up and measured seconds (workload/replay-curve: a longer capture is cut, a shorter one
+ * repeats); `rate` is the capture's average times N either way (`capture.opsPerSecond`).
  */
-function replayRate(flags: BenchmarkFlags): number {
+function replayRate(flags: BenchmarkFlags, spanSeconds: number): { rate: number; arrival?: ScheduledRate } {
   if (flags.rate !== undefined) throw new UsageError('options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one');
   const m = /^(\d+(?:\.\d+)?)x?$/i.exec(String(flags.replayRate).trim());
   const multiple = m ? Number(m[1]) : NaN;
@@ -238,7 +247,9 @@ function replayRate(flags: BenchmarkFlags): number {
   if (flags.workloadFile === undefined) throw new UsageError('option --replay-rate needs --workload-file: a workload written by mongo-bench capture');
   const captured = readWorkloadFile(flags.workloadFile).capture;
   if (!captured) throw new UsageError(`option --replay-rate: workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`);
-  return captured.opsPerSecond * multiple;
+  const rate = captured.opsPerSecond * multiple;
+  if (!captured.perSecond) return { rate };
+  return { rate, arrival: replayStages({ perSecond: captured.perSecond, bucketSeconds: captured.bucketSeconds }, multiple, spanSeconds) };
 }
 
 /** Validates the engine's flags and applies defaults (no --uri: the target is settled elsewhere). */
@@ -271,15 +282,19 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
-  const rate = flags.replayRate !== undefined ? replayRate(flags) : flags.rate;
+  const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
+  const warmupSeconds = flags.warmup ?? RUN_DEFAULTS.warmup;
+  const replay = flags.replayRate !== undefined ? replayRate(flags, warmupSeconds + seconds) : undefined;
+  const rate = replay ? replay.rate : flags.rate;
   return {
     workload,
     ns: workloadNs,
     clients,
-    seconds: flags.seconds ?? RUN_DEFAULTS.seconds,
-    warmupSeconds: flags.warmup ?? RUN_DEFAULTS.warmup,
+    seconds,
+    warmupSeconds,
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     rate,
+    ...(replay?.arrival ? { arrival: replay.arrival } : {}),
     load: flags.load ?? true,
     docs,
     docSize,
