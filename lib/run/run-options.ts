@@ -9,6 +9,7 @@ import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
 import { replayStages } from '../workload/replay-curve';
 import type { ScheduledRate } from '../workload/rate-spec';
+import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
@@ -65,6 +66,8 @@ export interface RunOptions {
    */
   arrival?: ScheduledRate;
   load: boolean;
+  /** `--docs-like`: the loader writes documents shaped like the user's (./docs-like) instead of its own shape. */
+  docsLike?: DocsLikeSpec;
   docs: number;
   docSize: number;
   batchSize: number;
@@ -112,6 +115,8 @@ export interface BenchmarkFlags {
   rate?: number;
   /** "1x", "2x", "0.5x": a multiple of the rate a captured workload file's source served. */
   replayRate?: string;
+  /** A capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll: what the loaded documents look like. */
+  docsLike?: string;
   docs?: number;
   docSize?: number;
   batchSize?: number;
@@ -162,6 +167,7 @@ export const benchmarkShape = {
   trials: positiveInt('trials per step').optional(),
   rate: z.number().positive('the target rate must be > 0 ops/s').optional(),
   replayRate: z.string().optional(),
+  docsLike: z.string().min(1, 'must not be empty').optional(),
   docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
   docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
   batchSize: positiveInt('the batch size').optional(),
@@ -252,6 +258,13 @@ function replayRate(flags: BenchmarkFlags, spanSeconds: number): { rate: number;
   return { rate, arrival: replayStages({ perSecond: captured.perSecond, bucketSeconds: captured.bucketSeconds }, multiple, spanSeconds) };
 }
 
+/** --docs-like shapes what the built-in loader writes: it needs the loader. */
+function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
+  if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
+  if (setup) throw new UsageError(`option --docs-like: workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`);
+  return parseDocsLikeOption(flags.docsLike ?? '');
+}
+
 /** Validates the engine's flags and applies defaults (no --uri: the target is settled elsewhere). */
 export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new Date()): Omit<RunOptions, 'uri'> {
   if (flags.workload !== undefined && flags.workloadFile !== undefined) {
@@ -286,6 +299,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const warmupSeconds = flags.warmup ?? RUN_DEFAULTS.warmup;
   const replay = flags.replayRate !== undefined ? replayRate(flags, warmupSeconds + seconds) : undefined;
   const rate = replay ? replay.rate : flags.rate;
+  const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   return {
     workload,
     ns: workloadNs,
@@ -296,6 +310,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     rate,
     ...(replay?.arrival ? { arrival: replay.arrival } : {}),
     load: flags.load ?? true,
+    ...(docsLike ? { docsLike } : {}),
     docs,
     docSize,
     batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,
