@@ -8,6 +8,7 @@ import { ServedOp, Skip, SkipReason } from './served-op';
 import { Shape, ShapeTable, shapeOp } from './shapes';
 import { statementsOf, StatementType } from './statements';
 import { SourceLine } from './read-lines';
+import type { CapturedCurve } from '../workload/replay-curve';
 
 /** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
 export const PLACEHOLDER_DOCUMENT = {
@@ -60,18 +61,19 @@ export interface CaptureSummary {
   lastAt?: string;
   /** Statements per second over the source's time span (the average of `perSecond`). */
   opsPerSecond?: number;
-  /** Statements per second in each second (or bucket) of the source's time span: what --replay-rate 1x replays. */
-  perSecond?: number[];
-  /** Width of a `perSecond` bucket when the span was longer than MAX_CURVE_BUCKETS seconds. */
-  bucketSeconds?: number;
   insertDocuments: 'placeholder' | 'docs-like';
 }
 
 export interface CapturedWorkload {
   name: string;
   ops: Record<string, unknown>[];
-  /** The source's rate over its time span, and second by second: what `run --replay-rate 1x` replays. */
-  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string; perSecond?: number[]; bucketSeconds?: number };
+  /**
+   * The source's rate over its time span, and second by second: what `run --replay-rate 1x` replays.
+   * `perSecond[i]`: statements per second in the i-th bucket of `bucketSeconds` (1 unless the span is
+   * longer than MAX_CURVE_BUCKETS seconds) from the first logged second on. Not in the summary: the
+   * curve can be long, and capture.json is for reading.
+   */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string } & Partial<CapturedCurve>;
 }
 
 export interface CaptureOutcome {
@@ -184,20 +186,22 @@ export class CaptureBuilder {
       otherEntries: this.otherEntries,
       ...(this.first ? { firstAt: this.first.toISOString() } : {}),
       ...(this.last ? { lastAt: this.last.toISOString() } : {}),
-      ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)), ...perSecondCurve(this.bySecond) } : {}),
+      ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
       insertDocuments,
     };
-    const curve = summary.perSecond ? { perSecond: summary.perSecond, ...(summary.bucketSeconds ? { bucketSeconds: summary.bucketSeconds } : {}) } : {};
-    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...curve } } : {};
+    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...perSecondCurve(this.bySecond) } } : {};
     return { workload: { name, ops, ...capture }, summary };
   }
 }
 
-/** A day second by second; a longer span is kept in wider buckets so the workload file stays small. */
-export const MAX_CURVE_BUCKETS = 86_400;
+/**
+ * Six hours second by second; a longer span is kept in wider buckets so the workload file stays small
+ * (a replay lasts minutes: it replays the curve's first seconds, see workload/replay-curve).
+ */
+export const MAX_CURVE_BUCKETS = 21_600;
 
 /** The per-second curve of the logged statements, from the first logged second to the last. */
-function perSecondCurve(bySecond: Map<number, number>): Pick<CaptureSummary, 'perSecond' | 'bucketSeconds'> {
+function perSecondCurve(bySecond: Map<number, number>): CapturedCurve | Record<string, never> {
   if (bySecond.size === 0) return {};
   let first = Infinity;
   let last = -Infinity;
