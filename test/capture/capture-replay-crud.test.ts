@@ -62,7 +62,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     let executed = 0;
     let measured = 0;
     let seconds = 3;
-    for (let run = 0; run < 6 && executed < safeOps; run++) {
+    for (let run = 0; run < 12 && executed < safeOps; run++) {
       const out = join(dir, `${label}-run-${run}`);
       const result = await runCli([
         'run', '--uri', crudUri(), '--db', uniqueDbName(label), '--workload-file', workloadFile, '--no-load',
@@ -78,8 +78,9 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       stepCounts.forEach((n, op) => (counts[op] += n));
       executed = counts.reduce((a, b) => a + b, 0);
       measured += seconds;
-      // What is left, at the rate seen so far (+25%), in one more run of at most 2 minutes.
-      seconds = Math.min(120, Math.max(3, Math.ceil(((safeOps - executed) * 1.25 * measured) / Math.max(1, executed))));
+      // What is left, at the rate seen so far (+25%), in runs of at most 30 s (the first, short run
+      // often sees a slower server than the next: a longer one would overshoot).
+      seconds = Math.min(30, Math.max(3, Math.ceil(((safeOps - executed) * 1.25 * measured) / Math.max(1, executed))));
     }
     const shares = counts.map((n) => ((n / executed) * 100).toFixed(2));
     console.log(`${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`);
