@@ -156,9 +156,9 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     const counting = workloadCounting(options.workload.ops, options.uri, result.target.serverVersion);
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
+    let docsLike: DocumentTemplate | undefined;
     // The data a step starts from: the workload's own set-up, else the built-in loader (unless
     // --no-load). Returns why it stopped short, or undefined when done.
-    let docsLike: DocumentTemplate | undefined;
     const prepareData = async (clients: number): Promise<string | undefined> => {
       if (options.setup) {
         const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal });
