@@ -20,9 +20,11 @@ export function templateDocumentFactory(template: unknown, seed: number): Templa
   const state = scope.newClientState(0, seed);
   return {
     make(id: number) {
-      const doc = next(state) as Record<string, unknown>;
-      // A constant template is returned as it is (never copied): copy before setting _id.
-      return { ...doc, _id: id };
+      // A constant template is returned as it is (never copied): copy before setting _id, which goes first
+      // (where the server puts it) and replaces the template's own.
+      const doc: Record<string, unknown> & { _id: number } = { _id: id, ...(next(state) as Record<string, unknown>) };
+      doc._id = id;
+      return doc;
     },
   };
 }
