@@ -232,6 +232,15 @@ describe('parseLogLine', () => {
     expect(await usageError(captureFromLogs([join(LOGS, '5.0.log')]))).toContain('(4 records read; skipped internal namespace (admin, config, local): 1)');
   });
 
+  it('reads the 7.0 line (listIndexes by the server\'s own session refresh) and the 6.0/7.0-era find with its queryHash', () => {
+    const line70 = readFileSync(join(LOGS, '7.0.log'), 'utf8').split('\n')[0];
+    expect(parseLogLine(line70, '7.0.log:1')).toMatchObject({
+      served: { ns: 'config.system.sessions', kind: 'command', command: { listIndexes: 'system.sessions' }, durationMillis: 6695, connection: 'LogicalSessionCacheRefresh' },
+    });
+    const find = readFileSync(join(LOGS, '2025-before-8.0.log'), 'utf8').split('\n')[2];
+    expect(parseLogLine(find, '2025-before-8.0.log:3')).toMatchObject({ served: { ns: 'test.pizzas', kind: 'command', shapeHash: 'F1FEE1FA', connection: 'conn40' } });
+  });
+
   it('passes over entries that are not Slow query entries', () => {
     const line = readFileSync(join(LOGS, '5.0.log'), 'utf8').split('\n')[0];
     expect(parseLogLine(line, 'x')).toBeUndefined();
