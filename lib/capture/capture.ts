@@ -8,6 +8,7 @@ import { ServedOp, Skip, SkipReason } from './served-op';
 import { Shape, ShapeTable, shapeOp } from './shapes';
 import { statementsOf, StatementType } from './statements';
 import { SourceLine } from './read-lines';
+import type { CapturedCurve } from '../workload/replay-curve';
 
 /** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
 export const PLACEHOLDER_DOCUMENT = {
@@ -58,7 +59,7 @@ export interface CaptureSummary {
   otherEntries: number;
   firstAt?: string;
   lastAt?: string;
-  /** Statements per second over the source's time span (what --replay-rate 1x issues). */
+  /** Statements per second over the source's time span (the average of `perSecond`). */
   opsPerSecond?: number;
   insertDocuments: 'placeholder' | 'docs-like';
 }
@@ -66,8 +67,13 @@ export interface CaptureSummary {
 export interface CapturedWorkload {
   name: string;
   ops: Record<string, unknown>[];
-  /** The source's rate over its time span: what `run --replay-rate 1x` issues. */
-  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
+  /**
+   * The source's rate over its time span, and second by second: what `run --replay-rate 1x` replays.
+   * `perSecond[i]`: statements per second in the i-th bucket of `bucketSeconds` (1 unless the span is
+   * longer than MAX_CURVE_BUCKETS seconds) from the first logged second on. Not in the summary: the
+   * curve can be long, and capture.json is for reading.
+   */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string } & Partial<CapturedCurve>;
 }
 
 export interface CaptureOutcome {
@@ -94,6 +100,8 @@ export class CaptureBuilder {
   otherEntries = 0;
   private first?: Date;
   private last?: Date;
+  /** Statements by the epoch second their entry was logged in. */
+  private readonly bySecond = new Map<number, number>();
 
   skip(skip: Skip): void {
     let s = this.skips.get(skip.reason);
@@ -130,6 +138,8 @@ export class CaptureBuilder {
       this.statements++;
     }
     if (served.at) {
+      const second = Math.floor(served.at.getTime() / 1000);
+      this.bySecond.set(second, (this.bySecond.get(second) ?? 0) + outcome.statements.length);
       if (!this.first || served.at < this.first) this.first = served.at;
       if (!this.last || served.at > this.last) this.last = served.at;
     }
@@ -179,9 +189,31 @@ export class CaptureBuilder {
       ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
       insertDocuments,
     };
-    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt } } : {};
+    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...perSecondCurve(this.bySecond) } } : {};
     return { workload: { name, ops, ...capture }, summary };
   }
+}
+
+/**
+ * Six hours second by second; a longer span is kept in wider buckets so the workload file stays small
+ * (a replay lasts minutes: it replays the curve's first seconds, see workload/replay-curve).
+ */
+export const MAX_CURVE_BUCKETS = 21_600;
+
+/** The per-second curve of the logged statements, from the first logged second to the last. */
+function perSecondCurve(bySecond: Map<number, number>): CapturedCurve | Record<string, never> {
+  if (bySecond.size === 0) return {};
+  let first = Infinity;
+  let last = -Infinity;
+  for (const second of bySecond.keys()) {
+    first = Math.min(first, second);
+    last = Math.max(last, second);
+  }
+  const span = last - first + 1;
+  const bucket = Math.ceil(span / MAX_CURVE_BUCKETS);
+  const counts = new Array<number>(Math.ceil(span / bucket)).fill(0);
+  for (const [second, n] of bySecond) counts[Math.floor((second - first) / bucket)] += n;
+  return { perSecond: counts.map((c) => Number((c / bucket).toPrecision(4))), ...(bucket > 1 ? { bucketSeconds: bucket } : {}) };
 }
 
 function summarize(shape: Shape, op: number, totalCount: number, totalMillis: number): ShapeSummary {

@@ -144,19 +144,47 @@ export interface DocsLike {
   sample: Document[];
 }
 
+/** `$sample`s a collection through a client the caller holds (the run's own target, for `run --docs-like db.coll`). */
+export async function sampleCollection(client: MongoClient, db: string, coll: string, where: string, size = DEFAULT_SAMPLE_SIZE): Promise<DocsLike> {
+  let sample: Document[];
+  try {
+    sample = await client.db(db).collection(coll).aggregate([{ $sample: { size } }]).toArray();
+  } catch (err) {
+    throw new RunError(`option --docs-like: cannot sample ${where}: ${(err as Error).message}`);
+  }
+  if (sample.length === 0) throw new UsageError(`option --docs-like: ${where} is empty: nothing to model the documents on`);
+  return { source: where, template: inferDocumentTemplate(sample), sample };
+}
+
 /** `$sample`s the collection and infers the template. */
 export async function sampleDocsLike(value: string, size = DEFAULT_SAMPLE_SIZE, clientOptions?: MongoClientOptions): Promise<DocsLike> {
   const source = parseDocsLike(value);
   const where = `${redactUri(source.uri).replace(/\/$/, '')} ${source.db}.${source.coll}`;
   const client = new MongoClient(source.uri, { serverSelectionTimeoutMS: 5000, ...clientOptions });
-  let sample: Document[];
   try {
     await client.connect();
-    sample = await client.db(source.db).collection(source.coll).aggregate([{ $sample: { size } }]).toArray();
+    return await sampleCollection(client, source.db, source.coll, where, size);
   } catch (err) {
+    if (err instanceof UsageError || err instanceof RunError) throw err;
     throw new RunError(`option --docs-like: cannot sample ${where}: ${(err as Error).message}`);
   } finally {
     await client.close();
   }
-  return { source: where, template: inferDocumentTemplate(sample), sample };
+}
+
+/**
+ * What `capture --docs-like` leaves beside workload.json (DOCS_LIKE_FILE) so that `run --docs-like DIR`
+ * loads documents of the same shape without reaching the sampled server again: the template only,
+ * never a sampled value.
+ */
+export const DOCS_LIKE_FILE = 'docs-like.json';
+
+export interface DocsLikeFile {
+  source: string;
+  sampled: number;
+  template: Record<string, unknown>;
+}
+
+export function docsLikeFile(docsLike: DocsLike): DocsLikeFile {
+  return { source: docsLike.source, sampled: docsLike.sample.length, template: docsLike.template };
 }

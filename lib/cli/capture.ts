@@ -5,7 +5,7 @@ import { UsageError } from '../config/errors';
 import { BSON } from 'mongodb';
 import { intArg } from '../config/validate';
 import { writeJsonAtomically } from '../common/atomic-write';
-import { DEFAULT_SAMPLE_SIZE, sampleDocsLike } from '../capture/docs-like';
+import { DEFAULT_SAMPLE_SIZE, DOCS_LIKE_FILE, docsLikeFile, sampleDocsLike } from '../capture/docs-like';
 import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
 
 const CAPTURE_HELP = `
@@ -32,7 +32,11 @@ Documents: a log holds no inserted documents. --docs-like mongodb://HOST/db.coll
 ($sample, --sample-size documents), infers each field's type, size and range, and inserts write documents of
 that shape: numbers and dates drawn in the sampled range, strings random text of the typical length, new
 ObjectIds. No sampled value is written anywhere unless --keep-sample (then DIR/sample.json). Without it,
-inserts write a placeholder document.
+inserts write a placeholder document. The template (no sampled value) is kept in DIR/docs-like.json:
+run --docs-like DIR loads documents of the same shape, without access to the sampled server.
+
+Pace: workload.json's "capture" holds the statements per second over the log's time span (perSecond);
+run --replay-rate 2x replays that curve at twice its rate (docs/capture.md).
 
 Writes to --out: workload.json, capture.md (shapes, their share of ops and of server time, their
 latency as logged, what was skipped and why), capture.json (the same as data), capture-shapes.png.
@@ -124,6 +128,11 @@ export function registerCapture(program: Command, ctx: CliContext): void {
           : await captureFromLogs(sources, { name: flags.name, insertDocument: docsLike?.template, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
       const outDir = flags.out ?? join('reports', `capture-${timestamp(new Date())}`);
       const files = await writeCapture(outDir, outcome);
+      if (docsLike) {
+        const templatePath = join(outDir, DOCS_LIKE_FILE);
+        await writeJsonAtomically(templatePath, docsLikeFile(docsLike));
+        files.push(templatePath);
+      }
       if (docsLike && flags.keepSample) {
         const samplePath = join(outDir, 'sample.json');
         await writeJsonAtomically(samplePath, BSON.EJSON.serialize(docsLike.sample, { relaxed: false }));

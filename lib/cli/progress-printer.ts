@@ -48,7 +48,7 @@ export class ProgressPrinter {
         break;
       }
       case 'load-start':
-        say(`[load] ${event.docs} documents of ~${event.docSize} bytes into ${event.ns} (batches of ${event.batchSize})`);
+        say(`[load] ${event.docs} documents ${event.like ? `like ${event.like}` : `of ~${event.docSize} bytes`} into ${event.ns} (batches of ${event.batchSize})`);
         break;
       case 'load-progress': {
         const milestone = Math.floor((event.loaded / Math.max(1, event.total)) * 4);

@@ -122,6 +122,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--batch-size <n>', `documents per insert batch while loading (default: ${RUN_DEFAULTS.batchSize})`, intArg('--batch-size'))
     .option('--write-concern <w>', 'for loading and for workload writes without one: 1, majority, or {"w":1,"j":true}')
     .option('--no-load', 'use the existing data (--docs must match it)')
+    .option('--docs-like <source>', 'load documents shaped like yours: a capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll ($sample; types, sizes, ranges; no value copied)')
     .option('--ns <db.coll>', `namespace of the loaded documents, instead of --db/--collection (default: ${RUN_DEFAULTS.ns})`)
     .option('--seed <n>', `random seed; client i uses seed + i (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))

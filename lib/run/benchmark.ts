@@ -28,6 +28,7 @@ import { setupFor } from '../workload/setup-spec';
 import { connectTarget } from '../workload/target';
 import type { StepExecutor } from '../workload/step-executor';
 import type { BenchmarkEvent } from './events';
+import { DocumentTemplate, resolveDocsLike } from './docs-like';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
@@ -161,6 +162,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     const counting = workloadCounting(options.workload.ops, options.uri, result.target.serverVersion);
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
+    let docsLike: DocumentTemplate | undefined;
     // The data a step starts from: the workload's own set-up, else the built-in loader (unless
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {
@@ -171,10 +173,12 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       }
       if (!options.load) return undefined;
       const ns = parseNamespace(options.ns, false)!;
-      emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize });
+      // --docs-like: sampled once, before the loader drops anything (the sample may be the load namespace itself).
+      if (options.docsLike && !docsLike) docsLike = await resolveDocsLike(options.docsLike, client);
+      emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, ...(docsLike ? { like: docsLike.source } : {}) });
       const loaded = await loadData(
         client,
-        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection },
+        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection, ...(docsLike ? { documentTemplate: docsLike.template } : {}) },
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
       );
       emit({ type: 'load-done', docs: loaded.docs, seconds: loaded.seconds });

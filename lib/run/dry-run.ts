@@ -63,9 +63,11 @@ export function renderDryRun(plan: RunPlan): string {
     for (const step of b.setup.steps) out.push(`    ${describeSetupStep(step)}`);
     if (b.setup.byClients) out.push(`    (other steps for ${Object.keys(b.setup.byClients).join(', ')} clients)`);
   } else {
-    out.push(`  load, ${when}: ${b.load ? `${b.docs} documents of ~${b.docSize} bytes in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
+    const shape = b.docsLike ? `documents like ${b.docsLike.kind === 'file' ? b.docsLike.source : b.docsLike.kind === 'uri' ? redactUri(b.docsLike.value) : `${b.docsLike.db}.${b.docsLike.coll} on the target`} (--docs-like)` : `documents of ~${b.docSize} bytes`;
+    out.push(`  load, ${when}: ${b.load ? `${b.docs} ${shape} in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
   }
   out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
+  if (b.arrival?.kind === 'stages') out.push(`  replay: the captured per-second curve (--replay-rate), ${b.arrival.stages.filter((s) => s.seconds > 0).length} stages over ${b.warmupSeconds + b.seconds} s (until the arrival executor takes it, the engine holds the capture's average, ${b.rate} ops/s)`);
   const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
   if (b.arrival) out.push(`  ${describeArrival(b)}`);
   out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);

@@ -8,7 +8,7 @@ import type { TickEvent } from '../workload/engine';
 
 export type BenchmarkEvent =
   | { type: 'connected'; target: ResultDocument['target'] }
-  | { type: 'load-start'; ns: string; docs: number; docSize: number; batchSize: number }
+  | { type: 'load-start'; ns: string; docs: number; docSize: number; batchSize: number; /** --docs-like: what the documents are modelled on */ like?: string }
   | { type: 'load-progress'; loaded: number; total: number }
   | { type: 'load-done'; docs: number; seconds: number }
   /** The workload's own set-up ran (before the sweep, or before this step with --reset each-step). */

@@ -7,6 +7,9 @@ import { UsageError } from '../config/errors';
 import { closest, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
 import { readWorkloadFile } from '../workload/workload-file';
+import { replayStages } from '../workload/replay-curve';
+import type { ScheduledRate } from '../workload/rate-spec';
+import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
@@ -59,13 +62,16 @@ export interface RunOptions {
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
   /**
-   * The open model's other forms (lib/workload/rate-spec.ts): stages that ramp, or a share of the maximum
-   * a short closed probe measures first (`rateProbe`). A constant rate stays in `rate`.
+   * The open model's other forms (lib/workload/rate-spec.ts): stages that ramp (also --replay-rate over a
+   * captured per-second curve), or a share of the maximum a short closed probe measures first (`rateProbe`).
+   * A constant rate stays in `rate`.
    */
   arrival?: Exclude<RateSpec, { kind: 'constant' }>;
   /** With a share of the maximum: the closed probe's client counts (default: the sweep's) and seconds per count. */
   rateProbe?: { clients?: number[]; seconds: number; warmupSeconds: number };
   load: boolean;
+  /** `--docs-like`: the loader writes documents shaped like the user's (./docs-like) instead of its own shape. */
+  docsLike?: DocsLikeSpec;
   docs: number;
   docSize: number;
   batchSize: number;
@@ -118,6 +124,8 @@ export interface BenchmarkFlags {
   rateProbeClients?: number[];
   /** "1x", "2x", "0.5x": a multiple of the rate a captured workload file's source served. */
   replayRate?: string;
+  /** A capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll: what the loaded documents look like. */
+  docsLike?: string;
   docs?: number;
   docSize?: number;
   batchSize?: number;
@@ -171,6 +179,7 @@ export const benchmarkShape = {
   rateProbeSeconds: positiveInt('probe seconds').optional(),
   rateProbeClients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS}`)).min(1, 'expected at least one client count').optional(),
   replayRate: z.string().optional(),
+  docsLike: z.string().min(1, 'must not be empty').optional(),
   docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
   docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
   batchSize: positiveInt('the batch size').optional(),
@@ -243,10 +252,12 @@ function safeLabel(label: string): string {
 }
 
 /**
- * --replay-rate 1x|2x|0.5x: the open model at a multiple of the rate the captured source served
- * (the workload file's `capture.opsPerSecond`, from the log's time span), through the --rate machinery.
+ * --replay-rate 1x|2x|0.5x: the open model at a multiple of the rate the captured source served. A
+ * workload file with the per-second curve (`capture.perSecond`) replays the curve as rate stages over the
+ * run's warm-up and measured seconds (workload/replay-curve: a longer capture is cut, a shorter one
+ * repeats); `rate` is the capture's average times N either way (`capture.opsPerSecond`).
  */
-function replayRate(flags: BenchmarkFlags): number {
+function replayRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions, 'rate' | 'arrival'> {
   if (flags.rate !== undefined) throw new UsageError('options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one');
   const m = /^(\d+(?:\.\d+)?)x?$/i.exec(String(flags.replayRate).trim());
   const multiple = m ? Number(m[1]) : NaN;
@@ -254,7 +265,17 @@ function replayRate(flags: BenchmarkFlags): number {
   if (flags.workloadFile === undefined) throw new UsageError('option --replay-rate needs --workload-file: a workload written by mongo-bench capture');
   const captured = readWorkloadFile(flags.workloadFile).capture;
   if (!captured) throw new UsageError(`option --replay-rate: workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`);
-  return captured.opsPerSecond * multiple;
+  const rate = captured.opsPerSecond * multiple;
+  // A file without the per-second curve (written before it was recorded) replays its average rate.
+  if (!captured.perSecond) return { rate };
+  return { arrival: replayStages({ perSecond: captured.perSecond, bucketSeconds: captured.bucketSeconds }, multiple, spanSeconds) };
+}
+
+/** --docs-like shapes what the built-in loader writes: it needs the loader. */
+function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
+  if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
+  if (setup) throw new UsageError(`option --docs-like: workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`);
+  return parseDocsLikeOption(flags.docsLike ?? '');
 }
 
 /** --rate as a command-line argument: a number stays a number (so -5 is refused as a rate), any other text is parsed later. */
@@ -280,11 +301,11 @@ function parseRateFlag(value: unknown): RateSpec {
 }
 
 /** --rate in any form: a constant rate, stages, or a share of the maximum (with its probe). */
-function resolveRate(flags: BenchmarkFlags): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
+function resolveRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
   const probeFlag = flags.rateProbeSeconds !== undefined ? '--rate-probe-seconds' : flags.rateProbeClients !== undefined ? '--rate-probe-clients' : undefined;
   if (flags.replayRate !== undefined) {
     if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
-    return { rate: replayRate(flags) };
+    return replayRate(flags, spanSeconds);
   }
   if (flags.rate === undefined) {
     if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
@@ -331,16 +352,20 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
-  const rate = resolveRate(flags);
+  const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
+  const warmupSeconds = flags.warmup ?? RUN_DEFAULTS.warmup;
+  const rate = resolveRate(flags, warmupSeconds + seconds);
+  const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   return {
     workload,
     ns: workloadNs,
     clients,
-    seconds: flags.seconds ?? RUN_DEFAULTS.seconds,
-    warmupSeconds: flags.warmup ?? RUN_DEFAULTS.warmup,
+    seconds,
+    warmupSeconds,
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     ...rate,
     load: flags.load ?? true,
+    ...(docsLike ? { docsLike } : {}),
     docs,
     docSize,
     batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,

@@ -5,6 +5,7 @@
  */
 import { MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
 import { documentFactory, INDEXED_FIELDS } from './documents';
+import { templateDocumentFactory } from './template-documents';
 import { Namespace } from './op-spec';
 
 export interface LoadPlan {
@@ -19,6 +20,12 @@ export interface LoadPlan {
    * sharded and pre-split keeps its shard key and chunk distribution.
    */
   keepCollection?: boolean;
+  /**
+   * Documents from this template (`run --docs-like`, typed values as a workload file holds them) instead
+   * of the built-in shape; `docSize` is then the template's business and the built-in indexes (k, group)
+   * are not created: those fields are not in the user's documents.
+   */
+  documentTemplate?: unknown;
 }
 
 export interface LoadProgress {
@@ -51,15 +58,15 @@ export async function loadData(
       if (!(err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message)))) throw err;
     }
   }
-  await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
-  const factory = documentFactory(plan.docs, plan.docSize, plan.randomSeed);
+  if (plan.documentTemplate === undefined) await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
+  const factory = plan.documentTemplate !== undefined ? templateDocumentFactory(plan.documentTemplate, plan.randomSeed) : documentFactory(plan.docs, plan.docSize, plan.randomSeed);
   const options = plan.writeConcern ? { ordered: false, writeConcern: plan.writeConcern } : { ordered: false };
   let loaded = 0;
   hooks.onProgress?.({ loaded, total: plan.docs });
   while (loaded < plan.docs) {
     if (hooks.signal?.aborted) return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: false };
     const end = Math.min(plan.docs, loaded + plan.batchSize);
-    const batch = [];
+    const batch: { _id: number }[] = [];
     for (let id = loaded; id < end; id++) batch.push(factory.make(id));
     await coll.insertMany(batch, options);
     loaded = end;

@@ -24,8 +24,12 @@ export interface WorkloadFile {
   ns?: string;
   /** The workload's own set-up, as written (validated by ./setup-spec's parseSetup once the namespace is known). */
   setup?: unknown;
-  /** Written by `mongo-bench capture`: the rate the source served (what `run --replay-rate 1x` issues). */
-  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
+  /**
+   * Written by `mongo-bench capture`: the rate the source served, on average and (optional, newer
+   * captures) second by second: `perSecond[i]` ops/s in the i-th bucket of `bucketSeconds` (default 1).
+   * `run --replay-rate Nx` replays the curve where there is one (./replay-curve), the average otherwise.
+   */
+  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string; perSecond?: number[]; bucketSeconds?: number };
 }
 
 export function readWorkloadFile(path: string): WorkloadFile {
@@ -36,6 +40,18 @@ export function readWorkloadFile(path: string): WorkloadFile {
     throw new UsageError(`option --workload-file: cannot read ${path}: ${(err as Error).message}`);
   }
   return parseWorkloadText(text, path);
+}
+
+/** The optional per-second curve of `capture`: a non-empty list of rates >= 0 with at least one > 0. */
+function checkCurve(capture: Record<string, unknown>, path: string): void {
+  const { perSecond, bucketSeconds } = capture;
+  if (perSecond !== undefined) {
+    const ok = Array.isArray(perSecond) && perSecond.length > 0 && perSecond.every((r) => typeof r === 'number' && Number.isFinite(r) && r >= 0) && perSecond.some((r) => (r as number) > 0);
+    if (!ok) throw new UsageError(`workload file ${path}: "capture.perSecond" must be a list of ops/s >= 0 with at least one above 0 (as mongo-bench capture writes it)`);
+  }
+  if (bucketSeconds !== undefined && !(typeof bucketSeconds === 'number' && Number.isInteger(bucketSeconds) && bucketSeconds >= 1)) {
+    throw new UsageError(`workload file ${path}: "capture.bucketSeconds" must be a whole number of seconds >= 1`);
+  }
 }
 
 export function parseWorkloadText(text: string, path: string): WorkloadFile {
@@ -63,6 +79,7 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
   if (capture !== undefined && (capture === null || typeof capture !== 'object' || typeof capture.opsPerSecond !== 'number' || !(capture.opsPerSecond > 0))) {
     throw new UsageError(`workload file ${path}: "capture" must be {"opsPerSecond": N > 0, ...} (as mongo-bench capture writes it)`);
   }
+  if (capture !== undefined) checkCurve(capture as Record<string, unknown>, path);
   return {
     name: (obj.name as string | undefined) ?? fallbackName,
     ops: obj.ops,

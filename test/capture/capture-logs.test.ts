@@ -65,7 +65,7 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     );
     const skipped = Object.fromEntries(summary.skipped.map((s) => [s.reason, s.count]));
     expect(skipped).toEqual({
-      'internal namespace (admin, config, local)': 3,
+      'internal namespace (admin, config, local)': 4,
       'write command already counted by its statements': 2,
       'does not parse': 2,
       'not a workload command': 1,
@@ -76,6 +76,7 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     expect(examples).toContain('truncated-and-broken.log:3: Unterminated string');
     expect(examples).toContain('2025-before-8.0.log:4: createIndexes');
     expect(examples).toContain('7.0.log:1: config.system.sessions');
+    expect(examples).toContain('5.0.log:4: admin.$cmd');
     // queryHash (4.4-7.0) and planCacheShapeHash (8.0) are both the server's shape.
     expect(summary.shapes.find((s) => s.ns === 'db.coll')?.shapeHashes).toEqual(['9C05019A']);
     expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.shapeHashes).toEqual(['16FE1304']);
@@ -221,6 +222,23 @@ describe('parseLogLine', () => {
     const line44 = readFileSync(join(LOGS, '4.4.log'), 'utf8').split('\n')[0];
     expect(parseLogLine(line80, 'x')).toMatchObject({ served: { shapeHash: '9C05019A', durationMillis: 101, ns: 'db.coll', kind: 'command' } });
     expect(parseLogLine(line44, 'x')).toMatchObject({ served: { shapeHash: '16FE1304', connection: 'conn4479' } });
+  });
+
+  it('reads the 5.0 Slow query line (a driver hello on admin.$cmd), which capture skips as an internal namespace', async () => {
+    const line50 = readFileSync(join(LOGS, '5.0.log'), 'utf8').split('\n')[3];
+    expect(parseLogLine(line50, '5.0.log:4')).toMatchObject({
+      served: { ns: 'admin.$cmd', kind: 'command', command: { hello: true }, durationMillis: 517, connection: 'conn2', at: new Date('2021-08-10T07:38:34.388Z') },
+    });
+    expect(await usageError(captureFromLogs([join(LOGS, '5.0.log')]))).toContain('(4 records read; skipped internal namespace (admin, config, local): 1)');
+  });
+
+  it('reads the 7.0 line (listIndexes by the server\'s own session refresh) and the 6.0/7.0-era find with its queryHash', () => {
+    const line70 = readFileSync(join(LOGS, '7.0.log'), 'utf8').split('\n')[0];
+    expect(parseLogLine(line70, '7.0.log:1')).toMatchObject({
+      served: { ns: 'config.system.sessions', kind: 'command', command: { listIndexes: 'system.sessions' }, durationMillis: 6695, connection: 'LogicalSessionCacheRefresh' },
+    });
+    const find = readFileSync(join(LOGS, '2025-before-8.0.log'), 'utf8').split('\n')[2];
+    expect(parseLogLine(find, '2025-before-8.0.log:3')).toMatchObject({ served: { ns: 'test.pizzas', kind: 'command', shapeHash: 'F1FEE1FA', connection: 'conn40' } });
   });
 
   it('passes over entries that are not Slow query entries', () => {
