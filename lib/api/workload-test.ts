@@ -15,7 +15,7 @@ import { BenchmarkEvent } from '../run/events';
 import { benchmark } from './benchmark';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
-import { connectTarget } from '../workload/target';
+import { connectTarget } from '../target/connect';
 import { RUN_DEFAULTS } from '../run/run-options';
 
 export interface WorkloadBenchmarkInput {
