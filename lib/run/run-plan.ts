@@ -111,9 +111,6 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
 }
 
 function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly<Record<string, string | undefined>>; dryRun: boolean; sources: string[]; authUser?: string }): RunPlan {
-  const warnings: string[] = [];
-  const notes: string[] = [];
-
   // The namespace: --ns, or --db and --collection (the scripts command's names for it).
   if (flags.ns !== undefined && (flags.db !== undefined || flags.collection !== undefined)) {
     throw new UsageError('option --ns cannot be combined with --db/--collection: give "database.collection" with --ns, or the parts');
@@ -128,12 +125,10 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
   const db = ns.slice(0, dot);
   const collection = ns.slice(dot + 1);
 
-  const resolved = resolveTargetPlan(flags, { now: ctx.now, env: ctx.env, authUser: ctx.authUser, collection: { db, collection, docs: benchmark.docs, load: benchmark.load } });
-  warnings.push(...resolved.warnings);
-  notes.push(...resolved.notes);
+  const { target, warnings, notes } = resolveTargetPlan(flags, { now: ctx.now, env: ctx.env, authUser: ctx.authUser, collection: { db, collection, docs: benchmark.docs, load: benchmark.load } });
   return {
     benchmark,
-    target: resolved.target,
+    target,
     db,
     drop: flags.drop === true,
     json: flags.json === true,
@@ -162,5 +157,5 @@ function dropUndefined<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export type { OutputFlags, TargetPlan };
+export type { OutputFlags };
 export { RUN_DEFAULTS };
