@@ -20,7 +20,7 @@ import { parseOps } from '../lib/workload/op-spec';
 import { bindWorkload, prepareWorkload } from '../lib/workload/compile-ops';
 import { runStep } from '../lib/workload/engine';
 import { presetOps } from '../lib/workload/presets';
-import { describeTarget, warmConnections } from '../lib/workload/target';
+import { describeTarget, warmConnections } from '../lib/target/connect';
 import { median } from '../lib/metrics/trial-stats';
 import { CrudServer, startCrudServer } from '../test/support/crud-server';
 

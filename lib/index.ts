@@ -12,6 +12,9 @@ export * from './workload';
 export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
 export type { BenchmarkHooks } from './run/benchmark';
 export type { BenchmarkEvent } from './run/events';
+// The server measured: its uri, client options, withClient, describe and release (lib/target).
+export { uriTarget, openTarget } from './target/target';
+export type { Target, TargetSource, TargetOrigin } from './target/target';
 export * from './report';
 // The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
 export {

@@ -6,7 +6,6 @@
  * measurement (the worker threads' codec).
  * It stops early when the coordinator says stop (Ctrl-C there), the run ends, or this agent is stopped.
  */
-import { MongoClientOptions } from 'mongodb';
 import { encodeMeasurement } from '../metrics/measurement-codec';
 import { redactUri } from '../security/redact';
 import { TickEvent } from '../workload/engine';
@@ -17,15 +16,15 @@ import { ControlCollections, measurementId, MeasurementDoc, StepDoc, StepProgres
 import { sleep } from './poll';
 import { RunSpec } from './run-spec';
 import { AgentShare } from './shares';
+import { Target } from '../target/target';
 
 export interface ShareContext {
   control: ControlCollections;
   runId: string;
   agent: string;
   spec: RunSpec;
-  /** The target as this agent reaches it (the published one, or --uri). */
-  targetUri: string;
-  clientOptions?: MongoClientOptions;
+  /** The target as this agent reaches it (the published URI, or --uri), with this agent's credentials and TLS. */
+  target: Target;
   clock: ClockOffset;
   /** Worker threads for this agent's share: 'auto' (one per core but one, at most one per client) or a count. */
   workers: number | 'auto';
@@ -66,8 +65,8 @@ export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentSha
   try {
     const m = await runParallelStep(
       {
-        uri: ctx.targetUri,
-        ...(ctx.clientOptions ? { clientOptions: ctx.clientOptions } : {}),
+        uri: ctx.target.uri,
+        clientOptions: ctx.target.clientOptions,
         workload: decodeStepWorkload(ctx.spec.workload),
         plan: { clients: step.clients, ...step.plan },
         workers: workersForStep(share.count, ctx.workers),

@@ -13,6 +13,7 @@ import { availableCores } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
 import { runShare } from './agent-step';
+import { uriTarget } from '../target/target';
 import { ClockOffset, measureClockOffset, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, RunDoc, stepId } from './control';
 import { ageMs, sleep } from './poll';
@@ -176,7 +177,9 @@ class Agent {
     this.state = 'running';
     this.runId = run._id;
     await this.beat().catch(() => undefined);
-    log(`joined run ${run._id} (${spec.label}) against ${redactUri(this.options.targetUri ?? spec.targetUri)}`);
+    // The target as this machine reaches it, with this agent's own credentials and TLS.
+    const target = uriTarget(this.options.targetUri ?? spec.targetUri, this.options.clientOptions);
+    log(`joined run ${run._id} (${spec.label}) against ${redactUri(target.uri)}`);
     const stepPollMs = this.options.stepPollMs ?? 100;
     const runIsOn = async () => {
       const doc = await this.control.runs.findOne({ _id: run._id }, { projection: { status: 1, heartbeatAt: 1 } });
@@ -199,7 +202,7 @@ class Agent {
         const share = step.shares.find((s) => s.agent === this.options.name);
         if (!share || share.count === 0 || step.state === 'stop') continue;
         log(`step ${step.seq}: ${step.clients} clients (trial ${step.trial}), this agent runs clients ${share.first}..${share.first + share.count - 1}`);
-        const result = await runShare({ control: this.control, runId: run._id, agent: this.options.name, spec, targetUri: this.options.targetUri ?? spec.targetUri, clientOptions: this.options.clientOptions, clock: this.clock, workers: this.options.workers ?? 'auto', signal, runIsOn, pollMs: stepPollMs }, step, share);
+        const result = await runShare({ control: this.control, runId: run._id, agent: this.options.name, spec, target, clock: this.clock, workers: this.options.workers ?? 'auto', signal, runIsOn, pollMs: stepPollMs }, step, share);
         log(`step ${step.seq}: ${result}`);
         if (signal.aborted) return 'interrupted';
       }

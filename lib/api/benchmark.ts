@@ -12,6 +12,7 @@ import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '.
 import { ResultDocument } from '../result';
 import { runBenchmark } from '../run/benchmark';
 import { BenchmarkEvent } from '../run/events';
+import { Target, uriTarget } from '../target/target';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
 export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {
@@ -36,6 +37,8 @@ export interface BenchmarkControl {
   onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
   /** Credentials and TLS for the benchmark's connections (never put a password in the URI you log). */
   clientOptions?: MongoClientOptions;
+  /** The server as a Target (uriTarget(uri, clientOptions)); when given, its uri and client options are used. */
+  target?: Target;
 }
 
 /** Resolves and validates the options (defaults applied) without connecting: what benchmark() will run. */
@@ -66,7 +69,10 @@ function resolveInput(input: BenchmarkInput): RunOptions {
 
 /** Runs the sweep and returns the result document (mongo-bench/result@1). */
 export async function benchmark(input: BenchmarkInput, control: BenchmarkControl = {}): Promise<ResultDocument> {
-  return runBenchmark(benchmarkOptions(input), control);
+  const { clientOptions, target, ...hooks } = control;
+  const options = benchmarkOptions(input);
+  const server = target ?? uriTarget(options.uri, clientOptions);
+  return runBenchmark({ ...options, uri: server.uri }, { ...hooks, target: server });
 }
 
 const configShape = {

@@ -4,7 +4,7 @@
  * They save the code every such test would repeat; nothing in them depends on jest.
  */
 import { existsSync } from 'node:fs';
-import { Document, IndexSpecification, CreateIndexesOptions, MongoClient, MongoClientOptions } from 'mongodb';
+import { Document, IndexSpecification, CreateIndexesOptions, MongoClientOptions } from 'mongodb';
 import { UsageError } from '../config/errors';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
@@ -15,7 +15,7 @@ import { BenchmarkEvent } from '../run/events';
 import { benchmark } from './benchmark';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
-import { connectTarget } from '../workload/target';
+import { Target, uriTarget } from '../target/target';
 import { RUN_DEFAULTS } from '../run/run-options';
 
 export interface WorkloadBenchmarkInput {
@@ -56,11 +56,10 @@ export interface WorkloadBenchmarkInput {
 
 export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 1, trials: 5 } as const;
 
-async function loadDocuments(input: WorkloadBenchmarkInput, ns: string): Promise<void> {
+async function loadDocuments(target: Target, input: WorkloadBenchmarkInput, ns: string): Promise<void> {
   const parsed = parseNamespace(ns, false);
   if (!parsed) throw new UsageError(`option ns: expected "database.collection", got "${ns}"`);
-  const client = new MongoClient(input.uri, { serverSelectionTimeoutMS: 10_000, ...input.clientOptions });
-  try {
+  await target.withClient(async (client) => {
     await client.connect();
     const collection = client.db(parsed.db).collection(parsed.coll);
     await collection.drop().catch(() => undefined); // absent the first time
@@ -70,9 +69,7 @@ async function loadDocuments(input: WorkloadBenchmarkInput, ns: string): Promise
       await collection.insertMany(docs.slice(i, i + 1000).map((d) => ({ ...d })), { ordered: true });
     }
     for (const index of input.indexes ?? []) await collection.createIndex(index.key, index.options ?? {});
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 function updatingBaseline(option?: boolean): boolean {
@@ -87,11 +84,10 @@ function refuseOtherServer(baselinePath: string, difference: string): never {
 }
 
 /** Connects once (no load, no measurement) to compare the server with the baseline's. */
-async function assertSameServer(input: WorkloadBenchmarkInput, baselinePath: string): Promise<void> {
+async function assertSameServer(server: Target, baselinePath: string): Promise<void> {
   const baseline = await readResult(baselinePath);
   // The benchmark's own connection step: an unreachable server fails here as it would there (RunError, naming the hosts).
-  const { client, target } = await connectTarget(input.uri, { serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout, maxClients: 1, clientOptions: input.clientOptions });
-  await client.close();
+  const target = await server.describe({ serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout });
   const difference = serverDifference(baseline.target, target);
   if (difference) refuseOtherServer(baselinePath, difference);
 }
@@ -99,8 +95,9 @@ async function assertSameServer(input: WorkloadBenchmarkInput, baselinePath: str
 /** Loads `documents` (when given), then runs `ops` at each client count: the result document. */
 export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<ResultDocument> {
   const ns = input.ns ?? WORKLOAD_TEST_DEFAULTS.ns;
-  if (input.baseline !== undefined && !updatingBaseline() && existsSync(input.baseline)) await assertSameServer(input, input.baseline);
-  if (input.documents !== undefined || input.indexes !== undefined) await loadDocuments(input, ns);
+  const target = uriTarget(input.uri, input.clientOptions);
+  if (input.baseline !== undefined && !updatingBaseline() && existsSync(input.baseline)) await assertSameServer(target, input.baseline);
+  if (input.documents !== undefined || input.indexes !== undefined) await loadDocuments(target, input, ns);
   return benchmark(
     {
       uri: input.uri,
@@ -115,7 +112,7 @@ export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<
       trials: input.trials ?? WORKLOAD_TEST_DEFAULTS.trials,
       seed: input.seed,
     },
-    { signal: input.signal, onEvent: input.onEvent, clientOptions: input.clientOptions },
+    { signal: input.signal, onEvent: input.onEvent, target },
   );
 }
 

@@ -11,7 +11,7 @@ import { UsageError } from '../config/errors';
 import { availableCores } from '../metrics/client-load';
 import { runParallelStep } from '../workload/parallel-step';
 import { presetOps } from '../workload/presets';
-import { warmConnections } from '../workload/target';
+import { warmConnections } from '../target/connect';
 import { spawnNullServer } from './null-server-process';
 import { runPlainLoop } from './plain-loop';
 

@@ -9,6 +9,7 @@ import { runMongoPerfSuite, TestOutcome } from '../run/perf-suite';
 import { redactText } from '../security/redact';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
 import { installInterrupt } from '../run/interrupt';
+import { uriTarget } from '../target/target';
 
 const HELP = `
 Runs MongoDB's own mongo-perf test files (your checkout of github.com/mongodb/mongo-perf,
@@ -110,7 +111,7 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
             if (e.type === 'step-done') err(`  ${test}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done, ${Math.round(e.step.opsPerSec.reads + e.step.opsPerSec.writes)} ops/s`);
           },
           signal: interrupt.signal,
-          clientOptions: toMongoClientOptions(connection.options),
+          target: uriTarget(flags.uri, toMongoClientOptions(connection.options)),
         },
         );
       } finally {

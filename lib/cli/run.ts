@@ -16,6 +16,7 @@ import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
 import { resolveAgentRunOptions } from '../agents/options';
 import { startCoordinator } from '../run/start-coordinator';
+import { uriTarget } from '../target/target';
 import type { Coordinator } from '../agents/coordinator';
 import { afterRun } from '../run/after-run';
 import { describeVerdict } from '../slo/check';
@@ -216,10 +217,12 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       );
     },
   });
+  // Credentials and TLS: folded into the run's Target (lib/target) for every connection to it.
+  const clientOptions = toMongoClientOptions(connection.options);
   let coordinator: Coordinator | undefined;
   try {
     if (agentOptions && plan.target.kind === 'uri') {
-      coordinator = await startCoordinator(agentOptions, plan, plan.target.uri, { clientOptions: toMongoClientOptions(connection.options), signal: interrupt.signal, note: (text) => err(`${text}\n`) });
+      coordinator = await startCoordinator(agentOptions, plan.benchmark, uriTarget(plan.target.uri, clientOptions), { signal: interrupt.signal, note: (text) => err(`${text}\n`) });
       if (!coordinator) {
         err('mongo-bench run: interrupted while waiting for the agents; nothing was measured\n');
         ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
@@ -230,7 +233,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       signal: interrupt.signal,
       emit: (event: RunEvent) => printer.handle(event),
       commandLine: redactText(typed, secrets),
-      clientOptions: toMongoClientOptions(connection.options),
+      clientOptions,
       ...(flags.auth && username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
       secrets,
       connectionNote: describeConnection(connection.options),

@@ -1,6 +1,6 @@
 /** `matrix --dry-run`: the configurations, the target and what would be launched, as text; nothing starts or connects. */
 import { renderPlanTable } from '../topology';
-import { TargetPlan } from '../run/run-plan';
+import { TargetPlan } from '../deployment/plan';
 import { skipReason } from './feasibility';
 import { describeTarget } from './matrix-target';
 import { experimentOf, MatrixPlan, MatrixRunOptions } from './plan';

@@ -15,7 +15,7 @@ export { matrixTable, renderMatrixMarkdown, renderMatrixCsv, formatMeasure, colu
 export { skipReason } from './feasibility';
 export type * from './types';
 export { resolveMatrixTarget, acquireMatrixTarget } from './matrix-target';
-export type { MatrixTarget, AcquiredMatrixTarget } from './matrix-target';
+export type { MatrixTarget } from './matrix-target';
 export { TOPOLOGY_FLAG_KEYS } from '../target/flags';
 export type { TopologyFlags } from '../target/flags';
 export { renderMatrixDryRun } from './dry-run';

@@ -1,20 +1,23 @@
 /**
- * The matrix's target, chosen and acquired the way `mongo-bench run` does it: lib/run's
- * resolveRunPlan picks it (an existing --uri, the embedded mongodb-memory-server, or processes
- * launched from a setup plan) and lib/run's acquireTarget starts it, applies the plan and stops
- * it. This file only adapts the two to the matrix: which flags go in, which plan steps a matrix
- * needs, and command-log.txt / setup.js in the matrix folder.
+ * The matrix's target, chosen and acquired the way `mongo-bench run` does it: lib/deployment's
+ * resolveTargetPlan picks it (an existing --uri, the embedded mongodb-memory-server, or processes
+ * launched from a setup plan; a sharded cluster up to its shards, no collection sharded) and its
+ * acquireTarget starts it, applies the plan and gives a Target (lib/target) that stops it. This
+ * file only adapts the two to the matrix: which flags go in, and command-log.txt / setup.js in the
+ * matrix folder.
  */
 import { UsageError } from '../config/errors';
-import { kebab } from '../config/validate';
-import { acquireTarget, AcquiredTarget } from '../run/acquire-target';
-import { CommandLog, renderSetupJs, writeSetupJs } from '../run/artifacts';
-import { resolveRunPlan, TargetPlan } from '../run/run-plan';
-import { SetupPlan, SetupStep } from '../topology';
+import { z } from 'zod';
+import { kebab, parseOptions } from '../config/validate';
+import { acquireTarget } from '../deployment/acquire';
+import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
+import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
+import { SetupStep } from '../topology';
+import { openTarget, Target } from '../target/target';
 import { redactUri } from '../security/redact';
 import { Experiment } from '../experiments/experiment';
 import { allExperiments } from '../experiments/registry';
-import { TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../target/flags';
+import { targetShape, TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../target/flags';
 
 export interface MatrixTarget {
   plan: TargetPlan;
@@ -43,27 +46,11 @@ export function resolveMatrixTarget(uri: string | undefined, flags: TopologyFlag
         'add --topology sharded --shards K (with --bin-dir or --mongod-bin), or --uri of an existing mongos with --setup',
     );
   }
-  // run's own resolution: binaries (--mongod-bin, --bin-dir, MONGOMS_*/MONGOD_BIN), embedded or launched, the plan.
-  // For a sharded cluster run also plans the sharding of its benchmark collection, which clusterOnly
-  // drops again; a hashed key keeps it from planning a pre-split (and from naming the cluster "-presplit").
-  const runPlan = resolveRunPlan({ ...flags, db: ctx.db, ...(topology === 'sharded' ? { hashed: true } : {}) }, { env: ctx.env, now: ctx.now });
-  const plan = runPlan.target;
-  if (plan.kind === 'launched' && plan.plan.topology.kind === 'sharded') {
-    return { plan: { ...plan, plan: clusterOnly(plan.plan) }, warnings: runPlan.warnings };
-  }
-  return { plan, warnings: runPlan.warnings };
-}
-
-/**
- * A launched cluster's plan up to the shards being added: run's plan also shards its benchmark
- * collection, which no matrix experiment uses (an experiment that shards shards its own collection).
- */
-export function clusterOnly(plan: SetupPlan): SetupPlan {
-  return {
-    ...plan,
-    steps: plan.steps.filter((s) => s.phase === 'replsets' || 'addShard' in s.command),
-    notes: plan.notes.filter((n) => !n.includes('enableSharding')),
-  };
+  // run's own resolution (binaries from --mongod-bin, --bin-dir, MONGOMS_*/MONGOD_BIN; embedded or
+  // launched; the plan), with no benchmark collection: a sharded cluster is planned up to its shards.
+  const checked = parseOptions(z.object(targetShape).strict(), flags) as TopologyFlags;
+  const resolved = resolveTargetPlan(checked, { env: ctx.env ?? process.env, now: ctx.now ?? new Date(), db: ctx.db });
+  return { plan: resolved.target, warnings: resolved.warnings };
 }
 
 /** One line on where the server comes from, for the progress, the log and matrix.json. */
@@ -88,17 +75,12 @@ export interface MatrixTargetHooks {
   note(text: string): void;
 }
 
-export interface AcquiredMatrixTarget {
-  uri: string;
-  /** Stops what was started (also after a failure), then writes setup.js if the log was opened. */
-  release(): Promise<void>;
-}
-
 /**
  * Starts (or finds) the target, logging every process command line and admin command to `log`.
- * On failure everything started is stopped (by acquireTarget) and setup.js shows what was attempted.
+ * On failure everything started is stopped (by acquireTarget) and setup.js shows what was attempted;
+ * the Target's release() stops what was started, then writes setup.js if the log was opened.
  */
-export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, outDir: string, hooks: MatrixTargetHooks): Promise<AcquiredMatrixTarget> {
+export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, outDir: string, hooks: MatrixTargetHooks): Promise<Target> {
   const setupPlan = target.kind === 'launched' ? target.plan : undefined;
   const attempted: SetupStep[] = [];
   const writeSetup = () => {
@@ -114,7 +96,7 @@ export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, o
             : 'the matrix stopped before the first setup step';
     writeSetupJs(outDir, renderSetupJs(setupPlan, attempted, { purpose, nothingBecause }));
   };
-  let acquired: AcquiredTarget;
+  let acquired: Target;
   try {
     acquired = await acquireTarget(target, {
       signal: hooks.signal,
@@ -134,18 +116,19 @@ export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, o
   }
   // The embedded server was reached: from here on the folder holds the log.
   if (target.kind !== 'uri') log.open();
-  let released = false;
-  return {
-    uri: acquired.uri,
-    release: async () => {
-      if (released) return;
-      released = true;
-      try {
-        if (target.kind !== 'uri') hooks.note('stop: stopping what the matrix started');
-        await acquired.release();
-      } finally {
-        writeSetup();
-      }
+  return openTarget(
+    {
+      uri: acquired.uri,
+      origin: acquired.origin,
+      stop: async () => {
+        try {
+          if (acquired.origin !== 'uri') hooks.note('stop: stopping what the matrix started');
+          await acquired.release();
+        } finally {
+          writeSetup();
+        }
+      },
     },
-  };
+    acquired.clientOptions,
+  );
 }

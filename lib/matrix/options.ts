@@ -13,7 +13,7 @@ import { experimentOf, MatrixRunOptions, ratioRefusal, slug } from './plan';
 import { matrixPreset } from './presets';
 import { resolveMatrixTarget } from './matrix-target';
 import { pickTopologyFlags, TopologyFlags } from '../target/flags';
-import { TargetPlan } from '../run/run-plan';
+import { TargetPlan } from '../deployment/plan';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
 

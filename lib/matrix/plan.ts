@@ -4,7 +4,7 @@
  * configuration's own overrides). Everything here happens before connecting, so bad input fails fast.
  */
 import { UsageError } from '../config/errors';
-import { TargetPlan } from '../run/run-plan';
+import { TargetPlan } from '../deployment/plan';
 import { describeSettings } from '../experiments/configuration';
 import { Experiment } from '../experiments/experiment';
 import { allExperiments, findExperiment } from '../experiments/registry';

@@ -8,16 +8,17 @@
  */
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
-import { CommandLog } from '../run/artifacts';
+import { CommandLog } from '../deployment/command-log';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
-import { connectTarget } from '../workload/target';
+import { connectTarget } from '../target/connect';
 import { ResultDocument } from '../result';
 import { neededProbes, skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
 import { Experiment } from '../experiments/experiment';
 import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
-import { acquireMatrixTarget, AcquiredMatrixTarget, describeTarget } from './matrix-target';
+import { acquireMatrixTarget, describeTarget } from './matrix-target';
+import { Target } from '../target/target';
 import { probeCapped, probeTopology, probeUnacknowledgedWrites, TargetCapabilities } from './target-probe';
 import { MatrixRow } from './types';
 import { writeMatrixReport } from './write-matrix-report';
@@ -81,7 +82,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
   note(`target: ${describeTarget(target)}`);
   for (const w of options.targetWarnings ?? []) note(`warning: ${w}`);
 
-  let acquired: AcquiredMatrixTarget | undefined;
+  let acquired: Target | undefined;
   try {
     try {
       acquired = await acquireMatrixTarget(target, log, options.outDir, { signal, note });
@@ -92,7 +93,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
       }
       throw err;
     }
-    const doc = await runOnTarget({ ...options, uri: acquired.uri }, plan, { ...hooks, signal }, log, describeTarget(target));
+    const doc = await runOnTarget(acquired, { ...options, uri: acquired.uri }, plan, { ...hooks, signal }, log, describeTarget(target));
     log.note(`matrix ${doc.complete ? 'complete' : `incomplete: ${doc.incompleteReason ?? ''}`}`);
     return doc;
   } catch (err) {
@@ -105,14 +106,14 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
 }
 
 /** The matrix on a server that is there: connect, probe, run every configuration, write the report. */
-async function runOnTarget(options: MatrixRunOptions, plan: MatrixPlan, hooks: MatrixHooks & { signal: AbortSignal }, log: CommandLog, targetDescription: string): Promise<MatrixDocument> {
+async function runOnTarget(server: Target, options: MatrixRunOptions, plan: MatrixPlan, hooks: MatrixHooks & { signal: AbortSignal }, log: CommandLog, targetDescription: string): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const { definition } = options;
   const experiment = experimentOf(definition);
   const total = plan.configurations.length;
   const maxClients = Math.max(1, ...plan.configurations.map((p) => experiment.clientsNeeded?.(p.parameters) ?? 1));
   log.note(`connecting to ${redactUri(options.uri)}`);
-  const { client, target } = await connectTarget(options.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble });
+  const { client, target } = await connectTarget(server.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble, clientOptions: server.clientOptions });
   // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
   log.open();
   try {

@@ -5,7 +5,7 @@
  * hooks.signal stops the clients, and the partial result is written with complete: false.
  */
 import { join } from 'node:path';
-import { MongoClientOptions, WriteConcernSettings } from 'mongodb';
+import { WriteConcernSettings } from 'mongodb';
 import { RunOptions } from './run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
@@ -25,7 +25,8 @@ import { loadData } from '../workload/loader';
 import { parseNamespace, parseOps } from '../workload/op-spec';
 import { runSetup } from '../workload/setup';
 import { setupFor } from '../workload/setup-spec';
-import { connectTarget } from '../workload/target';
+import { connectTarget } from '../target/connect';
+import { Target, uriTarget } from '../target/target';
 import type { StepExecutor } from '../workload/step-executor';
 import type { BenchmarkEvent } from './events';
 import { DocumentTemplate, resolveDocsLike } from './docs-like';
@@ -42,9 +43,9 @@ export interface BenchmarkHooks {
   onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
   /** Abort to stop: clients finish their in-flight op, the result is written with complete: false. */
   signal?: AbortSignal;
-  /** Credentials and TLS for the benchmark's MongoClient (lib/security's toMongoClientOptions). */
-  clientOptions?: MongoClientOptions;
-  /** How the server sampler reaches each process (default: the driver, direct, with clientOptions). */
+  /** The server measured (lib/target): its URI and client options (credentials, TLS). Default: options.uri as it is. */
+  target?: Target;
+  /** How the server sampler reaches each process (default: the driver, direct, with the target's clientOptions). */
   connectProcess?: ConnectProcess;
   /** Run every step's clients elsewhere (lib/agents: on other machines) instead of in this process. */
   stepExecutor?: StepExecutor;
@@ -124,11 +125,12 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   const signal = hooks.signal;
   const startedAt = new Date();
   const maxClients = Math.max(...options.clients);
-  const { client, target } = await connectTarget(options.uri, {
+  const server = hooks.target ?? uriTarget(options.uri);
+  const { client, target } = await connectTarget(server.uri, {
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
     maxClients,
     testDouble: options.testDouble,
-    clientOptions: hooks.clientOptions,
+    clientOptions: server.clientOptions,
     opTimeoutMS: options.opTimeoutMS,
   });
   emit({ type: 'connected', target });
@@ -150,7 +152,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const started = await startServerStats(
         (command) => client.db('admin').command(command),
         client.options.hosts.map((h) => h.toString()),
-        { intervalMs: options.serverStatsIntervalMs, connect: hooks.connectProcess ?? driverProcessConnector(options.serverStatsIntervalMs ?? 1000, hooks.clientOptions) },
+        { intervalMs: options.serverStatsIntervalMs, connect: hooks.connectProcess ?? driverProcessConnector(options.serverStatsIntervalMs ?? 1000, server.clientOptions) },
       );
       serverStats = started.recorder;
       // What each sampled process says about itself (version, engine, cache, options, host), before the load.
@@ -159,7 +161,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       if (!serverStats) result.server = unsampledSection(started.warnings);
       for (const text of started.warnings) emit({ type: 'server-stats', text });
     }
-    const counting = workloadCounting(options.workload.ops, options.uri, result.target.serverVersion);
+    const counting = workloadCounting(options.workload.ops, server.uri, result.target.serverVersion);
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
     let docsLike: DocumentTemplate | undefined;
@@ -200,8 +202,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       singleLoopExecutor(client, ops, prepared.scope),
       workerThreadsExecutor(
         {
-          uri: options.uri,
-          clientOptions: hooks.clientOptions,
+          uri: server.uri,
+          clientOptions: server.clientOptions,
           workload: { ops: options.workload.ops, ns: options.ns, writeConcern: options.writeConcern },
           serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
           opTimeoutMS: options.opTimeoutMS,

@@ -14,10 +14,11 @@ import { SetupPlan, SetupStep } from '../topology';
 import { RESULTS_FILE, runBenchmark } from './benchmark';
 import type { StepExecutor } from '../workload/step-executor';
 import { toolInfo } from '../common/version';
-import { abortError, acquireTarget, AcquiredTarget, isAbortError } from './acquire-target';
-import { CommandLog, renderSetupJs, writeSetupJs } from './artifacts';
+import { abortError, acquireTarget, isAbortError } from '../deployment/acquire';
+import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
+import { Target, uriTarget } from '../target/target';
 import { assertWritableDir } from './out-dir';
-import { holdPhase } from './phase-hold';
+import { holdPhase } from '../common/phase-hold';
 import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './events';
 import { RunPlan } from './run-plan';
@@ -27,7 +28,7 @@ export interface ExecuteHooks {
   emit(event: RunEvent): void;
   /** The command line as typed (credentials are removed before it is logged). */
   commandLine?: string;
-  /** Credentials and TLS for every connection to the target (lib/security). */
+  /** Credentials and TLS for every connection to the target (lib/security): folded into the run's Target. */
   clientOptions?: MongoClientOptions;
   /** Values to scrub from command-log.txt and setup.js (passwords). */
   secrets?: string[];
@@ -91,21 +92,21 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     setupWritten = true;
   };
 
-  let acquired: AcquiredTarget | undefined;
+  let target: Target | undefined;
   let result: ResultDocument | undefined;
   // On a launched sharded cluster --drop runs before the data-distribution steps (acquireTarget's hook).
   let dropped = false;
   const dropDatabaseFirst = async (uri: string): Promise<void> => {
     hooks.emit({ type: 'phase', phase: 'setup', detail: `drop database ${plan.db} (before it is sharded)` });
     await prepareDatabase(
-      { uri, db: plan.db, drop: true, clientOptions: hooks.clientOptions, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
+      { target: uriTarget(uri, hooks.clientOptions), db: plan.db, drop: true, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
       { onCommand: (e) => log.command(e), onNote: note },
     );
     dropped = true;
   };
   try {
     try {
-      acquired = await acquireTarget(plan.target, {
+      target = await acquireTarget(plan.target, {
         signal: hooks.signal,
         onCommandLine: (line) => log.commandLine(line),
         onCommand: (e) => log.command(e),
@@ -118,7 +119,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
         credentials: hooks.credentials,
         onSecret: (value) => secrets.push(value),
         ...(plan.drop ? { beforeDataDistribution: async (uri: string) => dropDatabaseFirst(uri) } : {}),
-      });
+      }, hooks.clientOptions);
       if (hooks.signal.aborted) throw abortError();
 
       const uriSetup = plan.target.kind === 'uri' ? plan.target.setup : undefined;
@@ -126,7 +127,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
       if (drop || uriSetup) {
         hooks.emit({ type: 'phase', phase: 'setup', detail: [drop ? `drop database ${plan.db}` : '', uriSetup ? 'apply the data-distribution steps (--setup)' : ''].filter(Boolean).join(', then ') });
         await prepareDatabase(
-          { uri: acquired.uri, db: plan.db, drop, setup: uriSetup, clientOptions: hooks.clientOptions, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
+          { target, db: plan.db, drop, setup: uriSetup, serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
           {
             onCommand: (e) => log.command(e),
             onNote: note,
@@ -141,13 +142,13 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     if (hooks.signal.aborted) throw abortError();
 
     const sharded = (plan.target.kind === 'launched' && plan.target.plan.topology.kind === 'sharded') || (plan.target.kind === 'uri' && plan.target.setup !== undefined);
-    log.note(`benchmark: connecting to ${acquired.uri}`);
+    log.note(`benchmark: connecting to ${target.uri}`);
     try {
       result = await runBenchmark(
-        { ...plan.benchmark, uri: acquired.uri, keepCollection: sharded },
+        { ...plan.benchmark, uri: target.uri, keepCollection: sharded },
         {
           signal: hooks.signal,
-          clientOptions: hooks.clientOptions,
+          target,
           ...(hooks.stepExecutor ? { stepExecutor: hooks.stepExecutor } : {}),
           onEvent: (e) => {
             if (e.type === 'connected') {
@@ -192,9 +193,9 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     log.note(`failed: ${err instanceof Error ? err.message : String(err)}`);
     throw err;
   } finally {
-    if (acquired) {
-      if (plan.target.kind !== 'uri') hooks.emit({ type: 'phase', phase: 'stop', detail: 'stopping what this run started' });
-      await acquired.release();
+    if (target) {
+      if (target.origin !== 'uri') hooks.emit({ type: 'phase', phase: 'stop', detail: 'stopping what this run started' });
+      await target.release();
     }
     log.note('run finished');
   }

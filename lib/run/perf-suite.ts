@@ -8,7 +8,6 @@
 import { redactUri } from '../security/redact';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MongoClientOptions } from 'mongodb';
 import { RunOptions } from './run-options';
 import { UsageError } from '../config/errors';
 import { writeJsonAtomically } from '../common/atomic-write';
@@ -18,6 +17,7 @@ import { BenchmarkEvent } from './events';
 import { ResetMode } from '../workload/setup-spec';
 import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/mongo-perf/load-suite';
 import { UnsupportedShellCall } from '../workload/mongo-perf/shell-recorder';
+import { Target, uriTarget } from '../target/target';
 
 export interface SuiteOptions {
   files: string[];
@@ -65,7 +65,8 @@ export interface SuiteHooks {
   onTest?: (outcome: TestOutcome) => void;
   onEvent?: (test: string, event: BenchmarkEvent) => void;
   signal?: AbortSignal;
-  clientOptions?: MongoClientOptions;
+  /** The server (lib/target), with its client options (credentials, TLS); default: options.uri as it is. */
+  target?: Target;
 }
 
 export function selectTests(tests: MongoPerfTest[], filter: Pick<SuiteOptions, 'tests' | 'tags'>): MongoPerfTest[] {
@@ -140,7 +141,8 @@ function resultsFile(outDir: string, since: number): Pick<TestOutcome, 'results'
 
 export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks = {}): Promise<SuiteReport> {
   // suite.json is shared with others: never with a password in it.
-  const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: redactUri(options.uri), outcomes: [] };
+  const target = hooks.target ?? uriTarget(options.uri);
+  const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: redactUri(target.uri), outcomes: [] };
   const reportPath = join(options.outDir, 'suite.json');
   for (const path of options.files) {
     const file = loadMongoPerfFile(path);
@@ -154,7 +156,7 @@ export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks
       } else {
         const started = Date.now();
         try {
-          const result = await runBenchmark(prepared, { signal: hooks.signal, clientOptions: hooks.clientOptions, onEvent: (e) => hooks.onEvent?.(test.name, e) });
+          const result = await runBenchmark(prepared, { signal: hooks.signal, target, onEvent: (e) => hooks.onEvent?.(test.name, e) });
           if (result.target.testDouble) report.testDouble = true;
           outcome = { ...base, ...summarize(result), ...resultsFile(prepared.outDir!, started) };
         } catch (err) {

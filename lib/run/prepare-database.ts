@@ -4,9 +4,10 @@
  * the plan's data-distribution steps: enableSharding, shardCollection, chunk size, pre-split,
  * balancer stop. Every command goes to the command log.
  */
-import { MongoClient, MongoClientOptions } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { RunError } from '../config/errors';
 import { redactUri } from '../security/redact';
+import { Target } from '../target/target';
 import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep, versionNotes } from '../topology';
 
 export interface PrepareHooks {
@@ -18,12 +19,11 @@ export interface PrepareHooks {
 }
 
 export interface PrepareOptions {
-  uri: string;
+  target: Target;
   db: string;
   drop: boolean;
   /** --uri --setup: the plan whose sharding spec is applied (data-distribution steps only). */
   setup?: SetupPlan;
-  clientOptions?: MongoClientOptions;
   serverSelectionTimeoutMS: number;
 }
 
@@ -35,9 +35,9 @@ export interface Prepared {
 
 export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHooks): Promise<Prepared> {
   if (!options.drop && !options.setup) return { steps: [] };
-  const client = new MongoClient(options.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.clientOptions });
-  const address = client.options.hosts.map((h) => h.toString()).join(',');
-  try {
+  const { target } = options;
+  return target.withClient(async (client) => {
+    const address = client.options.hosts.map((h) => h.toString()).join(',');
     await client.connect();
     if (options.drop) {
       const started = Date.now();
@@ -47,14 +47,12 @@ export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHoo
         hooks.onCommand({ ...entry, ok: true, durationMs: Date.now() - started });
       } catch (err) {
         hooks.onCommand({ ...entry, ok: false, error: (err as Error).message, durationMs: Date.now() - started });
-        throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(options.uri)}: ${(err as Error).message}`);
+        throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${(err as Error).message}`);
       }
     }
     if (!options.setup) return { steps: [] };
     return await applyDistribution(client, options, address, hooks);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
+  }, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS });
 }
 
 async function applyDistribution(client: MongoClient, options: PrepareOptions, address: string, hooks: PrepareHooks): Promise<Prepared> {
@@ -79,7 +77,7 @@ async function applyDistribution(client: MongoClient, options: PrepareOptions, a
     const reply = await ask({ listShards: 1 });
     shardIds = ((reply.shards as { _id: string }[] | undefined) ?? []).map((s) => s._id);
   } catch (err) {
-    throw new RunError(`--setup: ${redactUri(options.uri)} did not answer listShards (${(err as Error).message}); --setup needs a mongos of a sharded cluster`);
+    throw new RunError(`--setup: ${redactUri(options.target.uri)} did not answer listShards (${(err as Error).message}); --setup needs a mongos of a sharded cluster`);
   }
   const build = await ask({ buildInfo: 1 });
   // The patch matters (6.0.3 stops auto-splitting; hello from 4.4.2): keep X.Y.Z, drop a suffix such as -rc0.
@@ -92,7 +90,7 @@ async function applyDistribution(client: MongoClient, options: PrepareOptions, a
   // The existing cluster's processes are not ours: only the version notes apply (no cache or quiesce note).
   const applied: SetupPlan = { ...plan, steps, targets, notes: versionNotes(plan.topology) };
   hooks.onPlanned?.(applied);
-  const connector = driverConnector({ uri: options.uri, clientOptions: { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.clientOptions } });
+  const connector = driverConnector({ uri: options.target.uri, clientOptions: { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.target.clientOptions } });
   try {
     await applyPlan({ steps, targets }, connector.connect, { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e) });
   } finally {

@@ -4,8 +4,6 @@
  * plan), what gets set up, and where the output goes. Options come from a preset, a config file and
  * the flags, in that order of precedence (flags win). Every error here is a UsageError (exit 2).
  */
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { ConfigFileResult, placeInFile, readConfigFile } from '../config/config-file';
@@ -13,26 +11,11 @@ import { withOptionPlaces } from '../config/error-place';
 import { runPreset } from './presets';
 import { AGENT_FLAG_KEYS, AgentFlags } from '../agents/options';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
-import { RUN_TARGET_DEFAULTS, TargetFlags, targetShape } from '../target/flags';
-import { closest, kebab, parseOptions } from '../config/validate';
-import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
-import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
+import { RUN_TARGET_DEFAULTS, targetShape } from '../target/flags';
+import { parseOptions } from '../config/validate';
+import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
 import { compileRunWorkload } from './benchmark';
 import { resolveStoreSpec } from '../store/store';
-
-export type TargetPlan =
-  | { kind: 'uri'; uri: string; setup?: SetupPlan }
-  | { kind: 'embedded'; topology: 'standalone' | 'replset'; replicas: number; binaries: ResolvedBinaries; auth?: boolean }
-  | {
-      kind: 'launched';
-      plan: SetupPlan;
-      binaries: ResolvedBinaries;
-      /** Parent of every process's folder; created when the run starts. */
-      dataDir: string;
-      /** A folder of our own under the temp dir, removed afterwards (unless --keep-data). */
-      removeDataDir: boolean;
-      readyTimeoutMs: number;
-    };
 
 export interface RunPlan {
   benchmark: Omit<RunOptions, 'uri'> & { outDir: string };
@@ -94,10 +77,6 @@ export function mergeSources(lower: Partial<RunFlags>, higher: Partial<RunFlags>
   return { ...base, ...dropUndefined(higher) } as Partial<RunFlags>;
 }
 
-const TOPOLOGY_KEYS = ['topology', 'replicas', 'shards', 'configServers', 'mongos', 'basePort', 'dataDir', 'keepData', 'serverVersion', 'mongodBin', 'binDir', 'readyTimeout', 'cacheSizeGb'] as const;
-const SHARDING_KEYS = ['shardKey', 'hashed', 'presplit', 'chunkSize', 'stopBalancer'] as const;
-const LAUNCH_ONLY_KEYS = ['basePort', 'dataDir', 'keepData', 'readyTimeout', 'cacheSizeGb'] as const;
-
 export interface ResolveContext {
   now?: Date;
   env?: Readonly<Record<string, string | undefined>>;
@@ -132,11 +111,6 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
 }
 
 function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly<Record<string, string | undefined>>; dryRun: boolean; sources: string[]; authUser?: string }): RunPlan {
-  const warnings: string[] = [];
-  const notes: string[] = [];
-  const given = (keys: readonly (keyof RunFlags)[]) => keys.filter((k) => flags[k] !== undefined);
-  const optionName = (k: string) => `--${kebab(k)}`;
-
   // The namespace: --ns, or --db and --collection (the scripts command's names for it).
   if (flags.ns !== undefined && (flags.db !== undefined || flags.collection !== undefined)) {
     throw new UsageError('option --ns cannot be combined with --db/--collection: give "database.collection" with --ns, or the parts');
@@ -151,67 +125,7 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
   const db = ns.slice(0, dot);
   const collection = ns.slice(dot + 1);
 
-  let target: TargetPlan;
-  if (flags.uri !== undefined) {
-    if (flags.auth) throw new UsageError('option --auth: starts a launched or embedded server with access control; for an existing deployment (--uri) give --username and the password (env MONGO_BENCH_PASSWORD)');
-    const misplaced = given(TOPOLOGY_KEYS);
-    if (misplaced.length > 0) {
-      throw new UsageError(`option ${optionName(misplaced[0])}: does not apply with --uri (the deployment exists; only --setup and ${SHARDING_KEYS.map(optionName).join(', ')} shape it)`);
-    }
-    if (flags.setup) {
-      // Only the data-distribution part of a sharded plan: shard the benchmark's collection, pre-split, balancer.
-      const setup = planFromOptions(shardingInput(flags, db, collection, benchmark, notes, warnings));
-      warnings.push(...setup.warnings);
-      target = { kind: 'uri', uri: flags.uri, setup };
-    } else {
-      const sharding = given(SHARDING_KEYS);
-      if (sharding.length > 0) throw new UsageError(`option ${optionName(sharding[0])}: only applies with --setup (shard the collection on the existing cluster) or to a launched --topology sharded`);
-      target = { kind: 'uri', uri: flags.uri };
-    }
-  } else {
-    if (flags.setup) throw new UsageError('option --setup: only applies with --uri; a launched cluster is always set up from its plan');
-    const topology = flags.topology ?? 'standalone';
-    const explicitBinary = flags.mongodBin !== undefined || flags.binDir !== undefined;
-    const binaries = resolveBinaries({ mongodBin: flags.mongodBin, binDir: flags.binDir, env: ctx.env });
-    if (topology === 'sharded' || ((topology === 'standalone' || topology === 'replset') && explicitBinary)) {
-      if (topology === 'sharded') {
-        requireMongos(binaries); // says what a sharded cluster needs when nothing was given
-        requireMongod(binaries);
-      }
-      const ownDataDir = flags.dataDir === undefined;
-      const dataDir = flags.dataDir !== undefined ? path.resolve(flags.dataDir) : path.join(os.tmpdir(), `mongo-bench-${timestamp(ctx.now)}-${process.pid}`);
-      const input: TopologyInput = {
-        topology,
-        replicas: flags.replicas,
-        shards: flags.shards,
-        configServers: flags.configServers,
-        mongos: flags.mongos,
-        basePort: flags.basePort,
-        dataDir,
-        serverVersion: flags.serverVersion,
-        cacheSizeGb: flags.cacheSizeGb,
-        ...(flags.auth ? { auth: true, authUser: ctx.authUser ?? 'admin' } : {}),
-        ...(topology === 'sharded' ? shardingInput(flags, db, collection, benchmark, notes, warnings) : rejectSharding(flags)),
-      };
-      if (topology === 'sharded') input.topology = 'sharded';
-      const plan = planFromOptions(input);
-      warnings.push(...plan.warnings);
-      target = { kind: 'launched', plan, binaries, dataDir, removeDataDir: ownDataDir && flags.keepData !== true, readyTimeoutMs: flags.readyTimeout ?? RUN_TARGET_DEFAULTS.readyTimeoutMs };
-    } else if (topology === 'standalone' || topology === 'replset') {
-      const launchOnly = given([...LAUNCH_ONLY_KEYS, 'shards', 'configServers', 'mongos', 'serverVersion']);
-      if (launchOnly.length > 0) {
-        throw new UsageError(`option ${optionName(launchOnly[0])}: only applies to a launched cluster (--topology sharded, or --mongod-bin/--bin-dir); the embedded default (mongodb-memory-server) chooses its own ports and folders`);
-      }
-      rejectSharding(flags);
-      if (topology === 'standalone' && flags.replicas !== undefined) throw new UsageError('option --replicas: only applies to --topology replset or sharded (topology is standalone)');
-      const replicas = flags.replicas ?? 3;
-      if (topology === 'replset' && (!Number.isInteger(replicas) || replicas < 1 || replicas > 50)) throw new UsageError(`option --replicas: must be an integer from 1 to 50, got ${replicas}`);
-      target = { kind: 'embedded', topology, replicas, binaries, ...(flags.auth ? { auth: true } : {}) };
-    } else {
-      const suggestion = closest(topology, ['standalone', 'replset', 'sharded']);
-      throw new UsageError(`option --topology: must be one of standalone, replset, sharded (got "${topology}"${suggestion ? `; did you mean "${suggestion}"?` : ''})`);
-    }
-  }
+  const { target, warnings, notes } = resolveTargetPlan(flags, { now: ctx.now, env: ctx.env, authUser: ctx.authUser, collection: { db, collection, docs: benchmark.docs, load: benchmark.load } });
   return {
     benchmark,
     target,
@@ -233,50 +147,6 @@ function storeOf(given: string | undefined, env: Readonly<Record<string, string 
   return store !== undefined ? { store } : {};
 }
 
-/** The sharding part of the topology input; the benchmark's collection is the one sharded. */
-function shardingInput(
-  flags: Partial<TargetFlags>,
-  db: string,
-  collection: string,
-  benchmark: Pick<RunOptions, 'docs' | 'load'>,
-  notes: string[],
-  warnings: string[],
-): TopologyInput {
-  const shardKey = flags.shardKey ?? '_id';
-  const docs = benchmark.docs;
-  if (!isRunDocumentField(shardKey)) {
-    // A document without the shard key is stored as if the key were null: all of them in one chunk.
-    const why =
-      `the documents run loads have the fields ${RUN_DOCUMENT_FIELDS.join(', ')}, not "${shardKey}"; a missing shard key counts as null, ` +
-      'so every document would land in one chunk on one shard';
-    if (benchmark.load) throw new UsageError(`option --shard-key: ${why}. Shard on one of those fields (e.g. --shard-key _id or --shard-key k)`);
-    warnings.push(`option --shard-key ${shardKey}: ${why}, unless the documents already there (--no-load) carry it`);
-  }
-  let presplit = flags.presplit;
-  if (presplit === undefined && shardKey === '_id' && flags.hashed !== true) {
-    // The loader writes _id 0..docs-1 and the presets read random _id in [0, docs): split that range evenly.
-    presplit = { min: 0, max: docs };
-    notes.push(`shard key _id (ranged), pre-split over [0, ${docs}) (the loaded _id range; --presplit MIN:MAX or --hashed to change it)`);
-  }
-  return {
-    topology: 'sharded',
-    db,
-    collection,
-    shardKey,
-    hashed: flags.hashed,
-    presplit,
-    chunkSize: flags.chunkSize,
-    stopBalancer: flags.stopBalancer,
-    serverVersion: flags.serverVersion,
-  };
-}
-
-function rejectSharding(flags: Partial<TargetFlags>): Record<string, never> {
-  const sharding = SHARDING_KEYS.filter((k) => flags[k] !== undefined);
-  if (sharding.length > 0) throw new UsageError(`option --${kebab(sharding[0])}: only applies to --topology sharded (or --uri ... --setup)`);
-  return {};
-}
-
 function pick<T extends object, K extends keyof T>(obj: Partial<T>, keys: K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k] as T[K];
@@ -285,10 +155,6 @@ function pick<T extends object, K extends keyof T>(obj: Partial<T>, keys: K[]): 
 
 function dropUndefined<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[:]/g, '-');
 }
 
 export type { OutputFlags };

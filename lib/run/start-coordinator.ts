@@ -3,25 +3,25 @@
  * Resolves with the coordinator (the run's StepExecutor for agents), or undefined when interrupted while
  * waiting; a missing agent is a RunError naming who is missing. Nothing is measured before this.
  */
-import { MongoClientOptions } from 'mongodb';
 import { RunPlan } from './run-plan';
 import { Coordinator } from '../agents/coordinator';
 import { AgentRunOptions } from '../agents/options';
 import { buildRunSpec } from '../agents/run-spec';
+import { Target } from '../target/target';
 
 export async function startCoordinator(
   options: AgentRunOptions,
-  plan: RunPlan,
-  targetUri: string,
-  io: { clientOptions?: MongoClientOptions; signal: AbortSignal; note: (text: string) => void },
+  benchmark: RunPlan['benchmark'],
+  target: Target,
+  io: { signal: AbortSignal; note: (text: string) => void },
 ): Promise<Coordinator | undefined> {
   // The control server's credentials: the run's own when it is the target; else those in --control-uri.
-  const coordinator = await Coordinator.open({ ...options, ...(options.controlUri === targetUri && io.clientOptions ? { clientOptions: io.clientOptions } : {}) });
+  const coordinator = await Coordinator.open({ ...options, ...(options.controlUri === target.uri ? { clientOptions: target.clientOptions } : {}) });
   try {
-    const b = plan.benchmark;
+    const b = benchmark;
     const runId = await coordinator.publish(
       buildRunSpec({
-        uri: targetUri,
+        uri: target.uri,
         workload: { ops: b.workload.ops, ns: b.ns, ...(b.writeConcern ? { writeConcern: b.writeConcern } : {}) },
         serverSelectionTimeoutMS: b.serverSelectionTimeoutMS,
         ...(b.opTimeoutMS !== undefined ? { opTimeoutMS: b.opTimeoutMS } : {}),

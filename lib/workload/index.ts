@@ -18,4 +18,4 @@ export type { PresetName } from './presets';
 export { readWorkloadFile, parseWorkloadText } from './workload-file';
 export { renderLegacyBenchRunScript, scriptFileName, legacyOp } from './legacy-script';
 export type { LegacyScriptOptions } from './legacy-script';
-export { connectTarget, describeTarget, warmConnections } from './target';
+export { connectTarget, describeTarget, warmConnections } from '../target/connect';

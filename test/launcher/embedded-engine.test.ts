@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbedded } from '../../lib/launcher/embedded';
 import { cacheSizeGbPerMongod } from '../../lib/topology/cache-size';
-import { describeTarget } from '../../lib/workload/target';
+import { describeTarget } from '../../lib/target/connect';
 import { startRecordingServer } from '../support/recording-server';
 import { expectGone, FAKE_BIN, pidsWithCommandLine } from '../support/processes';
 

@@ -5,7 +5,7 @@
  * test/run/run-launched.test.ts; setup, load and report are here.
  *
  * The stand-ins answer setup commands in microseconds and the report takes a moment, so those two
- * phases are held open with MONGO_BENCH_HOLD_PHASE (lib/run/phase-hold.ts: a pause at the start of
+ * phases are held open with MONGO_BENCH_HOLD_PHASE (lib/common/phase-hold.ts: a pause at the start of
  * the phase that an interrupt ends). The load phase needs no help: 300,000 documents take seconds.
  */
 import * as fs from 'node:fs';

@@ -1,17 +1,20 @@
 /**
- * Getting the server the benchmark runs against, and giving it back: an existing deployment (--uri,
- * nothing to stop), the embedded default (mongodb-memory-server), or processes launched from the
- * setup plan (then the plan's steps are applied through the driver, mongos started once the config
- * servers are initiated). Whatever was started is stopped by `release()`, also after a failure.
+ * Getting the server the benchmark runs against as a Target (lib/target), and giving it back: an
+ * existing deployment (--uri, nothing to stop), the embedded default (mongodb-memory-server), or
+ * processes launched from the setup plan (then the plan's steps are applied through the driver,
+ * mongos started once the config servers are initiated). Whatever was started is stopped by the
+ * Target's `release()`, and before the error when acquiring fails.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { applyPlan, cacheSizeGbPerMongod, CommandLogEntry, describeCacheSize, driverConnector, ServerVersion, SetupStep, withCacheSize } from '../topology';
-import { launchProcesses, LaunchedGroup, PortsInUseError, requireMongod, requireMongos, startEmbedded, StoppedProcess } from '../launcher';
+import { applyPlan, cacheSizeGbPerMongod, CommandLogEntry, describeCacheSize, driverConnector, ServerVersion, withCacheSize } from '../topology';
+import { launchProcesses, LaunchedGroup, PortsInUseError, requireMongod, requireMongos, startEmbedded } from '../launcher';
 import { serverBinaryVersion } from '../launcher/embedded';
 import { RunError, UsageError } from '../config/errors';
-import { holdPhase } from './phase-hold';
-import { TargetPlan } from './run-plan';
+import { MongoClientOptions } from 'mongodb';
+import { holdPhase } from '../common/phase-hold';
+import { openTarget, Target, TargetSource } from '../target/target';
+import { TargetPlan } from './plan';
 
 export interface AcquireHooks {
   signal: AbortSignal;
@@ -34,31 +37,23 @@ export interface AcquireHooks {
   beforeDataDistribution?(uri: string): Promise<void>;
 }
 
-export interface AcquiredTarget {
-  /** Where the benchmark connects. */
-  uri: string;
-  /** The plan's steps that were applied (or found done), for setup.js. */
-  appliedSteps: SetupStep[];
-  /** Stops whatever was started (idempotent); resolves to what was stopped. */
-  release(): Promise<StoppedProcess[]>;
-}
-
 /**
- * Starts or finds the target. On failure everything it started is stopped before the error
- * reaches the caller; on success the caller must call release() (in a finally).
+ * Starts or finds the target; every connection to it uses `clientOptions` (credentials, TLS). On
+ * failure everything it started is stopped before the error reaches the caller; on success the
+ * caller must call the Target's release() (in a finally).
  */
-export async function acquireTarget(target: TargetPlan, hooks: AcquireHooks): Promise<AcquiredTarget> {
+export async function acquireTarget(target: TargetPlan, hooks: AcquireHooks, clientOptions: MongoClientOptions = {}): Promise<Target> {
   switch (target.kind) {
     case 'uri':
-      return { uri: target.uri, appliedSteps: [], release: async () => [] };
+      return openTarget({ uri: target.uri, origin: 'uri' }, clientOptions);
     case 'embedded':
-      return acquireEmbedded(target, hooks);
+      return openTarget(await acquireEmbedded(target, hooks), clientOptions);
     case 'launched':
-      return acquireLaunched(target, hooks);
+      return openTarget(await acquireLaunched(target, hooks), clientOptions);
   }
 }
 
-async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
+async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>, hooks: AcquireHooks): Promise<TargetSource> {
   const what = target.topology === 'standalone' ? 'a standalone' : `a ${target.replicas}-member replica set`;
   hooks.onPhase('launch', `starting ${what} with mongodb-memory-server`);
   hooks.onNote(`embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`);
@@ -73,16 +68,15 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
   if (target.topology === 'replset') hooks.onNote('mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
   return {
     uri: server.uri,
-    appliedSteps: [],
-    release: async () => {
+    origin: 'embedded',
+    stop: async () => {
       await server.stop();
       hooks.onNote('embedded MongoDB stopped, its data removed');
-      return [];
     },
   };
 }
 
-async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<AcquiredTarget> {
+async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<TargetSource> {
   const { plan } = target;
   const credentials = plan.topology.auth ? requireCredentials(hooks) : undefined;
   checkBinaryVersion(requireMongod(target.binaries), 'mongod', plan.topology.serverVersion, hooks);
@@ -121,7 +115,7 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     const content = fs.readFileSync(file, 'utf8').trim();
     if (content) hooks.onSecret?.(content);
   }
-  const release = async (): Promise<StoppedProcess[]> => {
+  const release = async (): Promise<void> => {
     const started = Date.now();
     const stopped = await group.stop();
     for (const s of stopped) {
@@ -130,13 +124,11 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     }
     if (stopped.length > 0) hooks.onNote(`stopped ${stopped.length} process(es) in ${seconds(Date.now() - started)} (routers, then shards, then config servers; secondaries before primaries)`);
     removeData();
-    return stopped;
   };
   // Stop the processes as soon as an interrupt comes, so a setup step waiting on them fails now.
   const onAbort = () => void group.stop();
   hooks.signal.addEventListener('abort', onAbort, { once: true });
   const driver = driverConnector(credentials ? { credentials } : {});
-  const applied: SetupStep[] = [];
   let distributing = false;
   try {
     if (plan.steps.length > 0) {
@@ -144,7 +136,7 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
       await holdPhase('setup', hooks.signal);
       if (hooks.signal.aborted) throw abortError();
     }
-    const outcomes = await applyPlan(
+    await applyPlan(
       plan,
       async (planTarget) => {
         // mongos reads the cluster's identity from the config servers: start it once they are initiated.
@@ -166,7 +158,6 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
         },
       },
     );
-    applied.push(...outcomes.map((o) => o.step));
     // A plan with no mongos step (none here today) still needs its routers.
     if (mongoses.length > 0 && !group.processes.some((p) => p.kind === 'mongos')) await group.launch(mongoses);
     if (hooks.signal.aborted) throw abortError();
@@ -181,8 +172,8 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   hooks.signal.removeEventListener('abort', onAbort);
   return {
     uri: plan.topology.uri,
-    appliedSteps: applied,
-    release,
+    origin: 'launched',
+    stop: release,
   };
 }
 

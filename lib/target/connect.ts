@@ -7,8 +7,8 @@ import { Document, MongoClient, MongoClientOptions, MongoParseError } from 'mong
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { ResultDocument } from '../result';
-import { identifyServer } from '../target/identify-server';
-import { readConnectedProcessFacts } from '../target/server-facts';
+import { identifyServer } from './identify-server';
+import { readConnectedProcessFacts } from './server-facts';
 
 export interface ConnectOptions {
   serverSelectionTimeoutMS: number;
