@@ -8,6 +8,7 @@ import { comparisonTables, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
 import { sloSummaryLines } from './slo-summary';
+import { scenarioSummaryLines } from './scenario-report';
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -73,6 +74,7 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     out.push(...agentSummaryLines(result, markdownTable));
     out.push(...serverSummaryLines(result, markdownTable));
     out.push(...sloSummaryLines(result, markdownTable));
+    out.push(...scenarioSummaryLines(result, markdownTable));
   });
   if (results.length === 1 && charts.length > 0) out.push('', '## Charts', '', chartLinks(charts));
   return `${out.join('\n')}\n`;

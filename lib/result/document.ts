@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { agentsSectionSchema } from './agents';
 import { loadMachineSchema, targetSectionSchema } from './metadata';
 import { serverSectionSchema } from './server';
+import { scenarioResultSchema } from './scenarios';
 import { sloSectionSchema } from './slo';
 import { stepResultSchema } from './steps';
 
@@ -43,5 +44,7 @@ export const resultDocumentSchema = z.object({
   agents: agentsSectionSchema.optional(),
   /** Service-level objectives (`run --slo`) and their verdicts per step (absent: none were given). */
   slo: sloSectionSchema.optional(),
+  /** Several workloads at once (a config's `scenarios`): each one's figures under its name; `steps` then holds them all together. */
+  scenarios: z.array(scenarioResultSchema).optional(),
 });
 export type ResultDocument = z.infer<typeof resultDocumentSchema>;

@@ -20,7 +20,9 @@ export type BenchmarkEvent =
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
   | { type: 'client-bound'; advice: string }
   /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
-  | { type: 'server-stats'; text: string };
+  | { type: 'server-stats'; text: string }
+  /** A scenario run (config `scenarios`): a scenario's step began or ended, a background event started or ended. */
+  | { type: 'scenario'; text: string };
 
 export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
 

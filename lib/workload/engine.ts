@@ -18,6 +18,7 @@ import { benchRunFailureRule } from './benchrun-outcome';
 import { BoundOp } from './compile-ops';
 import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
 import { weightedOpPicker } from './weighted-pick';
+import type { ScheduledRate } from './rate-spec';
 
 export interface StepPlan {
   clients: number;
@@ -27,6 +28,8 @@ export interface StepPlan {
   warmupSeconds: number;
   /** Target total ops/sec across all clients; latency is then measured from each op's intended start. */
   rate?: number;
+  /** The open model's arrival rate (constant or stages, lib/workload/rate-spec.ts); latency from each op's intended start. */
+  arrival?: ScheduledRate;
   /** Client i uses randomSeed + i. */
   randomSeed: number;
   /**
@@ -182,6 +185,14 @@ function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> 
   });
 }
 
+// open model: replaced by issue-29b's executor at merge
+/** A constant arrival rate runs as today's `rate`; ramping stages need the arrival-rate executor. */
+function constantArrival(arrival: ScheduledRate | undefined): number | undefined {
+  if (arrival === undefined) return undefined;
+  if (arrival.kind === 'constant') return arrival.opsPerSecond;
+  throw new RangeError('a rate that ramps through stages needs the arrival-rate executor (issue 29b), not in this build: give a constant rate');
+}
+
 /** Runs one step (one trial at one client count) and returns what it measured. */
 export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
@@ -212,7 +223,8 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const stopAt = measureStart + seconds * 1000;
   const lastBucket = seconds - 1;
   // With a rate, each client issues one op every `interval` ms, staggered across clients.
-  const interval = plan.rate ? (clients * 1000) / plan.rate : 0;
+  const rate = plan.rate ?? constantArrival(plan.arrival);
+  const interval = rate ? (clients * 1000) / rate : 0;
 
   // benchRun's per-op counters (every attempt and its latency), resolved once per op.
   const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
