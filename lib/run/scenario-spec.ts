@@ -217,7 +217,7 @@ export function parseScenarios(raw: unknown, where: string, defaults: ScenarioDe
   const seen = new Map<string, number>();
   specs.forEach((s, i) => {
     const first = seen.get(s.name);
-    if (first !== undefined) throw new UsageError(`${where}[${i}].name: "${s.name}" is also the name of ${where}[${first}]: each scenario needs a name of its own`);
+    if (first !== undefined) throw new UsageError(`${where}[${i}].name: "${s.name}" is also the name of scenarios[${first}]: each scenario needs a name of its own`);
     seen.set(s.name, i);
   });
   return specs;
