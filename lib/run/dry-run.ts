@@ -2,6 +2,7 @@
 import { renderPlanTable } from '../topology';
 import { redactUri } from '../security/redact';
 import { formatDuration, sweepSeconds } from './progress';
+import { describeScenarios } from './scenario-spec';
 import { RunPlan } from './run-plan';
 import { SetupStep } from '../workload/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../agents/control';
@@ -64,9 +65,13 @@ export function renderDryRun(plan: RunPlan): string {
   } else {
     out.push(`  load, ${when}: ${b.load ? `${b.docs} documents of ~${b.docSize} bytes in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
   }
-  out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
-  const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
-  out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
+  if (b.scenarios) {
+    out.push(...describeScenarios(b.scenarios).map((line) => `  ${line}`), `  not counted: ${uncountedWork(plan).join(', ')}`);
+  } else {
+    out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
+    const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
+    out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
+  }
   if (b.slo) out.push(`  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`);
   out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);
   if (plan.store) out.push(`Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`);

@@ -238,3 +238,16 @@ export function compileScenario(spec: ScenarioSpec, where: string, writeConcern:
     throw err;
   }
 }
+
+/** What a scenarios run will do, for --dry-run: one line per scenario and event, then the whole length. */
+export function describeScenarios(specs: readonly ScenarioSpec[]): string[] {
+  const lines = [`${specs.length} scenarios at once on one clock, no warm-up:`];
+  for (const s of specs) {
+    const load = s.rate ? (s.rate.kind === 'constant' ? `${s.rate.opsPerSecond} ops/s on ${RATE_SCENARIO_CLIENTS} connections` : 'a ramping rate') : `clients ${s.clients!.join(', ')}`;
+    lines.push(`  ${s.name} (${s.workload.name}, ${s.workload.ops.length} op${s.workload.ops.length === 1 ? '' : 's'} per pass): ${load}, ${s.duration} s per step, from ${s.start} s to ${s.start + scenarioSeconds(s)} s`);
+    for (const e of s.events) lines.push(`    at ${s.start + e.at} s: ${e.action}${e.action === 'createIndex' ? ` ${JSON.stringify(e.keys)} on ${e.ns}` : ''}`);
+  }
+  const length = Math.max(...specs.map((s) => s.start + scenarioSeconds(s)));
+  lines.push(`expected duration: ${length} s of scenarios`);
+  return lines;
+}

@@ -16,6 +16,7 @@ import { buildCharts } from '../../lib/report/chart-data';
 import { scenarioTimelineChart, SCENARIO_TIMELINE_FILE, withEventMarkers } from '../../lib/report/scenario-report';
 import { benchmarkOptions } from '../../lib/api';
 import { resolveRunPlan } from '../../lib/run/run-plan';
+import { renderDryRun } from '../../lib/run/dry-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { runCli, usageMessage } from '../support/cli';
 
@@ -151,6 +152,15 @@ describe('scenarios: config errors name their path, before anything connects', (
 
   it('a top-level option a scenario gives for itself is refused', () => {
     expect(message([writer], { clients: [1, 2] })).toMatch(/^option clients: cannot be combined with scenarios/);
+  });
+
+  it('--dry-run tells each scenario, its events and how long they run', () => {
+    const plan = resolveRunPlan({ uri: 'mongodb://127.0.0.1:1', dryRun: true, ...({ scenarios: [{ ...writer, duration: '4s', events: [{ at: '1s', action: 'stepDown' }] }, { name: 'r', workload: 'read-only', clients: '1..4', start: '2s', duration: 1 }] } as object) });
+    const text = renderDryRun(plan);
+    expect(text).toContain('w (w, 1 op per pass): 10 ops/s on 16 connections, 4 s per step, from 0 s to 4 s');
+    expect(text).toContain('at 1 s: stepDown');
+    expect(text).toContain('r (read-only, 1 op per pass): clients 1, 2, 4, 1 s per step, from 2 s to 5 s');
+    expect(text).toContain('expected duration: 5 s of scenarios');
   });
 
   it('in a config file the error names the file, its line and the path', () => {
