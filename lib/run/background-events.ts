@@ -52,7 +52,10 @@ export async function runBackgroundEvent(
 ): Promise<ScenarioEvent> {
   const sent = eventCommand(event);
   const record: ScenarioEvent = { action: event.action, at: clock.atSecond, ok: false, command: sent.command };
-  await sleepUntil(clock.t0 + clock.atSecond * 1000, signal);
+  const due = clock.t0 + clock.atSecond * 1000;
+  await sleepUntil(due, signal);
+  // A timer may fire a fraction of a millisecond early on this clock: never send before the time given.
+  while (performance.now() < due && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
   if (signal?.aborted) return { ...record, error: 'not sent: the run stopped first' };
   const seconds = () => Math.round(performance.now() - clock.t0) / 1000;
   record.startedAt = seconds();

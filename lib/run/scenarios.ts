@@ -16,6 +16,7 @@ import { bindWorkload } from '../workload/compile-ops';
 import { runStep, StepPlan } from '../workload/engine';
 import type { ServerStatsRecorder } from '../server-stats/recorder';
 import { checkStep, checkWarning, WorkloadCounting } from '../server-stats/consistency';
+import { addStepVerdicts } from '../slo/check';
 import { runBackgroundEvent } from './background-events';
 import type { BenchmarkEvent } from './events';
 import type { RunOptions } from './run-options';
@@ -144,6 +145,8 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     const warning = checkWarning(check);
     if (warning) emit({ type: 'server-stats', text: `warning: ${warning}` });
   }
+  // The objectives (--slo) are judged on all scenarios together, as on any step.
+  if (result.slo && options.slo) addStepVerdicts(result.slo, options.slo, together);
   emit({ type: 'step-done', step: together });
   await ctx.save();
   await ctx.onStepComplete?.(result);
