@@ -97,7 +97,7 @@ export function scenarioStepsTable(result: ResultDocument): Table | undefined {
       load(s, step),
       `${step.startSecond}`,
       `${step.seconds}`,
-      stepStatus(step),
+      step.startedLateBy !== undefined ? `${stepStatus(step)}, began ${step.startedLateBy} s late` : stepStatus(step),
       formatOps(step.ops.reads),
       formatOps(step.ops.writes),
       formatOps(step.ops.errors),

@@ -27,6 +27,11 @@ export type ScenarioEvent = z.infer<typeof scenarioEventSchema>;
 export const scenarioStepSchema = stepResultSchema.extend({
   /** Seconds since the run's clock began when this step's measured window opened. */
   startSecond: z.number(),
+  /**
+   * Seconds its clients began after the window opened, when the step before it in the same scenario
+   * still waited for a slow op: the step kept its place on the clock and measured that much less.
+   */
+  startedLateBy: z.number().optional(),
 });
 export type ScenarioStep = z.infer<typeof scenarioStepSchema>;
 

@@ -25,6 +25,9 @@ import { compileScenario, RATE_SCENARIO_CLIENTS, ScenarioSpec, scenarioSeconds }
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
 const CLOCK_LEAD_MS = 200;
 
+/** A step whose clients begin this much after its window opened is marked as started late. */
+const LATE_START_MS = 50;
+
 export interface ScenarioRunContext {
   client: MongoClient;
   options: RunOptions & { scenarios: ScenarioSpec[] };
@@ -100,6 +103,8 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         startAt: t0 + startSecond * 1000,
       };
       let step: StepResult;
+      // A sweep's steps keep their place on the clock; one whose predecessor overran starts late, and says so.
+      const lateMs = performance.now() - plan.startAt!;
       try {
         const m = await runStep(ops, prepared.scope, plan, { signal });
         if (m.interrupted && m.elapsedSeconds <= 0) return;
@@ -113,7 +118,8 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         emit({ type: 'scenario', text: `${spec.name}: step with ${clients} clients failed: ${error}` });
         return;
       }
-      sections[i].steps.push({ ...step, startSecond });
+      sections[i].steps.push({ ...step, startSecond, ...(lateMs >= LATE_START_MS ? { startedLateBy: Math.round(lateMs) / 1000 } : {}) });
+      if (lateMs >= LATE_START_MS) emit({ type: 'scenario', text: `${spec.name}: the step with ${clients} clients began ${Math.round(lateMs) / 1000} s after its window opened (the step before still waited for an op)` });
       emit({ type: 'scenario', text: `${spec.name}: ${clients} client${clients === 1 ? '' : 's'}, ${step.opsPerSec.total} ops/s (${step.ops.reads} reads, ${step.ops.writes} writes, ${step.ops.errors} errors) from ${startSecond} s` });
       await ctx.save();
     }
