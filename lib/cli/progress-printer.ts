@@ -78,6 +78,9 @@ export class ProgressPrinter {
       case 'scenario':
         say(`[scenario] ${event.text}`);
         break;
+      case 'rate-probe':
+        say(`[rate] ${event.text}`);
+        break;
       case 'client-bound':
         this.pauseBar();
         this.options.tables(`Load generator: ${event.advice}\n`);

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
-import { BenchmarkFlags, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
+import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, rateArg, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
 import { clientCountsUpTo } from '../workload/sweep';
 import { PRESET_NAMES } from '../workload/presets';
@@ -41,6 +41,17 @@ Ctrl-C or SIGTERM stops the clients, writes the partial result and its report, s
 the run started, and exits 130 / 143 (a second Ctrl-C quits at once). A step fails when the server goes
 away or it overruns its window by more than --op-timeout; then the run stops (--on-error stop, the default)
 or goes on with the next step (--on-error continue); either way every finished step is kept.
+
+The open model (--rate): ops are due on one schedule for the step (from its start, warm-up included); a
+free client takes the next due op, and latency counts from its due time. An op started more than 5 ms
+after its due time is late; one that could not start within 500 ms (every client busy) is dropped: never
+started, counted per second, so a rate above capacity shows as dropped ops, not as ever-growing latency.
+  --rate 500                 a constant 500 ops/s
+  --rate 80%                 a closed probe first (--rate-probe-clients, default the sweep's counts, each
+                             --rate-probe-seconds, default ${RATE_PROBE_DEFAULT_SECONDS}); its best ops/s is the maximum, then every step
+                             holds 80% of it; the result keeps the probe (rateProbe)
+  --rate 100:30s,2000:2m     stages: 100 ops/s for 30 s, then a ramp to 2000 ops/s over 2 minutes (k6's
+                             ramping-arrival-rate); a config file writes rate: [{ rate: 100, for: 30s }, ...]
 
 Credentials: --username with the password from env MONGO_BENCH_PASSWORD (--password works but shows in ps);
 they reach the driver as options, never the URI, and are removed from every file and message.
@@ -102,7 +113,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
     .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup})`, intArg('--warmup'))
     .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))
-    .option('--rate <ops>', "target total ops/s; latency is measured from each op's intended start", numberArg('--rate'))
+    .option('--rate <rate>', "the open model: ops start on a schedule, latency from each op's due time; 500 (ops/s), 80% (of a maximum a closed probe measures first) or stages 100:30s,2000:2m (ramps; see below)", rateArg)
+    .option('--rate-probe-seconds <s>', `with --rate N%: measured seconds of each client count of the closed probe, after 1 s of warm-up (default: ${RATE_PROBE_DEFAULT_SECONDS})`, intArg('--rate-probe-seconds'))
+    .option('--rate-probe-clients <list>', 'with --rate N%: the closed probe\'s client counts (default: the sweep\'s)', intListArg('--rate-probe-clients'))
     .option('--replay-rate <multiple>', 'with a captured --workload-file: issue ops at 1x, 2x, 0.5x... the rate its source served (an open model, as --rate)')
     .option('--docs <n>', `documents to load, _id 0..n-1 (default: ${RUN_DEFAULTS.docs})`, intArg('--docs'))
     .option('--doc-size <bytes>', `approximate BSON size of each document (default: ${RUN_DEFAULTS.docSize})`, intArg('--doc-size'))

@@ -6,7 +6,7 @@
 import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
 import { CHART_FONT_FAMILY } from '../report/fonts';
-import { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from '../report/render-chart';
+import { axisTitle, baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng, strokeGuideLine } from '../report/chart-base';
 import { Comparison, StepComparison } from './compare';
 
 interface RatioSeries {
@@ -28,25 +28,18 @@ function referenceLinesPlugin(lines: Array<{ y: number; color: string; dash: num
     id: 'mbCompareReferences',
     beforeDatasetsDraw(chart) {
       const { ctx, chartArea } = chart;
-      const y = chart.scales.y;
-      ctx.save();
       for (const line of lines) {
-        const py = Math.round(y.getPixelForValue(line.y)) + 0.5;
+        const py = Math.round(chart.scales.y.getPixelForValue(line.y)) + 0.5;
         if (py < chartArea.top || py > chartArea.bottom) continue;
-        ctx.strokeStyle = line.color;
+        strokeGuideLine(chart, 'y', line.y, { color: line.color, width: 1.5, dash: line.dash });
+        ctx.save();
         ctx.fillStyle = line.color;
-        ctx.lineWidth = 1.5;
-        ctx.setLineDash(line.dash);
-        ctx.beginPath();
-        ctx.moveTo(chartArea.left, py);
-        ctx.lineTo(chartArea.right, py);
-        ctx.stroke();
         ctx.font = `12px "${CHART_FONT_FAMILY}"`;
         ctx.textAlign = 'left';
         ctx.textBaseline = 'bottom';
         ctx.fillText(line.label, chartArea.left + 4, py - 2);
+        ctx.restore();
       }
-      ctx.restore();
     },
   };
 }
@@ -67,23 +60,19 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
     }));
   const values = datasets.flatMap((d) => d.data.map((p) => p.y)).filter((v): v is number => v !== null);
   const lowLine = 1 - c.threshold / 100;
-  const warnings = c.testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [];
+  const warnings = c.warnings;
   const lo = ticks[0] ?? 1;
   const hi = ticks[ticks.length - 1] ?? 1;
   return {
     type: 'line',
     data: { datasets },
     options: {
-      responsive: false,
-      animation: false,
-      devicePixelRatio: 1,
+      ...baseChartOptions({
+        title: `B / A by concurrent clients: ${c.b.label} against ${c.a.label}`,
+        subtitle: `${c.a.server === c.b.server ? c.a.server : `A: ${c.a.server} · B: ${c.b.server}`} · dashed: ${c.threshold}% regression threshold for ops/s`,
+        warnings,
+      }),
       parsing: false,
-      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + warnings.length * WARNING_LINE_HEIGHT } },
-      plugins: {
-        title: { display: true, text: `B / A by concurrent clients: ${c.b.label} against ${c.a.label}`, font: { size: 18, weight: 'bold' }, color: '#111111' },
-        subtitle: { display: true, text: `${c.a.server === c.b.server ? c.a.server : `A: ${c.a.server} · B: ${c.b.server}`} · dashed: ${c.threshold}% regression threshold for ops/s`, font: { size: 13 }, color: '#444444', padding: { bottom: 8 } },
-        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18 } },
-      },
       scales: {
         x: {
           type: 'logarithmic',
@@ -93,23 +82,22 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
             scale.ticks = ticks.map((value) => ({ value }));
           },
           ticks: { callback: (value) => String(value), autoSkip: true, autoSkipPadding: 8, maxRotation: 0 },
-          title: { display: true, text: 'concurrent clients (log scale)' },
+          title: axisTitle('concurrent clients (log scale)'),
         },
         y: {
           type: 'linear',
           suggestedMin: Math.min(lowLine - 0.05, ...values),
           suggestedMax: Math.max(1.1, ...values),
-          title: { display: true, text: 'ratio B / A (1 = no change)' },
+          title: axisTitle('ratio B / A (1 = no change)'),
         },
       },
     },
     plugins: [
-      backgroundPlugin(),
+      ...basePlugins<'line'>(warnings),
       referenceLinesPlugin([
         { y: 1, color: '#555555', dash: [], label: 'no change' },
         { y: lowLine, color: '#b00020', dash: [6, 4], label: `ops/s -${c.threshold}%` },
       ]),
-      ...(warnings.length > 0 ? [warningsPlugin<'line'>(warnings)] : []),
     ],
   };
 }
@@ -121,5 +109,5 @@ export async function renderComparisonChart(c: Comparison): Promise<Buffer> {
     registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
     registered = true;
   }
-  return renderConfigurationPng(comparisonChartConfiguration(c), CHART_WIDTH, CHART_HEIGHT);
+  return renderConfigurationPng(comparisonChartConfiguration(c));
 }

@@ -10,7 +10,7 @@
 import { UsageError } from '../config/errors';
 import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
-import { serverLabel } from '../report/describe';
+import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
 import { serverDifferences } from './server-differences';
 
 export const COMPARE_DEFAULTS = {
@@ -78,6 +78,8 @@ export interface Comparison {
   outcome: Outcome;
   /** Differences in what was run (workload, document size), worth knowing when reading the ratios. */
   notes: string[];
+  /** The red lines its chart carries: a side measured on another product than MongoDB, or on a test double (lib/report/describe.ts). */
+  warnings: string[];
 }
 
 export const METHOD_DESCRIPTION =
@@ -89,12 +91,6 @@ export const REPLICATES_NEEDED = 4;
 /** Each trial's ops/s of a step (trialStats when it ran several, else the step's own figure). */
 export function replicateRates(step: StepResult): number[] {
   return step.trialStats?.opsPerSec.values ?? [step.opsPerSec.total];
-}
-
-function server(result: ResultDocument): string {
-  if (result.target.product) return serverLabel(result);
-  const version = result.target.serverVersion ?? 'version unknown';
-  return result.target.testDouble ? `test double (reports ${version}), not MongoDB` : `MongoDB ${version}`;
 }
 
 /** The per-second total rates of a step (each trial's seconds). */
@@ -241,10 +237,15 @@ export function compareResults(
   const testDouble = a.target.testDouble === true;
   const regression = steps.some((s) => s.regression);
   if (testDouble) notes.push('both results come from a TEST DOUBLE server: these are not MongoDB numbers');
+  // Both sides on the one product: one line for both.
+  const sameServer = serverLabel(a) === serverLabel(b);
+  const sides = (sameServer ? [notMongoDBWarning(a)] : [notMongoDBWarning(a, 'A'), notMongoDBWarning(b, 'B')]).filter((w): w is string => w !== undefined);
+  notes.push(...sides);
+  const warnings = [...sides, ...(testDouble ? [TEST_DOUBLE_WARNING] : [])];
   return {
     schema: 'mongo-bench/compare@1',
-    a: { label: a.label, ...(files.a ? { file: files.a } : {}), server: server(a), complete: !incompleteA },
-    b: { label: b.label, ...(files.b ? { file: files.b } : {}), server: server(b), complete: !incompleteB },
+    a: { label: a.label, ...(files.a ? { file: files.a } : {}), server: serverLabel(a), complete: !incompleteA },
+    b: { label: b.label, ...(files.b ? { file: files.b } : {}), server: serverLabel(b), complete: !incompleteB },
     testDouble,
     threshold: o.threshold,
     alpha: o.alpha,
@@ -254,5 +255,6 @@ export function compareResults(
     regression,
     outcome: regression ? 'regression' : steps.some((s) => s.verdict !== 'not compared') ? 'no regression' : 'not compared',
     notes,
+    warnings,
   };
 }

@@ -31,7 +31,7 @@ export function ratioChart(c: Comparison): ChartSpec {
     file: COMPARE_PNG,
     title: `B / A by concurrent clients: ${c.b.label} against ${c.a.label}`,
     subtitle: c.a.server === c.b.server ? c.a.server : `A: ${c.a.server} · B: ${c.b.server}`,
-    warnings: c.testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [],
+    warnings: c.warnings,
     x: { kind: 'clients', title: 'concurrent clients (log scale)', ticks },
     y: { title: 'ratio B / A (1 = no change)', unit: 'ratio', scale: 'linear' },
     series,

@@ -1,23 +1,19 @@
 /**
- * The diskperf chart: ops/s (left axis) and MB/s (right axis) by thread count, as a PNG.
- * Chart.js 4 drawing on @napi-rs/canvas (no DOM, no native build). Small on purpose; the general
- * chart code lives in lib/report and this could move onto it (see docs/diskperf.md).
+ * The diskperf chart: ops/s (left axis) and MB/s (right axis) by thread count, as a PNG, on the
+ * tool's shared chart base (lib/report/chart-base.ts: font, frame, white background, PNG output).
  */
-import { createCanvas } from '@napi-rs/canvas';
-import { Chart, ChartConfiguration, Plugin, registerables } from 'chart.js';
+import { ChartConfiguration, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, SubTitle, Title } from 'chart.js';
 import { BYTES_PER_MB, DiskperfResult, ENGINE_BOUND_BUSY, engineBound, modeLabel } from './result';
 import { directIoNote, filesystemNote } from './format';
-import { CHART_FONT_FAMILY as FONT_FAMILY, registerChartFonts } from '../report/fonts';
-import { backgroundPlugin, CHART_HEIGHT as HEIGHT, CHART_WIDTH as WIDTH } from '../report/render-chart';
+import { CHART_FONT_FAMILY as FONT_FAMILY } from '../report/fonts';
+import { baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng, WARNING_COLOR } from '../report/chart-base';
 const LINE_COLOR = '#1f5fbf';
 
 let ready = false;
 
-/** Registers Chart.js's parts and the shipped TTF; without a font @napi-rs/canvas draws no text at all. */
 function setUp(): void {
   if (ready) return;
-  Chart.register(...registerables);
-  registerChartFonts();
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle);
   ready = true;
 }
 
@@ -44,7 +40,7 @@ const pointValues: Plugin<'line'> = {
   },
 };
 
-const font = (size: number, weight: 'normal' | 'bold' = 'normal') => ({ family: FONT_FAMILY, size, weight });
+const font = (size: number) => ({ size });
 
 /** A round axis maximum a little above the highest value (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^n). */
 export function niceCeiling(value: number): number {
@@ -94,29 +90,20 @@ export function diskperfChartConfig(result: DiskperfResult): ChartConfiguration<
     type: 'line',
     data: { datasets },
     options: {
-      responsive: false,
-      animation: false,
-      devicePixelRatio: 1,
-      layout: { padding: { left: 10, right: 16, top: 8, bottom: 8 } },
-      plugins: {
-        title: { display: true, text: `diskperf: ${modeLabel(s.mode)} by threads`, font: font(20, 'bold'), color: '#222' },
-        subtitle: {
-          display: true,
-          text: subtitle,
-          font: font(13),
-          color: result.io.direct && result.complete && !fsWarning ? '#444' : '#b00020',
-          padding: { bottom: 10 },
-        },
-        legend: { display: false },
-      },
+      ...baseChartOptions({
+        title: `diskperf: ${modeLabel(s.mode)} by threads`,
+        subtitle,
+        subtitleColor: result.io.direct && result.complete && !fsWarning ? undefined : WARNING_COLOR,
+        legend: false,
+      }),
       scales: {
         x: {
           type: 'logarithmic',
           // A little room either side, so the first and last points and their figures are not cut by the axes.
           min: xMin / 1.3,
           max: xMax * 1.3,
-          title: { display: true, text: 'threads (concurrent 4 KB operations, log scale)', font: font(14), color: '#333' },
-          ticks: { font: font(12), color: '#333', callback: (v) => String(v) },
+          title: { display: true, text: 'threads (concurrent 4 KB operations, log scale)', font: font(14) },
+          ticks: { font: font(12), callback: (v) => String(v) },
           // The log axis only labels 1, 2, 5 x 10^n by itself: put a tick on every thread count.
           afterBuildTicks: (axis) => {
             axis.ticks = threads.map((value) => ({ value }));
@@ -129,7 +116,7 @@ export function diskperfChartConfig(result: DiskperfResult): ChartConfiguration<
           max: opsMax,
           title: { display: true, text: `operations per second${result.settings.mode === 'mixed' ? ' (reads + writes)' : ''}`, font: font(14), color: LINE_COLOR },
           // The maximum is not always a multiple of the tick step: an extra label there would crowd the last one.
-          ticks: { font: font(12), color: '#333', includeBounds: false, callback: (v) => Number(v).toLocaleString('en-US') },
+          ticks: { font: font(12), includeBounds: false, callback: (v) => Number(v).toLocaleString('en-US') },
           grid: { color: '#e4e4e4' },
         },
         mb: {
@@ -140,23 +127,17 @@ export function diskperfChartConfig(result: DiskperfResult): ChartConfiguration<
           max: opsMax * mbPerOp,
           title: { display: true, text: 'MB/s (1 MB = 1,048,576 bytes)', font: font(14), color: LINE_COLOR },
           // Its maximum is the left one's divided by 256, rarely round: label only the round steps.
-          ticks: { font: font(12), color: '#333', includeBounds: false },
+          ticks: { font: font(12), includeBounds: false },
           grid: { drawOnChartArea: false },
         },
       },
     },
-    plugins: [backgroundPlugin(), pointValues],
+    plugins: [...basePlugins<'line'>(), pointValues],
   };
 }
 
 /** Renders the chart to PNG bytes. */
-export function renderDiskperfChart(result: DiskperfResult): Buffer {
+export async function renderDiskperfChart(result: DiskperfResult): Promise<Buffer> {
   setUp();
-  const canvas = createCanvas(WIDTH, HEIGHT);
-  const chart = new Chart(canvas as unknown as ConstructorParameters<typeof Chart>[0], diskperfChartConfig(result));
-  try {
-    return canvas.toBuffer('image/png');
-  } finally {
-    chart.destroy();
-  }
+  return renderConfigurationPng(diskperfChartConfig(result));
 }

@@ -18,7 +18,7 @@ export async function writeDiskperfReport(result: DiskperfResult, dir: string): 
     [DISKPERF_FILES.json, JSON.stringify(result, null, 2) + '\n'],
     [DISKPERF_FILES.csv, toCsv(result)],
     [DISKPERF_FILES.summary, toSummaryMarkdown(result, DISKPERF_FILES.chart)],
-    [DISKPERF_FILES.chart, renderDiskperfChart(result)],
+    [DISKPERF_FILES.chart, await renderDiskperfChart(result)],
   ];
   const written: string[] = [];
   for (const [name, content] of files) {

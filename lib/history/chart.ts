@@ -7,7 +7,9 @@
 import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
 import { CHART_FONT_FAMILY } from '../report/fonts';
-import { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from '../report/render-chart';
+import { TEST_DOUBLE_WARNING } from '../report/describe';
+import { wrapSubtitle } from '../report/render-chart';
+import { axisTitle, baseChartOptions, basePlugins, CHART_WIDTH, registerChartComponents, renderConfigurationPng, strokeGuideLine } from '../report/chart-base';
 import type { HistoryDocument, HistorySeries } from './history';
 import { formatChange } from './render-md';
 
@@ -23,32 +25,33 @@ function changeMarkersPlugin(markers: Marker[]): Plugin<'line'> {
     id: 'mbChangePoints',
     afterDatasetsDraw(chart) {
       const { ctx, chartArea } = chart;
-      const x = chart.scales.x;
-      ctx.save();
       markers.forEach((m, i) => {
         // Between the last run before and the first run after: where the change happened.
-        const px = Math.round(x.getPixelForValue(m.x - 0.5)) + 0.5;
-        ctx.strokeStyle = m.color;
+        const px = strokeGuideLine(chart, 'x', m.x - 0.5, { color: m.color, width: 2, dash: [7, 4] });
+        ctx.save();
         ctx.fillStyle = m.color;
-        ctx.lineWidth = 2;
-        ctx.setLineDash([7, 4]);
-        ctx.beginPath();
-        ctx.moveTo(px, chartArea.top);
-        ctx.lineTo(px, chartArea.bottom);
-        ctx.stroke();
         ctx.font = `bold 13px "${CHART_FONT_FAMILY}"`;
         ctx.textBaseline = 'top';
         const right = px + 6 + ctx.measureText(m.text).width < chartArea.right;
         ctx.textAlign = right ? 'left' : 'right';
         ctx.fillText(m.text, right ? px + 6 : px - 6, chartArea.top + 6 + i * 18);
+        ctx.restore();
       });
-      ctx.restore();
     },
   };
 }
 
 function shortDate(iso: string): string {
   return iso.slice(5, 16).replace('T', ' ');
+}
+
+/** The red lines under a label's trend charts: its runs on another product (FerretDB, ...) or on a test double. */
+export function trendChartWarnings(h: HistoryDocument, label: string): string[] {
+  const about = h.labels.find((l) => l.label === label);
+  return [
+    ...(about?.notMongoDB ?? []),
+    ...(about?.testDouble ? [TEST_DOUBLE_WARNING] : about?.mixesTestDouble ? ['MIXED: some runs of this label were on a TEST DOUBLE server, not MongoDB'] : []),
+  ];
 }
 
 export function trendChartConfiguration(h: HistoryDocument, label: string, metric: HistorySeries['metric']): ChartConfiguration<'line'> | undefined {
@@ -75,29 +78,23 @@ export function trendChartConfiguration(h: HistoryDocument, label: string, metri
   );
   const first = series[0];
   const unit = first.unit === 'µs' ? 'ms' : first.unit;
-  const testDouble = h.labels.find((l) => l.label === label)?.testDouble === true;
-  const warnings = testDouble ? ['TEST DOUBLE server: these numbers are not MongoDB numbers'] : [];
+  const warnings = trendChartWarnings(h, label);
+  // The server named as every summary names it (lib/report/describe.ts serverLabel).
+  const servers = h.labels.find((l) => l.label === label)?.servers ?? [];
   const tickEvery = Math.max(1, Math.ceil(runs.length / 10));
   return {
     type: 'line',
     data: { datasets },
     options: {
-      responsive: false,
-      animation: false,
-      devicePixelRatio: 1,
+      ...baseChartOptions({
+        title: `${label}: ${first.name} run after run`,
+        subtitle: wrapSubtitle(
+          [...servers, `${runs.length} runs`, `dashed: change points (E-Divisive means, p ≤ ${h.options.pvalue}); red: a regression beyond ${h.options.threshold}%`].join(' · '),
+          Math.floor(CHART_WIDTH / 8.5),
+        ),
+        warnings,
+      }),
       parsing: false,
-      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + warnings.length * WARNING_LINE_HEIGHT } },
-      plugins: {
-        title: { display: true, text: `${label}: ${first.name} run after run`, font: { size: 18, weight: 'bold' }, color: '#111111' },
-        subtitle: {
-          display: true,
-          text: `${runs.length} runs · dashed: change points (E-Divisive means, p ≤ ${h.options.pvalue}); red: a regression beyond ${h.options.threshold}%`,
-          font: { size: 13 },
-          color: '#444444',
-          padding: { bottom: 8 },
-        },
-        legend: { display: true, position: 'top', labels: { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18 } },
-      },
       scales: {
         x: {
           type: 'linear',
@@ -115,12 +112,12 @@ export function trendChartConfiguration(h: HistoryDocument, label: string, metri
               return Number.isInteger(i) && i >= 1 && i <= runs.length ? [`#${i}`, shortDate(runs[i - 1])] : '';
             },
           },
-          title: { display: true, text: 'runs, oldest first (#, startedAt UTC)' },
+          title: axisTitle('runs, oldest first (#, startedAt UTC)'),
         },
-        y: { type: 'linear', beginAtZero: first.metric === 'errorRate', title: { display: true, text: `${first.name} (${unit})` } },
+        y: { type: 'linear', beginAtZero: first.metric === 'errorRate', title: axisTitle(`${first.name} (${unit})`) },
       },
     },
-    plugins: [backgroundPlugin(), changeMarkersPlugin(markers), ...(warnings.length > 0 ? [warningsPlugin<'line'>(warnings)] : [])],
+    plugins: [...basePlugins<'line'>(warnings), changeMarkersPlugin(markers)],
   };
 }
 
@@ -132,5 +129,5 @@ export async function renderTrendChart(h: HistoryDocument, label: string, metric
     registered = true;
   }
   const configuration = trendChartConfiguration(h, label, metric);
-  return configuration ? renderConfigurationPng(configuration, CHART_WIDTH, CHART_HEIGHT) : undefined;
+  return configuration ? renderConfigurationPng(configuration) : undefined;
 }

@@ -4,6 +4,7 @@
  * the change in percent and the p-value, and whether the newest change of a series is a regression
  * beyond the threshold (the CI gate). Plain data in, plain data out (history.json is this document).
  */
+import { notMongoDBWarning, serverLabel } from '../report/describe';
 import type { StoredResult } from '../store/store';
 import { eDivisive, E_DIVISIVE_DEFAULTS } from './e-divisive';
 import { byLabel, HistoryMetric, mixesTestDouble, RunRef, Series, seriesOf } from './series';
@@ -56,7 +57,18 @@ export interface HistoryDocument {
   /** The store, as shown to the user (a MongoDB URI is redacted). */
   store: string;
   options: Required<HistoryOptions> & { label?: string };
-  labels: { label: string; runs: number; first: string; last: string; testDouble: boolean; mixesTestDouble: boolean }[];
+  labels: {
+    label: string;
+    runs: number;
+    first: string;
+    last: string;
+    testDouble: boolean;
+    mixesTestDouble: boolean;
+    /** The servers its runs measured, as every summary names them (lib/report/describe.ts serverLabel); oldest first. */
+    servers?: string[];
+    /** The NOT MongoDB warnings of its runs on other products (FerretDB, ...): charts and history.md carry them. */
+    notMongoDB?: string[];
+  }[];
   series: HistorySeries[];
   /** Series whose newest change point is a regression beyond the threshold: the CI gate fails on any. */
   regressions: { label: string; clients: number; metric: string; changePoint: HistoryChangePoint }[];
@@ -128,6 +140,8 @@ export function buildHistory(
       last: results[results.length - 1].result.startedAt,
       testDouble: results.every((r) => r.result.target.testDouble === true),
       mixesTestDouble: mixesTestDouble(results),
+      servers: [...new Set(results.map((r) => serverLabel(r.result)))],
+      notMongoDB: [...new Set(results.map((r) => notMongoDBWarning(r.result)).filter((w): w is string => w !== undefined))],
     });
     for (const s of seriesOf(label, results)) series.push(analyseSeries(s, options));
   }

@@ -33,6 +33,8 @@ export function renderHistoryMarkdown(h: HistoryDocument, charts: Map<string, st
   if (h.labels.length === 0) lines.push('No results in the store' + (o.label !== undefined ? ` with label ${o.label}.` : '.'), '');
   for (const label of h.labels) {
     lines.push(`## ${label.label}`, '', `${label.runs} run${label.runs === 1 ? '' : 's'}, ${label.first} to ${label.last}.`);
+    if (label.servers && label.servers.length > 0) lines.push('', `Server: ${label.servers.join('; ')}.`);
+    for (const warning of label.notMongoDB ?? []) lines.push('', `**${warning}.**`);
     if (label.testDouble) lines.push('', '**Test double server: these numbers are not MongoDB numbers.**');
     if (label.mixesTestDouble) lines.push('', '**Warning: this label mixes runs on a test double with runs on MongoDB; their numbers do not belong in one series.**');
     lines.push('');

@@ -4,18 +4,9 @@
  */
 import { BarController, BarElement, CategoryScale, ChartConfiguration, Legend, LinearScale, LogarithmicScale, Plugin, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
+import { axisTitle, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
 import { CHART_FONT_FAMILY } from '../report/fonts';
-import {
-  backgroundPlugin,
-  CHART_HEIGHT,
-  CHART_WIDTH,
-  logTickLabel,
-  registerChartComponents,
-  renderConfigurationPng,
-  WARNING_LINE_HEIGHT,
-  warningsPlugin,
-  wrapSubtitle,
-} from '../report/render-chart';
+import { logTickLabel, wrapSubtitle } from '../report/render-chart';
 import { MatrixDocument, sharedParameters } from './matrix-document';
 import { formatMeasure } from './table';
 import { MatrixChartDefinition, MeasureDefinition } from './types';
@@ -171,9 +162,8 @@ export function wrapCategory(label: string, maxChars = 18): string[] {
 
 export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): ChartConfiguration<'bar'> {
   const values = spec.datasets.flatMap((d) => d.values).filter((v): v is number => v !== null);
-  const plugins: Plugin<'bar'>[] = [backgroundPlugin(), labelsPlugin(spec)];
-  if (spec.warnings.length > 0) plugins.push(warningsPlugin(spec.warnings));
-  const yTitle = { display: true, text: spec.y.title, font: { size: 13 } };
+  const plugins = [...basePlugins<'bar'>(spec.warnings), labelsPlugin(spec)];
+  const yTitle = axisTitle(spec.y.title);
   const maxChars = Math.max(10, Math.floor(width / Math.max(1, spec.categories.length) / 8));
   return {
     type: 'bar',
@@ -182,25 +172,22 @@ export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): 
       datasets: spec.datasets.map((d) => ({ label: d.label, data: d.values, backgroundColor: d.color, borderColor: d.color, borderWidth: 1, maxBarThickness: 90 })),
     },
     options: {
-      responsive: false,
-      animation: false,
-      devicePixelRatio: 1,
-      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + spec.warnings.length * WARNING_LINE_HEIGHT } },
-      font: { family: CHART_FONT_FAMILY },
-      plugins: {
-        title: { display: true, text: spec.title, font: { family: CHART_FONT_FAMILY, size: 18, weight: 'bold' }, color: '#111111', padding: { top: 8, bottom: 4 } },
-        subtitle: { display: true, text: wrapSubtitle(spec.subtitle, Math.floor(width / 8.5)), font: { family: CHART_FONT_FAMILY, size: 13 }, color: '#444444', padding: { bottom: 8 } },
-        legend: { display: spec.datasets.length > 1, position: 'top', labels: { font: { family: CHART_FONT_FAMILY, size: 13 }, color: '#333333', boxWidth: 14 } },
-      },
+      ...baseChartOptions({
+        title: spec.title,
+        titlePadding: { top: 8, bottom: 4 },
+        subtitle: wrapSubtitle(spec.subtitle, Math.floor(width / 8.5)),
+        warnings: spec.warnings,
+        legend: spec.datasets.length > 1 ? { boxWidth: 14 } : false,
+      }),
       scales: {
-        x: { ticks: { font: { family: CHART_FONT_FAMILY, size: 12 }, color: '#333333', maxRotation: 0, autoSkip: false }, grid: { display: false } },
+        x: { ticks: { font: { size: 12 }, maxRotation: 0, autoSkip: false }, grid: { display: false } },
         y:
           spec.y.scale === 'log'
-            ? { type: 'logarithmic', ...logAxisBounds(values), ticks: { font: { family: CHART_FONT_FAMILY }, color: '#333333', autoSkip: false, callback: (v) => logTickLabel(Number(v)) }, title: { ...yTitle, font: { family: CHART_FONT_FAMILY, size: 13 } } }
+            ? { type: 'logarithmic', ...logAxisBounds(values), ticks: { autoSkip: false, callback: (v) => logTickLabel(Number(v)) }, title: yTitle }
             : spec.y.measure.unit === '%'
               ? // A share: the axis ends at 100 %, with room above for the value labels.
-                { type: 'linear', min: 0, max: 110, afterBuildTicks: (scale) => { scale.ticks = scale.ticks.filter((t) => t.value <= 100); }, ticks: { stepSize: 20, font: { family: CHART_FONT_FAMILY }, color: '#333333' }, title: { ...yTitle, font: { family: CHART_FONT_FAMILY, size: 13 } } }
-              : { type: 'linear', beginAtZero: true, grace: '8%', ticks: { font: { family: CHART_FONT_FAMILY }, color: '#333333' }, title: { ...yTitle, font: { family: CHART_FONT_FAMILY, size: 13 } } },
+                { type: 'linear', min: 0, max: 110, afterBuildTicks: (scale) => { scale.ticks = scale.ticks.filter((t) => t.value <= 100); }, ticks: { stepSize: 20 }, title: yTitle }
+              : { type: 'linear', beginAtZero: true, grace: '8%', title: yTitle },
       },
     },
     plugins,

@@ -1,6 +1,7 @@
 /** What the engine measured in one trial of one step: the raw material of a StepResult. */
 import { ClientLoad, LoopReading } from './client-load';
 import { LatencyRecorder } from './latency';
+import type { RateTarget } from '../result/steps';
 
 export interface ErrorTally {
   /** e.g. "DuplicateKey (11000)" or "MongoNetworkError". */
@@ -27,6 +28,17 @@ export interface StepOverrun {
   writes: number;
   errors: number;
   seconds: number;
+}
+
+/** What one step's arrival schedule counted over the measured window, per second by due time. */
+export interface ArrivalMeasurement {
+  /** The rate the whole step was asked to hold (every thread's share together). */
+  target: RateTarget;
+  lateAfterMs: number;
+  dropAfterMs: number;
+  scheduled: number[];
+  dropped: number[];
+  late: number[];
 }
 
 export interface StepMeasurement {
@@ -59,6 +71,8 @@ export interface StepMeasurement {
   cut?: string;
   /** A weighted workload's measured attempts per op (index in its ops array): the mix it ran. */
   opCounts?: number[];
+  /** The open model (a rate): ops scheduled, dropped and late per second of the window, by due time. */
+  arrival?: ArrivalMeasurement;
   /** How busy the event loop that ran these clients was over the measured window (and the process CPU). */
   load?: LoopReading;
   /** Every worker's load and the process CPU: set by whoever ran the step (benchmark, parallel-step). */

@@ -5,7 +5,7 @@
  * clock, so bucket t is the same second everywhere) and error tallies add by kind.
  */
 import { LatencyRecorder, mergeRecorders } from './latency';
-import { BenchRunCounts, ErrorTally, StepMeasurement, StepOverrun } from './measurement';
+import { ArrivalMeasurement, BenchRunCounts, ErrorTally, StepMeasurement, StepOverrun } from './measurement';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
 const MAX_DISTINCT_ERRORS = 20;
@@ -71,6 +71,21 @@ export function addConcurrentOverruns(parts: (StepOverrun | undefined)[]): StepO
   };
 }
 
+/** The arrival counts of event loops that each held a share of one schedule: the series add. */
+export function addConcurrentArrivals(parts: (ArrivalMeasurement | undefined)[]): ArrivalMeasurement | undefined {
+  const present = parts.filter((p): p is ArrivalMeasurement => p !== undefined);
+  if (present.length === 0) return undefined;
+  const { target, lateAfterMs, dropAfterMs } = present[0];
+  return {
+    target,
+    lateAfterMs,
+    dropAfterMs,
+    scheduled: addSeries(present.map((p) => p.scheduled)),
+    dropped: addSeries(present.map((p) => p.dropped)),
+    late: addSeries(present.map((p) => p.late)),
+  };
+}
+
 /**
  * Merges the measurements of the event loops that ran one step together. The step lasted until the
  * last loop's last counted op (elapsedSeconds is the longest), and it was interrupted, lost the
@@ -89,6 +104,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const benchRun = addBenchRunCounts(parts.map((m) => m.benchRun));
   const overrun = addConcurrentOverruns(parts.map((m) => m.overrun));
   const opCounts = addOpCounts(parts.map((m) => m.opCounts));
+  const arrival = addConcurrentArrivals(parts.map((m) => m.arrival));
   return {
     clients: first.clients,
     seconds: first.seconds,
@@ -107,6 +123,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     ...(benchRun ? { benchRun } : {}),
     ...(overrun ? { overrun } : {}),
     ...(opCounts ? { opCounts } : {}),
+    ...(arrival ? { arrival } : {}),
     ...(lostServer !== undefined ? { lostServer } : {}),
     ...(cut !== undefined ? { cut } : {}),
   };

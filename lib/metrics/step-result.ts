@@ -1,9 +1,9 @@
 /** Builds a step's result entry from the measurements of its trials (merging histograms, series and counts). */
 import { isClientBound, mergeClientLoads } from './client-load';
 import { mergeRecorders } from './latency';
-import { StepMeasurement } from './measurement';
+import { ArrivalMeasurement, StepMeasurement } from './measurement';
 import { addBenchRunCounts, addOpCounts } from './merge-measurements';
-import { PerSecondSample, StepResult } from '../result';
+import { PerSecondSample, StepArrival, StepResult } from '../result';
 import { trialStats } from './trial-stats';
 
 /** benchRun's names for each op type: the per-second rate field, the count field, the latency field. */
@@ -38,6 +38,7 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     m.perSecond.reads.forEach((r, t) => {
       const sample: PerSecondSample = { t, reads: r, writes: m.perSecond.writes[t], errors: m.perSecond.errors[t] };
       if (trials.length > 1) sample.trial = trial + 1;
+      if (m.arrival) Object.assign(sample, arrivalSecond(m.arrival, t));
       perSecond.push(sample);
     });
   });
@@ -108,10 +109,26 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
   if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
   const opCounts = addOpCounts(trials.map((m) => m.opCounts));
   if (opCounts) step.opCounts = opCounts;
+  const arrival = summarizeArrival(trials);
+  if (arrival) step.arrival = arrival;
   const client = mergeClientLoads(trials.flatMap((m) => (m.client ? [m.client] : [])));
   if (client) {
     step.clientBound = isClientBound(client);
     step.client = client;
   }
   return step;
+}
+
+/** One second's open-model counts (the engine's series may be one shorter when the step was cut short). */
+function arrivalSecond(a: ArrivalMeasurement, t: number): Pick<PerSecondSample, 'scheduled' | 'dropped' | 'late'> {
+  return { scheduled: a.scheduled[t] ?? 0, dropped: a.dropped[t] ?? 0, late: a.late[t] ?? 0 };
+}
+
+/** The open model's totals over the step's trials; undefined without a rate. */
+function summarizeArrival(trials: StepMeasurement[]): StepArrival | undefined {
+  const parts = trials.flatMap((m) => (m.arrival ? [m.arrival] : []));
+  if (parts.length === 0) return undefined;
+  const total = (pick: (a: ArrivalMeasurement) => number[]) => parts.reduce((s, a) => s + pick(a).reduce((x, y) => x + y, 0), 0);
+  const { target, lateAfterMs, dropAfterMs } = parts[0];
+  return { target, lateAfterMs, dropAfterMs, scheduled: total((a) => a.scheduled), dropped: total((a) => a.dropped), late: total((a) => a.late) };
 }

@@ -19,6 +19,9 @@ function trimNumber(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
+/** The line every chart and summary of test-double numbers carries. */
+export const TEST_DOUBLE_WARNING = 'TEST DOUBLE server: these numbers are not MongoDB numbers';
+
 export function isTestDouble(result: ResultDocument): boolean {
   return result.target.testDouble === true;
 }
@@ -40,6 +43,16 @@ export function serverLabel(result: ResultDocument): string {
 export function isNotMongoDB(result: ResultDocument): boolean {
   const name = result.target.product?.name;
   return isTestDouble(result) || (name !== undefined && name !== 'MongoDB');
+}
+
+/**
+ * The warning every chart and summary carries for a result measured on another product (FerretDB,
+ * DocumentDB, ...); undefined for MongoDB and for test doubles, which carry the TEST DOUBLE line.
+ * `label`: which result, where several are shown together.
+ */
+export function notMongoDBWarning(result: ResultDocument, label?: string): string | undefined {
+  if (isTestDouble(result) || !isNotMongoDB(result)) return undefined;
+  return `NOT MongoDB: ${label !== undefined ? `${label} ran on ` : ''}${result.target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`;
 }
 
 function formatGiB(bytes: number): string {
@@ -142,14 +155,14 @@ export function warnings(results: readonly ResultDocument[]): string[] {
   } else if (incomplete.length > 0) {
     out.push(`INCOMPLETE (showing the steps that finished): ${incomplete.map((x) => x.label).join(', ')}`);
   }
-  const others = results.map((r, i) => ({ r, label: labels[i] })).filter((x) => !isTestDouble(x.r) && isNotMongoDB(x.r));
-  for (const { r, label } of others) {
-    out.push(`NOT MongoDB: ${results.length > 1 ? `${label} ran on ` : ''}${r.target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`);
-  }
+  results.forEach((r, i) => {
+    const line = notMongoDBWarning(r, results.length > 1 ? labels[i] : undefined);
+    if (line) out.push(line);
+  });
   if (results.some(isTestDouble)) {
     out.push(
       results.length === 1
-        ? 'TEST DOUBLE server: these numbers are not MongoDB numbers'
+        ? TEST_DOUBLE_WARNING
         : `TEST DOUBLE server (not MongoDB numbers): ${labels.filter((_l, i) => isTestDouble(results[i])).join(', ')}`,
     );
   }

@@ -43,7 +43,7 @@ function chartGroups(charts: readonly ChartSpec[]) {
   return {
     throughput: byFile(THROUGHPUT_FILES),
     latency: charts.filter((c) => c.file.startsWith('latency-')),
-    timeline: byFile(['timeline.png']),
+    timeline: byFile(['timeline.png', 'rate.png']),
     serverOps: byFile([SERVER_CHART_FILES.ops]),
     serverOther: byFile(SERVER_FILES.filter((f) => f !== SERVER_CHART_FILES.ops)),
   };

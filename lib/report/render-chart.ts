@@ -1,10 +1,7 @@
 /** Draws a ChartSpec into a PNG with Chart.js 4 on @napi-rs/canvas (no DOM, no native build). */
-import { createCanvas } from '@napi-rs/canvas';
 import {
   Chart,
-  ChartComponentLike,
   ChartConfiguration,
-  ChartType,
   Legend,
   LegendItem,
   LinearScale,
@@ -17,30 +14,15 @@ import {
   SubTitle,
   Title,
 } from 'chart.js';
+import { axisTitle, BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine, WARNING_COLOR } from './chart-base';
+import { CHART_FONT_FAMILY } from './fonts';
 import { ChartSpec } from './chart-data';
-import { CHART_FONT_FAMILY, registerChartFonts } from './fonts';
 import { formatOps } from './format';
 
-export const CHART_WIDTH = 1000;
-export const CHART_HEIGHT = 600;
-export const BACKGROUND = '#ffffff';
-const WARNING_COLOR = '#b00020';
+// The shared chart base, also from here for the modules that import it by this name.
+export { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from './chart-base';
 /** Background events marked on timelines (a scenario's index build, balancer, step-down). */
 const MARKER_COLOR = '#6a3d9a';
-export const WARNING_LINE_HEIGHT = 20;
-
-let fontsAndDefaultsSet = false;
-/** The fonts and Chart.js defaults every chart of the tool uses, then the given chart components. */
-export function registerChartComponents(...components: ChartComponentLike[]): void {
-  if (!fontsAndDefaultsSet) {
-    registerChartFonts();
-    Chart.defaults.font.family = CHART_FONT_FAMILY;
-    Chart.defaults.font.size = 13;
-    Chart.defaults.color = '#333333';
-    fontsAndDefaultsSet = true;
-  }
-  Chart.register(...components);
-}
 
 let initialised = false;
 function init(): void {
@@ -56,56 +38,12 @@ export interface RenderOptions {
   title?: boolean;
 }
 
-/** A white background (a PNG is transparent otherwise). */
-export function backgroundPlugin<T extends ChartType>(): Plugin<T> {
-  return {
-    id: 'mbBackground',
-    beforeDraw(chart) {
-      const { ctx } = chart;
-      ctx.save();
-      ctx.fillStyle = BACKGROUND;
-      ctx.fillRect(0, 0, chart.width, chart.height);
-      ctx.restore();
-    },
-  };
-}
-
-/** Red warning lines under the x axis: incomplete run, test-double server (room for them: WARNING_LINE_HEIGHT each). */
-export function warningsPlugin<T extends ChartType>(lines: string[]): Plugin<T> {
-  return {
-    id: 'mbWarnings',
-    afterDraw(chart) {
-      const { ctx } = chart;
-      ctx.save();
-      ctx.fillStyle = WARNING_COLOR;
-      ctx.font = `bold 14px "${CHART_FONT_FAMILY}"`;
-      ctx.textBaseline = 'bottom';
-      ctx.textAlign = 'left';
-      lines.forEach((line, i) => ctx.fillText(line, 12, chart.height - 6 - (lines.length - 1 - i) * WARNING_LINE_HEIGHT));
-      ctx.restore();
-    },
-  };
-}
-
 /** Dashed vertical lines where each step of a timeline begins. */
 function stepBoundariesPlugin(starts: number[]): Plugin<'line'> {
   return {
     id: 'mbStepBoundaries',
     beforeDatasetsDraw(chart) {
-      const { ctx, chartArea } = chart;
-      const x = chart.scales.x;
-      ctx.save();
-      ctx.strokeStyle = '#888888';
-      ctx.lineWidth = 1;
-      ctx.setLineDash([4, 4]);
-      for (const start of starts) {
-        const px = Math.round(x.getPixelForValue(start)) + 0.5;
-        ctx.beginPath();
-        ctx.moveTo(px, chartArea.top);
-        ctx.lineTo(px, chartArea.bottom);
-        ctx.stroke();
-      }
-      ctx.restore();
+      for (const start of starts) strokeGuideLine(chart, 'x', start, { color: '#888888', width: 1, dash: [4, 4] });
     },
   };
 }
@@ -174,7 +112,6 @@ function setTicks(values: number[]) {
 }
 
 function xScales(spec: ChartSpec): NonNullable<ChartConfiguration<'line'>['options']>['scales'] {
-  const axisTitle = (text: string) => ({ display: true, text, font: { size: 13 } });
   if (spec.x.kind === 'clients') {
     const ticks = spec.x.ticks;
     const lo = ticks[0] ?? 1;
@@ -256,8 +193,7 @@ function labelsWithDashes(chart: Chart): LegendItem[] {
 
 export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {}): ChartConfiguration<'line'> {
   const timeline = spec.x.kind === 'seconds';
-  const plugins: Plugin<'line'>[] = [backgroundPlugin()];
-  if (spec.warnings.length > 0) plugins.push(warningsPlugin(spec.warnings));
+  const plugins = basePlugins<'line'>(spec.warnings);
   if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
   if (spec.markers && spec.markers.length > 0) plugins.push(timeMarkersPlugin(spec.markers));
   const dashed = spec.series.some((s) => s.dash.length > 0) && spec.series.some((s) => s.dash.length === 0);
@@ -282,22 +218,21 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
       })),
     },
     options: {
-      responsive: false,
-      animation: false,
-      devicePixelRatio: 1,
-      parsing: false,
-      layout: { padding: { left: 8, right: 16, top: 4, bottom: 8 + spec.warnings.length * WARNING_LINE_HEIGHT } },
-      plugins: {
-        title: { display: options.title !== false, text: spec.title, font: { size: 18, weight: 'bold' }, color: '#111111', padding: { top: 8, bottom: 4 } },
-        subtitle: { display: true, text: wrapSubtitle(spec.subtitle, Math.floor((options.width ?? CHART_WIDTH) / 8.5)), font: { size: 13 }, color: '#444444', padding: { bottom: 8 } },
+      ...baseChartOptions({
+        title: spec.title,
+        showTitle: options.title !== false,
+        titlePadding: { top: 8, bottom: 4 },
+        subtitle: wrapSubtitle(spec.subtitle, Math.floor((options.width ?? CHART_WIDTH) / 8.5)),
+        warnings: spec.warnings,
         // Where dashes tell series apart (server charts), the legend shows each line's own stroke.
-        legend: { display: true, position: 'top', labels: dashed ? { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 18, font: { size: 13 }, generateLabels: labelsWithDashes } : { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18, font: { size: 13 } } },
-      },
+        legend: dashed ? { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 18, generateLabels: labelsWithDashes } : LINE_LEGEND_LABELS,
+      }),
+      parsing: false,
       scales: {
         ...xScales(spec),
         y:
           spec.y.scale === 'log'
-            ? { type: 'logarithmic', ...logBounds(spec, 'y'), ticks: { callback: (value) => logTickLabel(Number(value)) }, title: { display: true, text: spec.y.title } }
+            ? { type: 'logarithmic', ...logBounds(spec, 'y'), ticks: { callback: (value) => logTickLabel(Number(value)) }, title: axisTitle(spec.y.title) }
             : {
                 type: 'linear',
                 beginAtZero: true,
@@ -305,7 +240,7 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
                 ...(spec.y.suggestedMax !== undefined ? { suggestedMax: spec.y.suggestedMax } : {}),
                 // A gauge of whole things (queued ops, tickets) has no 0.5 tick.
                 ticks: { ...(spec.y.unit === 'count' ? { precision: 0 } : {}), callback: (value) => tickNumber(Number(value)) },
-                title: { display: true, text: spec.y.title },
+                title: axisTitle(spec.y.title),
               },
         ...(spec.y2
           ? {
@@ -315,7 +250,7 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
                 beginAtZero: true,
                 grid: { drawOnChartArea: false },
                 ticks: { precision: 0, callback: (value) => tickNumber(Number(value)) },
-                title: { display: true, text: spec.y2.title },
+                title: axisTitle(spec.y2.title),
               },
             }
           : {}),
@@ -323,18 +258,6 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
     },
     plugins,
   };
-}
-
-/** Draws a Chart.js configuration (its components registered) on a canvas of that size: PNG bytes. */
-export async function renderConfigurationPng<T extends ChartType>(configuration: ChartConfiguration<T>, width: number, height: number): Promise<Buffer> {
-  const canvas = createCanvas(width, height);
-  const context = canvas.getContext('2d') as unknown as ConstructorParameters<typeof Chart>[0];
-  const chart = new Chart(context, configuration);
-  try {
-    return await canvas.encode('png');
-  } finally {
-    chart.destroy();
-  }
 }
 
 /** Renders one chart to PNG bytes. */

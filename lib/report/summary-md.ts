@@ -9,6 +9,7 @@ import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
 import { sloSummaryLines } from './slo-summary';
 import { scenarioSummaryLines } from './scenario-report';
+import { rateSummaryLines } from './rate-summary';
 
 function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -75,6 +76,7 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     out.push(...serverSummaryLines(result, markdownTable));
     out.push(...sloSummaryLines(result, markdownTable));
     out.push(...scenarioSummaryLines(result, markdownTable));
+    out.push(...rateSummaryLines(result, markdownTable));
   });
   if (results.length === 1 && charts.length > 0) out.push('', '## Charts', '', chartLinks(charts));
   return `${out.join('\n')}\n`;

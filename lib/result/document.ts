@@ -10,6 +10,7 @@ import { serverSectionSchema } from './server';
 import { scenarioResultSchema } from './scenarios';
 import { sloSectionSchema } from './slo';
 import { stepResultSchema } from './steps';
+import { rateProbeSchema } from './rate-probe';
 
 export const RESULT_SCHEMA = 'mongo-bench/result@1' as const;
 
@@ -44,6 +45,8 @@ export const resultDocumentSchema = z.object({
   agents: agentsSectionSchema.optional(),
   /** Service-level objectives (`run --slo`) and their verdicts per step (absent: none were given). */
   slo: sloSectionSchema.optional(),
+  /** `--rate 80%`: the closed probe that measured the maximum, and the rate the steps held (absent otherwise). */
+  rateProbe: rateProbeSchema.optional(),
   /** Several workloads at once (a config's `scenarios`): each one's figures under its name; `steps` then holds them all together. */
   scenarios: z.array(scenarioResultSchema).optional(),
 });

@@ -9,6 +9,7 @@ export * from './metadata';
 export * from './slo';
 export * from './steps';
 export * from './scenarios';
+export * from './rate-probe';
 export * from './document';
 export { loadResult, parseResult } from './read';
 export { writeResultFile } from './write';

@@ -11,8 +11,34 @@ export const perSecondSampleSchema = z.object({
   errors: z.number(),
   /** Which trial the sample belongs to (1-based), when the step ran several; `t` restarts at 0 per trial. */
   trial: z.number().int().positive().optional(),
+  /** With a rate (the open model), by due time: ops due in this second, those never started (dropped), those started late. */
+  scheduled: z.number().optional(),
+  dropped: z.number().optional(),
+  late: z.number().optional(),
 });
 export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
+
+/** A rate the engine schedules (lib/workload/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
+export const rateTargetSchema = z.union([
+  z.object({ kind: z.literal('constant'), opsPerSecond: z.number() }),
+  z.object({ kind: z.literal('stages'), startRate: z.number(), stages: z.array(z.object({ rate: z.number(), seconds: z.number() })) }),
+]);
+export type RateTarget = z.infer<typeof rateTargetSchema>;
+
+/**
+ * The open model's counts for one step (summed over trials): ops due in the measured window
+ * (`scheduled`), never started because every client stayed busy past `dropAfterMs` (`dropped`), started
+ * more than `lateAfterMs` after their due time (`late`). Per second: the samples' scheduled/dropped/late.
+ */
+export const stepArrivalSchema = z.object({
+  target: rateTargetSchema,
+  lateAfterMs: z.number(),
+  dropAfterMs: z.number(),
+  scheduled: z.number(),
+  dropped: z.number(),
+  late: z.number(),
+});
+export type StepArrival = z.infer<typeof stepArrivalSchema>;
 
 export const trialStatsSchema = z.object({
   mean: z.number(),
@@ -80,6 +106,8 @@ export const stepResultSchema = z.object({
    * array, summed over trials; the mix the run drew. Absent for workloads run in order.
    */
   opCounts: z.array(z.number().int().nonnegative()).optional(),
+  /** With a rate (the open model): the target and the ops scheduled, dropped and late. Absent without a rate. */
+  arrival: stepArrivalSchema.optional(),
   /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
   dataVsCache: stepDataVsCacheSchema.optional(),
 });

@@ -33,6 +33,8 @@ import { ServerStatsRecorder, startServerStats, unsampledSection } from '../serv
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
 import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
 import { runScenarios } from './scenarios';
+import { resolveShareOfMax, ScheduledRate } from '../workload/rate-spec';
+import { probeMaximum, probeSettings } from './rate-probe';
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -94,6 +96,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
       warmupSeconds: options.warmupSeconds,
       trials: options.trials,
       rate: options.rate ?? null,
+      ...(options.arrival ? { rateSpec: options.arrival } : {}),
       load: options.load,
       docs: options.docs,
       docSize: options.docSize,
@@ -115,6 +118,9 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
 export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = {}): Promise<ResultDocument> {
   const prepared = compileRunWorkload(options);
   if (options.scenarios && hooks.stepExecutor) throw new UsageError('scenarios run in this process: they cannot be combined with --agents');
+  if (options.arrival && hooks.stepExecutor) {
+    throw new UsageError('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
+  }
   const emit = (event: BenchmarkEvent) => hooks.onEvent?.(event);
   const signal = hooks.signal;
   const startedAt = new Date();
@@ -213,6 +219,14 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       ),
       options.workers ?? 'auto',
     );
+    // The open model: stages as given; a share of the maximum once a closed probe has measured it.
+    let arrival: ScheduledRate | undefined = options.arrival?.kind === 'stages' ? options.arrival : undefined;
+    if (options.arrival?.kind === 'shareOfMax') {
+      const probe = await probeMaximum(executor, probeSettings(options, options.arrival.share, overrunLimit(options)), (text) => emit({ type: 'rate-probe', text }), signal);
+      if (!probe) return await finish(result, save, 'interrupted during the --rate probe');
+      result.rateProbe = probe;
+      arrival = resolveShareOfMax(options.arrival, probe.maxOpsPerSec);
+    }
     const failedSteps: string[] = [];
     for (const clients of options.clients) {
       if (signal?.aborted) break;
@@ -229,6 +243,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
+          if (arrival) plan.arrival = arrival;
           const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
           const outcome = await executor.runStep(plan, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }), onWindowOpen });
           const m = outcome.measurement;

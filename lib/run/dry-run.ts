@@ -4,6 +4,7 @@ import { redactUri } from '../security/redact';
 import { formatDuration, sweepSeconds } from './progress';
 import { describeScenarios } from './scenario-spec';
 import { RunPlan } from './run-plan';
+import type { RunOptions } from './run-options';
 import { SetupStep } from '../workload/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../agents/control';
 import { AGENT_DEFAULTS } from '../agents/options';
@@ -70,6 +71,7 @@ export function renderDryRun(plan: RunPlan): string {
   } else {
     out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
     const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
+    if (b.arrival) out.push(`  ${describeArrival(b)}`);
     out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
   }
   if (b.slo) out.push(`  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`);
@@ -96,4 +98,15 @@ function describeSetupStep(step: SetupStep): string {
   if (step.kind === 'command') return `command on ${step.db}: ${JSON.stringify(step.command)}`;
   if (step.kind === 'documents') return `insert ${step.documents.length} document${step.documents.length === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll}`;
   return `insert ${step.count} generated document${step.count === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll} (batches of ${step.batchSize})`;
+}
+
+/** --rate's stages or share, as the dry run tells them (a constant rate is on the sweep line). */
+function describeArrival(b: Omit<RunOptions, 'uri'>): string {
+  const a = b.arrival!;
+  if (a.kind === 'stages') {
+    return `target rate in stages (from each step's start, warm-up included): from ${a.startRate} ops/s, ${a.stages.map((s) => `to ${s.rate} ops/s over ${s.seconds} s`).join(', ')}; then ${a.stages[a.stages.length - 1].rate} ops/s`;
+  }
+  const probe = b.rateProbe!;
+  const clients = probe.clients ?? b.clients;
+  return `target rate ${Math.round(a.share * 1000) / 10}% of the maximum, measured first by a closed probe: clients ${clients.join(', ')}, ${probe.warmupSeconds} s warm-up + ${probe.seconds} s each (~${formatDuration(clients.length * (probe.warmupSeconds + probe.seconds))}, not in the sweep's time)`;
 }

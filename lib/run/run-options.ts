@@ -10,6 +10,7 @@ import { readWorkloadFile } from '../workload/workload-file';
 import { clientCountsUpTo } from '../workload/sweep';
 import { parseNamespace } from '../workload/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
+import { parseRateText, RateSpec } from '../workload/rate-spec';
 import { Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
@@ -58,6 +59,13 @@ export interface RunOptions {
   trials: number;
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
+  /**
+   * The open model's other forms (lib/workload/rate-spec.ts): stages that ramp, or a share of the maximum
+   * a short closed probe measures first (`rateProbe`). A constant rate stays in `rate`.
+   */
+  arrival?: Exclude<RateSpec, { kind: 'constant' }>;
+  /** With a share of the maximum: the closed probe's client counts (default: the sweep's) and seconds per count. */
+  rateProbe?: { clients?: number[]; seconds: number; warmupSeconds: number };
   load: boolean;
   docs: number;
   docSize: number;
@@ -105,7 +113,12 @@ export interface BenchmarkFlags {
   seconds?: number;
   warmup?: number;
   trials?: number;
-  rate?: number;
+  /** 500, "500", "80%", "100:30s,2000:2m", or (config file) stages [{ rate: 100, for: '30s' }, ...]. */
+  rate?: number | string | unknown[];
+  /** --rate 80%: seconds each client count of the closed probe runs (default 3). */
+  rateProbeSeconds?: number;
+  /** --rate 80%: the probe's client counts (default: the sweep's). */
+  rateProbeClients?: number[];
   /** "1x", "2x", "0.5x": a multiple of the rate a captured workload file's source served. */
   replayRate?: string;
   docs?: number;
@@ -158,7 +171,10 @@ export const benchmarkShape = {
   seconds: positiveInt('seconds per step').optional(),
   warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
   trials: positiveInt('trials per step').optional(),
-  rate: z.number().positive('the target rate must be > 0 ops/s').optional(),
+  // Every form is checked by resolveBenchmarkOptions (parseRateText), which names the option.
+  rate: z.union([z.number(), z.string(), z.array(z.unknown())]).optional(),
+  rateProbeSeconds: positiveInt('probe seconds').optional(),
+  rateProbeClients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS}`)).min(1, 'expected at least one client count').optional(),
   replayRate: z.string().optional(),
   docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
   docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
@@ -247,6 +263,50 @@ function replayRate(flags: BenchmarkFlags): number {
   return captured.opsPerSecond * multiple;
 }
 
+/** --rate as a command-line argument: a number stays a number (so -5 is refused as a rate), any other text is parsed later. */
+export function rateArg(value: string): number | string {
+  const n = Number(value);
+  return value.trim() !== '' && Number.isFinite(n) ? n : value;
+}
+
+/** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
+export const RATE_PROBE_DEFAULT_SECONDS = 3;
+
+/**
+ * parseRateText names the path inside the value (`rate[1].for`); the message starts with `option --rate:` so
+ * that a config file's or the API's key is named instead where the value came from there (error-place.ts).
+ */
+function parseRateFlag(value: unknown): RateSpec {
+  try {
+    return parseRateText(value, 'rate');
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new UsageError(`option --rate: ${err.message.startsWith('rate: ') ? err.message.slice('rate: '.length) : err.message}`);
+  }
+}
+
+/** --rate in any form: a constant rate, stages, or a share of the maximum (with its probe). */
+function resolveRate(flags: BenchmarkFlags): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
+  const probeFlag = flags.rateProbeSeconds !== undefined ? '--rate-probe-seconds' : flags.rateProbeClients !== undefined ? '--rate-probe-clients' : undefined;
+  if (flags.replayRate !== undefined) {
+    if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+    return { rate: replayRate(flags) };
+  }
+  if (flags.rate === undefined) {
+    if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+    return {};
+  }
+  if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('option --rate: the target rate must be > 0 ops/s');
+  const spec = parseRateFlag(flags.rate);
+  if (spec.kind !== 'shareOfMax' && probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+  if (spec.kind === 'constant') return { rate: spec.opsPerSecond };
+  if (spec.kind === 'stages') return { arrival: spec };
+  return {
+    arrival: spec,
+    rateProbe: { seconds: flags.rateProbeSeconds ?? RATE_PROBE_DEFAULT_SECONDS, warmupSeconds: 1, ...(flags.rateProbeClients ? { clients: flags.rateProbeClients } : {}) },
+  };
+}
+
 /** Validates the engine's flags and applies defaults (no --uri: the target is settled elsewhere). */
 export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new Date()): Omit<RunOptions, 'uri'> {
   if (flags.workload !== undefined && flags.workloadFile !== undefined) {
@@ -283,7 +343,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
-  const rate = flags.replayRate !== undefined ? replayRate(flags) : flags.rate;
+  const rate = resolveRate(flags);
   return {
     workload,
     ns: workloadNs,
@@ -291,7 +351,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     seconds: flags.seconds ?? RUN_DEFAULTS.seconds,
     warmupSeconds: flags.warmup ?? RUN_DEFAULTS.warmup,
     trials: flags.trials ?? RUN_DEFAULTS.trials,
-    rate,
+    ...rate,
     load: flags.load ?? true,
     docs,
     docSize,

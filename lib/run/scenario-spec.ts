@@ -191,8 +191,6 @@ function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults):
     if (spec.kind === 'shareOfMax') {
       throw new UsageError(`${where}.rate: a share of the measured maximum ("${Math.round(spec.share * 100)}%") is not supported in a scenario: give ops/s (e.g. 500) or stages`);
     }
-    // open model: replaced by issue-29b's executor at merge (it runs stages; until then only a constant rate runs)
-    if (spec.kind === 'stages') throw new UsageError(`${where}.rate: rates that ramp through stages need the arrival-rate executor, not in this build: give a constant rate in ops/s`);
     rate = spec;
   } else {
     clients = parseScenarioClients(s.clients, `${where}.clients`);

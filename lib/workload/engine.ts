@@ -15,10 +15,11 @@ import { LoadProbe, LoopReading } from '../metrics/client-load';
 import { LatencyRecorder } from '../metrics/latency';
 import { BenchRunCounts, ErrorTally, StepMeasurement } from '../metrics/measurement';
 import { benchRunFailureRule } from './benchrun-outcome';
+import { ArrivalMeasurement, ArrivalSchedule, scaleRate } from './arrival-schedule';
 import { BoundOp } from './compile-ops';
+import type { ScheduledRate } from './rate-spec';
 import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
 import { weightedOpPicker } from './weighted-pick';
-import type { ScheduledRate } from './rate-spec';
 
 export interface StepPlan {
   clients: number;
@@ -26,10 +27,18 @@ export interface StepPlan {
   seconds: number;
   /** Seconds run before the measured window; not counted. */
   warmupSeconds: number;
-  /** Target total ops/sec across all clients; latency is then measured from each op's intended start. */
+  /** Target total ops/sec across all clients: the same as `arrival: { kind: 'constant', opsPerSecond: rate }`. */
   rate?: number;
-  /** The open model's arrival rate (constant or stages, lib/workload/rate-spec.ts); latency from each op's intended start. */
+  /**
+   * The open model: ops are due on one schedule for the whole step (from its start, warm-up included),
+   * a free client takes the next due op, latency is measured from its due time, and ops that could not
+   * start in time are counted late or dropped (./arrival-schedule.ts). Wins over `rate`.
+   */
   arrival?: ScheduledRate;
+  /** With a rate: an op started more than this after its due time is late (default 5 ms). */
+  lateAfterMs?: number;
+  /** With a rate: an op that could not start within this of its due time is dropped (default 500 ms). */
+  dropAfterMs?: number;
   /** Client i uses randomSeed + i. */
   randomSeed: number;
   /**
@@ -185,14 +194,6 @@ function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> 
   });
 }
 
-// open model: replaced by issue-29b's executor at merge
-/** A constant arrival rate runs as today's `rate`; ramping stages need the arrival-rate executor. */
-function constantArrival(arrival: ScheduledRate | undefined): number | undefined {
-  if (arrival === undefined) return undefined;
-  if (arrival.kind === 'constant') return arrival.opsPerSecond;
-  throw new RangeError('a rate that ramps through stages needs the arrival-rate executor (issue 29b), not in this build: give a constant rate');
-}
-
 /** Runs one step (one trial at one client count) and returns what it measured. */
 export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
@@ -222,9 +223,6 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const measureStart = t0 + warmupSeconds * 1000;
   const stopAt = measureStart + seconds * 1000;
   const lastBucket = seconds - 1;
-  // With a rate, each client issues one op every `interval` ms, staggered across clients.
-  const rate = plan.rate ?? constantArrival(plan.arrival);
-  const interval = rate ? (clients * 1000) / rate : 0;
 
   // benchRun's per-op counters (every attempt and its latency), resolved once per op.
   const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
@@ -233,13 +231,18 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   // A weighted workload (ops carry `weight`): each client draws its ops by weight; counted per op.
   const weights = ops.map((op) => op.weight);
   const opCounts = weights.some((w) => w !== undefined) ? new Array<number>(ops.length).fill(0) : undefined;
+  // The open model (a rate): one schedule for this thread's clients, holding their share of the rate.
+  const target = plan.arrival ?? (plan.rate ? ({ kind: 'constant', opsPerSecond: plan.rate } as const) : undefined);
+  const schedule =
+    target && serverOps
+      ? new ArrivalSchedule(target, scaleRate(target, slice.count / clients), { t0, measureStart, stopAt, seconds }, plan.lateAfterMs, plan.dropAfterMs)
+      : undefined;
 
   // Set when the step overran its window by more than overrunLimitMs: no client starts another op.
   let cut = false;
   const clientLoop = async (state: ClientState): Promise<void> => {
     const count = ops.length;
     let i = 0;
-    let intended = t0 + (interval * state.index) / clients;
     let syncOps = 0;
     // Weighted: `i` stays 0, so the stop check below runs before every draw.
     const pickOp = weightedOpPicker(weights, plan.randomSeed + state.index);
@@ -247,7 +250,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if (cut) return;
       // No op of the array starts once the window has closed (bench.cpp checks shouldStop() before each):
       // the overrun is one op per client at most, and the op mix holds within one pass per client.
-      if ((interval === 0 || !serverOps) && performance.now() >= stopAt) return;
+      if (performance.now() >= stopAt) return;
       if (signal?.aborted) return;
       const at = pickOp ? pickOp() : i;
       const op = ops[at];
@@ -269,17 +272,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
         continue;
       }
       syncOps = 0;
-      let start: number;
-      if (interval > 0) {
-        if (intended >= stopAt || signal?.aborted) return;
-        const wait = intended - performance.now();
-        if (wait >= 1) await sleep(wait);
-        if (signal?.aborted) return;
-        start = intended;
-        intended += interval;
-      } else {
-        start = performance.now();
-      }
+      const start = performance.now();
       let failure: unknown;
       let failed = false;
       try {
@@ -335,6 +328,117 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     }
   };
 
+  /**
+   * A client of the open model: it takes the next due op off the shared schedule (waiting for it when it
+   * lies ahead) and times it from its due time. Client-side ops (nop, let) run in between, unscheduled.
+   * Kept apart from clientLoop so the closed loop's hot path stays as it is.
+   */
+  // Clients waiting for their op's due time; an abort wakes them all (one listener per step, not per wait).
+  const waiting = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of waiting) wake();
+  };
+  if (schedule) signal?.addEventListener('abort', wakeAll, { once: true });
+  const waitForDue = (due: number): Promise<void> =>
+    new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, due - performance.now());
+      waiting.add(wake);
+    });
+  const arrivalLoop = async (state: ClientState, arrivals: ArrivalSchedule): Promise<void> => {
+    const count = ops.length;
+    let i = 0;
+    let syncOps = 0;
+    const pickOp = weightedOpPicker(weights, plan.randomSeed + state.index);
+    for (;;) {
+      if (cut || signal?.aborted) return;
+      const at = pickOp ? pickOp() : i;
+      const op = ops[at];
+      if (!pickOp) i = i + 1 === count ? 0 : i + 1;
+      if (op.opClass === 'none') {
+        if (performance.now() >= measureStart) {
+          tally.benchRun.totalOps++;
+          if (opCounts) opCounts[at]++;
+        }
+        op.run(state);
+        if (op.delayMs > 0) await sleep(op.delayMs);
+        else if (++syncOps >= SYNC_OPS_BEFORE_YIELD) {
+          syncOps = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        continue;
+      }
+      syncOps = 0;
+      const due = arrivals.claim(performance.now());
+      if (due === undefined) return;
+      if (due - performance.now() >= 1) {
+        await waitForDue(due);
+        if (signal?.aborted || cut) return;
+      }
+      arrivals.noteStart(due, performance.now());
+      let failure: unknown;
+      let failed = false;
+      try {
+        await op.run(state);
+      } catch (err) {
+        failed = true;
+        failure = err;
+      }
+      const end = performance.now();
+      if (cut) return;
+      recordOutcome(at, due, end, failed, failure);
+      if (op.delayMs > 0) await sleep(op.delayMs);
+    }
+  };
+
+  /** The open model's bookkeeping of one server op, the same as clientLoop's inline code. */
+  const recordOutcome = (at: number, start: number, end: number, failed: boolean, failure: unknown): void => {
+    const slot = slots[at];
+    if (failed) {
+      tally.liveErrors++;
+    } else {
+      if (slot.isRead) tally.liveReads++;
+      else tally.liveWrites++;
+      tally.noteAnswered();
+    }
+    if (start < measureStart) return;
+    const late = end >= stopAt;
+    let bucket = late ? -1 : ((end - measureStart) / 1000) | 0;
+    if (bucket > lastBucket) bucket = lastBucket;
+    if (late && end > tally.lastLateEnd) tally.lastLateEnd = end;
+    if (opCounts) opCounts[at]++;
+    const br = benchRunSlots[at] as { count: number; micros: number };
+    br.count++;
+    br.micros += (end - start) * 1000;
+    if (failed) {
+      tally.errors++;
+      if (late) tally.overrunErrors++;
+      else tally.errorsPerSecond[bucket]++;
+      tally.noteError(failure);
+      const rule = benchRunFailureRule(failure);
+      if (rule !== 'error') tally.benchRun.totalOps++;
+      if (rule !== 'op') tally.benchRun.errCount++;
+      return;
+    }
+    tally.benchRun.totalOps++;
+    const micros = (end - start) * 1000;
+    slot.classLatency.record(micros);
+    slot.opLatency.record(micros);
+    if (slot.isRead) {
+      tally.reads++;
+      if (late) tally.overrunReads++;
+      else tally.readsPerSecond[bucket]++;
+    } else {
+      tally.writes++;
+      if (late) tally.overrunWrites++;
+      else tally.writesPerSecond[bucket]++;
+    }
+  };
+
   let last = { reads: 0, writes: 0, errors: 0 };
   const ticker = setInterval(() => {
     const now = performance.now();
@@ -360,7 +464,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   let load: LoopReading | undefined;
   try {
     const loops: Promise<void>[] = [];
-    for (let c = slice.first; c < slice.first + slice.count; c++) loops.push(clientLoop(scope.newClientState(c, plan.randomSeed + c)));
+    for (let c = slice.first; c < slice.first + slice.count; c++) {
+      const state = scope.newClientState(c, plan.randomSeed + c);
+      loops.push(schedule ? arrivalLoop(state, schedule) : clientLoop(state));
+    }
     const all = Promise.all(loops);
     if (plan.overrunLimitMs === undefined) {
       await all;
@@ -374,6 +481,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     }
   } finally {
     load = probe?.read();
+    signal?.removeEventListener('abort', wakeAll);
     clearInterval(ticker);
     clearTimeout(overrunTimer);
     clearTimeout(probeTimer);
@@ -383,6 +491,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const elapsedSeconds = Math.max(0, (end - measureStart) / 1000);
   const buckets = interrupted ? Math.min(seconds, Math.ceil(elapsedSeconds)) : seconds;
   const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
+  const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
   return {
     clients,
     seconds,
@@ -404,6 +513,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
     ...(load ? { load } : {}),
     ...(opCounts ? { opCounts } : {}),
+    ...(arrival ? { arrival } : {}),
     ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),
   };
 }

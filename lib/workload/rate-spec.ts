@@ -145,3 +145,18 @@ export function* arrivalTimes(spec: ScheduledRate, untilSeconds: number): Genera
     begin += seg.seconds;
   }
 }
+
+/**
+ * The command line's text forms: `500`, `80%`, or stages `RATE:DURATION,...` such as `100:30s,2000:2m`
+ * (each stage ends at its rate, ramping from the previous one, as in a config file's
+ * `[{ rate: 100, for: '30s' }, { rate: 2000, for: '2m' }]`). A number (a config file's) is a constant rate.
+ */
+export function parseRateText(value: unknown, where: string): RateSpec {
+  if (typeof value !== 'string' || !value.includes(':')) return parseRateSpec(value, where);
+  const stages = value.split(',').map((part, i) => {
+    const m = /^\s*([^:\s]+)\s*:\s*(\S+)\s*$/.exec(part);
+    if (!m) throw new UsageError(`${where}: stage ${i + 1} "${part}": expected RATE:DURATION such as 2000:2m (stages: 100:30s,2000:2m)`);
+    return { rate: m[1], for: m[2] };
+  });
+  return parseRateSpec(stages, where);
+}

@@ -8,10 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareResults } from '../../lib/compare';
+import { renderComparisonChart } from '../../lib/compare/chart';
+import { serverLabel } from '../../lib/report/describe';
+import { identifyServer } from '../../lib/target/identify-server';
 import { UsageError } from '../../lib/config/errors';
 import { ResultDocument, StepResult } from '../../lib/result';
 import { runCli } from '../support/cli';
-import { PNG_SIGNATURE } from '../report/helpers';
+import { countPixels, decodePng, isWarningRed, PNG_SIGNATURE } from '../report/helpers';
 import { resultStep } from '../support/results';
 
 const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p999: p50 * 4, max: p50 * 5, count: 100 });
@@ -156,6 +159,26 @@ describe('compareResults', () => {
     const both = compareResults(result('java', [step(1, rates(1000))], true), result('java', [step(1, rates(1000))], true));
     expect(both.testDouble).toBe(true);
     expect(both.notes.join(' ')).toMatch(/TEST DOUBLE/);
+  });
+
+  it('names each server as every summary does and warns NOT MongoDB, in its notes and under its chart, for a side on FerretDB', async () => {
+    const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' } });
+    const mongo = result('mongod', [step(1, rates(1000))]);
+    const ferret = { ...result('ferret', [step(1, rates(900))]), target: { ...mongo.target, serverVersion: '7.0.42', product } };
+    const c = compareResults(mongo, ferret);
+    expect([c.a.server, c.b.server]).toEqual([serverLabel(mongo), serverLabel(ferret)]);
+    expect(c.b.server).toContain('FerretDB 1.24.2');
+    expect(c.warnings).toEqual([expect.stringMatching(/^NOT MongoDB: B ran on FerretDB 1\.24\.2/)]);
+    expect(c.notes).toContain(c.warnings[0]);
+    const onFerret = compareResults(ferret, ferret);
+    expect(onFerret.warnings).toEqual([expect.stringMatching(/^NOT MongoDB: FerretDB 1\.24\.2/)]);
+    // Drawn: red text under the axis of the FerretDB comparison's chart, none under MongoDB against MongoDB.
+    const bottomRed = async (png: Buffer) => {
+      const pixels = await decodePng(png);
+      return countPixels(pixels, pixels.height - 30, pixels.height, isWarningRed);
+    };
+    expect(await bottomRed(await renderComparisonChart(c))).toBeGreaterThan(300);
+    expect(await bottomRed(await renderComparisonChart(compareResults(mongo, mongo)))).toBe(0);
   });
 
   it('rejects options out of range, naming them', () => {

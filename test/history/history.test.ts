@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { FolderStore } from '../../lib/store';
 import { buildHistory, HistoryDocument } from '../../lib/history';
 import { runCli } from '../support/cli';
-import { decodePng, countPixels, pngSize } from '../report/helpers';
+import { trendChartConfiguration, trendChartWarnings } from '../../lib/history/chart';
+import { serverLabel } from '../../lib/report/describe';
+import { identifyServer } from '../../lib/target/identify-server';
+import { decodePng, countPixels, isWarningRed, pngSize } from '../report/helpers';
 import { syntheticResults } from './synthetic';
 
 describe('history over a folder store', () => {
@@ -57,6 +60,37 @@ describe('history over a folder store', () => {
     expect(pngSize(png)).toEqual({ width: 1000, height: 600 });
     const pixels = await decodePng(png);
     expect(countPixels(pixels, 100, 550, (r, g, b) => r > 150 && g < 40 && b < 60)).toBeGreaterThan(200);
+  });
+
+  it('a label measured on FerretDB: its trend chart names the server as summaries do and says NOT MongoDB', async () => {
+    // The product as a run records it when FerretDB 1.x answers buildInfo (lib/target/identify-server.ts).
+    const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' } });
+    expect(product).toMatchObject({ name: 'FerretDB', testDouble: false });
+    const onFerret = syntheticResults({ runs: 6, level: 3000, noise: 0.02, seed: 7, label: 'ferret' }).map((r) => ({ ...r, target: { ...r.target, serverVersion: '7.0.42', product } }));
+    const onMongo = syntheticResults({ runs: 6, level: 3000, noise: 0.02, seed: 7, label: 'mongo' });
+    const store = await storeOf('ferret', [...onFerret, ...onMongo]);
+    const out = join(dir, 'ferret-out');
+    const cli = await runCli(['history', '--store', store, '--out', out]);
+    expect(cli.code).toBe(0);
+    const history = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8')) as HistoryDocument;
+    const ferret = history.labels.find((l) => l.label === 'ferret')!;
+    expect(ferret.servers).toEqual([serverLabel(onFerret[0])]);
+    expect(ferret.servers![0]).toContain('FerretDB 1.24.2');
+    expect(trendChartWarnings(history, 'ferret')).toEqual([expect.stringMatching(/^NOT MongoDB: FerretDB 1\.24\.2.*not MongoDB's$/)]);
+    expect(trendChartWarnings(history, 'mongo')).toEqual([]);
+    const subtitle = [trendChartConfiguration(history, 'ferret', 'opsPerSec')!.options!.plugins!.subtitle!.text].flat().join(' ');
+    expect(subtitle).toContain(serverLabel(onFerret[0]));
+    expect([trendChartConfiguration(history, 'mongo', 'opsPerSec')!.options!.plugins!.subtitle!.text].flat().join(' ')).toContain('MongoDB 7.0.14');
+    // The warning is drawn: red text under the axis on FerretDB's chart, none on MongoDB's.
+    const bottomRed = async (file: string) => {
+      const pixels = await decodePng(readFileSync(join(out, file)));
+      return countPixels(pixels, pixels.height - 30, pixels.height, isWarningRed);
+    };
+    expect(await bottomRed('trend-ferret-opsPerSec.png')).toBeGreaterThan(300);
+    expect(await bottomRed('trend-mongo-opsPerSec.png')).toBe(0);
+    const md = readFileSync(join(out, 'history.md'), 'utf8');
+    expect(md).toContain(`Server: ${serverLabel(onFerret[0])}.`);
+    expect(md).toMatch(/\*\*NOT MongoDB: FerretDB 1\.24\.2/);
   });
 
   it('a raised threshold keeps the change point but passes the gate (exit 0)', async () => {

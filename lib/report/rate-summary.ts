@@ -1,0 +1,50 @@
+/** The open model in summary.md: the target per step, what was scheduled, achieved, dropped and late, and `--rate 80%`'s probe. */
+import type { RateTarget, ResultDocument } from '../result';
+import type { Table } from './tables';
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** "500 ops/s", or "stages 100 → 2000 ops/s over 150 s". */
+export function describeRateTarget(target: RateTarget): string {
+  if (target.kind === 'constant') return `${count(target.opsPerSecond)} ops/s`;
+  const rates = [target.startRate, ...target.stages.map((s) => s.rate)];
+  const seconds = target.stages.reduce((s, x) => s + x.seconds, 0);
+  return `stages ${rates.filter((r, i) => i === 0 || r !== rates[i - 1]).map(count).join(' → ')} ops/s over ${Math.round(seconds * 10) / 10} s`;
+}
+
+export function rateTable(result: ResultDocument): Table | undefined {
+  const steps = result.steps.filter((s) => s.arrival);
+  if (steps.length === 0) return undefined;
+  return {
+    title: 'Open model (--rate)',
+    columns: ['clients', 'target', 'scheduled', 'achieved ops/s', 'dropped', 'late'],
+    rows: steps.map((s) => {
+      const a = s.arrival!;
+      const share = (n: number) => (a.scheduled > 0 ? ` (${((100 * n) / a.scheduled).toFixed(n > 0 && n < a.scheduled / 1000 ? 3 : 1)}%)` : '');
+      return [String(s.clients), describeRateTarget(a.target), count(a.scheduled), count(s.opsPerSec.total), `${count(a.dropped)}${share(a.dropped)}`, `${count(a.late)}${share(a.late)}`];
+    }),
+    align: ['right', 'left', 'right', 'right', 'right', 'right'],
+  };
+}
+
+export function rateSummaryLines(result: ResultDocument, markdownTable: (t: Table) => string): string[] {
+  const table = rateTable(result);
+  if (!table) return [];
+  const out = ['', '### Open model (--rate)', ''];
+  const probe = result.rateProbe;
+  if (probe) {
+    out.push(
+      `A closed probe (${probe.clients.join(', ')} clients, ${probe.seconds} s each after ${probe.warmupSeconds} s of warm-up) reached at most ${count(probe.maxOpsPerSec)} ops/s (${probe.clientsAtMax} clients); every step held ${Math.round(probe.share * 1000) / 10}% of it, ${count(probe.targetOpsPerSec)} ops/s.`,
+      '',
+    );
+  }
+  const a = result.steps.find((s) => s.arrival)!.arrival!;
+  const dropped = result.steps.reduce((n, s) => n + (s.arrival?.dropped ?? 0), 0);
+  const late = result.steps.reduce((n, s) => n + (s.arrival?.late ?? 0), 0);
+  out.push(
+    markdownTable(table),
+    '',
+    `Ops are due on one schedule per step; latency counts from each op's due time. **Dropped: ${count(dropped)}** (never started: every client was still busy ${a.dropAfterMs} ms after the op was due); **late: ${count(late)}** (started more than ${a.lateAfterMs} ms after the op was due).`,
+  );
+  return out;
+}

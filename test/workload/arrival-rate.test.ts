@@ -1,0 +1,158 @@
+/**
+ * The open model (lib/workload/arrival-schedule.ts) on the null server (lib/calibrate/null-server.ts, in
+ * its own process): a ramp's per-second counts follow its stages, a rate far above capacity is reported
+ * as dropped ops with bounded latency instead of growing latency, threads sharing a step hold the total
+ * rate, and `--rate 80%` records its probe's maximum and holds the share. The null server's numbers are
+ * the load generator's own, never MongoDB's.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { NullServerProcess, spawnNullServer } from '../../lib/calibrate/null-server-process';
+import { bindWorkload, prepareWorkload } from '../../lib/workload/compile-ops';
+import { runStep, StepPlan } from '../../lib/workload/engine';
+import { parseOps } from '../../lib/workload/op-spec';
+import { presetOps } from '../../lib/workload/presets';
+import { BoundOp } from '../../lib/workload/compile-ops';
+import { TemplateScope } from '../../lib/workload/template';
+import { resolveRunOptions } from '../../lib/run/run-options';
+import { runBenchmark } from '../../lib/run/benchmark';
+import { resultDocumentSchema } from '../../lib/result';
+import { runCli } from '../support/cli';
+
+const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
+const NS = 'nullserver.null';
+
+describe('the open model on the null server', () => {
+  let server: NullServerProcess;
+  let client: MongoClient;
+  let ops: BoundOp[];
+  let scope: TemplateScope;
+
+  beforeAll(async () => {
+    server = await spawnNullServer();
+    client = await new MongoClient(server.uri, { maxPoolSize: 16, serverSelectionTimeoutMS: 5000 }).connect();
+    const prepared = prepareWorkload(parseOps(presetOps('6to1', { ns: NS, docs: 1000, docSize: 1024 }), { defaultNs: NS }));
+    ops = bindWorkload(prepared, client);
+    scope = prepared.scope;
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  it("a ramp's per-second achieved rate follows its stages (ops started each second: the stage's integral +-1); every due op is counted", async () => {
+    // 50 ops/s for 2 s, a ramp to 250 ops/s over 2 s, 250 ops/s for 1 s: per second 50, 50, 100, 200, 250.
+    const plan: StepPlan = { clients: 4, seconds: 5, warmupSeconds: 0, randomSeed: 1, arrival: { kind: 'stages', startRate: 50, stages: [{ rate: 50, seconds: 2 }, { rate: 250, seconds: 2 }, { rate: 250, seconds: 1 }] } };
+    const m = await runStep(ops, scope, plan);
+    const expected = [50, 50, 100, 200, 250];
+    const arrival = m.arrival!;
+    // The schedule is exact: the integral of the rate over each second (the last op of a second may fall either side).
+    arrival.scheduled.forEach((n, t) => expect(Math.abs(n - expected[t])).toBeLessThanOrEqual(1));
+    // Achieved, as k6 counts an arrival-rate executor's: ops started per second (by due time), every one of
+    // them, none dropped at these rates, so the issued load follows the stages exactly.
+    const started = arrival.scheduled.map((n, t) => n - arrival.dropped[t]);
+    started.forEach((n, t) => expect(Math.abs(n - expected[t])).toBeLessThanOrEqual(1));
+    // Completed per second moves with the machine's load (50, 49, 77, 217, 225 at load 12 on 2 cores;
+    // worse at load 25), so only its shape is asserted: the last two seconds (450 due) carry several
+    // times the first two (100 due).
+    const achieved = m.perSecond.reads.map((r, t) => r + m.perSecond.writes[t] + m.perSecond.errors[t]);
+    expect(achieved[3] + achieved[4]).toBeGreaterThan(3 * (achieved[0] + achieved[1]));
+    // Conservation: every op due in the window either ran (and was counted) or was dropped.
+    expect(m.reads + m.writes + m.errors + sum(arrival.dropped)).toBe(sum(arrival.scheduled));
+    expect(sum(arrival.dropped)).toBe(0);
+    expect(m.errors).toBe(0);
+  });
+
+  it('a rate far above capacity reports dropped ops, and latency stays bounded by the drop grace', async () => {
+    // Two clients on the null server manage a few thousand ops/s; 100k ops/s is far beyond them.
+    const plan: StepPlan = { clients: 2, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 100_000, dropAfterMs: 50 };
+    const m = await runStep(ops, scope, plan);
+    const arrival = m.arrival!;
+    const scheduled = sum(arrival.scheduled);
+    const dropped = sum(arrival.dropped);
+    expect(Math.abs(scheduled - 200_000)).toBeLessThanOrEqual(1);
+    expect(dropped).toBeGreaterThan(scheduled / 2);
+    expect(m.reads + m.writes + m.errors + dropped).toBe(scheduled);
+    expect(m.reads + m.writes).toBeGreaterThan(100); // it did run ops
+    expect(sum(arrival.late)).toBeGreaterThan(0); // taken off the backlog: started after their due time
+    // Without drops a 2 s step 30x over capacity queues: half its ops would wait ~1 s or more. Here no op
+    // starts more than 50 ms after its due time, so even a loaded machine keeps p99 far below that.
+    const h = m.latency.reads.histogram;
+    expect(h.getValueAtPercentile(50)).toBeLessThan(300_000);
+    expect(h.getValueAtPercentile(99)).toBeLessThan(600_000);
+  });
+
+  it('threads that each run a share of the clients hold the total rate together', async () => {
+    const startAt = performance.now() + 50;
+    const base: StepPlan = { clients: 4, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 300, startAt };
+    const [a, b] = await Promise.all([runStep(ops, scope, { ...base, clientSlice: { first: 0, count: 1 } }), runStep(ops, scope, { ...base, clientSlice: { first: 1, count: 3 } })]);
+    expect(Math.abs(sum(a.arrival!.scheduled) - 150)).toBeLessThanOrEqual(1); // a quarter of 600
+    expect(Math.abs(sum(b.arrival!.scheduled) - 450)).toBeLessThanOrEqual(1);
+    expect(a.arrival!.target).toEqual({ kind: 'constant', opsPerSecond: 300 });
+  });
+
+  it('--rate 80% through the API: a closed probe measures the maximum, every step holds the share, the result records both', async () => {
+    const options = resolveRunOptions({ uri: server.uri, rate: '80%', clients: [2], seconds: 2, warmup: 0, rateProbeSeconds: 1, load: false, serverStats: false, workers: 1, testDouble: true, ns: NS });
+    options.outDir = undefined;
+    const result = await runBenchmark(options);
+    expect(() => resultDocumentSchema.parse(result)).not.toThrow();
+    const probe = result.rateProbe!;
+    expect(probe).toMatchObject({ share: 0.8, clients: [2], seconds: 1, warmupSeconds: 1, clientsAtMax: 2 });
+    expect(probe.maxOpsPerSec).toBe(Math.max(...probe.opsPerSec));
+    expect(probe.maxOpsPerSec).toBeGreaterThan(100);
+    expect(probe.targetOpsPerSec).toBeCloseTo(0.8 * probe.maxOpsPerSec, 0);
+    expect(result.config.rateSpec).toEqual({ kind: 'shareOfMax', share: 0.8 });
+    const [step] = result.steps;
+    expect(step.arrival?.target.kind).toBe('constant');
+    const target = (step.arrival!.target as { opsPerSecond: number }).opsPerSecond;
+    expect(target).toBeCloseTo(0.8 * probe.maxOpsPerSec, 3);
+    // Two seconds at the target: the schedule holds it exactly; what ran plus what was dropped is all of it.
+    expect(Math.abs(step.arrival!.scheduled - 2 * target)).toBeLessThanOrEqual(1);
+    expect(step.ops.reads + step.ops.writes + step.ops.errors + step.arrival!.dropped).toBe(step.arrival!.scheduled);
+    expect(step.perSecond.map((s) => s.scheduled)).toHaveLength(2);
+  });
+});
+
+describe('--rate: bad forms are named', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-rate-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const DEAD_URI = 'mongodb://127.0.0.1:1';
+  it.each([
+    [['--rate', '150%'], 'option --rate: a share of the measured maximum must lie in (0%, 100%], got "150%"'],
+    [['--rate', 'fast'], 'option --rate: expected a rate in ops/s > 0, got "fast"'],
+    [['--rate', '100:30s,2000'], 'option --rate: stage 2 "2000": expected RATE:DURATION such as 2000:2m'],
+    [['--rate', '100:soon'], 'option --rate: rate[0].for: expected a duration such as 30s, 2m or 1500ms, got "soon"'],
+    [['--rate', '0:0s'], 'option --rate: the stages last 0 s in all'],
+    [['--rate-probe-seconds', '2'], 'option --rate-probe-seconds needs --rate with a share of the maximum, such as --rate 80%'],
+    [['--rate', '500', '--rate-probe-clients', '4'], 'option --rate-probe-clients needs --rate with a share of the maximum'],
+  ])('%j', async (args, message) => {
+    const r = await runCli(['run', '--uri', DEAD_URI, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('stages and shares are refused through agents (not yet carried to them), before anything connects', async () => {
+    const options = resolveRunOptions({ uri: DEAD_URI, rate: '100:1s', clients: [1], seconds: 1 });
+    const executor = { runStep: () => Promise.reject(new Error('must not run')) };
+    await expect(runBenchmark(options, { stepExecutor: executor })).rejects.toThrow('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
+  });
+
+  it('a config file: stages as a list, and a bad stage named by file and line', async () => {
+    const good = join(dir, 'good.yaml');
+    writeFileSync(good, 'uri: mongodb://127.0.0.1:1\nrate:\n  - { rate: 100, for: 30s }\n  - { rate: 2000, for: 2m }\n');
+    const plan = await runCli(['run', '--config', good, '--dry-run']);
+    expect(plan.code).toBe(0);
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'uri: mongodb://127.0.0.1:1\nrate:\n  - { rate: 100 }\n');
+    const r = await runCli(['run', '--config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/config file .*bad\.yaml:\d+: rate: rate\.stages\.0\.for/);
+  });
+});
