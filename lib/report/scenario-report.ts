@@ -56,6 +56,8 @@ export function scenarioTimelineChart(result: ResultDocument): ChartSpec | undef
     warnings: notes,
     x: { kind: 'seconds', title: "seconds since the scenarios' clock began (shaded: background events, start to end)", max: end, steps: [] },
     y: { title: 'reads + writes/sec (each second)', unit: 'ops/s', scale: 'linear' },
+    // Markers on every second: a step of one second is a single point, invisible as a bare line.
+    lines: { width: 1.5, pointRadius: 3 },
     series,
     markers: eventMarkers(result),
   };
