@@ -5,6 +5,7 @@ export type {
   ResultDocument, StepResult, LatencySummary, PerSecondSample, TrialStats, StepDataVsCache, ServerProduct, ServerProcessFacts, LoadMachine,
   SloVerdict, SloSection, ClientLoad,
 } from './result';
+export type { ScenarioResult, ScenarioStep, ScenarioEvent } from './result';
 export { UsageError, RunError, EXIT } from './config/errors';
 export { main } from './cli/main';
 export * from './topology';

@@ -57,6 +57,7 @@ function resolveInput(input: BenchmarkInput): RunOptions {
     throw new UsageError('option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file');
   }
   if (ops !== undefined && !Array.isArray(ops)) throw new UsageError('option ops: expected an array of benchRun ops');
+  if (ops !== undefined && flags.scenarios !== undefined) throw new UsageError('option ops: cannot be combined with scenarios: each scenario gives its own ops');
   const wc = writeConcern === undefined ? undefined : typeof writeConcern === 'object' ? JSON.stringify(writeConcern) : String(writeConcern);
   const options = resolveRunOptions({ ...flags, ...(wc !== undefined ? { writeConcern: wc } : {}) });
   const name = workloadName ?? 'custom';

@@ -75,6 +75,9 @@ export class ProgressPrinter {
       case 'server-stats':
         say(`[server] ${event.text}`);
         break;
+      case 'scenario':
+        say(`[scenario] ${event.text}`);
+        break;
       case 'rate-probe':
         say(`[rate] ${event.text}`);
         break;

@@ -7,8 +7,8 @@ import { UsageError } from './errors';
 import { camel } from './config-file';
 import { closest } from './validate';
 
-/** `option --write-concern` at the start of a line of the message: the flag's camelCase key. */
-const FLAG_AT_START = /^option --([a-z][a-z0-9-]*)(?=[:\s])/;
+/** `option --write-concern` (or a path in it, `option --scenarios[1].rate`) at the start of a line of the message: the flag's camelCase key. */
+const FLAG_AT_START = /^option --([a-z][a-z0-9-]*)(?=[:\s[.])/;
 
 /**
  * Runs `fn`; a UsageError whose lines start with `option --<flag>` is rethrown with each such

@@ -75,6 +75,17 @@ export interface ChartSpec {
   /** Line width and marker radius of every series (default: timelines 1.5 and no markers, others 2.5 and 5). */
   lines?: { width: number; pointRadius: number };
   series: Series[];
+  /** Timelines: spans marked over the plot (a scenario's background events), x in seconds. */
+  markers?: TimeMarker[];
+}
+
+/** A labelled span on a timeline, from `start` to `end` seconds (a line when they meet). */
+export interface TimeMarker {
+  label: string;
+  start: number;
+  end: number;
+  /** Drawn in the warning colour (the event failed). */
+  failed?: boolean;
 }
 
 /** Okabe-Ito colours (colour-blind safe), without the yellow that vanishes on white. */

@@ -16,6 +16,7 @@ import { SERVER_CHART_FILES, serverChartsAbsence } from './server-charts';
 import { consistencyTable } from './server-summary';
 import { errorLines, resultDetails } from './summary-md';
 import { comparisonTables, resultTable, Table } from './tables';
+import { SCENARIO_TIMELINE_FILE, scenarioEventsTable, scenarioStepsTable } from './scenario-report';
 
 export { escapeHtml };
 
@@ -156,6 +157,21 @@ function resultBlocks(result: ResultDocument, label: string, several: boolean): 
   return blocks;
 }
 
+/** A run with scenarios: each one's ops/s on the run's clock (events marked), its steps, the events. None otherwise. */
+function scenarioBlocks(result: ResultDocument, charts: readonly ChartSpec[]): PageBlock[] {
+  const steps = scenarioStepsTable(result);
+  if (!steps) return [];
+  const timeline = charts.find((c) => c.file === SCENARIO_TIMELINE_FILE);
+  const events = scenarioEventsTable(result);
+  const inner: PageBlock[] = [
+    { kind: 'text', style: 'note', text: 'The scenarios ran at once on one clock; the last row is all of them together. Shaded spans: background events, from start to end.' },
+    ...(timeline ? [chart(timeline)] : []),
+    { kind: 'table', table: steps, sortable: true },
+    ...(events ? [{ kind: 'table', table: events, sortable: false } as PageBlock] : []),
+  ];
+  return [{ kind: 'section', heading: 'Scenarios', blocks: inner }];
+}
+
 /** The page model of a report: one result, or several overlaid (the comparison first, then each result). */
 export function reportPageModel(results: readonly ResultDocument[], charts: readonly ChartSpec[]): PageModel {
   const labels = seriesLabels(results);
@@ -176,6 +192,7 @@ export function reportPageModel(results: readonly ResultDocument[], charts: read
     });
     results.forEach((result, i) => blocks.push({ kind: 'section', heading: `Result: ${labels[i]}`, blocks: resultBlocks(result, labels[i], true) }));
   } else if (results.length === 1) {
+    blocks.push(...scenarioBlocks(results[0], charts));
     blocks.push(...resultBlocks(results[0], labels[0], false));
   }
   const shown = new Set([...warnings(results), ...clientBoundWarnings(results).flat()]);

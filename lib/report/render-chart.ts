@@ -14,12 +14,15 @@ import {
   SubTitle,
   Title,
 } from 'chart.js';
-import { axisTitle, BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine } from './chart-base';
+import { axisTitle, BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine, WARNING_COLOR } from './chart-base';
+import { CHART_FONT_FAMILY } from './fonts';
 import { ChartSpec } from './chart-data';
 import { formatOps } from './format';
 
 // The shared chart base, also from here for the modules that import it by this name.
 export { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from './chart-base';
+/** Background events marked on timelines (a scenario's index build, balancer, step-down). */
+const MARKER_COLOR = '#6a3d9a';
 
 let initialised = false;
 function init(): void {
@@ -41,6 +44,41 @@ function stepBoundariesPlugin(starts: number[]): Plugin<'line'> {
     id: 'mbStepBoundaries',
     beforeDatasetsDraw(chart) {
       for (const start of starts) strokeGuideLine(chart, 'x', start, { color: '#888888', width: 1, dash: [4, 4] });
+    },
+  };
+}
+
+/** Background events on a timeline: a shaded band from start to end, a solid line at the start, the label at the top. */
+function timeMarkersPlugin(markers: NonNullable<ChartSpec['markers']>): Plugin<'line'> {
+  return {
+    id: 'mbTimeMarkers',
+    beforeDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      const x = chart.scales.x;
+      ctx.save();
+      markers.forEach((m, i) => {
+        const color = m.failed ? WARNING_COLOR : MARKER_COLOR;
+        const from = Math.round(x.getPixelForValue(m.start)) + 0.5;
+        const to = Math.max(from + 2, x.getPixelForValue(m.end));
+        ctx.globalAlpha = 0.15;
+        ctx.fillStyle = color;
+        ctx.fillRect(from, chartArea.top, to - from, chartArea.bottom - chartArea.top);
+        ctx.globalAlpha = 1;
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash([]);
+        ctx.beginPath();
+        ctx.moveTo(from, chartArea.top);
+        ctx.lineTo(from, chartArea.bottom);
+        ctx.stroke();
+        ctx.fillStyle = color;
+        ctx.font = `12px "${CHART_FONT_FAMILY}"`;
+        ctx.textBaseline = 'top';
+        ctx.textAlign = 'left';
+        // Staggered down the plot so labels of events close together do not overlap.
+        ctx.fillText(m.label, from + 4, chartArea.top + 4 + (i % 4) * 15);
+      });
+      ctx.restore();
     },
   };
 }
@@ -157,6 +195,7 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
   const timeline = spec.x.kind === 'seconds';
   const plugins = basePlugins<'line'>(spec.warnings);
   if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
+  if (spec.markers && spec.markers.length > 0) plugins.push(timeMarkersPlugin(spec.markers));
   const dashed = spec.series.some((s) => s.dash.length > 0) && spec.series.some((s) => s.dash.length === 0);
   return {
     type: 'line',

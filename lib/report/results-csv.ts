@@ -53,13 +53,21 @@ export function csvCell(value: Cell): string {
 
 export const CSV_HEADER = COLUMNS.map(([name]) => name);
 
+/** Appended only when some result ran scenarios: which scenario a row is ("all scenarios": the run's own step), and when its step began on the run's clock. */
+const SCENARIO_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult & { scenario?: string; startSecond?: number }) => Cell]> = [
+  ['scenario', (r, s) => (r.scenarios ? (s.scenario ?? 'all scenarios') : undefined)],
+  ['start_second', (r, s) => (r.scenarios ? (s.startSecond ?? 0) : undefined)],
+];
+
 export function renderResultsCsv(results: readonly ResultDocument[]): string {
   const labels = uniqueLabels(results);
   const withLoad = results.some((r) => r.steps.some((s) => s.client !== undefined));
-  const columns = withLoad ? [...COLUMNS, ...CLIENT_LOAD_COLUMNS] : COLUMNS;
+  const withScenarios = results.some((r) => r.scenarios !== undefined);
+  const columns = [...COLUMNS, ...(withLoad ? CLIENT_LOAD_COLUMNS : []), ...(withScenarios ? SCENARIO_COLUMNS : [])];
   const lines = [columns.map(([name]) => name).join(',')];
   results.forEach((r, i) => {
-    for (const s of r.steps) lines.push(columns.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
+    const rows: StepResult[] = [...r.steps, ...(r.scenarios ?? []).flatMap((sc) => sc.steps.map((s) => ({ ...s, scenario: sc.name })))];
+    for (const s of rows) lines.push(columns.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
   });
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,7 @@ import { comparisonTables, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
 import { sloSummaryLines } from './slo-summary';
+import { scenarioSummaryLines } from './scenario-report';
 import { rateSummaryLines } from './rate-summary';
 
 function escapeCell(text: string): string {
@@ -74,6 +75,7 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     out.push(...agentSummaryLines(result, markdownTable));
     out.push(...serverSummaryLines(result, markdownTable));
     out.push(...sloSummaryLines(result, markdownTable));
+    out.push(...scenarioSummaryLines(result, markdownTable));
     out.push(...rateSummaryLines(result, markdownTable));
   });
   if (results.length === 1 && charts.length > 0) out.push('', '## Charts', '', chartLinks(charts));

@@ -11,6 +11,7 @@ import { rateCharts } from './rate-chart';
 import { buildServerCharts } from './server-charts';
 import { renderResultsCsv } from './results-csv';
 import { renderSummaryMarkdown } from './summary-md';
+import { buildScenarioCharts, withEventMarkers } from './scenario-report';
 
 export const SUMMARY_FILE = 'summary.md';
 export const CSV_FILE = 'results.csv';
@@ -28,7 +29,7 @@ export async function writeReport(results: ResultDocument[], outDir: string): Pr
   } catch (err) {
     throw new RunError(`cannot create report folder ${outDir}: ${(err as Error).message}`);
   }
-  const charts = [...buildCharts(results), ...rateCharts(results), ...buildServerCharts(results)];
+  const charts = [...withEventMarkers(buildCharts(results), results), ...buildScenarioCharts(results), ...rateCharts(results), ...buildServerCharts(results)];
   // Chart.js draws synchronously; the PNG encodes run on libuv's pool, so let them overlap.
   const pngs = await Promise.all(charts.map(async (spec) => ({ file: join(outDir, spec.file), png: await renderChart(spec) })));
   const texts: Array<[string, string]> = [

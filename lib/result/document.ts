@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { agentsSectionSchema } from './agents';
 import { loadMachineSchema, targetSectionSchema } from './metadata';
 import { serverSectionSchema } from './server';
+import { scenarioResultSchema } from './scenarios';
 import { sloSectionSchema } from './slo';
 import { stepResultSchema } from './steps';
 import { rateProbeSchema } from './rate-probe';
@@ -46,5 +47,7 @@ export const resultDocumentSchema = z.object({
   slo: sloSectionSchema.optional(),
   /** `--rate 80%`: the closed probe that measured the maximum, and the rate the steps held (absent otherwise). */
   rateProbe: rateProbeSchema.optional(),
+  /** Several workloads at once (a config's `scenarios`): each one's figures under its name; `steps` then holds them all together. */
+  scenarios: z.array(scenarioResultSchema).optional(),
 });
 export type ResultDocument = z.infer<typeof resultDocumentSchema>;

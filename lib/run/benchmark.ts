@@ -34,6 +34,7 @@ import { ConnectProcess, driverProcessConnector } from '../server-stats/processe
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
 import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
+import { runScenarios } from './scenarios';
 import { resolveShareOfMax, ScheduledRate } from '../workload/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
 
@@ -118,6 +119,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
 
 export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = {}): Promise<ResultDocument> {
   const prepared = compileRunWorkload(options);
+  if (options.scenarios && hooks.stepExecutor) throw new UsageError('scenarios run in this process: they cannot be combined with --agents');
   if (options.arrival && hooks.stepExecutor) {
     throw new UsageError('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
   }
@@ -196,6 +198,17 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       }
     }
 
+    if (options.scenarios) {
+      // Several workloads at once on one clock (a config's `scenarios`): lib/run/scenarios.ts runs them.
+      const failed = await runScenarios({ client, options: { ...options, scenarios: options.scenarios }, result, signal, emit, save, onStepComplete: hooks.onStepComplete, serverStats, counting });
+      await serverStats?.stop();
+      if (signal?.aborted) return await finish(result, save, `interrupted (${abortReason(signal)})`);
+      if (failed) return await finish(result, save, failed);
+      result.complete = true;
+      result.finishedAt = new Date().toISOString();
+      await save();
+      return result;
+    }
     const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
     // Where every step's clients run, chosen once: agents when given, else this process.
     const executor: StepExecutor = hooks.stepExecutor ?? localStepExecutor(

@@ -2,6 +2,7 @@
 import { renderPlanTable } from '../topology';
 import { redactUri } from '../security/redact';
 import { formatDuration, sweepSeconds } from './progress';
+import { describeScenarios } from './scenario-spec';
 import { RunPlan } from './run-plan';
 import type { RunOptions } from './run-options';
 import { SetupStep } from '../workload/setup-spec';
@@ -66,11 +67,14 @@ export function renderDryRun(plan: RunPlan): string {
     const shape = b.docsLike ? `documents like ${b.docsLike.kind === 'file' ? b.docsLike.source : b.docsLike.kind === 'uri' ? redactUri(b.docsLike.value) : `${b.docsLike.db}.${b.docsLike.coll} on the target`} (--docs-like)` : `documents of ~${b.docSize} bytes`;
     out.push(`  load, ${when}: ${b.load ? `${b.docs} ${shape} in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
   }
-  out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
-  if (b.arrival?.kind === 'stages') out.push(`  replay: the captured per-second curve (--replay-rate), ${b.arrival.stages.filter((s) => s.seconds > 0).length} stages over ${b.warmupSeconds + b.seconds} s (until the arrival executor takes it, the engine holds the capture's average, ${b.rate} ops/s)`);
-  const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
-  if (b.arrival) out.push(`  ${describeArrival(b)}`);
-  out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
+  if (b.scenarios) {
+    out.push(...describeScenarios(b.scenarios).map((line) => `  ${line}`), `  not counted: ${uncountedWork(plan).join(', ')}`);
+  } else {
+    out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
+    const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
+    if (b.arrival) out.push(`  ${describeArrival(b)}`);
+    out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
+  }
   if (b.slo) out.push(`  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`);
   out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);
   if (plan.store) out.push(`Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`);
@@ -100,6 +104,12 @@ function describeSetupStep(step: SetupStep): string {
 /** --rate's stages or share, as the dry run tells them (a constant rate is on the sweep line). */
 function describeArrival(b: Omit<RunOptions, 'uri'>): string {
   const a = b.arrival!;
+  if (a.kind === 'stages' && a.stages.length > 6) {
+    // a replayed capture (--replay-rate) has a stage per change of rate: say its shape, not every stage
+    const rates = a.stages.map((s) => s.rate);
+    const seconds = a.stages.reduce((sum, s) => sum + s.seconds, 0);
+    return `target rate in ${a.stages.length} stages over ${seconds} s (from each step's start, warm-up included): from ${a.startRate} ops/s, between ${Math.min(...rates)} and ${Math.max(...rates)} ops/s, ending at ${rates[rates.length - 1]} ops/s`;
+  }
   if (a.kind === 'stages') {
     return `target rate in stages (from each step's start, warm-up included): from ${a.startRate} ops/s, ${a.stages.map((s) => `to ${s.rate} ops/s over ${s.seconds} s`).join(', ')}; then ${a.stages[a.stages.length - 1].rate} ops/s`;
   }

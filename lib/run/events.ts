@@ -22,7 +22,9 @@ export type BenchmarkEvent =
   /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
   | { type: 'server-stats'; text: string }
   /** `--rate 80%`: the closed probe's figures and the rate the run then holds. */
-  | { type: 'rate-probe'; text: string };
+  | { type: 'rate-probe'; text: string }
+  /** A scenario run (config `scenarios`): a scenario's step began or ended, a background event started or ended. */
+  | { type: 'scenario'; text: string };
 
 export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
 

@@ -17,6 +17,7 @@ import { parseRateText, RateSpec } from '../workload/rate-spec';
 import { Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
+import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -105,6 +106,8 @@ export interface RunOptions {
   slo?: Objective[];
   /** Stop the sweep at the first failed objective (`--slo-abort`). */
   sloAbort?: boolean;
+  /** Several workloads at once on one clock (a config file's `scenarios`; lib/run/scenarios.ts), instead of one sweep. */
+  scenarios?: ScenarioSpec[];
 }
 
 /** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
@@ -147,6 +150,8 @@ export interface BenchmarkFlags {
   /** Objectives such as 'reads.p99<5ms' (repeatable; a config file may hold one or a list). */
   slo?: string | string[];
   sloAbort?: boolean;
+  /** A config file's (or the API's) `scenarios`, as written: validated by lib/run/scenario-spec.ts. */
+  scenarios?: unknown[];
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -200,6 +205,7 @@ export const benchmarkShape = {
   serverStats: z.boolean().optional(),
   slo: z.union([z.string(), z.array(z.string())]).optional(),
   sloAbort: z.boolean().optional(),
+  scenarios: z.array(z.unknown()).optional(),
 };
 
 /** --workers: 'auto' or a whole number (left as text when it is neither, so validation names the option). */
@@ -348,7 +354,13 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     if (!isPresetName(name)) presetOps(name, { ns, docs, docSize }); // throws the named error
     workload = { name, ops: presetOps(name, { ns, docs, docSize }) };
   }
-  const clients = flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
+  const scenarios = flags.scenarios !== undefined ? resolveScenarios(flags, { ns, docs, docSize }) : undefined;
+  if (scenarios) {
+    workload = scenariosWorkload(scenarios);
+    workloadNs = ns;
+  }
+  // With scenarios: the connections they hold at most at once (the pool's size).
+  const clients = scenarios ? [scenarios.reduce((sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS), 0)] : flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
@@ -382,7 +394,27 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     ...(setup ? { setup } : {}),
     reset: (flags.reset as ResetMode | undefined) ?? 'once',
     ...(slo.length > 0 ? { slo, sloAbort: flags.sloAbort === true } : {}),
+    ...(scenarios ? { scenarios } : {}),
   };
+}
+
+/** The options a scenario gives for itself: set at the top as well, they would say nothing. */
+const NOT_WITH_SCENARIOS = ['workload', 'workloadFile', 'clients', 'maxClients', 'rate', 'replayRate', 'trials'] as const;
+
+/** `scenarios`: validated and every scenario's ops compiled; errors name `option --scenarios[i]...` (re-aimed at the file or API key). */
+function resolveScenarios(flags: BenchmarkFlags, defaults: { ns: string; docs: number; docSize: number }): ScenarioSpec[] {
+  const clash = NOT_WITH_SCENARIOS.find((key) => flags[key] !== undefined);
+  if (clash) throw new UsageError(`option --${clash.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: cannot be combined with scenarios (each scenario gives its own ops and clients or rate)`);
+  if (flags.reset === 'each-step') throw new UsageError('option --reset: each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)');
+  const specs = parseScenarios(flags.scenarios, 'option --scenarios', { ...defaults, seconds: flags.seconds ?? RUN_DEFAULTS.seconds });
+  const wc = flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined;
+  specs.forEach((spec, i) => compileScenario(spec, `option --scenarios[${i}]`, wc));
+  return specs;
+}
+
+/** What a scenarios run says in the result's `workload`: the scenarios' names and all their ops. */
+function scenariosWorkload(specs: readonly ScenarioSpec[]): RunOptions['workload'] {
+  return { name: specs.map((s) => s.name).join(' + '), ops: specs.flatMap((s) => s.workload.ops) };
 }
 
 /** reports/<timestamp>-<label>/ */

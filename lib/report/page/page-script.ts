@@ -95,6 +95,28 @@ export const PAGE_SCRIPT = String.raw`
     } };
   }
 
+  /** Background events (a scenario's index build, balancer, step-down): a shaded band, a line at the start, the label. */
+  function timeMarkers(spec) {
+    return { id: 'mbTimeMarkers', beforeDatasetsDraw: function (chart) {
+      if (!spec.markers || spec.markers.length === 0) return;
+      var ctx = chart.ctx, area = chart.chartArea, x = chart.scales.x;
+      ctx.save();
+      spec.markers.forEach(function (m, i) {
+        var color = m.failed ? '#b00020' : '#6a3d9a';
+        var from = Math.round(x.getPixelForValue(m.start)) + 0.5;
+        var to = Math.max(from + 2, x.getPixelForValue(m.end));
+        if (to < area.left || from > area.right) return;
+        ctx.globalAlpha = 0.15; ctx.fillStyle = color;
+        ctx.fillRect(Math.max(from, area.left), area.top, Math.min(to, area.right) - Math.max(from, area.left), area.bottom - area.top);
+        ctx.globalAlpha = 1; ctx.strokeStyle = color; ctx.lineWidth = 1.5; ctx.setLineDash([]);
+        if (from >= area.left) { ctx.beginPath(); ctx.moveTo(from, area.top); ctx.lineTo(from, area.bottom); ctx.stroke(); }
+        ctx.fillStyle = color; ctx.font = '12px sans-serif'; ctx.textBaseline = 'top'; ctx.textAlign = 'left';
+        ctx.fillText(m.label, Math.max(from, area.left) + 4, area.top + 4 + (i % 4) * 15);
+      });
+      ctx.restore();
+    } };
+  }
+
   function visibleTicks(values) {
     return function (scale) {
       scale.ticks = values.filter(function (v) { return v >= scale.min && v <= scale.max; }).map(function (v) { return { value: v }; });
@@ -205,7 +227,7 @@ export const PAGE_SCRIPT = String.raw`
           spanGaps: false, xAxisID: 'x', yAxisID: s.yAxis || 'y' };
       }) },
       options: options,
-      plugins: [stepBoundaries(spec)],
+      plugins: [stepBoundaries(spec), timeMarkers(spec)],
     };
   }
 
