@@ -10,6 +10,7 @@ export { UsageError, RunError, EXIT } from './config/errors';
 export { main } from './cli/main';
 export * from './topology';
 export * from './workload';
+export { loadData } from './prepare/loader';
 export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
 export type { BenchmarkHooks } from './run/benchmark';
 export type { BenchmarkEvent } from './run/events';

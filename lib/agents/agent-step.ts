@@ -8,9 +8,9 @@
  */
 import { encodeMeasurement } from '../metrics/measurement-codec';
 import { redactUri } from '../security/redact';
-import { TickEvent } from '../workload/engine';
-import { runParallelStep, workersForStep } from '../workload/parallel-step';
-import { decodeStepWorkload } from '../workload/worker-workload';
+import { TickEvent } from '../workload/engine/engine';
+import { runParallelStep, workersForStep } from '../workload/engine/parallel-step';
+import { decodeStepWorkload } from '../workload/engine/worker-workload';
 import { ClockOffset, serverInstantToPerformance } from './clock';
 import { ControlCollections, measurementId, MeasurementDoc, StepDoc, StepProgress } from './control';
 import { sleep } from './poll';

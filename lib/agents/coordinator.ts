@@ -12,8 +12,8 @@ import { decodeMeasurement, EncodedMeasurement } from '../metrics/measurement-co
 import { ResultDocument, StepResult, AgentInfo, AgentStepFigures } from '../result';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
-import { StepPlan, TickEvent } from '../workload/engine';
-import { StepExecutor, StepExecutorCallbacks, StepOutcome } from '../workload/step-executor';
+import { StepPlan, TickEvent } from '../workload/engine/engine';
+import { StepExecutor, StepExecutorCallbacks, StepOutcome } from '../workload/engine/step-executor';
 import { ClockOffset, measureClockOffset, serverInstantToPerformance, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, MeasurementDoc, RunStatus, stepId } from './control';
 import { AgentOutcome, mergeAgentOutcomes } from './merge';

@@ -4,7 +4,7 @@
  * travels as JSON text with its sha256, so an agent can tell it received the run in full.
  */
 import { createHash } from 'node:crypto';
-import { encodeStepWorkload, EncodedStepWorkload, StepWorkload } from '../workload/worker-workload';
+import { encodeStepWorkload, EncodedStepWorkload, StepWorkload } from '../workload/engine/worker-workload';
 import { withoutCredentials } from './control';
 
 export interface RunSpec {

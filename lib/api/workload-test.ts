@@ -10,7 +10,7 @@ import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
 import { Comparison } from '../compare';
 import { renderComparisonText } from '../compare/render-text';
-import { parseNamespace } from '../workload/op-spec';
+import { parseNamespace } from '../workload/spec/op-spec';
 import { BenchmarkEvent } from '../run/events';
 import { benchmark } from './benchmark';
 import { compare, readResult } from './results';

@@ -8,7 +8,7 @@ import { ServedOp, Skip, SkipReason } from './served-op';
 import { Shape, ShapeTable, shapeOp } from './shapes';
 import { statementsOf, StatementType } from './statements';
 import { SourceLine } from './read-lines';
-import type { CapturedCurve } from '../workload/replay-curve';
+import type { CapturedCurve } from '../workload/spec/replay-curve';
 
 /** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
 export const PLACEHOLDER_DOCUMENT = {

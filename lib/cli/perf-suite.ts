@@ -4,7 +4,7 @@ import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { intArg, intListArg } from '../config/validate';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/run-options';
-import { RESET_CHOICES, ResetMode } from '../workload/setup-spec';
+import { RESET_CHOICES, ResetMode } from '../workload/spec/setup-spec';
 import { runMongoPerfSuite, TestOutcome } from '../run/perf-suite';
 import { redactText } from '../security/redact';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';

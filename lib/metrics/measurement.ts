@@ -13,7 +13,7 @@ export interface ErrorTally {
 
 /**
  * The figures legacy benchRun would have printed for the same ops, by its own rules
- * (lib/workload/benchrun-outcome.ts): totalOps counts nop and let too, and a command answering ok: 0
+ * (lib/workload/engine/benchrun-outcome.ts): totalOps counts nop and let too, and a command answering ok: 0
  * both as an op and an error; a write error is an op, not an error. Per op type: every attempt, failed
  * ones included, with their summed latency (for benchRun's *LatencyAverageMicros).
  */

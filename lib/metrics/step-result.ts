@@ -52,7 +52,7 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
   const counted = addBenchRunCounts(trials.map((m) => m.benchRun));
   let benchRun: Record<string, number>;
   if (counted) {
-    // benchRun's own figures, by its rules (lib/workload/benchrun-outcome.ts): nop/let in totalOps,
+    // benchRun's own figures, by its rules (lib/workload/engine/benchrun-outcome.ts): nop/let in totalOps,
     // failed attempts in the per-op counters; mongo-bench's own figures are ops/opsPerSec above.
     benchRun = { totalOps: counted.totalOps, 'totalOps/s': perSec(counted.totalOps), errCount: counted.errCount };
     for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {

@@ -15,8 +15,8 @@
 import type { MongoClient } from 'mongodb';
 import type { ScenarioEvent } from '../result';
 import { redactUri } from '../security/redact';
-import { isLostServerError } from '../workload/engine';
-import { parseNamespace } from '../workload/op-spec';
+import { isLostServerError } from '../workload/engine/engine';
+import { parseNamespace } from '../workload/spec/op-spec';
 import type { BackgroundEventSpec } from './scenario-spec';
 
 export interface SentCommand {

@@ -17,17 +17,17 @@ import { toolInfo } from '../common/version';
 import { describeLoadMachine } from '../target/load-machine';
 import { readDataVsCache } from '../target/data-vs-cache';
 import { readProcessFactsAnew } from '../target/server-facts';
-import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/compile-ops';
-import { StepPlan, TickEvent } from '../workload/engine';
-import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '../workload/local-executors';
-import { workersForStep } from '../workload/parallel-step';
-import { loadData } from '../workload/loader';
-import { parseNamespace, parseOps } from '../workload/op-spec';
-import { runSetup } from '../workload/setup';
-import { setupFor } from '../workload/setup-spec';
+import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
+import { StepPlan, TickEvent } from '../workload/engine/engine';
+import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '../workload/engine/local-executors';
+import { workersForStep } from '../workload/engine/parallel-step';
+import { loadData } from '../prepare/loader';
+import { parseNamespace, parseOps } from '../workload/spec/op-spec';
+import { runSetup } from '../prepare/setup';
+import { setupFor } from '../workload/spec/setup-spec';
 import { connectTarget } from '../target/connect';
 import { Target, uriTarget } from '../target/target';
-import type { StepExecutor } from '../workload/step-executor';
+import type { StepExecutor } from '../workload/engine/step-executor';
 import type { BenchmarkEvent } from './events';
 import { DocumentTemplate, resolveDocsLike } from './docs-like';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
@@ -35,7 +35,7 @@ import { ServerStatsRecorder, startServerStats, unsampledSection } from '../serv
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
 import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
 import { runScenarios } from './scenarios';
-import { resolveShareOfMax, ScheduledRate } from '../workload/rate-spec';
+import { resolveShareOfMax, ScheduledRate } from '../workload/spec/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
 
 export interface BenchmarkHooks {

@@ -5,7 +5,7 @@ import { formatDuration, sweepSeconds } from './progress';
 import { describeScenarios } from './scenario-spec';
 import { RunPlan } from './run-plan';
 import type { RunOptions } from './run-options';
-import { SetupStep } from '../workload/setup-spec';
+import { SetupStep } from '../workload/spec/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../agents/control';
 import { AGENT_DEFAULTS } from '../agents/options';
 

@@ -4,7 +4,7 @@
  * printer (lib/cli/progress-printer.ts) and the API's callers subscribe to them.
  */
 import type { ResultDocument, StepResult } from '../result';
-import type { TickEvent } from '../workload/engine';
+import type { TickEvent } from '../workload/engine/engine';
 
 export type BenchmarkEvent =
   | { type: 'connected'; target: ResultDocument['target'] }

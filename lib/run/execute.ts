@@ -12,7 +12,7 @@ import { ResultDocument } from '../result';
 import { loadResult, writeReport } from '../report';
 import { SetupPlan, SetupStep } from '../topology';
 import { RESULTS_FILE, runBenchmark } from './benchmark';
-import type { StepExecutor } from '../workload/step-executor';
+import type { StepExecutor } from '../workload/engine/step-executor';
 import { toolInfo } from '../common/version';
 import { abortError, acquireTarget, isAbortError } from '../deployment/acquire';
 import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';

@@ -14,9 +14,9 @@ import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
 import { compileRunWorkload, runBenchmark } from './benchmark';
 import { BenchmarkEvent } from './events';
-import { ResetMode } from '../workload/setup-spec';
-import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/mongo-perf/load-suite';
-import { UnsupportedShellCall } from '../workload/mongo-perf/shell-recorder';
+import { ResetMode } from '../workload/spec/setup-spec';
+import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/spec/mongo-perf/load-suite';
+import { UnsupportedShellCall } from '../workload/spec/mongo-perf/shell-recorder';
 import { Target, uriTarget } from '../target/target';
 
 export interface SuiteOptions {

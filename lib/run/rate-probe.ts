@@ -5,8 +5,8 @@
  * their ops/s are kept, in the result's `rateProbe`.
  */
 import type { RateProbe } from '../result';
-import type { StepExecutor } from '../workload/step-executor';
-import type { StepPlan } from '../workload/engine';
+import type { StepExecutor } from '../workload/engine/step-executor';
+import type { StepPlan } from '../workload/engine/engine';
 import type { RunOptions } from './run-options';
 
 export interface ProbeSettings {

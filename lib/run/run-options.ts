@@ -5,15 +5,14 @@
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { closest, parseOptions } from '../config/validate';
-import { isPresetName, PRESET_NAMES, presetOps } from '../workload/presets';
-import { readWorkloadFile } from '../workload/workload-file';
-import { replayStages } from '../workload/replay-curve';
-import type { ScheduledRate } from '../workload/rate-spec';
+import { isPresetName, PRESET_NAMES, presetOps } from '../workload/spec/presets';
+import { readWorkloadFile } from '../workload/spec/workload-file';
+import { replayStages } from '../workload/spec/replay-curve';
 import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
-import { clientCountsUpTo } from '../workload/sweep';
-import { parseNamespace } from '../workload/op-spec';
-import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/setup-spec';
-import { parseRateText, RateSpec } from '../workload/rate-spec';
+import { clientCountsUpTo } from '../workload/spec/sweep';
+import { parseNamespace } from '../workload/spec/op-spec';
+import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/spec/setup-spec';
+import { parseRateText, RateSpec } from '../workload/spec/rate-spec';
 import { Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
@@ -63,7 +62,7 @@ export interface RunOptions {
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
   /**
-   * The open model's other forms (lib/workload/rate-spec.ts): stages that ramp (also --replay-rate over a
+   * The open model's other forms (lib/workload/spec/rate-spec.ts): stages that ramp (also --replay-rate over a
    * captured per-second curve), or a share of the maximum a short closed probe measures first (`rateProbe`).
    * A constant rate stays in `rate`.
    */

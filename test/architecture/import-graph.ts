@@ -15,7 +15,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['common', 'config', 'result'],
   ['metrics', 'security', 'server-stats', 'slo', 'target'],
   ['workload', 'store', 'report'],
-  ['topology', 'launcher', 'compare', 'history', 'capture', 'diskperf', 'calibrate', 'agents', 'deployment'],
+  ['topology', 'launcher', 'compare', 'history', 'capture', 'diskperf', 'calibrate', 'agents', 'deployment', 'prepare'],
   ['run'],
   ['experiments', 'matrix'],
   ['api'],

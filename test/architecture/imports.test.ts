@@ -34,6 +34,16 @@ describe('the import graph of lib/', () => {
     expect(floorViolations(graph)).toEqual([]);
   });
 
+  it('keeps the workload spec language apart: lib/workload/spec imports only itself, config and common', () => {
+    // The spec (op spec, templates, documents, rates) is read and checked before anything connects; the
+    // engine (lib/workload/engine) binds it to commands and runs it, and may import it, never the reverse.
+    const allowed = ['lib/workload/spec/', 'lib/config/', 'lib/common/'];
+    const spec = [...graph].filter(([file]) => file.startsWith('lib/workload/spec/'));
+    expect(spec.length).toBeGreaterThan(10);
+    const strays = spec.flatMap(([file, targets]) => targets.filter((t) => !allowed.some((a) => t.startsWith(a))).map((t) => `${file} -> ${t}`));
+    expect(strays).toEqual([]);
+  });
+
   it('lists the same floors as docs/architecture.md', () => {
     const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
     // Rows of the floors table: "| 0 | ground | common, config, result |"

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureFromLogs } from '../../lib/capture';
 import { resolveBenchmarkOptions } from '../../lib/run/run-options';
-import { arrivalTimes, rateDurationSeconds } from '../../lib/workload/rate-spec';
-import type { ScheduledRate } from '../../lib/workload/rate-spec';
-import { replayStages } from '../../lib/workload/replay-curve';
-import { parseWorkloadText } from '../../lib/workload/workload-file';
+import { arrivalTimes, rateDurationSeconds } from '../../lib/workload/spec/rate-spec';
+import type { ScheduledRate } from '../../lib/workload/spec/rate-spec';
+import { replayStages } from '../../lib/workload/spec/replay-curve';
+import { parseWorkloadText } from '../../lib/workload/spec/workload-file';
 import { usageMessage } from '../support/cli';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');
@@ -116,8 +116,4 @@ describe('the captured per-second curve and --replay-rate', () => {
     expect(spec.stages).toEqual([{ rate: 3, seconds: 2 }, { rate: 6, seconds: 0 }, { rate: 6, seconds: 2 }, { rate: 3, seconds: 0 }, { rate: 3, seconds: 1 }]);
     expect(arrivalsPerSecond(spec, 5)).toEqual([3, 3, 6, 6, 3]);
   });
-
-  function file() {
-    return parseWorkloadText(readFileSync(workloadFile, 'utf8'), workloadFile);
-  }
 });

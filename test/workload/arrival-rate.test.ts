@@ -1,5 +1,5 @@
 /**
- * The open model (lib/workload/arrival-schedule.ts) on the null server (lib/calibrate/null-server.ts, in
+ * The open model (lib/workload/engine/arrival-schedule.ts) on the null server (lib/calibrate/null-server.ts, in
  * its own process): a ramp's per-second counts follow its stages, a rate far above capacity is reported
  * as dropped ops with bounded latency instead of growing latency, threads sharing a step hold the total
  * rate, and `--rate 80%` records its probe's maximum and holds the share. The null server's numbers are
@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { NullServerProcess, spawnNullServer } from '../../lib/calibrate/null-server-process';
-import { bindWorkload, prepareWorkload } from '../../lib/workload/compile-ops';
-import { runStep, StepPlan } from '../../lib/workload/engine';
-import { parseOps } from '../../lib/workload/op-spec';
-import { presetOps } from '../../lib/workload/presets';
-import { BoundOp } from '../../lib/workload/compile-ops';
-import { TemplateScope } from '../../lib/workload/template';
+import { bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
+import { runStep, StepPlan } from '../../lib/workload/engine/engine';
+import { parseOps } from '../../lib/workload/spec/op-spec';
+import { presetOps } from '../../lib/workload/spec/presets';
+import { BoundOp } from '../../lib/workload/engine/compile-ops';
+import { TemplateScope } from '../../lib/workload/spec/template';
 import { resolveRunOptions } from '../../lib/run/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { resultDocumentSchema } from '../../lib/result';

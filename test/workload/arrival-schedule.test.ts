@@ -1,12 +1,12 @@
 /**
- * The open model's rules on a synthetic clock (lib/workload/arrival-schedule.ts): which op a free client
+ * The open model's rules on a synthetic clock (lib/workload/engine/arrival-schedule.ts): which op a free client
  * takes, when an op is late and when it is dropped, how ops are bucketed by due second, and that an
  * abort wakes clients waiting for their due time.
  */
-import { ArrivalSchedule, DEFAULT_DROP_AFTER_MS, DEFAULT_LATE_AFTER_MS, scaleRate } from '../../lib/workload/arrival-schedule';
-import { runStep } from '../../lib/workload/engine';
-import { BoundOp } from '../../lib/workload/compile-ops';
-import { TemplateScope } from '../../lib/workload/template';
+import { ArrivalSchedule, DEFAULT_DROP_AFTER_MS, DEFAULT_LATE_AFTER_MS, scaleRate } from '../../lib/workload/engine/arrival-schedule';
+import { runStep } from '../../lib/workload/engine/engine';
+import { BoundOp } from '../../lib/workload/engine/compile-ops';
+import { TemplateScope } from '../../lib/workload/spec/template';
 
 // 10 ops/s from t0 = 1000 ms, a 1 s warm-up, a 3 s window: ops due every 100 ms at 1000, 1100, ...
 const window = { t0: 1000, measureStart: 2000, stopAt: 5000, seconds: 3 };

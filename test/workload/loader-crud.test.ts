@@ -5,7 +5,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { loadData } from '../../lib/workload/loader';
+import { loadData } from '../../lib/prepare/loader';
 
 describeNeeding('crud', 'loader against the CRUD test server', () => {
   let client: MongoClient;

@@ -5,9 +5,9 @@
  */
 import { BSON, MongoClient, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import { RecordedCommand, RecordingServer, startRecordingServer } from '../support/recording-server';
-import { BoundOp, bindWorkload, prepareWorkload } from '../../lib/workload/compile-ops';
-import { parseOps } from '../../lib/workload/op-spec';
-import { ClientState } from '../../lib/workload/template';
+import { BoundOp, bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
+import { parseOps } from '../../lib/workload/spec/op-spec';
+import { ClientState } from '../../lib/workload/spec/template';
 
 const NS = 'bench.docs';
 

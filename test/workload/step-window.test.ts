@@ -5,11 +5,11 @@
  * most one op. In this thread (fake ops, with and without --rate) and over worker threads (a recording
  * server whose find and update answer 400 ms late).
  */
-import { BoundOp } from '../../lib/workload/compile-ops';
-import { runStep } from '../../lib/workload/engine';
-import { TemplateScope } from '../../lib/workload/template';
-import { runParallelStep, liveWorkerThreads } from '../../lib/workload/parallel-step';
-import { presetOps } from '../../lib/workload/presets';
+import { BoundOp } from '../../lib/workload/engine/compile-ops';
+import { runStep } from '../../lib/workload/engine/engine';
+import { TemplateScope } from '../../lib/workload/spec/template';
+import { runParallelStep, liveWorkerThreads } from '../../lib/workload/engine/parallel-step';
+import { presetOps } from '../../lib/workload/spec/presets';
 import { summarizeStep } from '../../lib/metrics/step-result';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { StepMeasurement } from '../../lib/metrics/measurement';

@@ -6,10 +6,10 @@ import { mergeConcurrentMeasurements, mergeErrorTallies } from '../../lib/metric
 import { summarizeStep } from '../../lib/metrics/step-result';
 import { ClientLoad, isClientBound, mergeClientLoads, sweepAdvice, workersNeeded } from '../../lib/metrics/client-load';
 import { formatStepTable } from '../../lib/metrics/format-step';
-import { autoWorkers, splitClients, workersForStep } from '../../lib/workload/parallel-step';
-import { TickMerger } from '../../lib/workload/worker-ticks';
-import { TickEvent } from '../../lib/workload/engine';
-import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/worker-workload';
+import { autoWorkers, splitClients, workersForStep } from '../../lib/workload/engine/parallel-step';
+import { TickMerger } from '../../lib/workload/engine/worker-ticks';
+import { TickEvent } from '../../lib/workload/engine/engine';
+import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/engine/worker-workload';
 import { ObjectId } from 'mongodb';
 
 function recorder(values: number[]): LatencyRecorder {

@@ -8,7 +8,7 @@
  */
 import { BSON, Collection, MongoClient, ReadPreferenceMode, WriteConcernSettings } from 'mongodb';
 import { LatencyRecorder } from '../../metrics/latency';
-import { documentFactory } from '../../workload/documents';
+import { documentFactory } from '../../workload/spec/documents';
 
 export interface MostParams {
   /** Documents 1..docs. The seed: 1,048,576 (16 GiB). */

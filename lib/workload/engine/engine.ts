@@ -11,15 +11,15 @@
  * exactly with what the server applied, but an op completing after the close is bucketed in the step's
  * overrun, never in a window second (nor so in the peak).
  */
-import { LoadProbe, LoopReading } from '../metrics/client-load';
-import { LatencyRecorder } from '../metrics/latency';
-import { BenchRunCounts, ErrorTally, StepMeasurement } from '../metrics/measurement';
+import { LoadProbe, LoopReading } from '../../metrics/client-load';
+import { LatencyRecorder } from '../../metrics/latency';
+import { BenchRunCounts, ErrorTally, StepMeasurement } from '../../metrics/measurement';
 import { benchRunFailureRule } from './benchrun-outcome';
 import { ArrivalMeasurement, ArrivalSchedule, scaleRate } from './arrival-schedule';
 import { BoundOp } from './compile-ops';
-import type { ScheduledRate } from './rate-spec';
-import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from './template';
-import { weightedOpPicker } from './weighted-pick';
+import type { ScheduledRate } from '../spec/rate-spec';
+import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../spec/template';
+import { weightedOpPicker } from '../spec/weighted-pick';
 
 export interface StepPlan {
   clients: number;

@@ -4,8 +4,8 @@
  * and agents on other machines (lib/agents/coordinator.ts). The run picks one once (agents or local);
  * the local one picks loop or threads per step, as --workers auto sizes threads by the step's clients.
  */
-import type { ResultDocument, StepResult } from '../result';
-import type { StepMeasurement } from '../metrics/measurement';
+import type { ResultDocument, StepResult } from '../../result';
+import type { StepMeasurement } from '../../metrics/measurement';
 import type { StepCallbacks, StepPlan } from './engine';
 
 export interface StepOutcome {

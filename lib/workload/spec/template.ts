@@ -4,8 +4,8 @@
  * (never copied), so a constant query costs nothing per operation.
  */
 import { Long, ObjectId } from 'mongodb';
-import { UsageError } from '../config/errors';
-import { closest } from '../config/validate';
+import { UsageError } from '../../config/errors';
+import { closest } from '../../config/validate';
 import { DEFAULT_THETA, hotspot, Latest, scramble, Zipfian } from './key-distributions';
 import { Prng } from './prng';
 import { cumulativeIndex } from './weighted-pick';

@@ -8,11 +8,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
-import { encodeMeasurement } from '../metrics/measurement-codec';
-import { redactUri } from '../security/redact';
+import { encodeMeasurement } from '../../metrics/measurement-codec';
+import { redactUri } from '../../security/redact';
 import { bindWorkload } from './compile-ops';
 import { runStep } from './engine';
-import { createClient, warmConnections } from '../target/connect';
+import { createClient, warmConnections } from '../../target/connect';
 import { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 import { compileStepWorkload, decodeStepWorkload } from './worker-workload';
 

@@ -7,8 +7,8 @@
  */
 import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
 import { RunError } from '../config/errors';
-import { SetupStep } from './setup-spec';
-import { compileTemplate, TemplateScope } from './template';
+import { SetupStep } from '../workload/spec/setup-spec';
+import { compileTemplate, TemplateScope } from '../workload/spec/template';
 
 const NAMESPACE_NOT_FOUND = 26;
 const NAMESPACE_EXISTS = 48;

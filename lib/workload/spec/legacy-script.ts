@@ -5,7 +5,7 @@
  * reads and `writeCmd: true` on writes, `readPreference` as `readPrefMode` (5.0 shells only), and no `safe`.
  */
 import { Long, ObjectId } from 'mongodb';
-import { toolInfo } from '../common/version';
+import { toolInfo } from '../../common/version';
 import { clientCountsUpTo } from './sweep';
 
 export interface LegacyScriptOptions {

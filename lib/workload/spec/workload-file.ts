@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { UsageError } from '../config/errors';
-import { closest } from '../config/validate';
+import { UsageError } from '../../config/errors';
+import { closest } from '../../config/validate';
 import { parseTypedEjson } from './typed-ejson';
 
 const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture'];

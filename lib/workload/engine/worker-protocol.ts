@@ -1,6 +1,6 @@
 /** The messages between parallel-step (the parent) and worker-main (one worker thread). */
 import type { MongoClientOptions } from 'mongodb';
-import type { EncodedMeasurement } from '../metrics/measurement-codec';
+import type { EncodedMeasurement } from '../../metrics/measurement-codec';
 import type { StepPlan, TickEvent } from './engine';
 import type { EncodedStepWorkload } from './worker-workload';
 

@@ -4,7 +4,7 @@
  * the loader's integer `_id` 0..N-1 in place of any `_id` the template makes, so the loaded ids stay
  * the ones --docs and the presets count on, and a re-run with the same --seed loads the same documents.
  */
-import { UsageError } from '../config/errors';
+import { UsageError } from '../../config/errors';
 import { compileTemplate, TemplateScope } from './template';
 
 export interface TemplateDocumentFactory {

@@ -10,8 +10,8 @@
  *                                                          (the template operators, client 0's state)
  * `db` and `ns` default to the workload's namespace.
  */
-import { UsageError } from '../config/errors';
-import { closest } from '../config/validate';
+import { UsageError } from '../../config/errors';
+import { closest } from '../../config/validate';
 import { Namespace, parseNamespace } from './op-spec';
 import { compileTemplate, TemplateScope } from './template';
 

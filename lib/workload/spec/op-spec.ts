@@ -3,8 +3,8 @@
  * written for the old shell's benchRun() parses here unchanged; an unknown or misplaced field is a
  * UsageError naming the op index and the field (e.g. `ops[2].updat: unknown field (did you mean "update"?)`).
  */
-import { UsageError } from '../config/errors';
-import { closest } from '../config/validate';
+import { UsageError } from '../../config/errors';
+import { closest } from '../../config/validate';
 import { numericValue } from './typed-ejson';
 
 /** The op names benchRun accepts (`query` = `find`, `delete` = `remove`). */

@@ -4,9 +4,9 @@
  * concern, reporting progress after every batch.
  */
 import { MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
-import { documentFactory, INDEXED_FIELDS } from './documents';
-import { templateDocumentFactory } from './template-documents';
-import { Namespace } from './op-spec';
+import { documentFactory, INDEXED_FIELDS } from '../workload/spec/documents';
+import { templateDocumentFactory } from '../workload/spec/template-documents';
+import { Namespace } from '../workload/spec/op-spec';
 
 export interface LoadPlan {
   ns: Namespace;

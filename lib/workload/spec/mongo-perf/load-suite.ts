@@ -22,7 +22,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
 import { BSON, Decimal128, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'mongodb';
-import { UsageError } from '../../config/errors';
+import { UsageError } from '../../../config/errors';
 import { Prng } from '../prng';
 import { SetupStep, WorkloadSetup } from '../setup-spec';
 import { reviveTyped, toTypedJson } from '../typed-ejson';

@@ -2,8 +2,8 @@
  * Built-in workloads, as benchRun ops over the loader's documents (integer `_id` 0..docs-1).
  * `6to1` is the SoftLayer/10gen harness: six findOne by random _id to one update of a random document.
  */
-import { UsageError } from '../config/errors';
-import { closest } from '../config/validate';
+import { UsageError } from '../../config/errors';
+import { closest } from '../../config/validate';
 import { documentPaddingLength } from './documents';
 
 export const PRESET_NAMES = ['6to1', 'read-only', 'update-only', 'insert-only'] as const;

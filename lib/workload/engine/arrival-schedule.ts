@@ -18,8 +18,8 @@
  * Counts are kept per second of the measured window by due time; ops due in the warm-up run but are
  * not counted.
  */
-import type { ArrivalMeasurement } from '../metrics/measurement';
-import { arrivalTimes, ScheduledRate } from './rate-spec';
+import type { ArrivalMeasurement } from '../../metrics/measurement';
+import { arrivalTimes, ScheduledRate } from '../spec/rate-spec';
 
 export type { ArrivalMeasurement };
 

@@ -22,11 +22,11 @@
  * of writeErrors a MongoServerError, as updateOne/insertOne/deleteOne do (driver lib/operations/update.js).
  */
 import { BSON, Db, Document, MongoServerError, ObjectId, ReadPreference } from 'mongodb';
-import type { ClientState, Generator } from './template';
-import type { OpClass, OpSpec } from './op-spec';
+import type { ClientState, Generator } from '../spec/template';
+import type { OpClass, OpSpec } from '../spec/op-spec';
 import { asServerReplyFailure } from './benchrun-outcome';
 
-/** An op with its templates compiled (lib/workload/compile-ops.ts prepareWorkload). */
+/** An op with its templates compiled (lib/workload/engine/compile-ops.ts prepareWorkload). */
 export interface PreparedOp {
   spec: OpSpec;
   opClass: OpClass;

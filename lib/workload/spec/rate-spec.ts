@@ -14,7 +14,7 @@
  *   `for: '0s'` jumps.
  */
 import { z } from 'zod';
-import { UsageError } from '../config/errors';
+import { UsageError } from '../../config/errors';
 
 export interface RateStage {
   /** ops/s reached at the end of the stage */
