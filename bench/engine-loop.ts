@@ -11,9 +11,9 @@ import { cpus } from 'node:os';
 import { UsageError } from '../lib/config/errors';
 import { intArg } from '../lib/config/validate';
 import { median } from '../lib/metrics/trial-stats';
-import { BoundOp } from '../lib/workload/compile-ops';
-import { runStep } from '../lib/workload/engine';
-import { TemplateScope } from '../lib/workload/template';
+import { BoundOp } from '../lib/workload/engine/compile-ops';
+import { runStep } from '../lib/workload/engine/engine';
+import { TemplateScope } from '../lib/workload/spec/template';
 
 function parseArgs(argv: string[]): { clients: number; seconds: number; warmup: number; runs: number } {
   const args = { clients: 8, seconds: 3, warmup: 1, runs: 3 };
