@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'fs';
 import path from 'path';
+import { compileStandIns, FAKE_BIN_JS_ENV } from './compiled-stand-ins';
 import { CrudServer, startCrudServer } from './crud-server';
 import { findMongosBinary } from './mongod';
 import { ENV, mongoshScript } from './servers';
@@ -26,6 +27,8 @@ export default async function globalSetup(): Promise<void> {
   const env = process.env;
   // Whatever a parent shell exported must not pass for this run's servers.
   for (const name of Object.values(ENV)) delete env[name];
+  // The stand-ins start from JavaScript compiled now rather than through tsx (compiled-stand-ins.ts).
+  env[FAKE_BIN_JS_ENV] = compileStandIns();
 
   const { server, mongod } = await startCrudServer({ echoStderr: env.MONGO_BENCH_DEBUG_SERVERS === '1' });
   const parts: string[] = [];
