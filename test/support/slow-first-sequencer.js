@@ -8,7 +8,6 @@ const Sequencer = require('@jest/test-sequencer').default;
 const path = require('node:path');
 
 const TYPICAL_SECONDS = {
-  'test/api/orders-regression.test.ts': 79,
   'test/matrix/matrix-launched.test.ts': 63,
   'test/e2e-scripts/scripts-e2e-standalone-replset.test.ts': 62,
   'test/e2e-scripts/scripts-e2e-5x3.test.ts': 59,
@@ -20,6 +19,9 @@ const TYPICAL_SECONDS = {
   'test/reliability/faults.test.ts': 42,
   'test/topology/mongosh-scripts.test.ts': 35,
   'test/workload/workers-crud.test.ts': 32,
+  // Takes about 79 s, but listed lower on purpose: it compares with a baseline recorded on a warm
+  // CRUD server (JVM JIT), so it starts after the CRUD-heavy files above rather than first in the run.
+  'test/api/orders-regression.test.ts': 31.5,
   'test/report/page-browser.test.ts': 31,
   'test/package/tarball.test.ts': 28,
   'test/docs/doc-blocks.test.ts': 26,
