@@ -3,7 +3,7 @@ const eslint = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'shell-scripts/**', 'coverage/**', '.tmp/**', 'test/support/java-server/**', 'test/fixtures/mongo-perf/**' /* legacy-shell scripts, run in a sandbox */] },
+  { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'shell-scripts/**', 'coverage/**', '.tmp/**', '.test-dist/**', 'test/support/java-server/**', 'test/fixtures/mongo-perf/**' /* legacy-shell scripts, run in a sandbox */] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

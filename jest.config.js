@@ -12,4 +12,6 @@ module.exports = {
   testTimeout: 60000,
   // Test files each start their own servers; two workers match the two cores here.
   maxWorkers: 2,
+  // Slow files first, also on a fresh clone where jest has no timings yet (see the file).
+  testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',
 };

@@ -4,6 +4,8 @@
  */
 import { readFileSync } from 'fs';
 import path from 'path';
+import { CLI_JS_ENV, compileCli } from './compiled-cli';
+import { compileStandIns, FAKE_BIN_JS_ENV } from './compiled-stand-ins';
 import { CrudServer, startCrudServer } from './crud-server';
 import { findMongosBinary } from './mongod';
 import { ENV, mongoshScript } from './servers';
@@ -26,6 +28,14 @@ export default async function globalSetup(): Promise<void> {
   const env = process.env;
   // Whatever a parent shell exported must not pass for this run's servers.
   for (const name of Object.values(ENV)) delete env[name];
+  // The stand-ins start from JavaScript compiled now rather than through tsx (compiled-stand-ins.ts),
+  // and so do the CLI children (cli-child.ts, compiled-cli.ts); MONGO_BENCH_TEST_TSX=1 keeps tsx for both.
+  delete env[FAKE_BIN_JS_ENV];
+  delete env[CLI_JS_ENV];
+  if (env.MONGO_BENCH_TEST_TSX !== '1') {
+    env[FAKE_BIN_JS_ENV] = compileStandIns();
+    env[CLI_JS_ENV] = compileCli();
+  }
 
   const { server, mongod } = await startCrudServer({ echoStderr: env.MONGO_BENCH_DEBUG_SERVERS === '1' });
   const parts: string[] = [];
