@@ -18,6 +18,7 @@ import { redactUri } from '../security/redact';
 import { isLostServerError } from '../workload/engine/engine';
 import { parseNamespace } from '../workload/spec/op-spec';
 import type { BackgroundEventSpec } from './scenario-spec';
+import { sleepUntil } from '../common/sleep-until';
 
 export interface SentCommand {
   db: string;
@@ -69,18 +70,4 @@ export async function runBackgroundEvent(
   }
   record.endedAt = seconds();
   return record;
-}
-
-function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
-  const ms = at - performance.now();
-  if (ms <= 0 || signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

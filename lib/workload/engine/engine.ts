@@ -11,6 +11,7 @@
  * exactly with what the server applied, but an op completing after the close is bucketed in the step's
  * overrun, never in a window second (nor so in the peak).
  */
+import { sleepUntil } from '../../common/sleep-until';
 import { LoadProbe, LoopReading } from '../../metrics/client-load';
 import { LatencyRecorder } from '../../metrics/latency';
 import { BenchRunCounts, ErrorTally, StepMeasurement } from '../../metrics/measurement';
@@ -180,20 +181,6 @@ async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<v
   while (performance.now() < at && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
-  const ms = at - performance.now();
-  if (ms <= 0 || signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** Runs one step (one trial at one client count) and returns what it measured. */
 export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
@@ -254,8 +241,6 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if (signal?.aborted) return;
       const at = pickOp ? pickOp() : i;
       const op = ops[at];
-      const slot = slots[at];
-      const benchRunSlot = benchRunSlots[at];
       if (!pickOp) i = i + 1 === count ? 0 : i + 1;
       if (op.opClass === 'none') {
         // benchRun counts nop and let in totalOps (bench.cpp, executeOnce: `++opCount` after every op).
@@ -283,47 +268,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       }
       const end = performance.now();
       if (cut) return; // the step was given up on: this late outcome is not counted
-      if (failed) {
-        tally.liveErrors++;
-      } else {
-        if (slot.isRead) tally.liveReads++;
-        else tally.liveWrites++;
-        tally.noteAnswered();
-      }
-      if (start >= measureStart) {
-        // Completed after the close: counted, but in the overrun part, not in a window second.
-        const late = end >= stopAt;
-        let bucket = late ? -1 : ((end - measureStart) / 1000) | 0;
-        if (bucket > lastBucket) bucket = lastBucket; // end a hair before stopAt: rounding only
-        if (late && end > tally.lastLateEnd) tally.lastLateEnd = end;
-        if (opCounts) opCounts[at]++;
-        const br = benchRunSlot as { count: number; micros: number };
-        br.count++;
-        br.micros += (end - start) * 1000;
-        if (failed) {
-          tally.errors++;
-          if (late) tally.overrunErrors++;
-          else tally.errorsPerSecond[bucket]++;
-          tally.noteError(failure);
-          const rule = benchRunFailureRule(failure);
-          if (rule !== 'error') tally.benchRun.totalOps++;
-          if (rule !== 'op') tally.benchRun.errCount++;
-        } else {
-          tally.benchRun.totalOps++;
-          const micros = (end - start) * 1000;
-          slot.classLatency.record(micros);
-          slot.opLatency.record(micros);
-          if (slot.isRead) {
-            tally.reads++;
-            if (late) tally.overrunReads++;
-            else tally.readsPerSecond[bucket]++;
-          } else {
-            tally.writes++;
-            if (late) tally.overrunWrites++;
-            else tally.writesPerSecond[bucket]++;
-          }
-        }
-      }
+      recordOutcome(at, start, end, failed, failure);
       if (op.delayMs > 0) await sleep(op.delayMs);
     }
   };
@@ -395,7 +340,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     }
   };
 
-  /** The open model's bookkeeping of one server op, the same as clientLoop's inline code. */
+  /** The bookkeeping of one server op, for both loops: `start` is when it began (closed) or was due (open). */
   const recordOutcome = (at: number, start: number, end: number, failed: boolean, failure: unknown): void => {
     const slot = slots[at];
     if (failed) {
