@@ -230,7 +230,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const clientLoop = async (state: ClientState): Promise<void> => {
     const count = ops.length;
     let i = 0;
-    let syncOps = 0;
+    const pacing = { syncOps: 0 };
     // Weighted: `i` stays 0, so the stop check below runs before every draw.
     const pickOp = weightedOpPicker(weights, plan.randomSeed + state.index);
     for (;;) {
@@ -243,20 +243,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       const op = ops[at];
       if (!pickOp) i = i + 1 === count ? 0 : i + 1;
       if (op.opClass === 'none') {
-        // benchRun counts nop and let in totalOps (bench.cpp, executeOnce: `++opCount` after every op).
-        if (performance.now() >= measureStart) {
-          tally.benchRun.totalOps++;
-          if (opCounts) opCounts[at]++;
-        }
-        op.run(state);
-        if (op.delayMs > 0) await sleep(op.delayMs);
-        else if (++syncOps >= SYNC_OPS_BEFORE_YIELD) {
-          syncOps = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-        }
+        await runClientSideOp(at, op, state, pacing);
         continue;
       }
-      syncOps = 0;
+      pacing.syncOps = 0;
       const start = performance.now();
       let failure: unknown;
       let failed = false;
@@ -297,7 +287,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const arrivalLoop = async (state: ClientState, arrivals: ArrivalSchedule): Promise<void> => {
     const count = ops.length;
     let i = 0;
-    let syncOps = 0;
+    const pacing = { syncOps: 0 };
     const pickOp = weightedOpPicker(weights, plan.randomSeed + state.index);
     for (;;) {
       if (cut || signal?.aborted) return;
@@ -305,19 +295,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       const op = ops[at];
       if (!pickOp) i = i + 1 === count ? 0 : i + 1;
       if (op.opClass === 'none') {
-        if (performance.now() >= measureStart) {
-          tally.benchRun.totalOps++;
-          if (opCounts) opCounts[at]++;
-        }
-        op.run(state);
-        if (op.delayMs > 0) await sleep(op.delayMs);
-        else if (++syncOps >= SYNC_OPS_BEFORE_YIELD) {
-          syncOps = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-        }
+        await runClientSideOp(at, op, state, pacing);
         continue;
       }
-      syncOps = 0;
+      pacing.syncOps = 0;
       const due = arrivals.claim(performance.now());
       if (due === undefined) return;
       if (due - performance.now() >= 1) {
@@ -337,6 +318,24 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if (cut) return;
       recordOutcome(at, due, end, failed, failure);
       if (op.delayMs > 0) await sleep(op.delayMs);
+    }
+  };
+
+  /**
+   * A client-side op (nop, let), for both loops. benchRun counts it in totalOps (bench.cpp, executeOnce:
+   * `++opCount` after every op). Paced by its delay, or else the client yields every
+   * SYNC_OPS_BEFORE_YIELD ops in a row so a workload of such ops cannot starve the event loop.
+   */
+  const runClientSideOp = async (at: number, op: BoundOp, state: ClientState, pacing: { syncOps: number }): Promise<void> => {
+    if (performance.now() >= measureStart) {
+      tally.benchRun.totalOps++;
+      if (opCounts) opCounts[at]++;
+    }
+    op.run(state);
+    if (op.delayMs > 0) await sleep(op.delayMs);
+    else if (++pacing.syncOps >= SYNC_OPS_BEFORE_YIELD) {
+      pacing.syncOps = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   };
 
