@@ -32,6 +32,13 @@ export interface SamplerOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The first and the last reading bound every total (a counter's growth over the run) and overlap no
+ * grid reading, so they may wait longer than a grid reading: a busy process that answers a short
+ * interval's reading late must not cost the whole run its totals.
+ */
+const EDGE_TIMEOUT_MS = 2000;
+
 export class Sampler<T> {
   readonly intervalMs: number;
   readonly timeoutMs: number;
@@ -66,7 +73,7 @@ export class Sampler<T> {
   /** Takes the first (baseline) reading of every source, then samples every interval until stop(). */
   async start(): Promise<void> {
     this.origin = performance.now();
-    await this.track(this.sampleAll(false));
+    await this.track(this.sampleAll(false, true));
     this.schedule();
   }
 
@@ -106,7 +113,7 @@ export class Sampler<T> {
       // A last interval of a few milliseconds would make a noisy rate: let it last at least half an interval.
       const sinceTick = performance.now() - this.origin - this.lastTick * this.intervalMs;
       if (sinceTick < this.intervalMs / 2) await new Promise((resolve) => setTimeout(resolve, this.intervalMs / 2 - sinceTick));
-      await this.sampleAll(false);
+      await this.sampleAll(false, true);
     }
     return this.snapshot();
   }
@@ -130,17 +137,19 @@ export class Sampler<T> {
     return p.finally(() => this.inFlight.delete(p));
   }
 
-  private async sampleAll(boundary: boolean): Promise<void> {
-    await Promise.all(this.sources.map((s) => this.sampleOne(s, boundary)));
+  /** boundary: sampleNow() at a window's edge; edge: start()'s first and stop()'s last reading; neither: the grid's. */
+  private async sampleAll(boundary: boolean, edge = false): Promise<void> {
+    await Promise.all(this.sources.map((s) => this.sampleOne(s, boundary, edge)));
   }
 
-  private async sampleOne(source: SampleSource<T>, boundary: boolean): Promise<void> {
+  private async sampleOne(source: SampleSource<T>, boundary: boolean, edge: boolean): Promise<void> {
     const list = this.readings.get(source.id)!;
     const mark = boundary ? { boundary: true as const } : {};
-    // A window's boundary must be read, not skipped: one that meets a grid reading under way waits
-    // for it (within the timeout), or the step's consistency check would have no count at that edge.
+    const timeoutMs = edge ? Math.max(this.timeoutMs, EDGE_TIMEOUT_MS) : this.timeoutMs;
+    // A window's boundary and the run's edges must be read, not skipped: one that meets a grid reading
+    // under way waits for it (within the timeout), or a count at that edge would be missing.
     const pending = this.busy.get(source.id);
-    if (pending && boundary) await settledWithin(pending, this.timeoutMs);
+    if (pending && (boundary || edge)) await settledWithin(pending, timeoutMs);
     const sent = this.now();
     if (this.busy.has(source.id)) {
       list.push({ t: round3(sent), value: null, error: 'no answer yet to the previous reading', ...mark });
@@ -157,7 +166,7 @@ export class Sampler<T> {
     );
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       const value = await Promise.race([reading, timeout]);

@@ -37,4 +37,19 @@ describe('Sampler.sampleNow (a measured window opening or closing)', () => {
     expect(pending).toBe(1);
     expect(readings.p0.map((r) => r.value)).toEqual([null, 7]);
   });
+
+  it('waits longer for the first and the last reading than for a grid reading (they bound every total)', async () => {
+    let value = 0;
+    // Answers in 150 ms: over a 100 ms interval's 90 ms grid timeout, well within the edges' 2 s.
+    const source = { id: 'p0', read: () => new Promise<number>((resolve) => setTimeout(() => resolve(++value), 150)) };
+    const sampler = new Sampler<number>([source], { intervalMs: 100 });
+    expect(sampler.timeoutMs).toBe(90);
+    await sampler.start();
+    const grid = (sampler as unknown as { sampleAll(boundary: boolean): Promise<void> }).sampleAll(false);
+    await grid;
+    const readings = (await sampler.stop()).p0;
+    expect(readings[0].value).toBe(1);
+    expect(readings.some((r) => r.value === null && r.error === 'no answer within 90 ms')).toBe(true);
+    expect(readings[readings.length - 1].value).toBeGreaterThan(1);
+  });
 });
