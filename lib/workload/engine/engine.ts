@@ -400,8 +400,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   }, 1000);
   ticker.unref();
 
-  // The loop's load over the measured window: from its opening to the last counted op.
-  let probe: LoadProbe | undefined;
+  // The loop's load over the measured window: from its opening to the last counted op. A loop too busy
+  // to run the opening's timer before its clients stop is saturated: the probe taken at the step's start
+  // then speaks for it, rather than no reading (which would read as an idle loop).
+  let probe = new LoadProbe();
   const probeTimer = setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now()));
 
   let overrunTimer: NodeJS.Timeout | undefined;
@@ -424,7 +426,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if ((await Promise.race([all, overran])) === 'cut') cut = true;
     }
   } finally {
-    load = probe?.read();
+    load = probe.read();
     signal?.removeEventListener('abort', wakeAll);
     clearInterval(ticker);
     clearTimeout(overrunTimer);
