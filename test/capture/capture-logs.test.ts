@@ -36,7 +36,7 @@ function runnable(workloadJson: string): ReturnType<typeof parseOps> {
   return specs;
 }
 
-describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/capture)', () => {
+describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtures/capture)', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mb-capture-'));
@@ -48,7 +48,7 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     const { code, stdout, stderr } = await runCli(['capture', LOGS, '--out', out]);
     expect(stderr).not.toContain('error');
     expect(code).toBe(0);
-    expect(stdout).toContain('9 statements in 9 shapes');
+    expect(stdout).toContain('18 statements in 18 shapes');
     const summary = JSON.parse(readFileSync(join(out, 'capture.json'), 'utf8')) as CaptureSummary;
     expect(summary.shapes.map((s) => `${s.type} ${s.ns}`).sort()).toEqual(
       [
@@ -61,14 +61,25 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
         'update testcase.samplecollection',
         'remove _KEYHOLE_88800.examples',
         'find db.coll',
+        // 6.0.0 (6.0.log) and 6.0.11 (6.0.11.log)
+        'insert my_db.school',
+        'find my_db.school',
+        'find testdb.vehicles',
+        'findOne testdb.__examples',
+        'update testdb.__examples',
+        'remove testdb.__examples',
+        'distinct testdb.vehicles',
+        // 7.0.25 (7.0.25.log)
+        'aggregate counpaign.customers',
+        'findOne counpaign.admins',
       ].sort(),
     );
     const skipped = Object.fromEntries(summary.skipped.map((s) => [s.reason, s.count]));
     expect(skipped).toEqual({
-      'internal namespace (admin, config, local)': 4,
-      'write command already counted by its statements': 2,
+      'internal namespace (admin, config, local)': 5,
+      'write command already counted by its statements': 3,
       'does not parse': 2,
-      'not a workload command': 1,
+      'not a workload command': 2,
       'getMore (part of its cursor)': 1,
       'truncated by the server (maxLogSizeKB)': 1,
     });
@@ -77,16 +88,23 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     expect(examples).toContain('2025-before-8.0.log:4: createIndexes');
     expect(examples).toContain('7.0.log:1: config.system.sessions');
     expect(examples).toContain('5.0.log:4: admin.$cmd');
+    expect(examples).toContain('6.0.log:4: admin.$cmd');
+    expect(examples).toContain('6.0.11.log:2: aggregate with $collStats');
+    expect(examples).toContain('6.0.11.log:7: delete on testdb.$cmd');
     // queryHash (4.4-7.0) and planCacheShapeHash (8.0) are both the server's shape.
     expect(summary.shapes.find((s) => s.ns === 'db.coll')?.shapeHashes).toEqual(['9C05019A']);
     expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.shapeHashes).toEqual(['16FE1304']);
     expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.latencyMillis).toEqual({ p50: 151, p95: 151, max: 151 });
+    // 6.0.0 logs queryExecutionEngine, 6.0.11 queryFramework beside the same queryHash.
+    expect(summary.shapes.find((s) => s.type === 'find' && s.ns === 'my_db.school')?.shapeHashes).toEqual(['17830885']);
+    expect(summary.shapes.find((s) => s.type === 'find' && s.ns === 'testdb.vehicles')?.shapeHashes).toEqual(['7C953B42']);
+    expect(summary.shapes.find((s) => s.ns === 'counpaign.customers')?.shapeHashes).toEqual(['773D8541']);
 
     const workloadText = readFileSync(join(out, 'workload.json'), 'utf8');
     // Driver metadata is gone; the read preference and write concern became the op's own.
     for (const field of ['lsid', '$clusterTime', 'txnNumber', '$db', '$readPreference', 'provenance']) expect(workloadText).not.toContain(`"${field}"`);
     const specs = runnable(workloadText);
-    expect(specs).toHaveLength(9);
+    expect(specs).toHaveLength(18);
     expect(specs.every((s) => s.weight === 1)).toBe(true);
     const find = specs.find((s) => s.type === 'find' && s.ns?.coll === 'pizzas');
     expect(find).toMatchObject({ query: { size: 'medium' }, readPreference: { mode: 'primaryPreferred' } });
@@ -95,6 +113,15 @@ describe('capture from the real log lines of 4.4, 5.0, 7.0, 8.0 (test/fixtures/c
     const multiUpdate = specs.find((s) => s.ns?.db === 'testcase');
     expect(multiUpdate).toMatchObject({ type: 'update', multi: true });
     expect(specs.find((s) => s.ns?.db === '_KEYHOLE_88800')).toMatchObject({ type: 'remove', multi: true });
+    // 6.0: the WRITE-component statements of one connection, then the delete command they belong to.
+    const examples60 = specs.filter((s) => s.ns?.db === 'testdb' && s.ns.coll === '__examples');
+    expect(examples60.map((s) => s.type).sort()).toEqual(['findOne', 'remove', 'update']);
+    expect(examples60.find((s) => s.type === 'update')).toMatchObject({ query: { email: 'Ulysses.O.Johnson@aol.com' }, update: { $set: { timestamp: expect.anything() } } });
+    expect(examples60.find((s) => s.type === 'remove')?.multi ?? false).toBe(false); // limit: 1
+    expect(specs.find((s) => s.ns?.db === 'testdb' && s.type === 'find')).toMatchObject({ query: { color: 'Red' }, sort: { brand: -1 } });
+    expect(specs.find((s) => s.ns?.coll === 'vehicles' && s.type === 'command')?.command).toMatchObject({ distinct: 'vehicles', key: 'color' });
+    expect(specs.find((s) => s.ns?.db === 'my_db' && s.type === 'insert')).toBeDefined();
+    expect(specs.find((s) => s.ns?.db === 'counpaign' && s.type === 'command')?.command).toMatchObject({ aggregate: 'customers', pipeline: [{ $match: {} }, { $group: { _id: 1, n: { $sum: 1 } } }] });
 
     const md = readFileSync(join(out, 'capture.md'), 'utf8');
     expect(md).toContain('| getMore (part of its cursor) | 1 |');
@@ -239,6 +266,23 @@ describe('parseLogLine', () => {
     });
     const find = readFileSync(join(LOGS, '2025-before-8.0.log'), 'utf8').split('\n')[2];
     expect(parseLogLine(find, '2025-before-8.0.log:3')).toMatchObject({ served: { ns: 'test.pizzas', kind: 'command', shapeHash: 'F1FEE1FA', connection: 'conn40' } });
+  });
+
+  it('reads the 6.0.0 find (queryExecutionEngine) and the 6.0.11 WRITE update statement; each 6.0 and 7.0.25 file carries its Build Info line', () => {
+    const lines60 = readFileSync(join(LOGS, '6.0.log'), 'utf8').trimEnd().split('\n');
+    const lines6011 = readFileSync(join(LOGS, '6.0.11.log'), 'utf8').trimEnd().split('\n');
+    const lines7025 = readFileSync(join(LOGS, '7.0.25.log'), 'utf8').trimEnd().split('\n');
+    // The version evidence travels with the lines (test/fixtures/capture/README.md).
+    const built = (line: string): unknown => (JSON.parse(line) as { attr: { buildInfo: { version: string } } }).attr.buildInfo.version;
+    expect([built(lines60[0]), built(lines6011[0]), built(lines7025[0])]).toEqual(['6.0.0', '6.0.11', '7.0.25']);
+    expect(parseLogLine(lines60[0], '6.0.log:1')).toBeUndefined();
+    expect(parseLogLine(lines60[2], '6.0.log:3')).toMatchObject({
+      served: { ns: 'my_db.school', kind: 'command', command: { find: 'school', filter: {} }, shapeHash: '17830885', durationMillis: 134, connection: 'conn42' },
+    });
+    expect(parseLogLine(lines6011[4], '6.0.11.log:5')).toMatchObject({
+      served: { ns: 'testdb.__examples', kind: 'update', command: { q: { email: 'Ulysses.O.Johnson@aol.com' }, multi: false, upsert: false }, shapeHash: 'A55E809A', connection: 'conn618' },
+    });
+    expect(parseLogLine(lines7025[1], '7.0.25.log:2')).toMatchObject({ served: { ns: 'counpaign.customers', kind: 'command', shapeHash: '773D8541', connection: 'conn166' } });
   });
 
   it('passes over entries that are not Slow query entries', () => {
