@@ -14,6 +14,7 @@ import { matrixPreset } from './presets';
 import { resolveMatrixTarget } from './matrix-target';
 import { pickTopologyFlags, TopologyFlags } from '../target/flags';
 import { TargetPlan } from '../deployment/plan';
+import { fileTimestamp } from '../common/values';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
 
@@ -85,10 +86,6 @@ function same(...keys: string[]): Record<string, string> {
   return Object.fromEntries(keys.map((k) => [k, k]));
 }
 
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 export interface ResolveMatrixContext {
   env?: Readonly<Record<string, string | undefined>>;
   commandLine?: string;
@@ -140,7 +137,7 @@ export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date()
     scale,
     overrides,
     datasetRatios: flags.datasetRatio,
-    outDir: flags.out ?? `reports/${timestamp(now)}-matrix-${slug(definition.name)}`,
+    outDir: flags.out ?? `reports/${fileTimestamp(now)}-matrix-${slug(definition.name)}`,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     // A server the matrix starts is its own to change: no --setup needed there.

@@ -17,6 +17,7 @@ import { Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
+import { dropUndefined, fileTimestamp } from '../common/values';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -248,10 +249,6 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
   throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
 }
 
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 function safeLabel(label: string): string {
   return label.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '') || 'run';
 }
@@ -418,7 +415,7 @@ function scenariosWorkload(specs: readonly ScenarioSpec[]): RunOptions['workload
 
 /** reports/<timestamp>-<label>/ */
 export function defaultOutDir(label: string, now: Date): string {
-  return `reports/${timestamp(now)}-${safeLabel(label)}`;
+  return `reports/${fileTimestamp(now)}-${safeLabel(label)}`;
 }
 
 /**
@@ -426,14 +423,10 @@ export function defaultOutDir(label: string, now: Date): string {
  * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
  */
 export function resolveRunOptions(raw: BenchmarkFlags & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
-  const flags = parseOptions(flagsSchema, stripUndefined(raw));
+  const flags = parseOptions(flagsSchema, dropUndefined(raw));
   const { uri, json: _json, ...benchmark } = flags;
   void _json;
   return { uri, ...resolveBenchmarkOptions(benchmark, now) };
-}
-
-function stripUndefined<T extends object>(obj: T): Partial<T> {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export { PRESET_NAMES };

@@ -22,6 +22,7 @@ import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult, SetupStepRecord, WayResul
 import { CounterSampler, CounterSource } from './sampler';
 import { listShards, ShardInfo } from './shards';
 import { WAY_DEFINITIONS, waySetupSteps, wayScriptsArgs } from './ways';
+import { messageOf } from '../../common/values';
 
 export type PresplitImportEvent =
   | { kind: 'way'; way: WayName; index: number; ways: number }
@@ -279,8 +280,4 @@ function finishWay(
       client: peakRate(client),
     },
   };
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

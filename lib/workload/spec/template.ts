@@ -9,6 +9,7 @@ import { closest } from '../../config/validate';
 import { DEFAULT_THETA, hotspot, Latest, scramble, Zipfian } from './key-distributions';
 import { Prng } from './prng';
 import { cumulativeIndex } from './weighted-pick';
+import { isPlainObject, show } from '../../common/values';
 
 /** Per-client state the generators read and advance. */
 export interface ClientState {
@@ -85,23 +86,8 @@ export const MAX_CLIENTS_WITH_UNIQUE_SEQ = 128;
 // (src/mongo/scripting/bson_template_evaluator.cpp, BsonTemplateEvaluator::evalRandString).
 const STRING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-/** A plain {...} object (from any realm: structuredClone and vm contexts have their own Object), not a BSON value or Date. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
-  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
-}
-
 function fail(path: string, message: string): never {
   throw new UsageError(`${path}: ${message}`);
-}
-
-function show(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /**
