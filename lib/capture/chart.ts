@@ -7,13 +7,6 @@ import { CaptureSummary } from './capture';
 /** Shapes drawn (the most frequent); the table in capture.md lists them all. */
 export const CHART_SHAPES = 15;
 
-let initialised = false;
-function init(): void {
-  if (initialised) return;
-  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, Title, SubTitle, Legend);
-  initialised = true;
-}
-
 function sourcesLine(sources: string[]): string {
   const first = sources[0].length > 70 ? `…${sources[0].slice(-69)}` : sources[0];
   return sources.length > 1 ? `${first} and ${sources.length - 1} more file${sources.length > 2 ? 's' : ''}` : first;
@@ -58,7 +51,7 @@ export function captureChartConfiguration(summary: CaptureSummary): ChartConfigu
 }
 
 export async function renderCaptureChart(summary: CaptureSummary): Promise<Buffer> {
-  init();
+  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, Title, SubTitle, Legend);
   const shapes = Math.min(CHART_SHAPES, summary.shapes.length);
   const height = Math.max(360, 180 + shapes * 44);
   return renderConfigurationPng(captureChartConfiguration(summary), CHART_WIDTH, height);

@@ -102,12 +102,7 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
   };
 }
 
-let registered = false;
-
 export async function renderComparisonChart(c: Comparison): Promise<Buffer> {
-  if (!registered) {
-    registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-    registered = true;
-  }
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   return renderConfigurationPng(comparisonChartConfiguration(c));
 }

@@ -24,13 +24,6 @@ export { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, r
 /** Background events marked on timelines (a scenario's index build, balancer, step-down). */
 const MARKER_COLOR = '#6a3d9a';
 
-let initialised = false;
-function init(): void {
-  if (initialised) return;
-  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-  initialised = true;
-}
-
 export interface RenderOptions {
   width?: number;
   height?: number;
@@ -262,6 +255,6 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
 
 /** Renders one chart to PNG bytes. */
 export async function renderChart(spec: ChartSpec, options: RenderOptions = {}): Promise<Buffer> {
-  init();
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   return renderConfigurationPng(chartConfiguration(spec, options), options.width ?? CHART_WIDTH, options.height ?? CHART_HEIGHT);
 }
