@@ -5,7 +5,7 @@
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { CounterSource } from './sampler';
-import { shardConnectionString, ShardInfo } from './shards';
+import { shardConnectionString, ShardInfo } from '../../server-stats/shards';
 
 type Doc = Record<string, unknown>;
 

@@ -20,7 +20,7 @@ import { PresplitImportInput, PresplitImportSettings, resolvePresplitImportOptio
 import { clientRates, CounterReading, counterTotal, peakRate, ratesFromReadings, round3, spreadOf } from './rates';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult, SetupStepRecord, WayResult } from './result';
 import { CounterSampler, CounterSource } from './sampler';
-import { listShards, ShardInfo } from './shards';
+import { listShards, ShardInfo } from '../../server-stats/shards';
 import { WAY_DEFINITIONS, waySetupSteps, wayScriptsArgs } from './ways';
 import { messageOf } from '../../common/values';
 

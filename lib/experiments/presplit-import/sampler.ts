@@ -7,4 +7,3 @@ import { SampleSource, Sampler } from '../../server-stats/sampler';
 export type CounterSource = SampleSource<number>;
 export const CounterSampler = Sampler<number>;
 export type CounterSampler = Sampler<number>;
-export type { SamplerOptions } from '../../server-stats/sampler';
