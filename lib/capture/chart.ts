@@ -1,7 +1,7 @@
 /** The capture chart: each shape's share of the operations and of the server's time (horizontal bars, the report's font and palette). */
 import { BarController, BarElement, CategoryScale, ChartConfiguration, Legend, LinearScale, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
-import { backgroundPlugin, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/render-chart';
+import { backgroundPlugin, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
 import { CaptureSummary } from './capture';
 
 /** Shapes drawn (the most frequent); the table in capture.md lists them all. */

@@ -19,8 +19,8 @@ import { CHART_FONT_FAMILY } from './fonts';
 import { ChartSpec } from './chart-data';
 import { formatOps } from './format';
 
-// The shared chart base, also from here for the modules that import it by this name.
-export { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from './chart-base';
+export { CHART_HEIGHT, CHART_WIDTH } from './chart-base';
+
 /** Background events marked on timelines (a scenario's index build, balancer, step-down). */
 const MARKER_COLOR = '#6a3d9a';
 
