@@ -23,6 +23,13 @@ export interface ClientState {
 }
 
 /** What compiling the ops of one workload shares: sequence and variable slots. */
+/** The key's slot in a client's state: the one it has, or the next free one. */
+function slotOf<K>(slots: Map<K, number>, key: K): number {
+  const slot = slots.get(key) ?? slots.size;
+  slots.set(key, slot);
+  return slot;
+}
+
 export class TemplateScope {
   readonly seqSlots = new Map<number, number>();
   readonly varSlots = new Map<string, number>();
@@ -30,22 +37,12 @@ export class TemplateScope {
   usesUniqueSeq = false;
 
   seqSlot(seqId: number): number {
-    let slot = this.seqSlots.get(seqId);
-    if (slot === undefined) {
-      slot = this.seqSlots.size;
-      this.seqSlots.set(seqId, slot);
-    }
-    return slot;
+    return slotOf(this.seqSlots, seqId);
   }
 
   /** Called by a `let` op: later ops may read the variable. */
   defineVar(name: string): number {
-    let slot = this.varSlots.get(name);
-    if (slot === undefined) {
-      slot = this.varSlots.size;
-      this.varSlots.set(name, slot);
-    }
-    return slot;
+    return slotOf(this.varSlots, name);
   }
 
   newClientState(index: number, seed: number): ClientState {
