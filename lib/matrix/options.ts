@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { kebab, parseOptions } from '../config/validate';
+import { kebab, parseOptions, positiveInt } from '../config/validate';
 import { parsePresplit } from '../topology/options';
 import { readMatrixFile } from './matrix-file';
 import { allExperiments, experimentNames } from '../experiments/registry';
@@ -19,7 +19,6 @@ import { fileTimestamp } from '../common/values';
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
 
 
-const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
 const flagsSchema = z
   .object({

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { closest, parseOptions } from '../config/validate';
+import { closest, parseOptions, positiveInt } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/spec/presets';
 import { readWorkloadFile } from '../workload/spec/workload-file';
 import { replayStages } from '../workload/spec/replay-curve';
@@ -168,7 +168,6 @@ export interface OutputFlags {
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 
-const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
 /** The engine's options (everything but --uri), shared by flags and config files. */
 export const benchmarkShape = {
