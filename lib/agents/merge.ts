@@ -5,7 +5,7 @@
  * control server's clock) and errors. An agent that vanished mid-step fails the step, and what it
  * last reported is kept in its per-agent figures rather than dropped.
  */
-import { ClientLoad, isClientBound } from '../metrics/client-load';
+import { ClientLoad, isClientBound, round1 } from '../metrics/client-load';
 import { emptyMeasurement } from '../metrics/empty-measurement';
 import { StepMeasurement } from '../metrics/measurement';
 import { mergeConcurrentMeasurements } from '../metrics/merge-measurements';
@@ -23,8 +23,6 @@ export interface MergedAgentsStep {
   failure?: string;
   figures: AgentStepFigures[];
 }
-
-const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 export function mergeAgentOutcomes(outcomes: AgentOutcome[], plan: { clients: number; seconds: number }, trial?: number): MergedAgentsStep {
   const finished = outcomes.filter((o): o is Extract<AgentOutcome, { state: 'done' }> => o.state === 'done');

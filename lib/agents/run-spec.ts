@@ -18,14 +18,8 @@ export interface RunSpec {
   label: string;
 }
 
-export interface RunSpecInput {
-  uri: string;
-  workload: StepWorkload;
-  serverSelectionTimeoutMS: number;
-  opTimeoutMS?: number;
-  lostAfterMs: number;
-  label: string;
-}
+/** What the coordinator knows: the uri with its credentials and the workload as compiled. */
+export type RunSpecInput = Omit<RunSpec, 'targetUri' | 'workload'> & { uri: string; workload: StepWorkload };
 
 export function buildRunSpec(input: RunSpecInput): RunSpec {
   return {

@@ -135,6 +135,11 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   if (host !== '127.0.0.1' && host !== '::1') throw new RangeError(`the null server listens on loopback only (127.0.0.1 or ::1), not ${String(host)}`);
   const replies = prebuild(options.docBytes ?? 1024);
+  // The commands answered from a template, by name.
+  const templated = new Map<string, Buffer>([
+    ['find', replies.find], ['update', replies.update], ['getMore', replies.getMore], ['delete', replies.delete],
+    ['ping', replies.ok], ['endSessions', replies.ok], ['killCursors', replies.ok], ['buildInfo', replies.buildInfo], ['buildinfo', replies.buildInfo],
+  ]);
   const sockets = new Set<net.Socket>();
   let nextConnectionId = 1;
   let nextResponseId = 1;
@@ -155,41 +160,13 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     const flags = message.readUInt32LE(HEADER_BYTES);
     const body = opMsgBodyOffset(message, end);
     const name = firstKey(message, body);
-    let reply: Buffer;
-    switch (name) {
-      case 'find':
-        reply = replies.find;
-        break;
-      case 'update':
-        reply = replies.update;
-        break;
-      case 'getMore':
-        reply = replies.getMore;
-        break;
-      case 'delete':
-        reply = replies.delete;
-        break;
-      case 'insert': {
+    let reply = templated.get(name);
+    if (!reply) {
+      if (name === 'insert') {
         const n = insertCount(message, end, body);
         reply = n === 1 ? replies.insertOne : opMsg({ n, ok: 1 });
-        break;
-      }
-      case 'ping':
-      case 'endSessions':
-      case 'killCursors':
-        reply = replies.ok;
-        break;
-      case 'buildInfo':
-      case 'buildinfo':
-        reply = replies.buildInfo;
-        break;
-      case 'hello':
-      case 'isMaster':
-      case 'ismaster':
-        reply = opMsg(helloDoc(name !== 'hello', connectionId));
-        break;
-      default:
-        reply = opMsg({ ok: 0, errmsg: `no such command: '${name}' (mongo-bench null server)`, code: 59, codeName: 'CommandNotFound' });
+      } else if (name === 'hello' || name === 'isMaster' || name === 'ismaster') reply = opMsg(helloDoc(name !== 'hello', connectionId));
+      else reply = opMsg({ ok: 0, errmsg: `no such command: '${name}' (mongo-bench null server)`, code: 59, codeName: 'CommandNotFound' });
     }
     // moreToCome (an unacknowledged write): the client expects no reply.
     if ((flags & MSG_MORE_TO_COME) !== 0) return;

@@ -1,18 +1,11 @@
 /** The capture chart: each shape's share of the operations and of the server's time (horizontal bars, the report's font and palette). */
 import { BarController, BarElement, CategoryScale, ChartConfiguration, Legend, LinearScale, SubTitle, Title } from 'chart.js';
 import { PALETTE } from '../report/chart-data';
-import { backgroundPlugin, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/render-chart';
+import { backgroundPlugin, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
 import { CaptureSummary } from './capture';
 
 /** Shapes drawn (the most frequent); the table in capture.md lists them all. */
 export const CHART_SHAPES = 15;
-
-let initialised = false;
-function init(): void {
-  if (initialised) return;
-  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, Title, SubTitle, Legend);
-  initialised = true;
-}
 
 function sourcesLine(sources: string[]): string {
   const first = sources[0].length > 70 ? `…${sources[0].slice(-69)}` : sources[0];
@@ -58,7 +51,7 @@ export function captureChartConfiguration(summary: CaptureSummary): ChartConfigu
 }
 
 export async function renderCaptureChart(summary: CaptureSummary): Promise<Buffer> {
-  init();
+  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, Title, SubTitle, Legend);
   const shapes = Math.min(CHART_SHAPES, summary.shapes.length);
   const height = Math.max(360, 180 + shapes * 44);
   return renderConfigurationPng(captureChartConfiguration(summary), CHART_WIDTH, height);

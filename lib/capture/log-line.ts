@@ -16,15 +16,12 @@
  *    bookkeeping of JSONFormatter); its command is incomplete, so it cannot be replayed.
  */
 import { Origin, ServedOp, Skip } from './served-op';
+import { isObject } from '../common/values';
 
 /** The Slow query entry's id (LOGV2 id 51803 in CurOp::completeAndLogOperation). */
 export const SLOW_QUERY_LOG_ID = 51803;
 
 export type LineOutcome = { served: ServedOp } | { skip: Skip };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function num(v: unknown): number | undefined {
   if (typeof v === 'number') return v;

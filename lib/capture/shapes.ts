@@ -10,6 +10,7 @@
  * same skew); more distinct integers or dates than are kept become a #RAND_INT / #RAND_DATE range.
  */
 import { Path, Statement, StatementType } from './statements';
+import { isObject } from '../common/values';
 
 /** Distinct values kept per constant for #PICK (the most frequent ones). */
 export const PICK_LIMIT = 1000;
@@ -18,10 +19,6 @@ const TRACK_LIMIT = PICK_LIMIT * 10;
 
 /** Extended JSON wrappers that stand for one BSON value (a constant), not a sub-document. */
 const EJSON_KEYS = new Set(['$date', '$oid', '$numberLong', '$numberInt', '$numberDouble', '$numberDecimal', '$uuid', '$binary', '$regularExpression', '$timestamp', '$minKey', '$maxKey', '$symbol', '$code']);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function isEjsonValue(v: Record<string, unknown>): boolean {
   const keys = Object.keys(v);

@@ -8,6 +8,7 @@
  * listCollections, authentication, ...) is the driver's or an admin's, not the application's.
  */
 import { databaseOf, INTERNAL_DATABASES, ServedOp, Skip } from './served-op';
+import { isObject } from '../common/values';
 
 /** Fields the driver adds to every command (sessions, gossip, routing, stable API): stripped, never replayed. */
 export const DRIVER_FIELDS = new Set([
@@ -38,10 +39,6 @@ export interface Statement {
 export type Path = (string | number)[];
 
 export type Statements = { statements: Statement[] } | { skip: Skip };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function commandName(command: Record<string, unknown>): string {
   return Object.keys(command)[0] ?? '';

@@ -7,6 +7,7 @@ import { intArg } from '../config/validate';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { DEFAULT_SAMPLE_SIZE, DOCS_LIKE_FILE, docsLikeFile, sampleDocsLike } from '../capture/docs-like';
 import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
+import { fileTimestamp } from '../common/values';
 
 const CAPTURE_HELP = `
 Reads what a server served and writes a workload that "run --workload-file" runs unchanged:
@@ -67,10 +68,6 @@ interface CaptureFlags {
   json?: boolean;
 }
 
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 function describeOutcome(outcome: CaptureOutcome): string {
   const s = outcome.summary;
   const lines = [`${s.statements.toLocaleString('en-US')} statements in ${s.shapes.length} shapes from ${s.recordsRead.toLocaleString('en-US')} lines:`];
@@ -126,7 +123,7 @@ export function registerCapture(program: Command, ctx: CliContext): void {
               onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
             })
           : await captureFromLogs(sources, { name: flags.name, insertDocument: docsLike?.template, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
-      const outDir = flags.out ?? join('reports', `capture-${timestamp(new Date())}`);
+      const outDir = flags.out ?? join('reports', `capture-${fileTimestamp(new Date())}`);
       const files = await writeCapture(outDir, outcome);
       if (docsLike) {
         const templatePath = join(outDir, DOCS_LIKE_FILE);

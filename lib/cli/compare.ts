@@ -5,6 +5,7 @@ import { EXIT, UsageError } from '../config/errors';
 import { numberArg } from '../config/validate';
 import { ResultDocument, loadResult } from '../result';
 import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
+import { fileTimestamp } from '../common/values';
 
 const COMPARE_HELP = `
 Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
@@ -38,10 +39,6 @@ interface CompareFlags {
   json?: boolean;
 }
 
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 /** "a.json,b.json" -> both files: several result files of one configuration on one side. */
 function sideFiles(arg: string): string[] {
   return arg.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
@@ -71,7 +68,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
       const [a, b] = await loadBoth([fileA, fileB]);
       const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
-      const outDir = flags.out ?? join('reports', `compare-${timestamp(new Date())}`);
+      const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
       // The page overlays the first result of each side; the verdicts cover every file given.
       const { files } = await writeComparison(comparison, outDir, [a[0], b[0]]);
       if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);

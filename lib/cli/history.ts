@@ -9,6 +9,7 @@ import { buildHistory, HISTORY_DEFAULTS, writeHistory } from '../history';
 import { formatChange, formatRun } from '../history/render-md';
 import { FolderStore } from '../store/folder-store';
 import { stat } from 'node:fs/promises';
+import { fileTimestamp } from '../common/values';
 
 const HISTORY_HELP = `
 Reads every result in the store (a folder of results.json files at any depth, or a MongoDB collection),
@@ -50,10 +51,6 @@ interface HistoryFlags {
   json?: boolean;
 }
 
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 function requireStore(given: string | undefined): string {
   const spec = resolveStoreSpec(given);
   if (spec === undefined) throw new UsageError(`option --store: required: a folder of result files or a mongodb:// URI (or env ${STORE_ENV})`);
@@ -90,7 +87,7 @@ export function registerHistory(program: Command, ctx: CliContext): void {
         await store.close();
       }
       const history = buildHistory(stored, { store: store.description, label: flags.label }, { threshold: flags.threshold, pvalue: flags.pvalue, permutations: flags.permutations, seed: flags.seed });
-      const outDir = flags.out ?? join('reports', `history-${timestamp(new Date())}`);
+      const outDir = flags.out ?? join('reports', `history-${fileTimestamp(new Date())}`);
       const { files } = await writeHistory(history, outDir);
       if (flags.json) ctx.out(`${JSON.stringify(history, null, 2)}\n`);
       else ctx.out(renderSummary(history));

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { CliContext } from './context';
+import { CliContext, rawArgs } from './context';
 import { EXIT } from '../config/errors';
 import { intArg, numberArg } from '../config/validate';
 import { MATRIX_DEFAULTS, MatrixCliFlags, numberListArg, resolveMatrixOptions } from '../matrix/options';
@@ -103,12 +103,6 @@ ${PRESET_HELP}
 
 Writes matrix.json (after every configuration), summary.md, results.csv, a bar chart per measure,
 and each configuration's results.json in its own folder. Ctrl-C keeps what finished (exit 130; SIGTERM 143).`;
-
-/** The words typed after the program name (for command-log.txt); commander keeps them untyped. */
-function rawArgs(command: Command): string[] {
-  const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
-  return Array.isArray(raw) ? raw.slice(2) : [];
-}
 
 /** Progress lines: one when a configuration starts, its figures (or skip reason) when it ends. */
 class MatrixPrinter {

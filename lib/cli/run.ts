@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { CliContext } from './context';
+import { CliContext, rawArgs } from './context';
 import { UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
 import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, rateArg, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
@@ -262,10 +262,4 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
 function sloLines(result: ResultDocument | undefined): string[] {
   if (!result?.slo) return [];
   return ['objectives:', ...result.slo.verdicts.map((v) => `  ${describeVerdict(v)}`)];
-}
-
-/** The words typed after the program name (for command-log.txt); commander keeps them untyped. */
-function rawArgs(command: Command): string[] {
-  const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
-  return Array.isArray(raw) ? raw.slice(2) : [];
 }

@@ -9,12 +9,8 @@ import { CHART_FONT_FAMILY } from '../report/fonts';
 import { axisTitle, baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng, strokeGuideLine } from '../report/chart-base';
 import { Comparison, StepComparison } from './compare';
 
-interface RatioSeries {
-  label: string;
-  value: (s: StepComparison) => number | null;
-}
-
-const SERIES: RatioSeries[] = [
+/** The B/A ratios drawn, on the PNG and on the compare page. */
+export const RATIO_SERIES: Array<{ label: string; value: (s: StepComparison) => number | null }> = [
   { label: 'ops/s B/A (above 1: faster)', value: (s) => s.opsRatio },
   { label: 'read p50 B/A (above 1: slower)', value: (s) => s.latencyRatio.reads.p50 },
   { label: 'read p99 B/A', value: (s) => s.latencyRatio.reads.p99 },
@@ -47,7 +43,7 @@ function referenceLinesPlugin(lines: Array<{ y: number; color: string; dash: num
 export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<'line'> {
   const steps = c.steps;
   const ticks = steps.map((s) => s.clients);
-  const datasets = SERIES.map((series, i) => ({ series, color: PALETTE[i % PALETTE.length], points: steps.map((s) => ({ x: s.clients, y: series.value(s) })) }))
+  const datasets = RATIO_SERIES.map((series, i) => ({ series, color: PALETTE[i % PALETTE.length], points: steps.map((s) => ({ x: s.clients, y: series.value(s) })) }))
     .filter((d) => d.points.some((p) => p.y !== null))
     .map((d) => ({
       label: d.series.label,
@@ -102,12 +98,7 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
   };
 }
 
-let registered = false;
-
 export async function renderComparisonChart(c: Comparison): Promise<Buffer> {
-  if (!registered) {
-    registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-    registered = true;
-  }
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   return renderConfigurationPng(comparisonChartConfiguration(c));
 }

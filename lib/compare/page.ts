@@ -9,22 +9,15 @@ import { buildCharts, ChartSpec, PALETTE, Series } from '../report/chart-data';
 import { reportPageModel } from '../report/index-html';
 import { PageBlock, PageModel, renderPage } from '../report/page/page';
 import { buildServerCharts } from '../report/server-charts';
-import { Comparison, StepComparison } from './compare';
+import { Comparison } from './compare';
+import { RATIO_SERIES } from './chart';
 import { COMPARE_PNG, comparisonTable, conclusion } from './render-text';
-
-const RATIOS: Array<{ label: string; value: (s: StepComparison) => number | null }> = [
-  { label: 'ops/s B/A (above 1: faster)', value: (s) => s.opsRatio },
-  { label: 'read p50 B/A (above 1: slower)', value: (s) => s.latencyRatio.reads.p50 },
-  { label: 'read p99 B/A', value: (s) => s.latencyRatio.reads.p99 },
-  { label: 'write p50 B/A', value: (s) => s.latencyRatio.writes.p50 },
-  { label: 'write p99 B/A', value: (s) => s.latencyRatio.writes.p99 },
-];
 
 /** The ratios by client count, with the no-change line and the ops/s regression threshold as flat lines. */
 export function ratioChart(c: Comparison): ChartSpec {
   const ticks = c.steps.map((s) => s.clients);
   const flat = (label: string, y: number, color: string, dash: number[]): Series => ({ label, color, pointStyle: 'crossRot', dash, points: ticks.map((x) => ({ x, y })) });
-  const series: Series[] = RATIOS.map((r, i): Series => ({ label: r.label, color: PALETTE[i % PALETTE.length], pointStyle: 'circle', dash: [], points: c.steps.map((s) => ({ x: s.clients, y: r.value(s) })) }))
+  const series: Series[] = RATIO_SERIES.map((r, i): Series => ({ label: r.label, color: PALETTE[i % PALETTE.length], pointStyle: 'circle', dash: [], points: c.steps.map((s) => ({ x: s.clients, y: r.value(s) })) }))
     .filter((s) => s.points.some((p) => p.y !== null));
   series.push(flat('no change (1)', 1, '#555555', [2, 3]), flat(`ops/s -${c.threshold}%: regression threshold`, 1 - c.threshold / 100, '#b00020', [6, 4]));
   return {

@@ -72,6 +72,8 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, style
   throw new UsageError(lines.join('\n'));
 }
 
+export const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
+
 /** Parses an integer flag value strictly ("12", not "12abc" or "1.5"), naming the flag on error. */
 export function intArg(flag: string) {
   return (value: string): number => {

@@ -213,7 +213,3 @@ export function abortError(): RunError {
   err.name = 'AbortError';
   return err;
 }
-
-export function isAbortError(err: unknown): boolean {
-  return err instanceof Error && err.name === 'AbortError';
-}

@@ -11,6 +11,7 @@ import { closest, kebab } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
 import { RUN_TARGET_DEFAULTS, TargetFlags } from '../target/flags';
+import { fileTimestamp } from '../common/values';
 
 export type TargetPlan =
   | { kind: 'uri'; uri: string; setup?: SetupPlan }
@@ -100,7 +101,7 @@ export function resolveTargetPlan(flags: Partial<TargetFlags>, ctx: TargetPlanCo
       requireMongod(binaries);
     }
     const ownDataDir = flags.dataDir === undefined;
-    const dataDir = flags.dataDir !== undefined ? path.resolve(flags.dataDir) : path.join(os.tmpdir(), `mongo-bench-${timestamp(ctx.now)}-${process.pid}`);
+    const dataDir = flags.dataDir !== undefined ? path.resolve(flags.dataDir) : path.join(os.tmpdir(), `mongo-bench-${fileTimestamp(ctx.now)}-${process.pid}`);
     const input: TopologyInput = {
       topology,
       replicas: flags.replicas,
@@ -183,8 +184,4 @@ function rejectSharding(flags: Partial<TargetFlags>): Record<string, never> {
   const sharding = SHARDING_KEYS.filter((k) => flags[k] !== undefined);
   if (sharding.length > 0) throw new UsageError(`option --${kebab(sharding[0])}: only applies to --topology sharded (or --uri ... --setup)`);
   return {};
-}
-
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[:]/g, '-');
 }

@@ -9,14 +9,6 @@ import { CHART_FONT_FAMILY as FONT_FAMILY } from '../report/fonts';
 import { baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng, WARNING_COLOR } from '../report/chart-base';
 const LINE_COLOR = '#1f5fbf';
 
-let ready = false;
-
-function setUp(): void {
-  if (ready) return;
-  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle);
-  ready = true;
-}
-
 /** Writes each point's ops/s above it, so the figures can be read off the image. */
 const pointValues: Plugin<'line'> = {
   id: 'pointValues',
@@ -138,6 +130,6 @@ export function diskperfChartConfig(result: DiskperfResult): ChartConfiguration<
 
 /** Renders the chart to PNG bytes. */
 export async function renderDiskperfChart(result: DiskperfResult): Promise<Buffer> {
-  setUp();
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle);
   return renderConfigurationPng(diskperfChartConfig(result));
 }

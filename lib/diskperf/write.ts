@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { DiskperfResult } from './result';
 import { toCsv, toSummaryMarkdown } from './format';
 import { renderDiskperfChart } from './chart';
+import { fileTimestamp } from '../common/values';
 
 export const DISKPERF_FILES = { json: 'diskperf.json', csv: 'diskperf.csv', summary: 'summary.md', chart: 'diskperf.png' } as const;
 
 /** reports/<timestamp>-diskperf, the timestamp in UTC and safe in file names. */
 export function defaultDiskperfOutDir(now = new Date()): string {
-  return join('reports', `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-diskperf`);
+  return join('reports', `${fileTimestamp(now)}-diskperf`);
 }
 
 /** Writes diskperf.json, diskperf.csv, summary.md and diskperf.png into `dir`; returns their paths. */

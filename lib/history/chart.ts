@@ -121,13 +121,8 @@ export function trendChartConfiguration(h: HistoryDocument, label: string, metri
   };
 }
 
-let registered = false;
-
 export async function renderTrendChart(h: HistoryDocument, label: string, metric: HistorySeries['metric']): Promise<Buffer | undefined> {
-  if (!registered) {
-    registerChartComponents(LineController, LineElement, PointElement, LinearScale, Title, SubTitle, Legend);
-    registered = true;
-  }
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, Title, SubTitle, Legend);
   const configuration = trendChartConfiguration(h, label, metric);
   return configuration ? renderConfigurationPng(configuration) : undefined;
 }

@@ -14,6 +14,7 @@ import { RunError, UsageError } from '../config/errors';
 import { redactText, redactUri } from '../security/redact';
 import { newKeyFileContent } from './keyfile';
 import { CACHE_SIZE_ARG, cacheSizeGbPerMongod } from '../topology/cache-size';
+import { isAbortError } from '../common/values';
 
 export interface EmbeddedOptions {
   topology: 'standalone' | 'replset';
@@ -107,7 +108,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   try {
     started = await untilAborted(starting, options.signal);
   } catch (err) {
-    if (isAbort(err)) {
+    if (isAbortError(err)) {
       // Whatever still comes up is stopped, and its data removed, once it is there.
       void starting.then((late) => late.stop(), () => undefined).catch(() => undefined).finally(removeData);
       throw err;
@@ -176,10 +177,6 @@ function abortError(): RunError {
   const err = new RunError('embedded MongoDB start interrupted');
   err.name = 'AbortError';
   return err;
-}
-
-function isAbort(err: unknown): boolean {
-  return err instanceof Error && err.name === 'AbortError';
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

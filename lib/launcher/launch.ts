@@ -3,6 +3,7 @@
  * them again (mongos first, then shards, then config servers). Any failure while launching stops
  * everything this group started before the error reaches the caller.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +12,7 @@ import { requireMongod, requireMongos, type ResolvedBinaries } from './binaries'
 import { terminate, track, type ExitInfo, type TrackedChild } from './children';
 import { formatCommandLine } from './command-line';
 import { describeTail, OutputTail } from './log-tail';
-import { directUri, helloOnce, portBlocker, sleep, waitForHello } from './ports';
+import { directUri, helloOnce, portBlocker, waitForHello } from './ports';
 import { ensureKeyFile } from './keyfile';
 import { argValue, bindAddresses, dataDirOf, effectiveArgs, hasArg, logPathOf, stopTier, validateSpecs, type ProcessKind, type ProcessSpec } from './spec';
 

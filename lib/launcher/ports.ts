@@ -1,4 +1,5 @@
 /** Port checks: is a port free before we start a process on it, and does it answer `hello` yet. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as net from 'node:net';
 import { MongoClient } from 'mongodb';
 
@@ -87,8 +88,4 @@ export async function waitForHello(host: string, port: number, options: WaitForH
     await sleep(Math.min(pollMs, Math.max(0, options.deadline - Date.now())));
   }
   return false;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -95,13 +95,6 @@ export function barChartSpec(doc: MatrixDocument, def: MatrixChartDefinition): B
   return { ...common, categories, datasets };
 }
 
-let initialised = false;
-function init(): void {
-  if (initialised) return;
-  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-  initialised = true;
-}
-
 /** The value above each bar, and the reason ("skipped") where a bar is missing. */
 function labelsPlugin(spec: BarChartSpec): Plugin<'bar'> {
   return {
@@ -195,7 +188,7 @@ export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): 
 }
 
 export async function renderBarChart(spec: BarChartSpec, size: { width?: number; height?: number } = {}): Promise<Buffer> {
-  init();
+  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   const width = size.width ?? CHART_WIDTH;
   return renderConfigurationPng(barChartConfiguration(spec, width), width, size.height ?? CHART_HEIGHT);
 }

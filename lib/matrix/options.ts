@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { kebab, parseOptions } from '../config/validate';
+import { kebab, parseOptions, positiveInt } from '../config/validate';
 import { parsePresplit } from '../topology/options';
 import { readMatrixFile } from './matrix-file';
 import { allExperiments, experimentNames } from '../experiments/registry';
@@ -14,11 +14,11 @@ import { matrixPreset } from './presets';
 import { resolveMatrixTarget } from './matrix-target';
 import { pickTopologyFlags, TopologyFlags } from '../target/flags';
 import { TargetPlan } from '../deployment/plan';
+import { fileTimestamp } from '../common/values';
 
 export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
 
 
-const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
 const flagsSchema = z
   .object({
@@ -85,10 +85,6 @@ function same(...keys: string[]): Record<string, string> {
   return Object.fromEntries(keys.map((k) => [k, k]));
 }
 
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-}
-
 export interface ResolveMatrixContext {
   env?: Readonly<Record<string, string | undefined>>;
   commandLine?: string;
@@ -140,7 +136,7 @@ export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date()
     scale,
     overrides,
     datasetRatios: flags.datasetRatio,
-    outDir: flags.out ?? `reports/${timestamp(now)}-matrix-${slug(definition.name)}`,
+    outDir: flags.out ?? `reports/${fileTimestamp(now)}-matrix-${slug(definition.name)}`,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     // A server the matrix starts is its own to change: no --setup needed there.

@@ -7,16 +7,9 @@
 import { Document, MongoClient, MongoServerError } from 'mongodb';
 import { dropQuietly } from '../experiments/configuration';
 import { Capability, TopologyFacts } from '../experiments/experiment';
+import { tryCommand } from '../target/connect';
 
 export type { Capability, TargetCapabilities, TopologyFacts, TopologyKind } from '../experiments/experiment';
-
-async function tryAdmin(client: MongoClient, command: Document): Promise<Document | undefined> {
-  try {
-    return await client.db('admin').command(command);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Pure: the topology from a hello (or isMaster) reply. */
 export function topologyFromHello(reply: Document, source: TopologyFacts['source']): TopologyFacts {
@@ -30,9 +23,9 @@ export function topologyFromHello(reply: Document, source: TopologyFacts['source
 }
 
 export async function probeTopology(client: MongoClient): Promise<TopologyFacts> {
-  const hello = await tryAdmin(client, { hello: 1 });
+  const hello = await tryCommand(client, { hello: 1 });
   if (hello) return topologyFromHello(hello, 'hello');
-  const isMaster = await tryAdmin(client, { isMaster: 1 });
+  const isMaster = await tryCommand(client, { isMaster: 1 });
   if (isMaster) return topologyFromHello(isMaster, 'isMaster');
   throw new Error('the server answered neither hello nor isMaster');
 }

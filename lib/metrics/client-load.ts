@@ -50,7 +50,7 @@ export class LoadProbe {
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
-const round1 = (x: number): number => Math.round(x * 10) / 10;
+export const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 export function cpuPercentOf(reading: Pick<LoopReading, 'cpuMicros' | 'wallMicros'>): number {
   return reading.wallMicros > 0 ? round1((reading.cpuMicros / reading.wallMicros) * 100) : 0;

@@ -4,6 +4,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { LatencySummary } from '../result';
+import { round1 } from './client-load';
 
 /** One hour in microseconds: slower operations are recorded as one hour. */
 export const HIGHEST_TRACKABLE_MICROS = 3_600_000_000;
@@ -83,8 +84,6 @@ export class LatencyRecorder {
     return summarize(this);
   }
 }
-
-const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 export function summarize(recorder: LatencyRecorder): LatencySummary {
   const h = recorder.histogram;

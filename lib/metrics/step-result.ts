@@ -1,5 +1,5 @@
 /** Builds a step's result entry from the measurements of its trials (merging histograms, series and counts). */
-import { isClientBound, mergeClientLoads } from './client-load';
+import { isClientBound, mergeClientLoads, round1 } from './client-load';
 import { mergeRecorders } from './latency';
 import { ArrivalMeasurement, StepMeasurement } from './measurement';
 import { addBenchRunCounts, addOpCounts } from './merge-measurements';
@@ -15,8 +15,6 @@ const BENCHRUN_NAMES: Record<string, { rate: string; count: string; latency: str
   remove: { rate: 'delete', count: 'deletes', latency: 'deleteLatencyAverageMicros' },
   command: { rate: 'command', count: 'commands', latency: 'commandsLatencyAverageMicros' },
 };
-
-const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 export interface SummarizeOptions {
   status?: StepResult['status'];

@@ -17,7 +17,7 @@ const TITLE_COLOR = '#111111';
 const SUBTITLE_COLOR = '#444444';
 
 let fontsAndDefaultsSet = false;
-/** The fonts and Chart.js defaults every chart of the tool uses, then the given chart components. */
+/** The fonts and Chart.js defaults every chart of the tool uses, then the given chart components (again is harmless). */
 export function registerChartComponents(...components: ChartComponentLike[]): void {
   if (!fontsAndDefaultsSet) {
     registerChartFonts();

@@ -104,31 +104,22 @@ function seriesStyle(index: number): Pick<Series, 'color' | 'pointStyle' | 'dash
 
 export type ThroughputMetric = 'avgReads' | 'peakReads' | 'avgWrites' | 'peakWrites';
 
-const THROUGHPUT: Record<ThroughputMetric, { file: string; title: string; yTitle: string; value: (s: StepResult) => number }> = {
-  avgReads: {
-    file: 'avg-read-ops.png',
-    title: 'Average read operations per second by concurrent clients',
-    yTitle: 'reads/sec (mean over the step)',
-    value: (s) => s.opsPerSec.reads,
-  },
-  peakReads: {
-    file: 'peak-read-ops.png',
-    title: 'Peak read operations per second by concurrent clients',
-    yTitle: 'reads/sec (best second of the step)',
-    value: (s) => s.peakOpsPerSec.reads,
-  },
-  avgWrites: {
-    file: 'avg-write-ops.png',
-    title: 'Average write operations per second by concurrent clients',
-    yTitle: 'writes/sec (mean over the step)',
-    value: (s) => s.opsPerSec.writes,
-  },
-  peakWrites: {
-    file: 'peak-write-ops.png',
-    title: 'Peak write operations per second by concurrent clients',
-    yTitle: 'writes/sec (best second of the step)',
-    value: (s) => s.peakOpsPerSec.writes,
-  },
+/** The mean (avg) or the best second (peak) of reads or writes, by concurrent clients. */
+function throughput(kind: OpKind, peak: boolean): { file: string; title: string; yTitle: string; value: (s: StepResult) => number } {
+  const word = kind === 'reads' ? 'read' : 'write';
+  return {
+    file: `${peak ? 'peak' : 'avg'}-${word}-ops.png`,
+    title: `${peak ? 'Peak' : 'Average'} ${word} operations per second by concurrent clients`,
+    yTitle: `${kind}/sec (${peak ? 'best second of' : 'mean over'} the step)`,
+    value: (s) => (peak ? s.peakOpsPerSec : s.opsPerSec)[kind],
+  };
+}
+
+const THROUGHPUT: Record<ThroughputMetric, ReturnType<typeof throughput>> = {
+  avgReads: throughput('reads', false),
+  peakReads: throughput('reads', true),
+  avgWrites: throughput('writes', false),
+  peakWrites: throughput('writes', true),
 };
 
 export const THROUGHPUT_METRICS = Object.keys(THROUGHPUT) as ThroughputMetric[];
@@ -279,7 +270,7 @@ export function timelineSegments(results: readonly ResultDocument[]): StepSegmen
 }
 
 /** Per-second points of one result; each second is plotted at its middle, with a gap between steps. */
-function timelinePoints(result: ResultDocument, segments: readonly StepSegment[], value: (p: StepResult['perSecond'][number]) => number): Point[] {
+export function timelinePoints(result: ResultDocument, segments: readonly StepSegment[], value: (p: StepResult['perSecond'][number]) => number): Point[] {
   const points: Point[] = [];
   for (const seg of segments) {
     const step = result.steps.find((s) => s.clients === seg.clients);

@@ -19,17 +19,10 @@ import { CHART_FONT_FAMILY } from './fonts';
 import { ChartSpec } from './chart-data';
 import { formatOps } from './format';
 
-// The shared chart base, also from here for the modules that import it by this name.
-export { backgroundPlugin, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng, WARNING_LINE_HEIGHT, warningsPlugin } from './chart-base';
+export { CHART_HEIGHT, CHART_WIDTH } from './chart-base';
+
 /** Background events marked on timelines (a scenario's index build, balancer, step-down). */
 const MARKER_COLOR = '#6a3d9a';
-
-let initialised = false;
-function init(): void {
-  if (initialised) return;
-  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-  initialised = true;
-}
 
 export interface RenderOptions {
   width?: number;
@@ -262,6 +255,6 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
 
 /** Renders one chart to PNG bytes. */
 export async function renderChart(spec: ChartSpec, options: RenderOptions = {}): Promise<Buffer> {
-  init();
+  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
   return renderConfigurationPng(chartConfiguration(spec, options), options.width ?? CHART_WIDTH, options.height ?? CHART_HEIGHT);
 }

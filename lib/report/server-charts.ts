@@ -6,7 +6,7 @@
  * Several results overlay one line per result. `serverChartsAbsence` says why a result has none.
  */
 import { ResultDocument, ServerPoint, ServerSection, ServerWindow } from '../result';
-import { ChartSpec, PALETTE, Point, Series, stepSeconds, StepSegment, timelineSegments } from './chart-data';
+import { ChartSpec, PALETTE, Point, Series, stepSeconds, StepSegment, timelinePoints, timelineSegments } from './chart-data';
 import { measuredLine, seriesLabels, uniqueLabels, warnings } from './describe';
 
 export const SERVER_CHART_FILES = { ops: 'server-ops.png', cache: 'server-cache.png', queues: 'server-queues.png', lag: 'server-repl-lag.png' } as const;
@@ -71,14 +71,7 @@ function trialLength(step: ResultDocument['steps'][number], w: ServerWindow): nu
 }
 
 function clientLine(result: ResultDocument, segments: readonly StepSegment[], label: string, index: number): Series {
-  const points: Point[] = [];
-  for (const seg of segments) {
-    const step = result.steps.find((s) => s.clients === seg.clients);
-    if (!step) continue;
-    for (const { at, sample } of stepSeconds(step)) points.push({ x: seg.start + at + 0.5, y: sample.reads + sample.writes });
-    points.push({ x: seg.start + seg.length, y: null });
-  }
-  return { label, ...style(index, 1), color: '#000000', points };
+  return { label, ...style(index, 1), color: '#000000', points: timelinePoints(result, segments, (p) => p.reads + p.writes) };
 }
 
 /** A process's name in a legend: its shard, kind and host. */

@@ -204,10 +204,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       await serverStats?.stop();
       if (signal?.aborted) return await finish(result, save, `interrupted (${abortReason(signal)})`);
       if (failed) return await finish(result, save, failed);
-      result.complete = true;
-      result.finishedAt = new Date().toISOString();
-      await save();
-      return result;
+      return await finish(result, save);
     }
     const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
     // Where every step's clients run, chosen once: agents when given, else this process.
@@ -320,10 +317,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       throw new RunError(`${failedSteps.length} step${failedSteps.length === 1 ? '' : 's'} failed (--on-error continue: the others ran): ${failedSteps.join('; ')}${resultsPath ? ` (results in ${resultsPath})` : ''}`);
     }
     if (signal?.aborted) return await finish(result, save, `interrupted (${abortReason(signal)})`);
-    result.complete = true;
-    result.finishedAt = new Date().toISOString();
-    await save();
-    return result;
+    return await finish(result, save);
   } finally {
     const advice = sweepAdvice(result.steps);
     if (advice) emit({ type: 'client-bound', advice });
@@ -333,10 +327,11 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   }
 }
 
-async function finish(result: ResultDocument, save: () => Promise<void>, reason: string): Promise<ResultDocument> {
-  result.complete = false;
+/** Marks the result complete (no reason) or incomplete, stamps finishedAt and saves it. */
+async function finish(result: ResultDocument, save: () => Promise<void>, reason?: string): Promise<ResultDocument> {
+  result.complete = reason === undefined;
   // Keep what a failed step (--on-error continue) already said.
-  result.incompleteReason = result.incompleteReason ? `${reason}; ${result.incompleteReason}` : reason;
+  if (reason !== undefined) result.incompleteReason = result.incompleteReason ? `${reason}; ${result.incompleteReason}` : reason;
   result.finishedAt = new Date().toISOString();
   await save();
   return result;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { closest, parseOptions } from '../config/validate';
+import { closest, parseOptions, positiveInt } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/spec/presets';
 import { readWorkloadFile } from '../workload/spec/workload-file';
 import { replayStages } from '../workload/spec/replay-curve';
@@ -17,6 +17,7 @@ import { Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
+import { dropUndefined, fileTimestamp } from '../common/values';
 
 export const RUN_DEFAULTS = {
   workload: '6to1',
@@ -167,7 +168,6 @@ export interface OutputFlags {
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 
-const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
 /** The engine's options (everything but --uri), shared by flags and config files. */
 export const benchmarkShape = {
@@ -246,10 +246,6 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
   }
   if (/^[A-Za-z][\w-]*$/.test(trimmed)) return { w: trimmed };
   throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
-}
-
-function timestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
 }
 
 function safeLabel(label: string): string {
@@ -418,7 +414,7 @@ function scenariosWorkload(specs: readonly ScenarioSpec[]): RunOptions['workload
 
 /** reports/<timestamp>-<label>/ */
 export function defaultOutDir(label: string, now: Date): string {
-  return `reports/${timestamp(now)}-${safeLabel(label)}`;
+  return `reports/${fileTimestamp(now)}-${safeLabel(label)}`;
 }
 
 /**
@@ -426,14 +422,10 @@ export function defaultOutDir(label: string, now: Date): string {
  * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
  */
 export function resolveRunOptions(raw: BenchmarkFlags & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
-  const flags = parseOptions(flagsSchema, stripUndefined(raw));
+  const flags = parseOptions(flagsSchema, dropUndefined(raw));
   const { uri, json: _json, ...benchmark } = flags;
   void _json;
   return { uri, ...resolveBenchmarkOptions(benchmark, now) };
-}
-
-function stripUndefined<T extends object>(obj: T): Partial<T> {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export { PRESET_NAMES };

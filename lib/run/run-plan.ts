@@ -16,6 +16,7 @@ import { parseOptions } from '../config/validate';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
 import { compileRunWorkload } from './benchmark';
 import { resolveStoreSpec } from '../store/store';
+import { dropUndefined } from '../common/values';
 
 export interface RunPlan {
   benchmark: Omit<RunOptions, 'uri'> & { outDir: string };
@@ -151,10 +152,6 @@ function pick<T extends object, K extends keyof T>(obj: Partial<T>, keys: K[]): 
   const out = {} as Pick<T, K>;
   for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k] as T[K];
   return out;
-}
-
-function dropUndefined<T extends object>(obj: T): Partial<T> {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export type { OutputFlags };

@@ -9,6 +9,7 @@ import type { AuthMechanism, MongoClientOptions } from 'mongodb';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { kebab, oneOfError, parseOptions, PathStyle } from '../config/validate';
+import { dropUndefined } from '../common/values';
 
 /** Where a password may come from besides --password (which `ps` shows to everyone on the machine). */
 export const PASSWORD_ENV = 'MONGO_BENCH_PASSWORD';
@@ -196,8 +197,4 @@ function checkReadableFile(file: string, name: string): void {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`${name}: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`);
   }
-}
-
-function dropUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

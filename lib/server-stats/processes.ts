@@ -6,6 +6,7 @@
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { listShards, parseShardHost, ShardInfo } from './shards';
+import { messageOf } from '../common/values';
 
 type Doc = Record<string, unknown>;
 
@@ -84,8 +85,4 @@ export function driverProcessConnector(intervalMs: number, clientOptions: MongoC
       close: () => client.close(),
     };
   };
-}
-
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

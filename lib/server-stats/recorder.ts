@@ -5,7 +5,8 @@
  * Never fails the run: a process that cannot be read is a gap, a user without the clusterMonitor
  * role gets one warning and no sampling.
  */
-import { ServerProcess, ConnectProcess, discoverProcesses, messageOf, ProcessConnection } from './processes';
+import { ServerProcess, ConnectProcess, discoverProcesses, ProcessConnection } from './processes';
+import { messageOf } from '../common/values';
 import { counterDeltas, pointsFromReadings } from './series';
 import { Reading, Sampler, SampleSource } from './sampler';
 import { ConsistencyCheck, ServerSection, ServerWindow } from '../result';

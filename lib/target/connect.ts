@@ -80,7 +80,8 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
   }
 }
 
-async function tryCommand(client: MongoClient, command: Document): Promise<Document | undefined> {
+/** An admin command's answer, or undefined when the server refuses it. */
+export async function tryCommand(client: MongoClient, command: Document): Promise<Document | undefined> {
   try {
     return await client.db('admin').command(command);
   } catch {

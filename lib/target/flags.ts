@@ -5,10 +5,9 @@
  * (lib/cli/topology-options.ts); lib/run's resolveRunPlan gives them their meaning.
  */
 import { z } from 'zod';
+import { positiveInt } from '../config/validate';
 
 export const RUN_TARGET_DEFAULTS = { db: 'mongo_bench', collection: 'docs', readyTimeoutMs: 60_000 } as const;
-
-const positive = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
 export const targetShape = {
   uri: z.string().min(1, 'must not be empty').optional(),
@@ -34,7 +33,7 @@ export const targetShape = {
   serverVersion: z.string().optional(),
   mongodBin: z.string().min(1, 'must not be empty').optional(),
   binDir: z.string().min(1, 'must not be empty').optional(),
-  readyTimeout: positive('the ready timeout (ms)').optional(),
+  readyTimeout: positiveInt('the ready timeout (ms)').optional(),
   /** Launched: each mongod's WiredTiger cache in GB (default: its share of the host's memory). */
   cacheSizeGb: z.number().optional(),
   /** Launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user. */

@@ -7,6 +7,7 @@
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { Doc, PlanTarget, SetupPlan, SetupStep, StepCheck, withCredentials } from './plan';
+import { messageOf } from '../common/values';
 
 /** What applyPlan needs from a connection: run a command, throw when the server says ok: 0. */
 export interface CommandRunner {
@@ -354,10 +355,6 @@ function writeErrorOf(reply: Doc): string | undefined {
   if (writeErrors && writeErrors.length > 0) return writeErrors[0].errmsg ?? 'write error';
   const wce = reply.writeConcernError as { errmsg?: string } | undefined;
   return wce ? (wce.errmsg ?? 'write concern error') : undefined;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export interface DriverConnector {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { parseOptions, PathStyle } from '../config/validate';
 import { parseServerVersion, ServerVersion } from './server-version';
+import { dropUndefined } from '../common/values';
 
 export const TOPOLOGY_KINDS = ['standalone', 'replset', 'sharded'] as const;
 export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
@@ -274,8 +275,4 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '::1';
-}
-
-function dropUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

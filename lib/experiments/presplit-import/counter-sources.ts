@@ -4,8 +4,13 @@
  * replica set, as listShards names it).
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
-import { CounterSource } from './sampler';
-import { shardConnectionString, ShardInfo } from './shards';
+import { SampleSource, Sampler } from '../../server-stats/sampler';
+import { shardConnectionString, ShardInfo } from '../../server-stats/shards';
+
+// The per-shard sampler is the general server sampler reading one counter per source.
+export type CounterSource = SampleSource<number>;
+export const CounterSampler = Sampler<number>;
+export type CounterSampler = Sampler<number>;
 
 type Doc = Record<string, unknown>;
 

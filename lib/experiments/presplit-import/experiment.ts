@@ -12,16 +12,16 @@ import { applyPlan, CommandLogEntry, StepOutcome } from '../../topology/apply';
 import { parseServerVersion, ServerVersion } from '../../topology/server-version';
 import { toolInfo } from '../../common/version';
 import { ChunkDistribution, readChunkDistribution } from './chunks';
-import { ConnectShard, driverShardConnector, insertCounterSource } from './counter-sources';
+import { ConnectShard, CounterSampler, CounterSource, driverShardConnector, insertCounterSource } from './counter-sources';
 import { documentMaker, ImportDocument } from './documents';
 import { ClusterBaseline, readBaseline, resetForWay, restoreBaseline } from './housekeeping';
 import { importDocuments, ImportOutcome } from './importer';
 import { PresplitImportInput, PresplitImportSettings, resolvePresplitImportOptions, WayName } from './options';
 import { clientRates, CounterReading, counterTotal, peakRate, ratesFromReadings, round3, spreadOf } from './rates';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult, SetupStepRecord, WayResult } from './result';
-import { CounterSampler, CounterSource } from './sampler';
-import { listShards, ShardInfo } from './shards';
+import { listShards, ShardInfo } from '../../server-stats/shards';
 import { WAY_DEFINITIONS, waySetupSteps, wayScriptsArgs } from './ways';
+import { messageOf } from '../../common/values';
 
 export type PresplitImportEvent =
   | { kind: 'way'; way: WayName; index: number; ways: number }
@@ -279,8 +279,4 @@ function finishWay(
       client: peakRate(client),
     },
   };
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

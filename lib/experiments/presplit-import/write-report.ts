@@ -6,12 +6,13 @@ import { renderChart } from '../../report/render-chart';
 import { buildExperimentCharts } from './chart-data';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult } from './result';
 import { renderPresplitImportSummary } from './summary-md';
+import { fileTimestamp } from '../../common/values';
 
 export const PRESPLIT_IMPORT_FILES = { json: 'presplit-import.json', summary: 'summary.md' } as const;
 
 /** reports/<UTC timestamp>-presplit-import */
 export function defaultPresplitImportOutDir(now = new Date()): string {
-  return join('reports', `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-presplit-import`);
+  return join('reports', `${fileTimestamp(now)}-presplit-import`);
 }
 
 /** Writes presplit-import.json first (so a chart failure cannot lose the figures), then the charts and summary.md. */

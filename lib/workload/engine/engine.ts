@@ -11,6 +11,7 @@
  * exactly with what the server applied, but an op completing after the close is bucketed in the step's
  * overrun, never in a window second (nor so in the peak).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sleepUntil } from '../../common/sleep-until';
 import { LoadProbe, LoopReading } from '../../metrics/client-load';
 import { LatencyRecorder } from '../../metrics/latency';
@@ -165,10 +166,6 @@ class Tally {
   tallies(): ErrorTally[] {
     return [...this.errorsByKind.values()];
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

@@ -7,6 +7,7 @@
 import { Long, ObjectId } from 'mongodb';
 import { toolInfo } from '../../common/version';
 import { clientCountsUpTo } from './sweep';
+import { isObject } from '../../common/values';
 
 export interface LegacyScriptOptions {
   workload: { name: string; ops: unknown[] };
@@ -35,10 +36,6 @@ export function shellKnowsReadPrefMode(shell: { major: number; minor: number }):
 
 const READ_OPS = new Set(['findOne', 'find', 'query']);
 const WRITE_OPS = new Set(['update', 'insert', 'remove', 'delete']);
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** One op as the legacy shell's benchRun wants it. */
 export function legacyOp(

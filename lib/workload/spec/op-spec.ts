@@ -6,6 +6,7 @@
 import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { numericValue } from './typed-ejson';
+import { isObject, show } from '../../common/values';
 
 /** The op names benchRun accepts (`query` = `find`, `delete` = `remove`). */
 export const OP_NAMES = ['findOne', 'find', 'query', 'update', 'insert', 'remove', 'delete', 'command', 'nop', 'let'] as const;
@@ -115,18 +116,6 @@ export function opClass(spec: Pick<OpSpec, 'type' | 'command'>): OpClass {
     }
     default:
       return 'none';
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function show(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
   }
 }
 

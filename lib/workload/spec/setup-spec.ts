@@ -14,6 +14,7 @@ import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { Namespace, parseNamespace } from './op-spec';
 import { compileTemplate, TemplateScope } from './template';
+import { isObject } from '../../common/values';
 
 export type SetupStep =
   | { kind: 'command'; db: string; command: Record<string, unknown> }
@@ -35,10 +36,6 @@ export type ResetMode = (typeof RESET_CHOICES)[number];
 export const DEFAULT_GENERATE_BATCH = 1000;
 
 const ENTRY_KEYS = ['command', 'db', 'documents', 'ns', 'batchSize'];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The set-up steps a step with this many clients runs. */
 export function setupFor(setup: WorkloadSetup, clients: number): SetupStep[] {

@@ -9,6 +9,7 @@ import { closest } from '../../config/validate';
 import { DEFAULT_THETA, hotspot, Latest, scramble, Zipfian } from './key-distributions';
 import { Prng } from './prng';
 import { cumulativeIndex } from './weighted-pick';
+import { isPlainObject, show } from '../../common/values';
 
 /** Per-client state the generators read and advance. */
 export interface ClientState {
@@ -22,6 +23,13 @@ export interface ClientState {
 }
 
 /** What compiling the ops of one workload shares: sequence and variable slots. */
+/** The key's slot in a client's state: the one it has, or the next free one. */
+function slotOf<K>(slots: Map<K, number>, key: K): number {
+  const slot = slots.get(key) ?? slots.size;
+  slots.set(key, slot);
+  return slot;
+}
+
 export class TemplateScope {
   readonly seqSlots = new Map<number, number>();
   readonly varSlots = new Map<string, number>();
@@ -29,22 +37,12 @@ export class TemplateScope {
   usesUniqueSeq = false;
 
   seqSlot(seqId: number): number {
-    let slot = this.seqSlots.get(seqId);
-    if (slot === undefined) {
-      slot = this.seqSlots.size;
-      this.seqSlots.set(seqId, slot);
-    }
-    return slot;
+    return slotOf(this.seqSlots, seqId);
   }
 
   /** Called by a `let` op: later ops may read the variable. */
   defineVar(name: string): number {
-    let slot = this.varSlots.get(name);
-    if (slot === undefined) {
-      slot = this.varSlots.size;
-      this.varSlots.set(name, slot);
-    }
-    return slot;
+    return slotOf(this.varSlots, name);
   }
 
   newClientState(index: number, seed: number): ClientState {
@@ -85,23 +83,8 @@ export const MAX_CLIENTS_WITH_UNIQUE_SEQ = 128;
 // (src/mongo/scripting/bson_template_evaluator.cpp, BsonTemplateEvaluator::evalRandString).
 const STRING_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-/** A plain {...} object (from any realm: structuredClone and vm contexts have their own Object), not a BSON value or Date. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
-  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
-}
-
 function fail(path: string, message: string): never {
   throw new UsageError(`${path}: ${message}`);
-}
-
-function show(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /**

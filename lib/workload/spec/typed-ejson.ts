@@ -8,19 +8,13 @@
  * Every other wrapper ($oid, $date, $binary, $timestamp, ...) is read as relaxed Extended JSON reads it.
  */
 import { BSON, BSONRegExp, Decimal128, Double, Int32, Long } from 'mongodb';
+import { isPlainObject } from '../../common/values';
 
 const NUMBER_WRAPPERS = new Set(['$numberInt', '$numberLong', '$numberDouble', '$numberDecimal']);
 const OTHER_WRAPPERS = new Set([
   '$oid', '$date', '$binary', '$uuid', '$regularExpression', '$regex', '$timestamp', '$minKey', '$maxKey',
   '$symbol', '$code', '$dbPointer', '$undefined',
 ]);
-
-/** A plain {...} object from any realm (a node:vm sandbox has its own Object), not a BSON value or Date. */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
-  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
-}
 
 /** Turns a JSON tree (from JSON.parse) into values with their BSON types (see the module comment). */
 export function reviveTyped(value: unknown): unknown {

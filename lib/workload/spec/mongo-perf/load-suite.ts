@@ -26,7 +26,7 @@ import { UsageError } from '../../../config/errors';
 import { Prng } from '../prng';
 import { SetupStep, WorkloadSetup } from '../setup-spec';
 import { reviveTyped, toTypedJson } from '../typed-ejson';
-import { SetupRecording, ShellDb, UnsupportedShellCall } from './shell-recorder';
+import { SetupRecording, ShellDb, unsupported } from './shell-recorder';
 
 /** A test as the file pushes it onto `tests`. */
 export interface MongoPerfTest {
@@ -121,15 +121,9 @@ function shellGlobals(): Record<string, unknown> {
     sleep: () => undefined,
     assert: shellAssert(),
     bsonsize: (x: object) => BSON.calculateObjectSize(x),
-    load: unsupportedGlobal('load()'),
-    benchRun: unsupportedGlobal('benchRun()'),
-    sh: new Proxy({}, { get: (_t, name) => unsupportedGlobal(`sh.${String(name)}()`) }),
-  };
-}
-
-function unsupportedGlobal(call: string): () => never {
-  return () => {
-    throw new UnsupportedShellCall(call);
+    load: unsupported('load()'),
+    benchRun: unsupported('benchRun()'),
+    sh: new Proxy({}, { get: (_t, name) => unsupported(`sh.${String(name)}()`) }),
   };
 }
 

@@ -39,7 +39,8 @@ export class SetupRecording {
 const OK = Object.freeze({ ok: 1 });
 const WRITE_OK = Object.freeze({ nInserted: 1, ok: 1 });
 
-function unsupported(call: string): () => never {
+/** A shell call a setup cannot be recorded through: calling it throws UnsupportedShellCall. */
+export function unsupported(call: string): () => never {
   return () => {
     throw new UnsupportedShellCall(call);
   };
