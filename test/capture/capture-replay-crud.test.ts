@@ -55,6 +55,9 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
    * nine). The machine's load sets how long that takes (the test double served ~110 ops/s with 8
    * clients on this 2-core machine shared by 7 sessions, thousands unloaded), so the runs go on, each
    * with its own seed (independent draws), until their executed ops add up to that: never a fixed time.
+   * Each next run lasts what is left at the last run's rate (the server's rate now, not the average of
+   * a cold first run and warmer ones, which overshot 3x), in runs of at most 10 s: a wrong guess costs
+   * one more short run, not up to 30 s of ops the check does not need.
    */
   async function replayUntilSafe(workloadFile: string, weights: number[], label: string): Promise<{ counts: number[]; executed: number }> {
     const safeOps = Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
@@ -62,7 +65,8 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     let executed = 0;
     let measured = 0;
     let seconds = 3;
-    for (let run = 0; run < 12 && executed < safeOps; run++) {
+    // 36 runs of at most 10 s measure as long as the former bound (12 runs of at most 30 s) could.
+    for (let run = 0; run < 36 && executed < safeOps; run++) {
       const out = join(dir, `${label}-run-${run}`);
       const result = await runCli([
         'run', '--uri', crudUri(), '--db', uniqueDbName(label), '--workload-file', workloadFile, '--no-load',
@@ -78,9 +82,9 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       stepCounts.forEach((n, op) => (counts[op] += n));
       executed = counts.reduce((a, b) => a + b, 0);
       measured += seconds;
-      // What is left, at the rate seen so far (+25%), in runs of at most 30 s (the first, short run
-      // often sees a slower server than the next: a longer one would overshoot).
-      seconds = Math.min(30, Math.max(3, Math.ceil(((safeOps - executed) * 1.25 * measured) / Math.max(1, executed))));
+      // What is left, at this run's rate (+10%), in runs of 2..10 s.
+      const rate = Math.max(1, stepCounts.reduce((a, b) => a + b, 0)) / seconds;
+      seconds = Math.min(10, Math.max(2, Math.ceil(((safeOps - executed) * 1.1) / rate)));
     }
     const shares = counts.map((n) => ((n / executed) * 100).toFixed(2));
     console.log(`${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`);

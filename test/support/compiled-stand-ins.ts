@@ -44,7 +44,8 @@ export function compileStandIns(): string {
       configFile: false,
     });
     outputs.set(path.relative(ROOT, file).replace(/\.ts$/, '.js'), code);
-    for (const [, specifier] of code.matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
+    // swc writes the requires of import lines with double quotes and keeps a require's own quotes.
+    for (const [, , specifier] of code.matchAll(/require\((["'])(\.{1,2}\/[^"']+)\1\)/g)) {
       const dep = resolveSource(file, specifier);
       if (!seen.has(dep)) {
         seen.add(dep);
