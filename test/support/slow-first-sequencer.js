@@ -1,52 +1,49 @@
-// Jest's test order: the slowest files first, so that neither worker is left alone with a long file at
+// Jest's test order: the slowest files first, so that no worker is left alone with a long file at
 // the end of the run. Jest's own sequencer does this from the timings it cached on an earlier run; a
 // fresh clone (CI) has none, and jest then falls back to file size, which puts the long end-to-end
 // files late. TYPICAL_SECONDS fills the gap: roughly what each slow file took in a fresh-clone CI run
-// on the 2-core machine (rounded; only files of 10 s or more). Timings jest cached itself still win.
+// on the 2-core machine with three workers (rounded; only files of 10 s or more). Timings jest cached itself still win.
 // The order only changes when files run, never what they assert.
 const Sequencer = require('@jest/test-sequencer').default;
 const path = require('node:path');
 
 const TYPICAL_SECONDS = {
-  'test/matrix/matrix-launched.test.ts': 63,
-  'test/e2e-scripts/scripts-e2e-standalone-replset.test.ts': 62,
-  'test/e2e-scripts/scripts-e2e-5x3.test.ts': 59,
-  'test/e2e-scripts/scripts-e2e-sharded-before-6.test.ts': 55,
-  'test/e2e-scripts/scripts-e2e-sharded-from-6.test.ts': 52,
-  'test/run/run-launched.test.ts': 52,
-  'test/e2e-scripts/scripts-e2e-presplit.test.ts': 50,
-  'test/compare/compare-crud.test.ts': 42,
-  'test/reliability/faults.test.ts': 42,
-  'test/topology/mongosh-scripts.test.ts': 35,
-  'test/workload/workers-crud.test.ts': 32,
-  // Takes about 79 s, but listed lower on purpose: it compares with a baseline recorded on a warm
+  'test/topology/mongosh-scripts.test.ts': 73,
+  'test/compare/compare-crud.test.ts': 47,
+  'test/e2e-scripts/scripts-e2e-standalone-replset.test.ts': 46,
+  'test/workload/workers-crud.test.ts': 45,
+  'test/matrix/matrix-launched.test.ts': 40,
+  'test/docs/doc-blocks.test.ts': 39,
+  'test/reliability/faults.test.ts': 38,
+  'test/e2e-scripts/scripts-e2e-presplit.test.ts': 38,
+  'test/e2e-scripts/scripts-e2e-sharded-from-6.test.ts': 36,
+  'test/run/run-launched.test.ts': 36,
+  'test/capture/capture-replay-crud.test.ts': 36,
+  'test/e2e-scripts/scripts-e2e-sharded-before-6.test.ts': 35,
+  'test/package/tarball.test.ts': 35,
+  // Takes about 54 s, but listed lower on purpose: it compares with a baseline recorded on a warm
   // CRUD server (JVM JIT), so it starts after the CRUD-heavy files above rather than first in the run.
-  'test/api/orders-regression.test.ts': 31.5,
-  'test/report/page-browser.test.ts': 31,
-  'test/package/tarball.test.ts': 28,
-  'test/docs/doc-blocks.test.ts': 26,
-  'test/topology/auth-scripts.test.ts': 25,
-  'test/stand-ins/source-rules.test.ts': 24,
-  'test/agents/agents-faults.test.ts': 23,
-  'test/diskperf/diskperf.test.ts': 21,
-  'test/launcher/embedded.test.ts': 21,
-  'test/stand-ins/replication.test.ts': 18,
-  'test/capture/capture-replay-crud.test.ts': 18,
-  'test/stand-ins/startup.test.ts': 18,
-  'test/workload/engine-crud.test.ts': 17,
-  'test/reliability/signals.test.ts': 17,
-  'test/agents/agents-crud.test.ts': 16,
-  'test/matrix/matrix-crud.test.ts': 16,
+  'test/api/orders-regression.test.ts': 34,
+  'test/report/page-browser.test.ts': 33,
+  'test/topology/auth-scripts.test.ts': 33,
+  'test/diskperf/diskperf.test.ts': 23,
+  'test/agents/agents-faults.test.ts': 19,
+  'test/stand-ins/source-rules.test.ts': 17,
+  'test/workload/engine-crud.test.ts': 16,
   'test/workload/engine.test.ts': 16,
-  'test/launcher/launch.test.ts': 14,
-  'test/security/launcher-auth.test.ts': 13,
-  'test/launcher/embedded-engine.test.ts': 13,
-  'test/reliability/run-redaction.test.ts': 12,
-  'test/workload/step-window.test.ts': 12,
+  'test/workload/arrival-rate.test.ts': 15,
+  'test/matrix/matrix-goldens.test.ts': 13,
+  'test/workload/step-window.test.ts': 13,
+  'test/stand-ins/replication.test.ts': 12,
+  'test/launcher/embedded.test.ts': 12,
+  'test/matrix/matrix-crud.test.ts': 12,
   'test/slo/slo-crud.test.ts': 12,
-  'test/matrix/matrix-goldens.test.ts': 12,
-  'test/server-stats/run-server-stats.test.ts': 11,
-  'test/workload/workers-faults.test.ts': 10,
+  'test/server-stats/run-server-stats.test.ts': 12,
+  'test/workload/workers-faults.test.ts': 11,
+  'test/reliability/run-redaction.test.ts': 11,
+  'test/reliability/signals.test.ts': 11,
+  'test/agents/agents-crud.test.ts': 11,
+  'test/run/run-uri-setup.test.ts': 10,
 };
 
 /** Files not listed took under 10 s: below every listed one, ordered among themselves by jest (file size). */
