@@ -55,7 +55,8 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
     const ns = `${db}.docs`;
     const events: BenchmarkEvent['type'][] = [];
     const seen: ResultDocument[] = [];
-    const result = await runBenchmark(options({ ns, clients: [1, 4], trials: 2, outDir: join(outDir, 'six') }), {
+    // 2 s windows: the first progress tick comes at 1 s, which a 1 s window (no warm-up) races with its own close.
+    const result = await runBenchmark(options({ ns, clients: [1, 4], trials: 2, seconds: 2, outDir: join(outDir, 'six') }), {
       onEvent: (e) => events.push(e.type),
       onStepComplete: (r) => {
         seen.push(JSON.parse(JSON.stringify(r)));

@@ -46,6 +46,13 @@ public final class Main {
         // Before any logger exists: connections are logged at INFO, which would only be noise.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        // mongo-java-server 1.47.0's $sample (backend/aggregation/stage/SampleStage) sorts the documents
+        // with a comparator that draws a new random key at every comparison; Java's TimSort then throws
+        // "Comparison method violates its general contract!" now and then on 32 documents or more, an
+        // error MongoDB's $sample never gives (src/mongo/db/pipeline/document_source_sample.cpp draws one
+        // random key per document). The legacy merge sort does not check the contract: the sample stays
+        // random and the error goes. It sorts exactly as TimSort does whenever a comparator is consistent.
+        System.setProperty("java.util.Arrays.useLegacyMergeSort", "true");
 
         int port = 0;
         boolean watchStdin = true;
