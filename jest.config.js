@@ -11,9 +11,8 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 60000,
   // Test files each start their own servers and child processes and mostly wait on them: more workers
-  // than the two cores here keep them busier (a fresh-clone suite: 348 s with four, 404-445 s with three,
-  // 526 s with two),
-  // and the tests that measure time assert what load cannot break.
+  // than the two cores here keep them busier (jest from a fresh clone: 348-365 s with four, 404-445 s
+  // with three, 526 s with two), and the tests that measure time assert what load cannot break.
   maxWorkers: 4,
   // Slow files first, also on a fresh clone where jest has no timings yet (see the file).
   testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',

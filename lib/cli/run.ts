@@ -153,10 +153,6 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .action(async (_flags: RunFlags, cmd: Command) => runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')));
 }
 
-
-/** The connection flags apart from the run's own (they never go into a config file or the plan). */
-
-
 /** Only what was typed: commander's defaults (--no-load's true) must not override a config file. */
 function commandLineFlags(command: Command): RunFlags {
   const values = command.opts<Record<string, unknown>>();

@@ -260,11 +260,6 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     }
   };
 
-  /**
-   * A client of the open model: it takes the next due op off the shared schedule (waiting for it when it
-   * lies ahead) and times it from its due time. Client-side ops (nop, let) run in between, unscheduled.
-   * Kept apart from clientLoop so the closed loop's hot path stays as it is.
-   */
   // Clients waiting for their op's due time; an abort wakes them all (one listener per step, not per wait).
   const waiting = new Set<() => void>();
   const wakeAll = () => {
@@ -281,6 +276,11 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       const timer = setTimeout(wake, due - performance.now());
       waiting.add(wake);
     });
+  /**
+   * A client of the open model: it takes the next due op off the shared schedule (waiting for it when it
+   * lies ahead) and times it from its due time. Client-side ops (nop, let) run in between, unscheduled.
+   * Kept apart from clientLoop so the closed loop's hot path stays as it is.
+   */
   const arrivalLoop = async (state: ClientState, arrivals: ArrivalSchedule): Promise<void> => {
     const count = ops.length;
     let i = 0;

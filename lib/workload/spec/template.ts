@@ -22,7 +22,6 @@ export interface ClientState {
   readonly vars: unknown[];
 }
 
-/** What compiling the ops of one workload shares: sequence and variable slots. */
 /** The key's slot in a client's state: the one it has, or the next free one. */
 function slotOf<K>(slots: Map<K, number>, key: K): number {
   const slot = slots.get(key) ?? slots.size;
@@ -30,6 +29,7 @@ function slotOf<K>(slots: Map<K, number>, key: K): number {
   return slot;
 }
 
+/** What compiling the ops of one workload shares: sequence and variable slots. */
 export class TemplateScope {
   readonly seqSlots = new Map<number, number>();
   readonly varSlots = new Map<string, number>();
