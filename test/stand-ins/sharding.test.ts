@@ -1,11 +1,12 @@
 /**
  * The mongos catalog model, in process: addShard's checks (against recording servers posing as
  * replica-set members), config.databases/collections/chunks as they change per version, the
- * balancer race of 4.4..6.0.2, IDL strict parsing, configureCollectionBalancing from 6.0.
+ * balancer race of 4.4..6.0.2, IDL parsing (no strict command at 4.4..8.0), configureCollectionBalancing from 6.0.
  */
 import { BSON } from 'mongodb';
 import { storeOptions } from '../support/fake-bin/options';
 import { ShardingCatalog } from '../support/fake-bin/sharding';
+import { idlSpec, undeclaredFields } from '../support/fake-bin/strict';
 import { parseServerVersion } from '../support/fake-bin/version';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 
@@ -165,16 +166,15 @@ describe('the balancer and a manual moveChunk', () => {
   });
 });
 
-describe('strict parsing and version-gated commands', () => {
-  test('an unknown shardCollection field: 40415; generic arguments are accepted', () => {
-    const catalog = withShards('7.0.14', 1);
-    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 }, chunkSize: 64 })).toEqual({
-      ok: 0,
-      errmsg: "BSON field 'shardCollection.chunkSize' is an unknown field.",
-      code: 40415,
-      codeName: 'Location40415',
-    });
-    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 }, writeConcern: { w: 'majority' }, maxTimeMS: 1000 }).ok).toBe(1);
+describe('IDL parsing and version-gated commands', () => {
+  // ShardCollection is strict: false at every version (4.4 shard_collection.idl's generated parser,
+  // 5.0-7.0 s/commands/cluster_commands.idl, 8.0+ global_catalog/ddl/shard_collection.idl): an
+  // undeclared field is ignored, not refused (the old stand-in answered 40415 from 4.4 on).
+  test.each(['4.4.29', '5.0.31', '6.0.20', '7.0.14', '8.0.4'])('%s: an undeclared shardCollection field is ignored, as the server does', (version) => {
+    const catalog = withShards(version, 1);
+    if (version.startsWith('4.4') || version.startsWith('5.0')) catalog.enableSharding({ enableSharding: 'app' });
+    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 }, chunkSize: 64, writeConcern: { w: 'majority' }, maxTimeMS: 1000 })).toEqual({ collectionsharded: 'app.docs', ok: 1 });
+    expect(catalog.find('collections', { _id: 'app.docs' }, 1)[0]).not.toHaveProperty('chunkSize');
   });
 
   test('configureCollectionBalancing: CommandNotFound before 6.0; sets maxChunkSizeBytes from 6.0', () => {
@@ -184,6 +184,31 @@ describe('strict parsing and version-gated commands', () => {
     catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } });
     expect(catalog.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 64 }).ok).toBe(1);
     expect(String(catalog.find('collections', { _id: 'app.docs' }, 1)[0].maxChunkSizeBytes)).toBe(String(64 * 1024 * 1024));
-    expect(catalog.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 64, bogus: 1 })).toMatchObject({ code: 40415 });
+  });
+
+  // configure_collection_balancing.idl: the public command is strict: false in the 6.0 line and 7.0+;
+  // balancerShouldMergeChunks was never its field (the old stand-in declared it for 7.0 and refused
+  // anything else with 40415).
+  test.each(['6.0.20', '7.0.14', '8.0.4'])('%s: configureCollectionBalancing ignores undeclared fields (balancerShouldMergeChunks, bogus)', (version) => {
+    const catalog = withShards(version, 1);
+    catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } });
+    expect(catalog.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 32, bogus: 1, balancerShouldMergeChunks: true })).toEqual({ ok: 1 });
+    const coll = catalog.find('collections', { _id: 'app.docs' }, 1)[0];
+    expect(String(coll.maxChunkSizeBytes)).toBe(String(32 * 1024 * 1024));
+    expect(coll).not.toHaveProperty('balancerShouldMergeChunks');
+  });
+
+  test('the declared fields per version follow the IDL files read', () => {
+    const fields = (command: string, version: string) => idlSpec(command, parseServerVersion(version))?.fields ?? [];
+    expect(fields('configureCollectionBalancing', '6.0.20')).toEqual(expect.arrayContaining(['chunkSize', 'enableAutoSplitter', 'defragmentCollection']));
+    expect(fields('configureCollectionBalancing', '6.0.20')).not.toContain('enableAutoMerger');
+    expect(fields('configureCollectionBalancing', '7.0.14')).toEqual(expect.arrayContaining(['chunkSize', 'enableAutoMerger', 'defragmentCollection']));
+    expect(fields('configureCollectionBalancing', '7.0.14')).not.toContain('balancerShouldMergeChunks');
+    expect(undeclaredFields('configureCollectionBalancing', { configureCollectionBalancing: 'a.b', enableAutoMerger: false }, parseServerVersion('6.0.20'))).toEqual(['enableAutoMerger']);
+    expect(fields('shardCollection', '4.4.29')).not.toContain('timeseries');
+    expect(fields('shardCollection', '5.0.31')).toContain('timeseries');
+    for (const version of ['4.4.29', '5.0.31', '6.0.20', '7.0.14', '8.0.4']) {
+      for (const command of ['shardCollection', 'configureCollectionBalancing']) expect(idlSpec(command, parseServerVersion(version))?.strict ?? false).toBe(false);
+    }
   });
 });

@@ -8,7 +8,7 @@
  *   serve.ts        the server itself: log, pid file, listener, shutdown
  *   replication.ts  replSetInitiate validation, election, drain mode, secondaries
  *   sharding.ts     mongos catalog: shards, databases, collections, chunks, balancer
- *   strict.ts       IDL strict parsing (40415)
+ *   strict.ts       IDL parsing per version (strict commands refuse unknown fields, 40415)
  *   shutdown.ts     step-down and quiesce on a signalled shutdown
  *   auth.ts         localhost exception, SCRAM-SHA-256 users, Unauthorized
  *   commands.ts     the handlers wiring it together
