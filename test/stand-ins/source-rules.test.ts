@@ -190,21 +190,66 @@ describe('--keyFile is read as security_file.cpp reads it', () => {
   const start = (keyFile: string, extra: string[] = []) =>
     runStandIn('mongod', ['--port', String(port), '--dbpath', dir, '--replSet', 'rs4', '--keyFile', keyFile, ...extra], {}, dir);
 
-  test('a missing keyfile, one others may read, one with a character outside base64: exit 1', () => {
+  /** The structured log line with `id`, parsed from the stand-in's stdout (no --logpath: the log goes there). */
+  const logLine = (stdout: string, id: number): Record<string, unknown> | undefined =>
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.id === id);
+
+  test('a missing keyfile, one others may read: InvalidPath (30), logged as 20254, exit 1', () => {
     const missing = start(path.join(dir, 'nope'));
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toContain(`Error reading file ${path.join(dir, 'nope')}: No such file or directory`);
+    expect(logLine(missing.stdout, 20254)).toMatchObject({
+      s: 'I',
+      msg: 'Read security file failed',
+      attr: { error: { code: 30, codeName: 'InvalidPath', errmsg: `Error reading file ${path.join(dir, 'nope')}: No such file or directory` } },
+    });
 
     const open = path.join(dir, 'open');
     fs.writeFileSync(open, 'c2VjcmV0a2V5\n');
     fs.chmodSync(open, 0o640);
     const tooOpen = start(open);
     expect(tooOpen.code).toBe(1);
-    expect(tooOpen.stdout).toContain(`permissions on ${open} are too open`);
+    expect(logLine(tooOpen.stdout, 20254)).toMatchObject({ attr: { error: { code: 30, codeName: 'InvalidPath', errmsg: `permissions on ${open} are too open` } } });
+  });
 
+  // security_file.cpp (YAML version) stripString: UnsupportedFormat, with the key as YAML read it
+  // (the old stand-in said InvalidPath and named the character alone, as the pre-4.2 byte loop did).
+  test('a character outside base64 and whitespace, or an empty file: UnsupportedFormat (12), exit 1', () => {
     const bad = path.join(dir, 'bad');
     fs.writeFileSync(bad, 'not base64!\n', { mode: 0o600 });
-    expect(start(bad).stdout).toContain(`invalid char in key file ${bad}: !`);
+    const r = start(bad);
+    expect(r.code).toBe(1);
+    expect(logLine(r.stdout, 20254)).toMatchObject({ attr: { error: { code: 12, codeName: 'UnsupportedFormat', errmsg: `invalid char in key file ${bad}: not base64!` } } });
+
+    const empty = path.join(dir, 'empty');
+    fs.writeFileSync(empty, '\n', { mode: 0o600 });
+    const e = start(empty);
+    expect(e.code).toBe(1);
+    expect(logLine(e.stdout, 20254)).toMatchObject({ attr: { error: { code: 12, errmsg: 'Only strings and sequences are supported for YAML key files' } } });
+  });
+
+  // security_key.cpp CredentialsGenerator::generate: kMinKeyLength 6, kMaxKeyLength 1024, whitespace
+  // stripped first (the old stand-in accepted any length).
+  test('a key shorter than 6 or longer than 1024 characters: 20255, exit 1; 1024 over wrapped lines starts', async () => {
+    for (const [name, content] of [['short', 'abcde\n'], ['long', `${'A'.repeat(1025)}\n`]] as const) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, content, { mode: 0o600 });
+      const r = start(file);
+      expect(r.code).toBe(1);
+      expect(logLine(r.stdout, 20255)).toMatchObject({
+        s: 'E',
+        msg: 'Security key size is out range',
+        attr: { filename: file, size: content.trim().length, minimumLength: 6, maximumLength: 1024 },
+      });
+    }
+    // 1024 characters over 16 wrapped lines (as openssl rand -base64 writes them): the line breaks do not count.
+    const wrapped = path.join(dir, 'wrapped');
+    fs.writeFileSync(wrapped, `${Array.from({ length: 16 }, () => 'B'.repeat(64)).join('\n')}\n`, { mode: 0o600 });
+    const [p] = await freePorts(1);
+    await stop(await startStandIn('mongod', ['--port', String(p), '--dbpath', dir, '--replSet', 'rs5', '--keyFile', wrapped], FAST));
   });
 
   test('with --fork the parent reports the child that failed', () => {

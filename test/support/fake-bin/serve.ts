@@ -47,19 +47,33 @@ function writePidFile(options: FakeOptions, log: Logger): void {
   }
 }
 
+/** The keyfile's length limits: kMinKeyLength, kMaxKeyLength (src/mongo/db/auth/security_key.cpp). */
+export const KEY_MIN_LENGTH = 6;
+export const KEY_MAX_LENGTH = 1024;
+
 /**
  * The keyfile is read in initializeServerGlobalState (after the fork, so a --fork parent reports
  * "child process failed, exited with 1") by setUpSecurityKey -> readSecurityFile
- * (src/mongo/db/auth/security_file.cpp): a file that cannot be stat'ed ("Error reading file <f>:
- * <strerror>"), one with any group or other permission bit ("permissions on <f> are too open"), or
- * a character outside base64 and whitespace ("invalid char in key file <f>: <c>") is refused, and
- * the server exits with ExitCode::fail (1).
+ * (src/mongo/db/auth/security_file.cpp, the YAML version of 4.2+), and the server exits with
+ * ExitCode::fail (1) when it fails:
+ * - a file that cannot be stat'ed: InvalidPath (30) "Error reading file <f>: <strerror>";
+ * - any group or other permission bit: InvalidPath "permissions on <f> are too open";
+ * - YAML that is neither a string nor a sequence (an empty file is a null node): UnsupportedFormat (12)
+ *   "Only strings and sequences are supported for YAML key files";
+ * - a character outside base64 and whitespace in the key: UnsupportedFormat
+ *   "invalid char in key file <f>: <the key as YAML read it>" (stripString; the newest source read
+ *   drops the ": <key>" part, in a release after 8.0 not pinned);
+ * these are logged as id 20254 "Read security file failed" (severity I) with the error, as real
+ * servers log them. Then setUpSecurityKey's CredentialsGenerator (security_key.cpp) refuses a key
+ * (whitespace stripped) shorter than 6 or longer than 1024 characters: LOGV2_ERROR 20255 "Security
+ * key size is out range". A plain one-line file is one YAML scalar; its lines are folded with spaces
+ * (a YAML plain scalar), which stripString then removes.
  */
 function checkKeyFile(options: FakeOptions, log: Logger): void {
   if (!options.keyFile) return;
   const file = options.keyFile;
-  const refuse = (error: string) => {
-    log('E', 'ACCESS', 20255, 'Read security file failed', { error: { code: 2, codeName: 'InvalidPath', errmsg: error } });
+  const refuse = (code: number, codeName: string, errmsg: string) => {
+    log('I', 'ACCESS', 20254, 'Read security file failed', { error: { code, codeName, errmsg } });
     process.exit(EXIT_FAIL);
   };
   let stat: fs.Stats;
@@ -67,11 +81,22 @@ function checkKeyFile(options: FakeOptions, log: Logger): void {
     stat = fs.statSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return refuse(`Error reading file ${file}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`);
+    return refuse(30, 'InvalidPath', `Error reading file ${file}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`);
   }
-  if ((stat.mode & 0o077) !== 0) return refuse(`permissions on ${file} are too open`);
-  const bad = /[^A-Za-z0-9+/=\s]/.exec(fs.readFileSync(file, 'latin1'));
-  if (bad) return refuse(`invalid char in key file ${file}: ${bad[0]}`);
+  if ((stat.mode & 0o077) !== 0) return refuse(30, 'InvalidPath', `permissions on ${file} are too open`);
+  const scalar = fs
+    .readFileSync(file, 'latin1')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .join(' ');
+  if (scalar === '') return refuse(12, 'UnsupportedFormat', 'Only strings and sequences are supported for YAML key files');
+  if (/[^A-Za-z0-9+/=\s]/.test(scalar)) return refuse(12, 'UnsupportedFormat', `invalid char in key file ${file}: ${scalar}`);
+  const key = scalar.replace(/\s/g, '');
+  if (key.length < KEY_MIN_LENGTH || key.length > KEY_MAX_LENGTH) {
+    log('E', 'ACCESS', 20255, 'Security key size is out range', { filename: file, size: key.length, minimumLength: KEY_MIN_LENGTH, maximumLength: KEY_MAX_LENGTH });
+    process.exit(EXIT_FAIL);
+  }
 }
 
 /**
