@@ -7,8 +7,12 @@
  *   (src/mongo/s/commands/cluster_balancer_control_cmd.cpp); a non-sharded server answers
  *   CommandNotFound, which is recorded, not fatal;
  * - stepDown: `replSetStepDown: <seconds>` on admin (src/mongo/db/repl/repl_set_commands.cpp,
- *   CmdReplSetStepDown); the primary closes connections as it steps down, so a network error
- *   after the command was sent counts as done.
+ *   CmdReplSetStepDown); no secondaryCatchUpPeriodSecs is sent, so the server waits up to its default
+ *   10 s for a caught-up secondary and refuses a shorter period (scenario-spec.ts refuses it first).
+ *   Since 4.2 the primary no longer closes every connection as it steps down: the command answers
+ *   ok: 1 once it has stepped down, so only that answer counts as done (a lost connection leaves it
+ *   unknown, and is recorded as an error). A mongos has no replSetStepDown: through one the event is
+ *   refused before its time, naming the shards' replica sets to send it to.
  * Every event's start and end (seconds on the run's clock) and its error go into the result; a
  * failed event never stops the run.
  */
@@ -42,6 +46,33 @@ export function eventCommand(event: BackgroundEventSpec): SentCommand {
 }
 
 /**
+ * Why a stepDown cannot be sent on this connection, when it is a mongos (hello `msg: "isdbgrid"`):
+ * replSetStepDown is a replica-set command that a mongos does not have (CommandNotFound). Names the
+ * shards' replica sets (listShards) to connect to instead. Undefined when the server is not a mongos.
+ */
+export async function stepDownThroughMongos(client: MongoClient): Promise<string | undefined> {
+  const hello = await client
+    .db('admin')
+    .command({ hello: 1 })
+    .catch(() => client.db('admin').command({ isMaster: 1 }))
+    .catch(() => undefined);
+  if (hello?.msg !== 'isdbgrid') return undefined;
+  const listed = await client
+    .db('admin')
+    .command({ listShards: 1 })
+    .catch(() => undefined);
+  const shards = Array.isArray(listed?.shards) ? (listed.shards as Array<{ _id?: unknown; host?: unknown }>) : [];
+  const members = shards
+    .filter((s) => typeof s.host === 'string')
+    .map((s) => {
+      const [set, hosts] = String(s.host).includes('/') ? String(s.host).split('/') : [String(s._id), String(s.host)];
+      return `mongodb://${hosts}/?replicaSet=${set}`;
+    });
+  const where = members.length > 0 ? `connect to a shard's replica set instead (${members.join(', ')}) and step its primary down there` : "connect to a shard's replica set instead (listShards names them) and step its primary down there";
+  return `not sent: this is a mongos, which has no replSetStepDown (a replica-set command; it would answer CommandNotFound): ${where}`;
+}
+
+/**
  * Sends one event's command at `atSecond` on the clock that began at `t0` (performance.now()),
  * unless the signal stops the run first. Resolves with what happened; never rejects.
  */
@@ -53,6 +84,10 @@ export async function runBackgroundEvent(
 ): Promise<ScenarioEvent> {
   const sent = eventCommand(event);
   const record: ScenarioEvent = { action: event.action, at: clock.atSecond, ok: false, command: sent.command };
+  if (event.action === 'stepDown') {
+    const refused = await stepDownThroughMongos(client);
+    if (refused) return { ...record, error: refused };
+  }
   const due = clock.t0 + clock.atSecond * 1000;
   await sleepUntil(due, signal);
   // A timer may fire a fraction of a millisecond early on this clock: never send before the time given.
@@ -64,9 +99,9 @@ export async function runBackgroundEvent(
     await client.db(sent.db).command(sent.command);
     record.ok = true;
   } catch (err) {
-    // The primary drops its connections as it steps down: the command was taken.
-    if (event.action === 'stepDown' && isLostServerError(err)) record.ok = true;
-    else record.error = redactUri(err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 300);
+    const message = redactUri(err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 300);
+    // Since 4.2 replSetStepDown answers ok: 1 on its own connection: a lost one says nothing of the step-down.
+    record.error = event.action === 'stepDown' && isLostServerError(err) ? `the connection was lost before the answer, so whether the primary stepped down is unknown: ${message}` : message;
   }
   record.endedAt = seconds();
   return record;

@@ -32,6 +32,13 @@ export const EVENT_ACTIONS = ['createIndex', 'stopBalancer', 'startBalancer', 's
 /** replSetStepDown's own default (mongodb/mongo src/mongo/db/repl/repl_set_commands.cpp, CmdReplSetStepDown). */
 const STEP_DOWN_DEFAULT_SECONDS = 60;
 
+/**
+ * The shortest step-down the server takes when, as here, no `secondaryCatchUpPeriodSecs` is sent: its
+ * default, 10 s (CmdReplSetStepDown::run, repl_set_commands.cpp: BadValue "stepdown period must be
+ * longer than secondaryCatchUpPeriodSecs" below it).
+ */
+export const STEP_DOWN_MIN_SECONDS = 10;
+
 export interface ScenarioSpec {
   name: string;
   workload: { name: string; ops: unknown[]; file?: string };
@@ -144,6 +151,11 @@ function parseEvent(raw: Record<string, unknown>, where: string, ns: string): Ba
   if (action === 'stepDown') {
     const seconds = raw.seconds === undefined ? STEP_DOWN_DEFAULT_SECONDS : parseDurationSeconds(raw.seconds, `${where}.seconds`);
     if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError(`${where}.seconds: a whole number of seconds >= 1 (replSetStepDown's stepDownSecs), got ${JSON.stringify(raw.seconds)}`);
+    if (seconds < STEP_DOWN_MIN_SECONDS) {
+      throw new UsageError(
+        `${where}.seconds: the server refuses a step-down shorter than its secondaryCatchUpPeriodSecs (${STEP_DOWN_MIN_SECONDS} s by default: BadValue "stepdown period must be longer than secondaryCatchUpPeriodSecs"), so the scenario would run without a failover; give ${STEP_DOWN_MIN_SECONDS} or more, got ${JSON.stringify(raw.seconds)}`,
+      );
+    }
     return { action, at, seconds };
   }
   return { action: action as 'stopBalancer' | 'startBalancer', at };

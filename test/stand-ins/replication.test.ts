@@ -1,7 +1,7 @@
 /**
  * Replica sets on the mongod stand-in: replSetInitiate validation, election then drain mode then a
  * writable primary, secondaries that learn the config, NotWritablePrimary, the driver's replicaSet=
- * URI, hello per version, quiesce on SIGTERM.
+ * URI, replSetStepDown, hello per version, quiesce on SIGTERM.
  */
 import * as fs from 'node:fs';
 import { MongoClient } from 'mongodb';
@@ -75,6 +75,25 @@ describe('replica set of three stand-ins (7.0)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  // repl_set_commands.cpp CmdReplSetStepDown::run and ReplicationCoordinatorImpl::stepDown (the old
+  // stand-in had no replSetStepDown: any call answered ok, a 5 s one too, and nothing changed).
+  test('replSetStepDown: the refusals, then ok: 1 on the same connection and an electable member takes over', async () => {
+    expect(await command(ports[1], { replSetStepDown: 60 })).toMatchObject({ ok: 0, code: 10107, errmsg: "not primary so can't step down" });
+    expect(await command(ports[0], { replSetStepDown: 5 })).toMatchObject({ ok: 0, code: 2, errmsg: 'stepdown period must be longer than secondaryCatchUpPeriodSecs' });
+    expect(await command(ports[0], { replSetStepDown: -1 })).toMatchObject({ ok: 0, code: 2, errmsg: 'stepdown period must be a positive integer' });
+    expect(await command(ports[0], { replSetStepDown: 20, secondaryCatchUpPeriodSecs: -1 })).toMatchObject({ ok: 0, code: 2, errmsg: 'secondaryCatchUpPeriodSecs period must be a positive or absent' });
+    expect(await command(ports[0], { hello: 1 })).toMatchObject({ isWritablePrimary: true, primary: host(0) });
+    // 5 s with a catch-up period of 5 s or less is taken.
+    expect(await command(ports[0], { replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2 })).toEqual({ ok: 1 });
+    expect(await command(ports[0], { hello: 1 })).toMatchObject({ isWritablePrimary: false, secondary: true, primary: host(1) });
+    let next: Record<string, unknown> = {};
+    for (let i = 0; i < 60 && next.isWritablePrimary !== true; i++) {
+      next = await command(ports[1], { hello: 1 });
+      if (next.isWritablePrimary !== true) await sleep(50);
+    }
+    expect(next).toMatchObject({ isWritablePrimary: true, primary: host(1) });
   });
 
   test('SIGTERM (5.0+): a member quiesces for shutdownTimeoutMillisForSignaledShutdown, hello fails meanwhile, then exit 0', async () => {

@@ -135,6 +135,8 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
       return status.ok === 1 ? { config: repl.config, ok: 1 } : status;
     }),
     replSetGetStatus: mongodOnly('replSetGetStatus', () => repl.status()),
+    // A mongos has no replSetStepDown (a replica-set command, registered on mongod only): CommandNotFound.
+    replSetStepDown: mongodOnly('replSetStepDown', (body) => repl.stepDown(body)),
     [HEARTBEAT_COMMAND]: mongodOnly(HEARTBEAT_COMMAND, (body) => repl.heartbeat(body)),
     find: (body, db) => {
       // applyPlan and the scripts read local.system.replset to skip an initiate that is done.

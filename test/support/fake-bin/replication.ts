@@ -257,23 +257,79 @@ export class ReplicaSetNode {
   }
 
   private scheduleElection(): void {
-    const electionMs = envMs('MONGO_BENCH_FAKE_ELECTION_MS', 400);
+    setTimeout(() => this.becomePrimary(), envMs('MONGO_BENCH_FAKE_ELECTION_MS', 400));
+  }
+
+  /** Wins an election: PRIMARY in drain mode at once, writable after the drain delay; tells the others. */
+  private becomePrimary(): void {
     const drainMs = envMs('MONGO_BENCH_FAKE_DRAIN_MS', 200);
+    this.term++;
+    this.electionId = new BSON.ObjectId();
+    this.state = 'drain';
+    this.primary = this.options.me;
+    this.changed();
+    this.log('I', 'REPL', 21358, 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' });
+    this.tellOthers();
     setTimeout(() => {
-      this.term++;
-      this.electionId = new BSON.ObjectId();
-      this.state = 'drain';
-      this.primary = this.options.me;
+      if (this.state !== 'drain') return;
+      this.state = 'primary';
       this.changed();
-      this.log('I', 'REPL', 21358, 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' });
-      this.tellOthers();
-      setTimeout(() => {
-        this.state = 'primary';
-        this.changed();
-        // The line mongodb-memory-server waits for (logged when drain mode ends).
-        this.log('I', 'REPL', 21331, 'Transition to primary complete; database writes are now permitted', {});
-      }, drainMs);
-    }, electionMs);
+      // The line mongodb-memory-server waits for (logged when drain mode ends).
+      this.log('I', 'REPL', 21331, 'Transition to primary complete; database writes are now permitted', {});
+    }, drainMs);
+  }
+
+  /**
+   * replSetStepDown, as CmdReplSetStepDown::run checks it (src/mongo/db/repl/repl_set_commands.cpp,
+   * 4.4+): the period is the first field (0 or not a number: 60; below 0: BadValue "stepdown period
+   * must be a positive integer"); `secondaryCatchUpPeriodSecs` defaults to 10 (0 with `force`), below 0
+   * is BadValue "secondaryCatchUpPeriodSecs period must be a positive or absent", and a period shorter
+   * than it is BadValue "stepdown period must be longer than secondaryCatchUpPeriodSecs". Then
+   * ReplicationCoordinatorImpl::stepDown (replication_coordinator_impl.cpp): a node that is not primary
+   * answers NotWritablePrimary "not primary so can't step down"; one with an electable secondary that
+   * has caught up steps down at once (stand-in secondaries are always caught up) and that member is
+   * elected; with none it waits secondaryCatchUpPeriodSecs and answers ExceededTimeLimit (262), or, with
+   * `force`, steps down anyway. Success answers ok: 1 on the same connection (log 21580 "replSetStepDown
+   * command completed"): since 4.2 the primary no longer closes every connection as it steps down.
+   * After the period a node that sees no primary stands for election again.
+   */
+  async stepDown(body: Doc): Promise<Doc> {
+    const badValue = (msg: string) => err(2, 'BadValue', msg);
+    if (!this.setName) return err(76, 'NoReplicationEnabled', 'not running with --replSet');
+    if (!this.config) return err(94, 'NotYetInitialized', 'no replset config has been received');
+    const force = Boolean(body.force);
+    const first = Number(Object.values(body)[0]);
+    const periodSecs = !Number.isFinite(first) || Math.trunc(first) === 0 ? 60 : Math.trunc(first);
+    if (periodSecs < 0) return badValue('stepdown period must be a positive integer');
+    const catchUpSecs = body.secondaryCatchUpPeriodSecs === undefined ? (force ? 0 : 10) : Math.trunc(Number(body.secondaryCatchUpPeriodSecs));
+    if (catchUpSecs < 0) return badValue('secondaryCatchUpPeriodSecs period must be a positive or absent');
+    if (periodSecs < catchUpSecs) return badValue('stepdown period must be longer than secondaryCatchUpPeriodSecs');
+    this.log('I', 'REPL', 21579, 'Attempting to step down in response to replSetStepDown command', {});
+    if (this.state !== 'primary' && this.state !== 'drain') {
+      return err(10107, features(this.options.version).notWritablePrimaryName.codeName, "not primary so can't step down");
+    }
+    let successor: string | undefined;
+    for (const host of this.electableOthers()) {
+      const users = this.access.exportUsers();
+      const reply = await commandOn(host, { [HEARTBEAT_COMMAND]: 1, config: this.config, primary: host, stepUp: true, users }).catch(() => undefined);
+      if (reply?.ok === 1) {
+        successor = host;
+        break;
+      }
+    }
+    if (!successor && !force) {
+      await new Promise((resolve) => setTimeout(resolve, catchUpSecs * 1000));
+      return err(262, 'ExceededTimeLimit', `No electable secondaries caught up as of ${new Date().toISOString()}Please use the replSetStepDown command with the argument {force: true} to force node to step down.`);
+    }
+    this.state = 'secondary';
+    this.primary = successor;
+    this.changed();
+    this.log('I', 'REPL', 21358, 'Replica set state transition', { newState: 'SECONDARY', oldState: 'PRIMARY' });
+    setTimeout(() => {
+      if (this.state === 'secondary' && !this.primary) this.becomePrimary();
+    }, periodSecs * 1000).unref();
+    this.log('I', 'REPL', 21580, 'replSetStepDown command completed', {});
+    return { ok: 1 };
   }
 
   /** Sends the config, the primary and the users (replicated admin.system.users) to the other members. */
@@ -298,6 +354,8 @@ export class ReplicaSetNode {
     this.access.importUsers(body.users);
     this.changed();
     if (!wasInitialized) this.log('I', 'REPL', 21392, 'New replica set config in use', { config });
+    // The primary stepping down names this member its successor (replSetStepDown above).
+    if (body.stepUp === true && body.primary === this.options.me && this.state === 'secondary') this.becomePrimary();
     return { ok: 1 };
   }
 
