@@ -6,9 +6,9 @@ import { z } from 'zod';
  * "MongoDB" for a server that only reports a MongoDB version.
  */
 export const serverProductSchema = z.object({
-  /** 'MongoDB', 'Percona Server for MongoDB', 'FerretDB', 'Amazon DocumentDB', 'Azure Cosmos DB for MongoDB', a test double's own name, or 'unidentified server'. */
+  /** 'MongoDB', 'Percona Server for MongoDB', 'FerretDB', 'DocumentDB (pg_documentdb)', 'Amazon DocumentDB', 'Azure Cosmos DB for MongoDB', a test double's own name, or 'unidentified server'. */
   name: z.string(),
-  /** MongoDB: 'Community' or 'Enterprise'. */
+  /** MongoDB: 'Community' or 'Enterprise'; DocumentDB (pg_documentdb): its hello.internal.kind when given. */
   edition: z.string().optional(),
   /** The product's own version (FerretDB's, Percona's; MongoDB's is its buildInfo.version). */
   version: z.string().optional(),

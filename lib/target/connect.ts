@@ -7,7 +7,7 @@ import { Document, MongoClient, MongoClientOptions, MongoParseError } from 'mong
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { ResultDocument } from '../result';
-import { identifyServer } from './identify-server';
+import { IDENTIFY_PROBES, identifyServer } from './identify-server';
 import { readConnectedProcessFacts } from './server-facts';
 
 export interface ConnectOptions {
@@ -89,6 +89,16 @@ export async function tryCommand(client: MongoClient, command: Document): Promis
   }
 }
 
+/** An admin command's error message, or undefined when it succeeded. */
+async function commandError(client: MongoClient, command: Document): Promise<string | undefined> {
+  try {
+    await client.db('admin').command(command);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 export async function describeTarget(client: MongoClient, uri: string, forceTestDouble: boolean): Promise<ResultDocument['target']> {
   const buildInfo = await client.db('admin').command({ buildInfo: 1 });
   // isMaster rather than hello: mongo-java-server knows only the former, and every mongod still answers it.
@@ -104,7 +114,8 @@ export async function describeTarget(client: MongoClient, uri: string, forceTest
   const topology = hello.msg === 'isdbgrid' ? 'sharded' : typeof hello.setName === 'string' ? 'replicaSet' : 'standalone';
   // The product, named by the fields each product documents (lib/target/identify-server.ts):
   // mongo-java-server reports a MongoDB version but runs in a JVM (serverStatus.process is "java").
-  const product = identifyServer({ uri, buildInfo, serverStatus: status, declaredTestDouble: forceTestDouble });
+  const [getParameterError, getCmdLineOptsError] = await Promise.all([commandError(client, IDENTIFY_PROBES.getParameter), commandError(client, IDENTIFY_PROBES.getCmdLineOpts)]);
+  const product = identifyServer({ uri, buildInfo, serverStatus: status, hello, getParameterError, getCmdLineOptsError, declaredTestDouble: forceTestDouble });
   const testDouble = forceTestDouble || product.testDouble;
   const host = typeof hello.me === 'string' ? hello.me : (client.options.hosts[0]?.toString() ?? 'unknown');
   const processFacts = await readConnectedProcessFacts(client, host, { buildInfo, serverStatus: status, serverStatusError: statusError });

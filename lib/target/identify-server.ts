@@ -1,6 +1,7 @@
 /**
  * Which product answers on the wire: MongoDB (Community or Enterprise), Percona Server for MongoDB,
- * FerretDB, Amazon DocumentDB, Azure Cosmos DB for MongoDB, or a test double. Each of them answers
+ * FerretDB, the DocumentDB gateway (pg_documentdb), Amazon DocumentDB, Azure Cosmos DB for MongoDB, or
+ * a test double. Each of them answers
  * `buildInfo.version` with a MongoDB version (FerretDB 1.24.2 says 7.0.42), so that field alone names
  * nothing: every rule below keys on a field or a host name the product itself documents, cites where,
  * and leaves its evidence in the result. Plain data in, plain data out: the caller runs the commands.
@@ -13,9 +14,18 @@ export interface ServerAnswers {
   buildInfo: Record<string, unknown>;
   /** Undefined when the command failed (not permitted, not implemented). */
   serverStatus?: Record<string, unknown>;
+  /** The hello (or isMaster) reply, when read. */
+  hello?: Record<string, unknown>;
+  /** The error message of `{getParameter: 'foo'}` (mongosh's probe), when it failed; undefined when it succeeded or was not sent. */
+  getParameterError?: string;
+  /** The error message of `{getCmdLineOpts: 1}`, when it failed; undefined when it succeeded or was not sent. */
+  getCmdLineOptsError?: string;
   /** The user said the server is a test double (--test-double). */
   declaredTestDouble?: boolean;
 }
+
+/** The probes identifyServer reads besides buildInfo, serverStatus and hello: what a caller sends to fill ServerAnswers. */
+export const IDENTIFY_PROBES = { getParameter: { getParameter: 'foo' }, getCmdLineOpts: { getCmdLineOpts: 1 } } as const;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
@@ -83,11 +93,48 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
     return product({ name: 'Percona Server for MongoDB', version: psmdb, ...base, testDouble: answers.declaredTestDouble === true, evidence: [`buildInfo.psmdbVersion is "${psmdb}"`] });
   }
 
+  // Microsoft's DocumentDB gateway (pg_documentdb, on PostgreSQL; FerretDB 2.x builds on it): a
+  // getParameter it cannot serve fails in its documentdb_api schema (mongodb-js/devtools-shared,
+  // packages/mongodb-build-info src/index.ts identifyServerName: `getParameter: 'foo'` and
+  // /documentdb_api/ in the error, "pg_documentdb"); its hello carries `internal.documentdb_versions`
+  // (documentdb/documentdb pg_documentdb_gw src/processor/ismaster.rs `"internal": topology()`, filled
+  // by src/configuration/pg_configuration.rs load_topology). Its buildInfo has no gitVersion.
+  const internal = typeof answers.hello?.internal === 'object' && answers.hello.internal !== null ? (answers.hello.internal as Record<string, unknown>) : undefined;
+  const documentdbApi = answers.getParameterError !== undefined && /documentdb_api/.test(answers.getParameterError);
+  if (documentdbApi || internal?.documentdb_versions !== undefined) {
+    const kind = str(internal?.kind);
+    return product({
+      name: 'DocumentDB (pg_documentdb)',
+      ...(kind ? { edition: kind } : {}),
+      ...base,
+      testDouble: answers.declaredTestDouble === true,
+      evidence: [
+        ...(documentdbApi ? ['the getParameter error names documentdb_api (the pg_documentdb extension)'] : []),
+        ...(internal?.documentdb_versions !== undefined ? [`hello.internal.documentdb_versions is ${JSON.stringify(internal.documentdb_versions)}`] : []),
+      ],
+    });
+  }
+
   if (COSMOS_DB_HOST.test(host)) {
     return product({ name: 'Azure Cosmos DB for MongoDB', ...base, testDouble: false, evidence: [`host ${host} is an Azure Cosmos DB endpoint (*.cosmos.azure.com)`] });
   }
   if (DOCUMENT_DB_HOST.test(host)) {
     return product({ name: 'Amazon DocumentDB', ...base, testDouble: false, evidence: [`host ${host} is an Amazon DocumentDB endpoint (*.docdb.amazonaws.com)`] });
+  }
+
+  // Behind a tunnel or a private endpoint (a localhost or IP host) the host rules above miss them.
+  // Azure Cosmos DB for MongoDB (RU) answers buildInfo with `_t: "BuildInfoResponse"` and a 40-hex
+  // gitVersion; Amazon DocumentDB answers getCmdLineOpts with an error saying "not supported"
+  // ("Feature not supported: getCmdLineOpts", code 303). Both are the checks MongoDB's own legacy shell
+  // made (mongodb/mongo src/mongo/shell/utils.js, nonGenuineMongoDBCheck) and mongodb-build-info 1.x's
+  // getGenuineMongoDB (with those two replies as its test fixtures, COSMOSDB_BUILD_INFO and
+  // DOCUMENTDB_CMD_LINE_OPTS). Neither product documents them as an interface: a server that changed
+  // them would fall through to "unidentified" (no gitVersion) or, with a commit-like gitVersion, to MongoDB.
+  if (Object.prototype.hasOwnProperty.call(buildInfo, '_t')) {
+    return product({ name: 'Azure Cosmos DB for MongoDB', ...base, testDouble: false, evidence: [`buildInfo has "_t" (${JSON.stringify(buildInfo._t)}), as Cosmos DB answers it`] });
+  }
+  if (answers.getCmdLineOptsError !== undefined && /not supported/i.test(answers.getCmdLineOptsError)) {
+    return product({ name: 'Amazon DocumentDB', ...base, testDouble: false, evidence: [`getCmdLineOpts failed with "${answers.getCmdLineOptsError.slice(0, 120)}", as Amazon DocumentDB answers it`] });
   }
 
   if (answers.declaredTestDouble) {
