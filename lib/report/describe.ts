@@ -59,6 +59,13 @@ function formatGiB(bytes: number): string {
   return `${trimNumber(bytes / 1024 ** 3)} GiB`;
 }
 
+/** "64 GiB", or "2 GiB of a 64 GiB host" when the server may use less than the host has (hostInfo memLimitMB). */
+function hostMemory(h: { memoryMB?: number; memoryLimitMB?: number }): string {
+  const gib = (mb: number) => `${trimNumber(mb / 1024)} GiB`;
+  if (h.memoryLimitMB !== undefined) return h.memoryMB !== undefined ? `${gib(h.memoryLimitMB)} memory limit of a ${gib(h.memoryMB)} host` : `${gib(h.memoryLimitMB)} memory limit`;
+  return h.memoryMB !== undefined ? gib(h.memoryMB) : '';
+}
+
 /**
  * "Key: value" lines about the server processes and the load machine, for summaries: what a reader
  * needs to repeat the run. A fact the server did not give says why (from `unavailable`).
@@ -74,7 +81,7 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
       p.storageEngine ? `storage engine ${p.storageEngine}` : '',
       p.cacheBytes !== undefined ? `WiredTiger cache ${formatGiB(p.cacheBytes)}` : '',
       p.featureCompatibilityVersion ? `FCV ${p.featureCompatibilityVersion}` : '',
-      p.hostInfo ? `host ${[p.hostInfo.cores !== undefined ? `${p.hostInfo.cores} cores` : '', p.hostInfo.memoryMB !== undefined ? `${trimNumber(p.hostInfo.memoryMB / 1024)} GiB` : '', p.hostInfo.os ?? ''].filter(Boolean).join(', ')}` : '',
+      p.hostInfo ? `host ${[p.hostInfo.cores !== undefined ? `${p.hostInfo.cores} cores` : '', hostMemory(p.hostInfo), p.hostInfo.os ?? ''].filter(Boolean).join(', ')}` : '',
       p.options ? `options ${JSON.stringify(p.options)}` : '',
     ].filter(Boolean);
     out.push([`Process ${p.host}`, parts.length > 0 ? parts.join(' · ') : 'no facts given']);

@@ -37,7 +37,15 @@ export const serverProcessFactsSchema = z.object({
   options: z.record(z.string(), z.unknown()).optional(),
   /** hostInfo: the server's machine. */
   hostInfo: z
-    .object({ cores: z.number().optional(), memoryMB: z.number().optional(), os: z.string().optional(), cpuArch: z.string().optional() })
+    .object({
+      cores: z.number().optional(),
+      /** hostInfo.system.memSizeMB: the host's memory. */
+      memoryMB: z.number().optional(),
+      /** hostInfo.system.memLimitMB when below memSizeMB: the memory the server may use (e.g. a container's limit). */
+      memoryLimitMB: z.number().optional(),
+      os: z.string().optional(),
+      cpuArch: z.string().optional(),
+    })
     .optional(),
   /** Each fact the server did not give or the user may not read, with why (e.g. 'hostInfo: not authorized (needs clusterMonitor)'). */
   unavailable: z.array(z.string()).optional(),

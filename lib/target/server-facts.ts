@@ -87,6 +87,11 @@ export async function readProcessFacts(
     const osName = [str(os?.name), str(os?.version)].filter(Boolean).join(' ');
     if (cores !== undefined) info.cores = cores;
     if (memoryMB !== undefined) info.memoryMB = memoryMB;
+    // memLimitMB: ProcessInfo::getMemSizeMB, the memory the process may use (a container's limit), beside
+    // memSizeMB, the host's (src/mongo/db/commands/generic_servers.cpp HostInfoCmd, already in 4.4).
+    // Kept only when it is below the host's: then the server lives in less than the machine has.
+    const limitMB = num(system?.memLimitMB);
+    if (limitMB !== undefined && limitMB > 0 && (memoryMB === undefined || limitMB < memoryMB)) info.memoryLimitMB = limitMB;
     if (osName) info.os = osName;
     if (str(system?.cpuArch)) info.cpuArch = system?.cpuArch as string;
     if (Object.keys(info).length > 0) facts.hostInfo = info;

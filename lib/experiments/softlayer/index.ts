@@ -46,7 +46,7 @@ async function prepare(client: MongoClient, parameters: Array<Record<string, unk
   return {
     shared: { memSizeMB: memory.memSizeMB },
     progress: [`server RAM: ${memory.memSizeMB} MiB (${memory.source})`],
-    notes: [`Data sizes are ratios of the server's RAM: ${memory.memSizeMB} MiB (hostInfo.system.memSizeMB).`],
+    notes: [`Data sizes are ratios of the server's RAM: ${memory.memSizeMB} MiB (${memory.source}).`],
   };
 }
 

@@ -1,8 +1,8 @@
-/** How much RAM the server's machine has: what the SoftLayer seed compared its data sizes to. */
+/** How much RAM the server has (its memory limit when below its machine's): what the SoftLayer seed compared its data sizes to. */
 import { Document, MongoClient } from 'mongodb';
 
 export interface ServerMemory {
-  /** RAM of the server's machine in MiB, when the server reports it. */
+  /** The server's RAM in MiB (its memory limit when below the machine's), when the server reports it. */
   memSizeMB?: number;
   /** Where the figure came from, or why there is none. */
   source: string;
@@ -12,10 +12,18 @@ async function tryAdmin(client: MongoClient, command: Document): Promise<Documen
   return client.db('admin').command(command).catch(() => undefined);
 }
 
-/** hostInfo.system.memSizeMB (the machine's RAM). */
+/**
+ * The memory the server has: hostInfo.system.memLimitMB when it is below memSizeMB (a container's or
+ * cgroup's limit: ProcessInfo::getMemSizeMB, beside getSystemMemSizeMB, src/mongo/db/commands/
+ * generic_servers.cpp HostInfoCmd, from 4.4), else hostInfo.system.memSizeMB (the machine's RAM).
+ */
 export async function readServerMemory(client: MongoClient): Promise<ServerMemory> {
   const hostInfo = await tryAdmin(client, { hostInfo: 1 });
   const mem = hostInfo?.system?.memSizeMB;
+  const limit = hostInfo?.system?.memLimitMB;
+  if (typeof limit === 'number' && limit > 0 && (typeof mem !== 'number' || limit < mem)) {
+    return { memSizeMB: limit, source: `hostInfo.system.memLimitMB, the server's memory limit${typeof mem === 'number' ? ` (the host has ${mem} MiB)` : ''}` };
+  }
   if (typeof mem === 'number' && mem > 0) return { memSizeMB: mem, source: 'hostInfo.system.memSizeMB' };
   const status = await tryAdmin(client, { serverStatus: 1 });
   // serverStatus.mem holds the process's own resident/virtual size, not the machine's RAM: not a substitute.
