@@ -18,6 +18,11 @@
  * - through a mongos before 6.2 each insert/update/delete is said to count as a command too
  *   (SERVER-71281, as issue 24 reports it; not confirmed in the source read here): `command` is not
  *   compared through a mongos older than 6.2 (or of unknown version) either;
+ * - a findAndModify counts once, as a command, not under update or delete as well: the command's
+ *   default shouldAffectCommandCounter counts it, and the write it runs (write_ops_exec.cpp
+ *   performUpdate / performDelete, read at the 8.0 line) increments no opcounter, where the update
+ *   command's own path does (performSingleUpdateOpWithDupKeyRetry, gotUpdate); so summing command
+ *   with the CRUD counters does not count it twice (4.4 to 7.0's find_and_modify.cpp not read);
  * - every driver's monitor sends hello (a command) about twice per heartbeat interval (10 s):
  *   where `command` is compared, the allowance grows by one per measured second and process;
  * - reads a secondary serves (readPreference other than primary, in the URI or an op) are counted

@@ -67,6 +67,18 @@ describe('a workload that runs commands', () => {
   });
 });
 
+describe('findAndModify (a command the workload sends)', () => {
+  // write_ops_exec.cpp (8.0 line): findAndModify's performUpdate / performDelete increment no opcounter,
+  // so the server counts it once, under command: summed with the CRUD counters it is not counted twice.
+  it('on a standalone: 1000 findAndModify commands counted as 1000 commands compare equal to the clients', () => {
+    const standalone: ServerProcessInfo[] = [{ id: 'a:27017', kind: 'mongod' }];
+    const w = { ...window({ 'a:27017': { command: 1000 } }), roles: { 'a:27017': 'standalone' as const } };
+    const counting = workloadCounting([{ op: 'command', ns: 'app.$cmd', command: { findAndModify: 'docs', query: { _id: 1 }, update: { $inc: { n: 1 } } } }]);
+    expect(counting.countsCommands).toBe(true);
+    expect(checkStep(step(0, 1000), [w], standalone, counting)).toMatchObject({ status: 'ok', serverOps: 1000, difference: 0 });
+  });
+});
+
 describe('reads served by secondaries', () => {
   // 6000 reads, 5000 of them served by the secondaries (readPreference secondaryPreferred), 1000 writes.
   const counted = { 'a:27017': { query: 1000, update: 1000 }, 'b:27017': { query: 2600 }, 'c:27017': { query: 2400 } };
