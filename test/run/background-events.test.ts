@@ -6,11 +6,11 @@
  * set the command's ok: 1 is what marks it done. Servers: recording servers posing as a mongos and
  * as a primary (their answers are the protocol's, not MongoDB's figures).
  */
-import { MongoClient } from 'mongodb';
 import { benchmarkOptions } from '../../lib/api';
 import { runBackgroundEvent } from '../../lib/run/background-events';
 import { usageMessage } from '../support/cli';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
+import { testClients } from '../support/clients';
 
 const writer = { name: 'w', ops: [{ op: 'insert', doc: { a: 1 } }], rate: 10, duration: '30s' };
 
@@ -33,7 +33,7 @@ describe('stepDown at config time', () => {
 describe('stepDown at run time', () => {
   let mongos: RecordingServer;
   let primary: RecordingServer;
-  const clients: MongoClient[] = [];
+  const clients = testClients();
   beforeAll(async () => {
     mongos = await startRecordingServer({
       helloFields: { msg: 'isdbgrid' },
@@ -45,18 +45,12 @@ describe('stepDown at run time', () => {
     primary = await startRecordingServer({ handlers: { replSetStepDown: () => ({ ok: 1 }) } });
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()));
+    await clients.closeAll();
     await Promise.all([mongos.stop(), primary.stop()]);
   });
-  const connect = async (uri: string) => {
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 3000 });
-    clients.push(client);
-    await client.connect();
-    return client;
-  };
 
   it('through a mongos it is not sent, and the error names the shard replica sets to use', async () => {
-    const client = await connect(mongos.uri);
+    const client = await clients.connect(mongos.uri);
     const done = await runBackgroundEvent(client, { action: 'stepDown', at: 0, seconds: 60 }, { t0: performance.now(), atSecond: 3600 });
     expect(done.ok).toBe(false);
     expect(done.error).toMatch(/^not sent: this is a mongos, which has no replSetStepDown/);
@@ -67,7 +61,7 @@ describe('stepDown at run time', () => {
   });
 
   it("on a replica set's primary the command's ok: 1 marks it done", async () => {
-    const client = await connect(primary.uri);
+    const client = await clients.connect(primary.uri);
     const done = await runBackgroundEvent(client, { action: 'stepDown', at: 0, seconds: 30 }, { t0: performance.now(), atSecond: 0 });
     expect(done).toMatchObject({ ok: true, command: { replSetStepDown: 30 } });
     expect(primary.userCommands().find((c) => c.name === 'replSetStepDown')?.body).toEqual({ replSetStepDown: 30 });

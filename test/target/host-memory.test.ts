@@ -6,12 +6,12 @@
  * its data by it (it sized them by the host's memory). The WiredTiger cache ratio keeps using the
  * configured cache (server-facts.ts). The recording server's replies are the protocol's, not MongoDB's.
  */
-import { MongoClient } from 'mongodb';
 import type { ResultDocument } from '../../lib/result';
 import { environmentDetails } from '../../lib/report/describe';
 import { readServerMemory } from '../../lib/experiments/softlayer/server-memory';
 import { readProcessFacts } from '../../lib/target/server-facts';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
+import { testClients } from '../support/clients';
 
 const MONGOD_BUILD_INFO = { version: '7.0.14', gitVersion: 'ce59cfc6a3c5e5c067dca0d30697edd68d4f5188', modules: [], ok: 1 };
 const host = (system: Record<string, unknown>) => ({ system: { numCores: 8, cpuArch: 'x86_64', ...system }, os: { name: 'Ubuntu', version: '22.04' }, ok: 1 });
@@ -48,21 +48,16 @@ describe('hostInfo memLimitMB', () => {
 describe('softlayer sizes its data by the memory the server may use', () => {
   let limited: RecordingServer;
   let unlimited: RecordingServer;
-  const clients: MongoClient[] = [];
+  const clients = testClients();
   beforeAll(async () => {
     limited = await startRecordingServer({ handlers: { hostInfo: () => host({ memSizeMB: 65536, memLimitMB: 4096 }) } });
     unlimited = await startRecordingServer({ handlers: { hostInfo: () => host({ memSizeMB: 16384, memLimitMB: 16384 }) } });
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()));
+    await clients.closeAll();
     await Promise.all([limited.stop(), unlimited.stop()]);
   });
-  const memoryOf = async (server: RecordingServer) => {
-    const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
-    clients.push(client);
-    await client.connect();
-    return readServerMemory(client);
-  };
+  const memoryOf = async (server: RecordingServer) => readServerMemory(await clients.connect(server.uri));
 
   it('the limit where it is below the host memory (it used the host memory, 16x too much here)', async () => {
     expect(await memoryOf(limited)).toEqual({ memSizeMB: 4096, source: "hostInfo.system.memLimitMB, the server's memory limit (the host has 65536 MiB)" });

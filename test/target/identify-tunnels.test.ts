@@ -7,10 +7,10 @@
  * getCmdLineOpts error from mongodb-build-info 1.x's fixtures); the recording servers only speak the
  * protocol, they are not those products.
  */
-import { MongoClient } from 'mongodb';
 import { describeTarget } from '../../lib/target/connect';
 import { identifyServer } from '../../lib/target/identify-server';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
+import { testClients } from '../support/clients';
 
 const TUNNEL = 'mongodb://127.0.0.1:27017/?directConnection=true';
 /** pg_documentdb_gw process_build_info: version, versionArray, bits, maxBsonObjectSize; no gitVersion. */
@@ -52,7 +52,7 @@ describe('identifyServer: products behind a localhost or IP host', () => {
 describe('describeTarget sends the probes and names the product', () => {
   let gateway: RecordingServer;
   let cosmos: RecordingServer;
-  const clients: MongoClient[] = [];
+  const clients = testClients();
   beforeAll(async () => {
     gateway = await startRecordingServer({
       helloFields: { internal: { documentdb_versions: ['0.107-0'], kind: '' } },
@@ -64,15 +64,10 @@ describe('describeTarget sends the probes and names the product', () => {
     cosmos = await startRecordingServer({ handlers: { buildInfo: () => COSMOS_BUILD_INFO } });
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()));
+    await clients.closeAll();
     await Promise.all([gateway.stop(), cosmos.stop()]);
   });
-  const target = async (server: RecordingServer) => {
-    const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
-    clients.push(client);
-    await client.connect();
-    return describeTarget(client, server.uri, false);
-  };
+  const target = async (server: RecordingServer) => describeTarget(await clients.connect(server.uri), server.uri, false);
 
   it('a gateway on 127.0.0.1: DocumentDB (pg_documentdb), by both signals; getParameter "foo" was sent', async () => {
     const t = await target(gateway);
