@@ -266,15 +266,27 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     for (const wake of waiting) wake();
   };
   if (schedule) signal?.addEventListener('abort', wakeAll, { once: true });
+  /**
+   * Waits until `due` (performance.now()) or an abort. Node's timers run on libuv's loop clock, cached and
+   * in whole milliseconds, so a timer can fire up to ~2 ms early against performance.now(): when it does,
+   * it is armed again for what remains (at least Node's 1 ms), never spun on. The op may so start up to
+   * a millisecond or two late; it is timed from its due time all the same.
+   */
   const waitForDue = (due: number): Promise<void> =>
     new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       const wake = () => {
         clearTimeout(timer);
         waiting.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, due - performance.now());
+      const arm = () => {
+        const remaining = due - performance.now();
+        if (remaining <= 0 || signal?.aborted || cut) wake();
+        else timer = setTimeout(arm, Math.max(1, Math.ceil(remaining)));
+      };
       waiting.add(wake);
+      arm();
     });
   /**
    * A client of the open model: it takes the next due op off the shared schedule (waiting for it when it
@@ -298,7 +310,9 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       pacing.syncOps = 0;
       const due = arrivals.claim(performance.now());
       if (due === undefined) return;
-      if (due - performance.now() >= 1) {
+      // No op starts before its due time: it is timed from it (end - due), so an early start would take
+      // time off its latency, and a late one keeps its wait (the coordinated-omission correction).
+      if (performance.now() < due) {
         await waitForDue(due);
         if (signal?.aborted || cut) return;
       }
