@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
@@ -236,6 +237,8 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       ...(coordinator ? { stepExecutor: coordinator } : {}),
     });
     printer.stop();
+    // The step tables carried each step's warnings; --quiet prints no tables, so it gets them here.
+    if (plan.quiet && outcome.result) for (const line of warningLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
     for (const line of sloLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
     outcome = await afterRun(outcome, plan.store, { note: (text) => err(`${text}\n`) });
     if (plan.json && outcome.result) out(`${JSON.stringify(outcome.result, null, 2)}\n`);

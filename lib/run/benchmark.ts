@@ -9,6 +9,7 @@ import { WriteConcernSettings } from 'mongodb';
 import { RunOptions } from './run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
+import { annotateResult } from '../metrics/warnings';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
@@ -143,6 +144,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   let serverStats: ServerStatsRecorder | undefined;
   const save = async () => {
     if (serverStats) result.server = serverStats.section();
+    // The result's invariants: every step's warnings, computed from the result before it is written.
+    annotateResult(result);
     if (!resultsPath) return;
     await writeResultFile(resultsPath, result);
     emit({ type: 'results-written', path: resultsPath });
@@ -276,6 +279,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
       if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
       result.steps.push(step);
+      annotateResult(result);
       if (serverStats && measurements.length > 0) {
         const check = checkStep(step, serverStats.windowsSoFar(), serverStats.processes, counting);
         serverStats.addCheck(check);

@@ -112,6 +112,8 @@ class Tally {
   readonly readsPerSecond: Float64Array;
   readonly writesPerSecond: Float64Array;
   readonly errorsPerSecond: Float64Array;
+  /** Summed latency (µs) of the successful ops completed in each second. */
+  readonly latencyPerSecond: Float64Array;
   /** Counted ops that completed after the window closed (in flight at its close). */
   overrunReads = 0;
   overrunWrites = 0;
@@ -133,6 +135,7 @@ class Tally {
     this.readsPerSecond = new Float64Array(seconds);
     this.writesPerSecond = new Float64Array(seconds);
     this.errorsPerSecond = new Float64Array(seconds);
+    this.latencyPerSecond = new Float64Array(seconds);
   }
 
   noteError(err: unknown): void {
@@ -383,6 +386,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     const micros = (end - start) * 1000;
     slot.classLatency.record(micros);
     slot.opLatency.record(micros);
+    if (!late) tally.latencyPerSecond[bucket] += micros;
     if (slot.isRead) {
       tally.reads++;
       if (late) tally.overrunReads++;
@@ -458,7 +462,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     writes: tally.writes,
     errors: tally.errors,
     latency: { reads, writes, byOp },
-    perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
+    perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond), latencyMicros: toList(tally.latencyPerSecond) },
     errorTallies: tally.tallies(),
     benchRun: tally.benchRun,
     overrun: {
