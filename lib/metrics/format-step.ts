@@ -31,7 +31,8 @@ export function formatStepTable(step: StepResult): string {
     ...rows.map((r) => pad(r, widths).trimEnd()),
   ];
   if (step.ops.errors > 0) {
-    const kinds = (step.errorSamples ?? []).map((e) => `${e.error} x${e.count}`).join(', ');
+    // The first kind carries the server's own message: "FailedToParse (9) x8228: Unknown modifier: $sett ...".
+    const kinds = (step.errorSamples ?? []).map((e, i) => `${e.error} x${e.count}${i === 0 && e.example ? `: ${e.example}` : ''}`).join(', ');
     lines.push(`errors: ${n0(step.ops.errors)}${kinds ? ` (${kinds})` : ''}`);
   }
   if (step.trialStats) {

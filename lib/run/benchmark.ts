@@ -6,10 +6,11 @@
  */
 import { join } from 'node:path';
 import { WriteConcernSettings } from 'mongodb';
-import { RunOptions } from './run-options';
+import { RUN_DEFAULTS, RunOptions } from './run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
 import { annotateResult } from '../metrics/warnings';
+import { errorRateFailure } from '../metrics/error-rate';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
@@ -275,6 +276,13 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const step = measurements.length > 0
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
+      // Most ops failed: the step measured the failures, not the server (--max-error-rate).
+      const tooManyErrors = failure === undefined && !signal?.aborted ? errorRateFailure(step, options.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate) : undefined;
+      if (tooManyErrors) {
+        failure = tooManyErrors;
+        step.status = 'failed';
+        step.error = tooManyErrors;
+      }
       executor.describeStep?.(step);
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
       if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { closest, parseOptions, positiveInt } from '../config/validate';
+import { closest, parsePercent, parseOptions, positiveInt } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/spec/presets';
 import { readWorkloadFile } from '../workload/spec/workload-file';
 import { replayStages } from '../workload/spec/replay-curve';
@@ -34,6 +34,8 @@ export const RUN_DEFAULTS = {
   /** Per-operation time limit (ms): a stuck op fails after this, and cannot hold its step much longer. */
   opTimeout: 30_000,
   onError: 'stop',
+  /** A step in which more than this share of the ops failed is a failed step (--max-error-rate). */
+  maxErrorRate: 0.5,
 } as const;
 
 /** The most worker threads a step may use. */
@@ -93,6 +95,8 @@ export interface RunOptions {
   opTimeoutMS?: number;
   /** After a failed step: stop the run (default), or go on with the next step. */
   onError?: OnError;
+  /** A step in which more than this share (0..1) of the ops failed is failed (default 0.5; --max-error-rate). */
+  maxErrorRate?: number;
   /**
    * Worker threads per step (each with its own MongoClient and a share of the clients); 1 = the
    * main thread alone. 'auto' or undefined: min(clients, cores - 1), at least 1.
@@ -142,6 +146,8 @@ export interface BenchmarkFlags {
   testDouble?: boolean;
   opTimeout?: number;
   onError?: string;
+  /** "50%", "0%": the share of failed ops above which a step fails (a number is taken as a fraction, from the API). */
+  maxErrorRate?: string | number;
   /** A count, or 'auto' (commander hands the text; workersArg converts it). */
   workers?: number | 'auto';
   /** --no-server-stats gives false. */
@@ -197,6 +203,7 @@ export const benchmarkShape = {
   testDouble: z.boolean().optional(),
   opTimeout: positiveInt('the operation timeout (ms)').optional(),
   onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
+  maxErrorRate: z.union([z.string(), z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')]).optional(),
   reset: z.enum(RESET_CHOICES, { error: `must be ${RESET_CHOICES.join(' or ')}` }).optional(),
   workers: z
     .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
@@ -384,6 +391,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
     onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
+    maxErrorRate: typeof flags.maxErrorRate === 'string' ? parsePercent('--max-error-rate', flags.maxErrorRate) : flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate,
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),
