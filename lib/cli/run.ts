@@ -84,11 +84,16 @@ Exit codes:
   143  terminated (SIGTERM); the same
 When several apply, the first of 2, 130/143, 1, 99 wins.`;
 
+/** --warmup: whole seconds, or auto. */
+function warmupArg(value: string): number | 'auto' {
+  return value.trim() === 'auto' ? 'auto' : intArg('--warmup')(value);
+}
+
 /** The sweep time a preset amounts to with the defaults it leaves alone. */
 function presetSweep(name: RunPresetName): string {
   const v: BenchmarkFlags = RUN_PRESETS[name].values;
   const clients = v.clients ?? clientCountsUpTo(v.maxClients ?? RUN_DEFAULTS.maxClients);
-  return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup ?? RUN_DEFAULTS.warmup }));
+  return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup === 'auto' ? (v.warmupMax ?? RUN_DEFAULTS.warmupMax) : v.warmup ?? RUN_DEFAULTS.warmup }));
 }
 
 export function registerRun(program: Command, ctx: CliContext): void {
@@ -122,7 +127,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--clients <list>', 'explicit client counts, e.g. 1,3,9', intListArg('--clients'))
     .option('--max-clients <n>', `sweep 1, 2, 4, ... up to n (default: ${RUN_DEFAULTS.maxClients})`, intArg('--max-clients'))
     .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
-    .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup})`, intArg('--warmup'))
+    .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup}); auto: until the last 10 one-second ops/s are level (slope within +-1% per second), at most --warmup-max`, warmupArg)
+    .option('--warmup-max <s>', `with --warmup auto: the most seconds a step warms up; at the cap it is measured anyway and marked not-steady (default: ${RUN_DEFAULTS.warmupMax})`, intArg('--warmup-max'))
     .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))
     .option('--rate <rate>', "the open model: ops start on a schedule, latency from each op's due time; 500 (ops/s), 80% (of a maximum a closed probe measures first) or stages 100:30s,2000:2m (ramps; see below)", rateArg)
     .option('--rate-probe-seconds <s>', `with --rate N%: measured seconds of each client count of the closed probe, after 1 s of warm-up (default: ${RATE_PROBE_DEFAULT_SECONDS})`, intArg('--rate-probe-seconds'))

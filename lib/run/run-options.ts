@@ -36,6 +36,8 @@ export const RUN_DEFAULTS = {
   onError: 'stop',
   /** A step in which more than this share of the ops failed is a failed step (--max-error-rate). */
   maxErrorRate: 0.5,
+  /** --warmup auto: the most seconds a step warms up before it is measured anyway (--warmup-max). */
+  warmupMax: 60,
 } as const;
 
 /** The most worker threads a step may use. */
@@ -61,6 +63,14 @@ export interface RunOptions {
   clients: number[];
   seconds: number;
   warmupSeconds: number;
+  /**
+   * 'auto': each step (and trial) warms up until its last 10 one-second ops/s show a slope within +/-1% of
+   * their median per second (lib/metrics/steadiness.ts steadyForWarmup), at most `warmupMax` seconds; then
+   * it is measured. `warmupSeconds` is 0 then.
+   */
+  warmup?: 'auto';
+  /** With warmup 'auto': the cap in seconds (default 60). */
+  warmupMax?: number;
   trials: number;
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
@@ -121,7 +131,10 @@ export interface BenchmarkFlags {
   clients?: number[];
   maxClients?: number;
   seconds?: number;
-  warmup?: number;
+  /** Seconds, or 'auto' (until steady, at most warmupMax seconds). */
+  warmup?: number | 'auto';
+  /** With warmup 'auto': the most seconds a step warms up (default 60). */
+  warmupMax?: number;
   trials?: number;
   /** 500, "500", "80%", "100:30s,2000:2m", or (config file) stages [{ rate: 100, for: '30s' }, ...]. */
   rate?: number | string | unknown[];
@@ -182,7 +195,8 @@ export const benchmarkShape = {
   clients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS} (one connection per client)`)).min(1, 'expected at least one client count').optional(),
   maxClients: positiveInt('the maximum client count').max(MAX_CLIENTS, `the maximum client count must be at most ${MAX_CLIENTS} (one connection per client)`).optional(),
   seconds: positiveInt('seconds per step').optional(),
-  warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
+  warmup: z.union([z.literal('auto'), z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0')], { error: 'must be auto or a whole number of seconds >= 0' }).optional(),
+  warmupMax: positiveInt('the warm-up cap (seconds)').optional(),
   trials: positiveInt('trials per step').optional(),
   // Every form is checked by resolveBenchmarkOptions (parseRateText), which names the option.
   rate: z.union([z.number(), z.string(), z.array(z.unknown())]).optional(),
@@ -367,7 +381,13 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
-  const warmupSeconds = flags.warmup ?? RUN_DEFAULTS.warmup;
+  const autoWarmup = flags.warmup === 'auto';
+  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('option --warmup-max: needs --warmup auto');
+  const warmupSeconds = flags.warmup === 'auto' ? 0 : flags.warmup ?? RUN_DEFAULTS.warmup;
+  if (autoWarmup && (flags.rate !== undefined || flags.replayRate !== undefined)) {
+    throw new UsageError("option --warmup auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds");
+  }
+  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('option --warmup auto: not with scenarios (they share one clock); give the warm-up in seconds');
   const rate = resolveRate(flags, warmupSeconds + seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   return {
@@ -376,6 +396,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     clients,
     seconds,
     warmupSeconds,
+    ...(autoWarmup ? { warmup: 'auto' as const, warmupMax: flags.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     ...rate,
     load: flags.load ?? true,

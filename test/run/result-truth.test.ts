@@ -88,9 +88,9 @@ describe('warnings on real runs against a recording server', () => {
     await server?.stop();
   });
 
-  const runOn = (seconds: number) => {
+  const runOn = (seconds: number, warmup: { warmup: number | 'auto'; warmupMax?: number } = { warmup: 0 }) => {
     server.clear();
-    const options = resolveRunOptions({ uri: server.uri, workload: 'read-only', clients: [1], seconds, warmup: 0, load: false, serverStats: false, workers: 1, testDouble: true });
+    const options = resolveRunOptions({ uri: server.uri, workload: 'read-only', clients: [1], seconds, ...warmup, load: false, serverStats: false, workers: 1, testDouble: true });
     options.outDir = undefined;
     return runBenchmark(options);
   };
@@ -116,5 +116,30 @@ describe('warnings on real runs against a recording server', () => {
     expect(step.steadiness?.series).toBe('opsPerSec');
     const notSteady = step.warnings?.find((w) => w.code === 'not-steady');
     expect(notSteady?.message).toMatch(/^not in steady state: ops\/s moved \+\d+(\.\d)?% over 6 s/);
+  });
+
+  it('--warmup auto: measures only once the last 10 seconds are level; at its cap it measures anyway, marked not-steady', async () => {
+    // Faster for 3 s, then level: the warm-up cannot end before 10 level-enough seconds.
+    delay = (t) => Math.max(0, 12 - 4 * t);
+    first = 0;
+    const result = await runOn(2, { warmup: 'auto', warmupMax: 16 });
+    expect(result.config).toMatchObject({ warmupSeconds: 0, warmup: 'auto', warmupMax: 16 });
+    const [step] = result.steps;
+    expect(step.warmup!.seconds).toBeGreaterThanOrEqual(10);
+    expect(step.warmup!.seconds).toBeLessThanOrEqual(16);
+    // Steady, or else (a machine too loaded to hold 1% for 10 s) the cap is reported as such.
+    const capped = step.warnings?.find((w) => w.code === 'not-steady' && /warm-up reached its cap/.test(w.message));
+    expect(capped === undefined).toBe(step.warmup!.steady);
+
+    delay = () => 1;
+    first = 0;
+    const short = await runOn(1, { warmup: 'auto', warmupMax: 3 });
+    expect(short.steps[0].warmup).toEqual({ seconds: 3, steady: false });
+    expect(short.steps[0].warnings?.find((w) => w.code === 'not-steady')?.message).toMatch(/the warm-up reached its cap \(3 s\) before the ops\/s settled/);
+  });
+
+  it('--warmup auto is refused with a rate, and --warmup-max without it', () => {
+    expect(() => resolveRunOptions({ uri: server.uri, warmup: 'auto', rate: 100 })).toThrow(/option --warmup auto: .*give the warm-up in seconds/);
+    expect(() => resolveRunOptions({ uri: server.uri, warmupMax: 10 })).toThrow('option --warmup-max: needs --warmup auto');
   });
 });
