@@ -23,7 +23,8 @@ import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '..
 import { workersForStep } from '../workload/engine/parallel-step';
 import { loadData } from '../prepare/loader';
 import { parseNamespace, parseOps } from '../workload/spec/op-spec';
-import { runSetup } from '../prepare/setup';
+import { assertSetupMayRun, runSetup } from '../prepare/setup';
+import { assertMayReplace, guardPolicy } from '../target/data-guard';
 import { setupFor } from '../workload/spec/setup-spec';
 import { connectTarget } from '../target/connect';
 import { Target, uriTarget } from '../target/target';
@@ -136,6 +137,18 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     opTimeoutMS: options.opTimeoutMS,
   });
   emit({ type: 'connected', target });
+  // What the loader may replace (lib/target/data-guard), refused before anything else is done on the server.
+  const guard = guardPolicy(server.origin, options.drop === true, '--drop', `it drops database ${options.ns.split('.')[0]} first`);
+  if (options.setup || options.load) {
+    const ns = parseNamespace(options.ns, false)!;
+    try {
+      if (options.setup) await assertSetupMayRun(client, setupFor(options.setup, options.clients[0]), guard);
+      else await assertMayReplace(client, ns.db, ns.coll, guard);
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+  }
   const result = initialResult(options, target, startedAt);
   if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
   hooks.stepExecutor?.describeRun?.(result);
@@ -171,7 +184,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {
       if (options.setup) {
-        const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal });
+        const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal, guard });
         emit({ type: 'setup-done', clients, steps: done.steps, docs: done.documents, seconds: done.seconds });
         return done.complete ? undefined : `interrupted during the set-up (${done.steps} steps done)`;
       }
@@ -182,7 +195,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, ...(docsLike ? { like: docsLike.source } : {}) });
       const loaded = await loadData(
         client,
-        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection, ...(docsLike ? { documentTemplate: docsLike.template } : {}) },
+        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection, guard, ...(docsLike ? { documentTemplate: docsLike.template } : {}) },
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
       );
       emit({ type: 'load-done', docs: loaded.docs, seconds: loaded.seconds });

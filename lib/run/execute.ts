@@ -23,6 +23,7 @@ import { holdPhase } from '../common/phase-hold';
 import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './events';
 import { RunPlan } from './run-plan';
+import { describeDataRule } from './dry-run';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -65,6 +66,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     hooks.emit({ type: 'note', text });
   };
   for (const text of plan.notes) note(text);
+  // What may be dropped or written on a deployment the tool did not start, said before anything connects.
+  if (plan.target.kind === 'uri') note(`data: ${describeDataRule(plan)}`);
   for (const w of plan.warnings) note(`warning: ${w}`);
 
   // Steps that ran (applied or found done), plus a failed one: setup.js shows what was attempted.
@@ -146,7 +149,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     log.note(`benchmark: connecting to ${target.uri}`);
     try {
       result = await runBenchmark(
-        { ...plan.benchmark, uri: target.uri, keepCollection: sharded },
+        { ...plan.benchmark, uri: target.uri, keepCollection: sharded, drop: plan.drop },
         {
           signal: hooks.signal,
           target,
