@@ -6,6 +6,7 @@
  * atomically after every configuration; the combined report (summary.md, results.csv, bar charts) is
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
+import { assertWritableDir } from '../run/out-dir';
 import { guardPolicy } from '../target/data-guard';
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
@@ -67,6 +68,8 @@ function abortReason(signal: AbortSignal): string {
 export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = {}): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const plan = planMatrix(options);
+  // Before anything starts or connects: an output folder nothing can be created under is refused (exit 2).
+  assertWritableDir(options.outDir, 'option --out');
   const { definition } = options;
   emit({ type: 'planned', name: definition.name, experiment: definition.experiment, configurations: plan.configurations.length, scale: options.scale, scaleNote: plan.scaleNote, parameters: plan.parameters, outDir: options.outDir });
 

@@ -14,11 +14,12 @@ import { describePolicy, guardPolicy } from '../target/data-guard';
 export function describeDataRule(plan: RunPlan): string {
   const b = plan.benchmark;
   const db = b.ns.split('.')[0];
-  const dropped = plan.drop ? `database ${db} is dropped first (--drop); ` : '';
+  const dropped = plan.drop ? `drop database ${db} first (--drop); ` : '';
   if (b.setup) return `${dropped}the workload file's set-up steps run as written; the workload writes where its ops say`;
   if (!b.load) return `${dropped}nothing is loaded or dropped (--no-load); the workload's own writes, if it has any, change the documents in ${b.ns} (--no-load is that consent)`;
   const origin = plan.target.kind === 'uri' ? 'uri' : plan.target.kind;
-  return `${dropped}${describePolicy(guardPolicy(origin, plan.drop, '--drop', `it drops database ${db} first`), b.ns)}`;
+  if (plan.drop) return `${dropped}the loader then fills ${b.ns}`;
+  return describePolicy(guardPolicy(origin, false, '--drop', `it drops database ${db} first`), b.ns);
 }
 
 export function renderDryRun(plan: RunPlan): string {

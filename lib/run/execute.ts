@@ -19,6 +19,7 @@ import { isAbortError } from '../common/values';
 import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
 import { Target, uriTarget } from '../target/target';
 import { assertWritableDir } from './out-dir';
+import { assertStoreWritable } from '../store/check';
 import { holdPhase } from '../common/phase-hold';
 import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './events';
@@ -54,6 +55,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
   const outDir = plan.benchmark.outDir;
   // Before anything starts: a run that cannot write its results must not begin.
   assertWritableDir(outDir, 'option --out');
+  // The results store too (--store): a folder that cannot be made, or a store that takes no write, is refused now, not after the run.
+  if (plan.store !== undefined) await assertStoreWritable(plan.store, { serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS });
   // Grows when the launch makes a secret (a keyfile): the log and setup.js read it as they write.
   const secrets = [...(hooks.secrets ?? [])];
   const log = new CommandLog(outDir, secrets);
