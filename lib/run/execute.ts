@@ -20,6 +20,7 @@ import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-l
 import { Target, uriTarget } from '../target/target';
 import { assertWritableDir } from './out-dir';
 import { assertStoreWritable } from '../store/check';
+import { assertNotRefused } from '../target/connect';
 import { holdPhase } from '../common/phase-hold';
 import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './events';
@@ -57,6 +58,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
   assertWritableDir(outDir, 'option --out');
   // The results store too (--store): a folder that cannot be made, or a store that takes no write, is refused now, not after the run.
   if (plan.store !== undefined) await assertStoreWritable(plan.store, { serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS });
+  // An existing single host that refuses connections fails now, before --drop or --setup would wait out the server-selection timeout.
+  if (plan.target.kind === 'uri') await assertNotRefused(plan.target.uri, hooks.clientOptions);
   // Grows when the launch makes a secret (a keyfile): the log and setup.js read it as they write.
   const secrets = [...(hooks.secrets ?? [])];
   const log = new CommandLog(outDir, secrets);

@@ -10,6 +10,7 @@ import { messageOf } from '../common/values';
 import { redactUri } from '../security/redact';
 import { parseStoreUri } from './mongo-store';
 import { isMongoStoreSpec } from './store';
+import { refusedSingleHost } from '../target/connect';
 
 export async function assertStoreWritable(spec: string, options: { serverSelectionTimeoutMS?: number; option?: string } = {}): Promise<void> {
   const option = options.option ?? 'option --store';
@@ -20,6 +21,11 @@ export async function assertStoreWritable(spec: string, options: { serverSelecti
   }
   const { uri, db, collection } = parseStoreUri(spec);
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 });
+  const refused = await refusedSingleHost(client);
+  if (refused) {
+    await client.close().catch(() => undefined);
+    throw new UsageError(`${option}: the results store ${redactUri(spec)} cannot be reached: ${refused}`);
+  }
   const probe = `mongo-bench-write-check-${process.pid}-${Date.now()}`;
   try {
     const coll = client.db(db).collection<{ _id: string }>(collection);
