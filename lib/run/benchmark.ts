@@ -38,6 +38,7 @@ import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check'
 import { runScenarios } from './scenarios';
 import { resolveShareOfMax, ScheduledRate } from '../workload/spec/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
+import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -261,8 +262,17 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
           if (arrival) plan.arrival = arrival;
           const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
-          const outcome = await executor.runStep(plan, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }), onWindowOpen });
+          const outage = outageAnnouncer(emit, clients, trial);
+          const onTick = (tick: TickEvent) => {
+            outage.onTick(tick);
+            emit({ type: 'tick', clients, trial, tick });
+          };
+          const outcome = await executor.runStep(plan, trial, { signal, onTick, onNoAnswer: outage.onNoAnswer, onWindowOpen });
           const m = outcome.measurement;
+          // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
+          if (m.lostServer !== undefined && (await awaitAnswer(m, client, options.serverSelectionTimeoutMS))) delete m.lostServer;
+          const closed = m.outages?.at(-1)?.end;
+          if (closed !== undefined) emit({ type: 'outage', clients, trial, since: m.outages!.at(-1)!.start, end: closed });
           const remoteFailure = outcome.failure;
           if (m.interrupted && m.elapsedSeconds <= 0) {
             serverStats?.cancelOpen();
@@ -285,6 +295,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const step = measurements.length > 0
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
+      addAvailability(step, measurements);
       executor.describeStep?.(step);
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
       if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
