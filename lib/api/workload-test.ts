@@ -16,6 +16,7 @@ import { benchmark } from './benchmark';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
 import { Target, uriTarget } from '../target/target';
+import { dropCollection, guardPolicy } from '../target/data-guard';
 import { RUN_DEFAULTS } from '../run/run-options';
 
 export interface WorkloadBenchmarkInput {
@@ -23,8 +24,13 @@ export interface WorkloadBenchmarkInput {
   uri: string;
   /** Where the documents go, and the namespace of ops without `ns` (default "mongo_bench_test.docs"). */
   ns?: string;
-  /** Your documents; the collection is dropped and refilled with them first. Omit to keep what is there. */
+  /**
+   * Your documents; the collection is dropped and refilled with them first (only when it is absent, empty
+   * or filled by mongo-bench, unless `drop: true`). Omit to keep what is there.
+   */
   documents?: Document[];
+  /** Replace the collection even when it holds documents mongo-bench did not load (lib/target/data-guard). */
+  drop?: boolean;
   /** Indexes to create after loading, e.g. [{ key: { email: 1 }, options: { unique: true } }]. */
   indexes?: Array<{ key: IndexSpecification; options?: CreateIndexesOptions }>;
   /** Your ops, in benchRun's format (the same as a --workload-file). */
@@ -62,7 +68,7 @@ async function loadDocuments(target: Target, input: WorkloadBenchmarkInput, ns: 
   await target.withClient(async (client) => {
     await client.connect();
     const collection = client.db(parsed.db).collection(parsed.coll);
-    await collection.drop().catch(() => undefined); // absent the first time
+    await dropCollection(client, parsed.db, parsed.coll, guardPolicy(target.origin, input.drop === true, 'drop: true'), { claim: true });
     const docs = input.documents ?? [];
     for (let i = 0; i < docs.length; i += 1000) {
       // Copies: insertMany adds an _id to documents that have none, and the caller's stay untouched.

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
@@ -104,6 +105,8 @@ export function registerCapture(program: Command, ctx: CliContext): void {
       if (flags.docsLike === undefined && (flags.keepSample || flags.sampleSize !== undefined)) {
         throw new UsageError(`capture: option ${flags.keepSample ? '--keep-sample' : '--sample-size'} needs --docs-like`);
       }
+      const outDir = flags.out ?? join('reports', `capture-${fileTimestamp(new Date())}`);
+      assertWritableDir(outDir, 'option --out');
       const docsLike = flags.docsLike !== undefined ? await sampleDocsLike(flags.docsLike, flags.sampleSize) : undefined;
       if (docsLike) ctx.err(`capture: inserts will write documents like ${docsLike.source} (${docsLike.sample.length} sampled)`);
       let lastReport = 0;
@@ -123,7 +126,6 @@ export function registerCapture(program: Command, ctx: CliContext): void {
               onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
             })
           : await captureFromLogs(sources, { name: flags.name, insertDocument: docsLike?.template, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
-      const outDir = flags.out ?? join('reports', `capture-${fileTimestamp(new Date())}`);
       const files = await writeCapture(outDir, outcome);
       if (docsLike) {
         const templatePath = join(outDir, DOCS_LIKE_FILE);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
@@ -66,6 +67,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .option('--json', 'print the comparison as JSON on stdout instead of the table')
     .addHelpText('after', COMPARE_HELP)
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
+      if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
       const [a, b] = await loadBoth([fileA, fileB]);
       const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
       const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, RunError, UsageError } from '../config/errors';
@@ -76,6 +77,7 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       if (flags.threshold !== undefined && !(flags.threshold >= 0)) throw new UsageError(`option --threshold: must be a percentage >= 0, got ${flags.threshold}`);
       if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1)) throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
       if (flags.permutations !== undefined && flags.permutations < 1) throw new UsageError(`option --permutations: must be at least 1, got ${flags.permutations}`);
+      if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
       // An unreachable store is not a regression: exit 2, never the gate's 1.
       const store = await openStore(spec).catch((err: unknown) => {
         throw err instanceof RunError ? new RunError(err.message, EXIT.usage) : err;

@@ -44,6 +44,7 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--seconds <s>', 'softlayer: measured seconds per client count (default 10)', intArg('--seconds'))
     .option('--warmup <s>', 'softlayer: warm-up seconds per client count (default 2)', intArg('--warmup'))
     .option('--dataset-ratio <r>', "softlayer: data = r x the server's RAM; a list (0.5,2) runs one configuration per ratio", numberListArg('--dataset-ratio'))
+    .option('--drop', "on --uri: replace the experiments' collections in --db even when they hold documents mongo-bench did not load (without it such a collection is refused, exit 2)")
     .option('--setup', 'presplit-import: allow changes to the cluster at --uri (drop the collection, shard it, split and move chunks, chunk size, balancer); implied for a cluster the matrix launches')
     .option('--shard-key <field>', 'presplit-import: the ranged shard key of ways (a) and (b) (default g = count & 63, as the seed)')
     .option('--presplit <min:max>', 'presplit-import: the key range the documents cycle through, pre-split into one chunk per shard by way (b) (default 0:64)')

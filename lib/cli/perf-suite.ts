@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
@@ -76,6 +77,7 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
       const workers = flags.workers;
       if (workers !== undefined && workers !== 'auto' && (typeof workers !== 'number' || workers < 1)) throw new UsageError(`option --workers: must be auto or a whole number >= 1, got ${String(workers)}`);
       const outDir = flags.out ?? defaultOutDir('perf-suite', new Date());
+      assertWritableDir(outDir, 'option --out');
       const connection = resolveConnectionOptions(splitConnectionFlags(flags).connection);
       const secrets = connectionSecrets(connection.options);
       const err = (text: string) => ctx.err(redactText(text, secrets));

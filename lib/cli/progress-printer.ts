@@ -1,4 +1,5 @@
 /** Draws the run's progress: a cli-progress bar on a terminal, plain lines otherwise, nothing with --quiet. */
+import { clockTime } from '../run/outages';
 import { SingleBar } from 'cli-progress';
 import { formatStepTable } from '../metrics/format-step';
 import type { RunEvent } from '../run/events';
@@ -74,6 +75,10 @@ export class ProgressPrinter {
         break;
       case 'server-stats':
         say(`[server] ${event.text}`);
+        break;
+      case 'outage':
+        this.pauseBar();
+        say(event.end === undefined ? `[outage] no answer from the server since ${clockTime(event.since)}` : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`);
         break;
       case 'scenario':
         say(`[scenario] ${event.text}`);

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
@@ -27,8 +28,10 @@ export function registerReport(program: Command, ctx: CliContext): void {
     .option('-o, --out <dir>', `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`)
     .addHelpText('after', '\nExamples:\n  mongo-bench report reports/run-1/results.json\n  mongo-bench report w0.json w1.json j-true.json --out reports/write-concern')
     .action(async (files: string[], options: ReportOptions) => {
-      const results = await loadAll(files);
       const outDir = options.out ?? (files.length === 1 ? dirname(files[0]) : DEFAULT_COMPARISON_DIR);
+      // Before the work: an unwritable folder is refused (exit 2) naming it.
+      assertWritableDir(outDir, options.out !== undefined ? 'option --out' : 'report folder');
+      const results = await loadAll(files);
       const started = process.hrtime.bigint();
       const { files: written } = await writeReport(results, outDir);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

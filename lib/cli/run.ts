@@ -34,7 +34,8 @@ Where the server comes from:
   --topology sharded         a local cluster launched from the setup plan (mongod and mongos from --bin-dir or
                              --mongod-bin); --mongod-bin/--bin-dir with standalone or replset launch it the same way
   --uri URI                  an existing deployment: only the benchmark's database (--db) is touched, and dropped
-                             first only with --drop; --setup also shards the collection there (pre-split, balancer)
+                             first only with --drop; a collection holding documents mongo-bench did not load is
+                             refused (exit 2) unless --drop; --setup also shards the collection there
 
 Everything goes to one folder, reports/<timestamp>-<label>/ (or --out): results.json, the PNG charts,
 summary.md, results.csv, index.html, setup.js (the mongosh equivalent of what was applied) and
@@ -112,7 +113,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--auth', 'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user')
     .optionsGroup('Setup (sharding, the benchmark database):')
     .option('--setup', 'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer')
-    .option('--drop', `drop the benchmark's database (--db) first; nothing else is ever dropped`)
+    .option('--drop', `drop the benchmark's database (--db) first and replace the collection whatever it holds; nothing else is ever dropped`)
     .option('--db <name>', `the benchmark's database (default: ${RUN_TARGET_DEFAULTS.db})`)
     .option('--collection <name>', `the benchmark's collection (default: ${RUN_TARGET_DEFAULTS.collection})`)
     .option('--shard-key <field>', 'sharded: shard key field (default: _id)')
@@ -138,7 +139,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--doc-size <bytes>', `approximate BSON size of each document (default: ${RUN_DEFAULTS.docSize})`, intArg('--doc-size'))
     .option('--batch-size <n>', `documents per insert batch while loading (default: ${RUN_DEFAULTS.batchSize})`, intArg('--batch-size'))
     .option('--write-concern <w>', 'for loading and for workload writes without one: 1, majority, or {"w":1,"j":true}')
-    .option('--no-load', 'use the existing data (--docs must match it)')
+    .option('--no-load', "use the existing data (--docs must match it); the workload's own writes change it (--no-load is that consent)")
     .option('--docs-like <source>', 'load documents shaped like yours: a capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll ($sample; types, sizes, ranges; no value copied)')
     .option('--ns <db.coll>', `namespace of the loaded documents, instead of --db/--collection (default: ${RUN_DEFAULTS.ns})`)
     .option('--seed <n>', `random seed; client i uses seed + i (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))

@@ -1,5 +1,6 @@
 /** A configuration's settings: for the driver (write concern) and in words for tables and progress lines. */
 import { MongoClient, WriteConcernSettings } from 'mongodb';
+import { dropCollection, GuardPolicy } from '../target/data-guard';
 import { MatrixConfiguration, WriteConcernSpec } from './experiment';
 
 export function driverWriteConcern(spec: WriteConcernSpec | undefined): WriteConcernSettings | undefined {
@@ -34,7 +35,16 @@ export function requiredAcks(spec: WriteConcernSpec | undefined): number {
   return typeof spec?.w === 'number' ? spec.w : 0;
 }
 
-/** Drops a collection, ignoring "not found" (and any other failure: cleanup must not hide the result). */
-export async function dropQuietly(client: MongoClient, db: string, collection: string): Promise<void> {
-  await client.db(db).collection(collection).drop().catch(() => undefined);
+/**
+ * Drops an experiment's collection before it writes there (claim: marked as the tool's for the next run),
+ * through the data guard: a collection holding documents mongo-bench did not load is refused (exit 2)
+ * unless the guard has the user's consent (--drop).
+ */
+export async function dropOwn(client: MongoClient, db: string, collection: string, guard: GuardPolicy): Promise<void> {
+  await dropCollection(client, db, collection, guard, { claim: true });
+}
+
+/** Drops what the experiment wrote, after it (ignoring failures: cleanup must not hide the result). */
+export async function dropQuietly(client: MongoClient, db: string, collection: string, guard: GuardPolicy): Promise<void> {
+  await dropCollection(client, db, collection, guard).catch(() => undefined);
 }

@@ -3,6 +3,7 @@
  * its name: parameters and sizing, what it needs of the target, how it runs one labelled
  * configuration, and the measures, charts and notes of the combined report.
  */
+import type { GuardPolicy } from '../target/data-guard';
 import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { ResultDocument } from '../result';
@@ -111,6 +112,8 @@ export interface RunContext {
   shared: Record<string, unknown>;
   signal?: AbortSignal;
   progress: (text: string) => void;
+  /** What the experiment may drop or replace in `db` (lib/target/data-guard: ours, or --drop). */
+  guard: GuardPolicy;
 }
 
 export interface RunOutcome<Kept = unknown> {
@@ -155,5 +158,5 @@ export interface Experiment<Kept = unknown> {
   /** After the last configuration: draws the kept results together; returns a note. */
   finish?(kept: Kept[], outDir: string): Promise<string | undefined>;
   /** After the matrix: drops what the experiment left behind. */
-  cleanUp?(client: MongoClient, db: string): Promise<void>;
+  cleanUp?(client: MongoClient, db: string, guard: GuardPolicy): Promise<void>;
 }

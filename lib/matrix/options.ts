@@ -47,6 +47,7 @@ const flagsSchema = z
     sampleInterval: z.number().int().min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms').optional(),
     maxSeconds: z.number().positive('must be > 0').max(86_400, 'must be at most 86400 (a day)').optional(),
     setup: z.boolean().optional(),
+    drop: z.boolean().optional(),
     seed: z.number().int().optional(),
     serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
     testDouble: z.boolean().optional(),
@@ -141,6 +142,7 @@ export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date()
     testDouble: flags.testDouble,
     // A server the matrix starts is its own to change: no --setup needed there.
     allowSetup: flags.setup === true || target.plan.kind !== 'uri',
+    drop: flags.drop === true,
   };
 }
 

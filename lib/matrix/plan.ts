@@ -37,6 +37,11 @@ export interface MatrixRunOptions {
   testDouble?: boolean;
   /** The user allowed changes to the target's setup (--setup), for experiments that change it. */
   allowSetup?: boolean;
+  /**
+   * --drop: the experiments may replace their collections in `db` even when those hold documents
+   * mongo-bench did not load (on --uri; a server the matrix starts is its own).
+   */
+  drop?: boolean;
 }
 
 export interface PlannedConfiguration {

@@ -6,6 +6,8 @@
  * atomically after every configuration; the combined report (summary.md, results.csv, bar charts) is
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
+import { assertWritableDir } from '../run/out-dir';
+import { guardPolicy } from '../target/data-guard';
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../deployment/command-log';
@@ -66,6 +68,8 @@ function abortReason(signal: AbortSignal): string {
 export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = {}): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const plan = planMatrix(options);
+  // Before anything starts or connects: an output folder nothing can be created under is refused (exit 2).
+  assertWritableDir(options.outDir, 'option --out');
   const { definition } = options;
   emit({ type: 'planned', name: definition.name, experiment: definition.experiment, configurations: plan.configurations.length, scale: options.scale, scaleNote: plan.scaleNote, parameters: plan.parameters, outDir: options.outDir });
 
@@ -116,11 +120,13 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
   const { client, target } = await connectTarget(server.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble, clientOptions: server.clientOptions });
   // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
   log.open();
+  // What the experiments may drop in --db (lib/target/data-guard): on --uri only what mongo-bench loaded, unless --drop.
+  const guard = guardPolicy(server.origin, options.drop === true, '--drop', `the experiments' collections in ${options.db} are replaced whatever they hold`);
   try {
     const probes = neededProbes(plan.configurations.map((p) => p.config));
     const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
-    if (probes.capped) capabilities.capped = await probeCapped(client, options.db);
-    if (probes.unacknowledgedWrites) capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(client, options.db);
+    if (probes.capped) capabilities.capped = await probeCapped(client, options.db, guard);
+    if (probes.unacknowledgedWrites) capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(client, options.db, guard);
     emit({ type: 'connected', target, capabilities });
 
     const prepared = (await experiment.prepare?.(client, plan.configurations.map((p) => p.parameters))) ?? {};
@@ -169,6 +175,7 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
             ...{ uri: options.uri, db: options.db, serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, testDouble: options.testDouble },
             ...{ config: planned.config, parameters: planned.parameters, dir: join(options.outDir, planned.dir), relativeDir: planned.dir },
             progress: (text) => emit({ type: 'config-progress', index: i, text }),
+            guard,
           });
           row.status = outcome.status;
           if (outcome.reason) row.reason = outcome.reason;
@@ -204,7 +211,7 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
     emit({ type: 'written', files: [matrixPath, ...files] });
     return doc;
   } finally {
-    await experiment.cleanUp?.(client, options.db);
+    await experiment.cleanUp?.(client, options.db, guard);
     await client.close().catch(() => undefined);
   }
 }

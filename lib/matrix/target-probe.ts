@@ -5,7 +5,7 @@
  * the answer is "no", so skipped rows can say why.
  */
 import { Document, MongoClient, MongoServerError } from 'mongodb';
-import { dropQuietly } from '../experiments/configuration';
+import { assertMayReplace, dropScratch, GuardPolicy } from '../target/data-guard';
 import { Capability, TopologyFacts } from '../experiments/experiment';
 import { tryCommand } from '../target/connect';
 
@@ -31,9 +31,11 @@ export async function probeTopology(client: MongoClient): Promise<TopologyFacts>
 }
 
 /** Creates (and drops) a small capped collection; the server's refusal is the reason. */
-export async function probeCapped(client: MongoClient, db: string): Promise<Capability> {
+export async function probeCapped(client: MongoClient, db: string, guard: GuardPolicy): Promise<Capability> {
   const name = `probe_capped_${process.pid}`;
-  await dropQuietly(client, db, name);
+  // A name of its own; refused like any other collection if something not ours is there.
+  await assertMayReplace(client, db, name, guard);
+  await dropScratch(client, db, name);
   try {
     await client.db(db).createCollection(name, { capped: true, size: 1 << 20 });
     return { supported: true };
@@ -41,7 +43,7 @@ export async function probeCapped(client: MongoClient, db: string): Promise<Capa
     const code = err instanceof MongoServerError && err.code !== undefined ? ` (code ${err.code})` : '';
     return { supported: false, reason: `the server refused to create a capped collection: ${(err as Error).message}${code}` };
   } finally {
-    await dropQuietly(client, db, name);
+    await dropScratch(client, db, name);
   }
 }
 
@@ -50,8 +52,9 @@ export async function probeCapped(client: MongoClient, db: string): Promise<Capa
  * unacknowledged writes: mongo-java-server closes the connection on OP_MSG's moreToCome flag, so a w:0
  * configuration there would measure nothing real.
  */
-export async function probeUnacknowledgedWrites(client: MongoClient, db: string, waitMs = 2000): Promise<Capability> {
+export async function probeUnacknowledgedWrites(client: MongoClient, db: string, guard: GuardPolicy, waitMs = 2000): Promise<Capability> {
   const name = `probe_unack_${process.pid}`;
+  await assertMayReplace(client, db, name, guard);
   const coll = client.db(db).collection<{ _id: string }>(name);
   const marker = `w0-probe-${Date.now()}`;
   try {
@@ -64,6 +67,6 @@ export async function probeUnacknowledgedWrites(client: MongoClient, db: string,
     }
     return { supported: false, reason: `an unacknowledged (w:0) insert was not applied within ${waitMs} ms: this server drops w:0 writes (mongo-java-server does not support OP_MSG moreToCome)` };
   } finally {
-    await dropQuietly(client, db, name);
+    await dropScratch(client, db, name);
   }
 }

@@ -68,6 +68,13 @@ export interface StepMeasurement {
   benchRun?: BenchRunCounts;
   /** The first error that said the server is gone (network, server selection): the step failed. */
   lostServer?: string;
+  /**
+   * Times the server did not answer (epoch ms): from the last answer before a network error to the
+   * first answer after it; no `end` while none came.
+   */
+  outages?: { start: number; end?: number }[];
+  /** The measured window (epoch ms), given with outages: what of them fell inside it. */
+  window?: { start: number; end: number };
   /** Set when the step overran its window by more than the allowed time and was cut. */
   cut?: string;
   /** A weighted workload's measured attempts per op (index in its ops array): the mix it ran. */

@@ -126,6 +126,23 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),
     ...(lostServer !== undefined ? { lostServer } : {}),
+    ...mergedOutages(parts),
     ...(cut !== undefined ? { cut } : {}),
   };
+}
+
+/** Every loop's outages as one list: overlapping ones joined (a server gone is gone for every loop). */
+function mergedOutages(parts: StepMeasurement[]): Pick<StepMeasurement, 'outages' | 'window'> {
+  const all = parts.flatMap((m) => m.outages ?? []).sort((a, b) => a.start - b.start);
+  if (all.length === 0) return {};
+  const window = parts.find((m) => m.window !== undefined)?.window;
+  const out: { start: number; end?: number }[] = [];
+  for (const o of all) {
+    const last = out.at(-1);
+    if (last && (last.end === undefined || o.start <= last.end)) {
+      if (last.end !== undefined) last.end = o.end === undefined ? undefined : Math.max(last.end, o.end);
+      if (last.end === undefined) delete last.end;
+    } else out.push({ ...o });
+  }
+  return { outages: out, ...(window ? { window } : {}) };
 }

@@ -1,9 +1,11 @@
 /**
- * Loads the documents a workload runs over: drops the collection (or, keepCollection, empties it), creates the indexes, then inserts
+ * Loads the documents a workload runs over: drops the collection (or, keepCollection, empties it) through
+ * the data guard (only what the tool loaded, or with the user's consent), creates the indexes, then inserts
  * `docs` documents in batches (as MOST did: 16 KB documents in batches of 256) with the chosen write
  * concern, reporting progress after every batch.
  */
-import { MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
+import { MongoClient, WriteConcernSettings } from 'mongodb';
+import { dropCollection, emptyCollection, GuardPolicy } from '../target/data-guard';
 import { documentFactory, INDEXED_FIELDS } from '../workload/spec/documents';
 import { templateDocumentFactory } from '../workload/spec/template-documents';
 import { Namespace } from '../workload/spec/op-spec';
@@ -26,6 +28,12 @@ export interface LoadPlan {
    * are not created: those fields are not in the user's documents.
    */
   documentTemplate?: unknown;
+  /**
+   * What may be replaced (lib/target/data-guard): on a deployment the tool did not start, a collection
+   * holding documents it did not load is refused (exit 2) unless the user consented (--drop). Default:
+   * that rule, consent given by this field's `consent: true`.
+   */
+  guard?: GuardPolicy;
 }
 
 export interface LoadProgress {
@@ -46,18 +54,11 @@ export async function loadData(
   hooks: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<LoadResult> {
   const started = performance.now();
+  const guard = plan.guard ?? { ours: false, consent: false, consentFlag: 'guard: { consent: true } in the load plan' };
   const db = client.db(plan.ns.db);
   const coll = db.collection<{ _id: number }>(plan.ns.coll);
-  if (plan.keepCollection) {
-    await coll.deleteMany({}, plan.writeConcern ? { writeConcern: plan.writeConcern } : {});
-  } else {
-    try {
-      await coll.drop();
-    } catch (err) {
-      // NamespaceNotFound: nothing to drop.
-      if (!(err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message)))) throw err;
-    }
-  }
+  if (plan.keepCollection) await emptyCollection(client, plan.ns.db, plan.ns.coll, guard, plan.writeConcern);
+  else await dropCollection(client, plan.ns.db, plan.ns.coll, guard, { claim: true, ...(plan.writeConcern ? { writeConcern: plan.writeConcern } : {}) });
   if (plan.documentTemplate === undefined) await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
   const factory = plan.documentTemplate !== undefined ? templateDocumentFactory(plan.documentTemplate, plan.randomSeed) : documentFactory(plan.docs, plan.docSize, plan.randomSeed);
   const options = plan.writeConcern ? { ordered: false, writeConcern: plan.writeConcern } : { ordered: false };

@@ -9,6 +9,7 @@ import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'm
 import { RunError } from '../config/errors';
 import { SetupStep } from '../workload/spec/setup-spec';
 import { compileTemplate, TemplateScope } from '../workload/spec/template';
+import { assertMayDropDatabase, assertMayReplace, dropCollection, dropDatabase, GuardPolicy } from '../target/data-guard';
 
 const NAMESPACE_NOT_FOUND = 26;
 const NAMESPACE_EXISTS = 48;
@@ -19,6 +20,31 @@ export interface SetupHooks {
   randomSeed: number;
   writeConcern?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * What a `drop` or `dropDatabase` step may destroy (lib/target/data-guard); default: only what
+   * mongo-bench loaded, with --drop as the consent.
+   */
+  guard?: GuardPolicy;
+}
+
+const STRICT: GuardPolicy = { ours: false, consent: false, consentFlag: '--drop' };
+
+/** Refuses (exit 2), before any step runs, a set-up whose drops would destroy what mongo-bench did not load. */
+export async function assertSetupMayRun(client: MongoClient, steps: SetupStep[], guard: GuardPolicy): Promise<void> {
+  for (const step of steps) {
+    if (step.kind !== 'command') continue;
+    const name = Object.keys(step.command)[0];
+    if (name === 'drop') await assertMayReplace(client, step.db, String(step.command.drop), guard);
+    if (name === 'dropDatabase') assertMayDropDatabase(step.db, guard);
+  }
+}
+
+/** A drop or dropDatabase step, through the guard (the dropped collection is marked as the tool's). */
+async function runCommandStep(client: MongoClient, step: Extract<SetupStep, { kind: 'command' }>, guard: GuardPolicy): Promise<void> {
+  const name = Object.keys(step.command)[0];
+  if (name === 'drop') await dropCollection(client, step.db, String(step.command.drop), guard, { claim: true });
+  else if (name === 'dropDatabase') await dropDatabase(client, step.db, guard);
+  else await client.db(step.db).command(step.command);
 }
 
 export interface SetupOutcome {
@@ -74,7 +100,7 @@ export async function runSetup(client: MongoClient, steps: SetupStep[], hooks: S
     if (hooks.signal?.aborted) return { steps: i, documents, seconds: (performance.now() - started) / 1000, complete: false };
     const step = steps[i];
     try {
-      if (step.kind === 'command') await client.db(step.db).command(step.command);
+      if (step.kind === 'command') await runCommandStep(client, step, hooks.guard ?? STRICT);
       else documents += await insertAll(client, step, hooks);
     } catch (err) {
       if (tolerated(step, err)) continue;

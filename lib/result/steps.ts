@@ -110,6 +110,18 @@ export const stepResultSchema = z.object({
   /** 'failed' when the step hit a fatal error; 'interrupted' when the run was cut short during it. */
   status: z.enum(['ok', 'failed', 'interrupted']).optional(),
   error: z.string().optional(),
+  /**
+   * When the server did not answer during the step: each outage from the last answer before its first
+   * network error to the first answer after it (ISO times of the load machine's clock; no `end` when
+   * none came). A step whose outage ended keeps its whole window in opsPerSec; a failed one leaves the
+   * dead seconds out (`opsPerSecExcludesSeconds`). Absent when the server always answered.
+   */
+  availability: z
+    .object({
+      outages: z.array(z.object({ start: z.string(), end: z.string().optional(), seconds: z.number() })),
+      opsPerSecExcludesSeconds: z.number().optional(),
+    })
+    .optional(),
   ops: opTotalsSchema,
   opsPerSec: ratesSchema,
   peakOpsPerSec: ratesSchema,

@@ -26,7 +26,8 @@ import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '..
 import { workersForStep } from '../workload/engine/parallel-step';
 import { loadData } from '../prepare/loader';
 import { parseNamespace, parseOps } from '../workload/spec/op-spec';
-import { runSetup } from '../prepare/setup';
+import { assertSetupMayRun, runSetup } from '../prepare/setup';
+import { assertMayReplace, guardPolicy } from '../target/data-guard';
 import { setupFor } from '../workload/spec/setup-spec';
 import { connectTarget } from '../target/connect';
 import { Target, uriTarget } from '../target/target';
@@ -40,6 +41,7 @@ import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check'
 import { runScenarios } from './scenarios';
 import { resolveShareOfMax, ScheduledRate } from '../workload/spec/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
+import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -141,6 +143,18 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     opTimeoutMS: options.opTimeoutMS,
   });
   emit({ type: 'connected', target });
+  // What the loader may replace (lib/target/data-guard), refused before anything else is done on the server.
+  const guard = guardPolicy(server.origin, options.drop === true, '--drop', `it drops database ${options.ns.split('.')[0]} first`);
+  if (options.setup || options.load) {
+    const ns = parseNamespace(options.ns, false)!;
+    try {
+      if (options.setup) await assertSetupMayRun(client, setupFor(options.setup, options.clients[0]), guard);
+      else await assertMayReplace(client, ns.db, ns.coll, guard);
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+  }
   const result = initialResult(options, target, startedAt);
   if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
   hooks.stepExecutor?.describeRun?.(result);
@@ -178,7 +192,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {
       if (options.setup) {
-        const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal });
+        const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal, guard });
         emit({ type: 'setup-done', clients, steps: done.steps, docs: done.documents, seconds: done.seconds });
         return done.complete ? undefined : `interrupted during the set-up (${done.steps} steps done)`;
       }
@@ -189,7 +203,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, ...(docsLike ? { like: docsLike.source } : {}) });
       const loaded = await loadData(
         client,
-        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection, ...(docsLike ? { documentTemplate: docsLike.template } : {}) },
+        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection, guard, ...(docsLike ? { documentTemplate: docsLike.template } : {}) },
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
       );
       emit({ type: 'load-done', docs: loaded.docs, seconds: loaded.seconds });
@@ -263,8 +277,17 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
             warmup = { seconds: Math.max(warmup?.seconds ?? 0, warmed.seconds), steady: (warmup?.steady ?? true) && warmed.steady };
           }
           const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
-          const outcome = await executor.runStep(plan, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }), onWindowOpen });
+          const outage = outageAnnouncer(emit, clients, trial);
+          const onTick = (tick: TickEvent) => {
+            outage.onTick(tick);
+            emit({ type: 'tick', clients, trial, tick });
+          };
+          const outcome = await executor.runStep(plan, trial, { signal, onTick, onNoAnswer: outage.onNoAnswer, onWindowOpen });
           const m = outcome.measurement;
+          // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
+          if (m.lostServer !== undefined && (await awaitAnswer(m, client, options.serverSelectionTimeoutMS))) delete m.lostServer;
+          const closed = m.outages?.at(-1)?.end;
+          if (closed !== undefined) emit({ type: 'outage', clients, trial, since: m.outages!.at(-1)!.start, end: closed });
           const remoteFailure = outcome.failure;
           if (m.interrupted && m.elapsedSeconds <= 0) {
             serverStats?.cancelOpen();
@@ -287,6 +310,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const step = measurements.length > 0
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
+      addAvailability(step, measurements);
       // Most ops failed: the step measured the failures, not the server (--max-error-rate).
       const tooManyErrors = failure === undefined && !signal?.aborted ? errorRateFailure(step, options.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate) : undefined;
       if (tooManyErrors) {

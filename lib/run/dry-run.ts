@@ -8,6 +8,19 @@ import type { RunOptions } from './run-options';
 import { SetupStep } from '../workload/spec/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../agents/control';
 import { AGENT_DEFAULTS } from '../agents/options';
+import { describePolicy, guardPolicy } from '../target/data-guard';
+
+/** What the run may drop or write on an existing deployment (lib/target/data-guard's rule), in words: the console and --dry-run say it. */
+export function describeDataRule(plan: RunPlan): string {
+  const b = plan.benchmark;
+  const db = b.ns.split('.')[0];
+  const dropped = plan.drop ? `drop database ${db} first (--drop); ` : '';
+  if (b.setup) return `${dropped}the workload file's set-up steps run as written; the workload writes where its ops say`;
+  if (!b.load) return `${dropped}nothing is loaded or dropped (--no-load); the workload's own writes, if it has any, change the documents in ${b.ns} (--no-load is that consent)`;
+  const origin = plan.target.kind === 'uri' ? 'uri' : plan.target.kind;
+  if (plan.drop) return `${dropped}the loader then fills ${b.ns}`;
+  return describePolicy(guardPolicy(origin, false, '--drop', `it drops database ${db} first`), b.ns);
+}
 
 export function renderDryRun(plan: RunPlan): string {
   const b = plan.benchmark;
@@ -18,7 +31,7 @@ export function renderDryRun(plan: RunPlan): string {
   switch (t.kind) {
     case 'uri':
       out.push(`  the existing deployment at ${redactUri(t.uri)} (nothing is started or stopped)`);
-      out.push(`  changes: ${plan.drop ? `drop database ${plan.db} first (--drop); ` : ''}the loader drops and reloads ${b.ns}${t.setup ? '; the data-distribution steps below (--setup)' : ''}; nothing else`);
+      out.push(`  changes: ${describeDataRule(plan)}${t.setup ? '; the data-distribution steps below (--setup)' : ''}; nothing else`);
       break;
     case 'embedded':
       out.push(

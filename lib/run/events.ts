@@ -17,6 +17,8 @@ export type BenchmarkEvent =
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }
+  /** The server stopped answering (since: the last answer, epoch ms), or answered again (end). */
+  | { type: 'outage'; clients: number; trial: number; since: number; end?: number }
   | { type: 'step-done'; step: StepResult }
   | { type: 'results-written'; path: string }
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */

@@ -19,10 +19,13 @@ import { isAbortError } from '../common/values';
 import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
 import { Target, uriTarget } from '../target/target';
 import { assertWritableDir } from './out-dir';
+import { assertStoreWritable } from '../store/check';
+import { assertNotRefused } from '../target/connect';
 import { holdPhase } from '../common/phase-hold';
 import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './events';
 import { RunPlan } from './run-plan';
+import { describeDataRule } from './dry-run';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -53,6 +56,10 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
   const outDir = plan.benchmark.outDir;
   // Before anything starts: a run that cannot write its results must not begin.
   assertWritableDir(outDir, 'option --out');
+  // The results store too (--store): a folder that cannot be made, or a store that takes no write, is refused now, not after the run.
+  if (plan.store !== undefined) await assertStoreWritable(plan.store, { serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS });
+  // An existing single host that refuses connections fails now, before --drop or --setup would wait out the server-selection timeout.
+  if (plan.target.kind === 'uri') await assertNotRefused(plan.target.uri, hooks.clientOptions);
   // Grows when the launch makes a secret (a keyfile): the log and setup.js read it as they write.
   const secrets = [...(hooks.secrets ?? [])];
   const log = new CommandLog(outDir, secrets);
@@ -65,6 +72,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     hooks.emit({ type: 'note', text });
   };
   for (const text of plan.notes) note(text);
+  // What may be dropped or written on a deployment the tool did not start, said before anything connects.
+  if (plan.target.kind === 'uri') note(`data: ${describeDataRule(plan)}`);
   for (const w of plan.warnings) note(`warning: ${w}`);
 
   // Steps that ran (applied or found done), plus a failed one: setup.js shows what was attempted.
@@ -146,7 +155,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     log.note(`benchmark: connecting to ${target.uri}`);
     try {
       result = await runBenchmark(
-        { ...plan.benchmark, uri: target.uri, keepCollection: sharded },
+        { ...plan.benchmark, uri: target.uri, keepCollection: sharded, drop: plan.drop },
         {
           signal: hooks.signal,
           target,

@@ -8,6 +8,7 @@ import { MongoClient } from 'mongodb';
 import { RunError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { Target } from '../target/target';
+import { dropDatabase, GuardCommand, guardPolicy } from '../target/data-guard';
 import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep, versionNotes } from '../topology';
 
 export interface PrepareHooks {
@@ -41,12 +42,11 @@ export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHoo
     await client.connect();
     if (options.drop) {
       const started = Date.now();
-      const entry: Omit<CommandLogEntry, 'ok' | 'durationMs'> = { step: 0, steps: 0, description: '--drop', target: 'target', address, db: options.db, command: { dropDatabase: 1 }, purpose: 'apply' };
+      const log = (c: GuardCommand) => hooks.onCommand({ step: 0, steps: 0, description: '--drop', target: 'target', address, purpose: 'apply', ...c, durationMs: Date.now() - started });
       try {
-        await client.db(options.db).command({ dropDatabase: 1 });
-        hooks.onCommand({ ...entry, ok: true, durationMs: Date.now() - started });
+        // --drop is the user's consent (lib/target/data-guard).
+        await dropDatabase(client, options.db, guardPolicy(target.origin, true), log);
       } catch (err) {
-        hooks.onCommand({ ...entry, ok: false, error: (err as Error).message, durationMs: Date.now() - started });
         throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${(err as Error).message}`);
       }
     }

@@ -101,6 +101,12 @@ export interface RunOptions {
    * collection the setup plan sharded and pre-split keeps its shard key and chunks.
    */
   keepCollection?: boolean;
+  /**
+   * --drop was given (the database is dropped before the run): consent to replace what the loader finds.
+   * Without it, on a deployment the tool did not start, the loader refuses a collection holding documents
+   * it did not load (lib/target/data-guard).
+   */
+  drop?: boolean;
   /** Per-operation time limit in ms (driver timeoutMS, maxTimeMS on the server); a step overrunning its window by more is cut. */
   opTimeoutMS?: number;
   /** After a failed step: stop the run (default), or go on with the next step. */

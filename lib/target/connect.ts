@@ -3,6 +3,7 @@
  * largest step, a server-selection timeout so an unreachable URI fails fast naming its hosts, and
  * what the result records about the server (version, topology, whether it is a test double).
  */
+import * as net from 'node:net';
 import { Document, MongoClient, MongoClientOptions, MongoParseError } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
@@ -58,8 +59,52 @@ export function createClient(uri: string, options: ConnectOptions): { client: Mo
   return { client, hosts };
 }
 
+/** How long the refused-connection probe waits for a TCP answer before leaving it to the driver. */
+const REFUSAL_PROBE_MS = 2000;
+
+/**
+ * A single host that refuses connections fails now, not after the whole server-selection timeout: one
+ * TCP connect, and ECONNREFUSED (nothing listens there) is final. Replica sets, several hosts, SRV,
+ * load balancers and proxies keep the driver's timeout (a member may be restarting, the seed list is
+ * not the whole set); a host that does not answer at all (no refusal) is left to the driver as well.
+ */
+export async function refusedSingleHost(client: MongoClient): Promise<string | undefined> {
+  const o = client.options;
+  if (o.hosts.length !== 1 || o.srvHost || o.replicaSet || o.loadBalanced || o.proxyHost) return undefined;
+  const host = o.hosts[0];
+  if (host.socketPath !== undefined || host.host === undefined) return undefined;
+  const address = host.toString();
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: host.host, port: host.port ?? 27017 });
+    const done = (why: string | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(why);
+    };
+    const timer = setTimeout(() => done(undefined), REFUSAL_PROBE_MS);
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ECONNREFUSED' ? `connect ECONNREFUSED ${address}: nothing listens there` : undefined));
+  });
+}
+
+/** Throws at once (RunError) when `uri` is a single host that refuses connections; connects nothing else. */
+export async function assertNotRefused(uri: string, clientOptions: MongoClientOptions = {}): Promise<void> {
+  const { client, hosts } = createClient(uri, { serverSelectionTimeoutMS: 1000, maxClients: 1, clientOptions });
+  try {
+    const refused = await refusedSingleHost(client);
+    if (refused) throw new RunError(`cannot connect to ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
 export async function connectTarget(uri: string, options: ConnectOptions): Promise<ConnectedTarget> {
   const { client, hosts } = createClient(uri, options);
+  const refused = await refusedSingleHost(client);
+  if (refused) {
+    await client.close().catch(() => undefined);
+    throw new RunError(`cannot connect to ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
+  }
   try {
     await client.connect();
   } catch (err) {

@@ -60,7 +60,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
   const params = ctx.parameters as MostParameters;
   const startedAt = new Date();
   let lastShown = 0;
-  const m = await runMost(ctx.client, ctx.db, COLLECTION, params, { writeConcern: driverWriteConcern(config.writeConcern), capped: config.capped === true, readPreference: config.readPreference }, {
+  const m = await runMost(ctx.client, ctx.db, COLLECTION, params, { writeConcern: driverWriteConcern(config.writeConcern), capped: config.capped === true, readPreference: config.readPreference, guard: ctx.guard }, {
     signal: ctx.signal,
     onProgress: (p) => {
       const quarter = Math.floor((p.done / Math.max(1, p.total)) * 4);
@@ -71,7 +71,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
       }
     },
   });
-  await dropQuietly(ctx.client, ctx.db, COLLECTION);
+  await dropQuietly(ctx.client, ctx.db, COLLECTION, ctx.guard);
   const result = mostResult({ config, target: ctx.target, ns: `${ctx.db}.${COLLECTION}`, startedAt, finishedAt: new Date(), matrix: ctx.matrixName }, params, m);
   await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
   const failed = m.writeErrors > 0 ? `${m.writeErrors} of ${m.writeBatches} insert batches failed, first: ${m.firstWriteError}` : undefined;

@@ -6,6 +6,7 @@
  *
  * MiB/s is 2^20 bytes per second, as the seed's "MBs". Only reads that found their document carry bytes.
  */
+import { dropCollection, GuardPolicy } from '../../target/data-guard';
 import { BSON, Collection, MongoClient, ReadPreferenceMode, WriteConcernSettings } from 'mongodb';
 import { LatencyRecorder } from '../../metrics/latency';
 import { documentFactory } from '../../workload/spec/documents';
@@ -31,6 +32,8 @@ export interface MostConfig {
   /** A capped collection sized to hold every document of the test (as the seed sized it). */
   capped: boolean;
   readPreference?: ReadPreferenceMode;
+  /** What may be dropped (lib/target/data-guard); default: only what mongo-bench loaded. */
+  guard?: GuardPolicy;
 }
 
 export interface ReadTally {
@@ -136,7 +139,7 @@ export function consistentShare(tally: ReadTally): number | null {
 
 /** Prepares the collection: dropped, then created capped (sized for the whole test) or plain. */
 export async function prepareMostCollection(client: MongoClient, db: string, coll: string, config: MostConfig, sizeBytes: number): Promise<void> {
-  await client.db(db).collection(coll).drop().catch(() => undefined);
+  await dropCollection(client, db, coll, config.guard ?? { ours: false, consent: false, consentFlag: '--drop' }, { claim: true });
   if (config.capped) await client.db(db).createCollection(coll, { capped: true, size: sizeBytes });
   else await client.db(db).createCollection(coll);
 }

@@ -4,9 +4,10 @@
  * the balancer running, the chunk size as it was before the experiment. At the end the balancer
  * mode and the chunk size are restored to what the experiment found.
  */
-import { Db, MongoClient, MongoServerError } from 'mongodb';
+import { Db, MongoClient } from 'mongodb';
 import { ServerVersion } from '../../topology/server-version';
 import { HousekeepingRecord } from './result';
+import { dropCollection as guardedDrop, GuardPolicy } from '../../target/data-guard';
 
 type Doc = Record<string, unknown>;
 
@@ -44,10 +45,12 @@ async function send(db: Db, description: string, command: Doc, log: Housekeeping
   }
 }
 
-const namespaceNotFound = (err: unknown) => err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message));
+/** --setup (or a cluster the matrix started) is the consent to drop the way's collection (lib/target/data-guard). */
+const SETUP_CONSENT: GuardPolicy = { ours: false, consent: true, consentFlag: '--setup' };
 
 export async function dropCollection(client: MongoClient, db: string, collection: string, log: HousekeepingRecord[]): Promise<void> {
-  await send(client.db(db), `Drop ${db}.${collection} (and its chunks)`, { drop: collection }, log, namespaceNotFound);
+  const description = `Drop ${db}.${collection} (and its chunks)`;
+  await guardedDrop(client, db, collection, SETUP_CONSENT, { onCommand: (c) => log.push({ description, ...c }) });
 }
 
 // balancerStart/balancerStop exist on every supported server (3.4+; mongo-bench's floor is 4.4).

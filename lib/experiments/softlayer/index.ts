@@ -64,7 +64,7 @@ async function run(ctx: RunContext): Promise<RunOutcome<ResultDocument>> {
         ...{ clients: clientCountsUpTo(params.maxClients), seconds: params.seconds, warmupSeconds: params.warmup, trials: 1 },
         ...{ load: true, docs, docSize: params.docSize, batchSize: params.batchSize, randomSeed: params.randomSeed },
         ...{ writeConcern: ctx.config.writeConcern as Record<string, unknown> | undefined, label: ctx.config.label, outDir: ctx.dir },
-        ...{ serverSelectionTimeoutMS: ctx.serverSelectionTimeoutMS, testDouble: ctx.testDouble },
+        ...{ serverSelectionTimeoutMS: ctx.serverSelectionTimeoutMS, testDouble: ctx.testDouble, drop: ctx.guard.consent },
       },
       {
         signal: ctx.signal,
@@ -80,7 +80,7 @@ async function run(ctx: RunContext): Promise<RunOutcome<ResultDocument>> {
     // The engine wrote the steps that finished before the failure.
     result = await loadResult(join(ctx.dir, RESULTS_FILE)).catch(() => undefined);
   }
-  await dropQuietly(ctx.client, ctx.db, COLLECTION);
+  await dropQuietly(ctx.client, ctx.db, COLLECTION, ctx.guard);
   const steps = result?.steps.filter((s) => s.status !== 'failed') ?? [];
   const best = <K extends 'opsPerSec' | 'peakOpsPerSec'>(key: K, kind: 'reads' | 'writes') => (steps.length ? Math.max(...steps.map((s) => s[key][kind])) : null);
   const bestStep = steps.reduce<(typeof steps)[number] | undefined>((b, s) => (!b || s.opsPerSec.reads > b.opsPerSec.reads ? s : b), undefined);

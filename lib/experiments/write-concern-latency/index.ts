@@ -11,7 +11,7 @@ import { StepMeasurement } from '../../metrics/measurement';
 import { ResultDocument, writeResultFile } from '../../result';
 import { summarizeStep } from '../../metrics/step-result';
 import { RESULTS_FILE } from '../../run/benchmark';
-import { driverWriteConcern, dropQuietly } from '../configuration';
+import { driverWriteConcern, dropOwn, dropQuietly } from '../configuration';
 import { Experiment, RunContext, RunOutcome } from '../experiment';
 import { positiveInt } from '../parameters';
 import { errorTallies, ResultContext, resultBase } from '../result-document';
@@ -47,7 +47,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
   const params = ctx.parameters as LatencyParameters;
   const startedAt = new Date();
   // Each write concern starts from a missing collection; the first (discarded) round creates it, as in the seed.
-  await dropQuietly(ctx.client, ctx.db, COLLECTION);
+  await dropOwn(ctx.client, ctx.db, COLLECTION, ctx.guard);
   const m = await runWriteConcernLatency(ctx.client, ctx.db, COLLECTION, params, driverWriteConcern(ctx.config.writeConcern), { signal: ctx.signal });
   const result = latencyResult({ config: ctx.config, target: ctx.target, ns: `${ctx.db}.${COLLECTION}`, startedAt, finishedAt: new Date(), matrix: ctx.matrixName }, params, m);
   await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
@@ -84,5 +84,5 @@ export const writeConcernLatency: Experiment = {
   charts: [{ file: 'insert-latency.png', title: 'Single-insert latency by write concern', yTitle: 'ms per insert (log scale)', measures: ['minMs', 'p50Ms', 'avgMs', 'p99Ms', 'maxMs'], scale: 'log' }],
   notes: [JOURNAL_NOTE, MAPPING_NOTE],
   // The last configuration's collection is kept until the matrix ends.
-  cleanUp: (client, db) => dropQuietly(client, db, COLLECTION),
+  cleanUp: (client, db, guard) => dropQuietly(client, db, COLLECTION, guard),
 };

@@ -71,12 +71,16 @@ export interface TickEvent {
   errors: number;
   /** Counted so far in the measured window. */
   measured: { reads: number; writes: number; errors: number };
+  /** An outage is open: the last answer before it (epoch ms). */
+  noAnswerSince?: number;
 }
 
 export type { StepMeasurement, ErrorTally };
 
 export interface StepCallbacks {
   onTick?: (tick: TickEvent) => void;
+  /** At the first network error of an outage, at once: the last answer before it (epoch ms). */
+  onNoAnswer?: (sinceEpochMs: number) => void;
   signal?: AbortSignal;
 }
 
@@ -130,6 +134,25 @@ class Tally {
    * server answers again; benchRun too counts such an op as an error and goes on.
    */
   private stillLost = false;
+  /** When the last op answered (performance.now()); the step's start before any did. */
+  lastAnswerAt = 0;
+  /** From the last answer before a network error to the first answer after it (performance.now()). */
+  readonly outages: { start: number; end?: number }[] = [];
+
+  /** A network error: opens an outage unless one is open; true when this one opened it. */
+  openOutage(): boolean {
+    const open = this.outages.at(-1);
+    if (open && open.end === undefined) return false;
+    this.outages.push({ start: this.lastAnswerAt });
+    return true;
+  }
+
+  /** An answer at `at`: closes the open outage there. */
+  answeredAt(at: number): void {
+    this.lastAnswerAt = at;
+    const open = this.outages.at(-1);
+    if (open && open.end === undefined) open.end = at;
+  }
 
   constructor(seconds: number) {
     this.readsPerSecond = new Float64Array(seconds);
@@ -207,6 +230,8 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
 
   if (plan.startAt !== undefined) await waitUntil(plan.startAt, signal);
   const t0 = plan.startAt ?? performance.now();
+  tally.lastAnswerAt = t0;
+  const epoch = (t: number) => Math.round(performance.timeOrigin + t);
   const measureStart = t0 + warmupSeconds * 1000;
   const stopAt = measureStart + seconds * 1000;
   const lastBucket = seconds - 1;
@@ -358,10 +383,13 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     const slot = slots[at];
     if (failed) {
       tally.liveErrors++;
+      // The first network error of an outage is said at once (the run announces it).
+      if (isLostServerError(failure) && tally.openOutage()) callbacks.onNoAnswer?.(epoch(tally.lastAnswerAt));
     } else {
       if (slot.isRead) tally.liveReads++;
       else tally.liveWrites++;
       tally.noteAnswered();
+      tally.answeredAt(end);
     }
     if (start < measureStart) return;
     const late = end >= stopAt;
@@ -410,6 +438,8 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       errors: tally.liveErrors - last.errors,
       measured: { reads: tally.reads, writes: tally.writes, errors: tally.errors },
     };
+    const open = tally.outages.at(-1);
+    if (open && open.end === undefined) tick.noAnswerSince = epoch(open.start);
     last = { reads: tally.liveReads, writes: tally.liveWrites, errors: tally.liveErrors };
     callbacks.onTick?.(tick);
   }, 1000);
@@ -472,6 +502,9 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       seconds: tally.lastLateEnd > stopAt ? Math.round(tally.lastLateEnd - stopAt) / 1000 : 0,
     },
     ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
+    ...(tally.outages.length > 0
+      ? { outages: tally.outages.map((o) => ({ start: epoch(o.start), ...(o.end !== undefined ? { end: epoch(o.end) } : {}) })), window: { start: epoch(measureStart), end: epoch(stopAt) } }
+      : {}),
     ...(load ? { load } : {}),
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),

@@ -17,6 +17,7 @@ export class TickMerger {
   private emitted = 0;
   private pending = { reads: 0, writes: 0, errors: 0 };
   private latest: TickEvent | undefined;
+  private noAnswerSince: number | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -35,6 +36,8 @@ export class TickMerger {
     this.pending.writes += tick.writes;
     this.pending.errors += tick.errors;
     this.latest = tick;
+    // An outage any worker sees is the step's.
+    if (tick.noAnswerSince !== undefined) this.noAnswerSince = Math.min(this.noAnswerSince ?? tick.noAnswerSince, tick.noAnswerSince);
     this.maybeEmit();
   }
 
@@ -63,7 +66,10 @@ export class TickMerger {
     this.emitted = n;
     const sum = (key: keyof TickEvent['measured']) => this.measured.reduce((s, m) => s + m[key], 0);
     const tick: TickEvent = { ...this.latest, ...this.pending, measured: { reads: sum('reads'), writes: sum('writes'), errors: sum('errors') } };
+    delete tick.noAnswerSince;
+    if (this.noAnswerSince !== undefined) tick.noAnswerSince = this.noAnswerSince;
     this.pending = { reads: 0, writes: 0, errors: 0 };
+    this.noAnswerSince = undefined;
     this.emit(tick);
     this.maybeEmit();
   }

@@ -1,0 +1,39 @@
+/**
+ * Is the results store usable, before a run measures anything? A folder: creatable and writable
+ * (lib/common/dir-check). A MongoDB store: reachable, and it takes a write (a probe document inserted
+ * and deleted by its own _id in the store's collection). Refusals are UsageErrors (exit 2) naming the store.
+ */
+import { MongoClient } from 'mongodb';
+import { UsageError } from '../config/errors';
+import { dirProblem } from '../common/dir-check';
+import { messageOf } from '../common/values';
+import { redactUri } from '../security/redact';
+import { parseStoreUri } from './mongo-store';
+import { isMongoStoreSpec } from './store';
+import { refusedSingleHost } from '../target/connect';
+
+export async function assertStoreWritable(spec: string, options: { serverSelectionTimeoutMS?: number; option?: string } = {}): Promise<void> {
+  const option = options.option ?? 'option --store';
+  if (!isMongoStoreSpec(spec)) {
+    const problem = dirProblem(spec);
+    if (problem) throw new UsageError(`${option}: cannot use ${spec}: ${problem}`);
+    return;
+  }
+  const { uri, db, collection } = parseStoreUri(spec);
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 });
+  const refused = await refusedSingleHost(client);
+  if (refused) {
+    await client.close().catch(() => undefined);
+    throw new UsageError(`${option}: the results store ${redactUri(spec)} cannot be reached: ${refused}`);
+  }
+  const probe = `mongo-bench-write-check-${process.pid}-${Date.now()}`;
+  try {
+    const coll = client.db(db).collection<{ _id: string }>(collection);
+    await coll.insertOne({ _id: probe });
+    await coll.deleteOne({ _id: probe });
+  } catch (err) {
+    throw new UsageError(`${option}: the results store ${redactUri(spec)} (${db}.${collection}) cannot be written: ${redactUri(messageOf(err))}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

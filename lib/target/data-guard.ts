@@ -1,0 +1,166 @@
+/**
+ * The one place where mongo-bench drops or empties anything on a server (test/architecture/drop-guard.test.ts
+ * fails on a drop, dropDatabase or deleteMany({}) anywhere else in lib/).
+ *
+ * The rule: on a deployment the tool started (embedded, launched) everything is ours. On one it was given
+ * (--uri) a collection is dropped, emptied or filled only when it holds nothing the tool did not load:
+ * - it is absent or empty, or
+ * - the side collection `<db>.mongo_bench_owner` holds `{ _id: <collection>, loadedBy, at }`, written when the
+ *   tool loaded it (plain inserts and finds: works on every server we meet, FerretDB and the CRUD double
+ *   included), or
+ * - it has no marker but every document has the built-in loader's shape (integer `_id` 0..n-1 and the fields
+ *   k, group, counter, pad): a collection loaded by a version that wrote no marker.
+ * Anything else needs the user's consent (`--drop`, which drops the whole database first); a database is
+ * dropped only with that consent. Refusals are UsageErrors (exit 2) naming the namespace, its document count
+ * and the consent flag.
+ */
+import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
+import { UsageError } from '../config/errors';
+import { toolInfo } from '../common/version';
+import type { TargetOrigin } from './target';
+
+export const OWNER_COLLECTION = 'mongo_bench_owner';
+
+/** The built-in loader's fields besides `_id` (lib/workload/spec/documents.ts). */
+const LOADER_FIELDS = ['k', 'group', 'counter', 'pad'] as const;
+
+export interface GuardPolicy {
+  /** The deployment was started by this tool (embedded, launched): nothing on it is the user's. */
+  ours: boolean;
+  /** The user said so (--drop): drop and replace whatever is there. */
+  consent: boolean;
+  /** The flag that gives consent, for the refusal's message (e.g. "--drop"). */
+  consentFlag: string;
+  /** What the consent does, for the refusal's message (e.g. "drops database app first"). */
+  consentEffect?: string;
+}
+
+export function guardPolicy(origin: TargetOrigin, consent: boolean, consentFlag = '--drop', consentEffect?: string): GuardPolicy {
+  return { ours: origin !== 'uri', consent, consentFlag, ...(consentEffect ? { consentEffect } : {}) };
+}
+
+/** What a command was, for a caller's command log. */
+export interface GuardCommand {
+  db: string;
+  command: Document;
+  ok: boolean;
+  error?: string;
+}
+
+export interface Ownership {
+  ours: boolean;
+  /** Documents the collection holds (estimated count). */
+  docs: number;
+  /** Why it counts as ours or not, in words. */
+  why: string;
+}
+
+const namespaceNotFound = (err: unknown) => err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message));
+
+/** Whether `db.coll` holds only what this tool loaded (see the rule above); reads only. */
+export async function ownership(client: MongoClient, db: string, coll: string): Promise<Ownership> {
+  const collection = client.db(db).collection<Document>(coll);
+  const docs = await collection.estimatedDocumentCount();
+  if (docs === 0) return { ours: true, docs, why: 'empty or absent' };
+  const marker = await client.db(db).collection<{ _id: string; loadedBy?: string }>(OWNER_COLLECTION).findOne({ _id: coll });
+  if (marker) return { ours: true, docs, why: `loaded by ${String(marker.loadedBy ?? 'mongo-bench')}` };
+  // An earlier version's load: every _id an integer 0..docs-1, every document with the loader's fields.
+  const notTheLoaders: Document = { $or: [{ _id: { $not: { $gte: 0, $lt: docs } } }, ...LOADER_FIELDS.map((f) => ({ [f]: { $exists: false } }))] };
+  const strangers = await collection.countDocuments(notTheLoaders);
+  if (strangers === 0) return { ours: true, docs, why: "the built-in loader's documents (no owner marker)" };
+  return { ours: false, docs, why: `no ${OWNER_COLLECTION} marker and not the built-in loader's documents` };
+}
+
+/** Throws the refusal unless `db.coll` may be dropped, emptied or filled under `policy`. */
+export async function assertMayReplace(client: MongoClient, db: string, coll: string, policy: GuardPolicy, doing = 'drop, empty or fill'): Promise<void> {
+  if (policy.ours || policy.consent) return;
+  const found = await ownership(client, db, coll);
+  if (found.ours) return;
+  throw new UsageError(
+    `${db}.${coll} holds ${found.docs} document${found.docs === 1 ? '' : 's'} mongo-bench did not load (${found.why}): ` +
+      `it will not ${doing} it on a deployment it did not start. Choose another namespace, or give ${policy.consentFlag}` +
+      `${policy.consentEffect ? ` (${policy.consentEffect})` : ''} to replace it`,
+  );
+}
+
+/** Marks `db.coll` as loaded by this tool (a later run may drop and reload it). */
+export async function claimCollection(client: MongoClient, db: string, coll: string, writeConcern?: WriteConcernSettings): Promise<void> {
+  const tool = toolInfo();
+  await client
+    .db(db)
+    .collection<{ _id: string }>(OWNER_COLLECTION)
+    .replaceOne({ _id: coll }, { loadedBy: `${tool.name} ${tool.version}`, at: new Date() }, { upsert: true, ...(writeConcern ? { writeConcern } : {}) });
+}
+
+/**
+ * Drops `db.coll` (absent is fine) after the ownership check; with `claim`, marks it ours for what is
+ * loaded next. Without `claim` the marker goes too.
+ */
+export async function dropCollection(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  policy: GuardPolicy,
+  options: { claim?: boolean; onCommand?: (c: GuardCommand) => void; writeConcern?: WriteConcernSettings } = {},
+): Promise<void> {
+  await assertMayReplace(client, db, coll, policy);
+  const command = { drop: coll };
+  try {
+    await client.db(db).command(command);
+    options.onCommand?.({ db, command, ok: true });
+  } catch (err) {
+    if (!namespaceNotFound(err)) {
+      options.onCommand?.({ db, command, ok: false, error: (err as Error).message });
+      throw err;
+    }
+    options.onCommand?.({ db, command, ok: true });
+  }
+  await mark(client, db, coll, policy, options.claim === true, options.writeConcern);
+}
+
+/** Empties `db.coll` (deleteMany {}), keeping the collection (its sharding, its options), after the ownership check. */
+export async function emptyCollection(client: MongoClient, db: string, coll: string, policy: GuardPolicy, writeConcern?: WriteConcernSettings): Promise<void> {
+  await assertMayReplace(client, db, coll, policy);
+  await client.db(db).collection(coll).deleteMany({}, writeConcern ? { writeConcern } : {});
+  await mark(client, db, coll, policy, true, writeConcern);
+}
+
+/**
+ * Drops a collection this process created a moment ago under a name of its own (a probe's scratch
+ * collection): no ownership check, since nothing else can have written it; failures are ignored.
+ */
+export async function dropScratch(client: MongoClient, db: string, coll: string): Promise<void> {
+  await client.db(db).collection(coll).drop().catch(() => undefined);
+}
+
+/** Throws the refusal unless database `db` may be dropped: a server the tool started, or the user's consent. */
+export function assertMayDropDatabase(db: string, policy: GuardPolicy): void {
+  if (!policy.ours && !policy.consent) throw new UsageError(`database ${db} is dropped only with ${policy.consentFlag} on a deployment mongo-bench did not start`);
+}
+
+/** Drops database `db`: only on a deployment the tool started, or with the user's consent (--drop). */
+export async function dropDatabase(client: MongoClient, db: string, policy: GuardPolicy, onCommand?: (c: GuardCommand) => void): Promise<void> {
+  assertMayDropDatabase(db, policy);
+  const command = { dropDatabase: 1 };
+  try {
+    await client.db(db).command(command);
+    onCommand?.({ db, command, ok: true });
+  } catch (err) {
+    onCommand?.({ db, command, ok: false, error: (err as Error).message });
+    throw err;
+  }
+}
+
+/** Whether the rule applies at all (for the console and --dry-run): the words that say what may be changed. */
+export function describePolicy(policy: GuardPolicy, ns: string): string {
+  if (policy.ours) return `${ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own)`;
+  if (policy.consent) return `${ns} is replaced (${policy.consentFlag}${policy.consentEffect ? `: ${policy.consentEffect}` : ''})`;
+  return `${ns} is dropped and reloaded only if it is absent, empty or loaded by mongo-bench (the ${OWNER_COLLECTION} marker); one holding other documents is refused (exit 2) unless ${policy.consentFlag} is given`;
+}
+
+async function mark(client: MongoClient, db: string, coll: string, policy: GuardPolicy, claim: boolean, writeConcern?: WriteConcernSettings): Promise<void> {
+  // A server the tool started needs no marker: everything on it is its own.
+  if (policy.ours) return;
+  if (claim) await claimCollection(client, db, coll, writeConcern);
+  else await client.db(db).collection<{ _id: string }>(OWNER_COLLECTION).deleteOne({ _id: coll }, writeConcern ? { writeConcern } : {});
+}
