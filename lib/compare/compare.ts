@@ -12,6 +12,7 @@ import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
 import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
 import { serverDifferences } from './server-differences';
+import { minDetectableChange } from './power';
 
 export const COMPARE_DEFAULTS = {
   /** Percent: a significant slowdown larger than this is a regression (exit 1). */
@@ -57,6 +58,13 @@ export interface StepComparison {
   verdict: Verdict;
   /** A significant slowdown beyond the threshold. */
   regression: boolean;
+  /**
+   * Percent: the slowdown the test would detect with 80% power for these numbers of replicates, from
+   * the pooled observed spread (simulated), floored at --noise; null when no change is detectable.
+   */
+  minDetectablePercent?: number | null;
+  /** minDetectablePercent in words ("changes smaller than 12% would be missed more than 1 time in 5 with 5+5 trials"). */
+  detectable?: string;
   /** Why it was not compared, or a qualification of the verdict. */
   note?: string;
 }
@@ -172,6 +180,8 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
     bSteps.some((b) => b.status && b.status !== 'ok') ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}` : '',
   ].filter(Boolean);
   if (failed.length > 0) return { ...base, note: failed.join(', ') };
+  const detectable = minDetectableChange(x, y, { alpha: o.alpha, noise: o.noise });
+  Object.assign(base, { minDetectablePercent: detectable.percent, detectable: detectable.text });
   if (x.length < 2 || y.length < 2) {
     const what = x.length === 1 && y.length === 1 ? 'one run each' : `${x.length} and ${y.length} runs`;
     return {
