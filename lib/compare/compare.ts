@@ -13,6 +13,7 @@ import { mannWhitneyU } from './mann-whitney';
 import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
 import { serverDifferences } from './server-differences';
 import { minDetectableChange } from './power';
+import { roundRatioTrend, sideTrend } from './trend-check';
 
 export const COMPARE_DEFAULTS = {
   /** Percent: a significant slowdown larger than this is a regression (exit 1). */
@@ -27,6 +28,12 @@ export interface CompareOptions {
   threshold?: number;
   alpha?: number;
   noise?: number;
+  /**
+   * The sides' trials were interleaved in rounds (compare --run): the i-th trial of A and of B ran in
+   * one round. A drift shared by both is cancelled; the per-round ratio is tested for a trend instead
+   * of each side's trials.
+   */
+  interleaved?: boolean;
 }
 
 export type Verdict = 'faster' | 'slower' | 'no difference beyond noise' | 'not compared';
@@ -193,6 +200,8 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   if (floor >= o.alpha) {
     return { ...base, note: `${x.length} and ${y.length} runs cannot reach p < ${o.alpha} (the smallest possible p is ${floor.toPrecision(2)}): run ${REPLICATES_NEEDED} or more trials per side` };
   }
+  const trend = o.interleaved ? roundRatioTrend(x, y) : (sideTrend('A', aSteps) ?? sideTrend('B', bSteps));
+  if (trend) return { ...base, note: `not steady: ${trend}; a verdict would compare moments, not configurations` };
   const test = mannWhitneyU(x, y);
   const change = base.opsRatio === null ? 0 : base.opsRatio - 1;
   const significant = test.pValue < o.alpha;
@@ -223,6 +232,7 @@ export function compareResults(
     threshold: options.threshold ?? COMPARE_DEFAULTS.threshold,
     alpha: options.alpha ?? COMPARE_DEFAULTS.alpha,
     noise: options.noise ?? COMPARE_DEFAULTS.noise,
+    interleaved: options.interleaved ?? false,
   };
   checkOption('threshold', o.threshold, 0, 100);
   checkOption('alpha', o.alpha, 1e-6, 0.5);
