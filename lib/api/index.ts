@@ -9,3 +9,5 @@ export { readResult, writeResult, renderReport, compare } from './results';
 export type { ResultSource, CompareRunOptions } from './results';
 export { benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, WORKLOAD_TEST_DEFAULTS } from './workload-test';
 export type { WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome } from './workload-test';
+export { compareRuns, compareRunsOptions } from './compare-runs';
+export type { CompareRunsOptions, CompareRunsOutcome } from './compare-runs';

@@ -93,6 +93,8 @@ export interface Comparison {
   outcome: Outcome;
   /** Differences in what was run (workload, document size), worth knowing when reading the ratios. */
   notes: string[];
+  /** compare --run: how the trials were interleaved (per client count, each round's order, e.g. "BA"). */
+  design?: { kind: string; seed: number; rounds: number; order: { clients: number; rounds: string[] }[] };
   /** The red lines its chart carries: a side measured on another product than MongoDB, or on a test double (lib/report/describe.ts). */
   warnings: string[];
 }
