@@ -9,3 +9,4 @@ export { renderComparisonText, renderComparisonMarkdown, comparisonTable, conclu
 export { renderComparisonChart } from './chart';
 export { writeComparison } from './write';
 export { renderComparePage, comparePageModel, ratioChart, COMPARE_PAGE } from './page';
+export { sideTrend, roundRatioTrend, resultTrend, TREND_ALPHA } from './trend-check';

@@ -47,3 +47,12 @@ export function roundRatioTrend(a: readonly number[], b: readonly number[]): str
   const t = trendTest(ratios, { alpha: TREND_ALPHA });
   return t.trending ? `the per-round ratio B/A trends: ${describe(t, `${ratios.length} rounds`)}` : undefined;
 }
+
+/** Why a result's replicates are not steady (its first step whose trials or seconds trend), or undefined. */
+export function resultTrend(steps: readonly StepResult[]): string | undefined {
+  for (const step of steps) {
+    const why = sideTrend('B', [step]);
+    if (why) return `at ${step.clients} client${step.clients === 1 ? '' : 's'}, ${why.replace(/^B's /, 'the ')}`;
+  }
+  return undefined;
+}
