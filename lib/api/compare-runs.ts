@@ -43,7 +43,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** Resolves both configurations and refuses what would make their trials incomparable. */
-export function compareRunsOptions(a: BenchmarkInput, b: BenchmarkInput, options: Pick<CompareRunsOptions, 'clients'> = {}): [RunOptions, RunOptions] {
+export function compareRunsOptions(a: BenchmarkInput, b: BenchmarkInput, options: Pick<CompareRunsOptions, 'clients' | 'paired'> = {}): [RunOptions, RunOptions] {
   const override = options.clients ? { clients: options.clients, maxClients: undefined } : {};
   const [ra, rb] = [benchmarkOptions({ ...a, ...override }), benchmarkOptions({ ...b, ...override })].map((o) => ({ ...o, outDir: undefined }));
   for (const key of MUST_MATCH) {
@@ -54,6 +54,7 @@ export function compareRunsOptions(a: BenchmarkInput, b: BenchmarkInput, options
       );
     }
   }
+  if (options.paired && ra.trials < 6) throw new UsageError(`compare --run: --paired needs 6 or more rounds (trials), got ${ra.trials}: with 5 pairs the smallest two-sided p is 0.0625`);
   if (ra.trials < 2) throw new UsageError(`compare --run: trials: ${ra.trials}: the rounds are the trials; give 5 or more (trials: 5)`);
   if (ra.scenarios || rb.scenarios) throw new UsageError('compare --run: scenarios: not supported (a scenario run has no trials to interleave)');
   if (ra.arrival?.kind === 'shareOfMax' || rb.arrival?.kind === 'shareOfMax') throw new UsageError('compare --run: rate: a share of the maximum probes first, outside the interleaved trials: give a rate in ops/s');
@@ -76,7 +77,7 @@ export async function compareRuns(a: BenchmarkInput, b: BenchmarkInput, options:
   ];
   const { results, design } = await runInterleaved(sides, seed);
   const [resultA, resultB] = results;
-  const comparison = compareResults(resultA, resultB, { threshold: options.threshold, alpha: options.alpha, noise: options.noise, interleaved: true }, options.out ? { a: join(options.out, 'A', 'results.json'), b: join(options.out, 'B', 'results.json') } : {});
+  const comparison = compareResults(resultA, resultB, { threshold: options.threshold, alpha: options.alpha, noise: options.noise, interleaved: true, paired: options.paired }, options.out ? { a: join(options.out, 'A', 'results.json'), b: join(options.out, 'B', 'results.json') } : {});
   comparison.design = {
     kind: design.kind,
     seed: design.seed,

@@ -53,6 +53,7 @@ interface CompareFlags {
   run?: boolean;
   seed?: number;
   clients?: number[];
+  paired?: boolean;
 }
 
 /** "a.json,b.json" -> both files: several result files of one configuration on one side. */
@@ -83,9 +84,11 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .option('--run', 'A and B are run configurations (config files): run them now in randomized interleaved trials, then compare')
     .option('--seed <n>', 'with --run: seed of the trials\' order (default: 1)', intArg('--seed'))
     .option('--clients <list>', 'with --run: the client counts for both (overrides the configurations\')', intListArg('--clients'))
+    .option('--paired', 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials')
     .addHelpText('after', COMPARE_HELP)
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
-      if (!flags.run && (flags.seed !== undefined || flags.clients !== undefined)) throw new UsageError(`option --${flags.seed !== undefined ? 'seed' : 'clients'}: only with --run`);
+      const runOnly = (['seed', 'clients', 'paired'] as const).find((k) => flags[k] !== undefined);
+      if (!flags.run && runOnly) throw new UsageError(`option --${runOnly}: only with --run`);
       if (flags.run) {
         const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
         const { comparison, files } = await compareRuns(readBenchmarkConfig(fileA), readBenchmarkConfig(fileB), {
@@ -94,6 +97,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           noise: flags.noise,
           seed: flags.seed,
           clients: flags.clients,
+          paired: flags.paired,
           out: outDir,
           onEvent: (side, e) => {
             if (e.type === 'step-done') ctx.err(`${side}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done`);

@@ -14,6 +14,10 @@ import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/d
 import { serverDifferences } from './server-differences';
 import { minDetectableChange } from './power';
 import { roundRatioTrend, sideTrend } from './trend-check';
+import { wilcoxonSignedRank } from './wilcoxon';
+
+/** Rounds a paired test needs: with 5 pairs the smallest two-sided p is 0.0625. */
+export const PAIRED_MIN_ROUNDS = 6;
 
 export const COMPARE_DEFAULTS = {
   /** Percent: a significant slowdown larger than this is a regression (exit 1). */
@@ -34,6 +38,11 @@ export interface CompareOptions {
    * of each side's trials.
    */
   interleaved?: boolean;
+  /**
+   * Interleaved results only, 6 rounds or more: the Wilcoxon signed-rank test on the per-round log
+   * ratios ln(B/A) instead of Mann-Whitney on the trials (5 pairs cannot reach p < 0.0625).
+   */
+  paired?: boolean;
 }
 
 export type Verdict = 'faster' | 'slower' | 'no difference beyond noise' | 'not compared';
@@ -204,7 +213,11 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   }
   const trend = o.interleaved ? roundRatioTrend(x, y) : (sideTrend('A', aSteps) ?? sideTrend('B', bSteps));
   if (trend) return { ...base, note: `not steady: ${trend}; a verdict would compare moments, not configurations` };
-  const test = mannWhitneyU(x, y);
+  const pairedOk = o.paired && o.interleaved && x.length === y.length && x.length >= PAIRED_MIN_ROUNDS && [...x, ...y].every((v) => v > 0);
+  if (o.paired && !pairedOk) {
+    return { ...base, note: `a paired test needs ${PAIRED_MIN_ROUNDS} or more interleaved rounds with ops on both sides (${x.length} and ${y.length} here; 5 pairs cannot reach p < 0.0625)` };
+  }
+  const test = pairedOk ? { ...wilcoxonSignedRank(y.map((v, i) => Math.log(v / x[i]))), label: 'Wilcoxon signed-rank on the per-round ln(B/A)' } : { ...mannWhitneyU(x, y), label: 'Mann-Whitney U' };
   const change = base.opsRatio === null ? 0 : base.opsRatio - 1;
   const significant = test.pValue < o.alpha;
   let verdict: Verdict = 'no difference beyond noise';
@@ -213,7 +226,7 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   else if (significant) note = `significant, but within the ${o.noise}% noise threshold`;
   const regression = verdict === 'slower' && -change * 100 > o.threshold;
   if (verdict === 'slower' && !regression) note = `within the ${o.threshold}% regression threshold`;
-  return { ...base, pValue: test.pValue, method: `Mann-Whitney U, ${test.method}`, verdict, regression, ...(note ? { note } : {}) };
+  return { ...base, pValue: test.pValue, method: `${test.label}, ${test.method}`, verdict, regression, ...(note ? { note } : {}) };
 }
 
 /**
@@ -235,6 +248,7 @@ export function compareResults(
     alpha: options.alpha ?? COMPARE_DEFAULTS.alpha,
     noise: options.noise ?? COMPARE_DEFAULTS.noise,
     interleaved: options.interleaved ?? false,
+    paired: options.paired ?? false,
   };
   checkOption('threshold', o.threshold, 0, 100);
   checkOption('alpha', o.alpha, 1e-6, 0.5);

@@ -52,4 +52,16 @@ describe('trending replicates', () => {
     const diverging = compareResults(doc('a', [trials(drift)]), doc('b', [trials(drift.map((v, i) => v * (1 - 0.08 * i)))]), { interleaved: true });
     expect(diverging.steps[0].note).toMatch(/^not steady: the per-round ratio B\/A trends: -\d+(\.\d)?% over 6 rounds/);
   });
+
+  it('paired (6 rounds or more): the per-round ratios see a 10% slowdown that a drift hides from Mann-Whitney', () => {
+    const a = [1000, 1500, 900, 2000, 1200, 1700];
+    const ratios = [0.9, 0.91, 0.89, 0.905, 0.895, 0.902];
+    const b = a.map((v, i) => v * ratios[i]);
+    const unpaired = compareResults(doc('a', [trials(a)]), doc('b', [trials(b)]), { interleaved: true });
+    expect(unpaired.steps[0].verdict).toBe('no difference beyond noise');
+    const paired = compareResults(doc('a', [trials(a)]), doc('b', [trials(b)]), { interleaved: true, paired: true });
+    expect(paired.steps[0]).toMatchObject({ verdict: 'slower', regression: true, pValue: 0.03125, method: 'Wilcoxon signed-rank on the per-round ln(B/A), exact' });
+    const five = compareResults(doc('a', [trials(a.slice(0, 5))]), doc('b', [trials(b.slice(0, 5))]), { interleaved: true, paired: true });
+    expect(five.steps[0].note).toMatch(/^a paired test needs 6 or more interleaved rounds/);
+  });
 });
