@@ -1,6 +1,12 @@
 /**
  * npm run bench:compare -- [--pairs 20] [--trials 5] [--seconds 1] [--warmup 0] [--clients 4]
- *                          [--delay-ms 9] [--slow-delay-ms 10] [--uri URI]
+ *                          [--delay-ms 9] [--slow-delay-ms 10] [--uri URI] [--interleaved-pairs N]
+ *
+ * Two designs, in one run, their pairs alternated so both see the same machine:
+ * - sequential (below): whole runs one after another, each with its trials;
+ * - interleaved (compareRuns, `compare --run`): per pair, A's and B's trials in randomized complete
+ *   blocks (each round runs each once in a seeded random order), --interleaved-pairs A/A and as many
+ *   A/B comparisons (default: --pairs). Judged with the per-round ratio's trend, not each side's.
  *
  * How often does `compare` cry wolf, and how often does it catch a real slowdown? It runs one
  * configuration P+1 times (A) and a known-slower one P times (B), interleaved A0 B0 A1 B1 ... AP so
@@ -21,7 +27,8 @@
  * started and stopped here. Its numbers are a test double's, never MongoDB's.
  */
 import { MongoClient } from 'mongodb';
-import { benchmark } from '../lib/api/benchmark';
+import { benchmark, BenchmarkInput } from '../lib/api/benchmark';
+import { compareRuns } from '../lib/api/compare-runs';
 import { compareResults, COMPARE_DEFAULTS, perSecondRates } from '../lib/compare/compare';
 import { mannWhitneyU } from '../lib/compare/mann-whitney';
 import { intArg } from '../lib/config/validate';
@@ -38,6 +45,7 @@ interface Args {
   clients: number;
   delayMs: number;
   slowDelayMs: number;
+  interleavedPairs?: number;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -55,6 +63,7 @@ function parseArgs(argv: string[]): Args {
       case '--clients': args.clients = intArg('--clients')(value); break;
       case '--delay-ms': args.delayMs = intArg('--delay-ms')(value); break;
       case '--slow-delay-ms': args.slowDelayMs = intArg('--slow-delay-ms')(value); break;
+      case '--interleaved-pairs': args.interleavedPairs = intArg('--interleaved-pairs')(value); break;
       default: throw new Error(`unknown option ${flag} (--pairs, --trials, --seconds, --warmup, --clients, --delay-ms, --slow-delay-ms, --uri)`);
     }
   }
@@ -76,17 +85,26 @@ function secondsVerdict(a: StepResult, b: StepResult): { different: boolean; reg
   return { different, regression: different && -change * 100 > COMPARE_DEFAULTS.threshold };
 }
 
-/** The verdict compare gives now: trials as the replicates. */
-function trialsVerdict(a: ResultDocument, b: ResultDocument): { different: boolean; regression: boolean } {
-  const c = compareResults(a, b);
+/** The verdict compare gives now: trials as the replicates (and no verdict on trials that trend). */
+function trialsVerdict(a: ResultDocument, b: ResultDocument, interleaved = false): Verdict {
+  const c = compareResults(a, b, { interleaved });
   const s = c.steps[0];
-  return { different: s.verdict === 'faster' || s.verdict === 'slower', regression: c.regression };
+  return { different: s.verdict === 'faster' || s.verdict === 'slower', regression: c.regression, notCompared: s.verdict === 'not compared', detectable: s.minDetectablePercent ?? null };
+}
+
+interface Verdict {
+  different: boolean;
+  regression: boolean;
+  notCompared?: boolean;
+  detectable?: number | null;
 }
 
 interface Tally {
   pairs: number;
   different: number;
   regression: number;
+  notCompared: number;
+  detectable: number[];
 }
 
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(0)}% (${n}/${of})`;
@@ -137,14 +155,51 @@ async function main(): Promise<void> {
       return r;
     };
 
+    const input = (proxyUri: string, label: string): BenchmarkInput => ({
+      uri: proxyUri,
+      ops: [{ op: 'findOne', ns: NS, query: { _id: { '#RAND_INT': [0, DOCS] } } }],
+      workloadName: 'findOne-by-id',
+      ns: NS,
+      load: false,
+      docs: DOCS,
+      clients: [args.clients],
+      seconds: args.seconds,
+      warmup: args.warmup,
+      trials: args.trials,
+      label,
+    });
+    const interleavedPairs = args.interleavedPairs ?? args.pairs;
+    const inter = { aa: blank(), ab: blank() };
+    const interA: number[] = [];
+    const interRatio: number[] = [];
+    const runInterleavedPair = async (i: number, kind: 'aa' | 'ab') => {
+      const { results } = await compareRuns(input(fast.uri, `iA${i}`), input(kind === 'aa' ? fast.uri : slow.uri, `i${kind === 'aa' ? 'A' : 'B'}${i}`), { seed: 1000 + i });
+      add(inter[kind], trialsVerdict(results[0], results[1], true));
+      interA.push(results[0].steps[0].opsPerSec.total);
+      if (kind === 'ab') interRatio.push(results[1].steps[0].opsPerSec.total / results[0].steps[0].opsPerSec.total);
+    };
+
     const started = Date.now();
     const as: ResultDocument[] = [];
     const bs: ResultDocument[] = [];
-    for (let i = 0; i <= args.pairs; i++) {
-      as.push(await runOnce(fast.uri, `A${i}`));
-      if (i < args.pairs) bs.push(await runOnce(slow.uri, `B${i}`));
-      const done = as.length + bs.length;
-      process.stderr.write(`\r${done}/${2 * args.pairs + 1} runs, ${Math.round((Date.now() - started) / 1000)} s`);
+    const total = 2 * args.pairs + 1 + 2 * interleavedPairs;
+    let done = 0;
+    const tick = () => process.stderr.write(`\r${++done}/${total} runs and interleaved pairs, ${Math.round((Date.now() - started) / 1000)} s`);
+    for (let i = 0; i <= Math.max(args.pairs, interleavedPairs); i++) {
+      if (i <= args.pairs) {
+        as.push(await runOnce(fast.uri, `A${i}`));
+        tick();
+      }
+      if (i < args.pairs) {
+        bs.push(await runOnce(slow.uri, `B${i}`));
+        tick();
+      }
+      if (i < interleavedPairs) {
+        await runInterleavedPair(i, 'aa');
+        tick();
+        await runInterleavedPair(i, 'ab');
+        tick();
+      }
     }
     process.stderr.write('\n');
 
@@ -169,9 +224,18 @@ async function main(): Promise<void> {
     console.log(`A: ${meanOps(as).toFixed(1)} ops/s mean over ${as.length} runs (run-to-run CV ${(100 * runSpread(as)).toFixed(1)}%); B: ${meanOps(bs).toFixed(1)} ops/s; slowdown reached: ${(100 * slowdown).toFixed(1)}%`);
     console.log(`thresholds: alpha ${COMPARE_DEFAULTS.alpha}, noise ${COMPARE_DEFAULTS.noise}%, regression ${COMPARE_DEFAULTS.threshold}%; ${Math.round((Date.now() - started) / 1000)} s`);
     console.log('');
-    console.log('verdict rule                                   A/A false alarms (exit 1)   A/A "faster"/"slower"   A/B detected (exit 1)');
-    for (const [name, t] of [['trials as replicates (compare now)', tallies.trials], ['per-second rates pooled (compare before)', tallies.seconds]] as const) {
-      console.log(`${name.padEnd(46)} ${pct(t.aa.regression, t.aa.pairs).padEnd(27)} ${pct(t.aa.different, t.aa.pairs).padEnd(23)} ${pct(t.ab.regression, t.ab.pairs)}`);
+    if (interA.length > 1) {
+      const m = interA.reduce((s, x) => s + x, 0) / interA.length;
+      const cv = Math.sqrt(interA.reduce((s, x) => s + (x - m) ** 2, 0) / (interA.length - 1)) / m;
+      const ratio = interRatio.reduce((s, x) => s + x, 0) / Math.max(1, interRatio.length);
+      console.log(`interleaved: A ${m.toFixed(1)} ops/s mean over ${interA.length} sides (CV ${(100 * cv).toFixed(1)}%); slowdown reached in the A/B pairs: ${(100 * (1 - ratio)).toFixed(1)}%`);
+    }
+    console.log('');
+    console.log('design / verdict rule                          A/A false alarms (exit 1)   A/A "faster"/"slower"   A/A not compared   A/B detected (exit 1)   A/B not compared   median detectable');
+    for (const [name, t] of [['sequential, trials (compare)', tallies.trials], ['sequential, per-second rates pooled (old)', tallies.seconds], ['interleaved, trials (compare --run)', inter]] as const) {
+      const det = [...t.ab.detectable].sort((x, y) => x - y);
+      const median = det.length > 0 ? `${det[det.length >> 1].toFixed(1)}%` : '-';
+      console.log(`${name.padEnd(46)} ${pct(t.aa.regression, t.aa.pairs).padEnd(27)} ${pct(t.aa.different, t.aa.pairs).padEnd(23)} ${pct(t.aa.notCompared, t.aa.pairs).padEnd(18)} ${pct(t.ab.regression, t.ab.pairs).padEnd(23)} ${pct(t.ab.notCompared, t.ab.pairs).padEnd(18)} ${median}`);
     }
     console.log('');
     console.log(`targets: false alarms at most ${100 * COMPARE_DEFAULTS.alpha}%, a 10% slowdown detected at least 80% of the time`);
@@ -182,13 +246,15 @@ async function main(): Promise<void> {
 }
 
 function blank(): Tally {
-  return { pairs: 0, different: 0, regression: 0 };
+  return { pairs: 0, different: 0, regression: 0, notCompared: 0, detectable: [] };
 }
 
-function add(t: Tally, v: { different: boolean; regression: boolean }): void {
+function add(t: Tally, v: Verdict): void {
   t.pairs++;
   if (v.different) t.different++;
   if (v.regression) t.regression++;
+  if (v.notCompared) t.notCompared++;
+  if (v.detectable !== undefined && v.detectable !== null) t.detectable.push(v.detectable);
 }
 
 main().catch((err: unknown) => {

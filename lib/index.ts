@@ -37,11 +37,12 @@ export { runPresplitImport, writePresplitImportReport, loadPresplitImportResult 
 // the helpers of a performance test against a committed baseline.
 export {
   benchmark, benchmarkOptions, readBenchmarkConfig, run, planTopology, renderScripts, writeScripts, applyTopology,
-  readResult, writeResult, renderReport, compare, benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, WORKLOAD_TEST_DEFAULTS,
+  readResult, writeResult, renderReport, compare, benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, NotSteadyError, WORKLOAD_TEST_DEFAULTS,
+  compareRuns, compareRunsOptions,
 } from './api';
 export type {
   BenchmarkInput, BenchmarkControl, RunControl, RunFlags, RunOutcome, RunEvent, ApplyTopologyOptions, ResultSource, CompareRunOptions,
-  WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome,
+  WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome, CompareRunsOptions, CompareRunsOutcome,
 } from './api';
 export * from './compare';
 // Performance over time (docs/history.md): the results store, change points, objectives.

@@ -9,6 +9,7 @@ import { UsageError } from '../config/errors';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
 import { Comparison } from '../compare';
+import { resultTrend } from '../compare/trend-check';
 import { renderComparisonText } from '../compare/render-text';
 import { parseNamespace } from '../workload/spec/op-spec';
 import { BenchmarkEvent } from '../run/events';
@@ -155,13 +156,29 @@ export class NotComparedError extends Error {
   }
 }
 
+/**
+ * Thrown by expectNoRegression when the trials of a side trend (a server still warming up, a machine
+ * getting busier): a verdict would compare moments, not code. Also thrown instead of recording a
+ * baseline from such a run. Not a regression: warm the server up (or run longer) and run again.
+ */
+export class NotSteadyError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly comparison?: Comparison,
+  ) {
+    super(`not steady: ${reason}${comparison ? `\n${renderComparisonText(comparison)}` : ''}`);
+    this.name = 'NotSteadyError';
+  }
+}
+
 function describeSteps(result: ResultDocument): string {
   return result.steps.map((s) => `${s.clients} client${s.clients === 1 ? '' : 's'}: ${Math.round(s.opsPerSec.total)} ops/s`).join(', ') || 'no steps';
 }
 
 /**
  * Compares `result` with the baseline file (A = baseline, B = result) and throws a RegressionError
- * when some client count is significantly slower by more than the threshold, a NotComparedError
+ * when some client count is significantly slower by more than the threshold, a NotSteadyError when a
+ * side's trials (or a trial's seconds) trend, a NotComparedError
  * when no client count could be tested (a side with too few trials). A missing baseline is
  * recorded from `result` (commit it), unless `ci`; `update` re-records it.
  */
@@ -171,6 +188,9 @@ export async function expectNoRegression(result: ResultDocument, baselinePath: s
   if (update || !existsSync(baselinePath)) {
     if (!update && ci) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
     if (!result.complete) throw new UsageError(`not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`);
+    // A baseline recorded on a server still warming up makes every later comparison wrong.
+    const trend = resultTrend(result.steps);
+    if (trend) throw new NotSteadyError(`not recording the baseline ${baselinePath} from this run: ${trend}; warm the server up (a longer warmup) and run again`);
     await writeJsonAtomically(baselinePath, result);
     const log = options.log ?? ((line: string) => console.log(line));
     log(`mongo-bench: ${update ? 're-recorded' : 'no baseline yet: recorded'} ${baselinePath} from this run (${describeSteps(result)}); commit it. Later runs compare with it.`);
@@ -181,6 +201,8 @@ export async function expectNoRegression(result: ResultDocument, baselinePath: s
   if (difference) refuseOtherServer(baselinePath, difference);
   const comparison = await compare(baselinePath, result, options);
   if (comparison.regression) throw new RegressionError(comparison);
+  const unsteady = comparison.steps.find((s) => s.note?.startsWith('not steady: '));
+  if (unsteady) throw new NotSteadyError(`at ${unsteady.clients} client${unsteady.clients === 1 ? '' : 's'}, ${unsteady.note?.slice('not steady: '.length) ?? ''} (A is the baseline, B this run)`, comparison);
   // Nothing could be tested (e.g. a baseline of one trial): that is no pass.
   if (comparison.outcome === 'not compared') throw new NotComparedError(comparison);
   return { status: 'compared', comparison };

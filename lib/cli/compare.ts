@@ -7,6 +7,9 @@ import { numberArg } from '../config/validate';
 import { ResultDocument, loadResult } from '../result';
 import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
 import { fileTimestamp } from '../common/values';
+import { intArg, intListArg } from '../config/validate';
+import { compareRuns, readBenchmarkConfig } from '../api';
+import { Comparison } from '../compare';
 
 const COMPARE_HELP = `
 Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
@@ -17,6 +20,15 @@ gives the ratio and "not compared". A side needs 4 or more replicates (run --tri
 "faster"/"slower" needs p < --alpha and a change of at least --noise percent.
 A and B may each name several result files of one configuration, comma separated.
 
+With --run, A and B are run configurations (config files as run --config reads them: uri,
+workload, clients, seconds, trials, ...), measured now in randomized interleaved trials: for each
+client count, each round runs A once and B once in an order drawn from --seed (recorded in
+compare.json's design), each trial with its own warm-up (the loader once per side; again before every
+trial when the workload writes). A drift of the machine then weighs on both alike. They may differ in
+uri, write concern, workload or driver options; different clients, seconds or trials are refused
+(exit 2) unless --clients gives both the same counts. Each side's results.json goes to --out/A and
+--out/B (read by compare and report as usual).
+
 Writes compare.md, compare.json, compare-ratios.png and index.html (the interactive page) to --out;
 prints the table.
 A result from a test double (target.testDouble) is never compared with one from MongoDB (exit 2).
@@ -25,6 +37,7 @@ Examples:
   mongo-bench compare reports/main/results.json reports/branch/results.json
   mongo-bench compare baseline.json results.json --threshold 10 --out reports/compare-pr-42
   mongo-bench compare main-1.json,main-2.json pr-1.json,pr-2.json
+  mongo-bench compare --run main.yaml pr.yaml --out reports/compare-pr-42
 
 Exit codes:
   0    no regression (B may be faster, equal, or slower within --threshold)
@@ -38,6 +51,10 @@ interface CompareFlags {
   noise?: number;
   out?: string;
   json?: boolean;
+  run?: boolean;
+  seed?: number;
+  clients?: number[];
+  paired?: boolean;
 }
 
 /** "a.json,b.json" -> both files: several result files of one configuration on one side. */
@@ -65,17 +82,44 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .option('--alpha <p>', `significance level of the test (default: ${COMPARE_DEFAULTS.alpha}, i.e. 95% confidence)`, numberArg('--alpha'))
     .option('-o, --out <dir>', 'where compare.md, compare.json, compare-ratios.png and index.html go (default: reports/compare-<timestamp>/)')
     .option('--json', 'print the comparison as JSON on stdout instead of the table')
+    .option('--run', 'A and B are run configurations (config files): run them now in randomized interleaved trials, then compare')
+    .option('--seed <n>', 'with --run: seed of the trials\' order (default: 1)', intArg('--seed'))
+    .option('--clients <list>', 'with --run: the client counts for both (overrides the configurations\')', intListArg('--clients'))
+    .option('--paired', 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials')
     .addHelpText('after', COMPARE_HELP)
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
       if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
+      const runOnly = (['seed', 'clients', 'paired'] as const).find((k) => flags[k] !== undefined);
+      if (!flags.run && runOnly) throw new UsageError(`option --${runOnly}: only with --run`);
+      if (flags.run) {
+        const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
+        const { comparison, files } = await compareRuns(readBenchmarkConfig(fileA), readBenchmarkConfig(fileB), {
+          threshold: flags.threshold,
+          alpha: flags.alpha,
+          noise: flags.noise,
+          seed: flags.seed,
+          clients: flags.clients,
+          paired: flags.paired,
+          out: outDir,
+          onEvent: (side, e) => {
+            if (e.type === 'step-done') ctx.err(`${side}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done`);
+          },
+        });
+        finishCompare(ctx, comparison, [...files, join(outDir, 'A', 'results.json'), join(outDir, 'B', 'results.json')], flags.json === true);
+        return;
+      }
       const [a, b] = await loadBoth([fileA, fileB]);
       const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
       const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
       // The page overlays the first result of each side; the verdicts cover every file given.
       const { files } = await writeComparison(comparison, outDir, [a[0], b[0]]);
-      if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
-      else ctx.out(renderComparisonText(comparison));
-      ctx.err(`wrote ${files.join(', ')}`);
-      ctx.exitCode = comparison.outcome === 'regression' ? EXIT.failed : comparison.outcome === 'not compared' ? EXIT.notCompared : EXIT.ok;
+      finishCompare(ctx, comparison, files, flags.json === true);
     });
+}
+
+function finishCompare(ctx: CliContext, comparison: Comparison, files: string[], json: boolean): void {
+  if (json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
+  else ctx.out(renderComparisonText(comparison));
+  ctx.err(`wrote ${files.join(', ')}`);
+  ctx.exitCode = comparison.outcome === 'regression' ? EXIT.failed : comparison.outcome === 'not compared' ? EXIT.notCompared : EXIT.ok;
 }

@@ -6,8 +6,8 @@ import { EXIT, RunError, UsageError } from '../config/errors';
 import { intArg, numberArg } from '../config/validate';
 import { loadResult } from '../result';
 import { openStore, resolveStoreSpec, STORE_ENV } from '../store';
-import { buildHistory, HISTORY_DEFAULTS, writeHistory } from '../history';
-import { formatChange, formatRun } from '../history/render-md';
+import { buildHistory, GATE_CHOICES, HISTORY_DEFAULTS, writeHistory } from '../history';
+import { formatChange, formatNewestRun, formatRun, gateLine } from '../history/render-md';
 import { FolderStore } from '../store/folder-store';
 import { stat } from 'node:fs/promises';
 import { fileTimestamp } from '../common/values';
@@ -21,15 +21,25 @@ after it (startedAt and label), the last run before, the means on either side, t
 
 Writes history.md, history.json and trend charts (trend-<label>-<metric>.png, change points marked) to --out.
 
+Beside E-Divisive (run on series of 10 runs or more), the newest-run check gates short series: the
+newest run against the runs before the newest change point or failed check (their median); it fails
+when the newest is worse by more than max(--threshold, 4 x the noise scale), the scale being
+max(1.4826 x MAD of those runs, the within-run spread of the trials, 1%). A collapse that persists
+keeps failing night after night until it is accepted as the new baseline: --accept TIME (runs from
+that time on are the baseline). By default the gate checks ops/s and the p50s; --gate p99,errors adds
+those (their night-to-night spread is large). A series too short for either test says so.
+
 Examples:
   mongo-bench history --store results/
   mongo-bench history --store mongodb://perf-db.example.net/mongo_bench --label nightly-6to1 --threshold 3
   MONGO_BENCH_STORE=results/ mongo-bench history --json > history.json
 
 Exit codes:
-  0    no series ends on a regression beyond --threshold
-  1    the newest change point of some series is a regression beyond --threshold (for CI)
-  2    bad input: no store, an unreadable store, a bad option`;
+  0    no gated series ends on a regression beyond --threshold
+  1    the newest change point of some gated series is a regression beyond --threshold, or its newest
+       run fails the newest-run check (for CI)
+  2    bad input: no store, an unreadable store, a bad option
+  3    not tested: no gated series has enough runs for either test (3 before the newest)`;
 
 const IMPORT_HELP = `
 Copies result files (results.json, or folders holding them at any depth) into a store: into a MongoDB
@@ -48,6 +58,8 @@ interface HistoryFlags {
   pvalue?: number;
   permutations?: number;
   seed?: number;
+  gate?: string;
+  accept?: string;
   out?: string;
   json?: boolean;
 }
@@ -69,6 +81,8 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     .option('--pvalue <p>', `a change point needs a permutation p-value at most this (default: ${HISTORY_DEFAULTS.pvalue})`, numberArg('--pvalue'))
     .option('--permutations <n>', `permutations per significance test (default: ${HISTORY_DEFAULTS.permutations})`, intArg('--permutations'))
     .option('--seed <n>', `seed of the permutation test (default: ${HISTORY_DEFAULTS.seed})`, intArg('--seed'))
+    .option('--gate <metrics>', `also gate these, comma separated: ${Object.keys(GATE_CHOICES).join(', ')} (ops/s and p50 are always gated)`)
+    .option('--accept <time>', 'an ISO time: runs from then on are the baseline (accept a change as the new normal; earlier runs are no baseline)')
     .option('-o, --out <dir>', 'where history.md, history.json and the trend charts go (default: reports/history-<timestamp>/)')
     .option('--json', 'print history.json on stdout instead of the summary')
     .addHelpText('after', HISTORY_HELP)
@@ -78,6 +92,10 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1)) throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
       if (flags.permutations !== undefined && flags.permutations < 1) throw new UsageError(`option --permutations: must be at least 1, got ${flags.permutations}`);
       if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
+      const gate = flags.gate === undefined ? undefined : flags.gate.split(',').map((g) => g.trim()).filter((g) => g.length > 0);
+      const unknown = gate?.find((g) => !(g in GATE_CHOICES));
+      if (unknown !== undefined) throw new UsageError(`option --gate: unknown metric "${unknown}": choose from ${Object.keys(GATE_CHOICES).join(', ')}`);
+      if (flags.accept !== undefined && Number.isNaN(Date.parse(flags.accept))) throw new UsageError(`option --accept: not a time: "${flags.accept}" (an ISO time such as 2026-01-05T02:00:00Z)`);
       // An unreachable store is not a regression: exit 2, never the gate's 1.
       const store = await openStore(spec).catch((err: unknown) => {
         throw err instanceof RunError ? new RunError(err.message, EXIT.usage) : err;
@@ -88,14 +106,14 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       } finally {
         await store.close();
       }
-      const history = buildHistory(stored, { store: store.description, label: flags.label }, { threshold: flags.threshold, pvalue: flags.pvalue, permutations: flags.permutations, seed: flags.seed });
+      const history = buildHistory(stored, { store: store.description, label: flags.label }, { threshold: flags.threshold, pvalue: flags.pvalue, permutations: flags.permutations, seed: flags.seed, gate, accept: flags.accept });
       const outDir = flags.out ?? join('reports', `history-${fileTimestamp(new Date())}`);
       const { files } = await writeHistory(history, outDir);
       if (flags.json) ctx.out(`${JSON.stringify(history, null, 2)}\n`);
       else ctx.out(renderSummary(history));
       for (const s of history.skipped) ctx.err(`warning: not read: ${s.why.split('\n')[0]}`);
       ctx.err(`wrote ${files.join(', ')}`);
-      ctx.exitCode = history.regressions.length > 0 ? EXIT.failed : EXIT.ok;
+      ctx.exitCode = history.outcome === 'regression' ? EXIT.failed : history.outcome === 'not tested' ? EXIT.notCompared : EXIT.ok;
     });
 
   program
@@ -141,7 +159,9 @@ function renderSummary(h: ReturnType<typeof buildHistory>): string {
     }
   }
   if (h.labels.length === 0) lines.push(`no results in ${h.store}`);
-  lines.push(h.regressions.length > 0 ? `regression: ${h.regressions.length} series end on a regression beyond ${h.options.threshold}%` : `no series ends on a regression beyond ${h.options.threshold}%`);
+  for (const f of h.newestRunFailures) lines.push(`  ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}`);
+  for (const t of h.notTested) lines.push(`  ${t.label}, ${t.metric} at ${t.clients} client${t.clients === 1 ? '' : 's'}: not tested (${t.why})`);
+  lines.push(gateLine(h));
   return `${lines.join('\n')}\n`;
 }
 

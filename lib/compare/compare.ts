@@ -12,6 +12,12 @@ import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
 import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
 import { serverDifferences } from './server-differences';
+import { minDetectableChange } from './power';
+import { roundRatioTrend, sideTrend } from './trend-check';
+import { wilcoxonSignedRank } from './wilcoxon';
+
+/** Rounds a paired test needs: with 5 pairs the smallest two-sided p is 0.0625. */
+export const PAIRED_MIN_ROUNDS = 6;
 
 export const COMPARE_DEFAULTS = {
   /** Percent: a significant slowdown larger than this is a regression (exit 1). */
@@ -26,6 +32,17 @@ export interface CompareOptions {
   threshold?: number;
   alpha?: number;
   noise?: number;
+  /**
+   * The sides' trials were interleaved in rounds (compare --run): the i-th trial of A and of B ran in
+   * one round. A drift shared by both is cancelled; the per-round ratio is tested for a trend instead
+   * of each side's trials.
+   */
+  interleaved?: boolean;
+  /**
+   * Interleaved results only, 6 rounds or more: the Wilcoxon signed-rank test on the per-round log
+   * ratios ln(B/A) instead of Mann-Whitney on the trials (5 pairs cannot reach p < 0.0625).
+   */
+  paired?: boolean;
 }
 
 export type Verdict = 'faster' | 'slower' | 'no difference beyond noise' | 'not compared';
@@ -57,6 +74,13 @@ export interface StepComparison {
   verdict: Verdict;
   /** A significant slowdown beyond the threshold. */
   regression: boolean;
+  /**
+   * Percent: the slowdown the test would detect with 80% power for these numbers of replicates, from
+   * the pooled observed spread (simulated), floored at --noise; null when no change is detectable.
+   */
+  minDetectablePercent?: number | null;
+  /** minDetectablePercent in words ("changes smaller than 12% would be missed more than 1 time in 5 with 5+5 trials"). */
+  detectable?: string;
   /** Why it was not compared, or a qualification of the verdict. */
   note?: string;
 }
@@ -78,6 +102,8 @@ export interface Comparison {
   outcome: Outcome;
   /** Differences in what was run (workload, document size), worth knowing when reading the ratios. */
   notes: string[];
+  /** compare --run: how the trials were interleaved (per client count, each round's order, e.g. "BA"). */
+  design?: { kind: string; seed: number; rounds: number; order: { clients: number; rounds: string[] }[] };
   /** The red lines its chart carries: a side measured on another product than MongoDB, or on a test double (lib/report/describe.ts). */
   warnings: string[];
 }
@@ -172,6 +198,8 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
     bSteps.some((b) => b.status && b.status !== 'ok') ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}` : '',
   ].filter(Boolean);
   if (failed.length > 0) return { ...base, note: failed.join(', ') };
+  const detectable = minDetectableChange(x, y, { alpha: o.alpha, noise: o.noise });
+  Object.assign(base, { minDetectablePercent: detectable.percent, detectable: detectable.text });
   if (x.length < 2 || y.length < 2) {
     const what = x.length === 1 && y.length === 1 ? 'one run each' : `${x.length} and ${y.length} runs`;
     return {
@@ -183,7 +211,13 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   if (floor >= o.alpha) {
     return { ...base, note: `${x.length} and ${y.length} runs cannot reach p < ${o.alpha} (the smallest possible p is ${floor.toPrecision(2)}): run ${REPLICATES_NEEDED} or more trials per side` };
   }
-  const test = mannWhitneyU(x, y);
+  const trend = o.interleaved ? roundRatioTrend(x, y) : (sideTrend('A', aSteps) ?? sideTrend('B', bSteps));
+  if (trend) return { ...base, note: `not steady: ${trend}; a verdict would compare moments, not configurations` };
+  const pairedOk = o.paired && o.interleaved && x.length === y.length && x.length >= PAIRED_MIN_ROUNDS && [...x, ...y].every((v) => v > 0);
+  if (o.paired && !pairedOk) {
+    return { ...base, note: `a paired test needs ${PAIRED_MIN_ROUNDS} or more interleaved rounds with ops on both sides (${x.length} and ${y.length} here; 5 pairs cannot reach p < 0.0625)` };
+  }
+  const test = pairedOk ? { ...wilcoxonSignedRank(y.map((v, i) => Math.log(v / x[i]))), label: 'Wilcoxon signed-rank on the per-round ln(B/A)' } : { ...mannWhitneyU(x, y), label: 'Mann-Whitney U' };
   const change = base.opsRatio === null ? 0 : base.opsRatio - 1;
   const significant = test.pValue < o.alpha;
   let verdict: Verdict = 'no difference beyond noise';
@@ -192,7 +226,7 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   else if (significant) note = `significant, but within the ${o.noise}% noise threshold`;
   const regression = verdict === 'slower' && -change * 100 > o.threshold;
   if (verdict === 'slower' && !regression) note = `within the ${o.threshold}% regression threshold`;
-  return { ...base, pValue: test.pValue, method: `Mann-Whitney U, ${test.method}`, verdict, regression, ...(note ? { note } : {}) };
+  return { ...base, pValue: test.pValue, method: `${test.label}, ${test.method}`, verdict, regression, ...(note ? { note } : {}) };
 }
 
 /**
@@ -213,6 +247,8 @@ export function compareResults(
     threshold: options.threshold ?? COMPARE_DEFAULTS.threshold,
     alpha: options.alpha ?? COMPARE_DEFAULTS.alpha,
     noise: options.noise ?? COMPARE_DEFAULTS.noise,
+    interleaved: options.interleaved ?? false,
+    paired: options.paired ?? false,
   };
   checkOption('threshold', o.threshold, 0, 100);
   checkOption('alpha', o.alpha, 1e-6, 0.5);

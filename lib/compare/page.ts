@@ -11,7 +11,7 @@ import { PageBlock, PageModel, renderPage } from '../report/page/page';
 import { buildServerCharts } from '../report/server-charts';
 import { Comparison } from './compare';
 import { RATIO_SERIES } from './chart';
-import { COMPARE_PNG, comparisonTable, conclusion } from './render-text';
+import { COMPARE_PNG, comparisonTable, conclusion, detectableLines } from './render-text';
 
 /** The ratios by client count, with the no-change line and the ops/s regression threshold as flat lines. */
 export function ratioChart(c: Comparison): ChartSpec {
@@ -38,6 +38,7 @@ export function comparePageModel(c: Comparison, results: readonly [ResultDocumen
     { kind: 'text', text: conclusion(c), style: c.regression ? 'warning' : 'strong' },
     ...c.notes.map((n): PageBlock => ({ kind: 'text', style: 'note', text: `Note: ${n}` })),
     { kind: 'table', table: comparisonTable(c), sortable: true },
+    ...detectableLines(c).map((text): PageBlock => ({ kind: 'text', style: 'note', text: `Smallest detectable change at ${text}` })),
     { kind: 'text', style: 'note', text: `Method: ${c.method}; significance level ${c.alpha}. "faster" or "slower" needs p < ${c.alpha} and an ops/s change of at least ${c.noise}%; a significant slowdown beyond ${c.threshold}% is a regression. Latency ratios are shown, not tested (above 1 is slower).` },
     { kind: 'chart', spec: ratioChart(c), image: COMPARE_PNG },
   ];

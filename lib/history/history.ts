@@ -8,6 +8,12 @@ import { notMongoDBWarning, serverLabel } from '../report/describe';
 import type { StoredResult } from '../store/store';
 import { eDivisive, E_DIVISIVE_DEFAULTS } from './e-divisive';
 import { byLabel, HistoryMetric, mixesTestDouble, RunRef, Series, seriesOf } from './series';
+import { E_DIVISIVE_MIN_RUNS, newestRunCheck, NewestRunCheck } from './newest-run';
+
+/** The metrics the gate checks unless --gate adds more: ops/s and the p50s (p99 and errors vary too much night to night). */
+export const DEFAULT_GATED: readonly HistoryMetric['key'][] = ['opsPerSec', 'readsP50', 'writesP50'];
+/** What `--gate` may add, and the metrics each name stands for. */
+export const GATE_CHOICES: Record<string, HistoryMetric['key'][]> = { ops: ['opsPerSec'], p50: ['readsP50', 'writesP50'], p99: ['readsP99', 'writesP99'], errors: ['errorRate'] };
 
 export const HISTORY_SCHEMA = 'mongo-bench/history@1' as const;
 
@@ -19,6 +25,10 @@ export interface HistoryOptions {
   pvalue?: number;
   permutations?: number;
   seed?: number;
+  /** Extra metrics to gate: 'p99', 'errors' (ops/s and the p50s always are). */
+  gate?: string[];
+  /** ISO time: runs before it are no baseline (a change accepted as the new normal). */
+  accept?: string;
 }
 
 export interface HistoryChangePoint {
@@ -49,6 +59,12 @@ export interface HistorySeries {
   points: { startedAt: string; label: string; source: string; value: number }[];
   /** Oldest first. */
   changePoints: HistoryChangePoint[];
+  /** Whether the series fails the gate when it regresses (ops/s and p50 by default; --gate adds p99, errors). */
+  gated: boolean;
+  /** Whether E-Divisive ran: it needs 10 runs. */
+  eDivisive: 'tested' | 'series too short';
+  /** The newest run against the runs before the newest change point or failed check. */
+  newestRun: NewestRunCheck;
 }
 
 export interface HistoryDocument {
@@ -56,7 +72,7 @@ export interface HistoryDocument {
   generatedAt: string;
   /** The store, as shown to the user (a MongoDB URI is redacted). */
   store: string;
-  options: Required<HistoryOptions> & { label?: string };
+  options: Required<Omit<HistoryOptions, 'accept'>> & { label?: string; accept?: string };
   labels: {
     label: string;
     runs: number;
@@ -72,6 +88,12 @@ export interface HistoryDocument {
   series: HistorySeries[];
   /** Series whose newest change point is a regression beyond the threshold: the CI gate fails on any. */
   regressions: { label: string; clients: number; metric: string; changePoint: HistoryChangePoint }[];
+  /** Gated series whose newest run failed the newest-run check: the CI gate fails on any. */
+  newestRunFailures: { label: string; clients: number; metric: string; check: NewestRunCheck }[];
+  /** Gated series that neither test could check, and why. */
+  notTested: { label: string; clients: number; metric: string; why: string }[];
+  /** 'regression' (exit 1), 'no regression' (exit 0), or 'not tested' (exit 3: no gated series could be tested). */
+  outcome: 'regression' | 'no regression' | 'not tested';
   /** Files or documents that could not be read as results. */
   skipped: { source: string; why: string }[];
 }
@@ -82,9 +104,10 @@ function ref(p: RunRef): RunRef {
   return { startedAt: p.startedAt, label: p.label, source: p.source };
 }
 
-export function analyseSeries(series: Series, options: Required<HistoryOptions>): HistorySeries {
+export function analyseSeries(series: Series, options: HistoryDocument['options']): HistorySeries {
   const values = series.points.map((p) => p.value);
-  const found = eDivisive(values, { pvalue: options.pvalue, permutations: options.permutations, seed: options.seed });
+  const longEnough = values.length >= E_DIVISIVE_MIN_RUNS;
+  const found = longEnough ? eDivisive(values, { pvalue: options.pvalue, permutations: options.permutations, seed: options.seed }) : [];
   const bounds = [0, ...found.map((c) => c.index).sort((a, b) => a - b), values.length];
   const changePoints = found
     .sort((a, b) => a.index - b.index)
@@ -107,6 +130,10 @@ export function analyseSeries(series: Series, options: Required<HistoryOptions>)
         beyondThreshold: worse && (changePercent === null || Math.abs(changePercent) > options.threshold),
       };
     });
+  const accepted = options.accept !== undefined ? series.points.findIndex((p) => Date.parse(p.startedAt) >= Date.parse(options.accept as string)) : 0;
+  const improvement = changePoints.filter((cp) => cp.direction === 'improvement').at(-1)?.index ?? 0;
+  const regressionAt = changePoints.filter((cp) => cp.direction === 'regression').at(-1)?.index;
+  const gated = gatedMetrics(options.gate).includes(series.metric.key);
   return {
     label: series.label,
     clients: series.clients,
@@ -116,7 +143,22 @@ export function analyseSeries(series: Series, options: Required<HistoryOptions>)
     higherIsBetter: series.metric.higherIsBetter,
     points: series.points.map((p) => ({ ...ref(p), value: p.value })),
     changePoints,
+    gated,
+    eDivisive: longEnough ? 'tested' : 'series too short',
+    newestRun: newestRunCheck({
+      points: series.points,
+      higherIsBetter: series.metric.higherIsBetter,
+      absolute: series.metric.key === 'errorRate',
+      threshold: options.threshold,
+      start: Math.max(accepted < 0 ? series.points.length : accepted, improvement),
+      ...(regressionAt !== undefined ? { regressionAt } : {}),
+    }),
   };
+}
+
+/** The gated metrics: the defaults and what --gate adds. */
+export function gatedMetrics(gate: readonly string[] = []): HistoryMetric['key'][] {
+  return [...new Set([...DEFAULT_GATED, ...gate.flatMap((g) => GATE_CHOICES[g] ?? [])])];
 }
 
 export function buildHistory(
@@ -124,11 +166,13 @@ export function buildHistory(
   context: { store: string; label?: string; now?: Date },
   given: HistoryOptions = {},
 ): HistoryDocument {
-  const options: Required<HistoryOptions> = {
+  const options: HistoryDocument['options'] = {
     threshold: given.threshold ?? HISTORY_DEFAULTS.threshold,
     pvalue: given.pvalue ?? HISTORY_DEFAULTS.pvalue,
     permutations: given.permutations ?? HISTORY_DEFAULTS.permutations,
     seed: given.seed ?? HISTORY_DEFAULTS.seed,
+    gate: given.gate ?? [],
+    ...(given.accept !== undefined ? { accept: given.accept } : {}),
   };
   const labels: HistoryDocument['labels'] = [];
   const series: HistorySeries[] = [];
@@ -145,10 +189,17 @@ export function buildHistory(
     });
     for (const s of seriesOf(label, results)) series.push(analyseSeries(s, options));
   }
-  const regressions = series.flatMap((s) => {
+  const gatedSeries = series.filter((s) => s.gated);
+  const regressions = gatedSeries.flatMap((s) => {
     const newest = s.changePoints.at(-1);
     return newest && newest.direction === 'regression' && newest.beyondThreshold ? [{ label: s.label, clients: s.clients, metric: s.name, changePoint: newest }] : [];
   });
+  const newestRunFailures = gatedSeries.flatMap((s) => (s.newestRun.failed ? [{ label: s.label, clients: s.clients, metric: s.name, check: s.newestRun }] : []));
+  const notTested = gatedSeries.flatMap((s) =>
+    s.eDivisive === 'tested' || s.newestRun.tested ? [] : [{ label: s.label, clients: s.clients, metric: s.name, why: s.newestRun.reason ?? 'series too short' }],
+  );
+  const outcome: HistoryDocument['outcome'] =
+    regressions.length > 0 || newestRunFailures.length > 0 ? 'regression' : gatedSeries.length > 0 && notTested.length === gatedSeries.length ? 'not tested' : gatedSeries.length === 0 ? 'not tested' : 'no regression';
   return {
     schema: HISTORY_SCHEMA,
     generatedAt: (context.now ?? new Date()).toISOString(),
@@ -157,6 +208,9 @@ export function buildHistory(
     labels,
     series,
     regressions,
+    newestRunFailures,
+    notTested,
+    outcome,
     skipped: stored.skipped,
   };
 }

@@ -1,6 +1,23 @@
 /** history.md: per label, the runs, the trend charts and a table of change points; then the CI gate's verdict. */
 import { formatOps } from '../report/format';
 import type { HistoryChangePoint, HistoryDocument, HistorySeries } from './history';
+import type { NewestRunCheck } from './newest-run';
+
+/** "-99.0% against the median of 3 runs (2026-01-01 .. 2026-01-03), beyond the 5.0% limit (4 x 1.0% noise scale, or the threshold)" */
+export function formatNewestRun(c: NewestRunCheck, unit = ''): string {
+  if (!c.tested || !c.baseline || c.changePercent === undefined) return `not tested: ${c.reason ?? ''}`;
+  const pts = unit === '% of ops' ? ' points' : '%';
+  const sign = c.changePercent >= 0 ? '+' : '';
+  return `${sign}${c.changePercent.toFixed(1)}${pts} against the median of ${c.baseline.runs} runs (${c.baseline.first.startedAt} to ${c.baseline.last.startedAt}); limit ${c.limitPercent?.toFixed(1)}${pts} (max of --threshold and 4 x the noise scale ${c.scalePercent?.toFixed(1)}${pts}): ${c.failed ? 'FAILED' : 'passed'}`;
+}
+
+/** The gate's verdict in one line (history.md and the terminal end on it). */
+export function gateLine(h: HistoryDocument): string {
+  const failures = h.regressions.length + h.newestRunFailures.length;
+  if (h.outcome === 'regression') return `regression: ${h.regressions.length} gated series end on a change point beyond ${h.options.threshold}%, ${h.newestRunFailures.length} newest run${h.newestRunFailures.length === 1 ? '' : 's'} fail the newest-run check: exit 1 (${failures} in all)`;
+  if (h.outcome === 'not tested') return `not tested: no gated series has enough runs for either test (3 runs before the newest for the newest-run check, 10 for E-Divisive): exit 3`;
+  return `no gated series ends on a regression beyond ${h.options.threshold}%: exit 0`;
+}
 
 export function formatValue(value: number, unit: string): string {
   if (unit === 'µs') return `${(value / 1000).toFixed(value >= 100_000 ? 0 : value >= 10_000 ? 1 : 2)} ms`;
@@ -27,7 +44,8 @@ export function renderHistoryMarkdown(h: HistoryDocument, charts: Map<string, st
     `# Performance history`,
     '',
     `Store: ${h.store}${o.label !== undefined ? `, label ${o.label}` : ''}. Generated ${h.generatedAt}.`,
-    `Change points by E-Divisive means (p ≤ ${o.pvalue}, ${o.permutations} permutations, seed ${o.seed}); a regression is a significant worsening by more than ${o.threshold}%.`,
+    `Change points by E-Divisive means (p ≤ ${o.pvalue}, ${o.permutations} permutations, seed ${o.seed}; series of 10 runs or more); a regression is a significant worsening by more than ${o.threshold}%.`,
+    `The newest-run check: each series' newest run against the median of the runs before its newest change point or failed check${o.accept !== undefined ? ` (from ${o.accept}, accepted)` : ''}; it fails beyond max(${o.threshold}%, 4 x the noise scale). Gated: ops/s, p50${o.gate.length > 0 ? `, ${o.gate.join(', ')}` : ''}.`,
     '',
   ];
   if (h.labels.length === 0) lines.push('No results in the store' + (o.label !== undefined ? ` with label ${o.label}.` : '.'), '');
@@ -41,6 +59,8 @@ export function renderHistoryMarkdown(h: HistoryDocument, charts: Map<string, st
     for (const file of charts.get(label.label) ?? []) lines.push(`![trend](${file})`, '');
     const series = h.series.filter((s) => s.label === label.label);
     const rows = series.flatMap((s) => s.changePoints.map((cp) => changeRow(s, cp)));
+    const checks = series.filter((s) => s.gated).map((s) => `| ${s.name} | ${s.clients} | ${s.points.length} | ${s.eDivisive === 'tested' ? 'tested' : 'series too short'} | ${formatNewestRun(s.newestRun, s.unit)} |`);
+    if (checks.length > 0) lines.push('| gated metric | clients | runs | E-Divisive | newest run |', '| --- | ---: | ---: | --- | --- |', ...checks, '');
     if (rows.length === 0) {
       lines.push('No change point in any series (ops/s, read and write p50/p99, errors at every client count).', '');
     } else {
@@ -52,10 +72,10 @@ export function renderHistoryMarkdown(h: HistoryDocument, charts: Map<string, st
       );
     }
   }
-  lines.push('## Gate', '');
-  if (h.regressions.length === 0) lines.push('No series ends on a regression beyond the threshold: exit 0.');
-  else {
-    lines.push(`${h.regressions.length} series end${h.regressions.length === 1 ? 's' : ''} on a regression beyond ${o.threshold}%: exit 1.`, '');
+  lines.push('## Gate', '', `${gateLine(h)}.`, '');
+  for (const f of h.newestRunFailures) lines.push(`- ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: newest run ${formatNewestRun(f.check)}`);
+  for (const t of h.notTested) lines.push(`- ${t.label}, ${t.metric} at ${t.clients} client${t.clients === 1 ? '' : 's'}: not tested (${t.why})`);
+  {
     for (const r of h.regressions) lines.push(`- ${r.label}, ${r.metric} at ${r.clients} client${r.clients === 1 ? '' : 's'}: ${formatChange(r.changePoint)} from ${formatRun(r.changePoint.firstAfter)} on (p ${r.changePoint.pvalue.toFixed(3)})`);
   }
   if (h.skipped.length > 0) {

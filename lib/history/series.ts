@@ -44,6 +44,18 @@ export interface RunRef {
 
 export interface SeriesPoint extends RunRef {
   value: number;
+  /** The run's within-run spread, relative: the standard deviation of its trials' ops/s over their mean (ops/s only, runs of 2 or more trials). */
+  trialSpread?: number;
+}
+
+/** A step's trials' standard deviation over their mean; undefined without 2 or more trials. */
+export function trialSpreadOf(step: StepResult): number | undefined {
+  const values = step.trialStats?.opsPerSec.values ?? [];
+  if (values.length < 2) return undefined;
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  if (!(mean > 0)) return undefined;
+  const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1);
+  return Math.sqrt(variance) / mean;
 }
 
 export interface Series {
@@ -67,7 +79,9 @@ export function seriesOf(label: string, results: readonly StoredResult[]): Serie
       for (const { result, source } of results) {
         const step = result.steps.find((s) => s.clients === clients && usable(s));
         const value = step ? metric.value(step) : undefined;
-        if (value !== undefined && Number.isFinite(value)) points.push({ startedAt: result.startedAt, label: result.label, source, value });
+        if (value === undefined || !Number.isFinite(value)) continue;
+        const spread = step && metric.key === 'opsPerSec' ? trialSpreadOf(step) : undefined;
+        points.push({ startedAt: result.startedAt, label: result.label, source, value, ...(spread !== undefined ? { trialSpread: spread } : {}) });
       }
       if (points.length > 0) out.push({ label, clients, metric, points });
     }

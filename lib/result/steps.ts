@@ -129,7 +129,13 @@ export const stepResultSchema = z.object({
   /** Per op type (findOne, update, ...), when the workload has several. */
   latencyByOpMicros: z.record(z.string(), latencySummarySchema).optional(),
   /** Across trials, when trials > 1: total ops/sec per trial. */
-  trialStats: z.object({ opsPerSec: trialStatsSchema }).optional(),
+  trialStats: z
+    .object({
+      opsPerSec: trialStatsSchema,
+      /** When each trial started (its warm-up included), ISO times in trial order; absent in results written before it was kept. */
+      startedAt: z.array(z.string()).optional(),
+    })
+    .optional(),
   perSecond: z.array(perSecondSampleSchema),
   /** benchRun's own field names, so old tooling can read the figures. */
   benchRun: z.record(z.string(), z.number()),

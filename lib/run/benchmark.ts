@@ -55,6 +55,12 @@ export interface BenchmarkHooks {
   connectProcess?: ConnectProcess;
   /** Run every step's clients elsewhere (lib/agents: on other machines) instead of in this process. */
   stepExecutor?: StepExecutor;
+  /**
+   * Waits for this run's turn before it prepares data ('prepare') or runs a trial ('trial', after the
+   * trial's own set-up), and returns the release: lib/run/interleave.ts runs two configurations' trials
+   * in a randomized interleaved order on one clock this way. Absent: no waiting.
+   */
+  turn?: (kind: 'prepare' | 'trial', clients: number, trial: number) => Promise<() => void>;
 }
 
 export const RESULTS_FILE = 'results.json';
@@ -212,7 +218,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // --reset each-step: as mongo-perf re-runs a test's set-up before every thread count and trial (util/utils.js, runTest).
     const resetEachStep = options.reset === 'each-step';
     if (!resetEachStep) {
-      const stopped = await prepareData(options.clients[0]);
+      const releasePrepare = hooks.turn ? await hooks.turn('prepare', options.clients[0], 0) : undefined;
+      const stopped = await prepareData(options.clients[0]).finally(releasePrepare);
       if (stopped) {
         await serverStats?.stop();
         return await finish(result, save, stopped);
@@ -255,9 +262,14 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     for (const clients of options.clients) {
       if (signal?.aborted) break;
       const measurements: StepMeasurement[] = [];
+      const trialStarts: string[] = [];
       let failure: string | undefined;
       let warmup: StepResult['warmup'];
+      // With hooks.turn, each trial (its set-up included) waits for its turn; a run that ends early is released by its scheduler.
+      let release: (() => void) | undefined;
       for (let trial = 1; trial <= options.trials && !signal?.aborted; trial++) {
+        release?.();
+        release = hooks.turn ? await hooks.turn('trial', clients, trial) : undefined;
         if (resetEachStep) {
           const stopped = await prepareData(clients);
           if (stopped) {
@@ -265,6 +277,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
             return await finish(result, save, stopped);
           }
         }
+        trialStarts.push(new Date().toISOString());
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
@@ -319,6 +332,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         step.error = tooManyErrors;
       }
       if (warmup && measurements.length > 0) step.warmup = warmup;
+      if (step.trialStats && trialStarts.length === measurements.length) step.trialStats.startedAt = trialStarts;
       executor.describeStep?.(step);
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
       if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
@@ -344,6 +358,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       }
       await save();
       await hooks.onStepComplete?.(result);
+      // The step's summary, checks and file are written inside the last trial's turn: no other run measures meanwhile.
+      release?.();
       if (failure && options.onError !== 'continue') {
         await serverStats?.stop();
         result.incompleteReason = `${failedSteps.join('; ')} (--on-error stop: the remaining steps were not run)`;

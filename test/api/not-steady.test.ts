@@ -1,0 +1,52 @@
+/**
+ * The jest helpers on trials that trend: expectNoRegression throws a NotSteadyError (not a
+ * RegressionError) when this run's trials rise through a step, and refuses to record a baseline from
+ * such a run. Constructed results: the trend is the JVM warm-up the CRUD double showed (1,148 -> 8,805 ops/s).
+ */
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectNoRegression, NotSteadyError, RegressionError, ResultDocument } from 'mongo-bench';
+import { resultStep } from '../support/results';
+
+function result(values: number[]): ResultDocument {
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  return {
+    schema: 'mongo-bench/result@1',
+    tool: { name: 'mongo-bench', version: 'test' },
+    label: 'orders',
+    complete: true,
+    startedAt: '2026-01-01T00:00:00Z',
+    target: { uri: 'mongodb://127.0.0.1:1/', serverVersion: '7.0.14', topology: 'standalone' },
+    workload: { name: 'orders', ops: [] },
+    config: {},
+    steps: [resultStep({ clients: 1, trials: values.length, opsPerSec: { total: mean, reads: mean, writes: 0 }, trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values } } })],
+  } as unknown as ResultDocument;
+}
+
+const WARMING = [1148, 2690, 4027, 5123, 8805];
+const STEADY = [9010, 8950, 9100, 8890, 9040];
+
+describe('NotSteadyError', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-not-steady-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a run whose trials trend against a steady baseline: NotSteadyError, not RegressionError', async () => {
+    const baseline = join(dir, 'baseline.json');
+    writeFileSync(baseline, JSON.stringify(result(STEADY)));
+    const check = expectNoRegression(result(WARMING), baseline, { ci: false, update: false });
+    await expect(check).rejects.toBeInstanceOf(NotSteadyError);
+    await expect(check).rejects.not.toBeInstanceOf(RegressionError);
+    await expect(check).rejects.toThrow(/^not steady: at 1 client, B's trials trend: \+\d+(\.\d)?% over 5 trials/);
+  });
+
+  it('no baseline is recorded from a run that was not steady', async () => {
+    const baseline = join(dir, 'new-baseline.json');
+    await expect(expectNoRegression(result(WARMING), baseline, { ci: false, update: false, log: () => undefined })).rejects.toThrow(/not recording the baseline .* the trials trend/);
+    expect(existsSync(baseline)).toBe(false);
+    await expect(expectNoRegression(result(STEADY), baseline, { ci: false, update: false, log: () => undefined })).resolves.toMatchObject({ status: 'baseline-written' });
+  });
+});
