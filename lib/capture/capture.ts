@@ -3,17 +3,18 @@
  * out, as plain data. Reading files and writing the folder are the callers' jobs (./read-lines, ./write).
  */
 import { UsageError } from '../config/errors';
-import { parseLogLine } from './log-line';
+import { composePrefix, parseLogLine } from './log-line';
 import { ServedOp, Skip, SkipReason } from './served-op';
 import { Shape, ShapeTable, shapeOp } from './shapes';
-import { statementsOf, StatementType } from './statements';
+import { CAPTURED_BY, SYNTHETIC_MARK, statementsOf, StatementType } from './statements';
+import { pairWrites, WriteEvent } from './pairing';
 import { SourceLine } from './read-lines';
 import type { CapturedCurve } from '../workload/spec/replay-curve';
 
 /** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
 export const PLACEHOLDER_DOCUMENT = {
   _id: { '#OID': 1 },
-  capturedBy: 'mongo-bench capture',
+  capturedBy: CAPTURED_BY,
   n: { '#RAND_INT': [0, 1000000] },
   payload: { '#RAND_STRING': [100] },
 };
@@ -37,6 +38,16 @@ export interface ShapeSummary {
   planSummary?: string;
   shapeHashes: string[];
   firstSeen: string;
+  /** The source did not hold the op's filter: a stand-in form (docs/capture.md, "Writes logged without their statements"). */
+  synthetic?: typeof SYNTHETIC_MARK;
+}
+
+/** How update/delete statement lines and their commands were counted (see ./pairing). */
+export interface SamplingSummary {
+  /** `option`: --sampled; `detected`: statement lines whose command was not logged (the server samples each independently). */
+  sampled: false | 'option' | 'detected';
+  /** Statement lines no command on their connection paired with (within [command t - durationMillis, command t]). */
+  unpairedStatements: number;
 }
 
 export interface SkipSummary {
@@ -62,6 +73,24 @@ export interface CaptureSummary {
   /** Statements per second over the source's time span (the average of `perSecond`). */
   opsPerSecond?: number;
   insertDocuments: 'placeholder' | 'docs-like';
+  /** Present when the source held update/delete statement lines or commands. */
+  sampling?: SamplingSummary;
+  /** Statements whose command a mongos forwarded (a shard's log): mongos-added fields were stripped. */
+  forwardedByMongos?: number;
+  /** Inserts kept although the server cut their logged `documents` (ninserted is whole). */
+  truncatedInsertsKept?: number;
+  /** Lines that carried a `docker compose logs` prefix (`db_1  | `), stripped. */
+  composePrefixesStripped?: number;
+  /** Failed operations kept as workload (--keep-failed). */
+  failedKept?: number;
+}
+
+/** How a capture counts what it reads. */
+export interface CaptureOptions {
+  /** The source was logged with a sampleRate below 1 (--sampled): count update/delete statement lines only. */
+  sampled?: boolean;
+  /** Keep operations that failed on the server (ok: 0) as workload (--keep-failed); skipped by default. */
+  keepFailed?: boolean;
 }
 
 export interface CapturedWorkload {
@@ -92,16 +121,25 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 export class CaptureBuilder {
   private readonly table = new ShapeTable();
   private readonly skips = new Map<SkipReason, SkipSummary>();
-  /** Write statements logged on a connection since its last write command (see addServed). */
-  private readonly pendingStatements = new Map<string, number>();
+  /** Update/delete statements and commands by connection, counted at finish (see ./pairing). */
+  private readonly writes = new Map<string, WriteEvent[]>();
   recordsRead = 0;
+  /** Every line read, empty ones included (the progress line's count). */
+  linesRead = 0;
   servedOps = 0;
   statements = 0;
   otherEntries = 0;
+  private forwarded = 0;
+  private truncatedKept = 0;
+  private prefixed = 0;
+  private failedKept = 0;
+  private sampling?: SamplingSummary;
   private first?: Date;
   private last?: Date;
   /** Statements by the epoch second their entry was logged in. */
   private readonly bySecond = new Map<number, number>();
+
+  constructor(private readonly options: CaptureOptions = {}) {}
 
   skip(skip: Skip): void {
     let s = this.skips.get(skip.reason);
@@ -111,31 +149,41 @@ export class CaptureBuilder {
   }
 
   /**
-   * One served op. With slowms 0 the server logs each statement of an update or delete (WRITE
-   * component, type update/remove) and then the command that carried them (COMMAND component, same
-   * connection): src/mongo/db/ops/write_ops_exec.cpp logs a statement as it finishes, the command's
-   * CurOp logs after it. The statements are the ops; the command that follows them is not counted
-   * again. A command whose statements were not logged (each below slowms) counts by its own list.
+   * One served op. Update and delete statements (WRITE component, type update/remove) and the
+   * update/delete commands that carried them are held by connection and counted when the source is
+   * read (./pairing decides which count); everything else counts now.
    */
   addServed(served: ServedOp, connectionKey?: string): void {
     this.servedOps++;
     const name = Object.keys(served.command)[0];
-    if (connectionKey !== undefined) {
-      if (served.kind !== 'command') this.pendingStatements.set(connectionKey, (this.pendingStatements.get(connectionKey) ?? 0) + 1);
-      else if ((name === 'update' || name === 'delete') && (this.pendingStatements.get(connectionKey) ?? 0) > 0) {
-        this.pendingStatements.delete(connectionKey);
-        this.skip({ origin: served.origin, reason: 'write command already counted by its statements', detail: `${name} on ${served.ns}` });
-        return;
-      }
+    if (connectionKey !== undefined && (served.kind !== 'command' || name === 'update' || name === 'delete')) {
+      let list = this.writes.get(connectionKey);
+      if (!list) this.writes.set(connectionKey, (list = []));
+      list.push({ served, statement: served.kind !== 'command' });
+      return;
     }
+    this.count(served);
+  }
+
+  private count(served: ServedOp): void {
     const outcome = statementsOf(served);
     if ('skip' in outcome) {
       this.skip(outcome.skip);
       return;
     }
+    if (served.failed && !this.options.keepFailed) {
+      // A duplicate key, MaxTimeMSExpired, an interrupted op: not what the application's workload is.
+      const name = served.kind === 'command' ? Object.keys(served.command)[0] : `${served.kind} statement`;
+      const err = [served.failed.errName, served.failed.errCode !== undefined ? `(${served.failed.errCode})` : undefined].filter(Boolean).join(' ');
+      this.skip({ origin: served.origin, reason: 'failed on the server', detail: `${name} on ${served.ns}${err ? `: ${err}` : ''}` });
+      return;
+    }
+    if (served.failed) this.failedKept++;
+    if (served.truncated) this.truncatedKept++;
     for (const st of outcome.statements) {
       this.table.add(st);
       this.statements++;
+      if (st.forwarded) this.forwarded++;
     }
     if (served.at) {
       const second = Math.floor(served.at.getTime() / 1000);
@@ -145,12 +193,27 @@ export class CaptureBuilder {
     }
   }
 
+  /** Counts the held update/delete statements and commands (once, at finish). */
+  private countWrites(): void {
+    if (this.writes.size === 0) return;
+    const decision = pairWrites(this.writes, this.options.sampled === true);
+    this.sampling = { sampled: decision.sampled, unpairedStatements: decision.unpairedStatements };
+    for (const item of decision.items) {
+      if ('skip' in item) this.skip(item.skip);
+      else this.count(item.count);
+    }
+    this.writes.clear();
+  }
+
   /** One log line (empty lines are ignored). */
   addLogLine(line: SourceLine): 'entry' | 'bad' | 'empty' {
+    this.linesRead++;
     if (line.text.trim() === '') return 'empty';
     this.recordsRead++;
     const origin = `${line.file}:${line.line}`;
-    const outcome = parseLogLine(line.text, origin);
+    const prefix = composePrefix(line.text);
+    if (prefix !== undefined) this.prefixed++;
+    const outcome = parseLogLine(prefix !== undefined ? line.text.slice(prefix.length) : line.text, origin);
     if (outcome === undefined) {
       this.otherEntries++;
       return 'entry';
@@ -164,6 +227,7 @@ export class CaptureBuilder {
   }
 
   finish(name: string, insertDocument: unknown, insertDocuments: CaptureSummary['insertDocuments'], sources: string[]): CaptureOutcome {
+    this.countWrites();
     const shapes = this.table.list().sort((a, b) => b.count - a.count);
     if (shapes.length === 0) {
       const skipped = [...this.skips.values()].map((s) => `${s.reason}: ${s.count}`).join('; ');
@@ -188,6 +252,11 @@ export class CaptureBuilder {
       ...(this.last ? { lastAt: this.last.toISOString() } : {}),
       ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
       insertDocuments,
+      ...(this.sampling ? { sampling: this.sampling } : {}),
+      ...(this.forwarded > 0 ? { forwardedByMongos: this.forwarded } : {}),
+      ...(this.truncatedKept > 0 ? { truncatedInsertsKept: this.truncatedKept } : {}),
+      ...(this.prefixed > 0 ? { composePrefixesStripped: this.prefixed } : {}),
+      ...(this.failedKept > 0 ? { failedKept: this.failedKept } : {}),
     };
     const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...perSecondCurve(this.bySecond) } } : {};
     return { workload: { name, ops, ...capture }, summary };
@@ -232,6 +301,7 @@ function summarize(shape: Shape, op: number, totalCount: number, totalMillis: nu
     ...(plan ? { planSummary: plan } : {}),
     shapeHashes: [...shape.hashes].slice(0, 5),
     firstSeen: shape.firstOrigin,
+    ...(shape.synthetic ? { synthetic: SYNTHETIC_MARK } : {}),
   };
 }
 
@@ -245,7 +315,7 @@ export async function addLogFile(builder: CaptureBuilder, lines: AsyncIterable<S
   let firstBad: { line: SourceLine; detail: string } | undefined;
   for await (const line of lines) {
     const kind = builder.addLogLine(line);
-    onLine?.(builder.recordsRead);
+    onLine?.(builder.linesRead);
     if (kind === 'empty') continue;
     looked++;
     if (kind === 'entry') entries++;

@@ -9,7 +9,7 @@
  * was; several become a #PICK among them weighted by how often each was seen (the same keys, the
  * same skew); more distinct integers or dates than are kept become a #RAND_INT / #RAND_DATE range.
  */
-import { Path, Statement, StatementType } from './statements';
+import { CAPTURED_BY, Path, Statement, StatementType } from './statements';
 import { isObject } from '../common/values';
 
 /** Distinct values kept per constant for #PICK (the most frequent ones). */
@@ -131,6 +131,8 @@ export interface Shape {
   /** The first statement's op: the skeleton the templates go into. */
   skeleton: Record<string, unknown>;
   values: Map<string, ValueStats>;
+  /** A stand-in form for writes logged without their statements (statements.ts, syntheticStatement). */
+  synthetic: boolean;
 }
 
 /** The shapes of a capture, in the order first seen. */
@@ -163,6 +165,7 @@ export class ShapeTable {
         firstOrigin: st.from.origin,
         skeleton: structuredClone(skeleton),
         values: new Map(),
+        synthetic: st.synthetic === true,
       };
       this.shapes.set(key, shape);
     }
@@ -196,14 +199,30 @@ export function shapeOp(shape: Shape, insertDocument: unknown): Record<string, u
   if (shape.type === 'insert') {
     const batch = typeof op.batch === 'number' ? op.batch : 1;
     delete op.batch;
-    op.doc = batch > 1 ? Array.from({ length: batch }, () => insertDocument) : insertDocument;
+    // Every document a replay inserts carries capture's mark: what a synthetic delete removes.
+    const doc = isObject(insertDocument) && !('capturedBy' in insertDocument) ? { ...insertDocument, capturedBy: CAPTURED_BY } : insertDocument;
+    op.doc = batch > 1 ? Array.from({ length: batch }, () => doc) : doc;
   }
   op.weight = shape.count;
   return op;
 }
 
+/**
+ * For people: the op without ns and weight. A find's projection is benchRun's `filter` field in the op,
+ * but in the logged command `filter` is the query: the description says `projection`.
+ */
 function describe(type: StatementType, shaped: Record<string, unknown>): string {
-  const { op: _op, ns: _ns, weight: _w, ...rest } = shaped;
+  const { op: _op, ns: _ns, weight: _w, synthetic: _s, ...rest } = shaped;
+  if ((type === 'find' || type === 'findOne') && rest.command === undefined && 'filter' in rest) {
+    const { filter, ...others } = rest;
+    const renamed: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(others)) {
+      renamed[k] = v;
+      if (k === 'query') renamed.projection = filter;
+    }
+    if (!('projection' in renamed)) renamed.projection = filter;
+    return `${type} ${JSON.stringify(renamed)}`;
+  }
   const body = type === 'insert' ? `batch of ${String(rest.batch)}` : JSON.stringify(rest.command ?? rest);
   return `${type} ${body}`;
 }

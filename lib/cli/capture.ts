@@ -66,6 +66,8 @@ interface CaptureFlags {
   out?: string;
   name?: string;
   json?: boolean;
+  sampled?: boolean;
+  keepFailed?: boolean;
 }
 
 function describeOutcome(outcome: CaptureOutcome): string {
@@ -94,6 +96,8 @@ export function registerCapture(program: Command, ctx: CliContext): void {
     .option('-o, --out <dir>', 'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)')
     .option('--name <name>', 'the workload\'s name (default: captured-<first source>)')
     .option('--json', 'print the capture summary as JSON on stdout')
+    .option('--sampled', 'the server logged with a sampleRate below 1: count update/delete statement lines only (detected when a statement line has no command)')
+    .option('--keep-failed', 'keep operations that failed on the server (ok: 0) as workload (by default skipped, counted, with examples)')
     .addHelpText('after', CAPTURE_HELP)
     .action(async (sources: string[], flags: CaptureFlags) => {
       if (flags.uri !== undefined && sources.length > 0) throw new UsageError('capture: give log files or --uri (the profiler), not both');
@@ -107,9 +111,10 @@ export function registerCapture(program: Command, ctx: CliContext): void {
       const docsLike = flags.docsLike !== undefined ? await sampleDocsLike(flags.docsLike, flags.sampleSize) : undefined;
       if (docsLike) ctx.err(`capture: inserts will write documents like ${docsLike.source} (${docsLike.sample.length} sampled)`);
       let lastReport = 0;
-      const progress = (text: string) => {
+      // At most one line a second, but always the last one: it gives the true count.
+      const progress = (text: string, last = false) => {
         const now = Date.now();
-        if (now - lastReport < 1000) return;
+        if (!last && now - lastReport < 1000) return;
         lastReport = now;
         ctx.err(`capture: ${text}`);
       };
@@ -120,9 +125,17 @@ export function registerCapture(program: Command, ctx: CliContext): void {
               collection: flags.profileCollection,
               insertDocument: docsLike?.template ?? PLACEHOLDER_DOCUMENT,
               insertDocuments: docsLike ? 'docs-like' : 'placeholder',
+              sampled: flags.sampled,
+              keepFailed: flags.keepFailed,
               onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
             })
-          : await captureFromLogs(sources, { name: flags.name, insertDocument: docsLike?.template, onProgress: (n, file) => progress(`${n.toLocaleString('en-US')} lines read (${file})`) });
+          : await captureFromLogs(sources, {
+              name: flags.name,
+              insertDocument: docsLike?.template,
+              sampled: flags.sampled,
+              keepFailed: flags.keepFailed,
+              onProgress: (n, file, done) => progress(`${n.toLocaleString('en-US')} lines read (${file})`, done),
+            });
       const outDir = flags.out ?? join('reports', `capture-${fileTimestamp(new Date())}`);
       const files = await writeCapture(outDir, outcome);
       if (docsLike) {
