@@ -69,18 +69,19 @@ function pair(events: WriteEvent[]): { pairedStatement: boolean[]; commandPaired
     const d = cmd.durationMillis;
     let room = statementCount(cmd.command) ?? Infinity;
     // Latest first: a command's statements are the ones logged just before it.
+    const timed = at !== undefined && d !== undefined;
     for (let j = i - 1; j >= 0 && room > 0; j--) {
       const st = events[j];
+      const t = st.served.at?.getTime();
+      // The lines of a connection are in time order: nothing before the window can pair.
+      if (timed && t !== undefined && t < at - d - ROUNDING_MS) break;
       if (!st.statement) {
-        if (at === undefined || d === undefined) break;
+        // Without times, a command holds the statements since the previous command.
+        if (!timed) break;
         continue;
       }
       if (pairedStatement[j] || !fits(st.served, cmd)) continue;
-      const t = st.served.at?.getTime();
-      if (at !== undefined && d !== undefined) {
-        if (t === undefined || t > at) continue;
-        if (t < at - d - ROUNDING_MS) break;
-      }
+      if (timed && (t === undefined || t > at)) continue;
       pairedStatement[j] = true;
       commandPaired[i]++;
       room--;

@@ -1,5 +1,6 @@
 /** capture.md: what was captured (shapes, shares, server time, logged latency) and what was skipped, and why. */
 import { CaptureSummary } from './capture';
+import { SYNTHETIC_UPDATE_FIELD, SYNTHETIC_UPDATE_KEYS } from './statements';
 
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -13,8 +14,11 @@ holds the slow tail, not the workload. To capture every operation for a while, o
 
 and set it back afterwards (\`db.setProfilingLevel(0, { slowms: 100, sampleRate: 1 })\`). The cost: one log
 line (about 1-2 KB) per operation, written by the thread that served it; at 10,000 ops/s that is 10-20 MB/s
-of log and a few percent of throughput. sampleRate lowers both in proportion. The shares of a sample are
-the shares of the workload; the rate (ops/s) is divided by the sample rate.`;
+of log and a few percent of throughput. sampleRate lowers both in proportion. The server samples each
+update/delete statement and its command on their own: capture counts the statement lines of a sampled
+log (--sampled, or detected) so that the shares of a sample are the shares of the workload; the rate
+(ops/s) is divided by the sample rate. From 8.0 slowms is compared with the op's workingMillis (its time
+less waits for locks and tickets), not with durationMillis.`;
 
 export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string): string {
   const lines: string[] = [];
@@ -35,7 +39,7 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   for (const s of summary.shapes) {
     const l = s.latencyMillis;
     lines.push(
-      `| ${s.op} | ${s.type} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
+      `| ${s.op} | ${s.type}${s.synthetic ? ` (synthetic: ${s.synthetic})` : ''} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
         `${l ? fmt(l.p50) : ''} | ${l ? fmt(l.p95) : ''} | ${l ? fmt(l.max) : ''} | ${cell(s.planSummary ?? '')} | ${s.shapeHashes.join(', ')} |`,
     );
   }
@@ -48,6 +52,18 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
       '',
     );
   }
+  if (summary.shapes.some((s) => s.synthetic)) {
+    lines.push(
+      '**synthetic: filter unknown**: these updates and deletes were logged without their statements (a driver that sends them as an ' +
+        'OP_MSG document sequence, a mongos log, or statements below slowms). Each counts as one op of its kind, replayed in a form that ' +
+        `invents nothing of yours: an update of one document by \`_id\` (0..${SYNTHETIC_UPDATE_KEYS - 1}, the loader's) with ` +
+        `\`$inc\` of the tool's own field \`${SYNTHETIC_UPDATE_FIELD}\`; a delete of one document the replay itself inserted ` +
+        '(`capturedBy: "mongo-bench capture"`).',
+      '',
+    );
+  }
+  const notes = readingNotes(summary);
+  if (notes.length > 0) lines.push('## How it was read', '', ...notes.map((n) => `- ${n}`), '');
   lines.push('## Skipped', '');
   if (summary.skipped.length === 0) lines.push('Nothing was skipped.');
   else {
@@ -60,4 +76,31 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');
   lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
   return lines.join('\n');
+}
+
+/** What the capture did to read the source that changes its numbers: sampling, truncation, shard logs, prefixes. */
+function readingNotes(summary: CaptureSummary): string[] {
+  const notes: string[] = [];
+  const sampling = summary.sampling;
+  if (sampling?.sampled) {
+    notes.push(
+      `Sampled log (${sampling.sampled === 'option' ? '--sampled' : `detected: ${fmt(sampling.unpairedStatements)} statement lines without their command`}): ` +
+        'updates and deletes are counted by their statement lines only (the server samples a statement and its command on their own draws); ' +
+        'the commands of connections that have statement lines are skipped.',
+    );
+  }
+  if (summary.truncatedInsertsKept) {
+    notes.push(`${fmt(summary.truncatedInsertsKept)} inserts kept although the server cut their logged \`documents\` (maxLogSizeKB): \`ninserted\` is whole, and a replay never uses logged documents.`);
+  }
+  if (summary.forwardedByMongos) {
+    notes.push(
+      `${fmt(summary.forwardedByMongos)} statements came from a mongos (a shard's log): the fields it added (\`fromMongos\`, \`needsMerge\`, \`shardVersion\`, ...) were stripped; ` +
+        "a find's `limit` on a shard is the mongos's limit + skip (its skip is not sent), so replay the capture of a mongos's log where you can.",
+    );
+  }
+  if (summary.composePrefixesStripped) {
+    notes.push(`${fmt(summary.composePrefixesStripped)} lines carried a \`docker compose logs\` prefix (\`db_1  | \`), stripped (\`docker compose logs --no-log-prefix\` writes none).`);
+  }
+  if (summary.failedKept) notes.push(`${fmt(summary.failedKept)} operations that failed on the server were kept as workload (--keep-failed).`);
+  return notes;
 }
