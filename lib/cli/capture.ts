@@ -25,9 +25,17 @@ constants become template operators over the values seen (#PICK with their frequ
 #RAND_INT / #RAND_DATE range), so a replay has the same mix and touches the same keys.
 Driver metadata (lsid, $clusterTime, txnNumber, $db, ...) is stripped; $readPreference and
 writeConcern become the op's own. Skipped, counted and listed with file:line: internal namespaces
-(admin, config, local), commands that are not workload (createIndexes, hello, ...), entries the
-server truncated (maxLogSizeKB), lines that do not parse. A file with no log entry at all is refused
-(exit 2), naming its file and line.
+(admin, config, local), commands that are not workload (createIndexes, hello, ...), ops that failed on
+the server (ok: 0; --keep-failed keeps them), entries whose cut attribute (maxLogSizeKB) is what the op
+replays (an insert whose documents were cut is kept: ninserted is whole), a shard's half of a split
+aggregation (fromMongos), lines that do not parse. A file with no log entry at all is refused (exit 2),
+naming its file and line. Lines from docker compose logs ("db_1  | {...}") are read without the prefix.
+
+Updates and deletes: a statement line (WRITE) pairs with its command when its t lies within
+[command t - durationMillis, command t]. A command logged without its statements (a driver's document
+sequence, a mongos log) counts as one synthetic op ("synthetic": "filter unknown"): an update of one
+loaded document by _id with $inc of mb_replayed, a delete of one document the replay inserted.
+Sampled logs (--sampled, or detected): statement lines count, commands of their connections do not.
 
 Documents: a log holds no inserted documents. --docs-like mongodb://HOST/db.coll samples that collection
 ($sample, --sample-size documents), infers each field's type, size and range, and inserts write documents of

@@ -62,12 +62,13 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
    * a cold first run and warmer ones, which overshot 3x), in runs of at most 10 s: a wrong guess costs
    * one more short run, not up to 30 s of ops the check does not need.
    */
-  async function replayUntilSafe(workloadFile: string, weights: number[], label: string, enoughOps?: number): Promise<{ counts: number[]; executed: number }> {
+  async function replayUntilSafe(workloadFile: string, weights: number[], label: string, enoughOps?: number): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
     const safeOps = enoughOps ?? Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
     const counts = new Array<number>(weights.length).fill(0);
     let executed = 0;
     let measured = 0;
     let seconds = 3;
+    let firstStderr: string | undefined;
     // 36 runs of at most 10 s measure as long as the former bound (12 runs of at most 30 s) could.
     for (let run = 0; run < 36 && executed < safeOps; run++) {
       const out = join(dir, `${label}-run-${run}`);
@@ -76,6 +77,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
         '--clients', '8', '--seconds', String(seconds), '--warmup', '0', '--seed', String(100 + run * 64), '--out', out, '--workers', '1',
       ]);
       expect(result.stderr).not.toContain('unexpected error');
+      firstStderr ??= result.stderr;
       expect(result.code).toBe(0);
       const step = (await loadResult(join(out, 'results.json'))).steps[0];
       const stepCounts = step.opCounts ?? [];
@@ -92,7 +94,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     const shares = counts.map((n) => ((n / executed) * 100).toFixed(2));
     console.log(`${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`);
     expect(executed).toBeGreaterThanOrEqual(safeOps);
-    return { counts, executed };
+    return { counts, executed, firstStderr: firstStderr ?? '' };
   }
 
   function expectWithin2Points(counts: number[], executed: number, weights: number[]): void {
@@ -168,7 +170,10 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     const md = readFileSync(join(dirname(workloadFile), 'capture.md'), 'utf8');
     expect(md).toMatch(/\| failed on the server \| 5 \| .*applications\.log:21: find on test\.pizzas: MaxTimeMSExpired \(50\)/);
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
-    const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'applications', 2000);
+    const { counts, executed, firstStderr } = await replayUntilSafe(workloadFile, weights, 'applications', 2000);
+    // --no-load on a target whose read/update namespaces are empty: said, naming them (inserts may start empty)
+    expect(firstStderr).toMatch(/warning: --no-load: the workload's namespaces (test\.pizzas, testdb\.__examples|testdb\.__examples, test\.pizzas) hold no documents/);
+    expect(firstStderr).toContain('--docs-like');
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 });
