@@ -6,9 +6,11 @@
  *    JSONFormatter::format); `t` is {"$date": ISO-8601} by default;
  *  - a slow operation is id 51803, msg "Slow query", logged by CurOp::completeAndLogOperation
  *    (src/mongo/db/curop.cpp) with attr.type the logical op ("command"; "update"/"remove" for one
- *    statement of a write command, logged from the WRITE component by src/mongo/db/ops/write_ops_exec.cpp),
+ *    statement of a write command, logged from the WRITE component by src/mongo/db/ops/write_ops_exec.cpp,
+ *    src/mongo/db/query/write_ops/write_ops_exec.cpp on master),
  *    attr.ns, attr.command, planSummary, keysExamined, docsExamined, nreturned, ninserted,
  *    durationMillis and queryHash (8.0 renames it planCacheShapeHash; OpDebug::report in curop.cpp;
+ *    from 8.0 the slowms decision compares workingMillis, not durationMillis, completeAndLogOperation;
  *    the server's jstests assert these fields: jstests/noPassthrough/logs_query_hash.js and its
  *    planCacheShapeHash successor, jstests/libs/log.js's checkLog helpers);
  *  - each attribute larger than maxLogSizeKB (default 10: kDefaultMaxAttributeOutputSizeKB in
