@@ -3,8 +3,10 @@
  * out, as plain data. Reading files and writing the folder are the callers' jobs (./read-lines, ./write).
  */
 import { UsageError } from '../config/errors';
+import { dropUndefined } from '../common/values';
 import { composePrefix, parseLogLine } from './log-line';
-import { ServedOp, Skip, SkipReason } from './served-op';
+import { QueryStatsMetrics, ServedOp, Skip, SkipReason } from './served-op';
+import type { LiteralCounts } from './query-stats-values';
 import { Shape, ShapeTable, shapeOp } from './shapes';
 import { CAPTURED_BY, SYNTHETIC_MARK, statementsOf, StatementType } from './statements';
 import { pairWrites, WriteEvent } from './pairing';
@@ -40,6 +42,37 @@ export interface ShapeSummary {
   firstSeen: string;
   /** The source did not hold the op's filter: a stand-in form (docs/capture.md, "Writes logged without their statements"). */
   synthetic?: typeof SYNTHETIC_MARK;
+  /** From $queryStats: the server's own latency for the shape in the span read (microseconds). */
+  queryStats?: ShapeQueryStats;
+}
+
+/** A $queryStats shape's latency as the server measured it (the span read: a window or the entry's lifetime). */
+export interface ShapeQueryStats {
+  execCount: number;
+  /** totalExecMicros.sum / execCount: includes its getMores, not the time waiting for the client. */
+  meanExecMicros?: number;
+  /** firstResponseExecMicros.sum / execCount: until the first batch. */
+  meanFirstResponseMicros?: number;
+  meanDocsReturned?: number;
+  /** The entry's slowest and fastest since it was first seen (not only the window's). */
+  maxExecMicros?: number;
+  minExecMicros?: number;
+  firstSeen?: string;
+  latestSeen?: string;
+}
+
+/** How a $queryStats capture was read: what its weights are, what span they cover, where its values came from. */
+export interface QueryStatsReading {
+  /** `window`: two snapshots' difference; `cumulative`: each entry's counts since it was first seen. */
+  mode: 'window' | 'cumulative';
+  snapshots: { source: string; entries: number; asOf?: string }[];
+  windowSeconds?: number;
+  /** The earliest firstSeenTimestamp and latest latestSeenTimestamp of the shapes kept. */
+  firstSeen?: string;
+  latestSeen?: string;
+  /** `docs-like`: the --docs-like template where it has the field; `type`: generators of each literal's type only. */
+  values: 'docs-like' | 'type';
+  literals?: LiteralCounts;
 }
 
 /** How update/delete statement lines and their commands were counted (see ./pairing). */
@@ -83,6 +116,8 @@ export interface CaptureSummary {
   composePrefixesStripped?: number;
   /** Failed operations kept as workload (--keep-failed). */
   failedKept?: number;
+  /** The source was $queryStats output: its weights, span and values. */
+  queryStats?: QueryStatsReading;
 }
 
 /** How a capture counts what it reads. */
@@ -138,6 +173,12 @@ export class CaptureBuilder {
   private last?: Date;
   /** Statements by the epoch second their entry was logged in. */
   private readonly bySecond = new Map<number, number>();
+  /** What to do when nothing was found (default: the slowms advice for logs). */
+  noWorkloadHint?: string;
+  /** Set by the $queryStats reader: how it was read. */
+  queryStats?: QueryStatsReading;
+  /** The source's pace when it is not a list of timed ops (two $queryStats snapshots). */
+  pace?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
 
   constructor(private readonly options: CaptureOptions = {}) {}
 
@@ -193,6 +234,24 @@ export class CaptureBuilder {
     }
   }
 
+  /**
+   * A shape that ran `metrics.execCount` times ($queryStats): one statement weighted by its count.
+   * False when it was skipped (the reason is counted).
+   */
+  addWeighted(served: ServedOp, metrics: QueryStatsMetrics): boolean {
+    const outcome = statementsOf(served);
+    if ('skip' in outcome) {
+      this.skip(outcome.skip);
+      return false;
+    }
+    for (const st of outcome.statements) {
+      st.queryStats = metrics;
+      this.table.add(st);
+    }
+    this.statements += metrics.execCount;
+    return true;
+  }
+
   /** Counts the held update/delete statements and commands (once, at finish). */
   private countWrites(): void {
     if (this.writes.size === 0) return;
@@ -233,7 +292,8 @@ export class CaptureBuilder {
       const skipped = [...this.skips.values()].map((s) => `${s.reason}: ${s.count}`).join('; ');
       throw new UsageError(
         `capture: no workload found in ${sources.join(', ')} (${this.recordsRead} records read${skipped ? `; skipped ${skipped}` : ''}). ` +
-          'The server logs an operation only when it is slower than slowms: set db.setProfilingLevel(0, {slowms: 0}) (or a sampleRate) while the workload runs; see docs/capture.md',
+          (this.noWorkloadHint ??
+            'The server logs an operation only when it is slower than slowms: set db.setProfilingLevel(0, {slowms: 0}) (or a sampleRate) while the workload runs; see docs/capture.md'),
       );
     }
     const totalCount = shapes.reduce((s, x) => s + x.count, 0);
@@ -257,7 +317,19 @@ export class CaptureBuilder {
       ...(this.truncatedKept > 0 ? { truncatedInsertsKept: this.truncatedKept } : {}),
       ...(this.prefixed > 0 ? { composePrefixesStripped: this.prefixed } : {}),
       ...(this.failedKept > 0 ? { failedKept: this.failedKept } : {}),
+      ...(this.queryStats ? { queryStats: this.queryStats } : {}),
     };
+    if (this.pace) {
+      summary.opsPerSecond = this.pace.opsPerSecond;
+      if (this.pace.firstAt) summary.firstAt = this.pace.firstAt;
+      if (this.pace.lastAt) summary.lastAt = this.pace.lastAt;
+      return { workload: { name, ops, capture: { ...this.pace } }, summary };
+    }
+    if (this.queryStats) {
+      // Cumulative counts have no pace: each entry counts from its own first sighting.
+      delete summary.opsPerSecond;
+      return { workload: { name, ops }, summary };
+    }
     const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...perSecondCurve(this.bySecond) } } : {};
     return { workload: { name, ops, ...capture }, summary };
   }
@@ -302,7 +374,23 @@ function summarize(shape: Shape, op: number, totalCount: number, totalMillis: nu
     shapeHashes: [...shape.hashes].slice(0, 5),
     firstSeen: shape.firstOrigin,
     ...(shape.synthetic ? { synthetic: SYNTHETIC_MARK } : {}),
+    ...(shape.queryStats ? { queryStats: shapeQueryStats(shape.queryStats) } : {}),
   };
+}
+
+function shapeQueryStats(m: QueryStatsMetrics): ShapeQueryStats {
+  const mean = (sum: number | undefined) => (sum !== undefined && m.execCount > 0 ? round2(sum / m.execCount) : undefined);
+  const out: ShapeQueryStats = {
+    execCount: m.execCount,
+    meanExecMicros: mean(m.execMicros),
+    meanFirstResponseMicros: mean(m.firstResponseMicros),
+    meanDocsReturned: mean(m.docsReturned),
+    maxExecMicros: m.maxMicros,
+    minExecMicros: m.minMicros,
+    firstSeen: m.firstSeen?.toISOString(),
+    latestSeen: m.latestSeen?.toISOString(),
+  };
+  return { ...dropUndefined(out), execCount: m.execCount };
 }
 
 /**

@@ -31,7 +31,8 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   if (summary.firstAt && summary.lastAt) {
     lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} statements/s on average` : ''}.`);
   }
-  lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
+  if (summary.queryStats) lines.push('', ...queryStatsSection(summary));
+  else lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
   lines.push(`![share of operations and of server time by shape](${chartFile})`, '');
   lines.push('## Shapes', '');
   lines.push('| op | type | namespace | shape | count | share of ops | share of server time | p50 ms | p95 ms | max ms | plan | queryHash |');
@@ -74,8 +75,64 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   lines.push('## Replaying it', '');
   lines.push('    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60', '');
   lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');
-  lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
+  if (!summary.queryStats) lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
   return lines.join('\n');
+}
+
+const micros = (n: number | undefined) => (n === undefined ? '' : fmt(n));
+
+/** What a $queryStats capture's weights, span, values and latencies are. */
+function queryStatsSection(summary: CaptureSummary): string[] {
+  const q = summary.queryStats;
+  if (!q) return [];
+  const lines: string[] = ['## Read from $queryStats', ''];
+  if (q.mode === 'window') {
+    lines.push(
+      `Weights: the difference of two snapshots (${q.snapshots.map((s) => `\`${s.source}\`${s.asOf ? ` as of ${s.asOf}` : ''}`).join(' and ')})` +
+        `${q.windowSeconds !== undefined ? `, ${fmt(q.windowSeconds)} s apart` : ''}: what ran between them.`,
+    );
+  } else {
+    lines.push(
+      `Weights: cumulative \`execCount\`, each shape counted since the server first saw it (\`firstSeenTimestamp\`), not over one common span: ` +
+        `the shapes kept were first seen from ${q.firstSeen ?? '?'} and last seen up to ${q.latestSeen ?? '?'}. A shape seen for longer weighs more; ` +
+        'entries the server evicted (its store is bounded) or started again after a restart are missing or counted from then. For the shares of one span, ' +
+        'take two snapshots (`--query-stats-window S`, or two saved files). No pace (ops/s) is kept: `--replay-rate` does not apply.',
+    );
+  }
+  lines.push(
+    '',
+    '**Reads only.** $queryStats records find, aggregate and distinct (count on later releases): inserts, updates and deletes are not seen, ' +
+      'so this workload has none. Capture from a log or the profiler for the writes.',
+    '',
+  );
+  const l = q.literals;
+  const dropped = l ? Object.entries(l.dropped).map(([k, n]) => `${k} ${fmt(n)}`).join(', ') : '';
+  lines.push(
+    `**Values.** $queryStats keeps no literal, only its type (\`{item: {$eq: "?string"}}\`). ${
+      q.values === 'docs-like'
+        ? 'Each was given the `--docs-like` template of its field (sampled ranges and lengths, no sampled value) where the template has it, else a generator of its type'
+        : 'Without `--docs-like` each was given a generator of its type: a number one of the loader\'s `_id`s 0..9999, a string random text, a date within the shape\'s first..latest seen, an ObjectId a new one'
+    }: a replay runs the same shapes, but its matches are not your queries' matches (an equality on a random string finds nothing).` +
+      (l
+        ? ` Filled: ${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
+          `${fmt(l.limitsFromDocsReturned)} limits set to the shape's docsReturned.max${dropped ? `; dropped: ${dropped}` : ''}.`
+        : ''),
+    '',
+  );
+  lines.push('### Latency per shape (the server\'s, from $queryStats)', '');
+  lines.push('Means are over the executions read; max and min are the entry\'s since it was first seen. Microseconds, not measured by mongo-bench.', '');
+  lines.push('| op | type | namespace | executions | mean µs | mean first response µs | mean docs returned | max µs | min µs | first seen | latest seen |');
+  lines.push('| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |');
+  for (const s of summary.shapes) {
+    const m = s.queryStats;
+    if (!m) continue;
+    lines.push(
+      `| ${s.op} | ${s.type} | ${cell(s.ns)} | ${fmt(m.execCount)} | ${micros(m.meanExecMicros)} | ${micros(m.meanFirstResponseMicros)} | ${micros(m.meanDocsReturned)} | ` +
+        `${micros(m.maxExecMicros)} | ${micros(m.minExecMicros)} | ${m.firstSeen ?? ''} | ${m.latestSeen ?? ''} |`,
+    );
+  }
+  lines.push('');
+  return lines;
 }
 
 /** What the capture did to read the source that changes its numbers: sampling, truncation, shard logs, prefixes. */

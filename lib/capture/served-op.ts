@@ -38,6 +38,22 @@ export interface ServedOp {
   truncated?: string[];
 }
 
+/**
+ * What `$queryStats` says one shape served (./query-stats): executions and the sums of their times, in
+ * the span read (the whole entry, or two snapshots' difference). max/min are the entry's since it was
+ * first seen.
+ */
+export interface QueryStatsMetrics {
+  execCount: number;
+  execMicros?: number;
+  firstResponseMicros?: number;
+  docsReturned?: number;
+  maxMicros?: number;
+  minMicros?: number;
+  firstSeen?: Date;
+  latestSeen?: Date;
+}
+
 /** Why a line or document is not part of the workload. The report lists every reason with a count. */
 export type SkipReason =
   | 'not a Slow query entry'
@@ -49,7 +65,10 @@ export type SkipReason =
   | 'write command already counted by its statements'
   | 'failed on the server'
   | 'forwarded by a mongos (a shard\'s part of a split pipeline)'
-  | 'counted by its statement lines (sampled log)';
+  | 'counted by its statement lines (sampled log)'
+  | 'identifiers hashed (transformIdentifiers)'
+  | 'not run between the snapshots'
+  | 'a literal that cannot be generated';
 
 export interface Skip {
   origin: Origin;

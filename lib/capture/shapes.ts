@@ -10,6 +10,7 @@
  * same skew); more distinct integers or dates than are kept become a #RAND_INT / #RAND_DATE range.
  */
 import { CAPTURED_BY, Path, Statement, StatementType } from './statements';
+import type { QueryStatsMetrics } from './served-op';
 import { isObject } from '../common/values';
 
 /** Distinct values kept per constant for #PICK (the most frequent ones). */
@@ -133,6 +134,25 @@ export interface Shape {
   values: Map<string, ValueStats>;
   /** A stand-in form for writes logged without their statements (statements.ts, syntheticStatement). */
   synthetic: boolean;
+  /** The $queryStats entries of this shape, merged (a count and sums, not one duration per op). */
+  queryStats?: QueryStatsMetrics;
+}
+
+function mergeMetrics(into: QueryStatsMetrics | undefined, m: QueryStatsMetrics): QueryStatsMetrics {
+  if (!into) return { ...m };
+  const add = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a + b);
+  const pick = (a: number | undefined, b: number | undefined, f: (x: number, y: number) => number) => (a === undefined ? b : b === undefined ? a : f(a, b));
+  const date = (a: Date | undefined, b: Date | undefined, later: boolean) => (!a ? b : !b ? a : (b > a) === later ? b : a);
+  return {
+    execCount: into.execCount + m.execCount,
+    execMicros: add(into.execMicros, m.execMicros),
+    firstResponseMicros: add(into.firstResponseMicros, m.firstResponseMicros),
+    docsReturned: add(into.docsReturned, m.docsReturned),
+    maxMicros: pick(into.maxMicros, m.maxMicros, Math.max),
+    minMicros: pick(into.minMicros, m.minMicros, Math.min),
+    firstSeen: date(into.firstSeen, m.firstSeen, false),
+    latestSeen: date(into.latestSeen, m.latestSeen, true),
+  };
 }
 
 /** The shapes of a capture, in the order first seen. */
@@ -169,7 +189,12 @@ export class ShapeTable {
       };
       this.shapes.set(key, shape);
     }
-    shape.count++;
+    if (st.queryStats) {
+      // A $queryStats entry: its executions at once, its time as the server summed it.
+      shape.count += st.queryStats.execCount;
+      shape.queryStats = mergeMetrics(shape.queryStats, st.queryStats);
+      if (st.queryStats.execMicros !== undefined) shape.serverMillis += st.queryStats.execMicros / 1000;
+    } else shape.count++;
     if (st.durationMillis !== undefined) {
       shape.serverMillis += st.durationMillis;
       shape.durations.push(st.durationMillis);

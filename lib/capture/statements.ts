@@ -7,7 +7,7 @@
  * op; the engine reads a find's cursor to the end). Everything else (createIndexes, hello, ping,
  * listCollections, authentication, ...) is the driver's or an admin's, not the application's.
  */
-import { databaseOf, INTERNAL_DATABASES, ServedOp, Skip } from './served-op';
+import { databaseOf, INTERNAL_DATABASES, QueryStatsMetrics, ServedOp, Skip } from './served-op';
 import { isObject } from '../common/values';
 
 /** Fields the driver adds to every command (sessions, gossip, routing, stable API): stripped, never replayed. */
@@ -62,6 +62,8 @@ export interface Statement {
   synthetic?: boolean;
   /** The command came from a mongos (a shard's log): see MONGOS_FIELDS. */
   forwarded?: boolean;
+  /** A $queryStats shape: how many times it ran, and its times (not one op). */
+  queryStats?: QueryStatsMetrics;
 }
 
 /** Keys from the op's root: field names may hold dots, so a path is never one dotted string. */
