@@ -3,17 +3,20 @@
  * out, as plain data. Reading files and writing the folder are the callers' jobs (./read-lines, ./write).
  */
 import { UsageError } from '../config/errors';
-import { parseLogLine } from './log-line';
-import { ServedOp, Skip, SkipReason } from './served-op';
+import { dropUndefined } from '../common/values';
+import { composePrefix, parseLogLine } from './log-line';
+import { QueryStatsMetrics, ServedOp, Skip, SkipReason } from './served-op';
+import type { LiteralCounts } from './query-stats-values';
 import { Shape, ShapeTable, shapeOp } from './shapes';
-import { statementsOf, StatementType } from './statements';
+import { CAPTURED_BY, SYNTHETIC_MARK, statementsOf, StatementType } from './statements';
+import { pairWrites, WriteEvent } from './pairing';
 import { SourceLine } from './read-lines';
 import type { CapturedCurve } from '../workload/spec/replay-curve';
 
 /** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
 export const PLACEHOLDER_DOCUMENT = {
   _id: { '#OID': 1 },
-  capturedBy: 'mongo-bench capture',
+  capturedBy: CAPTURED_BY,
   n: { '#RAND_INT': [0, 1000000] },
   payload: { '#RAND_STRING': [100] },
 };
@@ -37,6 +40,47 @@ export interface ShapeSummary {
   planSummary?: string;
   shapeHashes: string[];
   firstSeen: string;
+  /** The source did not hold the op's filter: a stand-in form (docs/capture.md, "Writes logged without their statements"). */
+  synthetic?: typeof SYNTHETIC_MARK;
+  /** From $queryStats: the server's own latency for the shape in the span read (microseconds). */
+  queryStats?: ShapeQueryStats;
+}
+
+/** A $queryStats shape's latency as the server measured it (the span read: a window or the entry's lifetime). */
+export interface ShapeQueryStats {
+  execCount: number;
+  /** totalExecMicros.sum / execCount: includes its getMores, not the time waiting for the client. */
+  meanExecMicros?: number;
+  /** firstResponseExecMicros.sum / execCount: until the first batch. */
+  meanFirstResponseMicros?: number;
+  meanDocsReturned?: number;
+  /** The entry's slowest and fastest since it was first seen (not only the window's). */
+  maxExecMicros?: number;
+  minExecMicros?: number;
+  firstSeen?: string;
+  latestSeen?: string;
+}
+
+/** How a $queryStats capture was read: what its weights are, what span they cover, where its values came from. */
+export interface QueryStatsReading {
+  /** `window`: two snapshots' difference; `cumulative`: each entry's counts since it was first seen. */
+  mode: 'window' | 'cumulative';
+  snapshots: { source: string; entries: number; asOf?: string }[];
+  windowSeconds?: number;
+  /** The earliest firstSeenTimestamp and latest latestSeenTimestamp of the shapes kept. */
+  firstSeen?: string;
+  latestSeen?: string;
+  /** `docs-like`: the --docs-like template where it has the field; `type`: generators of each literal's type only. */
+  values: 'docs-like' | 'type';
+  literals?: LiteralCounts;
+}
+
+/** How update/delete statement lines and their commands were counted (see ./pairing). */
+export interface SamplingSummary {
+  /** `option`: --sampled; `detected`: statement lines whose command was not logged (the server samples each independently). */
+  sampled: false | 'option' | 'detected';
+  /** Statement lines no command on their connection paired with (within [command t - durationMillis, command t]). */
+  unpairedStatements: number;
 }
 
 export interface SkipSummary {
@@ -62,6 +106,26 @@ export interface CaptureSummary {
   /** Statements per second over the source's time span (the average of `perSecond`). */
   opsPerSecond?: number;
   insertDocuments: 'placeholder' | 'docs-like';
+  /** Present when the source held update/delete statement lines or commands. */
+  sampling?: SamplingSummary;
+  /** Statements whose command a mongos forwarded (a shard's log): mongos-added fields were stripped. */
+  forwardedByMongos?: number;
+  /** Inserts kept although the server cut their logged `documents` (ninserted is whole). */
+  truncatedInsertsKept?: number;
+  /** Lines that carried a `docker compose logs` prefix (`db_1  | `), stripped. */
+  composePrefixesStripped?: number;
+  /** Failed operations kept as workload (--keep-failed). */
+  failedKept?: number;
+  /** The source was $queryStats output: its weights, span and values. */
+  queryStats?: QueryStatsReading;
+}
+
+/** How a capture counts what it reads. */
+export interface CaptureOptions {
+  /** The source was logged with a sampleRate below 1 (--sampled): count update/delete statement lines only. */
+  sampled?: boolean;
+  /** Keep operations that failed on the server (ok: 0) as workload (--keep-failed); skipped by default. */
+  keepFailed?: boolean;
 }
 
 export interface CapturedWorkload {
@@ -92,16 +156,31 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 export class CaptureBuilder {
   private readonly table = new ShapeTable();
   private readonly skips = new Map<SkipReason, SkipSummary>();
-  /** Write statements logged on a connection since its last write command (see addServed). */
-  private readonly pendingStatements = new Map<string, number>();
+  /** Update/delete statements and commands by connection, counted at finish (see ./pairing). */
+  private readonly writes = new Map<string, WriteEvent[]>();
   recordsRead = 0;
+  /** Every line read, empty ones included (the progress line's count). */
+  linesRead = 0;
   servedOps = 0;
   statements = 0;
   otherEntries = 0;
+  private forwarded = 0;
+  private truncatedKept = 0;
+  private prefixed = 0;
+  private failedKept = 0;
+  private sampling?: SamplingSummary;
   private first?: Date;
   private last?: Date;
   /** Statements by the epoch second their entry was logged in. */
   private readonly bySecond = new Map<number, number>();
+  /** What to do when nothing was found (default: the slowms advice for logs). */
+  noWorkloadHint?: string;
+  /** Set by the $queryStats reader: how it was read. */
+  queryStats?: QueryStatsReading;
+  /** The source's pace when it is not a list of timed ops (two $queryStats snapshots). */
+  pace?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
+
+  constructor(private readonly options: CaptureOptions = {}) {}
 
   skip(skip: Skip): void {
     let s = this.skips.get(skip.reason);
@@ -111,31 +190,41 @@ export class CaptureBuilder {
   }
 
   /**
-   * One served op. With slowms 0 the server logs each statement of an update or delete (WRITE
-   * component, type update/remove) and then the command that carried them (COMMAND component, same
-   * connection): src/mongo/db/ops/write_ops_exec.cpp logs a statement as it finishes, the command's
-   * CurOp logs after it. The statements are the ops; the command that follows them is not counted
-   * again. A command whose statements were not logged (each below slowms) counts by its own list.
+   * One served op. Update and delete statements (WRITE component, type update/remove) and the
+   * update/delete commands that carried them are held by connection and counted when the source is
+   * read (./pairing decides which count); everything else counts now.
    */
   addServed(served: ServedOp, connectionKey?: string): void {
     this.servedOps++;
     const name = Object.keys(served.command)[0];
-    if (connectionKey !== undefined) {
-      if (served.kind !== 'command') this.pendingStatements.set(connectionKey, (this.pendingStatements.get(connectionKey) ?? 0) + 1);
-      else if ((name === 'update' || name === 'delete') && (this.pendingStatements.get(connectionKey) ?? 0) > 0) {
-        this.pendingStatements.delete(connectionKey);
-        this.skip({ origin: served.origin, reason: 'write command already counted by its statements', detail: `${name} on ${served.ns}` });
-        return;
-      }
+    if (connectionKey !== undefined && (served.kind !== 'command' || name === 'update' || name === 'delete')) {
+      let list = this.writes.get(connectionKey);
+      if (!list) this.writes.set(connectionKey, (list = []));
+      list.push({ served, statement: served.kind !== 'command' });
+      return;
     }
+    this.count(served);
+  }
+
+  private count(served: ServedOp): void {
     const outcome = statementsOf(served);
     if ('skip' in outcome) {
       this.skip(outcome.skip);
       return;
     }
+    if (served.failed && !this.options.keepFailed) {
+      // A duplicate key, MaxTimeMSExpired, an interrupted op: not what the application's workload is.
+      const name = served.kind === 'command' ? Object.keys(served.command)[0] : `${served.kind} statement`;
+      const err = [served.failed.errName, served.failed.errCode !== undefined ? `(${served.failed.errCode})` : undefined].filter(Boolean).join(' ');
+      this.skip({ origin: served.origin, reason: 'failed on the server', detail: `${name} on ${served.ns}${err ? `: ${err}` : ''}` });
+      return;
+    }
+    if (served.failed) this.failedKept++;
+    if (served.truncated) this.truncatedKept++;
     for (const st of outcome.statements) {
       this.table.add(st);
       this.statements++;
+      if (st.forwarded) this.forwarded++;
     }
     if (served.at) {
       const second = Math.floor(served.at.getTime() / 1000);
@@ -145,12 +234,45 @@ export class CaptureBuilder {
     }
   }
 
+  /**
+   * A shape that ran `metrics.execCount` times ($queryStats): one statement weighted by its count.
+   * False when it was skipped (the reason is counted).
+   */
+  addWeighted(served: ServedOp, metrics: QueryStatsMetrics): boolean {
+    const outcome = statementsOf(served);
+    if ('skip' in outcome) {
+      this.skip(outcome.skip);
+      return false;
+    }
+    for (const st of outcome.statements) {
+      st.queryStats = metrics;
+      this.table.add(st);
+    }
+    this.statements += metrics.execCount;
+    return true;
+  }
+
+  /** Counts the held update/delete statements and commands (once, at finish). */
+  private countWrites(): void {
+    if (this.writes.size === 0) return;
+    const decision = pairWrites(this.writes, this.options.sampled === true);
+    this.sampling = { sampled: decision.sampled, unpairedStatements: decision.unpairedStatements };
+    for (const item of decision.items) {
+      if ('skip' in item) this.skip(item.skip);
+      else this.count(item.count);
+    }
+    this.writes.clear();
+  }
+
   /** One log line (empty lines are ignored). */
   addLogLine(line: SourceLine): 'entry' | 'bad' | 'empty' {
+    this.linesRead++;
     if (line.text.trim() === '') return 'empty';
     this.recordsRead++;
     const origin = `${line.file}:${line.line}`;
-    const outcome = parseLogLine(line.text, origin);
+    const prefix = composePrefix(line.text);
+    if (prefix !== undefined) this.prefixed++;
+    const outcome = parseLogLine(prefix !== undefined ? line.text.slice(prefix.length) : line.text, origin);
     if (outcome === undefined) {
       this.otherEntries++;
       return 'entry';
@@ -164,12 +286,14 @@ export class CaptureBuilder {
   }
 
   finish(name: string, insertDocument: unknown, insertDocuments: CaptureSummary['insertDocuments'], sources: string[]): CaptureOutcome {
+    this.countWrites();
     const shapes = this.table.list().sort((a, b) => b.count - a.count);
     if (shapes.length === 0) {
       const skipped = [...this.skips.values()].map((s) => `${s.reason}: ${s.count}`).join('; ');
       throw new UsageError(
         `capture: no workload found in ${sources.join(', ')} (${this.recordsRead} records read${skipped ? `; skipped ${skipped}` : ''}). ` +
-          'The server logs an operation only when it is slower than slowms: set db.setProfilingLevel(0, {slowms: 0}) (or a sampleRate) while the workload runs; see docs/capture.md',
+          (this.noWorkloadHint ??
+            'The server logs an operation only when it is slower than slowms: set db.setProfilingLevel(0, {slowms: 0}) (or a sampleRate) while the workload runs; see docs/capture.md'),
       );
     }
     const totalCount = shapes.reduce((s, x) => s + x.count, 0);
@@ -188,7 +312,24 @@ export class CaptureBuilder {
       ...(this.last ? { lastAt: this.last.toISOString() } : {}),
       ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
       insertDocuments,
+      ...(this.sampling ? { sampling: this.sampling } : {}),
+      ...(this.forwarded > 0 ? { forwardedByMongos: this.forwarded } : {}),
+      ...(this.truncatedKept > 0 ? { truncatedInsertsKept: this.truncatedKept } : {}),
+      ...(this.prefixed > 0 ? { composePrefixesStripped: this.prefixed } : {}),
+      ...(this.failedKept > 0 ? { failedKept: this.failedKept } : {}),
+      ...(this.queryStats ? { queryStats: this.queryStats } : {}),
     };
+    if (this.pace) {
+      summary.opsPerSecond = this.pace.opsPerSecond;
+      if (this.pace.firstAt) summary.firstAt = this.pace.firstAt;
+      if (this.pace.lastAt) summary.lastAt = this.pace.lastAt;
+      return { workload: { name, ops, capture: { ...this.pace } }, summary };
+    }
+    if (this.queryStats) {
+      // Cumulative counts have no pace: each entry counts from its own first sighting.
+      delete summary.opsPerSecond;
+      return { workload: { name, ops }, summary };
+    }
     const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...perSecondCurve(this.bySecond) } } : {};
     return { workload: { name, ops, ...capture }, summary };
   }
@@ -232,7 +373,24 @@ function summarize(shape: Shape, op: number, totalCount: number, totalMillis: nu
     ...(plan ? { planSummary: plan } : {}),
     shapeHashes: [...shape.hashes].slice(0, 5),
     firstSeen: shape.firstOrigin,
+    ...(shape.synthetic ? { synthetic: SYNTHETIC_MARK } : {}),
+    ...(shape.queryStats ? { queryStats: shapeQueryStats(shape.queryStats) } : {}),
   };
+}
+
+function shapeQueryStats(m: QueryStatsMetrics): ShapeQueryStats {
+  const mean = (sum: number | undefined) => (sum !== undefined && m.execCount > 0 ? round2(sum / m.execCount) : undefined);
+  const out: ShapeQueryStats = {
+    execCount: m.execCount,
+    meanExecMicros: mean(m.execMicros),
+    meanFirstResponseMicros: mean(m.firstResponseMicros),
+    meanDocsReturned: mean(m.docsReturned),
+    maxExecMicros: m.maxMicros,
+    minExecMicros: m.minMicros,
+    firstSeen: m.firstSeen?.toISOString(),
+    latestSeen: m.latestSeen?.toISOString(),
+  };
+  return { ...dropUndefined(out), execCount: m.execCount };
 }
 
 /**
@@ -245,7 +403,7 @@ export async function addLogFile(builder: CaptureBuilder, lines: AsyncIterable<S
   let firstBad: { line: SourceLine; detail: string } | undefined;
   for await (const line of lines) {
     const kind = builder.addLogLine(line);
-    onLine?.(builder.recordsRead);
+    onLine?.(builder.linesRead);
     if (kind === 'empty') continue;
     looked++;
     if (kind === 'entry') entries++;

@@ -1,32 +1,32 @@
 // The capture area: a user's own workload from mongod/mongos logs (or the profiler) into a weighted workload file.
 import { basename } from 'node:path';
-import { CaptureBuilder, CaptureOutcome, PLACEHOLDER_DOCUMENT, addLogFile } from './capture';
+import { CaptureBuilder, CaptureOptions, CaptureOutcome, PLACEHOLDER_DOCUMENT, addLogFile } from './capture';
 import { expandSources, fileLines } from './read-lines';
 
 export { CaptureBuilder, PLACEHOLDER_DOCUMENT } from './capture';
-export type { CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload } from './capture';
+export type { CaptureOptions, CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload } from './capture';
 export { writeCapture, CAPTURE_FILES } from './write';
 export { renderCaptureMarkdown, SLOWMS_ADVICE } from './render-md';
 export { captureFromProfiler, servedFromProfile } from './profiler';
 
-export interface LogCaptureOptions {
+export interface LogCaptureOptions extends CaptureOptions {
   /** The workload's name (default: "captured-<first source's name>"). */
   name?: string;
   /** The document (template) inserts write; default PLACEHOLDER_DOCUMENT. */
   insertDocument?: unknown;
-  /** Called with the number of lines read so far, about every 10,000 lines and at the end of each file. */
-  onProgress?: (linesRead: number, file: string) => void;
+  /** Called with the number of lines read so far (empty ones included), every 10,000 lines and at the end of each file (`done`). */
+  onProgress?: (linesRead: number, file: string, done: boolean) => void;
 }
 
 /** Reads the logs (files, .gz, directories) into a weighted workload and its summary; writes nothing. */
 export async function captureFromLogs(sources: string[], options: LogCaptureOptions = {}): Promise<CaptureOutcome> {
   const files = await expandSources(sources);
-  const builder = new CaptureBuilder();
+  const builder = new CaptureBuilder({ sampled: options.sampled, keepFailed: options.keepFailed });
   for (const file of files) {
     await addLogFile(builder, fileLines(file), (n) => {
-      if (n % 10_000 === 0) options.onProgress?.(n, file);
+      if (n % 10_000 === 0) options.onProgress?.(n, file, false);
     });
-    options.onProgress?.(builder.recordsRead, file);
+    options.onProgress?.(builder.linesRead, file, true);
   }
   const name = options.name ?? `captured-${basename(sources[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]+$/, '')}`;
   return builder.finish(name, options.insertDocument ?? PLACEHOLDER_DOCUMENT, options.insertDocument ? 'docs-like' : 'placeholder', files);

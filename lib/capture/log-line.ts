@@ -6,14 +6,20 @@
  *    JSONFormatter::format); `t` is {"$date": ISO-8601} by default;
  *  - a slow operation is id 51803, msg "Slow query", logged by CurOp::completeAndLogOperation
  *    (src/mongo/db/curop.cpp) with attr.type the logical op ("command"; "update"/"remove" for one
- *    statement of a write command, logged from the WRITE component by src/mongo/db/ops/write_ops_exec.cpp),
+ *    statement of a write command, logged from the WRITE component by src/mongo/db/ops/write_ops_exec.cpp,
+ *    src/mongo/db/query/write_ops/write_ops_exec.cpp on master),
  *    attr.ns, attr.command, planSummary, keysExamined, docsExamined, nreturned, ninserted,
  *    durationMillis and queryHash (8.0 renames it planCacheShapeHash; OpDebug::report in curop.cpp;
+ *    from 8.0 the slowms decision compares workingMillis, not durationMillis, completeAndLogOperation;
  *    the server's jstests assert these fields: jstests/noPassthrough/logs_query_hash.js and its
  *    planCacheShapeHash successor, jstests/libs/log.js's checkLog helpers);
- *  - an entry whose attributes were larger than maxLogSizeKB is cut by the server and marked with a
- *    top-level "truncated" object (and "size") beside attr (json_formatter.cpp, the truncation
- *    bookkeeping of JSONFormatter); its command is incomplete, so it cannot be replayed.
+ *  - each attribute larger than maxLogSizeKB (default 10: kDefaultMaxAttributeOutputSizeKB in
+ *    src/mongo/logv2/constants.h) is cut on its own, and the entry gets top-level "truncated" and
+ *    "size" objects keyed by the cut attribute's name (JSONValueExtractor::addTruncationReport in
+ *    src/mongo/logv2/json_formatter.cpp): e.g. "truncated":{"command":{"documents":{"type":"array",
+ *    "size":N}}}, the path inside the attribute down to the value that was cut. The other attributes
+ *    (ninserted, durationMillis, ...) are whole. See truncationOutcome for what is kept;
+ *  - a failed op carries ok: 0, errMsg, errName and errCode (OpDebug::report).
  */
 import { Origin, ServedOp, Skip } from './served-op';
 import { isObject } from '../common/values';
@@ -54,7 +60,12 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
   try {
     entry = JSON.parse(text);
   } catch (err) {
-    const why = looksLikeTextLog(text) ? 'a pre-4.4 text log line (capture reads the JSON logs of 4.4 and later)' : (err as Error).message;
+    const at = text.indexOf('{"t"');
+    const why = looksLikeTextLog(text)
+      ? 'a pre-4.4 text log line (capture reads the JSON logs of 4.4 and later)'
+      : at > 0
+        ? `text before the JSON entry (${JSON.stringify(text.slice(0, Math.min(at, 40)))}): strip it (docker compose logs --no-log-prefix, kubectl logs without --prefix)`
+        : (err as Error).message;
     return { skip: { origin, reason: 'does not parse', detail: why } };
   }
   if (!isObject(entry) || !('t' in entry) || !('msg' in entry)) {
@@ -62,9 +73,11 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
   }
   if (num(entry.id) !== SLOW_QUERY_LOG_ID) return undefined;
   const attr = entry.attr;
+  let kept: string[] | undefined;
   if ('truncated' in entry) {
-    const ns = isObject(attr) && typeof attr.ns === 'string' ? ` (${attr.ns})` : '';
-    return { skip: { origin, reason: 'truncated by the server (maxLogSizeKB)', detail: `the logged command is incomplete${ns}` } };
+    const outcome = truncationOutcome(entry.truncated, attr);
+    if ('skip' in outcome) return { skip: { origin, reason: 'truncated by the server (maxLogSizeKB)', detail: outcome.skip } };
+    kept = outcome.kept;
   }
   if (!isObject(attr) || typeof attr.ns !== 'string' || !isObject(attr.command)) {
     return { skip: { origin, reason: 'does not parse', detail: 'a Slow query entry without attr.ns and attr.command' } };
@@ -89,6 +102,57 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
     ninserted: num(attr.ninserted),
     shapeHash,
     connection: typeof entry.ctx === 'string' ? entry.ctx : undefined,
+    ...failure(attr),
+    ...(kept ? { truncated: kept } : {}),
   };
   return { served };
+}
+
+/** `ok: 0` with the server's errName / errCode (a log's attr or a profile document: OpDebug::report / append). */
+export function failure(fields: Record<string, unknown>): { failed?: ServedOp['failed'] } {
+  if (num(fields.ok) !== 0) return {};
+  return { failed: { ...(typeof fields.errName === 'string' ? { errName: fields.errName } : {}), ...(num(fields.errCode) !== undefined ? { errCode: num(fields.errCode) } : {}) } };
+}
+
+/** What the op must replay, by the command field the server cut: for the skip's detail. */
+const CUT_ROLE: Record<string, string> = {
+  q: 'filter', u: 'update', filter: 'filter', query: 'filter', update: 'update', updates: 'update statements',
+  deletes: 'delete statements', pipeline: 'pipeline', sort: 'sort', projection: 'projection', fields: 'projection',
+};
+
+/** Paths of the truncation report ("command.q._id.$in"), down to the value the server cut ({type, size}). */
+function cutPaths(report: unknown, prefix: string): string[] {
+  if (!isObject(report) || ('type' in report && 'size' in report && !isObject(report.type))) return [prefix];
+  const keys = Object.keys(report);
+  if (keys.length === 0) return [prefix];
+  return keys.flatMap((k) => cutPaths(report[k], prefix ? `${prefix}.${k}` : k));
+}
+
+/**
+ * An entry the server cut: kept when all it cut is an insert's `documents` (the replay needs the
+ * collection and `ninserted`, a separate, whole attribute: capture never replays logged documents),
+ * otherwise skipped, naming the attribute that was cut and what the op needed from it.
+ */
+export function truncationOutcome(report: unknown, attr: unknown): { kept: string[] } | { skip: string } {
+  const paths = cutPaths(report, '');
+  const ns = isObject(attr) && typeof attr.ns === 'string' ? ` on ${attr.ns}` : '';
+  const command = isObject(attr) && isObject(attr.command) ? attr.command : undefined;
+  const isInsert = command !== undefined && typeof command.insert === 'string';
+  const documentsOnly = paths.length > 0 && paths.every((p) => p === 'command.documents' || p.startsWith('command.documents.'));
+  if (isInsert && documentsOnly && isObject(attr) && num(attr.ninserted) !== undefined) return { kept: paths };
+  const first = paths[0] ?? '';
+  const [attribute, field] = first.split('.');
+  const role = field !== undefined ? CUT_ROLE[field] : undefined;
+  const what = attribute === 'command' ? `its command's ${field ?? 'body'}${role ? ` (the ${role} a replay needs)` : ''}` : `attribute ${attribute}`;
+  const why = isInsert && documentsOnly ? ' and ninserted is missing' : '';
+  return { skip: `cut: attr.${first}${ns}: ${what} is incomplete${why}` };
+}
+
+/**
+ * A line pasted from \`docker compose logs\` starts with the service's name and a bar
+ * (\`db_1  | {"t":...}\`, \`mongo-1  | {...}\`): the prefix, or undefined when there is none.
+ */
+export function composePrefix(text: string): string | undefined {
+  const m = /^([A-Za-z0-9][\w.-]*\s*\|\s?)\{"t"/.exec(text);
+  return m ? m[1] : undefined;
 }

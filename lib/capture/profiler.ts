@@ -6,12 +6,15 @@
  * profile(), src/mongo/db/introspect.cpp) holds op ("query", "insert", "update", "remove",
  * "command", "getmore"), ns, command (for an update or remove statement {q, u, multi, upsert} /
  * {q, limit}), millis, ts, planSummary, keysExamined, docsExamined, nreturned, ninserted,
- * queryHash (planCacheShapeHash from 8.0) and client.
+ * queryHash (planCacheShapeHash from 8.0) and client; a failed op `ok: 0.0`, errName, errCode. A
+ * command larger than 50 KB is written as {$truncated: "...", comment?} (appendAsObjOrString with
+ * appendMaxElementSize, curop.cpp): statements.ts skips it, naming why.
  */
 import { BSON, Document, MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
-import { CaptureBuilder, CaptureOutcome } from './capture';
+import { CaptureBuilder, CaptureOptions, CaptureOutcome } from './capture';
+import { failure } from './log-line';
 import { ServedOp, Skip } from './served-op';
 
 function num(v: unknown): number | undefined {
@@ -46,6 +49,7 @@ export function servedFromProfile(doc: Record<string, unknown>, origin: string):
       ninserted: num(doc.ninserted),
       shapeHash,
       connection: typeof doc.client === 'string' ? doc.client : undefined,
+      ...failure(doc),
     },
   };
 }
@@ -53,7 +57,7 @@ export function servedFromProfile(doc: Record<string, unknown>, origin: string):
 /** The profiler's collection; `--profile-collection` reads a copy (system.profile is capped and rolls over). */
 export const PROFILE_COLLECTION = 'system.profile';
 
-export interface ProfilerCaptureOptions {
+export interface ProfilerCaptureOptions extends CaptureOptions {
   name?: string;
   /** Default system.profile: a copy made with db.system.profile.aggregate([{$out: "profile_2025_09_24"}]) reads the same. */
   collection?: string;
@@ -69,7 +73,7 @@ export async function captureFromProfiler(uri: string, db: string, options: Prof
   const collection = options.collection ?? PROFILE_COLLECTION;
   const where = `${redactUri(uri)} ${db}.${collection}`;
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
-  const builder = new CaptureBuilder();
+  const builder = new CaptureBuilder({ sampled: options.sampled, keepFailed: options.keepFailed });
   try {
     await client.connect();
     // $natural: the order the profiler wrote them (system.profile is a capped collection).

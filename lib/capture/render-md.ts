@@ -1,5 +1,6 @@
 /** capture.md: what was captured (shapes, shares, server time, logged latency) and what was skipped, and why. */
 import { CaptureSummary } from './capture';
+import { SYNTHETIC_UPDATE_FIELD, SYNTHETIC_UPDATE_KEYS } from './statements';
 
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -13,8 +14,11 @@ holds the slow tail, not the workload. To capture every operation for a while, o
 
 and set it back afterwards (\`db.setProfilingLevel(0, { slowms: 100, sampleRate: 1 })\`). The cost: one log
 line (about 1-2 KB) per operation, written by the thread that served it; at 10,000 ops/s that is 10-20 MB/s
-of log and a few percent of throughput. sampleRate lowers both in proportion. The shares of a sample are
-the shares of the workload; the rate (ops/s) is divided by the sample rate.`;
+of log and a few percent of throughput. sampleRate lowers both in proportion. The server samples each
+update/delete statement and its command on their own: capture counts the statement lines of a sampled
+log (--sampled, or detected) so that the shares of a sample are the shares of the workload; the rate
+(ops/s) is divided by the sample rate. From 8.0 slowms is compared with the op's workingMillis (its time
+less waits for locks and tickets), not with durationMillis.`;
 
 export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string): string {
   const lines: string[] = [];
@@ -27,7 +31,8 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   if (summary.firstAt && summary.lastAt) {
     lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} statements/s on average` : ''}.`);
   }
-  lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
+  if (summary.queryStats) lines.push('', ...queryStatsSection(summary));
+  else lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
   lines.push(`![share of operations and of server time by shape](${chartFile})`, '');
   lines.push('## Shapes', '');
   lines.push('| op | type | namespace | shape | count | share of ops | share of server time | p50 ms | p95 ms | max ms | plan | queryHash |');
@@ -35,7 +40,7 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   for (const s of summary.shapes) {
     const l = s.latencyMillis;
     lines.push(
-      `| ${s.op} | ${s.type} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
+      `| ${s.op} | ${s.type}${s.synthetic ? ` (synthetic: ${s.synthetic})` : ''} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
         `${l ? fmt(l.p50) : ''} | ${l ? fmt(l.p95) : ''} | ${l ? fmt(l.max) : ''} | ${cell(s.planSummary ?? '')} | ${s.shapeHashes.join(', ')} |`,
     );
   }
@@ -48,6 +53,18 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
       '',
     );
   }
+  if (summary.shapes.some((s) => s.synthetic)) {
+    lines.push(
+      '**synthetic: filter unknown**: these updates and deletes were logged without their statements (a driver that sends them as an ' +
+        'OP_MSG document sequence, a mongos log, or statements below slowms). Each counts as one op of its kind, replayed in a form that ' +
+        `invents nothing of yours: an update of one document by \`_id\` (0..${SYNTHETIC_UPDATE_KEYS - 1}, the loader's) with ` +
+        `\`$inc\` of the tool's own field \`${SYNTHETIC_UPDATE_FIELD}\`; a delete of one document the replay itself inserted ` +
+        '(`capturedBy: "mongo-bench capture"`).',
+      '',
+    );
+  }
+  const notes = readingNotes(summary);
+  if (notes.length > 0) lines.push('## How it was read', '', ...notes.map((n) => `- ${n}`), '');
   lines.push('## Skipped', '');
   if (summary.skipped.length === 0) lines.push('Nothing was skipped.');
   else {
@@ -58,6 +75,89 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   lines.push('## Replaying it', '');
   lines.push('    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60', '');
   lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');
-  lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
+  if (!summary.queryStats) lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
   return lines.join('\n');
+}
+
+const micros = (n: number | undefined) => (n === undefined ? '' : fmt(n));
+
+/** What a $queryStats capture's weights, span, values and latencies are. */
+function queryStatsSection(summary: CaptureSummary): string[] {
+  const q = summary.queryStats;
+  if (!q) return [];
+  const lines: string[] = ['## Read from $queryStats', ''];
+  if (q.mode === 'window') {
+    lines.push(
+      `Weights: the difference of two snapshots (${q.snapshots.map((s) => `\`${s.source}\`${s.asOf ? ` as of ${s.asOf}` : ''}`).join(' and ')})` +
+        `${q.windowSeconds !== undefined ? `, ${fmt(q.windowSeconds)} s apart` : ''}: what ran between them.`,
+    );
+  } else {
+    lines.push(
+      `Weights: cumulative \`execCount\`, each shape counted since the server first saw it (\`firstSeenTimestamp\`), not over one common span: ` +
+        `the shapes kept were first seen from ${q.firstSeen ?? '?'} and last seen up to ${q.latestSeen ?? '?'}. A shape seen for longer weighs more; ` +
+        'entries the server evicted (its store is bounded) or started again after a restart are missing or counted from then. For the shares of one span, ' +
+        'take two snapshots (`--query-stats-window S`, or two saved files). No pace (ops/s) is kept: `--replay-rate` does not apply.',
+    );
+  }
+  lines.push(
+    '',
+    '**Reads only.** $queryStats records find, aggregate and distinct (count on later releases): inserts, updates and deletes are not seen, ' +
+      'so this workload has none. Capture from a log or the profiler for the writes.',
+    '',
+  );
+  const l = q.literals;
+  const dropped = l ? Object.entries(l.dropped).map(([k, n]) => `${k} ${fmt(n)}`).join(', ') : '';
+  lines.push(
+    `**Values.** $queryStats keeps no literal, only its type (\`{item: {$eq: "?string"}}\`). ${
+      q.values === 'docs-like'
+        ? 'Each was given the `--docs-like` template of its field (sampled ranges and lengths, no sampled value) where the template has it, else a generator of its type'
+        : 'Without `--docs-like` each was given a generator of its type: a number one of the loader\'s `_id`s 0..9999, a string random text, a date within the shape\'s first..latest seen, an ObjectId a new one'
+    }: a replay runs the same shapes, but its matches are not your queries' matches (an equality on a random string finds nothing).` +
+      (l
+        ? ` Filled: ${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
+          `${fmt(l.limitsFromDocsReturned)} limits set to the shape's docsReturned.max${dropped ? `; dropped: ${dropped}` : ''}.`
+        : ''),
+    '',
+  );
+  lines.push('### Latency per shape (the server\'s, from $queryStats)', '');
+  lines.push('Means are over the executions read; max and min are the entry\'s since it was first seen. Microseconds, not measured by mongo-bench.', '');
+  lines.push('| op | type | namespace | executions | mean µs | mean first response µs | mean docs returned | max µs | min µs | first seen | latest seen |');
+  lines.push('| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |');
+  for (const s of summary.shapes) {
+    const m = s.queryStats;
+    if (!m) continue;
+    lines.push(
+      `| ${s.op} | ${s.type} | ${cell(s.ns)} | ${fmt(m.execCount)} | ${micros(m.meanExecMicros)} | ${micros(m.meanFirstResponseMicros)} | ${micros(m.meanDocsReturned)} | ` +
+        `${micros(m.maxExecMicros)} | ${micros(m.minExecMicros)} | ${m.firstSeen ?? ''} | ${m.latestSeen ?? ''} |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+/** What the capture did to read the source that changes its numbers: sampling, truncation, shard logs, prefixes. */
+function readingNotes(summary: CaptureSummary): string[] {
+  const notes: string[] = [];
+  const sampling = summary.sampling;
+  if (sampling?.sampled) {
+    notes.push(
+      `Sampled log (${sampling.sampled === 'option' ? '--sampled' : `detected: ${fmt(sampling.unpairedStatements)} statement lines without their command`}): ` +
+        'updates and deletes are counted by their statement lines only (the server samples a statement and its command on their own draws); ' +
+        'the commands of connections that have statement lines are skipped.',
+    );
+  }
+  if (summary.truncatedInsertsKept) {
+    notes.push(`${fmt(summary.truncatedInsertsKept)} inserts kept although the server cut their logged \`documents\` (maxLogSizeKB): \`ninserted\` is whole, and a replay never uses logged documents.`);
+  }
+  if (summary.forwardedByMongos) {
+    notes.push(
+      `${fmt(summary.forwardedByMongos)} statements came from a mongos (a shard's log): the fields it added (\`fromMongos\`, \`needsMerge\`, \`shardVersion\`, ...) were stripped; ` +
+        "a find's `limit` on a shard is the mongos's limit + skip (its skip is not sent), so replay the capture of a mongos's log where you can.",
+    );
+  }
+  if (summary.composePrefixesStripped) {
+    notes.push(`${fmt(summary.composePrefixesStripped)} lines carried a \`docker compose logs\` prefix (\`db_1  | \`), stripped (\`docker compose logs --no-log-prefix\` writes none).`);
+  }
+  if (summary.failedKept) notes.push(`${fmt(summary.failedKept)} operations that failed on the server were kept as workload (--keep-failed).`);
+  return notes;
 }

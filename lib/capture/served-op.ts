@@ -26,6 +26,32 @@ export interface ServedOp {
   shapeHash?: string;
   /** The connection (log `ctx`): pairs a write command with the statements logged before it. */
   connection?: string;
+  /**
+   * The server's error when the op failed: the log's `ok: 0, errName, errCode` (OpDebug::report,
+   * src/mongo/db/curop.cpp), the profiler's `ok: 0.0, errName, errCode` (OpDebug::append).
+   */
+  failed?: { errName?: string; errCode?: number };
+  /**
+   * The attributes the server cut at maxLogSizeKB when the entry was kept anyway (an insert whose
+   * `documents` were cut: `ninserted`, a separate attribute, is what its replay needs).
+   */
+  truncated?: string[];
+}
+
+/**
+ * What `$queryStats` says one shape served (./query-stats): executions and the sums of their times, in
+ * the span read (the whole entry, or two snapshots' difference). max/min are the entry's since it was
+ * first seen.
+ */
+export interface QueryStatsMetrics {
+  execCount: number;
+  execMicros?: number;
+  firstResponseMicros?: number;
+  docsReturned?: number;
+  maxMicros?: number;
+  minMicros?: number;
+  firstSeen?: Date;
+  latestSeen?: Date;
 }
 
 /** Why a line or document is not part of the workload. The report lists every reason with a count. */
@@ -37,7 +63,12 @@ export type SkipReason =
   | 'truncated by the server (maxLogSizeKB)'
   | 'does not parse'
   | 'write command already counted by its statements'
-  | 'failed on the server';
+  | 'failed on the server'
+  | 'forwarded by a mongos (a shard\'s part of a split pipeline)'
+  | 'counted by its statement lines (sampled log)'
+  | 'identifiers hashed (transformIdentifiers)'
+  | 'not run between the snapshots'
+  | 'a literal that cannot be generated';
 
 export interface Skip {
   origin: Origin;

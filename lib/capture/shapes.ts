@@ -9,7 +9,8 @@
  * was; several become a #PICK among them weighted by how often each was seen (the same keys, the
  * same skew); more distinct integers or dates than are kept become a #RAND_INT / #RAND_DATE range.
  */
-import { Path, Statement, StatementType } from './statements';
+import { CAPTURED_BY, Path, Statement, StatementType } from './statements';
+import type { QueryStatsMetrics } from './served-op';
 import { isObject } from '../common/values';
 
 /** Distinct values kept per constant for #PICK (the most frequent ones). */
@@ -131,6 +132,27 @@ export interface Shape {
   /** The first statement's op: the skeleton the templates go into. */
   skeleton: Record<string, unknown>;
   values: Map<string, ValueStats>;
+  /** A stand-in form for writes logged without their statements (statements.ts, syntheticStatement). */
+  synthetic: boolean;
+  /** The $queryStats entries of this shape, merged (a count and sums, not one duration per op). */
+  queryStats?: QueryStatsMetrics;
+}
+
+function mergeMetrics(into: QueryStatsMetrics | undefined, m: QueryStatsMetrics): QueryStatsMetrics {
+  if (!into) return { ...m };
+  const add = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a + b);
+  const pick = (a: number | undefined, b: number | undefined, f: (x: number, y: number) => number) => (a === undefined ? b : b === undefined ? a : f(a, b));
+  const date = (a: Date | undefined, b: Date | undefined, later: boolean) => (!a ? b : !b ? a : (b > a) === later ? b : a);
+  return {
+    execCount: into.execCount + m.execCount,
+    execMicros: add(into.execMicros, m.execMicros),
+    firstResponseMicros: add(into.firstResponseMicros, m.firstResponseMicros),
+    docsReturned: add(into.docsReturned, m.docsReturned),
+    maxMicros: pick(into.maxMicros, m.maxMicros, Math.max),
+    minMicros: pick(into.minMicros, m.minMicros, Math.min),
+    firstSeen: date(into.firstSeen, m.firstSeen, false),
+    latestSeen: date(into.latestSeen, m.latestSeen, true),
+  };
 }
 
 /** The shapes of a capture, in the order first seen. */
@@ -163,10 +185,16 @@ export class ShapeTable {
         firstOrigin: st.from.origin,
         skeleton: structuredClone(skeleton),
         values: new Map(),
+        synthetic: st.synthetic === true,
       };
       this.shapes.set(key, shape);
     }
-    shape.count++;
+    if (st.queryStats) {
+      // A $queryStats entry: its executions at once, its time as the server summed it.
+      shape.count += st.queryStats.execCount;
+      shape.queryStats = mergeMetrics(shape.queryStats, st.queryStats);
+      if (st.queryStats.execMicros !== undefined) shape.serverMillis += st.queryStats.execMicros / 1000;
+    } else shape.count++;
     if (st.durationMillis !== undefined) {
       shape.serverMillis += st.durationMillis;
       shape.durations.push(st.durationMillis);
@@ -196,14 +224,30 @@ export function shapeOp(shape: Shape, insertDocument: unknown): Record<string, u
   if (shape.type === 'insert') {
     const batch = typeof op.batch === 'number' ? op.batch : 1;
     delete op.batch;
-    op.doc = batch > 1 ? Array.from({ length: batch }, () => insertDocument) : insertDocument;
+    // Every document a replay inserts carries capture's mark: what a synthetic delete removes.
+    const doc = isObject(insertDocument) && !('capturedBy' in insertDocument) ? { ...insertDocument, capturedBy: CAPTURED_BY } : insertDocument;
+    op.doc = batch > 1 ? Array.from({ length: batch }, () => doc) : doc;
   }
   op.weight = shape.count;
   return op;
 }
 
+/**
+ * For people: the op without ns and weight. A find's projection is benchRun's `filter` field in the op,
+ * but in the logged command `filter` is the query: the description says `projection`.
+ */
 function describe(type: StatementType, shaped: Record<string, unknown>): string {
-  const { op: _op, ns: _ns, weight: _w, ...rest } = shaped;
+  const { op: _op, ns: _ns, weight: _w, synthetic: _s, ...rest } = shaped;
+  if ((type === 'find' || type === 'findOne') && rest.command === undefined && 'filter' in rest) {
+    const { filter, ...others } = rest;
+    const renamed: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(others)) {
+      renamed[k] = v;
+      if (k === 'query') renamed.projection = filter;
+    }
+    if (!('projection' in renamed)) renamed.projection = filter;
+    return `${type} ${JSON.stringify(renamed)}`;
+  }
   const body = type === 'insert' ? `batch of ${String(rest.batch)}` : JSON.stringify(rest.command ?? rest);
   return `${type} ${body}`;
 }

@@ -7,7 +7,7 @@
  * op; the engine reads a find's cursor to the end). Everything else (createIndexes, hello, ping,
  * listCollections, authentication, ...) is the driver's or an admin's, not the application's.
  */
-import { databaseOf, INTERNAL_DATABASES, ServedOp, Skip } from './served-op';
+import { databaseOf, INTERNAL_DATABASES, QueryStatsMetrics, ServedOp, Skip } from './served-op';
 import { isObject } from '../common/values';
 
 /** Fields the driver adds to every command (sessions, gossip, routing, stable API): stripped, never replayed. */
@@ -17,6 +17,31 @@ export const DRIVER_FIELDS = new Set([
   'clientOperationKey', '$configTime', '$topologyTime', '$configServerState', '$queryOptions', 'stmtId', 'stmtIds',
   '$readPreference', 'readConcern', 'writeConcern', 'comment',
 ]);
+
+/**
+ * Fields a mongos adds to what it forwards to a shard: `fromMongos` and `needsMerge` on the shard's part of
+ * a split aggregation (AggregationRequest::kFromMongosName, set by the cluster aggregation planner in
+ * src/mongo/s/query/cluster_aggregation_planner.cpp), `shardVersion` / `databaseVersion` (routing, already
+ * stripped with the driver's fields). Their presence marks a command a shard's log holds because a
+ * mongos sent it.
+ */
+export const MONGOS_FIELDS = new Set(['fromMongos', 'needsMerge']);
+
+/** Marks a command a mongos forwarded (a shard's log): routing versions or the fields above. */
+export function forwardedByMongos(command: Record<string, unknown>): boolean {
+  return command.fromMongos === true || command.needsMerge === true || 'shardVersion' in command || 'databaseVersion' in command;
+}
+
+/**
+ * The loader's `_id`s 0..N-1 for run's default --docs (RUN_DEFAULTS.docs in lib/run/run-options.ts, a
+ * floor above: test/capture/capture-second-reading.test.ts checks they agree). A synthetic update
+ * draws one of them.
+ */
+export const SYNTHETIC_UPDATE_KEYS = 10_000;
+/** The field a synthetic update increments: the tool's own, never one of the user's. */
+export const SYNTHETIC_UPDATE_FIELD = 'mb_replayed';
+/** What marks a synthetic op in workload.json and capture.md. */
+export const SYNTHETIC_MARK = 'filter unknown';
 
 /** Aggregations that read the server's own state or never end: not replayable application reads. */
 const NON_WORKLOAD_STAGES = new Set(['$changeStream', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$listSearchIndexes', '$shardedDataDistribution']);
@@ -33,6 +58,12 @@ export interface Statement {
   valuePaths: Path[];
   /** Statements of one command share its duration: each gets its part. */
   durationMillis?: number;
+  /** A stand-in for a write whose statements were not logged (see syntheticStatement). */
+  synthetic?: boolean;
+  /** The command came from a mongos (a shard's log): see MONGOS_FIELDS. */
+  forwarded?: boolean;
+  /** A $queryStats shape: how many times it ran, and its times (not one op). */
+  queryStats?: QueryStatsMetrics;
 }
 
 /** Keys from the op's root: field names may hold dots, so a path is never one dotted string. */
@@ -46,7 +77,7 @@ function commandName(command: Record<string, unknown>): string {
 
 function stripDriverFields(command: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(command)) if (!DRIVER_FIELDS.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(command)) if (!DRIVER_FIELDS.has(k) && !MONGOS_FIELDS.has(k)) out[k] = v;
   return out;
 }
 
@@ -109,15 +140,25 @@ function commandOp(s: ServedOp, type: StatementType, command: Record<string, unk
   return { from: s, type, op: { op: 'command', ns: `${db}.${String(command[commandName(command)])}`, command: body, ...options }, valuePaths };
 }
 
+/**
+ * A statement without its filter (or an update without its update) is never replayed with `{}` in its
+ * place: `update({}, {})` would empty a document of the user's. Undefined when both are there.
+ */
+function missingPart(kind: 'update' | 'remove', st: Record<string, unknown>): string | undefined {
+  if (!isObject(st.q)) return 'its filter (q)';
+  if (kind === 'update' && !isObject(st.u) && !Array.isArray(st.u)) return 'its update (u)';
+  return undefined;
+}
+
 function updateStatement(s: ServedOp, ns: string, st: Record<string, unknown>, options: Record<string, unknown>): Statement {
-  const op: Record<string, unknown> = { op: 'update', ns, query: st.q ?? {}, update: st.u ?? {} };
+  const op: Record<string, unknown> = { op: 'update', ns, query: st.q, update: st.u };
   if (st.multi === true) op.multi = true;
   if (st.upsert === true) op.upsert = true;
   return { from: s, type: 'update', op: { ...op, ...options }, valuePaths: [['query'], ['update']] };
 }
 
 function removeStatement(s: ServedOp, ns: string, st: Record<string, unknown>, options: Record<string, unknown>): Statement {
-  const op: Record<string, unknown> = { op: 'remove', ns, query: st.q ?? {} };
+  const op: Record<string, unknown> = { op: 'remove', ns, query: st.q };
   // A delete statement's limit: 0 removes every match, 1 one (the delete command's `limit`).
   if (st.limit === 0 || st.limit === false) op.multi = true;
   return { from: s, type: 'remove', op: { ...op, ...options }, valuePaths: [['query']] };
@@ -136,13 +177,62 @@ function insertStatement(s: ServedOp, command: Record<string, unknown>, db: stri
   return { from: s, type: 'insert', op: { op: 'insert', ns: `${db}.${String(command.insert)}`, batch, ...opOptions(command, true) }, valuePaths: [] };
 }
 
+/**
+ * An update or delete command logged without its statements: the OP_MSG body (`request.body`, what
+ * src/mongo/db/service_entry_point_common.cpp and a mongos's strategy.cpp hand to CurOp) holds no kind-1
+ * document sequence, and drivers that send `updates` / `deletes` as a sequence (the Go driver, e.g. the
+ * 6.0.11 fixture's `{"delete":"__examples","ordered":true,...}`) leave only the command's name in the
+ * log. A mongos writes no per-statement WRITE lines, and above slowms 0 the statements may not be
+ * logged. It counts as one op of its kind, replayed in a form that invents nothing of the user's:
+ * - update: one loaded document by `_id` (the loader's 0..SYNTHETIC_UPDATE_KEYS-1) gets
+ *   `{$inc: {mb_replayed: 1}}`, a field the tool owns;
+ * - delete: one document the replay itself inserted (`capturedBy: "mongo-bench capture"`, the mark
+ *   capture's insert documents carry), so nothing of the user's is removed; with no such insert it
+ *   matches nothing.
+ * Both carry `synthetic: "filter unknown"` in workload.json and capture.md.
+ */
+function syntheticStatement(s: ServedOp, name: 'update' | 'delete', ns: string, options: Record<string, unknown>): Statement {
+  const op: Record<string, unknown> =
+    name === 'update'
+      ? { op: 'update', ns, query: { _id: { '#RAND_INT': [0, SYNTHETIC_UPDATE_KEYS] } }, update: { $inc: { [SYNTHETIC_UPDATE_FIELD]: 1 } } }
+      : { op: 'remove', ns, query: { capturedBy: CAPTURED_BY } };
+  return { from: s, type: name === 'update' ? 'update' : 'remove', op: { ...op, ...options, synthetic: SYNTHETIC_MARK }, valuePaths: [], synthetic: true };
+}
+
+/** The mark capture's insert documents carry (PLACEHOLDER_DOCUMENT's, and added to --docs-like ones): what a synthetic delete removes. */
+export const CAPTURED_BY = 'mongo-bench capture';
+
+function isTruncatedProfileCommand(command: Record<string, unknown>): boolean {
+  return typeof command.$truncated === 'string';
+}
+
 export function statementsOf(s: ServedOp): Statements {
   const db = databaseOf(s.ns);
   if (INTERNAL_DATABASES.has(db)) return { skip: { origin: s.origin, reason: 'internal namespace (admin, config, local)', detail: s.ns } };
   const command = s.command;
-  if (s.kind === 'update') return { statements: share([updateStatement(s, s.ns, command, opOptions(command, true))], s.durationMillis) };
-  if (s.kind === 'remove') return { statements: share([removeStatement(s, s.ns, command, opOptions(command, true))], s.durationMillis) };
+  if (isTruncatedProfileCommand(command)) {
+    // OpDebug::append (src/mongo/db/curop.cpp) writes a command over appendMaxElementSize (50 KB) as
+    // {$truncated: "<its first 50 KB as text>", comment?}: nothing of it can be replayed.
+    return { skip: { origin: s.origin, reason: 'truncated by the server (maxLogSizeKB)', detail: `a profile entry's command over 50 KB, written as {$truncated: ...} (${s.kind} on ${s.ns})` } };
+  }
+  if (s.kind === 'update' || s.kind === 'remove') {
+    const missing = missingPart(s.kind, command);
+    if (missing) return { skip: { origin: s.origin, reason: 'does not parse', detail: `a ${s.kind} statement without ${missing} on ${s.ns}: never replayed with {} in its place` } };
+    const st = s.kind === 'update' ? updateStatement(s, s.ns, command, opOptions(command, true)) : removeStatement(s, s.ns, command, opOptions(command, true));
+    return { statements: share([st], s.durationMillis) };
+  }
   const name = commandName(command);
+  if (name === 'aggregate' && (command.fromMongos === true || command.needsMerge === true)) {
+    // The pipeline is the shard's half of what the user sent to the mongos (the merging half ran there):
+    // replayed through a mongos it would be another query.
+    return { skip: { origin: s.origin, reason: 'forwarded by a mongos (a shard\'s part of a split pipeline)', detail: `aggregate on ${s.ns} with ${command.needsMerge === true ? 'needsMerge' : 'fromMongos'}` } };
+  }
+  const outcome = statementsByName(s, name, command, db);
+  if ('statements' in outcome && forwardedByMongos(command)) for (const st of outcome.statements) st.forwarded = true;
+  return outcome;
+}
+
+function statementsByName(s: ServedOp, name: string, command: Record<string, unknown>, db: string): Statements {
   switch (name) {
     case 'find':
       return { statements: share([fromFind(s, command, db)], s.durationMillis) };
@@ -167,11 +257,14 @@ export function statementsOf(s: ServedOp): Statements {
     case 'update':
     case 'delete': {
       const list = command[name === 'update' ? 'updates' : 'deletes'];
-      if (!Array.isArray(list) || list.length === 0 || !list.every(isObject)) {
-        return { skip: { origin: s.origin, reason: 'not a workload command', detail: `${name} without its statements` } };
-      }
       const ns = `${db}.${String(command[name])}`;
       const options = opOptions(command, true);
+      if (list === undefined) return { statements: share([syntheticStatement(s, name, ns, options)], s.durationMillis) };
+      if (!Array.isArray(list) || list.length === 0 || !list.every(isObject)) {
+        return { skip: { origin: s.origin, reason: 'does not parse', detail: `${name} on ${ns} with an unreadable ${name === 'update' ? 'updates' : 'deletes'} list` } };
+      }
+      const missing = list.map((st) => missingPart(name === 'update' ? 'update' : 'remove', st)).find((m) => m !== undefined);
+      if (missing) return { skip: { origin: s.origin, reason: 'does not parse', detail: `${name} on ${ns}: a statement without ${missing}: never replayed with {} in its place` } };
       const statements = list.map((st) => (name === 'update' ? updateStatement(s, ns, st, options) : removeStatement(s, ns, st, options)));
       return { statements: share(statements, s.durationMillis) };
     }

@@ -73,6 +73,9 @@ export class ProgressPrinter {
         this.pauseBar();
         this.options.tables(`${formatStepTable(event.step)}\n`);
         break;
+      case 'empty-namespaces':
+        say(`warning: ${event.advice}`);
+        break;
       case 'server-stats':
         say(`[server] ${event.text}`);
         break;

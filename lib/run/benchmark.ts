@@ -28,6 +28,7 @@ import { loadData } from '../prepare/loader';
 import { parseNamespace, parseOps } from '../workload/spec/op-spec';
 import { assertSetupMayRun, runSetup } from '../prepare/setup';
 import { assertMayReplace, guardPolicy } from '../target/data-guard';
+import { emptyNamespaces, emptyNamespacesAdvice } from './empty-namespaces';
 import { setupFor } from '../workload/spec/setup-spec';
 import { connectTarget } from '../target/connect';
 import { Target, uriTarget } from '../target/target';
@@ -194,6 +195,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
     let docsLike: DocumentTemplate | undefined;
+    let warnedEmpty = false;
     // The data a step starts from: the workload's own set-up, else the built-in loader (unless
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {
@@ -202,7 +204,14 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         emit({ type: 'setup-done', clients, steps: done.steps, docs: done.documents, seconds: done.seconds });
         return done.complete ? undefined : `interrupted during the set-up (${done.steps} steps done)`;
       }
-      if (!options.load) return undefined;
+      if (!options.load) {
+        if (!warnedEmpty) {
+          warnedEmpty = true;
+          const empty = await emptyNamespaces(client, prepared.ops.map((op) => op.spec));
+          if (empty.length > 0) emit({ type: 'empty-namespaces', namespaces: empty, advice: emptyNamespacesAdvice(empty) });
+        }
+        return undefined;
+      }
       const ns = parseNamespace(options.ns, false)!;
       // --docs-like: sampled once, before the loader drops anything (the sample may be the load namespace itself).
       if (options.docsLike && !docsLike) docsLike = await resolveDocsLike(options.docsLike, client);

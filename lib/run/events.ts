@@ -28,7 +28,9 @@ export type BenchmarkEvent =
   /** `--rate 80%`: the closed probe's figures and the rate the run then holds. */
   | { type: 'rate-probe'; text: string }
   /** A scenario run (config `scenarios`): a scenario's step began or ended, a background event started or ended. */
-  | { type: 'scenario'; text: string };
+  | { type: 'scenario'; text: string }
+  /** --no-load: namespaces the workload reads or changes hold no document (counted before the first step). */
+  | { type: 'empty-namespaces'; namespaces: string[]; advice: string };
 
 export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
 

@@ -6,13 +6,14 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { CaptureSummary } from '../../lib/capture';
 import { loadResult } from '../../lib/report';
 import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { syntheticLog } from './synthetic-log';
+import { failedFind, find, sequenceUpdate, truncatedInsert } from './second-reading-log';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');
 
@@ -52,27 +53,31 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
    * Binomial(n, p_i); its share wanders by sigma_i = sqrt(p_i(1 - p_i)/n). 2 points are 5 sigma for
    * every op when n >= (5 / 0.02)^2 * max p(1 - p) = 62,500 * max p(1 - p): 15,000 ops for a 60/30/10
    * mix, 6,173 for nine ops of 1/9. A 5-sigma miss has probability 5.7e-7 per op (under 1e-5 for
-   * nine). The machine's load sets how long that takes (the test double served ~110 ops/s with 8
+   * nine). Client i of a run draws with seed + i: the runs' seeds are 64 apart, so no two clients of
+   * any runs share a stream (adjacent seeds would replay one client's draws in the next run). The
+   * machine's load sets how long that takes (the test double served ~110 ops/s with 8
    * clients on this 2-core machine shared by 7 sessions, thousands unloaded), so the runs go on, each
    * with its own seed (independent draws), until their executed ops add up to that: never a fixed time.
    * Each next run lasts what is left at the last run's rate (the server's rate now, not the average of
    * a cold first run and warmer ones, which overshot 3x), in runs of at most 10 s: a wrong guess costs
    * one more short run, not up to 30 s of ops the check does not need.
    */
-  async function replayUntilSafe(workloadFile: string, weights: number[], label: string): Promise<{ counts: number[]; executed: number }> {
-    const safeOps = Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
+  async function replayUntilSafe(workloadFile: string, weights: number[], label: string, enoughOps?: number): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
+    const safeOps = enoughOps ?? Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
     const counts = new Array<number>(weights.length).fill(0);
     let executed = 0;
     let measured = 0;
     let seconds = 3;
+    let firstStderr: string | undefined;
     // 36 runs of at most 10 s measure as long as the former bound (12 runs of at most 30 s) could.
     for (let run = 0; run < 36 && executed < safeOps; run++) {
       const out = join(dir, `${label}-run-${run}`);
       const result = await runCli([
         'run', '--uri', crudUri(), '--db', uniqueDbName(label), '--workload-file', workloadFile, '--no-load',
-        '--clients', '8', '--seconds', String(seconds), '--warmup', '0', '--seed', String(100 + run), '--out', out, '--workers', '1',
+        '--clients', '8', '--seconds', String(seconds), '--warmup', '0', '--seed', String(100 + run * 64), '--out', out, '--workers', '1',
       ]);
       expect(result.stderr).not.toContain('unexpected error');
+      firstStderr ??= result.stderr;
       expect(result.code).toBe(0);
       const step = (await loadResult(join(out, 'results.json'))).steps[0];
       const stepCounts = step.opCounts ?? [];
@@ -89,7 +94,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     const shares = counts.map((n) => ((n / executed) * 100).toFixed(2));
     console.log(`${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`);
     expect(executed).toBeGreaterThanOrEqual(safeOps);
-    return { counts, executed };
+    return { counts, executed, firstStderr: firstStderr ?? '' };
   }
 
   function expectWithin2Points(counts: number[], executed: number, weights: number[]): void {
@@ -143,5 +148,32 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'skewed');
     expect(executed).toBeGreaterThanOrEqual(15_000);
     expectWithin2Points(counts, executed, weights);
+  }, 600_000);
+
+  it('what applications log: 60 finds, 30 truncated inserts, 10 sequence updates and 5 failed finds replay 60/30/10 (within 3 points)', async () => {
+    const t0 = Date.parse('2025-09-25T23:00:00.000Z');
+    const sizes = ['small', 'medium', 'large'];
+    const lines: string[] = [];
+    for (let i = 0; i < 105; i++) {
+      const at = t0 + i * 100;
+      const conn = `conn${300 + (i % 4)}`;
+      const r = i % 21;
+      // per 21 entries: 12 finds, 6 truncated inserts, 2 sequence updates, 1 failed find
+      const entry = r < 12 ? find(at, conn, sizes[i % 3]) : r < 18 ? truncatedInsert(at, conn) : r < 20 ? sequenceUpdate(at, conn) : failedFind(at, conn);
+      lines.push(JSON.stringify(entry));
+    }
+    const file = join(dir, 'applications.log');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const { summary, workloadFile, weights } = await capture([file], 'applications');
+    expect(summary.shapes.map((s) => `${s.type} ${s.count}${s.synthetic ? ' synthetic' : ''}`)).toEqual(['find 60', 'insert 30', 'update 10 synthetic']);
+    expect(summary.skipped).toEqual([expect.objectContaining({ reason: 'failed on the server', count: 5 })]);
+    const md = readFileSync(join(dirname(workloadFile), 'capture.md'), 'utf8');
+    expect(md).toMatch(/\| failed on the server \| 5 \| .*applications\.log:21: find on test\.pizzas: MaxTimeMSExpired \(50\)/);
+    // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
+    const { counts, executed, firstStderr } = await replayUntilSafe(workloadFile, weights, 'applications', 2000);
+    // --no-load on a target whose read/update namespaces are empty: said, naming them (inserts may start empty)
+    expect(firstStderr).toMatch(/warning: --no-load: the workload's namespaces (test\.pizzas, testdb\.__examples|testdb\.__examples, test\.pizzas) hold no documents/);
+    expect(firstStderr).toContain('--docs-like');
+    counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 });

@@ -92,6 +92,8 @@ const FIELDS: Record<string, readonly OpType[]> = {
   handleError: ALL,
   throwGLE: ALL,
   options: ALL,
+  // Written by mongo-bench capture on an op whose filter the source did not hold (docs/capture.md); changes nothing.
+  synthetic: ALL,
   // mongo-bench's extension (not benchRun's): ops drawn by weight. Not on `let`: a variable set by
   // one op for the next needs the ops in order.
   weight: ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop'],

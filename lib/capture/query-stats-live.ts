@@ -1,0 +1,78 @@
+/**
+ * `$queryStats` from a live server: `{aggregate: 1, pipeline: [{$queryStats: {}}], cursor: {}}` on
+ * `admin` (the stage must be first and run there: the Manual's $queryStats page), once (cumulative
+ * counts) or twice `windowSeconds` apart (their difference). The server refuses the stage where it is
+ * not enabled; the error names what is needed.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BSON, Document, MongoClient, MongoClientOptions, MongoServerError } from 'mongodb';
+import { RunError, UsageError } from '../config/errors';
+import { redactUri } from '../security/redact';
+import { QueryStatsSnapshot, parseQueryStatsText } from './query-stats';
+
+/**
+ * What the server's refusal means. QueryFeatureNotAllowed (224): the stage exists but is off
+ * (featureFlagQueryStats, jstests/noPassthrough/queryStats/query_stats_feature_flag.js); 40324
+ * (unrecognized stage): a server without it (before 6.0.7 / 7.0.12, or not MongoDB); Unauthorized (13):
+ * the user lacks queryStatsRead (the clusterMonitor role has it).
+ */
+export function queryStatsRefusal(err: MongoServerError): string {
+  const name = err.codeName ?? String(err.code);
+  switch (err.code) {
+    case 224:
+      return `${name}: the server has the stage but does not allow it in its configuration. MongoDB enables $queryStats on Atlas clusters of tier M10 and up; elsewhere it depends on the release and its feature flag`;
+    case 40324:
+      return `${name}: this server has no $queryStats stage (MongoDB 6.0.7 / 7.0.12 and later have it; a server that is not MongoDB may not)`;
+    case 13:
+      return `${name}: the user needs the queryStatsRead privilege (the clusterMonitor role on admin has it)`;
+    default:
+      return name;
+  }
+}
+
+async function snapshot(client: MongoClient, label: string): Promise<QueryStatsSnapshot> {
+  const docs = await client.db('admin').aggregate<Document>([{ $queryStats: {} }]).toArray();
+  // Relaxed Extended JSON: the same reader as a saved file.
+  const text = docs.map((d) => JSON.stringify(BSON.EJSON.serialize(d, { relaxed: true }))).join('\n');
+  if (docs.length === 0) return { source: label, entries: [], skips: [], recordsRead: 0 };
+  return parseQueryStatsText(text, label);
+}
+
+export interface LiveQueryStatsOptions {
+  /** Two snapshots this many seconds apart; without it one (cumulative). */
+  windowSeconds?: number;
+  clientOptions?: MongoClientOptions;
+  onProgress?: (text: string) => void;
+}
+
+export async function readQueryStatsLive(uri: string, options: LiveQueryStatsOptions = {}): Promise<QueryStatsSnapshot[]> {
+  const where = redactUri(uri);
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
+  const snapshots: QueryStatsSnapshot[] = [];
+  try {
+    await client.connect();
+    snapshots.push(await snapshot(client, `${where} $queryStats`));
+    if (options.windowSeconds !== undefined) {
+      options.onProgress?.(`first $queryStats snapshot: ${snapshots[0].recordsRead} entries; the second in ${options.windowSeconds} s`);
+      await sleep(options.windowSeconds * 1000);
+      snapshots.push(await snapshot(client, `${where} $queryStats +${options.windowSeconds}s`));
+      // Without asOf in the output, the window is the time asked for.
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const msg = (err as Error).message.replace(uri, where);
+    if (err instanceof MongoServerError) {
+      throw new RunError(`capture: ${where} refused $queryStats: ${msg} (${queryStatsRefusal(err)}); capture from its logs or profiler instead (docs/capture.md)`);
+    }
+    throw new RunError(`capture: cannot read $queryStats from ${where}: ${msg}`);
+  } finally {
+    await client.close();
+  }
+  const last = snapshots[snapshots.length - 1];
+  if (last.recordsRead === 0) {
+    throw new UsageError(
+      `capture: ${where}: $queryStats returned no entry: the server collects query stats only while allowed (internalQueryStatsRateLimit; Atlas M10 and up), and only for find, aggregate and distinct; run the workload, then capture again (docs/capture.md)`,
+    );
+  }
+  return snapshots;
+}
