@@ -246,6 +246,8 @@ export class CaptureBuilder {
     }
     for (const st of outcome.statements) {
       st.queryStats = metrics;
+      // Its values are already templates (the shape had none of the user's): nothing to collect.
+      st.valuePaths = [];
       this.table.add(st);
     }
     this.statements += metrics.execCount;

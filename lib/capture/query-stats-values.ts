@@ -12,7 +12,8 @@
  * - a `limit` (find, count, `$limit`) becomes the most documents the shape returned (docsReturned.max),
  *   the bound the limit set when the matches were more; a `skip` / `$skip` is dropped;
  * - a number or boolean in an expression (`$group: {n: {$sum: "?number"}}`, `$expr`) becomes 1 / true:
- *   the work is the same whatever the constant; other types there cannot be rebuilt;
+ *   the work is the same whatever the constant (a `$bucketAuto`'s `buckets` is the exception: 1 bucket);
+ *   `"?null"` is null; other types there cannot be rebuilt;
  * - any other normalized option (batchSize, maxTimeMS, comment, ...) is dropped.
  * A literal of a type that cannot be generated (an object, a regex, binary data, ...) skips its entry.
  */
@@ -140,6 +141,8 @@ class Filler {
   /** An expression (a pipeline stage other than $match, $expr, a projection): numbers and booleans only. */
   expression(v: unknown): Filled {
     if (isPlaceholder(v)) {
+      // `$group: {_id: "?null"}`: null has one value, the one the query had.
+      if (v === '?null') return { value: null };
       if (v === '?number' || v === '?bool') {
         this.counts.expressionConstants++;
         return { value: v === '?number' ? 1 : true };

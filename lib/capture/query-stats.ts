@@ -203,6 +203,11 @@ export function commandOf(entry: QueryStatsEntry, values: ValueSource): { served
   };
 }
 
+function namespaceOf(shape: Record<string, unknown>): string {
+  const ns = isObject(shape.cmdNs) ? shape.cmdNs : {};
+  return [ns.db, ns.coll].filter((x) => typeof x === 'string').join('.');
+}
+
 /** What one entry served in the span read: the whole entry (cumulative), or its difference between two snapshots. */
 function served(after: QueryStatsEntry, before: QueryStatsEntry | undefined): QueryStatsMetrics | undefined {
   // An entry evicted and seen again between the snapshots starts over: its counts are all in the window.
@@ -256,7 +261,7 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
     builder.servedOps++;
     const metrics = served(entry, earlier.get(entry.id));
     if (!metrics) {
-      builder.skip({ origin: entry.origin, reason: 'not run between the snapshots', detail: `${String(entry.shape.command)} on ${JSON.stringify(entry.shape.cmdNs)}` });
+      builder.skip({ origin: entry.origin, reason: 'not run between the snapshots', detail: `${String(entry.shape.command)} on ${namespaceOf(entry.shape)}` });
       continue;
     }
     const outcome = commandOf(entry, options.values);

@@ -24,12 +24,16 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   const lines: string[] = [];
   lines.push('# Captured workload', '');
   lines.push(`Sources: ${summary.sources.map((s) => `\`${s}\``).join(', ')}`, '');
+  const unit = summary.queryStats ? 'executions' : 'statements';
   lines.push(
-    `${fmt(summary.recordsRead)} records read; ${fmt(summary.servedOps)} operations served, ${fmt(summary.statements)} statements in ` +
-      `${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`,
+    summary.queryStats
+      ? `${fmt(summary.recordsRead)} $queryStats entries read in ${summary.queryStats.snapshots.length} snapshot(s), ${fmt(summary.servedOps)} in the last; ` +
+          `${fmt(summary.statements)} executions in ${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`
+      : `${fmt(summary.recordsRead)} records read; ${fmt(summary.servedOps)} operations served, ${fmt(summary.statements)} statements in ` +
+          `${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`,
   );
   if (summary.firstAt && summary.lastAt) {
-    lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} statements/s on average` : ''}.`);
+    lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} ${unit}/s on average` : ''}.`);
   }
   if (summary.queryStats) lines.push('', ...queryStatsSection(summary));
   else lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
@@ -71,7 +75,8 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
     lines.push('| reason | count | first examples |', '| --- | ---: | --- |');
     for (const s of summary.skipped) lines.push(`| ${s.reason} | ${fmt(s.count)} | ${cell(s.examples.map((e) => clip(e, 160)).join('; '))} |`);
   }
-  lines.push('', `Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`, '');
+  lines.push('');
+  if (!summary.queryStats) lines.push(`Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`, '');
   lines.push('## Replaying it', '');
   lines.push('    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60', '');
   lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');

@@ -98,6 +98,9 @@ describe('capture --query-stats: saved output', () => {
     // a date: within the entry's first..latest seen; a dotted path reaches into the template
     const filled = fillPlaceholders('find', { filter: { 'customer.name': '?string', at: { $lt: '?date' } } }, { template }, { firstSeen: new Date(1000), latestSeen: new Date(5000) });
     expect(filled).toMatchObject({ command: { filter: { 'customer.name': { '#RAND_STRING': [12] }, at: { $lt: { '#RAND_DATE': [1000, 5000] } } } } });
+    // an expression: a number is 1, null null; a string there has no value to give
+    expect(fillPlaceholders('aggregate', { pipeline: [{ $group: { _id: '?null', n: { $sum: '?number' } } }] }, {}, {})).toMatchObject({ command: { pipeline: [{ $group: { _id: null, n: { $sum: 1 } } }] } });
+    expect(fillPlaceholders('aggregate', { pipeline: [{ $project: { label: { $concat: ['$a', '?string'] } } }] }, {}, {})).toEqual({ cannot: 'a literal of type ?string in an expression' });
   });
 
   it("the Manual's transformed example (one document a line): hashed names cannot be replayed, said plainly (exit 2)", async () => {
