@@ -4,7 +4,9 @@
  * src/mongo/db/query/serialization_options.cpp: "?number", "?string", "?bool", "?date", "?objectId",
  * "?null", "?array<?number>", "?array<>", "?object", "?regex", ...). A replay needs a value, and none
  * is invented as if it were the user's:
- * - in a filter (`filter`, `query`, a `$match` stage), the field's template from `--docs-like` (the
+ * - in a filter (`filter`, `query`, a `$match` stage), with `--docs-like --keep-sample` (the sampled
+ *   documents are written to sample.json anyway) a #PICK among the field's sampled values of that type;
+ *   else the field's template from `--docs-like` (the
  *   range, length or kind sampled from the user's collection) when the template has that field and
  *   its type agrees; otherwise a generator of the type over the tool's own keys: a number is one of
  *   the loader's `_id`s 0..9999, a string random text, a date within the entry's firstSeen..latestSeen,
@@ -22,6 +24,8 @@ import { SYNTHETIC_UPDATE_KEYS } from './statements';
 
 /** Where a value came from, counted for capture.md. */
 export interface LiteralCounts {
+  /** From the sampled values of the field (--docs-like with --keep-sample). */
+  fromSample: number;
   fromDocsLike: number;
   byType: number;
   expressionConstants: number;
@@ -32,7 +36,7 @@ export interface LiteralCounts {
 }
 
 export function emptyCounts(): LiteralCounts {
-  return { fromDocsLike: 0, byType: 0, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 };
+  return { fromSample: 0, fromDocsLike: 0, byType: 0, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 };
 }
 
 /** The span and counts of the entry whose placeholders are filled. */
@@ -42,10 +46,45 @@ export interface EntryContext {
   docsReturnedMax?: number;
 }
 
-/** A value (template) for a placeholder of `type` at `field` (dotted), or undefined when there is none. */
+/** What placeholders take their values from. */
 export interface ValueSource {
   /** The --docs-like template (no sampled value in it), or undefined. */
   template?: Record<string, unknown>;
+  /**
+   * The sampled documents (relaxed Extended JSON), only when the user keeps the sample anyway
+   * (--keep-sample writes it to sample.json): a placeholder in a filter draws among its field's
+   * sampled values, so a replayed equality finds documents.
+   */
+  sample?: Record<string, unknown>[];
+}
+
+/** Distinct sampled values kept per field for a #PICK. */
+const SAMPLED_VALUES = 1000;
+
+function sampledType(v: unknown): string | undefined {
+  if (typeof v === 'number') return '?number';
+  if (typeof v === 'string') return '?string';
+  if (typeof v === 'boolean') return '?bool';
+  if (isObject(v) && typeof v.$oid === 'string') return '?objectId';
+  if (isObject(v) && v.$date !== undefined) return '?date';
+  return undefined;
+}
+
+/** The sampled values of `field` of `type`, most frequent first, with how often each was seen. */
+function sampledValues(sample: Record<string, unknown>[] | undefined, field: string | undefined, type: string): { values: unknown[]; weights: number[] } | undefined {
+  if (!sample || !field) return undefined;
+  const seen = new Map<string, { value: unknown; count: number }>();
+  for (const doc of sample) {
+    const v = templateAt(doc, field);
+    if (v === undefined || sampledType(v) !== type) continue;
+    const key = JSON.stringify(v);
+    const known = seen.get(key);
+    if (known) known.count++;
+    else seen.set(key, { value: v, count: 1 });
+  }
+  if (seen.size === 0) return undefined;
+  const kept = [...seen.values()].sort((a, b) => b.count - a.count).slice(0, SAMPLED_VALUES);
+  return { values: kept.map((k) => k.value), weights: kept.map((k) => k.count) };
 }
 
 const PLACEHOLDER = /^\?[a-zA-Z]+(<.*>)?$/;
@@ -113,6 +152,11 @@ class Filler {
       if (array[1] === '') return { value: [] };
       const one = this.valueFor(array[1], field);
       return 'cannot' in one ? one : { value: [one.value] };
+    }
+    const sampled = sampledValues(this.source.sample, field, type);
+    if (sampled) {
+      this.counts.fromSample++;
+      return { value: sampled.values.length === 1 ? sampled.values[0] : { '#PICK': sampled } };
     }
     const t = templateAt(this.source.template, field);
     if (t !== undefined && templateType(t) === type) {

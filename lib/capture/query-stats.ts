@@ -299,6 +299,7 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
 }
 
 function addCounts(to: LiteralCounts, from: LiteralCounts): void {
+  to.fromSample += from.fromSample;
   to.fromDocsLike += from.fromDocsLike;
   to.byType += from.byType;
   to.expressionConstants += from.expressionConstants;

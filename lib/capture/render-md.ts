@@ -114,12 +114,14 @@ function queryStatsSection(summary: CaptureSummary): string[] {
   const dropped = l ? Object.entries(l.dropped).map(([k, n]) => `${k} ${fmt(n)}`).join(', ') : '';
   lines.push(
     `**Values.** $queryStats keeps no literal, only its type (\`{item: {$eq: "?string"}}\`). ${
-      q.values === 'docs-like'
+      q.values === 'sample'
+        ? 'Each in a filter was given a pick among its field\'s sampled values of its type (`--docs-like` with `--keep-sample`: they are in sample.json too), else the `--docs-like` template of its field, else a generator of its type'
+        : q.values === 'docs-like'
         ? 'Each was given the `--docs-like` template of its field (sampled ranges and lengths, no sampled value) where the template has it, else a generator of its type'
         : 'Without `--docs-like` each was given a generator of its type: a number one of the loader\'s `_id`s 0..9999, a string random text, a date within the shape\'s first..latest seen, an ObjectId a new one'
     }: a replay runs the same shapes, but its matches are not your queries' matches (an equality on a random string finds nothing).` +
       (l
-        ? ` Filled: ${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
+        ? ` Filled: ${l.fromSample ? `${fmt(l.fromSample)} from sampled values, ` : ''}${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
           `${fmt(l.limitsFromDocsReturned)} limits set to the shape's docsReturned.max${dropped ? `; dropped: ${dropped}` : ''}.`
         : ''),
     '',
