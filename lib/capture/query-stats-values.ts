@@ -16,7 +16,8 @@
  * - a number or boolean in an expression (`$group: {n: {$sum: "?number"}}`, `$expr`) becomes 1 / true:
  *   the work is the same whatever the constant (a `$bucketAuto`'s `buckets` is the exception: 1 bucket);
  *   `"?null"` is null; other types there cannot be rebuilt;
- * - any other normalized option (batchSize, maxTimeMS, comment, ...) is dropped.
+ * - any other normalized option (batchSize, maxTimeMS, comment, a hint or min/max with a placeholder
+ *   in it, ...) is dropped.
  * A literal of a type that cannot be generated (an object, a regex, binary data, ...) skips its entry.
  */
 import { isObject } from '../common/values';
@@ -249,6 +250,12 @@ class Filler {
   }
 }
 
+function containsPlaceholder(v: unknown): boolean {
+  if (isPlaceholder(v)) return true;
+  if (Array.isArray(v)) return v.some(containsPlaceholder);
+  return isObject(v) && Object.values(v).some(containsPlaceholder);
+}
+
 /** Fields of a find / count shape that hold a filter. */
 const FILTER_FIELDS = new Set(['filter', 'query']);
 
@@ -283,6 +290,10 @@ export function fillPlaceholders(
       // An aggregate's {batchSize: "?number"}: the server's default batch.
       if (isPlaceholder(v.batchSize)) filler.drop('cursor.batchSize');
       out.cursor = {};
+    } else if (k !== 'projection' && k !== 'let' && containsPlaceholder(v)) {
+      // hint, min, max, collation...: a normalized value cannot be sent as it is, nor guessed (a hint
+      // names an index: {a: "?number"} may be {a: 1} or {a: -1}).
+      filler.drop(k);
     } else {
       const r = k === 'projection' || k === 'let' ? filler.expression(v) : { value: v };
       if ('cannot' in r) return r;

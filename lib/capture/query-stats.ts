@@ -247,6 +247,9 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
   if (snapshots.length < 1 || snapshots.length > 2) throw new UsageError('capture: --query-stats takes one snapshot (cumulative) or two (their difference)');
   const after = snapshots[snapshots.length - 1];
   const before = snapshots.length === 2 ? snapshots[0] : undefined;
+  if (before?.asOf && after.asOf && before.asOf > after.asOf) {
+    throw new UsageError(`capture: --query-stats ${before.source} ${after.source}: the first was read after the second (asOf ${before.asOf.toISOString()} > ${after.asOf.toISOString()}): give the earlier snapshot first`);
+  }
   const builder = new CaptureBuilder({ keepFailed: options.keepFailed });
   builder.noWorkloadHint =
     '$queryStats holds find, aggregate and distinct shapes only, and only while the server collects them (internalQueryStatsRateLimit; Atlas M10 and up); see docs/capture.md';

@@ -100,6 +100,8 @@ describe('capture --query-stats: saved output', () => {
     // a date: within the entry's first..latest seen; a dotted path reaches into the template
     const filled = fillPlaceholders('find', { filter: { 'customer.name': '?string', at: { $lt: '?date' } } }, { template }, { firstSeen: new Date(1000), latestSeen: new Date(5000) });
     expect(filled).toMatchObject({ command: { filter: { 'customer.name': { '#RAND_STRING': [12] }, at: { $lt: { '#RAND_DATE': [1000, 5000] } } } } });
+    // a hint with a placeholder names no index we can know: dropped, counted
+    expect(fillPlaceholders('find', { filter: {}, hint: { qty: '?number' } }, {}, {})).toEqual({ command: { filter: {} }, counts: expect.objectContaining({ dropped: { hint: 1 } }) });
     // an expression: a number is 1, null null; a string there has no value to give
     expect(fillPlaceholders('aggregate', { pipeline: [{ $group: { _id: '?null', n: { $sum: '?number' } } }] }, {}, {})).toMatchObject({ command: { pipeline: [{ $group: { _id: null, n: { $sum: 1 } } }] } });
     expect(fillPlaceholders('aggregate', { pipeline: [{ $project: { label: { $concat: ['$a', '?string'] } } }] }, {}, {})).toEqual({ cannot: 'a literal of type ?string in an expression' });
@@ -130,6 +132,7 @@ describe('capture --query-stats: saved output', () => {
   it('bad input: mongosh display format, not entries, wrong option combinations (exit 2, naming the option)', async () => {
     expect(usageMessage(() => parseQueryStatsText('[ { key: {}, metrics: { execCount: Long("1") } } ]', 'shell.txt'))).toMatch(/mongosh's display format .*EJSON\.stringify/);
     expect(usageMessage(() => parseQueryStatsText('{"a": 1}\n{"b": 2}', 'x.json'))).toMatch(/no \$queryStats entry in 2 documents/);
+    expect(usageMessage(() => capture(['window-after.json', 'window-before.json']))).toMatch(/the first was read after the second .*give the earlier snapshot first/);
     const cases: [string[], RegExp][] = [
       [['--query-stats', fixture('window-before.json'), '--query-stats-window', '5'], /--query-stats-window runs the stage twice on --uri/],
       [['--query-stats'], /--query-stats needs FILE/],
