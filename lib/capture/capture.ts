@@ -70,8 +70,8 @@ export interface QueryStatsReading {
   /** The earliest firstSeenTimestamp and latest latestSeenTimestamp of the shapes kept. */
   firstSeen?: string;
   latestSeen?: string;
-  /** `docs-like`: the --docs-like template where it has the field; `type`: generators of each literal's type only. */
-  values: 'docs-like' | 'type';
+  /** `sample`: the sampled values (--keep-sample), else the template; `docs-like`: the --docs-like template where it has the field; `type`: generators of each literal's type only. */
+  values: 'sample' | 'docs-like' | 'type';
   literals?: LiteralCounts;
 }
 
@@ -246,6 +246,8 @@ export class CaptureBuilder {
     }
     for (const st of outcome.statements) {
       st.queryStats = metrics;
+      // Its values are already templates (the shape had none of the user's): nothing to collect.
+      st.valuePaths = [];
       this.table.add(st);
     }
     this.statements += metrics.execCount;

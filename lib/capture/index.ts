@@ -4,10 +4,13 @@ import { CaptureBuilder, CaptureOptions, CaptureOutcome, PLACEHOLDER_DOCUMENT, a
 import { expandSources, fileLines } from './read-lines';
 
 export { CaptureBuilder, PLACEHOLDER_DOCUMENT } from './capture';
-export type { CaptureOptions, CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload } from './capture';
+export type { CaptureOptions, CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload, QueryStatsReading, ShapeQueryStats } from './capture';
 export { writeCapture, CAPTURE_FILES } from './write';
 export { renderCaptureMarkdown, SLOWMS_ADVICE } from './render-md';
 export { captureFromProfiler, servedFromProfile } from './profiler';
+export { captureFromQueryStats, parseQueryStatsText } from './query-stats';
+export type { QueryStatsSnapshot, QueryStatsCaptureOptions } from './query-stats';
+export { readQueryStatsLive } from './query-stats-live';
 
 export interface LogCaptureOptions extends CaptureOptions {
   /** The workload's name (default: "captured-<first source's name>"). */

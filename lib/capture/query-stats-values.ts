@@ -4,7 +4,9 @@
  * src/mongo/db/query/serialization_options.cpp: "?number", "?string", "?bool", "?date", "?objectId",
  * "?null", "?array<?number>", "?array<>", "?object", "?regex", ...). A replay needs a value, and none
  * is invented as if it were the user's:
- * - in a filter (`filter`, `query`, a `$match` stage), the field's template from `--docs-like` (the
+ * - in a filter (`filter`, `query`, a `$match` stage), with `--docs-like --keep-sample` (the sampled
+ *   documents are written to sample.json anyway) a #PICK among the field's sampled values of that type;
+ *   else the field's template from `--docs-like` (the
  *   range, length or kind sampled from the user's collection) when the template has that field and
  *   its type agrees; otherwise a generator of the type over the tool's own keys: a number is one of
  *   the loader's `_id`s 0..9999, a string random text, a date within the entry's firstSeen..latestSeen,
@@ -12,8 +14,10 @@
  * - a `limit` (find, count, `$limit`) becomes the most documents the shape returned (docsReturned.max),
  *   the bound the limit set when the matches were more; a `skip` / `$skip` is dropped;
  * - a number or boolean in an expression (`$group: {n: {$sum: "?number"}}`, `$expr`) becomes 1 / true:
- *   the work is the same whatever the constant; other types there cannot be rebuilt;
- * - any other normalized option (batchSize, maxTimeMS, comment, ...) is dropped.
+ *   the work is the same whatever the constant (a `$bucketAuto`'s `buckets` is the exception: 1 bucket);
+ *   `"?null"` is null; other types there cannot be rebuilt;
+ * - any other normalized option (batchSize, maxTimeMS, comment, a hint or min/max with a placeholder
+ *   in it, ...) is dropped.
  * A literal of a type that cannot be generated (an object, a regex, binary data, ...) skips its entry.
  */
 import { isObject } from '../common/values';
@@ -21,6 +25,8 @@ import { SYNTHETIC_UPDATE_KEYS } from './statements';
 
 /** Where a value came from, counted for capture.md. */
 export interface LiteralCounts {
+  /** From the sampled values of the field (--docs-like with --keep-sample). */
+  fromSample: number;
   fromDocsLike: number;
   byType: number;
   expressionConstants: number;
@@ -31,7 +37,7 @@ export interface LiteralCounts {
 }
 
 export function emptyCounts(): LiteralCounts {
-  return { fromDocsLike: 0, byType: 0, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 };
+  return { fromSample: 0, fromDocsLike: 0, byType: 0, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 };
 }
 
 /** The span and counts of the entry whose placeholders are filled. */
@@ -41,10 +47,45 @@ export interface EntryContext {
   docsReturnedMax?: number;
 }
 
-/** A value (template) for a placeholder of `type` at `field` (dotted), or undefined when there is none. */
+/** What placeholders take their values from. */
 export interface ValueSource {
   /** The --docs-like template (no sampled value in it), or undefined. */
   template?: Record<string, unknown>;
+  /**
+   * The sampled documents (relaxed Extended JSON), only when the user keeps the sample anyway
+   * (--keep-sample writes it to sample.json): a placeholder in a filter draws among its field's
+   * sampled values, so a replayed equality finds documents.
+   */
+  sample?: Record<string, unknown>[];
+}
+
+/** Distinct sampled values kept per field for a #PICK. */
+const SAMPLED_VALUES = 1000;
+
+function sampledType(v: unknown): string | undefined {
+  if (typeof v === 'number') return '?number';
+  if (typeof v === 'string') return '?string';
+  if (typeof v === 'boolean') return '?bool';
+  if (isObject(v) && typeof v.$oid === 'string') return '?objectId';
+  if (isObject(v) && v.$date !== undefined) return '?date';
+  return undefined;
+}
+
+/** The sampled values of `field` of `type`, most frequent first, with how often each was seen. */
+function sampledValues(sample: Record<string, unknown>[] | undefined, field: string | undefined, type: string): { values: unknown[]; weights: number[] } | undefined {
+  if (!sample || !field) return undefined;
+  const seen = new Map<string, { value: unknown; count: number }>();
+  for (const doc of sample) {
+    const v = templateAt(doc, field);
+    if (v === undefined || sampledType(v) !== type) continue;
+    const key = JSON.stringify(v);
+    const known = seen.get(key);
+    if (known) known.count++;
+    else seen.set(key, { value: v, count: 1 });
+  }
+  if (seen.size === 0) return undefined;
+  const kept = [...seen.values()].sort((a, b) => b.count - a.count).slice(0, SAMPLED_VALUES);
+  return { values: kept.map((k) => k.value), weights: kept.map((k) => k.count) };
 }
 
 const PLACEHOLDER = /^\?[a-zA-Z]+(<.*>)?$/;
@@ -113,6 +154,11 @@ class Filler {
       const one = this.valueFor(array[1], field);
       return 'cannot' in one ? one : { value: [one.value] };
     }
+    const sampled = sampledValues(this.source.sample, field, type);
+    if (sampled) {
+      this.counts.fromSample++;
+      return { value: sampled.values.length === 1 ? sampled.values[0] : { '#PICK': sampled } };
+    }
     const t = templateAt(this.source.template, field);
     if (t !== undefined && templateType(t) === type) {
       this.counts.fromDocsLike++;
@@ -140,6 +186,8 @@ class Filler {
   /** An expression (a pipeline stage other than $match, $expr, a projection): numbers and booleans only. */
   expression(v: unknown): Filled {
     if (isPlaceholder(v)) {
+      // `$group: {_id: "?null"}`: null has one value, the one the query had.
+      if (v === '?null') return { value: null };
       if (v === '?number' || v === '?bool') {
         this.counts.expressionConstants++;
         return { value: v === '?number' ? 1 : true };
@@ -202,6 +250,12 @@ class Filler {
   }
 }
 
+function containsPlaceholder(v: unknown): boolean {
+  if (isPlaceholder(v)) return true;
+  if (Array.isArray(v)) return v.some(containsPlaceholder);
+  return isObject(v) && Object.values(v).some(containsPlaceholder);
+}
+
 /** Fields of a find / count shape that hold a filter. */
 const FILTER_FIELDS = new Set(['filter', 'query']);
 
@@ -236,6 +290,10 @@ export function fillPlaceholders(
       // An aggregate's {batchSize: "?number"}: the server's default batch.
       if (isPlaceholder(v.batchSize)) filler.drop('cursor.batchSize');
       out.cursor = {};
+    } else if (k !== 'projection' && k !== 'let' && containsPlaceholder(v)) {
+      // hint, min, max, collation...: a normalized value cannot be sent as it is, nor guessed (a hint
+      // names an index: {a: "?number"} may be {a: 1} or {a: -1}).
+      filler.drop(k);
     } else {
       const r = k === 'projection' || k === 'let' ? filler.expression(v) : { value: v };
       if ('cannot' in r) return r;

@@ -203,6 +203,11 @@ export function commandOf(entry: QueryStatsEntry, values: ValueSource): { served
   };
 }
 
+function namespaceOf(shape: Record<string, unknown>): string {
+  const ns = isObject(shape.cmdNs) ? shape.cmdNs : {};
+  return [ns.db, ns.coll].filter((x) => typeof x === 'string').join('.');
+}
+
 /** What one entry served in the span read: the whole entry (cumulative), or its difference between two snapshots. */
 function served(after: QueryStatsEntry, before: QueryStatsEntry | undefined): QueryStatsMetrics | undefined {
   // An entry evicted and seen again between the snapshots starts over: its counts are all in the window.
@@ -242,6 +247,9 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
   if (snapshots.length < 1 || snapshots.length > 2) throw new UsageError('capture: --query-stats takes one snapshot (cumulative) or two (their difference)');
   const after = snapshots[snapshots.length - 1];
   const before = snapshots.length === 2 ? snapshots[0] : undefined;
+  if (before?.asOf && after.asOf && before.asOf > after.asOf) {
+    throw new UsageError(`capture: --query-stats ${before.source} ${after.source}: the first was read after the second (asOf ${before.asOf.toISOString()} > ${after.asOf.toISOString()}): give the earlier snapshot first`);
+  }
   const builder = new CaptureBuilder({ keepFailed: options.keepFailed });
   builder.noWorkloadHint =
     '$queryStats holds find, aggregate and distinct shapes only, and only while the server collects them (internalQueryStatsRateLimit; Atlas M10 and up); see docs/capture.md';
@@ -256,7 +264,7 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
     builder.servedOps++;
     const metrics = served(entry, earlier.get(entry.id));
     if (!metrics) {
-      builder.skip({ origin: entry.origin, reason: 'not run between the snapshots', detail: `${String(entry.shape.command)} on ${JSON.stringify(entry.shape.cmdNs)}` });
+      builder.skip({ origin: entry.origin, reason: 'not run between the snapshots', detail: `${String(entry.shape.command)} on ${namespaceOf(entry.shape)}` });
       continue;
     }
     const outcome = commandOf(entry, options.values);
@@ -294,6 +302,7 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
 }
 
 function addCounts(to: LiteralCounts, from: LiteralCounts): void {
+  to.fromSample += from.fromSample;
   to.fromDocsLike += from.fromDocsLike;
   to.byType += from.byType;
   to.expressionConstants += from.expressionConstants;

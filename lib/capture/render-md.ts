@@ -24,12 +24,16 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   const lines: string[] = [];
   lines.push('# Captured workload', '');
   lines.push(`Sources: ${summary.sources.map((s) => `\`${s}\``).join(', ')}`, '');
+  const unit = summary.queryStats ? 'executions' : 'statements';
   lines.push(
-    `${fmt(summary.recordsRead)} records read; ${fmt(summary.servedOps)} operations served, ${fmt(summary.statements)} statements in ` +
-      `${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`,
+    summary.queryStats
+      ? `${fmt(summary.recordsRead)} $queryStats entries read in ${summary.queryStats.snapshots.length} snapshot(s), ${fmt(summary.servedOps)} in the last; ` +
+          `${fmt(summary.statements)} executions in ${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`
+      : `${fmt(summary.recordsRead)} records read; ${fmt(summary.servedOps)} operations served, ${fmt(summary.statements)} statements in ` +
+          `${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`,
   );
   if (summary.firstAt && summary.lastAt) {
-    lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} statements/s on average` : ''}.`);
+    lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} ${unit}/s on average` : ''}.`);
   }
   if (summary.queryStats) lines.push('', ...queryStatsSection(summary));
   else lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
@@ -71,7 +75,8 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
     lines.push('| reason | count | first examples |', '| --- | ---: | --- |');
     for (const s of summary.skipped) lines.push(`| ${s.reason} | ${fmt(s.count)} | ${cell(s.examples.map((e) => clip(e, 160)).join('; '))} |`);
   }
-  lines.push('', `Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`, '');
+  lines.push('');
+  if (!summary.queryStats) lines.push(`Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`, '');
   lines.push('## Replaying it', '');
   lines.push('    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60', '');
   lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');
@@ -109,12 +114,14 @@ function queryStatsSection(summary: CaptureSummary): string[] {
   const dropped = l ? Object.entries(l.dropped).map(([k, n]) => `${k} ${fmt(n)}`).join(', ') : '';
   lines.push(
     `**Values.** $queryStats keeps no literal, only its type (\`{item: {$eq: "?string"}}\`). ${
-      q.values === 'docs-like'
+      q.values === 'sample'
+        ? 'Each in a filter was given a pick among its field\'s sampled values of its type (`--docs-like` with `--keep-sample`: they are in sample.json too), else the `--docs-like` template of its field, else a generator of its type'
+        : q.values === 'docs-like'
         ? 'Each was given the `--docs-like` template of its field (sampled ranges and lengths, no sampled value) where the template has it, else a generator of its type'
         : 'Without `--docs-like` each was given a generator of its type: a number one of the loader\'s `_id`s 0..9999, a string random text, a date within the shape\'s first..latest seen, an ObjectId a new one'
     }: a replay runs the same shapes, but its matches are not your queries' matches (an equality on a random string finds nothing).` +
       (l
-        ? ` Filled: ${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
+        ? ` Filled: ${l.fromSample ? `${fmt(l.fromSample)} from sampled values, ` : ''}${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
           `${fmt(l.limitsFromDocsReturned)} limits set to the shape's docsReturned.max${dropped ? `; dropped: ${dropped}` : ''}.`
         : ''),
     '',

@@ -161,8 +161,12 @@ export function registerCapture(program: Command, ctx: CliContext): void {
                 : await readQueryStatsFiles(queryStatsFiles),
               {
                 name: flags.name ?? 'captured-query-stats',
-                values: { template: docsLike?.template },
-                valuesFrom: docsLike ? 'docs-like' : 'type',
+                values: {
+                  template: docsLike?.template,
+                  // Sampled values go into workload.json only when the user keeps the sample on disk anyway.
+                  ...(docsLike && flags.keepSample ? { sample: docsLike.sample.map((d) => BSON.EJSON.serialize(d, { relaxed: true }) as Record<string, unknown>) } : {}),
+                },
+                valuesFrom: docsLike ? (flags.keepSample ? 'sample' : 'docs-like') : 'type',
                 insertDocument: docsLike?.template ?? PLACEHOLDER_DOCUMENT,
                 insertDocuments: docsLike ? 'docs-like' : 'placeholder',
                 keepFailed: flags.keepFailed,

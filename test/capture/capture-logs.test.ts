@@ -237,7 +237,7 @@ describe('capture: bad input', () => {
   it('--help explains sources, shapes, skips, outputs and how to log every op', async () => {
     const { code, stdout } = await runCli(['capture', '--help']);
     expect(code).toBe(0);
-    for (const text of ['--out', '--name', 'Slow query', 'getMore', 'maxLogSizeKB', 'weight', '#PICK', 'slowms: 0', 'sampleRate', 'workload.json', 'capture.md', 'Exit codes']) {
+    for (const text of ['--out', '--name', 'Slow query', 'getMore', 'maxLogSizeKB', 'weight', '#PICK', 'slowms: 0', 'sampleRate', '--query-stats', '--query-stats-window', 'workload.json', 'capture.md', 'Exit codes']) {
       expect(stdout).toContain(text);
     }
   });

@@ -16,6 +16,7 @@ import { syntheticLog } from './synthetic-log';
 import { failedFind, find, sequenceUpdate, truncatedInsert } from './second-reading-log';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');
+const QUERY_STATS = join(__dirname, '..', 'fixtures', 'capture', 'query-stats');
 
 describeNeeding('crud', 'capture, then run the captured workload on the CRUD test server', () => {
   let dir: string;
@@ -36,9 +37,9 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
   });
 
   /** Captures the sources; returns the summary and the workload file's path. */
-  async function capture(sources: string[], label: string): Promise<{ summary: CaptureSummary; workloadFile: string; weights: number[] }> {
+  async function capture(sources: string[], label: string, flags: string[] = []): Promise<{ summary: CaptureSummary; workloadFile: string; weights: number[] }> {
     const captured = join(dir, `${label}-capture`);
-    const run = await runCli(['capture', ...sources, '--out', captured]);
+    const run = await runCli(['capture', ...flags, ...sources, '--out', captured]);
     expect(run.code).toBe(0);
     const summary = JSON.parse(readFileSync(join(captured, 'capture.json'), 'utf8')) as CaptureSummary;
     for (const shape of summary.shapes) touched.add(shape.ns.split('.')[0]);
@@ -62,12 +63,12 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
    * a cold first run and warmer ones, which overshot 3x), in runs of at most 10 s: a wrong guess costs
    * one more short run, not up to 30 s of ops the check does not need.
    */
-  async function replayUntilSafe(workloadFile: string, weights: number[], label: string, enoughOps?: number): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
+  async function replayUntilSafe(workloadFile: string, weights: number[], label: string, enoughOps?: number, firstSeconds = 3): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
     const safeOps = enoughOps ?? Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
     const counts = new Array<number>(weights.length).fill(0);
     let executed = 0;
     let measured = 0;
-    let seconds = 3;
+    let seconds = firstSeconds;
     let firstStderr: string | undefined;
     // 36 runs of at most 10 s measure as long as the former bound (12 runs of at most 30 s) could.
     for (let run = 0; run < 36 && executed < safeOps; run++) {
@@ -174,6 +175,16 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     // --no-load on a target whose read/update namespaces are empty: said, naming them (inserts may start empty)
     expect(firstStderr).toMatch(/warning: --no-load: the workload's namespaces (test\.pizzas, testdb\.__examples|testdb\.__examples, test\.pizzas) hold no documents/);
     expect(firstStderr).toContain('--docs-like');
+    counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
+  }, 600_000);
+
+  it('$queryStats, two snapshots: the find/aggregate/distinct shapes replay with the shares of their execCount difference, 60/30/10 (within 3 points)', async () => {
+    const { summary, workloadFile, weights } = await capture([join(QUERY_STATS, 'window-before.json'), join(QUERY_STATS, 'window-after.json')], 'query-stats', ['--query-stats']);
+    expect(summary.shapes.map((s) => `${s.type} ${s.count}`)).toEqual(['find 600', 'aggregate 300', 'distinct 100']);
+    [60, 30, 10].forEach((w, op) => expect(weights[op]).toBeCloseTo(w, 6));
+    // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
+    // (a first run of 2 s: the test double serves thousands of ops a second when the machine is not loaded)
+    const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'query-stats', 2000, 2);
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 });

@@ -13,7 +13,9 @@ import { BSON, Decimal128, Int32, Long, Timestamp } from 'mongodb';
 import type { CaptureSummary, CapturedWorkload } from '../../lib/capture';
 import { captureFromQueryStats, parseQueryStatsText } from '../../lib/capture/query-stats';
 import { fillPlaceholders } from '../../lib/capture/query-stats-values';
+import { MongoClient } from 'mongodb';
 import { runCli, usageMessage } from '../support/cli';
+import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';
 
 const DIR = join(__dirname, '..', 'fixtures', 'capture', 'query-stats');
@@ -51,7 +53,7 @@ describe('capture --query-stats: saved output', () => {
     expect(summary.shapes[0].shapeHashes).toEqual(['uxMLCvpiJ5N/IRqt4c28/0A8F01C8AA16CA805FF5C1A5737535F97E40C2A90CE91A82CCB7A74C7CCB9C48']);
     expect(summary.queryStats).toMatchObject({ mode: 'cumulative', firstSeen: '2023-09-14T12:30:27.989Z', latestSeen: '2023-11-29T21:17:12.385Z', values: 'type' });
     // the key's cursor.batchSize ("?number", outside queryShape) is not sent: the server's default batch
-    expect(summary.queryStats?.literals).toEqual({ fromDocsLike: 0, byType: 2, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 });
+    expect(summary.queryStats?.literals).toEqual({ fromSample: 0, fromDocsLike: 0, byType: 2, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 });
     // cumulative counts have no common span: no pace for --replay-rate
     expect(workload.capture).toBeUndefined();
     expect(summary.opsPerSecond).toBeUndefined();
@@ -98,6 +100,25 @@ describe('capture --query-stats: saved output', () => {
     // a date: within the entry's first..latest seen; a dotted path reaches into the template
     const filled = fillPlaceholders('find', { filter: { 'customer.name': '?string', at: { $lt: '?date' } } }, { template }, { firstSeen: new Date(1000), latestSeen: new Date(5000) });
     expect(filled).toMatchObject({ command: { filter: { 'customer.name': { '#RAND_STRING': [12] }, at: { $lt: { '#RAND_DATE': [1000, 5000] } } } } });
+    // a hint with a placeholder names no index we can know: dropped, counted
+    expect(fillPlaceholders('find', { filter: {}, hint: { qty: '?number' } }, {}, {})).toEqual({ command: { filter: {} }, counts: expect.objectContaining({ dropped: { hint: 1 } }) });
+    // an expression: a number is 1, null null; a string there has no value to give
+    expect(fillPlaceholders('aggregate', { pipeline: [{ $group: { _id: '?null', n: { $sum: '?number' } } }] }, {}, {})).toMatchObject({ command: { pipeline: [{ $group: { _id: null, n: { $sum: 1 } } }] } });
+    expect(fillPlaceholders('aggregate', { pipeline: [{ $project: { label: { $concat: ['$a', '?string'] } } }] }, {}, {})).toEqual({ cannot: 'a literal of type ?string in an expression' });
+  });
+
+  it('--docs-like --keep-sample (the sample is on disk anyway): a filter placeholder draws among its field\'s sampled values, weighted', () => {
+    const sample = [{ status: 'shipped', qty: 5 }, { status: 'open', qty: 7 }, { status: 'shipped', qty: 9 }];
+    const { workload, summary } = captureFromQueryStats(
+      ['window-before.json', 'window-after.json'].map((n) => parseQueryStatsText(read(n), n)),
+      { name: 'qs', values: { template: { status: { '#RAND_STRING': [7] } }, sample }, valuesFrom: 'sample', insertDocument: {}, insertDocuments: 'docs-like' },
+    );
+    expect(workload.ops[0].command).toMatchObject({
+      filter: { status: { $eq: { '#PICK': { values: ['shipped', 'open'], weights: [2, 1] } } }, qty: { $gte: { '#PICK': { values: [5, 7, 9], weights: [1, 1, 1] } } } },
+    });
+    // no sampled customer: by type
+    expect(workload.ops[2].command).toMatchObject({ query: { customer: { $in: [{ '#RAND_INT': [0, 10000] }] } } });
+    expect(summary.queryStats?.literals).toMatchObject({ fromSample: 3, byType: 1 });
   });
 
   it("the Manual's transformed example (one document a line): hashed names cannot be replayed, said plainly (exit 2)", async () => {
@@ -111,6 +132,7 @@ describe('capture --query-stats: saved output', () => {
   it('bad input: mongosh display format, not entries, wrong option combinations (exit 2, naming the option)', async () => {
     expect(usageMessage(() => parseQueryStatsText('[ { key: {}, metrics: { execCount: Long("1") } } ]', 'shell.txt'))).toMatch(/mongosh's display format .*EJSON\.stringify/);
     expect(usageMessage(() => parseQueryStatsText('{"a": 1}\n{"b": 2}', 'x.json'))).toMatch(/no \$queryStats entry in 2 documents/);
+    expect(usageMessage(() => capture(['window-after.json', 'window-before.json']))).toMatch(/the first was read after the second .*give the earlier snapshot first/);
     const cases: [string[], RegExp][] = [
       [['--query-stats', fixture('window-before.json'), '--query-stats-window', '5'], /--query-stats-window runs the stage twice on --uri/],
       [['--query-stats'], /--query-stats needs FILE/],
@@ -160,6 +182,28 @@ function toBson(v: unknown): unknown {
   if (ts && typeof ts.t === 'number') return new Timestamp({ t: ts.t, i: ts.i });
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, toBson(x)]));
 }
+
+describeNeeding('crud', 'capture --query-stats --docs-like URI/db.coll on the CRUD test server', () => {
+  it('the template (and with --keep-sample the sampled values) of the sampled collection fill the placeholders', async () => {
+    const db = uniqueDbName('qs-docs-like');
+    const client = new MongoClient(crudUri());
+    const out = mkdtempSync(join(tmpdir(), 'mb-query-stats-docs-like-'));
+    try {
+      await client.connect();
+      await client.db(db).collection('orders').insertMany([{ status: 'shipped', qty: 5 }, { status: 'open', qty: 7 }, { status: 'shipped', qty: 9 }]);
+      const files = [fixture('window-before.json'), fixture('window-after.json')];
+      const run = await runCli(['capture', '--query-stats', ...files, '--docs-like', `${crudUri()}/${db}.orders`, '--keep-sample', '--out', out]);
+      expect(run.code).toBe(0);
+      const workload = JSON.parse(readFileSync(join(out, 'workload.json'), 'utf8')) as CapturedWorkload;
+      expect(workload.ops[0].command).toMatchObject({ filter: { status: { $eq: { '#PICK': { values: ['shipped', 'open'], weights: [2, 1] } } } } });
+      expect(readFileSync(join(out, 'capture.md'), 'utf8')).toContain("a pick among its field's sampled values");
+    } finally {
+      await client.db(db).dropDatabase();
+      await client.close();
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('capture --uri URI --query-stats: the stage through the driver (recording server)', () => {
   let server: RecordingServer;
