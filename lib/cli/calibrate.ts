@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { CliContext } from './context';
+import { EXIT } from '../config/errors';
 import { intArg } from '../config/validate';
 import { writeJsonAtomically } from '../common/atomic-write';
 import {
@@ -86,7 +87,7 @@ async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<
       await writeJsonAtomically(flags.json, result);
       ctx.out(`figures written to ${flags.json}`);
     }
-    if (controller.signal.aborted) ctx.exitCode = 130;
+    if (controller.signal.aborted) ctx.exitCode = EXIT.sigint;
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

@@ -81,6 +81,9 @@ export class ProgressPrinter {
       case 'rate-probe':
         say(`[rate] ${event.text}`);
         break;
+      case 'warmup-done':
+        if (!this.options.tty) say(`[sweep] ${event.clients} client${event.clients === 1 ? '' : 's'}: warmed up for ${event.seconds} s, ${event.steady ? 'steady' : 'not steady at the cap (--warmup-max): measured anyway'}`);
+        break;
       case 'client-bound':
         this.pauseBar();
         this.options.tables(`Load generator: ${event.advice}\n`);

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
+import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
-import { UsageError } from '../config/errors';
+import { EXIT, UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
 import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, rateArg, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
@@ -40,8 +41,15 @@ summary.md, results.csv, index.html, setup.js (the mongosh equivalent of what wa
 command-log.txt (every process command line and admin command, in order, credentials removed).
 Ctrl-C or SIGTERM stops the clients, writes the partial result and its report, stops every process
 the run started, and exits 130 / 143 (a second Ctrl-C quits at once). A step fails when the server goes
-away or it overruns its window by more than --op-timeout; then the run stops (--on-error stop, the default)
-or goes on with the next step (--on-error continue); either way every finished step is kept.
+away, it overruns its window by more than --op-timeout, or more than --max-error-rate (default 50%) of its
+ops failed (the first server error is printed); then the run stops (--on-error stop, the default) or goes
+on with the next step (--on-error continue); either way every finished step is kept.
+
+Warnings qualify the figures (docs/report.md lists them): errors (over 1% of ops failed), few-samples (a
+percentile from too few ops: shown as "p99: 12 samples"), mix-not-held, not-steady (ops/s, or the open
+model's latency, trended by 10% or more), client-bound, probe-client-bound, nothing-scheduled,
+nothing-measured. Each step's table prints them, --quiet prints them at the end (stderr under --json),
+and the result keeps them (steps[].warnings).
 
 The open model (--rate): ops are due on one schedule for the step (from its start, warm-up included); a
 free client takes the next due op, and latency counts from its due time. An op started more than 5 ms
@@ -68,17 +76,24 @@ Examples:
 
 Exit codes:
   0    success
-  1    the run failed (no server, a setup step or a benchmark step failed); what was measured is kept
+  1    the run failed (no server, a setup step or a benchmark step failed, a step's ops failed beyond
+       --max-error-rate); what was measured is kept
   2    bad input: an unknown or invalid option, config key or file (nothing was started)
   99   an objective (--slo) failed at some step; the results and the report were written
   130  interrupted by Ctrl-C (SIGINT); partial results were written, every process stopped
-  143  terminated (SIGTERM); the same`;
+  143  terminated (SIGTERM); the same
+When several apply, the first of 2, 130/143, 1, 99 wins.`;
+
+/** --warmup: whole seconds, or auto. */
+function warmupArg(value: string): number | 'auto' {
+  return value.trim() === 'auto' ? 'auto' : intArg('--warmup')(value);
+}
 
 /** The sweep time a preset amounts to with the defaults it leaves alone. */
 function presetSweep(name: RunPresetName): string {
   const v: BenchmarkFlags = RUN_PRESETS[name].values;
   const clients = v.clients ?? clientCountsUpTo(v.maxClients ?? RUN_DEFAULTS.maxClients);
-  return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup ?? RUN_DEFAULTS.warmup }));
+  return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup === 'auto' ? (v.warmupMax ?? RUN_DEFAULTS.warmupMax) : v.warmup ?? RUN_DEFAULTS.warmup }));
 }
 
 export function registerRun(program: Command, ctx: CliContext): void {
@@ -112,7 +127,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--clients <list>', 'explicit client counts, e.g. 1,3,9', intListArg('--clients'))
     .option('--max-clients <n>', `sweep 1, 2, 4, ... up to n (default: ${RUN_DEFAULTS.maxClients})`, intArg('--max-clients'))
     .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
-    .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup})`, intArg('--warmup'))
+    .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup}); auto: until the last 10 one-second ops/s are level (slope within +-1% per second), at most --warmup-max`, warmupArg)
+    .option('--warmup-max <s>', `with --warmup auto: the most seconds a step warms up; at the cap it is measured anyway and marked not-steady (default: ${RUN_DEFAULTS.warmupMax})`, intArg('--warmup-max'))
     .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))
     .option('--rate <rate>', "the open model: ops start on a schedule, latency from each op's due time; 500 (ops/s), 80% (of a maximum a closed probe measures first) or stages 100:30s,2000:2m (ramps; see below)", rateArg)
     .option('--rate-probe-seconds <s>', `with --rate N%: measured seconds of each client count of the closed probe, after 1 s of warm-up (default: ${RATE_PROBE_DEFAULT_SECONDS})`, intArg('--rate-probe-seconds'))
@@ -128,6 +144,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--seed <n>', `random seed; client i uses seed + i (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .option('--op-timeout <ms>', `per-operation time limit (driver timeoutMS, maxTimeMS on the server); a step still running this long after its window is cut and marked failed (default: ${RUN_DEFAULTS.opTimeout})`, intArg('--op-timeout'))
+    .option('--max-error-rate <percent>', `a step in which more than this share of the ops failed is a failed step, exit 1 (default: ${RUN_DEFAULTS.maxErrorRate * 100}%; 0%: any failed op)`)
     .option('--on-error <what>', `after a failed step (server gone, step cut): stop, or continue with the next step (default: ${RUN_DEFAULTS.onError})`)
     .option('--no-server-stats', "do not sample the servers' serverStatus during the run (no server charts, no consistency check)")
     .option('--workers <n>', 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))', workersArg)
@@ -221,7 +238,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       coordinator = await startCoordinator(agentOptions, plan.benchmark, uriTarget(plan.target.uri, clientOptions), { signal: interrupt.signal, note: (text) => err(`${text}\n`) });
       if (!coordinator) {
         err('mongo-bench run: interrupted while waiting for the agents; nothing was measured\n');
-        ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
+        ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
         return;
       }
     }
@@ -236,6 +253,8 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       ...(coordinator ? { stepExecutor: coordinator } : {}),
     });
     printer.stop();
+    // The step tables carried each step's warnings; --quiet prints no tables, so it gets them here.
+    if (plan.quiet && outcome.result) for (const line of warningLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
     for (const line of sloLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
     outcome = await afterRun(outcome, plan.store, { note: (text) => err(`${text}\n`) });
     if (plan.json && outcome.result) out(`${JSON.stringify(outcome.result, null, 2)}\n`);

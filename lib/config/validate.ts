@@ -82,6 +82,19 @@ export function intArg(flag: string) {
   };
 }
 
+/** A percentage written as --slo writes one ("50%", "0%", "12.5%"), as a fraction (0.5, 0, 0.125). */
+export function parsePercent(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value);
+  if (!m) throw new UsageError(`option ${flag}: expected a percentage such as 50% or 0%, got "${value}"`);
+  const n = Number(m[1]);
+  if (n > 100) throw new UsageError(`option ${flag}: a percentage is at most 100%, got "${value}"`);
+  return n / 100;
+}
+
+export function percentArg(flag: string) {
+  return (value: string): number => parsePercent(flag, value);
+}
+
 export function numberArg(flag: string) {
   return (value: string): number => {
     const n = Number(value);

@@ -1,6 +1,7 @@
 /** Plain-text tables for a step result (what the CLI prints as each step completes). */
 import { CLIENT_BOUND_MESSAGE, describeClientLoad, describeAgentsLoad } from './client-load';
 import { LatencySummary, StepResult } from '../result';
+import { percentileCell } from './warnings';
 
 function pad(cells: string[], widths: number[]): string {
   return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -9,8 +10,9 @@ function pad(cells: string[], widths: number[]): string {
 const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
 const n1 = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
+/** A percentile from too few samples is shown as its sample count ("12 samples"), never as a bare number. */
 function latencyCells(l: LatencySummary): string[] {
-  return l.count === 0 ? ['-', '-', '-', '-', '-', '-'] : [n0(l.avg), n0(l.p50), n0(l.p95), n0(l.p99), n0(l.p999), n0(l.max)];
+  return l.count === 0 ? ['-', '-', '-', '-', '-', '-'] : [n0(l.avg), n0(l.p50), n0(l.p95), percentileCell(l, 'p99', n0), percentileCell(l, 'p999', n0), n0(l.max)];
 }
 
 /** A small table: one row each for reads, writes and the total, then errors and trial spread if any. */
@@ -29,7 +31,8 @@ export function formatStepTable(step: StepResult): string {
     ...rows.map((r) => pad(r, widths).trimEnd()),
   ];
   if (step.ops.errors > 0) {
-    const kinds = (step.errorSamples ?? []).map((e) => `${e.error} x${e.count}`).join(', ');
+    // The first kind carries the server's own message: "FailedToParse (9) x8228: Unknown modifier: $sett ...".
+    const kinds = (step.errorSamples ?? []).map((e, i) => `${e.error} x${e.count}${i === 0 && e.example ? `: ${e.example}` : ''}`).join(', ');
     lines.push(`errors: ${n0(step.ops.errors)}${kinds ? ` (${kinds})` : ''}`);
   }
   if (step.trialStats) {
@@ -43,5 +46,7 @@ export function formatStepTable(step: StepResult): string {
   }
   if (step.client) lines.push(`load generator: ${step.agents?.length ? describeAgentsLoad(step.client, step.agents.length) : describeClientLoad(step.client)}`);
   if (step.clientBound) lines.push(`CLIENT-BOUND: ${CLIENT_BOUND_MESSAGE}`);
+  for (const w of step.warnings ?? []) if (w.code !== 'client-bound') lines.push(`warning [${w.code}]: ${w.message}`);
+  if (step.steadiness?.note) lines.push(step.steadiness.note);
   return lines.join('\n');
 }

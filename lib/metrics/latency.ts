@@ -17,12 +17,15 @@ export interface EncodedLatency {
   sumMicros: number;
   /** The largest value as recorded: a decoded histogram knows only its bucket's upper edge. */
   maxMicros: number;
+  /** The smallest value, exact (absent from recorders encoded before it was kept). */
+  minMicros?: number;
 }
 
 export class LatencyRecorder {
   readonly histogram: hdr.Histogram;
   private sumMicros = 0;
   private maxMicros = 0;
+  private minMicros = Infinity;
 
   constructor() {
     this.histogram = hdr.build({
@@ -34,9 +37,15 @@ export class LatencyRecorder {
     });
   }
 
-  /** Records one latency in microseconds (fractions allowed; stored rounded, at least 1). */
+  /**
+   * Records one latency in microseconds (fractions allowed; stored in the histogram rounded, at least 1;
+   * the sum and the minimum keep the exact value). An op cannot end before it began or was due: a latency
+   * that is not a positive number is a timing bug, thrown as a RangeError rather than clamped into the figures.
+   */
   record(micros: number): void {
+    if (!(micros > 0) || !Number.isFinite(micros)) throw new RangeError(`a latency must be a positive number of microseconds, got ${micros}: the op was timed from after it ended`);
     this.sumMicros += micros;
+    if (micros < this.minMicros) this.minMicros = micros;
     const v = micros < 1 ? 1 : micros > HIGHEST_TRACKABLE_MICROS ? HIGHEST_TRACKABLE_MICROS : Math.round(micros);
     this.histogram.recordValue(v);
     if (v > this.maxMicros) this.maxMicros = v;
@@ -50,6 +59,11 @@ export class LatencyRecorder {
     return this.sumMicros;
   }
 
+  /** The smallest value recorded, exact; undefined when none was (or a decoded recorder did not carry it). */
+  get min(): number | undefined {
+    return Number.isFinite(this.minMicros) ? this.minMicros : undefined;
+  }
+
   /** The largest value recorded (as stored: rounded, within 1 µs .. one hour). */
   get max(): number {
     return this.maxMicros;
@@ -60,7 +74,9 @@ export class LatencyRecorder {
    * the histogram in HdrHistogram's compressed encoding, so the parent adds counts exactly.
    */
   encode(): EncodedLatency {
-    return { histogram: hdr.encodeIntoCompressedBase64(this.histogram), sumMicros: this.sumMicros, maxMicros: this.maxMicros };
+    const encoded: EncodedLatency = { histogram: hdr.encodeIntoCompressedBase64(this.histogram), sumMicros: this.sumMicros, maxMicros: this.maxMicros };
+    if (Number.isFinite(this.minMicros)) encoded.minMicros = this.minMicros;
+    return encoded;
   }
 
   static decode(encoded: EncodedLatency): LatencyRecorder {
@@ -70,6 +86,7 @@ export class LatencyRecorder {
     decoded.destroy();
     recorder.sumMicros = encoded.sumMicros;
     recorder.maxMicros = encoded.maxMicros;
+    if (encoded.minMicros !== undefined) recorder.minMicros = encoded.minMicros;
     return recorder;
   }
 
@@ -78,6 +95,7 @@ export class LatencyRecorder {
     this.histogram.add(other.histogram);
     this.sumMicros += other.sumMicros;
     if (other.maxMicros > this.maxMicros) this.maxMicros = other.maxMicros;
+    if (other.minMicros < this.minMicros) this.minMicros = other.minMicros;
   }
 
   summary(): LatencySummary {
@@ -92,7 +110,11 @@ export function summarize(recorder: LatencyRecorder): LatencySummary {
   const max = recorder.max;
   // A percentile is reported as its bucket's highest equivalent value, which can pass the true max.
   const at = (p: number) => Math.min(h.getValueAtPercentile(p), max);
-  return { avg: round1(recorder.sum / count), p50: at(50), p95: at(95), p99: at(99), p999: at(99.9), max, count };
+  const summary: LatencySummary = { avg: round1(recorder.sum / count), p50: at(50), p95: at(95), p99: at(99), p999: at(99.9), max, count };
+  // The true minimum, to the nanosecond (a histogram bucket would round it).
+  const min = recorder.min;
+  if (min !== undefined) summary.min = Math.round(min * 1000) / 1000;
+  return summary;
 }
 
 /** Merges several recorders into a new one. */

@@ -55,7 +55,8 @@ export interface StepMeasurement {
   /** Per op class, and per op type (findOne, update, ...). */
   latency: { reads: LatencyRecorder; writes: LatencyRecorder; byOp: Map<string, LatencyRecorder> };
   /** Index = second of the window in which the op completed; ops completing after the close are in `overrun`. */
-  perSecond: { reads: number[]; writes: number[]; errors: number[] };
+  /** `latencyMicros`: the summed latency of the successful ops completed in each second (absent from older measurements). */
+  perSecond: { reads: number[]; writes: number[]; errors: number[]; latencyMicros?: number[] };
   /**
    * Ops started in the window that completed after it closed: counted in reads/writes/errors and the
    * histograms, never in a window second. `seconds`: from the close to the last of them.

@@ -118,6 +118,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
       reads: addSeries(parts.map((m) => m.perSecond.reads)),
       writes: addSeries(parts.map((m) => m.perSecond.writes)),
       errors: addSeries(parts.map((m) => m.perSecond.errors)),
+      ...(parts.every((m) => m.perSecond.latencyMicros) ? { latencyMicros: addSeries(parts.map((m) => m.perSecond.latencyMicros as number[])) } : {}),
     },
     errorTallies: mergeErrorTallies(parts.map((m) => m.errorTallies)),
     ...(benchRun ? { benchRun } : {}),

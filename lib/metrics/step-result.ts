@@ -36,6 +36,9 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     m.perSecond.reads.forEach((r, t) => {
       const sample: PerSecondSample = { t, reads: r, writes: m.perSecond.writes[t], errors: m.perSecond.errors[t] };
       if (trials.length > 1) sample.trial = trial + 1;
+      const latencySum = m.perSecond.latencyMicros?.[t];
+      const answered = r + m.perSecond.writes[t];
+      if (latencySum !== undefined && answered > 0) sample.latencyAvgMicros = round1(latencySum / answered);
       if (m.arrival) Object.assign(sample, arrivalSecond(m.arrival, t));
       perSecond.push(sample);
     });

@@ -1,4 +1,5 @@
 import { clientBoundClients, clientBoundWarningLines } from '../metrics/client-load';
+import { resultWarnings } from '../metrics/warnings';
 import { ResultDocument, StepResult } from '../result';
 
 /** What a result measured, as short human strings (used in chart subtitles and summaries). */
@@ -158,6 +159,11 @@ export function warnings(results: readonly ResultDocument[]): string[] {
   results.forEach((r, i) => {
     const line = notMongoDBWarning(r, results.length > 1 ? labels[i] : undefined);
     if (line) out.push(line);
+  });
+  // Each step's warnings (lib/metrics/warnings.ts), client-bound aside: clientBoundWarnings says it in its own lines.
+  results.forEach((r, i) => {
+    const prefix = results.length > 1 ? `${labels[i]}: ` : '';
+    for (const { where, warning } of resultWarnings(r)) if (warning.code !== 'client-bound') out.push(`${prefix}WARNING ${where} [${warning.code}]: ${warning.message}`);
   });
   if (results.some(isTestDouble)) {
     out.push(

@@ -1,5 +1,6 @@
 /** Table models (plain strings) shared by summary.md and index.html, so both always show the same figures. */
 import { describeClientLoad } from '../metrics/client-load';
+import { percentileCell } from '../metrics/warnings';
 import { ResultDocument, StepResult } from '../result';
 import { clientCounts } from './chart-data';
 import { seriesLabels, stepStatus } from './describe';
@@ -20,8 +21,9 @@ interface StepMetric {
   value: (s: StepResult) => string;
 }
 
+/** A percentile from too few samples shows its sample count ("12 samples") instead of a number. */
 function latency(kind: 'reads' | 'writes', p: 'p50' | 'p99') {
-  return (s: StepResult) => (s.latencyMicros[kind].count > 0 ? formatMicrosAsMs(s.latencyMicros[kind][p]) : NONE);
+  return (s: StepResult) => (s.latencyMicros[kind].count > 0 ? percentileCell(s.latencyMicros[kind], p, formatMicrosAsMs) : NONE);
 }
 
 /** The figures of one step that summary tables show, in column order. */
@@ -50,13 +52,15 @@ function loadGeneratorCell(s: StepResult): string {
 export function resultTable(result: ResultDocument, title: string): Table {
   const withStatus = result.steps.some((s) => stepStatus(s) !== 'ok');
   const withLoad = result.steps.some((s) => s.client !== undefined);
-  const columns = ['Clients', ...STEP_METRICS.map((m) => m.title), ...(withStatus ? ['Status'] : []), ...(withLoad ? ['Load generator'] : [])];
+  const withWarnings = result.steps.some((s) => (s.warnings ?? []).length > 0);
+  const columns = ['Clients', ...STEP_METRICS.map((m) => m.title), ...(withStatus ? ['Status'] : []), ...(withWarnings ? ['Warnings'] : []), ...(withLoad ? ['Load generator'] : [])];
   const rows = result.steps.map((s) => {
     const status = stepStatus(s);
     const statusCell = status === 'ok' ? 'ok' : `${status}${s.error ? `: ${s.error}` : ''}`;
-    return [String(s.clients), ...STEP_METRICS.map((m) => m.value(s)), ...(withStatus ? [statusCell] : []), ...(withLoad ? [loadGeneratorCell(s)] : [])];
+    const warningsCell = (s.warnings ?? []).map((w) => w.code).join(', ') || NONE;
+    return [String(s.clients), ...STEP_METRICS.map((m) => m.value(s)), ...(withStatus ? [statusCell] : []), ...(withWarnings ? [warningsCell] : []), ...(withLoad ? [loadGeneratorCell(s)] : [])];
   });
-  return { title, columns, rows, align: columns.map((c) => (c === 'Status' || c === 'Load generator' ? 'left' : 'right')) };
+  return { title, columns, rows, align: columns.map((c) => (c === 'Status' || c === 'Load generator' || c === 'Warnings' ? 'left' : 'right')) };
 }
 
 /** Several results: one table per figure, one row per client count, one column per result. */
@@ -71,7 +75,8 @@ export function comparisonTables(results: readonly ResultDocument[]): Table[] {
       ...results.map((r) => {
         const step = r.steps.find((s) => s.clients === clients);
         if (!step) return NONE;
-        const notes = [...(stepStatus(step) === 'ok' ? [] : [stepStatus(step)]), ...(step.clientBound ? ['client-bound'] : [])];
+        const codes = (step.warnings ?? []).map((w) => w.code);
+        const notes = [...(stepStatus(step) === 'ok' ? [] : [stepStatus(step)]), ...(step.clientBound && !codes.includes('client-bound') ? ['client-bound'] : []), ...codes];
         return notes.length === 0 ? metric.value(step) : `${metric.value(step)} (${notes.join(', ')})`;
       }),
     ]),

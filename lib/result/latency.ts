@@ -9,6 +9,8 @@ export const latencySummarySchema = z.object({
   p99: z.number(),
   p999: z.number(),
   max: z.number(),
+  /** The smallest latency, exact (not a histogram bucket); absent from older results. */
+  min: z.number().optional(),
   /** How many operations the summary covers. */
   count: z.number(),
 });

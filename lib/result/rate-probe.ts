@@ -15,5 +15,7 @@ export const rateProbeSchema = z.object({
   clientsAtMax: z.number().int().positive(),
   /** share x maximum: the constant rate every step then held. */
   targetOpsPerSec: z.number(),
+  /** True when the load generator was the bottleneck at the client count that reached the maximum (absent in older results). */
+  clientBoundAtMax: z.boolean().optional(),
 });
 export type RateProbe = z.infer<typeof rateProbeSchema>;

@@ -15,6 +15,8 @@ export const perSecondSampleSchema = z.object({
   scheduled: z.number().optional(),
   dropped: z.number().optional(),
   late: z.number().optional(),
+  /** The mean latency (µs) of the successful ops completed in this second (the open model's steadiness is judged on it). */
+  latencyAvgMicros: z.number().optional(),
 });
 export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
 
@@ -61,6 +63,44 @@ export const stepDataVsCacheSchema = z.object({
   unavailable: z.string().optional(),
 });
 export type StepDataVsCache = z.infer<typeof stepDataVsCacheSchema>;
+
+/**
+ * Something that qualifies a step's figures (lib/metrics/warnings.ts computes them from the result; other
+ * parts of the run add their own codes): a stable `code`, a sentence, and the figures behind it.
+ */
+export const stepWarningSchema = z
+  .object({
+    /** errors, few-samples, mix-not-held, not-steady, client-bound, probe-client-bound, nothing-scheduled, nothing-measured, ... */
+    code: z.string(),
+    message: z.string(),
+  })
+  .catchall(z.unknown());
+export type StepWarning = z.infer<typeof stepWarningSchema>;
+
+/** One trend test (lib/metrics/steadiness.ts) as recorded. */
+export const trendRecordSchema = z.object({
+  n: z.number(),
+  testable: z.boolean(),
+  pValue: z.number().nullable(),
+  senSlope: z.number().nullable(),
+  changePercent: z.number().nullable(),
+  trending: z.boolean(),
+  /** The trial whose seconds were tested (absent: the step's only trial, or the test across trials). */
+  trial: z.number().optional(),
+});
+export type TrendRecord = z.infer<typeof trendRecordSchema>;
+
+/** Whether the step's seconds (and its trials) were in steady state: the tests behind `not-steady`. */
+export const stepSteadinessSchema = z.object({
+  /** What was tested: per-second ops/s (closed model) or per-second mean latency (open model: its rate is set by the schedule). */
+  series: z.enum(['opsPerSec', 'latencyAvgMicros']),
+  perSecond: z.array(trendRecordSchema),
+  /** The trials' means in time order, when the step ran several. */
+  trials: trendRecordSchema.optional(),
+  /** "steadiness not testable (n < 5)" when a series was too short to test. */
+  note: z.string().optional(),
+});
+export type StepSteadiness = z.infer<typeof stepSteadinessSchema>;
 
 export const stepResultSchema = z.object({
   clients: z.number().int().positive(),
@@ -116,5 +156,11 @@ export const stepResultSchema = z.object({
   arrival: stepArrivalSchema.optional(),
   /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
   dataVsCache: stepDataVsCacheSchema.optional(),
+  /** What qualifies the figures (too few samples, errors, not steady, ...); absent in older results and when nothing does. */
+  warnings: z.array(stepWarningSchema).optional(),
+  /** The steadiness tests behind the `not-steady` warning; absent in older results. */
+  steadiness: stepSteadinessSchema.optional(),
+  /** `--warmup auto`: how long the warm-up ran (per trial, the longest) and whether it reached steady state before its cap. */
+  warmup: z.object({ seconds: z.number(), steady: z.boolean() }).optional(),
 });
 export type StepResult = z.infer<typeof stepResultSchema>;

@@ -6,9 +6,12 @@
  */
 import { join } from 'node:path';
 import { WriteConcernSettings } from 'mongodb';
-import { RunOptions } from './run-options';
+import { RUN_DEFAULTS, RunOptions } from './run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
+import { annotateResult } from '../metrics/warnings';
+import { errorRateFailure } from '../metrics/error-rate';
+import { autoWarmup } from './auto-warmup';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
@@ -102,6 +105,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
       clients: options.clients,
       seconds: options.seconds,
       warmupSeconds: options.warmupSeconds,
+      ...(options.warmup === 'auto' ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
       trials: options.trials,
       rate: options.rate ?? null,
       ...(options.arrival ? { rateSpec: options.arrival } : {}),
@@ -126,6 +130,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
 export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = {}): Promise<ResultDocument> {
   const prepared = compileRunWorkload(options);
   if (options.scenarios && hooks.stepExecutor) throw new UsageError('scenarios run in this process: they cannot be combined with --agents');
+  if (options.warmup === 'auto' && hooks.stepExecutor) throw new UsageError('option --warmup auto: not through --agents yet; give the warm-up in seconds');
   if (options.arrival && hooks.stepExecutor) {
     throw new UsageError('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
   }
@@ -149,6 +154,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   let serverStats: ServerStatsRecorder | undefined;
   const save = async () => {
     if (serverStats) result.server = serverStats.section();
+    // The result's invariants: every step's warnings, computed from the result before it is written.
+    annotateResult(result);
     if (!resultsPath) return;
     await writeResultFile(resultsPath, result);
     emit({ type: 'results-written', path: resultsPath });
@@ -243,6 +250,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       const measurements: StepMeasurement[] = [];
       const trialStarts: string[] = [];
       let failure: string | undefined;
+      let warmup: StepResult['warmup'];
       // With hooks.turn, each trial (its set-up included) waits for its turn; a run that ends early is released by its scheduler.
       let release: (() => void) | undefined;
       for (let trial = 1; trial <= options.trials && !signal?.aborted; trial++) {
@@ -260,6 +268,13 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
           if (arrival) plan.arrival = arrival;
+          if (options.warmup === 'auto') {
+            const warmed = await autoWarmup(executor, plan, options.warmupMax ?? RUN_DEFAULTS.warmupMax, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) });
+            if (!warmed) break; // interrupted while warming up
+            emit({ type: 'warmup-done', clients, trial, seconds: warmed.seconds, steady: warmed.steady });
+            // Over the trials: the longest warm-up, steady only if every one was.
+            warmup = { seconds: Math.max(warmup?.seconds ?? 0, warmed.seconds), steady: (warmup?.steady ?? true) && warmed.steady };
+          }
           const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
           const outcome = await executor.runStep(plan, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }), onWindowOpen });
           const m = outcome.measurement;
@@ -286,10 +301,19 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
         : failedStep(clients, options, failure as string);
       if (step.trialStats && trialStarts.length === measurements.length) step.trialStats.startedAt = trialStarts;
+      // Most ops failed: the step measured the failures, not the server (--max-error-rate).
+      const tooManyErrors = failure === undefined && !signal?.aborted ? errorRateFailure(step, options.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate) : undefined;
+      if (tooManyErrors) {
+        failure = tooManyErrors;
+        step.status = 'failed';
+        step.error = tooManyErrors;
+      }
+      if (warmup && measurements.length > 0) step.warmup = warmup;
       executor.describeStep?.(step);
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
       if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
       result.steps.push(step);
+      annotateResult(result);
       if (serverStats && measurements.length > 0) {
         const check = checkStep(step, serverStats.windowsSoFar(), serverStats.processes, counting);
         serverStats.addCheck(check);

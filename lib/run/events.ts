@@ -15,6 +15,8 @@ export type BenchmarkEvent =
   | { type: 'setup-done'; clients: number; steps: number; docs: number; seconds: number }
   | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number }
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
+  /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
+  | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }
   | { type: 'step-done'; step: StepResult }
   | { type: 'results-written'; path: string }
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */

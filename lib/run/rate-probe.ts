@@ -5,6 +5,7 @@
  * their ops/s are kept, in the result's `rateProbe`.
  */
 import type { RateProbe } from '../result';
+import { isClientBound } from '../metrics/client-load';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { StepPlan } from '../workload/engine/engine';
 import type { RunOptions } from './run-options';
@@ -21,6 +22,7 @@ export interface ProbeSettings {
 /** Runs the probe; undefined when it was interrupted before it measured anything. */
 export async function probeMaximum(executor: StepExecutor, settings: ProbeSettings, say: (text: string) => void, signal?: AbortSignal): Promise<RateProbe | undefined> {
   const opsPerSec: number[] = [];
+  const bound: boolean[] = [];
   for (const clients of settings.clients) {
     if (signal?.aborted) break;
     const plan: StepPlan = { clients, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, randomSeed: settings.randomSeed, overrunLimitMs: settings.overrunLimitMs };
@@ -30,6 +32,7 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
     if (m.elapsedSeconds <= 0) break;
     const rate = Math.round(((m.reads + m.writes) / m.elapsedSeconds) * 10) / 10;
     opsPerSec.push(rate);
+    bound.push(m.client ? isClientBound(m.client) : false);
     say(`probe: ${clients} client${clients === 1 ? '' : 's'}, ${rate} ops/s`);
     if (m.interrupted) break;
   }
@@ -46,6 +49,7 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
     maxOpsPerSec,
     clientsAtMax: settings.clients[best],
     targetOpsPerSec: Math.round(settings.share * maxOpsPerSec * 10) / 10,
+    clientBoundAtMax: bound[best],
   };
   say(`maximum ${maxOpsPerSec} ops/s (${probe.clientsAtMax} clients): the run holds ${Math.round(settings.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`);
   return probe;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { closest, parseOptions, positiveInt } from '../config/validate';
+import { closest, parsePercent, parseOptions, positiveInt } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/spec/presets';
 import { readWorkloadFile } from '../workload/spec/workload-file';
 import { replayStages } from '../workload/spec/replay-curve';
@@ -34,6 +34,10 @@ export const RUN_DEFAULTS = {
   /** Per-operation time limit (ms): a stuck op fails after this, and cannot hold its step much longer. */
   opTimeout: 30_000,
   onError: 'stop',
+  /** A step in which more than this share of the ops failed is a failed step (--max-error-rate). */
+  maxErrorRate: 0.5,
+  /** --warmup auto: the most seconds a step warms up before it is measured anyway (--warmup-max). */
+  warmupMax: 60,
 } as const;
 
 /** The most worker threads a step may use. */
@@ -59,6 +63,14 @@ export interface RunOptions {
   clients: number[];
   seconds: number;
   warmupSeconds: number;
+  /**
+   * 'auto': each step (and trial) warms up until its last 10 one-second ops/s show a slope within +/-1% of
+   * their median per second (lib/metrics/steadiness.ts steadyForWarmup), at most `warmupMax` seconds; then
+   * it is measured. `warmupSeconds` is 0 then.
+   */
+  warmup?: 'auto';
+  /** With warmup 'auto': the cap in seconds (default 60). */
+  warmupMax?: number;
   trials: number;
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
@@ -93,6 +105,8 @@ export interface RunOptions {
   opTimeoutMS?: number;
   /** After a failed step: stop the run (default), or go on with the next step. */
   onError?: OnError;
+  /** A step in which more than this share (0..1) of the ops failed is failed (default 0.5; --max-error-rate). */
+  maxErrorRate?: number;
   /**
    * Worker threads per step (each with its own MongoClient and a share of the clients); 1 = the
    * main thread alone. 'auto' or undefined: min(clients, cores - 1), at least 1.
@@ -117,7 +131,10 @@ export interface BenchmarkFlags {
   clients?: number[];
   maxClients?: number;
   seconds?: number;
-  warmup?: number;
+  /** Seconds, or 'auto' (until steady, at most warmupMax seconds). */
+  warmup?: number | 'auto';
+  /** With warmup 'auto': the most seconds a step warms up (default 60). */
+  warmupMax?: number;
   trials?: number;
   /** 500, "500", "80%", "100:30s,2000:2m", or (config file) stages [{ rate: 100, for: '30s' }, ...]. */
   rate?: number | string | unknown[];
@@ -142,6 +159,8 @@ export interface BenchmarkFlags {
   testDouble?: boolean;
   opTimeout?: number;
   onError?: string;
+  /** "50%", "0%": the share of failed ops above which a step fails (a number is taken as a fraction, from the API). */
+  maxErrorRate?: string | number;
   /** A count, or 'auto' (commander hands the text; workersArg converts it). */
   workers?: number | 'auto';
   /** --no-server-stats gives false. */
@@ -176,7 +195,8 @@ export const benchmarkShape = {
   clients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS} (one connection per client)`)).min(1, 'expected at least one client count').optional(),
   maxClients: positiveInt('the maximum client count').max(MAX_CLIENTS, `the maximum client count must be at most ${MAX_CLIENTS} (one connection per client)`).optional(),
   seconds: positiveInt('seconds per step').optional(),
-  warmup: z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0').optional(),
+  warmup: z.union([z.literal('auto'), z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0')], { error: 'must be auto or a whole number of seconds >= 0' }).optional(),
+  warmupMax: positiveInt('the warm-up cap (seconds)').optional(),
   trials: positiveInt('trials per step').optional(),
   // Every form is checked by resolveBenchmarkOptions (parseRateText), which names the option.
   rate: z.union([z.number(), z.string(), z.array(z.unknown())]).optional(),
@@ -197,6 +217,7 @@ export const benchmarkShape = {
   testDouble: z.boolean().optional(),
   opTimeout: positiveInt('the operation timeout (ms)').optional(),
   onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
+  maxErrorRate: z.union([z.string(), z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')]).optional(),
   reset: z.enum(RESET_CHOICES, { error: `must be ${RESET_CHOICES.join(' or ')}` }).optional(),
   workers: z
     .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
@@ -360,7 +381,13 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
-  const warmupSeconds = flags.warmup ?? RUN_DEFAULTS.warmup;
+  const autoWarmup = flags.warmup === 'auto';
+  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('option --warmup-max: needs --warmup auto');
+  const warmupSeconds = flags.warmup === 'auto' ? 0 : flags.warmup ?? RUN_DEFAULTS.warmup;
+  if (autoWarmup && (flags.rate !== undefined || flags.replayRate !== undefined)) {
+    throw new UsageError("option --warmup auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds");
+  }
+  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('option --warmup auto: not with scenarios (they share one clock); give the warm-up in seconds');
   const rate = resolveRate(flags, warmupSeconds + seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   return {
@@ -369,6 +396,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     clients,
     seconds,
     warmupSeconds,
+    ...(autoWarmup ? { warmup: 'auto' as const, warmupMax: flags.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     ...rate,
     load: flags.load ?? true,
@@ -384,6 +412,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
     onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
+    maxErrorRate: typeof flags.maxErrorRate === 'string' ? parsePercent('--max-error-rate', flags.maxErrorRate) : flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate,
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),

@@ -6,6 +6,7 @@
  * scenario's steps under its name; the run's `steps` get one step, all scenarios together, second by
  * second on the same clock (what the server saw), checked against the servers' own counts.
  */
+import { annotateResult } from '../metrics/warnings';
 import type { MongoClient } from 'mongodb';
 import { ResultDocument, ScenarioEvent, ScenarioResult, StepResult } from '../result';
 import { StepMeasurement } from '../metrics/measurement';
@@ -153,6 +154,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
   }
   // The objectives (--slo) are judged on all scenarios together, as on any step.
   if (result.slo && options.slo) addStepVerdicts(result.slo, options.slo, together);
+  annotateResult(result);
   emit({ type: 'step-done', step: together });
   await ctx.save();
   await ctx.onStepComplete?.(result);

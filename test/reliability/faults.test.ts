@@ -124,8 +124,10 @@ describe('faults', () => {
       const started = Date.now();
       const code = await main(['node', 'mongo-bench', 'run', '--uri', proxy.uri, '--out', out, '--workload', 'read-only', '--clients', '2', '--seconds', '2', '--warmup', '0', '--docs', '20', '--op-timeout', '400', '--test-double'], ctx);
       const took = Date.now() - started;
-      expect({ code, stderr: ctx.stderr }).toMatchObject({ code: 0 });
+      // Every op failed: the step is failed (more than --max-error-rate 50% of its ops), exit 1, what it measured kept.
+      expect({ code, stderr: ctx.stderr }).toMatchObject({ code: 1, stderr: expect.stringMatching(/ops failed \(100%, more than --max-error-rate 50%\); first error: MongoNetworkTimeoutError/) });
       const step = readResult(out).steps[0];
+      expect(step.status).toBe('failed');
       // 2 clients x 2 s / 0.4 s per timed-out op: about 10 errors, no successful read.
       expect(step.ops.reads).toBe(0);
       expect(step.ops.errors).toBeGreaterThanOrEqual(6);

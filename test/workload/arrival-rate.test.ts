@@ -85,6 +85,33 @@ describe('the open model on the null server', () => {
     expect(h.getValueAtPercentile(99)).toBeLessThan(600_000);
   });
 
+  it('no op starts before its due time: every recorded latency is > 0 (exact), the summaries give the true min', async () => {
+    // LatencyRecorder.record throws on a latency <= 0, so any op timed from after it ended fails this step.
+    const plan: StepPlan = { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 1000 };
+    const m = await runStep(ops, scope, plan);
+    expect(m.reads).toBeGreaterThan(1000);
+    for (const recorder of [m.latency.reads, m.latency.writes, ...m.latency.byOp.values()]) {
+      expect(recorder.min).toBeGreaterThan(0);
+      expect(recorder.summary().min).toBeGreaterThan(0);
+      // The exact sum is never fed a clamped or negative value: avg >= min.
+      expect(recorder.sum / recorder.count).toBeGreaterThanOrEqual(recorder.min!);
+    }
+  });
+
+  it("far below capacity the open model's p1 is at least 0.9x the closed loop's at 1 client; at twice capacity its p50 is 10x or more (the backlog is counted)", async () => {
+    const closed = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1 });
+    const closedP1 = closed.latency.reads.histogram.getValueAtPercentile(1);
+    const closedP50 = closed.latency.reads.histogram.getValueAtPercentile(50);
+    const capacity = (closed.reads + closed.writes) / 2;
+    // Far below: 100 ops/s against thousands. An op that started when an early timer fired would be timed
+    // from before it began, and its p1 would fall well under the closed loop's round trip.
+    const low = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 100 });
+    expect(low.latency.reads.histogram.getValueAtPercentile(1)).toBeGreaterThanOrEqual(0.9 * closedP1);
+    // Twice capacity: ops queue behind each other and keep their wait (until dropped after the grace).
+    const over = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: Math.round(2 * capacity) });
+    expect(over.latency.reads.histogram.getValueAtPercentile(50)).toBeGreaterThanOrEqual(10 * closedP50);
+  });
+
   it('threads that each run a share of the clients hold the total rate together', async () => {
     const startAt = performance.now() + 50;
     const base: StepPlan = { clients: 4, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 300, startAt };

@@ -51,10 +51,33 @@ describe('latency recorder', () => {
     expect(big.max).toBeGreaterThan(3.5e9);
   });
 
+  it('refuses a latency <= 0 (a timing bug, never clamped into the sum) and keeps the exact min through encoding and merging', () => {
+    const r = new LatencyRecorder();
+    expect(() => r.record(0)).toThrow(RangeError);
+    expect(() => r.record(-20)).toThrow(/positive number of microseconds, got -20/);
+    expect(() => r.record(NaN)).toThrow(RangeError);
+    expect(r.count).toBe(0);
+    expect(r.sum).toBe(0);
+    expect(r.min).toBeUndefined();
+    expect(r.summary().min).toBeUndefined();
+    r.record(0.4);
+    r.record(250);
+    expect(r.min).toBe(0.4);
+    expect(r.summary()).toMatchObject({ min: 0.4, max: 250, count: 2, avg: 125.2 });
+    const decoded = LatencyRecorder.decode(r.encode());
+    expect(decoded.min).toBe(0.4);
+    const other = recorder([0.1]);
+    decoded.add(other);
+    expect(decoded.summary().min).toBe(0.1);
+    // A recorder encoded without a min (as before it was kept) decodes without one.
+    const { minMicros: _drop, ...old } = recorder([5]).encode();
+    expect(LatencyRecorder.decode(old).min).toBeUndefined();
+  });
+
   it('keeps a fixed footprint however many values it records', () => {
     const r = new LatencyRecorder();
     const before = r.histogram.estimatedFootprintInBytes;
-    for (let i = 0; i < 200_000; i++) r.record((i * 7919) % 5_000_000);
+    for (let i = 0; i < 200_000; i++) r.record(((i * 7919) % 5_000_000) + 1);
     expect(r.histogram.estimatedFootprintInBytes).toBe(before);
   });
 });

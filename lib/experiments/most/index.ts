@@ -2,6 +2,7 @@
  * MOST (OCI 2011, Test Results 1-3): 16 KiB documents written in batches by several writers, then read
  * back N..1 counting the reads that found their document; by write concern, capped and read preference.
  */
+import { annotateResult } from '../../metrics/warnings';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeResultFile } from '../../result';
@@ -72,7 +73,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
   });
   await dropQuietly(ctx.client, ctx.db, COLLECTION);
   const result = mostResult({ config, target: ctx.target, ns: `${ctx.db}.${COLLECTION}`, startedAt, finishedAt: new Date(), matrix: ctx.matrixName }, params, m);
-  await writeResultFile(join(ctx.dir, RESULTS_FILE), result);
+  await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
   const failed = m.writeErrors > 0 ? `${m.writeErrors} of ${m.writeBatches} insert batches failed, first: ${m.firstWriteError}` : undefined;
   return {
     status: m.interrupted ? 'interrupted' : failed ? 'failed' : 'ok',

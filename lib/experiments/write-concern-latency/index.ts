@@ -2,6 +2,7 @@
  * Server Density (2013): single inserts of {a: 1, b: 'hat'} one at a time per write concern, run in
  * rounds keeping the last, so the database's creation stays out of the figures.
  */
+import { annotateResult } from '../../metrics/warnings';
 import { join } from 'node:path';
 import { BSON, ObjectId } from 'mongodb';
 import { z } from 'zod';
@@ -49,7 +50,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
   await dropQuietly(ctx.client, ctx.db, COLLECTION);
   const m = await runWriteConcernLatency(ctx.client, ctx.db, COLLECTION, params, driverWriteConcern(ctx.config.writeConcern), { signal: ctx.signal });
   const result = latencyResult({ config: ctx.config, target: ctx.target, ns: `${ctx.db}.${COLLECTION}`, startedAt, finishedAt: new Date(), matrix: ctx.matrixName }, params, m);
-  await writeResultFile(join(ctx.dir, RESULTS_FILE), result);
+  await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
   const s = m.stats;
   const failed = m.errors > 0 ? `${m.errors} of ${params.inserts} inserts failed, first: ${m.firstError}` : undefined;
   return {

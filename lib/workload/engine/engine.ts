@@ -112,6 +112,8 @@ class Tally {
   readonly readsPerSecond: Float64Array;
   readonly writesPerSecond: Float64Array;
   readonly errorsPerSecond: Float64Array;
+  /** Summed latency (µs) of the successful ops completed in each second. */
+  readonly latencyPerSecond: Float64Array;
   /** Counted ops that completed after the window closed (in flight at its close). */
   overrunReads = 0;
   overrunWrites = 0;
@@ -133,6 +135,7 @@ class Tally {
     this.readsPerSecond = new Float64Array(seconds);
     this.writesPerSecond = new Float64Array(seconds);
     this.errorsPerSecond = new Float64Array(seconds);
+    this.latencyPerSecond = new Float64Array(seconds);
   }
 
   noteError(err: unknown): void {
@@ -266,15 +269,27 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     for (const wake of waiting) wake();
   };
   if (schedule) signal?.addEventListener('abort', wakeAll, { once: true });
+  /**
+   * Waits until `due` (performance.now()) or an abort. Node's timers run on libuv's loop clock, cached and
+   * in whole milliseconds, so a timer can fire up to ~2 ms early against performance.now(): when it does,
+   * it is armed again for what remains (at least Node's 1 ms), never spun on. The op may so start up to
+   * a millisecond or two late; it is timed from its due time all the same.
+   */
   const waitForDue = (due: number): Promise<void> =>
     new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       const wake = () => {
         clearTimeout(timer);
         waiting.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, due - performance.now());
+      const arm = () => {
+        const remaining = due - performance.now();
+        if (remaining <= 0 || signal?.aborted || cut) wake();
+        else timer = setTimeout(arm, Math.max(1, Math.ceil(remaining)));
+      };
       waiting.add(wake);
+      arm();
     });
   /**
    * A client of the open model: it takes the next due op off the shared schedule (waiting for it when it
@@ -298,7 +313,9 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       pacing.syncOps = 0;
       const due = arrivals.claim(performance.now());
       if (due === undefined) return;
-      if (due - performance.now() >= 1) {
+      // No op starts before its due time: it is timed from it (end - due), so an early start would take
+      // time off its latency, and a late one keeps its wait (the coordinated-omission correction).
+      if (performance.now() < due) {
         await waitForDue(due);
         if (signal?.aborted || cut) return;
       }
@@ -369,6 +386,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     const micros = (end - start) * 1000;
     slot.classLatency.record(micros);
     slot.opLatency.record(micros);
+    if (!late) tally.latencyPerSecond[bucket] += micros;
     if (slot.isRead) {
       tally.reads++;
       if (late) tally.overrunReads++;
@@ -444,7 +462,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     writes: tally.writes,
     errors: tally.errors,
     latency: { reads, writes, byOp },
-    perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond) },
+    perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond), latencyMicros: toList(tally.latencyPerSecond) },
     errorTallies: tally.tallies(),
     benchRun: tally.benchRun,
     overrun: {
