@@ -8,22 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkWorkload, expectNoRegression, NotSteadyError, RegressionError, ResultDocument, WORKLOAD_TEST_DEFAULTS } from 'mongo-bench';
 import { NULL_SERVER_NS, startNullServer } from '../../lib/calibrate/null-server';
-import { resultStep } from '../support/results';
+import { resultDocument, trialsStep } from '../support/results';
 
-function result(values: number[]): ResultDocument {
-  const mean = values.reduce((s, v) => s + v, 0) / values.length;
-  return {
-    schema: 'mongo-bench/result@1',
-    tool: { name: 'mongo-bench', version: 'test' },
-    label: 'orders',
-    complete: true,
-    startedAt: '2026-01-01T00:00:00Z',
-    target: { uri: 'mongodb://127.0.0.1:1/', serverVersion: '7.0.14', topology: 'standalone' },
-    workload: { name: 'orders', ops: [] },
-    config: {},
-    steps: [resultStep({ clients: 1, trials: values.length, opsPerSec: { total: mean, reads: mean, writes: 0 }, trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values } } })],
-  } as unknown as ResultDocument;
-}
+const result = (values: number[]): ResultDocument => ({ ...resultDocument('orders', [trialsStep(values)]), workload: { name: 'orders', ops: [] } });
 
 const WARMING = [1148, 2690, 4027, 5123, 8805];
 const STEADY = [9010, 8950, 9100, 8890, 9040];
