@@ -137,24 +137,6 @@ async function main(): Promise<void> {
     const slow = await startStallProxy(target, { command: 'find', delayMs: args.slowDelayMs });
     proxies.push(slow);
 
-    const runOnce = async (proxyUri: string, label: string): Promise<ResultDocument> => {
-      const r = await benchmark({
-        uri: proxyUri,
-        ops: [{ op: 'findOne', ns: NS, query: { _id: { '#RAND_INT': [0, DOCS] } } }],
-        workloadName: 'findOne-by-id',
-        ns: NS,
-        load: false,
-        docs: DOCS,
-        clients: [args.clients],
-        seconds: args.seconds,
-        warmup: args.warmup,
-        trials: args.trials,
-        label,
-      });
-      if (!r.complete || r.steps[0]?.status !== 'ok') throw new Error(`run ${label} did not complete: ${r.incompleteReason ?? r.steps[0]?.error ?? '?'}`);
-      return r;
-    };
-
     const input = (proxyUri: string, label: string): BenchmarkInput => ({
       uri: proxyUri,
       ops: [{ op: 'findOne', ns: NS, query: { _id: { '#RAND_INT': [0, DOCS] } } }],
@@ -168,6 +150,12 @@ async function main(): Promise<void> {
       trials: args.trials,
       label,
     });
+    const runOnce = async (proxyUri: string, label: string): Promise<ResultDocument> => {
+      const r = await benchmark(input(proxyUri, label));
+      if (!r.complete || r.steps[0]?.status !== 'ok') throw new Error(`run ${label} did not complete: ${r.incompleteReason ?? r.steps[0]?.error ?? '?'}`);
+      return r;
+    };
+
     const interleavedPairs = args.interleavedPairs ?? args.pairs;
     const inter = { aa: blank(), ab: blank() };
     const interA: number[] = [];

@@ -42,8 +42,13 @@ export interface WorkloadBenchmarkInput {
   seconds?: number;
   /** Client counts (default [1, 4]). */
   clients?: number[];
-  /** Warm-up seconds before each measured step (default 1). */
-  warmup?: number;
+  /**
+   * Warm-up before each trial: 'auto' (the default: until the last 10 one-second rates are level, at most
+   * `warmupMax` seconds; a cold server is warmed before it is measured) or seconds.
+   */
+  warmup?: number | 'auto';
+  /** With warmup 'auto': the most seconds a trial warms up (default 15); a warm-up that hits it leaves the run not steady. */
+  warmupMax?: number;
   /**
    * Trials per client count, each with its own warm-up (default 5): the trials are what a comparison
    * tests (one run each cannot be told from run-to-run variation; 4 or more per side can reach p < 0.05).
@@ -61,7 +66,7 @@ export interface WorkloadBenchmarkInput {
   baseline?: string;
 }
 
-export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 1, trials: 5 } as const;
+export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 'auto', warmupMax: 15, trials: 5 } as const;
 
 async function loadDocuments(target: Target, input: WorkloadBenchmarkInput, ns: string): Promise<void> {
   const parsed = parseNamespace(ns, false);
@@ -116,6 +121,7 @@ export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<
       clients: input.clients ?? [...WORKLOAD_TEST_DEFAULTS.clients],
       seconds: input.seconds ?? WORKLOAD_TEST_DEFAULTS.seconds,
       warmup: input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup,
+      ...((input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup) === 'auto' ? { warmupMax: input.warmupMax ?? WORKLOAD_TEST_DEFAULTS.warmupMax } : {}),
       trials: input.trials ?? WORKLOAD_TEST_DEFAULTS.trials,
       seed: input.seed,
     },
@@ -171,6 +177,17 @@ export class NotSteadyError extends Error {
   }
 }
 
+/** A step whose warm-up hit its cap before steady state, or that carries a not-steady warning. */
+function unsteadyStep(result: ResultDocument): string | undefined {
+  for (const step of result.steps) {
+    const at = `at ${step.clients} client${step.clients === 1 ? '' : 's'}`;
+    if (step.warmup?.steady === false) return `${at}, the warm-up reached its cap (${step.warmup.seconds} s) before the rate was level`;
+    const warning = step.warnings?.find((w) => w.code === 'not-steady');
+    if (warning) return `${at}, ${warning.message}`;
+  }
+  return undefined;
+}
+
 function describeSteps(result: ResultDocument): string {
   return result.steps.map((s) => `${s.clients} client${s.clients === 1 ? '' : 's'}: ${Math.round(s.opsPerSec.total)} ops/s`).join(', ') || 'no steps';
 }
@@ -189,7 +206,7 @@ export async function expectNoRegression(result: ResultDocument, baselinePath: s
     if (!update && ci) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
     if (!result.complete) throw new UsageError(`not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`);
     // A baseline recorded on a server still warming up makes every later comparison wrong.
-    const trend = resultTrend(result.steps);
+    const trend = resultTrend(result.steps) ?? unsteadyStep(result);
     if (trend) throw new NotSteadyError(`not recording the baseline ${baselinePath} from this run: ${trend}; warm the server up (a longer warmup) and run again`);
     await writeJsonAtomically(baselinePath, result);
     const log = options.log ?? ((line: string) => console.log(line));

@@ -1,6 +1,7 @@
 /**
- * The comparison chart: B/A ratios (ops/s, latency p50/p99) by client count, with the line of no
- * change at 1 and the regression threshold for ops/s. Drawn with the report's Chart.js-on-canvas
+ * The comparison chart: B/A ratios (ops/s, latency p50/p99) by client count on a log ratio axis (a
+ * halving and a doubling lie as far from 1; a 99% collapse stays on the chart), with the line of no
+ * change at 1, the regression threshold for ops/s, and each client count's verdict written above it. Drawn with the report's Chart.js-on-canvas
  * helpers (fonts, white background, warning lines) so it looks like every other chart of the tool.
  */
 import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
@@ -40,6 +41,37 @@ function referenceLinesPlugin(lines: Array<{ y: number; color: string; dash: num
   };
 }
 
+/** The verdict of each client count, written at the top of the plot above its x. */
+function verdictsPlugin(steps: readonly StepComparison[]): Plugin<'line'> {
+  return {
+    id: 'mbCompareVerdicts',
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      ctx.save();
+      ctx.font = `bold 12px "${CHART_FONT_FAMILY}"`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'top';
+      for (const s of steps) {
+        const px = chart.scales.x.getPixelForValue(s.clients);
+        if (px < chartArea.left || px > chartArea.right) continue;
+        ctx.fillStyle = s.regression ? '#b00020' : s.verdict === 'not compared' ? '#777777' : '#333333';
+        ctx.fillText(verdictLabel(s), px, chartArea.top + 4);
+      }
+      ctx.restore();
+    },
+  };
+}
+
+/** A verdict in a few words, for the chart. */
+export function verdictLabel(s: StepComparison): string {
+  if (s.regression) return 'REGRESSION';
+  if (s.verdict === 'no difference beyond noise') return 'no difference';
+  return s.verdict;
+}
+
+/** Ratio ticks of the log axis: the usual fractions and multiples, within the range drawn. */
+const RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 5, 10, 20, 50, 100];
+
 export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<'line'> {
   const steps = c.steps;
   const ticks = steps.map((s) => s.clients);
@@ -54,8 +86,11 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
       pointRadius: 5,
       spanGaps: false,
     }));
-  const values = datasets.flatMap((d) => d.data.map((p) => p.y)).filter((v): v is number => v !== null);
+  const values = datasets.flatMap((d) => d.data.map((p) => p.y)).filter((v): v is number => v !== null && v > 0);
   const lowLine = 1 - c.threshold / 100;
+  // Room above the highest ratio for the verdicts written at the top.
+  const yMin = Math.min(lowLine * 0.9, ...values.map((v) => v / 1.1));
+  const yMax = Math.max(1.15, ...values.map((v) => v * 1.35));
   const warnings = c.warnings;
   const lo = ticks[0] ?? 1;
   const hi = ticks[ticks.length - 1] ?? 1;
@@ -81,10 +116,16 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
           title: axisTitle('concurrent clients (log scale)'),
         },
         y: {
-          type: 'linear',
-          suggestedMin: Math.min(lowLine - 0.05, ...values),
-          suggestedMax: Math.max(1.1, ...values),
-          title: axisTitle('ratio B / A (1 = no change)'),
+          type: 'logarithmic',
+          min: yMin,
+          max: yMax,
+          afterBuildTicks: (scale: Scale) => {
+            // Over a wide range the ticks near 1 would crowd: keep 1 and the decades' 1-2-5.
+            const wide = yMax / yMin > 20;
+            scale.ticks = RATIO_TICKS.filter((v) => v >= yMin && v <= yMax && (!wide || [1, 2, 5].includes(Number((v / 10 ** Math.floor(Math.log10(v) + 1e-9)).toFixed(6))))).map((value) => ({ value }));
+          },
+          ticks: { callback: (value) => `${Number(value)}x` },
+          title: axisTitle('ratio B / A (log scale; 1 = no change)'),
         },
       },
     },
@@ -94,6 +135,7 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
         { y: 1, color: '#555555', dash: [], label: 'no change' },
         { y: lowLine, color: '#b00020', dash: [6, 4], label: `ops/s -${c.threshold}%` },
       ]),
+      verdictsPlugin(steps),
     ],
   };
 }

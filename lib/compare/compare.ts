@@ -269,6 +269,12 @@ export function compareResults(
   if (incompleteA) notes.push(`A is incomplete${incompleteA.incompleteReason ? `: ${incompleteA.incompleteReason}` : ''}`);
   if (incompleteB) notes.push(`B is incomplete${incompleteB.incompleteReason ? `: ${incompleteB.incompleteReason}` : ''}`);
   if (as.length > 1 || bs.length > 1) notes.push(`${as.length} result file(s) for A, ${bs.length} for B: each trial of each file is one replicate`);
+  // The open model (a fixed arrival rate) times ops from their due time; the closed loop from their start.
+  const openModel = (side: ResultDocument[]) => side.some((r) => r.steps.some((s) => s.arrival !== undefined));
+  if (openModel(as) !== openModel(bs)) {
+    const [open, closed] = openModel(as) ? ['A', 'B'] : ['B', 'A'];
+    notes.push(`${open} was measured in the open model (a fixed arrival rate: latency from each op's due time, queueing included) and ${closed} in the closed loop (clients wait for each reply): their latencies measure different things, and ${open}'s ops/s is set by its rate, so the ratios compare the models as much as the servers`);
+  }
   for (const difference of serverDifferences(a, b)) notes.push(`A and B ran on different servers: ${difference}`);
   const testDouble = a.target.testDouble === true;
   const regression = steps.some((s) => s.regression);

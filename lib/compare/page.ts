@@ -26,7 +26,7 @@ export function ratioChart(c: Comparison): ChartSpec {
     subtitle: c.a.server === c.b.server ? c.a.server : `A: ${c.a.server} · B: ${c.b.server}`,
     warnings: c.warnings,
     x: { kind: 'clients', title: 'concurrent clients (log scale)', ticks },
-    y: { title: 'ratio B / A (1 = no change)', unit: 'ratio', scale: 'linear' },
+    y: { title: 'ratio B / A (log scale; 1 = no change)', unit: 'ratio', scale: 'log' },
     series,
   };
 }

@@ -6,23 +6,11 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectNoRegression, NotSteadyError, RegressionError, ResultDocument } from 'mongo-bench';
-import { resultStep } from '../support/results';
+import { benchmarkWorkload, expectNoRegression, NotSteadyError, RegressionError, ResultDocument, WORKLOAD_TEST_DEFAULTS } from 'mongo-bench';
+import { NULL_SERVER_NS, startNullServer } from '../../lib/calibrate/null-server';
+import { resultDocument, trialsStep } from '../support/results';
 
-function result(values: number[]): ResultDocument {
-  const mean = values.reduce((s, v) => s + v, 0) / values.length;
-  return {
-    schema: 'mongo-bench/result@1',
-    tool: { name: 'mongo-bench', version: 'test' },
-    label: 'orders',
-    complete: true,
-    startedAt: '2026-01-01T00:00:00Z',
-    target: { uri: 'mongodb://127.0.0.1:1/', serverVersion: '7.0.14', topology: 'standalone' },
-    workload: { name: 'orders', ops: [] },
-    config: {},
-    steps: [resultStep({ clients: 1, trials: values.length, opsPerSec: { total: mean, reads: mean, writes: 0 }, trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values } } })],
-  } as unknown as ResultDocument;
-}
+const result = (values: number[]): ResultDocument => ({ ...resultDocument('orders', [trialsStep(values)]), workload: { name: 'orders', ops: [] } });
 
 const WARMING = [1148, 2690, 4027, 5123, 8805];
 const STEADY = [9010, 8950, 9100, 8890, 9040];
@@ -48,5 +36,21 @@ describe('NotSteadyError', () => {
     await expect(expectNoRegression(result(WARMING), baseline, { ci: false, update: false, log: () => undefined })).rejects.toThrow(/not recording the baseline .* the trials trend/);
     expect(existsSync(baseline)).toBe(false);
     await expect(expectNoRegression(result(STEADY), baseline, { ci: false, update: false, log: () => undefined })).resolves.toMatchObject({ status: 'baseline-written' });
+  });
+
+  it("benchmarkWorkload warms up with --warmup auto by default; a warm-up that hit its cap records no baseline (the null server)", async () => {
+    expect(WORKLOAD_TEST_DEFAULTS).toMatchObject({ warmup: 'auto', warmupMax: 15 });
+    const server = await startNullServer();
+    try {
+      // A 2 s cap: auto needs 10 level seconds, so every warm-up stops at its cap, not steady.
+      const result = await benchmarkWorkload({ uri: server.uri, ns: NULL_SERVER_NS, ops: [{ op: 'findOne', query: { _id: 1 } }], clients: [1], seconds: 1, trials: 2, warmupMax: 2 });
+      expect(result.config).toMatchObject({ warmup: 'auto', warmupMax: 2 });
+      expect(result.steps[0].warmup).toEqual({ seconds: 2, steady: false });
+      const baseline = join(dir, 'capped.json');
+      await expect(expectNoRegression(result, baseline, { ci: false, update: false, log: () => undefined })).rejects.toThrow(/the warm-up reached its cap \(2 s\)/);
+      expect(existsSync(baseline)).toBe(false);
+    } finally {
+      await server.stop();
+    }
   });
 });

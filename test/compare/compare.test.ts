@@ -15,7 +15,7 @@ import { UsageError } from '../../lib/config/errors';
 import { ResultDocument, StepResult } from '../../lib/result';
 import { runCli } from '../support/cli';
 import { countPixels, decodePng, isWarningRed, PNG_SIGNATURE } from '../report/helpers';
-import { resultStep } from '../support/results';
+import { resultDocument, resultStep } from '../support/results';
 
 const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p999: p50 * 4, max: p50 * 5, count: 100 });
 
@@ -52,19 +52,7 @@ function oneRun(clients: number, base: number, seconds = 10): StepResult {
   return { ...s, seconds, perSecond, elapsedSeconds: seconds };
 }
 
-function result(label: string, steps: StepResult[], testDouble = false): ResultDocument {
-  return {
-    schema: 'mongo-bench/result@1',
-    tool: { name: 'mongo-bench', version: 'test' },
-    label,
-    complete: true,
-    startedAt: '2026-01-01T00:00:00Z',
-    target: { uri: 'mongodb://127.0.0.1:27017', serverVersion: '7.0.14', topology: 'standalone', ...(testDouble ? { testDouble: true } : {}) },
-    workload: { name: '6to1', ops: [], docs: 1000, docSize: 1024 },
-    config: {},
-    steps,
-  };
-}
+const result = resultDocument;
 
 /** base * (1 + wobble): a fixed pattern of +-3% so rates are not all equal. */
 const WOBBLE = [0, 0.021, -0.013, 0.027, -0.029, 0.008, -0.018, 0.014, -0.004, 0.03];

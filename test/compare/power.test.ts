@@ -6,8 +6,7 @@
  */
 import { compareResults, minDetectableChange, renderComparisonText } from '../../lib/compare';
 import { renderComparisonMarkdown } from '../../lib/compare/render-text';
-import { ResultDocument } from '../../lib/result';
-import { resultStep } from '../support/results';
+import { resultDocument, trialsStep } from '../support/results';
 
 /** Every way of choosing k of 0..n-1 (for the exact null distribution). */
 function* choose(n: number, k: number, start = 0, picked: number[] = []): Generator<number[]> {
@@ -122,17 +121,7 @@ describe('minDetectableChange', () => {
   });
 
   it('is reported per client count in compare.json and shown beside the threshold', () => {
-    const doc = (label: string, rates: number[]): ResultDocument =>
-      ({
-        schema: 'mongo-bench/result@1',
-        tool: { name: 'mongo-bench', version: 'test' },
-        label,
-        complete: true,
-        startedAt: '2026-01-01T00:00:00Z',
-        target: { uri: 'mongodb://127.0.0.1:1/' },
-        workload: { name: 'w', ops: [] },
-        steps: [resultStep({ clients: 4, trials: rates.length, opsPerSec: { total: 1000, reads: 1000, writes: 0 }, trialStats: { opsPerSec: { mean: 1000, median: 1000, stdev: 0, values: rates } } })],
-      }) as unknown as ResultDocument;
+    const doc = (label: string, rates: number[]) => resultDocument(label, [trialsStep(rates, [], 4)]);
     const c = compareResults(doc('a', trials(5, 0.1)), doc('b', trials(5, 0.1)), { threshold: 5 });
     const expected = minDetectableChange(trials(5, 0.1), trials(5, 0.1), { alpha: 0.05, noise: 2 });
     expect(c.steps[0].minDetectablePercent).toBe(expected.percent);

@@ -5,25 +5,11 @@
  * of the per-round ratio is.
  */
 import { compareResults } from '../../lib/compare';
-import { ResultDocument, StepResult } from '../../lib/result';
-import { resultStep } from '../support/results';
+import { StepResult } from '../../lib/result';
+import { resultDocument, trialsStep } from '../support/results';
 
-function doc(label: string, steps: StepResult[]): ResultDocument {
-  return {
-    schema: 'mongo-bench/result@1',
-    tool: { name: 'mongo-bench', version: 'test' },
-    label,
-    complete: true,
-    startedAt: '2026-01-01T00:00:00Z',
-    target: { uri: 'mongodb://127.0.0.1:1/' },
-    workload: { name: 'w', ops: [] },
-    config: {},
-    steps,
-  } as unknown as ResultDocument;
-}
-
-const trials = (values: number[], perSecond: StepResult['perSecond'] = []) =>
-  resultStep({ clients: 1, trials: values.length, opsPerSec: { total: values.reduce((s, v) => s + v, 0) / values.length, reads: 0, writes: 0 }, trialStats: { opsPerSec: { mean: 0, median: 0, stdev: 0, values } }, perSecond });
+const doc = resultDocument;
+const trials = (values: number[], perSecond: StepResult['perSecond'] = []) => trialsStep(values, perSecond);
 
 describe('trending replicates', () => {
   it('a side whose trials rise is not compared, with the side and the trend', () => {
