@@ -222,11 +222,11 @@ class Filler {
       this.counts.limitsFromDocsReturned++;
       return max;
     }
-    this.drop(name);
+    this.leaveOut(name);
     return undefined;
   }
 
-  drop(name: string): void {
+  leaveOut(name: string): void {
     this.counts.dropped[name] = (this.counts.dropped[name] ?? 0) + 1;
   }
 
@@ -234,7 +234,7 @@ class Filler {
     const out: unknown[] = [];
     for (const stage of stages) {
       if (isObject(stage) && isPlaceholder(stage.$skip)) {
-        this.drop('$skip');
+        this.leaveOut('$skip');
         continue;
       }
       if (isObject(stage) && isPlaceholder(stage.$limit)) {
@@ -285,15 +285,15 @@ export function fillPlaceholders(
       if (n !== undefined) out.limit = n;
     } else if (isPlaceholder(v)) {
       // skip, batchSize, maxTimeMS, comment, ...: normalized options with no value to send.
-      filler.drop(k);
+      filler.leaveOut(k);
     } else if (k === 'cursor' && isObject(v)) {
       // An aggregate's {batchSize: "?number"}: the server's default batch.
-      if (isPlaceholder(v.batchSize)) filler.drop('cursor.batchSize');
+      if (isPlaceholder(v.batchSize)) filler.leaveOut('cursor.batchSize');
       out.cursor = {};
     } else if (k !== 'projection' && k !== 'let' && containsPlaceholder(v)) {
       // hint, min, max, collation...: a normalized value cannot be sent as it is, nor guessed (a hint
       // names an index: {a: "?number"} may be {a: 1} or {a: -1}).
-      filler.drop(k);
+      filler.leaveOut(k);
     } else {
       const r = k === 'projection' || k === 'let' ? filler.expression(v) : { value: v };
       if ('cannot' in r) return r;
