@@ -5,6 +5,7 @@
  * mongos started once the config servers are initiated). Whatever was started is stopped by the
  * Target's `release()`, and before the error when acquiring fails.
  */
+import { dirProblem } from '../common/dir-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { applyPlan, cacheSizeGbPerMongod, CommandLogEntry, describeCacheSize, driverConnector, ServerVersion, withCacheSize } from '../topology';
@@ -83,6 +84,9 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   // mongos has start-up options of its own that differ by version (mongosShutdownTimeoutMillisForSignaledShutdown
   // from 4.5.0), so its binary is checked too, not only mongod's.
   if (plan.processes.some((p) => p.kind === 'mongos')) checkBinaryVersion(requireMongos(target.binaries), 'mongos', plan.topology.serverVersion, hooks);
+  // Checked level by level first (lib/common/dir-check): a recursive mkdir under /proc never returns.
+  const problem = dirProblem(target.dataDir);
+  if (problem) throw new UsageError(`option --data-dir: cannot use ${target.dataDir}: ${problem}`);
   fs.mkdirSync(target.dataDir, { recursive: true });
   const removeData = () => {
     if (target.removeDataDir) fs.rmSync(target.dataDir, { recursive: true, force: true });

@@ -159,4 +159,6 @@ export interface Experiment<Kept = unknown> {
   finish?(kept: Kept[], outDir: string): Promise<string | undefined>;
   /** After the matrix: drops what the experiment left behind. */
   cleanUp?(client: MongoClient, db: string, guard: GuardPolicy): Promise<void>;
+  /** The collections of `db` it drops and fills: the data guard checks them before anything is probed or written. */
+  collections?: string[];
 }

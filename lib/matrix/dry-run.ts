@@ -42,6 +42,11 @@ export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan):
   }
   const setup = experiment.needs?.setup;
   if (setup && target.kind !== 'uri') out.push(`  --setup is implied: the matrix started this cluster, so ${setup.mayChange}`);
+  const collections = experiment.collections;
+  if (target.kind === 'uri' && collections?.length) {
+    const names = collections.map((c) => `${options.db}.${c}`).join(', ');
+    out.push(`  changes: ${options.drop ? `${names} replaced whatever they hold (--drop)` : `${names} dropped and refilled only if absent, empty or loaded by mongo-bench; one holding other documents is refused (exit 2) unless --drop is given`}`);
+  }
   for (const w of options.targetWarnings ?? []) out.push(`warning: ${w}`);
 
   const caps = expectedCapabilities(target);

@@ -6,8 +6,9 @@
  * atomically after every configuration; the combined report (summary.md, results.csv, bar charts) is
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
+import { MongoClient } from 'mongodb';
 import { assertWritableDir } from '../run/out-dir';
-import { guardPolicy } from '../target/data-guard';
+import { assertMayReplace, guardPolicy } from '../target/data-guard';
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../deployment/command-log';
@@ -122,11 +123,26 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
   log.open();
   // What the experiments may drop in --db (lib/target/data-guard): on --uri only what mongo-bench loaded, unless --drop.
   const guard = guardPolicy(server.origin, options.drop === true, '--drop', `the experiments' collections in ${options.db} are replaced whatever they hold`);
+  let rowGuard = guard;
   try {
+    // Before anything is probed or written: the experiment's collections are the tool's, or --drop was given.
+    // Settled once here: its rows then drop and refill them without asking again (a w:0 row on a server that
+    // answers w:0 writes anyway, FerretDB, leaves the shared client reading shifted replies).
+    for (const coll of experiment.collections ?? []) await assertMayReplace(client, options.db, coll, guard);
+    if (experiment.collections) rowGuard = { ...guard, consent: true };
     const probes = neededProbes(plan.configurations.map((p) => p.config));
     const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
     if (probes.capped) capabilities.capped = await probeCapped(client, options.db, guard);
-    if (probes.unacknowledgedWrites) capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(client, options.db, guard);
+    if (probes.unacknowledgedWrites) {
+      // On a client of its own: a server that answers a w:0 write anyway (FerretDB) leaves that reply on the
+      // connection, and the next command there would read it as its own.
+      const own = new MongoClient(server.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...server.clientOptions });
+      try {
+        capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(own, options.db, guard);
+      } finally {
+        await own.close().catch(() => undefined);
+      }
+    }
     emit({ type: 'connected', target, capabilities });
 
     const prepared = (await experiment.prepare?.(client, plan.configurations.map((p) => p.parameters))) ?? {};
@@ -175,7 +191,7 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
             ...{ uri: options.uri, db: options.db, serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, testDouble: options.testDouble },
             ...{ config: planned.config, parameters: planned.parameters, dir: join(options.outDir, planned.dir), relativeDir: planned.dir },
             progress: (text) => emit({ type: 'config-progress', index: i, text }),
-            guard,
+            guard: rowGuard,
           });
           row.status = outcome.status;
           if (outcome.reason) row.reason = outcome.reason;
@@ -211,7 +227,7 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
     emit({ type: 'written', files: [matrixPath, ...files] });
     return doc;
   } finally {
-    await experiment.cleanUp?.(client, options.db, guard);
+    await experiment.cleanUp?.(client, options.db, rowGuard);
     await client.close().catch(() => undefined);
   }
 }

@@ -35,6 +35,11 @@ export function formatStepTable(step: StepResult): string {
     const kinds = (step.errorSamples ?? []).map((e, i) => `${e.error} x${e.count}${i === 0 && e.example ? `: ${e.example}` : ''}`).join(', ');
     lines.push(`errors: ${n0(step.ops.errors)}${kinds ? ` (${kinds})` : ''}`);
   }
+  if (step.availability) {
+    const a = step.availability;
+    const down = a.outages.map((o) => `${o.seconds} s${o.end === undefined ? ' (no answer since)' : ''}`).join(', ');
+    lines.push(`no answer from the server: ${a.outages.length} outage${a.outages.length === 1 ? '' : 's'} (${down})${a.opsPerSecExcludesSeconds !== undefined ? `; ops/s leaves out ${a.opsPerSecExcludesSeconds} dead s (the step failed)` : '; ops/s over the whole window'}`);
+  }
   if (step.trialStats) {
     const t = step.trialStats.opsPerSec;
     lines.push(`ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`);

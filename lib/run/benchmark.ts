@@ -5,7 +5,7 @@
  * hooks.signal stops the clients, and the partial result is written with complete: false.
  */
 import { join } from 'node:path';
-import { WriteConcernSettings } from 'mongodb';
+import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { RUN_DEFAULTS, RunOptions } from './run-options';
 import { RunError, UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
@@ -307,7 +307,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           const outcome = await executor.runStep(plan, trial, { signal, onTick, onNoAnswer: outage.onNoAnswer, onWindowOpen });
           const m = outcome.measurement;
           // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
-          if (m.lostServer !== undefined && (await awaitAnswer(m, client, options.serverSelectionTimeoutMS))) delete m.lostServer;
+          const fresh = (timeoutMS: number) => new MongoClient(server.uri, { ...server.clientOptions, serverSelectionTimeoutMS: timeoutMS, connectTimeoutMS: timeoutMS });
+          if (m.lostServer !== undefined && (await awaitAnswer(m, fresh, options.serverSelectionTimeoutMS))) delete m.lostServer;
           const closed = m.outages?.at(-1)?.end;
           if (closed !== undefined) emit({ type: 'outage', clients, trial, since: m.outages!.at(-1)!.start, end: closed });
           const remoteFailure = outcome.failure;

@@ -33,15 +33,19 @@ export function outageAnnouncer(emit: (e: BenchmarkEvent) => void, clients: numb
   };
 }
 
+/** The least time the closing ping gets, when the step's own ops already waited out the deadline. */
+const LAST_PING_MS = 1000;
+
 /**
- * A step that ended with no answer since its last network error: asks the server (ping) until the
- * window's end plus one server-selection timeout. Answered: the outage closes then and the step is not
+ * A step that ended with no answer since its last network error: asks the server (ping, on a fresh
+ * client: the run's own may still hold the server as unknown) until the window's end plus one
+ * server-selection timeout (at least a second). Answered: the outage closes then and the step is not
  * failed for it. Returns whether the server answered.
  */
-export async function awaitAnswer(m: StepMeasurement, client: MongoClient, serverSelectionTimeoutMS: number): Promise<boolean> {
+export async function awaitAnswer(m: StepMeasurement, connect: (timeoutMS: number) => MongoClient, serverSelectionTimeoutMS: number): Promise<boolean> {
   const deadline = (m.window?.end ?? Date.now()) + serverSelectionTimeoutMS;
-  const left = deadline - Date.now();
-  if (left <= 0) return false;
+  const left = Math.max(LAST_PING_MS, deadline - Date.now());
+  const client = connect(left);
   let timer: NodeJS.Timeout | undefined;
   const answered = await Promise.race([
     client
@@ -52,6 +56,7 @@ export async function awaitAnswer(m: StepMeasurement, client: MongoClient, serve
     new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), left))),
   ]);
   clearTimeout(timer);
+  await client.close().catch(() => undefined);
   if (!answered) return false;
   const open = m.outages?.at(-1);
   if (open && open.end === undefined) open.end = Date.now();

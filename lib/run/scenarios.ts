@@ -7,6 +7,7 @@
  * second on the same clock (what the server saw), checked against the servers' own counts.
  */
 import { annotateResult } from '../metrics/warnings';
+import { addAvailability, clockTime } from './outages';
 import type { MongoClient } from 'mongodb';
 import { ResultDocument, ScenarioEvent, ScenarioResult, StepResult } from '../result';
 import { StepMeasurement } from '../metrics/measurement';
@@ -107,10 +108,11 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
       // A sweep's steps keep their place on the clock; one whose predecessor overran starts late, and says so.
       const lateMs = performance.now() - plan.startAt!;
       try {
-        const m = await runStep(ops, prepared.scope, plan, { signal });
+        const m = await runStep(ops, prepared.scope, plan, { signal, onNoAnswer: (since) => emit({ type: 'scenario', text: `${spec.name}: no answer from the server since ${clockTime(since)}` }) });
         if (m.interrupted && m.elapsedSeconds <= 0) return;
         const failure = m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
         step = summarizeStep([m], failure ? { status: 'failed', error: failure } : m.interrupted ? { status: 'interrupted' } : {});
+        addAvailability(step, [m]);
         measured.push(onRunClock(m, startSecond));
         if (failure) failures.push(`scenario ${spec.name}, ${clients} clients: ${failure}`);
       } catch (err) {

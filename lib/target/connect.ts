@@ -92,7 +92,7 @@ export async function assertNotRefused(uri: string, clientOptions: MongoClientOp
   const { client, hosts } = createClient(uri, { serverSelectionTimeoutMS: 1000, maxClients: 1, clientOptions });
   try {
     const refused = await refusedSingleHost(client);
-    if (refused) throw new RunError(`cannot connect to ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
+    if (refused) throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -103,7 +103,7 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
   const refused = await refusedSingleHost(client);
   if (refused) {
     await client.close().catch(() => undefined);
-    throw new RunError(`cannot connect to ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
+    throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
   }
   try {
     await client.connect();

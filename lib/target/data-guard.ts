@@ -60,10 +60,11 @@ const namespaceNotFound = (err: unknown) => err instanceof MongoServerError && (
 /** Whether `db.coll` holds only what this tool loaded (see the rule above); reads only. */
 export async function ownership(client: MongoClient, db: string, coll: string): Promise<Ownership> {
   const collection = client.db(db).collection<Document>(coll);
-  const docs = await collection.estimatedDocumentCount();
-  if (docs === 0) return { ours: true, docs, why: 'empty or absent' };
+  // One document or none, read (not a count from the collection's statistics: FerretDB's lag behind its inserts).
+  if (!(await collection.findOne({}, { projection: { _id: 1 } }))) return { ours: true, docs: 0, why: 'empty or absent' };
   const marker = await client.db(db).collection<{ _id: string; loadedBy?: string }>(OWNER_COLLECTION).findOne({ _id: coll });
-  if (marker) return { ours: true, docs, why: `loaded by ${String(marker.loadedBy ?? 'mongo-bench')}` };
+  if (marker) return { ours: true, docs: await collection.estimatedDocumentCount(), why: `loaded by ${String(marker.loadedBy ?? 'mongo-bench')}` };
+  const docs = await collection.countDocuments({});
   // An earlier version's load: every _id an integer 0..docs-1, every document with the loader's fields.
   const notTheLoaders: Document = { $or: [{ _id: { $not: { $gte: 0, $lt: docs } } }, ...LOADER_FIELDS.map((f) => ({ [f]: { $exists: false } }))] };
   const strangers = await collection.countDocuments(notTheLoaders);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli';
 import { ROOT } from '../support/cli-child';
 import { CLI_JS_ENV } from '../support/compiled-cli';
+import { FAKE_BIN } from '../support/processes';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'result-complete.json');
 const CLOSED = 'mongodb://127.0.0.1:1/';
@@ -62,6 +63,11 @@ describe('bad output paths are refused before anything connects (exit 2, within 
     const run = await refused(['report', FIXTURE, '--out', '/proc/mongo-bench-report'], '/proc/mongo-bench-report');
     expect(run.stderr).not.toContain('.tmp');
     await refused(['report', FIXTURE, '--out', join(file, 'report')], file);
+  });
+
+  it('run --data-dir of a launched server under /proc: refused before any server starts', async () => {
+    const run = await refused(['run', '--bin-dir', FAKE_BIN, '--data-dir', '/proc/mongo-bench-data', '--clients', '1', '--seconds', '1', '--out', join(dir, 'data-dir')], 'option --data-dir');
+    expect(run.stderr).toContain('/proc/mongo-bench-data');
   });
 
   it('capture and matrix --out', async () => {

@@ -90,6 +90,7 @@ describeNeeding('crud', 'outages: fail fast before a step, measure during one (C
     const out = join(dir, name);
     let cutAt = 0;
     let announcedAt = 0;
+    let restoredAt = 0;
     const ctx = captureContext({
       onErr: (stderr) => {
         if (!cutAt && stderr.includes('[sweep] step 1/1')) {
@@ -97,7 +98,7 @@ describeNeeding('crud', 'outages: fail fast before a step, measure during one (C
           setTimeout(() => {
             cutAt = Date.now();
             void proxy.cut().then(() => {
-              if (downMs !== undefined) setTimeout(() => void proxy.restore(), downMs);
+              if (downMs !== undefined) setTimeout(() => void proxy.restore().then(() => (restoredAt = Date.now())), downMs);
             });
           }, 700);
         }
@@ -106,12 +107,13 @@ describeNeeding('crud', 'outages: fail fast before a step, measure during one (C
     });
     const args = ['run', '--uri', proxy.uri, '--ns', `${uniqueDbName(name)}.docs`, '--clients', '2', '--warmup', '0', '--docs', '100', '--doc-size', '128', '--workers', '1', '--test-double', '--out', out, ...extra];
     const code = await main(['node', 'mongo-bench', ...args], ctx);
-    return { code, stderr: ctx.stderr, out, cutAt, announcedAt };
+    return { code, stderr: ctx.stderr, out, cutAt, announcedAt, restoredAt };
   }
 
   it('the server comes back within the window: announced within 2 s, the step is ok, keeps its window and reports the outage', async () => {
     const r = await runWithCut('back', 1500, ['--seconds', '4', '--server-selection-timeout', '5000']);
     expect(r.cutAt).toBeGreaterThan(0);
+    expect(r.restoredAt).toBeGreaterThan(r.cutAt);
     expect(r.announcedAt - r.cutAt).toBeLessThan(2000);
     expect(r.stderr).toMatch(/\[outage\] the server answered again at \d\d:\d\d:\d\d, after \d+\.\d s without an answer/);
     expect(r.code).toBe(0);
@@ -119,9 +121,10 @@ describeNeeding('crud', 'outages: fail fast before a step, measure during one (C
     expect(step.status ?? 'ok').toBe('ok');
     const outage = step.availability!.outages[0];
     expect(outage.end).toBeDefined();
-    // From the last answer before the cut to the first after the restore: about the 1.5 s it was down.
+    // From the last answer before the cut to the first after the restore: at least the 1.5 s it was down,
+    // more while the driver finds the server again (on a loaded machine up to seconds), within window + timeout.
     expect(outage.seconds).toBeGreaterThanOrEqual(1.4);
-    expect(outage.seconds).toBeLessThan(4.5);
+    expect(outage.seconds).toBeLessThan(9);
     expect(Date.parse(outage.start)).toBeLessThanOrEqual(r.cutAt + 50);
     expect(step.availability!.opsPerSecExcludesSeconds).toBeUndefined();
     expect(step.opsPerSec.total).toBeCloseTo((step.ops.reads + step.ops.writes) / step.elapsedSeconds!, 0);

@@ -65,15 +65,24 @@ describe('mongo-bench run: bad input is a clear error (exit 2) before any connec
 });
 
 describe('mongo-bench run: an unreachable server', () => {
-  it('fails within the server-selection timeout (exit 1) naming the host', async () => {
+  it('a replica set fails within the server-selection timeout (exit 1) naming the host', async () => {
     const started = Date.now();
-    const r = await run('--uri', DEAD_URI, '--clients', '1', '--server-selection-timeout', '700', '--out', join(tmpdir(), 'mb-never-written'));
+    const r = await run('--uri', `${DEAD_URI}/?replicaSet=rs0`, '--clients', '1', '--server-selection-timeout', '700', '--out', join(tmpdir(), 'mb-never-written'));
     const took = Date.now() - started;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('cannot reach 127.0.0.1:1');
     expect(r.stderr).toContain('within the server-selection timeout of 700 ms');
     expect(took).toBeGreaterThanOrEqual(600);
     expect(took).toBeLessThan(3000);
+  });
+
+  it('a single host refusing connections fails at once, not after the server-selection timeout', async () => {
+    const started = Date.now();
+    const r = await run('--uri', DEAD_URI, '--clients', '1', '--server-selection-timeout', '5000', '--out', join(tmpdir(), 'mb-never-written'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('cannot reach 127.0.0.1:1');
+    expect(r.stderr).toContain('ECONNREFUSED');
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
 

@@ -90,6 +90,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
 
 export const most: Experiment = {
   name: 'most',
+  collections: [COLLECTION],
   description:
     'MOST (OCI 2011, Test Results 1-3): 16 KiB documents in batches of 256 by 6 writers, read back N..1; write/read MiB/s and consistent reads by write concern, capped, read preference',
   parameters: PARAMETERS,

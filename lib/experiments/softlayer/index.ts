@@ -106,6 +106,7 @@ async function run(ctx: RunContext): Promise<RunOutcome<ResultDocument>> {
 
 export const softlayer: Experiment<ResultDocument> = {
   name: 'softlayer',
+  collections: [COLLECTION],
   description: 'SoftLayer (2012): the 6:1 query:update sweep, clients 1..32, 512 KiB documents, the four throughput charts',
   parameters: PARAMETERS,
   sizing: {

@@ -64,6 +64,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
 
 export const writeConcernLatency: Experiment = {
   name: 'write-concern-latency',
+  collections: [COLLECTION],
   description: 'Server Density (2013): 200 single inserts of {a: 1, b: "hat"} per write concern w:0, w:1, j:true, w:2, w:3; avg/min/max/p50/p99 ms',
   parameters: PARAMETERS,
   sizing: { full: { inserts: 200, rounds: 2 }, scaled: 'inserts', defaultScale: 1, scaleNote: '--scale 1 = 200 inserts per write concern, run twice keeping the second, as the seed' },
