@@ -125,6 +125,10 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
   const dot = ns.indexOf('.');
   const db = ns.slice(0, dot);
   const collection = ns.slice(dot + 1);
+  // --drop drops the benchmark's whole database: never one that holds the documents --docs-like models.
+  if (flags.drop === true && benchmark.docsLike?.kind === 'namespace' && benchmark.docsLike.db === db) {
+    throw new UsageError(`option --drop: it drops database ${db}, which holds --docs-like's source ${db}.${benchmark.docsLike.coll}: benchmark in another database (--ns) or leave out --drop`);
+  }
 
   const { target, warnings, notes } = resolveTargetPlan(flags, { now: ctx.now, env: ctx.env, authUser: ctx.authUser, collection: { db, collection, docs: benchmark.docs, load: benchmark.load } });
   return {

@@ -43,6 +43,8 @@ const ROWS: Row[] = [
   { name: 'run: malformed JSON', args: (d) => ['run', '--config', path.join(d, 'bad.json')], code: 2, message: /config file .*bad\.json:3:\d+: not valid JSON/ },
   { name: 'run: config is a list', args: (d) => ['run', '--config', path.join(d, 'list.yaml')], code: 2, message: /config file .*list\.yaml: expected an object of options/ },
   { name: 'run: config missing', args: (d) => ['run', '--config', path.join(d, 'none.yaml')], code: 2, message: /option --config: cannot read .*none\.yaml \(no such file\)/ },
+  // --drop drops the benchmark's database: refused when that database holds --docs-like's source.
+  { name: 'run: --drop with --docs-like in the same database', args: (_d, port) => ['run', '--uri', `mongodb://127.0.0.1:${port}`, '--ns', 'app.bench', '--docs-like', 'app.users', '--drop', ...RUN_SMALL], code: 2, message: /option --drop: it drops database app, which holds --docs-like's source app\.users/, withinMs: 1000 },
   // Op specs and templates.
   { name: 'run: op with an unknown field', args: (d) => ['run', '--workload-file', path.join(d, 'unknown-field.json')], code: 2, message: /workload file .*unknown-field\.json: ops\[0\]\.qurey: unknown field \(did you mean "query"\?\)/ },
   { name: 'run: malformed template', args: (d) => ['run', '--workload-file', path.join(d, 'template.json')], code: 2, message: /workload file .*template\.json: ops\[0\]\.query\._id\.#RAND_INT: expected \[min, max\]/ },
