@@ -13,7 +13,7 @@ import { clientCountsUpTo } from '../workload/spec/sweep';
 import { parseNamespace } from '../workload/spec/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/spec/setup-spec';
 import { parseRateText, RateSpec } from '../workload/spec/rate-spec';
-import { Objective, parseObjectives } from '../slo/objective';
+import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
@@ -380,6 +380,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
+  checkObjectiveScopes(slo, clients);
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
   const autoWarmup = flags.warmup === 'auto';
   if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('option --warmup-max: needs --warmup auto');
