@@ -143,3 +143,26 @@ describe('warnings on real runs against a recording server', () => {
     expect(() => resolveRunOptions({ uri: server.uri, warmupMax: 10 })).toThrow('option --warmup-max: needs --warmup auto');
   });
 });
+
+describe('a rate or replay whose measured window schedules nothing is refused before it starts', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-empty-window-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a capture that opens with a burst and falls silent: --replay-rate 1x with its burst all in the warm-up', () => {
+    const file = join(dir, 'burst.json');
+    writeFileSync(file, JSON.stringify({ name: 'burst', ops: [{ op: 'find', query: {} }], capture: { opsPerSecond: 4, perSecond: [40, 8, ...Array(11).fill(0)] } }));
+    expect(() => resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', workloadFile: file, replayRate: '1x', warmup: 2, seconds: 5 })).toThrow(
+      'option --replay-rate: the schedule puts no op in the measured window (seconds 2 to 7 of each step): nothing would be measured; the captured curve is silent there',
+    );
+    // Measured from the start, the burst is in the window: accepted.
+    expect(resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', workloadFile: file, replayRate: '1x', warmup: 0, seconds: 5 }).arrival?.kind).toBe('stages');
+  });
+
+  it('a constant rate too low for the window', () => {
+    expect(() => resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', rate: 0.05, warmup: 2, seconds: 5 })).toThrow(/option --rate: the schedule puts no op in the measured window/);
+    expect(resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', rate: 1, warmup: 2, seconds: 5 }).rate).toBe(1);
+  });
+});
