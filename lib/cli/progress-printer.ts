@@ -70,7 +70,7 @@ export class ProgressPrinter {
         break;
       case 'step-done':
         this.pauseBar();
-        this.options.tables(`${formatStepTable(event.step)}\n`);
+        this.options.tables(`${formatStepTable(event.step, event.heading)}\n`);
         break;
       case 'server-stats':
         say(`[server] ${event.text}`);

@@ -226,7 +226,9 @@ export function annotateResult<T extends ResultDocument>(result: T): T {
 /** Every warning of a result, flattened with where it belongs ("clients 4", "scenario reader, clients 2"). */
 export function resultWarnings(result: ResultDocument): Array<{ where: string; warning: StepWarning }> {
   const out: Array<{ where: string; warning: StepWarning }> = [];
-  for (const step of result.steps) for (const warning of step.warnings ?? []) out.push({ where: `clients ${step.clients}`, warning });
+  // In a run of scenarios, the run's one step is all of them together, not a client count.
+  const where = (step: StepResult) => (result.scenarios ? 'all scenarios' : `clients ${step.clients}`);
+  for (const step of result.steps) for (const warning of step.warnings ?? []) out.push({ where: where(step), warning });
   for (const scenario of result.scenarios ?? []) {
     for (const step of scenario.steps) for (const warning of step.warnings ?? []) out.push({ where: `scenario ${scenario.name}, clients ${step.clients}`, warning });
   }

@@ -17,7 +17,8 @@ export type BenchmarkEvent =
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }
-  | { type: 'step-done'; step: StepResult }
+  /** `heading`: what the step is when not a client count (a run of scenarios: their names). */
+  | { type: 'step-done'; step: StepResult; heading?: string }
   | { type: 'results-written'; path: string }
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
   | { type: 'client-bound'; advice: string }

@@ -158,7 +158,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     addBestVerdicts(result.slo, options.slo, result.steps);
   }
   annotateResult(result);
-  emit({ type: 'step-done', step: together });
+  emit({ type: 'step-done', step: together, heading: `scenarios ${specs.map((s) => s.name).join(' + ')} together (${together.clients} clients at most)` });
   await ctx.save();
   await ctx.onStepComplete?.(result);
   return failures.length > 0 ? failures.join('; ') : undefined;
