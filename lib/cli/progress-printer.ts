@@ -71,7 +71,7 @@ export class ProgressPrinter {
         break;
       case 'step-done':
         this.pauseBar();
-        this.options.tables(`${formatStepTable(event.step)}\n`);
+        this.options.tables(`${formatStepTable(event.step, event.heading)}\n`);
         break;
       case 'empty-namespaces':
         say(`warning: ${event.advice}`);

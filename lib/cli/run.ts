@@ -150,7 +150,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--no-server-stats', "do not sample the servers' serverStatus during the run (no server charts, no consistency check)")
     .option('--workers <n>', 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))', workersArg)
     .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
-    .option('--slo <objective>', "a service-level objective checked on every step, repeatable: 'reads.p99<5ms', 'errors<0.1%', 'total>2000/s' (exit 99 when one fails)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+    .option('--slo <objective>', "a service-level objective checked on every step, repeatable: 'reads.p99<5ms', 'errors<0.1%', 'total>2000/s'; scoped: 'total@8>4000/s' (8 clients), 'total@best>4000/s' (the best step) (exit 99 when one fails)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('--slo-abort', 'with --slo: stop the sweep at the first failed objective (what was measured is kept, marked incomplete)')
     .optionsGroup('Several load machines (docs/agents.md):')
     .option('--agents <n>', "run every step's clients on n agents (mongo-bench agent on each load machine), coordinated through --control-uri", intArg('--agents'))

@@ -16,7 +16,7 @@ function latencyCells(l: LatencySummary): string[] {
 }
 
 /** A small table: one row each for reads, writes and the total, then errors and trial spread if any. */
-export function formatStepTable(step: StepResult): string {
+export function formatStepTable(step: StepResult, heading = `clients ${step.clients}`): string {
   const header = ['', 'ops', 'ops/s', 'peak/s', 'avg µs', 'p50', 'p95', 'p99', 'p99.9', 'max'];
   const rows = [
     ['reads', n0(step.ops.reads), n1(step.opsPerSec.reads), n0(step.peakOpsPerSec.reads), ...latencyCells(step.latencyMicros.reads)],
@@ -26,7 +26,7 @@ export function formatStepTable(step: StepResult): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const status = step.status && step.status !== 'ok' ? ` [${step.status}${step.error ? `: ${step.error}` : ''}]` : '';
   const lines = [
-    `clients ${step.clients}: ${step.seconds} s x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
+    `${heading}: ${step.seconds} s x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
     pad(header, widths),
     ...rows.map((r) => pad(r, widths).trimEnd()),
   ];

@@ -120,7 +120,7 @@ function exactTwoSidedP(n: number, s: number): number {
 }
 
 /** Standard normal upper tail, via erfc (Numerical Recipes' erfcc Chebyshev fit, fractional error < 1.2e-7). */
-function normalUpperTail(z: number): number {
+export function normalUpperTail(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * x);
   const erfc =

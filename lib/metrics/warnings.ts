@@ -7,7 +7,7 @@
  */
 import type { LatencySummary, ResultDocument, StepResult, StepSteadiness, StepWarning, TrendRecord } from '../result';
 import { CLIENT_BOUND_MESSAGE } from './client-load';
-import { NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
+import { normalUpperTail, NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
 
 /** A share of failed ops above this is the `errors` warning. */
 export const ERRORS_WARNING_SHARE = 0.01;
@@ -77,15 +77,6 @@ function specType(spec: unknown): string | undefined {
 
 const CLIENT_SIDE = new Set(['nop', 'let']);
 
-/** Standard normal two-sided p for |z| (Abramowitz-Stegun 26.2.17 tail, |error| < 7.5e-8). */
-function twoSidedNormalP(z: number): number {
-  const x = Math.abs(z);
-  const t = 1 / (1 + 0.2316419 * x);
-  const density = Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI);
-  const tail = density * t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
-  return Math.min(1, 2 * tail);
-}
-
 function mixWarning(step: StepResult, ops: readonly unknown[]): StepWarning | undefined {
   if (step.ops.errors > 0 || step.ops.reads + step.ops.writes === 0) return undefined;
   // Weighted picks: each op's share of the attempts against its weight, a binomial test at p < 0.001.
@@ -103,7 +94,7 @@ function mixWarning(step: StepResult, ops: readonly unknown[]): StepWarning | un
       // The normal approximation to the binomial holds where both tails expect 5 or more.
       if (expected < 5 || total * (1 - p) < 5) return;
       const z = (count - expected) / Math.sqrt(total * p * (1 - p));
-      if (twoSidedNormalP(z) < 0.001) off.push(`op ${i} (${specType(ops[i]) ?? '?'}) ran ${n0(count)} times, its weight expects ${n0(expected)}`);
+      if (2 * normalUpperTail(Math.abs(z)) < 0.001) off.push(`op ${i} (${specType(ops[i]) ?? '?'}) ran ${n0(count)} times, its weight expects ${n0(expected)}`);
     });
     return off.length > 0 ? { code: 'mix-not-held', message: `the weighted mix did not hold (binomial test, p < 0.001): ${off.join('; ')}` } : undefined;
   }
@@ -226,7 +217,9 @@ export function annotateResult<T extends ResultDocument>(result: T): T {
 /** Every warning of a result, flattened with where it belongs ("clients 4", "scenario reader, clients 2"). */
 export function resultWarnings(result: ResultDocument): Array<{ where: string; warning: StepWarning }> {
   const out: Array<{ where: string; warning: StepWarning }> = [];
-  for (const step of result.steps) for (const warning of step.warnings ?? []) out.push({ where: `clients ${step.clients}`, warning });
+  // In a run of scenarios, the run's one step is all of them together, not a client count.
+  const where = (step: StepResult) => (result.scenarios ? 'all scenarios' : `clients ${step.clients}`);
+  for (const step of result.steps) for (const warning of step.warnings ?? []) out.push({ where: where(step), warning });
   for (const scenario of result.scenarios ?? []) {
     for (const step of scenario.steps) for (const warning of step.warnings ?? []) out.push({ where: `scenario ${scenario.name}, clients ${step.clients}`, warning });
   }

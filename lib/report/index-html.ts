@@ -181,9 +181,20 @@ export function reportPageModel(results: readonly ResultDocument[], charts: read
     { kind: 'text', text: 'Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds. Point at a line for its exact figures.' },
     ...pageWarnings(results),
   ];
-  if (groups.throughput.length > 0) blocks.push({ kind: 'section', heading: several ? 'Throughput compared' : 'Throughput by concurrent clients', blocks: [{ kind: 'grid', blocks: groups.throughput.map((c) => chart(c)) }] });
-  if (groups.latency.length > 0) blocks.push({ kind: 'section', heading: several ? 'Latency compared' : 'Latency percentiles', blocks: [{ kind: 'grid', blocks: groups.latency.map((c) => chart(c)) }] });
-  if (groups.timeline.length + groups.serverOps.length + groups.serverOther.length > 0) blocks.push({ kind: 'section', heading: "Over time: the clients' view and the servers'", blocks: overTime(results, groups) });
+  // One step (a run of scenarios, or of one client count such as a --rate ramp): what changed over time
+  // leads, and charts by client count, one point each, are left out (the step's table has the figures).
+  const oneStep = !several && results.length === 1 && (results[0].scenarios !== undefined || new Set(results[0].steps.map((s) => s.clients)).size <= 1);
+  const overTimeSection = (): void => {
+    if (groups.timeline.length + groups.serverOps.length + groups.serverOther.length > 0) blocks.push({ kind: 'section', heading: "Over time: the clients' view and the servers'", blocks: overTime(results, groups) });
+  };
+  if (oneStep) {
+    blocks.push(...scenarioBlocks(results[0], charts));
+    overTimeSection();
+  } else {
+    if (groups.throughput.length > 0) blocks.push({ kind: 'section', heading: several ? 'Throughput compared' : 'Throughput by concurrent clients', blocks: [{ kind: 'grid', blocks: groups.throughput.map((c) => chart(c)) }] });
+    if (groups.latency.length > 0) blocks.push({ kind: 'section', heading: several ? 'Latency compared' : 'Latency percentiles', blocks: [{ kind: 'grid', blocks: groups.latency.map((c) => chart(c)) }] });
+    overTimeSection();
+  }
   if (several) {
     blocks.push({
       kind: 'section',
@@ -192,7 +203,7 @@ export function reportPageModel(results: readonly ResultDocument[], charts: read
     });
     results.forEach((result, i) => blocks.push({ kind: 'section', heading: `Result: ${labels[i]}`, blocks: resultBlocks(result, labels[i], true) }));
   } else if (results.length === 1) {
-    blocks.push(...scenarioBlocks(results[0], charts));
+    if (!oneStep) blocks.push(...scenarioBlocks(results[0], charts));
     blocks.push(...resultBlocks(results[0], labels[0], false));
   }
   const shown = new Set([...warnings(results), ...clientBoundWarnings(results).flat()]);

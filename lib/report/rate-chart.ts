@@ -6,11 +6,21 @@
 import type { ResultDocument, StepResult } from '../result';
 import { ChartSpec, PALETTE, Point, stepSeconds, timelineSegments } from './chart-data';
 import { measuredLine, seriesLabels, warnings } from './describe';
+import { openModelSteps } from './rate-summary';
 
 export const RATE_CHART_FILE = 'rate.png';
 
 function points(result: ResultDocument, value: (p: StepResult['perSecond'][number]) => number | undefined): Point[] {
   const out: Point[] = [];
+  if (result.scenarios) {
+    // Only the open-model scenarios, each second on the run's clock (their steps' startSecond).
+    for (const { step } of openModelSteps(result)) {
+      const start = step.startSecond ?? 0;
+      for (const sample of step.perSecond) out.push({ x: start + sample.t + 0.5, y: value(sample) ?? null });
+      out.push({ x: start + step.seconds, y: null });
+    }
+    return out;
+  }
   for (const seg of timelineSegments([result])) {
     const step = result.steps.find((s) => s.clients === seg.clients);
     if (!step?.arrival) continue;
@@ -22,11 +32,11 @@ function points(result: ResultDocument, value: (p: StepResult['perSecond'][numbe
 
 /** One result with a rate: its chart; none otherwise (and none for comparisons). */
 export function rateCharts(results: readonly ResultDocument[]): ChartSpec[] {
-  if (results.length !== 1 || !results[0].steps.some((s) => s.arrival)) return [];
+  if (results.length !== 1 || openModelSteps(results[0]).length === 0) return [];
   const [r] = results;
   const segments = timelineSegments(results);
   const last = segments[segments.length - 1];
-  const late = r.steps.some((s) => (s.arrival?.late ?? 0) > 0);
+  const late = openModelSteps(r).some(({ step }) => step.arrival.late > 0);
   return [
     {
       file: RATE_CHART_FILE,

@@ -1,5 +1,5 @@
 /** The open model in summary.md: the target per step, what was scheduled, achieved, dropped and late, and `--rate 80%`'s probe. */
-import type { RateTarget, ResultDocument } from '../result';
+import type { RateTarget, ResultDocument, StepArrival, StepResult } from '../result';
 import type { Table } from './tables';
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -12,18 +12,32 @@ export function describeRateTarget(target: RateTarget): string {
   return `stages ${rates.filter((r, i) => i === 0 || r !== rates[i - 1]).map(count).join(' → ')} ops/s over ${Math.round(seconds * 10) / 10} s`;
 }
 
+/** A step of the open model (its `arrival` set; a scenario's step keeps its `startSecond`). */
+export type OpenModelStep = StepResult & { arrival: StepArrival; startSecond?: number };
+
+/**
+ * The steps of the open model, each with what names it: a run's own steps by client count; in a run of
+ * scenarios, only the open-model scenarios' steps, each against its own target (the run's one step adds
+ * every scenario together, closed ones included, and is no open-model step).
+ */
+export function openModelSteps(result: ResultDocument): Array<{ name: string; step: OpenModelStep }> {
+  const open = (name: string, step: StepResult) => (step.arrival ? [{ name, step: { ...step, arrival: step.arrival } }] : []);
+  if (result.scenarios) return result.scenarios.filter((sc) => sc.rate !== undefined).flatMap((sc) => sc.steps.flatMap((step) => open(sc.name, step)));
+  return result.steps.flatMap((step) => open(String(step.clients), step));
+}
+
 export function rateTable(result: ResultDocument): Table | undefined {
-  const steps = result.steps.filter((s) => s.arrival);
+  const steps = openModelSteps(result);
   if (steps.length === 0) return undefined;
   return {
     title: 'Open model (--rate)',
-    columns: ['clients', 'target', 'scheduled', 'achieved ops/s', 'dropped', 'late'],
-    rows: steps.map((s) => {
-      const a = s.arrival!;
+    columns: [result.scenarios ? 'scenario' : 'clients', 'target', 'scheduled', 'achieved ops/s', 'dropped', 'late'],
+    rows: steps.map(({ name, step: s }) => {
+      const a = s.arrival;
       const share = (n: number) => (a.scheduled > 0 ? ` (${((100 * n) / a.scheduled).toFixed(n > 0 && n < a.scheduled / 1000 ? 3 : 1)}%)` : '');
-      return [String(s.clients), describeRateTarget(a.target), count(a.scheduled), count(s.opsPerSec.total), `${count(a.dropped)}${share(a.dropped)}`, `${count(a.late)}${share(a.late)}`];
+      return [name, describeRateTarget(a.target), count(a.scheduled), count(s.opsPerSec.total), `${count(a.dropped)}${share(a.dropped)}`, `${count(a.late)}${share(a.late)}`];
     }),
-    align: ['right', 'left', 'right', 'right', 'right', 'right'],
+    align: [result.scenarios ? 'left' : 'right', 'left', 'right', 'right', 'right', 'right'],
   };
 }
 
@@ -38,9 +52,10 @@ export function rateSummaryLines(result: ResultDocument, markdownTable: (t: Tabl
       '',
     );
   }
-  const a = result.steps.find((s) => s.arrival)!.arrival!;
-  const dropped = result.steps.reduce((n, s) => n + (s.arrival?.dropped ?? 0), 0);
-  const late = result.steps.reduce((n, s) => n + (s.arrival?.late ?? 0), 0);
+  const open = openModelSteps(result);
+  const a = open[0].step.arrival;
+  const dropped = open.reduce((n, { step }) => n + step.arrival.dropped, 0);
+  const late = open.reduce((n, { step }) => n + step.arrival.late, 0);
   out.push(
     markdownTable(table),
     '',

@@ -38,7 +38,7 @@ import { DocumentTemplate, resolveDocsLike } from './docs-like';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
-import { addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
+import { addBestVerdicts, addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
 import { runScenarios } from './scenarios';
 import { resolveShareOfMax, ScheduledRate } from '../workload/spec/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
@@ -383,6 +383,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         return await finish(result, save, `an objective failed (--slo-abort): ${describeVerdict(sloFailure)}; the remaining steps were not run`);
       }
     }
+    // Objectives scoped @best: judged on the sweep's best step, once every step is in.
+    if (result.slo && options.slo) addBestVerdicts(result.slo, options.slo, result.steps);
     await serverStats?.stop();
     if (failedSteps.length > 0 && !signal?.aborted) {
       // --on-error continue: every step ran, but not every step measured what it should have.

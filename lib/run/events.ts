@@ -19,7 +19,8 @@ export type BenchmarkEvent =
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }
   /** The server stopped answering (since: the last answer, epoch ms), or answered again (end). */
   | { type: 'outage'; clients: number; trial: number; since: number; end?: number }
-  | { type: 'step-done'; step: StepResult }
+  /** `heading`: what the step is when not a client count (a run of scenarios: their names). */
+  | { type: 'step-done'; step: StepResult; heading?: string }
   | { type: 'results-written'; path: string }
   /** At the end of a sweep with client-bound steps: how many workers/cores it would have needed (an estimate). */
   | { type: 'client-bound'; advice: string }

@@ -12,8 +12,8 @@ import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
 import { clientCountsUpTo } from '../workload/spec/sweep';
 import { parseNamespace } from '../workload/spec/op-spec';
 import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/spec/setup-spec';
-import { parseRateText, RateSpec } from '../workload/spec/rate-spec';
-import { Objective, parseObjectives } from '../slo/objective';
+import { arrivalTimes, parseRateText, RateSpec, ScheduledRate } from '../workload/spec/rate-spec';
+import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../target/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
@@ -299,6 +299,22 @@ function replayRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions
   return { arrival: replayStages({ perSecond: captured.perSecond, bucketSeconds: captured.bucketSeconds }, multiple, spanSeconds) };
 }
 
+/**
+ * A rate (or a replayed curve) that puts no op in the measured window would measure nothing: refused
+ * before anything starts (a capture's curve may open with a burst and then fall silent, its burst all in
+ * the warm-up).
+ */
+function refuseEmptyWindow(flags: BenchmarkFlags, rate: Pick<RunOptions, 'rate' | 'arrival'>, warmupSeconds: number, seconds: number): void {
+  const spec: ScheduledRate | undefined = rate.rate !== undefined ? { kind: 'constant', opsPerSecond: rate.rate } : rate.arrival?.kind === 'shareOfMax' ? undefined : rate.arrival;
+  if (!spec) return;
+  for (const at of arrivalTimes(spec, warmupSeconds + seconds)) if (at >= warmupSeconds) return;
+  const option = flags.replayRate !== undefined ? '--replay-rate' : '--rate';
+  throw new UsageError(
+    `option ${option}: the schedule puts no op in the measured window (seconds ${warmupSeconds} to ${warmupSeconds + seconds} of each step): nothing would be measured; ` +
+      `${flags.replayRate !== undefined ? 'the captured curve is silent there: ' : ''}shorten --warmup, lengthen --seconds or raise the rate`,
+  );
+}
+
 /** --docs-like shapes what the built-in loader writes: it needs the loader. */
 function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
   if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
@@ -386,6 +402,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
   if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
+  checkObjectiveScopes(slo, clients);
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
   const autoWarmup = flags.warmup === 'auto';
   if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('option --warmup-max: needs --warmup auto');
@@ -395,6 +412,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   }
   if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('option --warmup auto: not with scenarios (they share one clock); give the warm-up in seconds');
   const rate = resolveRate(flags, warmupSeconds + seconds);
+  refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   return {
     workload,

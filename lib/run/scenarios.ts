@@ -18,7 +18,7 @@ import { bindWorkload } from '../workload/engine/compile-ops';
 import { runStep, StepPlan } from '../workload/engine/engine';
 import type { ServerStatsRecorder } from '../server-stats/recorder';
 import { checkStep, checkWarning, WorkloadCounting } from '../server-stats/consistency';
-import { addStepVerdicts } from '../slo/check';
+import { addBestVerdicts, addStepVerdicts } from '../slo/check';
 import { runBackgroundEvent } from './background-events';
 import type { BenchmarkEvent } from './events';
 import type { RunOptions } from './run-options';
@@ -155,9 +155,12 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     if (warning) emit({ type: 'server-stats', text: `warning: ${warning}` });
   }
   // The objectives (--slo) are judged on all scenarios together, as on any step.
-  if (result.slo && options.slo) addStepVerdicts(result.slo, options.slo, together);
+  if (result.slo && options.slo) {
+    addStepVerdicts(result.slo, options.slo, together);
+    addBestVerdicts(result.slo, options.slo, result.steps);
+  }
   annotateResult(result);
-  emit({ type: 'step-done', step: together });
+  emit({ type: 'step-done', step: together, heading: `scenarios ${specs.map((s) => s.name).join(' + ')} together (${together.clients} clients at most)` });
   await ctx.save();
   await ctx.onStepComplete?.(result);
   return failures.length > 0 ? failures.join('; ') : undefined;

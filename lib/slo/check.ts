@@ -38,9 +38,12 @@ export function actualValue(objective: Objective, step: StepResult): number | un
   }
 }
 
-/** Verdicts for one step; a latency objective on a step without that kind of operation is not applicable (pass: null). */
+/**
+ * Verdicts for one step, of the objectives unscoped or scoped to its client count (`@best` ones:
+ * addBestVerdicts); a latency objective on a step without that kind of operation is not applicable (pass: null).
+ */
 export function checkStepObjectives(objectives: readonly Objective[], step: StepResult): SloVerdict[] {
-  return objectives.map((o) => {
+  return objectives.filter((o) => o.at === undefined || o.at === step.clients).map((o) => {
     const actual = actualValue(o, step);
     return { clients: step.clients, objective: o.expression, actual: actual ?? null, unit: o.unit, pass: actual === undefined ? null : compare(actual, o.comparison, o.limit) };
   });
@@ -57,6 +60,26 @@ export function emptySloSection(objectives: readonly Objective[], abortOnFailure
 export function addStepVerdicts(section: SloSection, objectives: readonly Objective[], step: StepResult): SloVerdict | undefined {
   if (step.status === 'failed') return undefined;
   const verdicts = checkStepObjectives(objectives, step);
+  section.verdicts.push(...verdicts);
+  const failed = verdicts.find((v) => v.pass === false);
+  if (failed) section.pass = false;
+  return failed;
+}
+
+/**
+ * Objectives scoped `@best`: judged once the sweep is done, on its best step (the highest total ops/s
+ * among the steps that did not fail). The best of several noisy steps is biased upward (docs/history.md).
+ * Returns the first failed verdict, if any.
+ */
+export function addBestVerdicts(section: SloSection, objectives: readonly Objective[], steps: readonly StepResult[]): SloVerdict | undefined {
+  const best = objectives.filter((o) => o.at === 'best');
+  const judged = steps.filter((s) => s.status !== 'failed');
+  if (best.length === 0 || judged.length === 0) return undefined;
+  const top = judged.reduce((a, b) => (b.opsPerSec.total > a.opsPerSec.total ? b : a));
+  const verdicts = best.map((o) => {
+    const actual = actualValue(o, top);
+    return { clients: top.clients, objective: o.expression, actual: actual ?? null, unit: o.unit, pass: actual === undefined ? null : compare(actual, o.comparison, o.limit) };
+  });
   section.verdicts.push(...verdicts);
   const failed = verdicts.find((v) => v.pass === false);
   if (failed) section.pass = false;

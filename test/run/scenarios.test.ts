@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { loadResult } from '../../lib/report';
 import { buildCharts } from '../../lib/report/chart-data';
+import { rateCharts } from '../../lib/report/rate-chart';
+import { rateTable } from '../../lib/report/rate-summary';
 import { scenarioTimelineChart, SCENARIO_TIMELINE_FILE, withEventMarkers } from '../../lib/report/scenario-report';
 import { benchmarkOptions } from '../../lib/api';
 import { resolveRunPlan } from '../../lib/run/run-plan';
@@ -123,6 +125,15 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
     expect(createIndex.endedAt!).toBeGreaterThanOrEqual(createIndex.startedAt!);
     expect(stopBalancer).toMatchObject({ action: 'stopBalancer', at: 2, ok: false, command: { balancerStop: 1 } });
     expect(stopBalancer.error).toMatch(/balancerStop/);
+
+    // The open-model table and rate.png: the writer alone, against its own target (not the reader's ops too).
+    const table = rateTable(result)!;
+    expect(table.columns[0]).toBe('scenario');
+    expect(table.rows).toEqual([['writer', `${RATE} ops/s`, arrival.scheduled.toLocaleString('en-US'), Math.round(w.opsPerSec.total).toLocaleString('en-US'), expect.stringMatching(/^\d+/), expect.stringMatching(/^\d+/)]]);
+    expect(Math.round(w.opsPerSec.total)).toBeLessThanOrEqual(Math.ceil(RATE * 1.1));
+    const [rate] = rateCharts([result]);
+    const achieved = rate.series.find((s) => s.label === 'achieved (completed)')!.points.filter((p) => p.y !== null);
+    expect(achieved.reduce((n, p) => n + (p.y ?? 0), 0)).toBe(w.ops.writes - (w.overrun?.writes ?? 0));
 
     // Chart data: one line per scenario plus the total, and the events marked on both timelines.
     const chart = scenarioTimelineChart(result)!;

@@ -1,5 +1,5 @@
 import { parseObjective, parseObjectives } from '../../lib/slo/objective';
-import { checkStepObjectives } from '../../lib/slo/check';
+import { addBestVerdicts, checkStepObjectives, emptySloSection } from '../../lib/slo/check';
 import { sloOutcome } from '../../lib/slo/outcome';
 import { resolveBenchmarkOptions } from '../../lib/run/run-options';
 import { resolveRunPlan } from '../../lib/run/run-plan';
@@ -29,8 +29,10 @@ describe('objectives (--slo): parsing', () => {
     ['total>2000ms', 'throughput is in operations per second: write total>2000/s'],
     ['errors<0.1x', 'errors are given in % of operations'],
     ['errors<150%', 'a percentage is at most 100'],
-    ['reads.p99 is small', 'expected METRIC OP VALUE[UNIT]'],
-    ['total=>5/s', 'expected METRIC OP VALUE[UNIT]'],
+    ['reads.p99 is small', 'expected METRIC[@CLIENTS|@best] OP VALUE[UNIT]'],
+    ['total=>5/s', 'expected METRIC[@CLIENTS|@best] OP VALUE[UNIT]'],
+    ['total@0>5/s', 'after @ give a client count or best (e.g. total@8 or total@best), got "@0"'],
+    ['total@most>5/s', 'got "@most"'],
   ])('refuses %s, naming it', (text, message) => {
     const got = usageMessage(() => parseObjective(text));
     expect(got).toContain(`"${text}"`);
@@ -92,5 +94,32 @@ describe('objectives: verdicts', () => {
     expect(sloOutcome(judged, 1).exitCode).toBe(1);
     expect(sloOutcome({ ...judged, slo: { ...judged.slo, aborted: true } }, 130).exitCode).toBe(99);
     expect(sloOutcome(result, 0)).toEqual({ exitCode: 0 });
+  });
+});
+
+describe('objectives scoped to a client count or to the best step', () => {
+  const [result] = syntheticResults({ runs: 1, level: 1000, noise: 0, seed: 1, label: 'x', clients: [1, 8] });
+  const steps = result.steps.map((s, i) => ({ ...s, opsPerSec: { ...s.opsPerSec, total: [1000, 4500][i] } }));
+
+  test('total@8 is judged at 8 clients only; unscoped at every step', () => {
+    const objectives = parseObjectives(['total@8>4000/s', 'total>500/s']);
+    expect(objectives[0]).toMatchObject({ at: 8, scope: 'total', limit: 4000 });
+    expect(checkStepObjectives(objectives, steps[0]).map((v) => v.objective)).toEqual(['total>500/s']);
+    expect(checkStepObjectives(objectives, steps[1]).map((v) => [v.objective, v.pass])).toEqual([['total@8>4000/s', true], ['total>500/s', true]]);
+  });
+
+  test('total@best is judged once, on the step of the highest total ops/s', () => {
+    const objectives = parseObjectives(['total@best>4000/s', 'reads.p99@best<1us']);
+    expect(checkStepObjectives(objectives, steps[1])).toEqual([]);
+    const section = emptySloSection(objectives, false);
+    const failed = addBestVerdicts(section, objectives, steps);
+    expect(section.verdicts.map((v) => [v.objective, v.clients, v.pass])).toEqual([['total@best>4000/s', 8, true], ['reads.p99@best<1us', 8, false]]);
+    expect(failed?.objective).toBe('reads.p99@best<1us');
+    expect(section.pass).toBe(false);
+  });
+
+  test('a client count the run does not measure is bad input, named before anything starts', () => {
+    expect(usageMessage(() => resolveBenchmarkOptions({ clients: [1, 4], slo: ['total@8>4000/s'] }))).toBe('option --slo: "total@8>4000/s": the run measures no step of 8 clients (its client counts: 1, 4)');
+    expect(resolveBenchmarkOptions({ clients: [1, 8], slo: ['total@8>4000/s'] }).slo?.[0].at).toBe(8);
   });
 });

@@ -132,7 +132,10 @@ describe('summarizeStep', () => {
     expect(text).toMatch(/^clients 4: 2 s x 1 trial\n/);
     expect(text).toMatch(/^reads\s+6\s+3\.0\s+4\s+350\s/m);
     expect(text).toMatch(/^writes\s+1\s+0\.5\s+1\s+1,000\s/m);
-    expect(text).toContain('errors: 2 (DuplicateKey (11000) x2)');
+    // The first kind carries the server's own message.
+    expect(text).toContain('errors: 2 (DuplicateKey (11000) x2: E11000 duplicate key)');
+    // A p99 from 6 samples is printed as its sample count, not as a number.
+    expect(text).toMatch(/^reads\s.*\s6 samples\s+6 samples\s/m);
   });
 });
 
