@@ -39,6 +39,12 @@ export interface ArrivalMeasurement {
   scheduled: number[];
   dropped: number[];
   late: number[];
+  /**
+   * Ops whose client was free and waited on a timer for their due time, and how late (ms, summed) the
+   * timer let them start: the load generator's own error, inside every latency (absent in older encodings).
+   */
+  timerWaits?: number;
+  timerLateMsSum?: number;
 }
 
 export interface StepMeasurement {

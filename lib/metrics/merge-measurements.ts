@@ -71,6 +71,13 @@ export function addConcurrentOverruns(parts: (StepOverrun | undefined)[]): StepO
   };
 }
 
+/** The timer waits of several arrival measurements together (none when no part recorded them). */
+export function sumTimerWaits(parts: ArrivalMeasurement[]): Pick<ArrivalMeasurement, 'timerWaits' | 'timerLateMsSum'> {
+  const counted = parts.filter((p) => p.timerWaits !== undefined);
+  if (counted.length === 0) return {};
+  return { timerWaits: counted.reduce((s, p) => s + (p.timerWaits ?? 0), 0), timerLateMsSum: counted.reduce((s, p) => s + (p.timerLateMsSum ?? 0), 0) };
+}
+
 /** The arrival counts of event loops that each held a share of one schedule: the series add. */
 export function addConcurrentArrivals(parts: (ArrivalMeasurement | undefined)[]): ArrivalMeasurement | undefined {
   const present = parts.filter((p): p is ArrivalMeasurement => p !== undefined);
@@ -83,6 +90,7 @@ export function addConcurrentArrivals(parts: (ArrivalMeasurement | undefined)[])
     scheduled: addSeries(present.map((p) => p.scheduled)),
     dropped: addSeries(present.map((p) => p.dropped)),
     late: addSeries(present.map((p) => p.late)),
+    ...sumTimerWaits(present),
   };
 }
 

@@ -2,7 +2,7 @@
 import { isClientBound, mergeClientLoads, round1 } from './client-load';
 import { mergeRecorders } from './latency';
 import { ArrivalMeasurement, StepMeasurement } from './measurement';
-import { addBenchRunCounts, addOpCounts } from './merge-measurements';
+import { addBenchRunCounts, addOpCounts, sumTimerWaits } from './merge-measurements';
 import { PerSecondSample, StepArrival, StepResult } from '../result';
 import { trialStats } from './trial-stats';
 
@@ -131,5 +131,11 @@ function summarizeArrival(trials: StepMeasurement[]): StepArrival | undefined {
   if (parts.length === 0) return undefined;
   const total = (pick: (a: ArrivalMeasurement) => number[]) => parts.reduce((s, a) => s + pick(a).reduce((x, y) => x + y, 0), 0);
   const { target, lateAfterMs, dropAfterMs } = parts[0];
-  return { target, lateAfterMs, dropAfterMs, scheduled: total((a) => a.scheduled), dropped: total((a) => a.dropped), late: total((a) => a.late) };
+  const arrival: StepArrival = { target, lateAfterMs, dropAfterMs, scheduled: total((a) => a.scheduled), dropped: total((a) => a.dropped), late: total((a) => a.late) };
+  const { timerWaits, timerLateMsSum } = sumTimerWaits(parts);
+  if (timerWaits !== undefined && timerWaits > 0) {
+    arrival.timerWaits = timerWaits;
+    arrival.timerLateMicrosAvg = Math.round(((timerLateMsSum ?? 0) / timerWaits) * 1000);
+  }
+  return arrival;
 }

@@ -17,7 +17,10 @@ export const PERCENTILE_MIN_SAMPLES: Record<'p99' | 'p999', number> = { p99: 100
 export const STEP_MIN_OPS = 100;
 
 /** The codes computed here (replaced on every pass); others are kept as their authors left them. */
-export const COMPUTED_CODES = ['errors', 'few-samples', 'mix-not-held', 'not-steady', 'client-bound', 'probe-client-bound', 'nothing-scheduled', 'nothing-measured'] as const;
+export const COMPUTED_CODES = ['errors', 'few-samples', 'mix-not-held', 'not-steady', 'client-bound', 'probe-client-bound', 'nothing-scheduled', 'nothing-measured', 'timer-late'] as const;
+/** The open model's timer lateness is worth a warning from this share of the mean latency, over this share of the ops. */
+export const TIMER_LATE_SHARE_OF_LATENCY = 0.25;
+export const TIMER_LATE_MIN_OPS_SHARE = 0.1;
 
 export interface StepContext {
   /** The workload's op specs, as the result records them (for the mix). Absent: the mix is not checked. */
@@ -116,6 +119,31 @@ function mixWarning(step: StepResult, ops: readonly unknown[]): StepWarning | un
   return off.length > 0 ? { code: 'mix-not-held', message: `the op mix did not hold (more than one pass per client off): ${off.join('; ')}` } : undefined;
 }
 
+/**
+ * The open model starts an op no sooner than its due time and times it from then; a free client waits on
+ * a timer, and Node's timers wake whole milliseconds late at best. Where that lateness is a large part of
+ * the latency, the latencies say more about the timers than about the server.
+ */
+function timerLateWarning(step: StepResult): StepWarning | undefined {
+  const a = step.arrival;
+  if (!a || a.timerWaits === undefined || a.timerLateMicrosAvg === undefined) return undefined;
+  const { reads, writes } = step.latencyMicros;
+  const count = reads.count + writes.count;
+  if (count === 0 || a.timerWaits / count < TIMER_LATE_MIN_OPS_SHARE) return undefined;
+  const meanLatency = (reads.avg * reads.count + writes.avg * writes.count) / count;
+  if (!(meanLatency > 0) || a.timerLateMicrosAvg < TIMER_LATE_SHARE_OF_LATENCY * meanLatency) return undefined;
+  const ms = (us: number) => `${Math.round(us / 10) / 100} ms`;
+  return {
+    code: 'timer-late',
+    message:
+      `the load generator's timers started ${n0(a.timerWaits)} ops (${pct(a.timerWaits / count)}) ${ms(a.timerLateMicrosAvg)} after their due time on average, ` +
+      `and the open model times each op from its due time: that wait is ${pct(a.timerLateMicrosAvg / meanLatency)} of the mean latency (${ms(meanLatency)}); ` +
+      "for the server's own latency at this load, read the closed loop (no --rate)",
+    timerWaits: a.timerWaits,
+    timerLateMicrosAvg: a.timerLateMicrosAvg,
+  };
+}
+
 function record(t: ReturnType<typeof trendTest>, trial?: number): TrendRecord {
   const round = (x: number | null, digits: number) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
   return { n: t.n, testable: t.testable, pValue: round(t.pValue, 6), senSlope: round(t.senSlope, 3), changePercent: round(t.changePercent, 1), trending: t.trending, ...(trial !== undefined ? { trial } : {}) };
@@ -177,6 +205,8 @@ export function computeStepWarnings(step: StepResult, context: StepContext = {})
   const steadiness = attempts > 0 ? stepSteadiness(step) : undefined;
   const notSteady = steadiness ? steadinessWarning(step, steadiness) : step.warmup && !step.warmup.steady ? steadinessWarning(step, { series: step.arrival ? 'latencyAvgMicros' : 'opsPerSec', perSecond: [] }) : undefined;
   if (notSteady) out.push(notSteady);
+  const timerLate = timerLateWarning(step);
+  if (timerLate) out.push(timerLate);
   if (step.clientBound) out.push({ code: 'client-bound', message: CLIENT_BOUND_MESSAGE });
   if (context.probeClientBound) {
     out.push({

@@ -39,6 +39,10 @@ export const stepArrivalSchema = z.object({
   scheduled: z.number(),
   dropped: z.number(),
   late: z.number(),
+  /** Ops whose client was free and waited on a timer for their due time (optional: newer results). */
+  timerWaits: z.number().optional(),
+  /** How late those timers started them, on average (µs): the load generator's own error, inside every latency. */
+  timerLateMicrosAvg: z.number().optional(),
 });
 export type StepArrival = z.infer<typeof stepArrivalSchema>;
 
@@ -70,7 +74,7 @@ export type StepDataVsCache = z.infer<typeof stepDataVsCacheSchema>;
  */
 export const stepWarningSchema = z
   .object({
-    /** errors, few-samples, mix-not-held, not-steady, client-bound, probe-client-bound, nothing-scheduled, nothing-measured, ... */
+    /** errors, few-samples, mix-not-held, not-steady, timer-late, client-bound, probe-client-bound, nothing-scheduled, nothing-measured, ... */
     code: z.string(),
     message: z.string(),
   })

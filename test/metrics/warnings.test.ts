@@ -104,6 +104,20 @@ describe('step warnings', () => {
     expect(short.warnings.map((x) => x.code)).not.toContain('not-steady');
   });
 
+  it("timer-late: the open model's timers started ops late by a large share of their latency", () => {
+    const arrival = { target: { kind: 'constant' as const, opsPerSecond: 100 }, lateAfterMs: 5, dropAfterMs: 500, scheduled: 2000, dropped: 0, late: 0 };
+    // 2,000 ops of 1.2 ms mean latency, 1,900 of which waited on a timer that woke them 0.8 ms late.
+    const late = cleanStep({ ops: { reads: 2000, writes: 0, errors: 0 }, latencyMicros: { reads: lat(2000, 1200), writes: lat(0) }, arrival: { ...arrival, timerWaits: 1900, timerLateMicrosAvg: 800 } });
+    const warning = computeStepWarnings(late).warnings.find((w) => w.code === 'timer-late');
+    expect(warning).toMatchObject({ timerWaits: 1900, timerLateMicrosAvg: 800 });
+    expect(warning?.message).toMatch(/started 1,900 ops \(95%\) 0\.8 ms after their due time on average.*66\.7% of the mean latency \(1\.2 ms\)/);
+    // The same lateness under a 20 ms latency is noise; few waits (a saturated server: ops were already due) too.
+    expect(codes(cleanStep({ ...late, latencyMicros: { reads: lat(2000, 20_000), writes: lat(0) } }))).not.toContain('timer-late');
+    expect(codes(cleanStep({ ...late, arrival: { ...arrival, timerWaits: 100, timerLateMicrosAvg: 800 } }))).not.toContain('timer-late');
+    // Older results have no timer figures: no warning.
+    expect(codes(cleanStep({ ...late, arrival }))).not.toContain('timer-late');
+  });
+
   it('client-bound, probe-client-bound, nothing-scheduled, nothing-measured', () => {
     expect(codes(cleanStep({ clientBound: true }))).toEqual(['client-bound']);
     const arrival = { target: { kind: 'constant' as const, opsPerSecond: 1000 }, lateAfterMs: 5, dropAfterMs: 500, scheduled: 0, dropped: 0, late: 0 };

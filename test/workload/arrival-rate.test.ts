@@ -19,6 +19,7 @@ import { TemplateScope } from '../../lib/workload/spec/template';
 import { resolveRunOptions } from '../../lib/run/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { resultDocumentSchema } from '../../lib/result';
+import { summarizeStep } from '../../lib/metrics/step-result';
 import { runCli } from '../support/cli';
 
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
@@ -107,6 +108,13 @@ describe('the open model on the null server', () => {
     // from before it began, and its p1 would fall well under the closed loop's round trip.
     const low = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 100 });
     expect(low.latency.reads.histogram.getValueAtPercentile(1)).toBeGreaterThanOrEqual(0.9 * closedP1);
+    // A free client waits on a timer for each op: every one of those ops is counted, none started early.
+    const lowOps = low.reads + low.writes;
+    expect(low.arrival!.timerWaits).toBeGreaterThan(0.5 * lowOps);
+    expect(low.arrival!.timerWaits).toBeLessThanOrEqual(lowOps);
+    expect(low.arrival!.timerLateMsSum).toBeGreaterThanOrEqual(0);
+    const lowStep = summarizeStep([low]);
+    expect(lowStep.arrival!.timerLateMicrosAvg).toBe(Math.round((low.arrival!.timerLateMsSum! / low.arrival!.timerWaits!) * 1000));
     // Twice capacity: ops queue behind each other and keep their wait (until dropped after the grace).
     const over = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: Math.round(2 * capacity) });
     expect(over.latency.reads.histogram.getValueAtPercentile(50)).toBeGreaterThanOrEqual(10 * closedP50);

@@ -50,6 +50,8 @@ export class ArrivalSchedule {
   private readonly scheduled: Float64Array;
   private readonly dropped: Float64Array;
   private readonly late: Float64Array;
+  private timerWaits = 0;
+  private timerLateMsSum = 0;
 
   constructor(
     private readonly target: ScheduledRate,
@@ -108,6 +110,16 @@ export class ArrivalSchedule {
   }
 
   /**
+   * The op due at `due` started at `startedAt` after its client waited on a timer for it (the client was
+   * free): how late the timer woke it is the generator's own error, counted in the measured window only.
+   */
+  noteTimerWait(due: number, startedAt: number): void {
+    if (this.bucket(due) < 0) return;
+    this.timerWaits++;
+    this.timerLateMsSum += startedAt - due;
+  }
+
+  /**
    * The step ended at `end`: ops due in the window before then that nobody took were never started
    * (every client was busy until the end): dropped. Ops due after `end` (a step cut short) are not counted.
    */
@@ -115,6 +127,15 @@ export class ArrivalSchedule {
     const until = Math.min(end, this.window.stopAt);
     while (this.nextDue !== undefined && this.nextDue < until) this.take(true);
     const list = (a: Float64Array) => Array.from(a.subarray(0, buckets));
-    return { target: this.target, lateAfterMs: this.lateAfterMs, dropAfterMs: this.dropAfterMs, scheduled: list(this.scheduled), dropped: list(this.dropped), late: list(this.late) };
+    return {
+      target: this.target,
+      lateAfterMs: this.lateAfterMs,
+      dropAfterMs: this.dropAfterMs,
+      scheduled: list(this.scheduled),
+      dropped: list(this.dropped),
+      late: list(this.late),
+      timerWaits: this.timerWaits,
+      timerLateMsSum: this.timerLateMsSum,
+    };
   }
 }

@@ -340,11 +340,14 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       if (due === undefined) return;
       // No op starts before its due time: it is timed from it (end - due), so an early start would take
       // time off its latency, and a late one keeps its wait (the coordinated-omission correction).
-      if (performance.now() < due) {
+      const waited = performance.now() < due;
+      if (waited) {
         await waitForDue(due);
         if (signal?.aborted || cut) return;
       }
-      arrivals.noteStart(due, performance.now());
+      const started = performance.now();
+      arrivals.noteStart(due, started);
+      if (waited) arrivals.noteTimerWait(due, started);
       let failure: unknown;
       let failed = false;
       try {
