@@ -15,7 +15,8 @@
  * and the consent flag.
  */
 import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
-import { UsageError } from '../config/errors';
+import { RunError, UsageError } from '../config/errors';
+import { messageOf } from '../common/values';
 import { toolInfo } from '../common/version';
 import type { TargetOrigin } from './target';
 
@@ -75,7 +76,10 @@ export async function ownership(client: MongoClient, db: string, coll: string): 
 /** Throws the refusal unless `db.coll` may be dropped, emptied or filled under `policy`. */
 export async function assertMayReplace(client: MongoClient, db: string, coll: string, policy: GuardPolicy, doing = 'drop, empty or fill'): Promise<void> {
   if (policy.ours || policy.consent) return;
-  const found = await ownership(client, db, coll);
+  const found = await ownership(client, db, coll).catch((err: unknown) => {
+    // Unchecked is refused: nothing is dropped, emptied or filled on a guess.
+    throw new RunError(`cannot check whether ${db}.${coll} holds only what mongo-bench loaded, so nothing was changed: ${messageOf(err)}`);
+  });
   if (found.ours) return;
   throw new UsageError(
     `${db}.${coll} holds ${found.docs} document${found.docs === 1 ? '' : 's'} mongo-bench did not load (${found.why}): ` +

@@ -6,6 +6,7 @@
 import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Document } from 'mongodb';
 import { main } from '../../lib/cli/main';
 import { ResultDocument } from '../../lib/result';
 import { loadResult } from '../../lib/report';
@@ -110,8 +111,10 @@ describe('faults', () => {
     let proxy: StallProxy;
     beforeAll(async () => {
       server = await startRecordingServer();
-      // Every find (findOne) is held 3 s before the server sees it: far beyond the op timeout.
-      proxy = await startStallProxy({ host: '127.0.0.1', port: server.port }, { command: 'find', delayMs: 3000 });
+      // Every find (findOne) of the workload is held 3 s before the server sees it: far beyond the op timeout.
+      // The data guard's own finds before the load (an empty filter; the owner marker's collection) pass.
+      const workloadFind = (c: Document) => c.find === 'docs' && Object.keys((c.filter as Document | undefined) ?? {}).length > 0;
+      proxy = await startStallProxy({ host: '127.0.0.1', port: server.port }, { command: 'find', delayMs: 3000, when: workloadFind });
     });
     afterAll(async () => {
       await proxy.stop();

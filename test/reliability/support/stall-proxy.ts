@@ -25,7 +25,8 @@ function commandName(message: Buffer): string | undefined {
   return firstKey(message, opMsgBodyOffset(message, message.length));
 }
 
-export async function startStallProxy(target: { host: string; port: number }, stall: { command: string; delayMs: number }): Promise<StallProxy> {
+/** `when`: hold only the commands of that name it accepts (the command document as sent); all of them without it. */
+export async function startStallProxy(target: { host: string; port: number }, stall: { command: string; delayMs: number; when?: (command: Document) => boolean }): Promise<StallProxy> {
   const sockets = new Set<net.Socket>();
   const held: Document[] = [];
   const server = net.createServer((client) => {
@@ -42,8 +43,9 @@ export async function startStallProxy(target: { host: string; port: number }, st
     client.on('data', (chunk: Buffer) => {
       try {
         framer.push(chunk, (message) => {
-          if (commandName(message) === stall.command) {
-            held.push(parseRequest(message).doc);
+          const doc = commandName(message) === stall.command ? parseRequest(message).doc : undefined;
+          if (doc && (stall.when?.(doc) ?? true)) {
+            held.push(doc);
             setTimeout(() => {
               if (!upstream.destroyed) upstream.write(message);
             }, stall.delayMs).unref();
