@@ -42,8 +42,9 @@ describeNeeding('crud', 'workload set-up and --reset against the CRUD test serve
     await client.close();
   });
 
+  // Every failure is kept as measured (--max-error-rate 100%): the second test expects the collisions.
   const run = (reset: string, clients: number[]) => {
-    const options = { ...resolveRunOptions({ uri: crudUri(), workloadFile: file, clients, seconds: 1, warmup: 0, workers: 1, reset }), outDir: undefined };
+    const options = { ...resolveRunOptions({ uri: crudUri(), workloadFile: file, clients, seconds: 1, warmup: 0, workers: 1, reset, maxErrorRate: '100%' }), outDir: undefined };
     const events: BenchmarkEvent[] = [];
     return runBenchmark(options, { onEvent: (e) => events.push(e) }).then((result) => ({ result, events }));
   };
