@@ -20,9 +20,10 @@ export interface TrendTest {
   testable: boolean;
   /**
    * Mann-Kendall two-sided p-value. Exact (Kendall's permutation distribution of S) when the series has no
-   * ties, n <= 40 and no positive lag-1 autocorrelation once its Sen trend is taken out; otherwise the normal
-   * approximation with the tie-corrected variance, inflated for positive autocorrelation (Hamed and Rao 1998,
-   * AR(1) form), with a continuity correction. Null when not testable.
+   * ties, n <= 40 and no positive lag-1 autocorrelation once its Sen trend is taken out (estimated from 10
+   * points or more; shorter series are not corrected); otherwise the normal approximation with the
+   * tie-corrected variance, inflated for positive autocorrelation (Hamed and Rao 1998, AR(1) form), with a
+   * continuity correction. Null when not testable.
    */
   pValue: number | null;
   /** Sen's slope: the median of the pairwise slopes, in the series' units per point. */
@@ -56,6 +57,12 @@ export const MIN_TREND_POINTS = 5;
 export const NOT_TESTABLE_MESSAGE = `steadiness not testable (n < ${MIN_TREND_POINTS})`;
 
 const EXACT_MAX_N = 40;
+/**
+ * The autocorrelation correction needs a lag-1 autocorrelation estimated from at least this many
+ * residuals: from fewer it is mostly noise (a 5-point residual's r1 is positive half the time on white
+ * noise), and the inflation it brings made a clean 5-second trend pass or fail by chance.
+ */
+const AUTOCORRELATION_MIN_N = 10;
 
 function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -175,7 +182,7 @@ function mannKendallP(values: readonly number[], slope: number): number {
   const n = values.length;
   const s = kendallS(values);
   const ties = tieGroups(values);
-  const inflation = varianceInflation(n, lag1Autocorrelation(values, slope));
+  const inflation = n >= AUTOCORRELATION_MIN_N ? varianceInflation(n, lag1Autocorrelation(values, slope)) : 1;
   if (ties.length === 0 && n <= EXACT_MAX_N && inflation === 1) return exactTwoSidedP(n, s);
   const tieTerm = ties.reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0);
   const variance = ((n * (n - 1) * (2 * n + 5) - tieTerm) / 18) * inflation;
