@@ -91,7 +91,9 @@ describe('the open model on the null server', () => {
     // Four clients: one client waiting on millisecond timers holds a few hundred ops/s at most.
     const plan: StepPlan = { clients: 4, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 1000 };
     const m = await runStep(ops, scope, plan);
-    expect(m.reads).toBeGreaterThan(1000);
+    // Enough ops to mean something, whatever a loaded machine drops (CI's four jest workers on 2 cores
+    // held 496 of the 2,000 due); what is asserted is that every one of them is timed after its start.
+    expect(m.reads).toBeGreaterThan(200);
     for (const recorder of [m.latency.reads, m.latency.writes, ...m.latency.byOp.values()]) {
       expect(recorder.min).toBeGreaterThan(0);
       expect(recorder.summary().min).toBeGreaterThan(0);
