@@ -1,5 +1,6 @@
 // Every command's --help, byte for byte: moving an option's declaration must not change what a user
 // reads. A change to the help text is deliberate: update the snapshot with `npx jest -u` and review the diff.
+import os from 'node:os';
 import type { Command } from 'commander';
 import { buildProgram } from '../../lib/cli/main';
 import { captureContext } from '../support/cli';
@@ -10,10 +11,14 @@ function allCommands(command: Command, path: string[] = []): Array<{ path: strin
   return here.concat(...command.commands.map((sub) => allCommands(sub, [...path, sub.name()])));
 }
 
-/** Help depends on the terminal's width and, in calibrate's --workers-max default, on this machine's cores: fixed here. */
+/** Help depends on the terminal's width and, in two defaults, on this machine (its cores, its temp dir): fixed here. */
 function helpOf(command: Command): string {
   command.configureOutput({ getOutHelpWidth: () => 100, getErrHelpWidth: () => 100 });
-  return command.helpInformation().replace(/(on this machine[^(]*\(default: )\d+\)/g, '$1<cores - 1>)');
+  return command
+    .helpInformation()
+    .replace(/(on this machine[^(]*\(default: )\d+\)/g, '$1<cores - 1>)')
+    .split(`here ${os.tmpdir()})`)
+    .join('here <tmpdir>)');
 }
 
 describe('--help of every command', () => {
