@@ -13,7 +13,7 @@ import { intArg } from '../lib/config/validate';
 import { median } from '../lib/metrics/trial-stats';
 import { BoundOp } from '../lib/workload/engine/compile-ops';
 import { runStep } from '../lib/workload/engine/engine';
-import { TemplateScope } from '../lib/workload/spec/template';
+import { TemplateScope } from '../lib/workload/language/template';
 
 function parseArgs(argv: string[]): { clients: number; seconds: number; warmup: number; runs: number } {
   const args = { clients: 8, seconds: 3, warmup: 1, runs: 3 };

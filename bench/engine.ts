@@ -16,11 +16,11 @@ import { MongoClient } from 'mongodb';
 import { runPlainLoop } from '../lib/calibrate/plain-loop';
 import { intArg, intListArg } from '../lib/config/validate';
 import { loadData } from '../lib/prepare/loader';
-import { parseOps } from '../lib/workload/spec/op-spec';
+import { parseOps } from '../lib/workload/language/op-spec';
 import { bindWorkload, prepareWorkload } from '../lib/workload/engine/compile-ops';
 import { runStep } from '../lib/workload/engine/engine';
-import { presetOps } from '../lib/workload/spec/presets';
-import { describeTarget, warmConnections } from '../lib/target/connect';
+import { presetOps } from '../lib/workload/language/presets';
+import { describeTarget, warmConnections } from '../lib/server/connect';
 import { median } from '../lib/metrics/trial-stats';
 import { CrudServer, startCrudServer } from '../test/support/crud-server';
 

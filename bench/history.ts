@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { eDivisive } from '../lib/history/e-divisive';
 import { buildHistory, writeHistory } from '../lib/history';
 import { FolderStore } from '../lib/store';
-import { Prng } from '../lib/workload/spec/prng';
+import { Prng } from '../lib/workload/language/prng';
 import { syntheticResults } from '../test/history/synthetic';
 
 function stepSeries(n: number, seed: number): number[] {

@@ -8,7 +8,7 @@
  * which Mann-Kendall alone rejected (p < 0.05), and the power against a 20% drift. docs/report.md quotes it.
  */
 import { trendTest } from '../lib/metrics/steadiness';
-import { Prng } from '../lib/workload/spec/prng';
+import { Prng } from '../lib/workload/language/prng';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -14,9 +14,9 @@ export { loadData } from './prepare/loader';
 export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
 export type { BenchmarkHooks } from './run/benchmark';
 export type { BenchmarkEvent } from './run/events';
-// The server measured: its uri, client options, withClient, describe and release (lib/target).
-export { uriTarget, openTarget } from './target/target';
-export type { Target, TargetSource, TargetOrigin } from './target/target';
+// The server measured: its uri, client options, withClient, describe and release (lib/server).
+export { uriTarget, openTarget } from './server/target';
+export type { Target, TargetSource, TargetOrigin } from './server/target';
 export * from './report';
 // The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
 export {

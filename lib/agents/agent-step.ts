@@ -16,7 +16,7 @@ import { ControlCollections, measurementId, MeasurementDoc, StepDoc, StepProgres
 import { sleep } from './poll';
 import { RunSpec } from './run-spec';
 import { AgentShare } from './shares';
-import { Target } from '../target/target';
+import { Target } from '../server/target';
 
 export interface ShareContext {
   control: ControlCollections;

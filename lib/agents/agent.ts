@@ -13,7 +13,7 @@ import { availableCores } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
 import { runShare } from './agent-step';
-import { uriTarget } from '../target/target';
+import { uriTarget } from '../server/target';
 import { ClockOffset, measureClockOffset, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, RunDoc, stepId } from './control';
 import { ageMs, sleep } from './poll';

@@ -12,7 +12,7 @@ import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '.
 import { ResultDocument } from '../result';
 import { runBenchmark } from '../run/benchmark';
 import { BenchmarkEvent } from '../run/events';
-import { Target, uriTarget } from '../target/target';
+import { Target, uriTarget } from '../server/target';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
 export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {

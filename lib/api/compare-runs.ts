@@ -14,7 +14,7 @@ import { compileRunWorkload } from '../run/benchmark';
 import { InterleavedDesign, runInterleaved } from '../run/interleave';
 import { RunOptions } from '../run/run-options';
 import { BenchmarkControl, BenchmarkInput, benchmarkOptions } from './benchmark';
-import { uriTarget } from '../target/target';
+import { uriTarget } from '../server/target';
 
 export interface CompareRunsOptions extends CompareOptions {
   /** Seed of the trials' order (default 1): the same seed gives the same order. */

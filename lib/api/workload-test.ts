@@ -11,13 +11,13 @@ import { ResultDocument } from '../result';
 import { Comparison } from '../compare';
 import { resultTrend } from '../compare/trend-check';
 import { renderComparisonText } from '../compare/render-text';
-import { parseNamespace } from '../workload/spec/op-spec';
+import { parseNamespace } from '../workload/language/op-spec';
 import { BenchmarkEvent } from '../run/events';
 import { benchmark } from './benchmark';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
-import { Target, uriTarget } from '../target/target';
-import { dropCollection, guardPolicy } from '../target/data-guard';
+import { Target, uriTarget } from '../server/target';
+import { dropCollection, guardPolicy } from '../server/data-guard';
 import { RUN_DEFAULTS } from '../run/run-options';
 
 export interface WorkloadBenchmarkInput {
@@ -30,7 +30,7 @@ export interface WorkloadBenchmarkInput {
    * or filled by mongo-bench, unless `drop: true`). Omit to keep what is there.
    */
   documents?: Document[];
-  /** Replace the collection even when it holds documents mongo-bench did not load (lib/target/data-guard). */
+  /** Replace the collection even when it holds documents mongo-bench did not load (lib/server/data-guard). */
   drop?: boolean;
   /** Indexes to create after loading, e.g. [{ key: { email: 1 }, options: { unique: true } }]. */
   indexes?: Array<{ key: IndexSpecification; options?: CreateIndexesOptions }>;

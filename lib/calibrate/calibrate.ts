@@ -10,8 +10,8 @@ import { MongoClient } from 'mongodb';
 import { UsageError } from '../config/errors';
 import { availableCores } from '../metrics/client-load';
 import { runParallelStep } from '../workload/engine/parallel-step';
-import { presetOps } from '../workload/spec/presets';
-import { warmConnections } from '../target/connect';
+import { presetOps } from '../workload/language/presets';
+import { warmConnections } from '../server/connect';
 import { spawnNullServer } from './null-server-process';
 import { runPlainLoop } from './plain-loop';
 

@@ -11,7 +11,7 @@ import { Shape, ShapeTable, shapeOp } from './shapes';
 import { CAPTURED_BY, SYNTHETIC_MARK, statementsOf, StatementType } from './statements';
 import { pairWrites, WriteEvent } from './pairing';
 import { SourceLine } from './read-lines';
-import type { CapturedCurve } from '../workload/spec/replay-curve';
+import type { CapturedCurve } from '../workload/language/replay-curve';
 
 /** An insert's documents are not logged: without --docs-like, inserts write this placeholder (about 150 bytes). */
 export const PLACEHOLDER_DOCUMENT = {

@@ -5,12 +5,12 @@ import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { intArg, intListArg } from '../config/validate';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/run-options';
-import { RESET_CHOICES, ResetMode } from '../workload/spec/setup-spec';
+import { RESET_CHOICES, ResetMode } from '../workload/language/setup-spec';
 import { runMongoPerfSuite, TestOutcome } from '../run/perf-suite';
 import { redactText } from '../security/redact';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
 import { installInterrupt } from '../run/interrupt';
-import { uriTarget } from '../target/target';
+import { uriTarget } from '../server/target';
 
 const HELP = `
 Runs MongoDB's own mongo-perf test files (your checkout of github.com/mongodb/mongo-perf,

@@ -5,19 +5,19 @@ import { EXIT, UsageError } from '../config/errors';
 import { intArg, intListArg, numberArg } from '../config/validate';
 import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, rateArg, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
-import { clientCountsUpTo } from '../workload/spec/sweep';
-import { PRESET_NAMES } from '../workload/spec/presets';
+import { clientCountsUpTo } from '../workload/language/sweep';
+import { PRESET_NAMES } from '../workload/language/presets';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
 import { resolveRunPlan } from '../run/run-plan';
-import { RUN_TARGET_DEFAULTS } from '../target/flags';
+import { RUN_TARGET_DEFAULTS } from '../server/flags';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
 import { resolveAgentRunOptions } from '../agents/options';
 import { startCoordinator } from '../run/start-coordinator';
-import { uriTarget } from '../target/target';
+import { uriTarget } from '../server/target';
 import type { Coordinator } from '../agents/coordinator';
 import { afterRun } from '../run/after-run';
 import { describeVerdict } from '../slo/check';
@@ -231,7 +231,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       );
     },
   });
-  // Credentials and TLS: folded into the run's Target (lib/target) for every connection to it.
+  // Credentials and TLS: folded into the run's Target (lib/server) for every connection to it.
   const clientOptions = toMongoClientOptions(connection.options);
   let coordinator: Coordinator | undefined;
   try {

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { intArg, numberArg } from '../config/validate';
 import { TOPOLOGY_KINDS } from '../topology';
-import { RUN_TARGET_DEFAULTS } from '../target/flags';
+import { RUN_TARGET_DEFAULTS } from '../server/flags';
 
 /** --topology, --replicas, --shards, --config-servers, --mongos: the shape of the deployment. */
 export function addClusterShapeOptions(command: Command): Command {
@@ -38,7 +38,7 @@ export function addLaunchOptions(command: Command, help: LaunchOptionsHelp = {})
 
 /**
  * All the launched or embedded server flags (run's spelling and defaults): the cluster shape, then
- * the launch flags. Their keys are TOPOLOGY_FLAG_KEYS (lib/target/flags.ts).
+ * the launch flags. Their keys are TOPOLOGY_FLAG_KEYS (lib/server/flags.ts).
  */
 export function addTopologyOptions(command: Command, help: LaunchOptionsHelp = {}): Command {
   return addLaunchOptions(addClusterShapeOptions(command), help);

@@ -10,7 +10,7 @@
  * bisection over one fixed set of draws (common random numbers make the power monotone in the shift)
  * and then scaled by the observed spread.
  */
-import { Prng } from '../workload/spec/prng';
+import { Prng } from '../workload/language/prng';
 import { exactUCounts, normalUpperTail } from './mann-whitney';
 
 /** The power the smallest detectable change is defined at. */

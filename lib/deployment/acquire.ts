@@ -1,5 +1,5 @@
 /**
- * Getting the server the benchmark runs against as a Target (lib/target), and giving it back: an
+ * Getting the server the benchmark runs against as a Target (lib/server), and giving it back: an
  * existing deployment (--uri, nothing to stop), the embedded default (mongodb-memory-server), or
  * processes launched from the setup plan (then the plan's steps are applied through the driver,
  * mongos started once the config servers are initiated). Whatever was started is stopped by the
@@ -14,7 +14,7 @@ import { serverBinaryVersion } from '../launcher/embedded';
 import { RunError, UsageError } from '../config/errors';
 import { MongoClientOptions } from 'mongodb';
 import { holdPhase } from '../common/phase-hold';
-import { openTarget, Target, TargetSource } from '../target/target';
+import { openTarget, Target, TargetSource } from '../server/target';
 import { TargetPlan } from './plan';
 
 export interface AcquireHooks {

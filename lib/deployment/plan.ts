@@ -2,7 +2,7 @@
  * Where the server comes from, settled before anything starts: an existing deployment (--uri, with
  * --setup the data-distribution steps for one collection), the embedded default
  * (mongodb-memory-server), or processes launched from a setup plan. `run` and `matrix` both resolve
- * their target flags (lib/target/flags.ts) here; every error is a UsageError naming the flag.
+ * their target flags (lib/server/flags.ts) here; every error is a UsageError naming the flag.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,7 +10,7 @@ import { UsageError } from '../config/errors';
 import { closest, kebab } from '../config/validate';
 import { resolveBinaries, ResolvedBinaries, requireMongod, requireMongos } from '../launcher';
 import { isRunDocumentField, planFromOptions, RUN_DOCUMENT_FIELDS, SetupPlan, TopologyInput } from '../topology';
-import { RUN_TARGET_DEFAULTS, TargetFlags } from '../target/flags';
+import { RUN_TARGET_DEFAULTS, TargetFlags } from '../server/flags';
 import { fileTimestamp } from '../common/values';
 
 export type TargetPlan =

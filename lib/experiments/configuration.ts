@@ -1,6 +1,6 @@
 /** A configuration's settings: for the driver (write concern) and in words for tables and progress lines. */
 import { MongoClient, WriteConcernSettings } from 'mongodb';
-import { dropCollection, GuardPolicy } from '../target/data-guard';
+import { dropCollection, GuardPolicy } from '../server/data-guard';
 import { MatrixConfiguration, WriteConcernSpec } from './experiment';
 
 export function driverWriteConcern(spec: WriteConcernSpec | undefined): WriteConcernSettings | undefined {

@@ -3,7 +3,7 @@
  * its name: parameters and sizing, what it needs of the target, how it runs one labelled
  * configuration, and the measures, charts and notes of the combined report.
  */
-import type { GuardPolicy } from '../target/data-guard';
+import type { GuardPolicy } from '../server/data-guard';
 import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { ResultDocument } from '../result';
@@ -112,7 +112,7 @@ export interface RunContext {
   shared: Record<string, unknown>;
   signal?: AbortSignal;
   progress: (text: string) => void;
-  /** What the experiment may drop or replace in `db` (lib/target/data-guard: ours, or --drop). */
+  /** What the experiment may drop or replace in `db` (lib/server/data-guard: ours, or --drop). */
   guard: GuardPolicy;
 }
 

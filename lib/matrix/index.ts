@@ -16,6 +16,6 @@ export { skipReason } from './feasibility';
 export type * from './types';
 export { resolveMatrixTarget, acquireMatrixTarget } from './matrix-target';
 export type { MatrixTarget } from './matrix-target';
-export { TOPOLOGY_FLAG_KEYS } from '../target/flags';
-export type { TopologyFlags } from '../target/flags';
+export { TOPOLOGY_FLAG_KEYS } from '../server/flags';
+export type { TopologyFlags } from '../server/flags';
 export { renderMatrixDryRun } from './dry-run';

@@ -2,7 +2,7 @@
  * The matrix's target, chosen and acquired the way `mongo-bench run` does it: lib/deployment's
  * resolveTargetPlan picks it (an existing --uri, the embedded mongodb-memory-server, or processes
  * launched from a setup plan; a sharded cluster up to its shards, no collection sharded) and its
- * acquireTarget starts it, applies the plan and gives a Target (lib/target) that stops it. This
+ * acquireTarget starts it, applies the plan and gives a Target (lib/server) that stops it. This
  * file only adapts the two to the matrix: which flags go in, and command-log.txt / setup.js in the
  * matrix folder.
  */
@@ -13,11 +13,11 @@ import { acquireTarget } from '../deployment/acquire';
 import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
 import { SetupStep } from '../topology';
-import { openTarget, Target } from '../target/target';
+import { openTarget, Target } from '../server/target';
 import { redactUri } from '../security/redact';
 import { Experiment } from '../experiments/experiment';
 import { allExperiments } from '../experiments/registry';
-import { targetShape, TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../target/flags';
+import { targetShape, TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../server/flags';
 
 export interface MatrixTarget {
   plan: TargetPlan;

@@ -8,20 +8,20 @@
  */
 import { MongoClient } from 'mongodb';
 import { assertWritableDir } from '../run/out-dir';
-import { assertMayReplace, guardPolicy } from '../target/data-guard';
+import { assertMayReplace, guardPolicy } from '../server/data-guard';
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../deployment/command-log';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
-import { connectTarget } from '../target/connect';
+import { connectTarget } from '../server/connect';
 import { ResultDocument } from '../result';
 import { neededProbes, skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
 import { Experiment } from '../experiments/experiment';
 import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
 import { acquireMatrixTarget, describeTarget } from './matrix-target';
-import { Target } from '../target/target';
+import { Target } from '../server/target';
 import { probeCapped, probeTopology, probeUnacknowledgedWrites, TargetCapabilities } from './target-probe';
 import { MatrixRow } from './types';
 import { writeMatrixReport } from './write-matrix-report';
@@ -121,7 +121,7 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
   const { client, target } = await connectTarget(server.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble, clientOptions: server.clientOptions });
   // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
   log.open();
-  // What the experiments may drop in --db (lib/target/data-guard): on --uri only what mongo-bench loaded, unless --drop.
+  // What the experiments may drop in --db (lib/server/data-guard): on --uri only what mongo-bench loaded, unless --drop.
   const guard = guardPolicy(server.origin, options.drop === true, '--drop', `the experiments' collections in ${options.db} are replaced whatever they hold`);
   let rowGuard = guard;
   try {

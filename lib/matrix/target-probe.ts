@@ -5,9 +5,9 @@
  * the answer is "no", so skipped rows can say why.
  */
 import { Document, MongoClient, MongoServerError } from 'mongodb';
-import { assertMayReplace, dropScratch, GuardPolicy } from '../target/data-guard';
+import { assertMayReplace, dropScratch, GuardPolicy } from '../server/data-guard';
 import { Capability, TopologyFacts } from '../experiments/experiment';
-import { tryCommand } from '../target/connect';
+import { tryCommand } from '../server/connect';
 
 export type { Capability, TargetCapabilities, TopologyFacts, TopologyKind } from '../experiments/experiment';
 

@@ -5,10 +5,10 @@
  * concern, reporting progress after every batch.
  */
 import { MongoClient, WriteConcernSettings } from 'mongodb';
-import { dropCollection, emptyCollection, GuardPolicy } from '../target/data-guard';
-import { documentFactory, INDEXED_FIELDS } from '../workload/spec/documents';
-import { templateDocumentFactory } from '../workload/spec/template-documents';
-import { Namespace } from '../workload/spec/op-spec';
+import { dropCollection, emptyCollection, GuardPolicy } from '../server/data-guard';
+import { documentFactory, INDEXED_FIELDS } from '../workload/language/documents';
+import { templateDocumentFactory } from '../workload/language/template-documents';
+import { Namespace } from '../workload/language/op-spec';
 
 export interface LoadPlan {
   ns: Namespace;
@@ -29,7 +29,7 @@ export interface LoadPlan {
    */
   documentTemplate?: unknown;
   /**
-   * What may be replaced (lib/target/data-guard): on a deployment the tool did not start, a collection
+   * What may be replaced (lib/server/data-guard): on a deployment the tool did not start, a collection
    * holding documents it did not load is refused (exit 2) unless the user consented (--drop). Default:
    * that rule, consent given by this field's `consent: true`.
    */

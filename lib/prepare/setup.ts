@@ -7,9 +7,9 @@
  */
 import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
 import { RunError } from '../config/errors';
-import { SetupStep } from '../workload/spec/setup-spec';
-import { compileTemplate, TemplateScope } from '../workload/spec/template';
-import { assertMayDropDatabase, assertMayReplace, dropCollection, dropDatabase, GuardPolicy } from '../target/data-guard';
+import { SetupStep } from '../workload/language/setup-spec';
+import { compileTemplate, TemplateScope } from '../workload/language/template';
+import { assertMayDropDatabase, assertMayReplace, dropCollection, dropDatabase, GuardPolicy } from '../server/data-guard';
 
 const NAMESPACE_NOT_FOUND = 26;
 const NAMESPACE_EXISTS = 48;
@@ -21,7 +21,7 @@ export interface SetupHooks {
   writeConcern?: Record<string, unknown>;
   signal?: AbortSignal;
   /**
-   * What a `drop` or `dropDatabase` step may destroy (lib/target/data-guard); default: only what
+   * What a `drop` or `dropDatabase` step may destroy (lib/server/data-guard); default: only what
    * mongo-bench loaded, with --drop as the consent.
    */
   guard?: GuardPolicy;

@@ -28,7 +28,7 @@ export function isTestDouble(result: ResultDocument): boolean {
 }
 
 /**
- * The server as it is: the identified product's label (lib/target/identify-server.ts), marked when it
+ * The server as it is: the identified product's label (lib/server/identify-server.ts), marked when it
  * is a test double; results written before the product was recorded keep the old wording.
  */
 export function serverLabel(result: ResultDocument): string {

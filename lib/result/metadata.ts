@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 /**
- * The product that answered (lib/target/identify-server.ts): every label names it as it is, never
+ * The product that answered (lib/server/identify-server.ts): every label names it as it is, never
  * "MongoDB" for a server that only reports a MongoDB version.
  */
 export const serverProductSchema = z.object({

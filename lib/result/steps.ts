@@ -20,7 +20,7 @@ export const perSecondSampleSchema = z.object({
 });
 export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
 
-/** A rate the engine schedules (lib/workload/spec/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
+/** A rate the engine schedules (lib/workload/language/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
 export const rateTargetSchema = z.union([
   z.object({ kind: z.literal('constant'), opsPerSecond: z.number() }),
   z.object({ kind: z.literal('stages'), startRate: z.number(), stages: z.array(z.object({ rate: z.number(), seconds: z.number() })) }),

@@ -20,7 +20,7 @@ import type { MongoClient } from 'mongodb';
 import type { ScenarioEvent } from '../result';
 import { redactUri } from '../security/redact';
 import { isLostServerError } from '../workload/engine/engine';
-import { parseNamespace } from '../workload/spec/op-spec';
+import { parseNamespace } from '../workload/language/op-spec';
 import type { BackgroundEventSpec } from './scenario-spec';
 import { sleepUntil } from '../common/sleep-until';
 

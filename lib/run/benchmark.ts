@@ -17,21 +17,21 @@ import { summarizeStep } from '../metrics/step-result';
 import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
-import { describeLoadMachine } from '../target/load-machine';
-import { readDataVsCache } from '../target/data-vs-cache';
-import { readProcessFactsAnew } from '../target/server-facts';
+import { describeLoadMachine } from '../server/load-machine';
+import { readDataVsCache } from '../server/data-vs-cache';
+import { readProcessFactsAnew } from '../server/server-facts';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
 import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '../workload/engine/local-executors';
 import { workersForStep } from '../workload/engine/parallel-step';
 import { loadData } from '../prepare/loader';
-import { parseNamespace, parseOps } from '../workload/spec/op-spec';
+import { parseNamespace, parseOps } from '../workload/language/op-spec';
 import { assertSetupMayRun, runSetup } from '../prepare/setup';
-import { assertMayReplace, guardPolicy } from '../target/data-guard';
+import { assertMayReplace, guardPolicy } from '../server/data-guard';
 import { emptyNamespaces, emptyNamespacesAdvice } from './empty-namespaces';
-import { setupFor } from '../workload/spec/setup-spec';
-import { connectTarget } from '../target/connect';
-import { Target, uriTarget } from '../target/target';
+import { setupFor } from '../workload/language/setup-spec';
+import { connectTarget } from '../server/connect';
+import { Target, uriTarget } from '../server/target';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { BenchmarkEvent } from './events';
 import { DocumentTemplate, resolveDocsLike } from './docs-like';
@@ -40,7 +40,7 @@ import { ServerStatsRecorder, startServerStats, unsampledSection } from '../serv
 import { checkStep, checkWarning, workloadCounting } from '../server-stats/consistency';
 import { addBestVerdicts, addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
 import { runScenarios } from './scenarios';
-import { resolveShareOfMax, ScheduledRate } from '../workload/spec/rate-spec';
+import { resolveShareOfMax, ScheduledRate } from '../workload/language/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
 import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
 
@@ -50,7 +50,7 @@ export interface BenchmarkHooks {
   onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
   /** Abort to stop: clients finish their in-flight op, the result is written with complete: false. */
   signal?: AbortSignal;
-  /** The server measured (lib/target): its URI and client options (credentials, TLS). Default: options.uri as it is. */
+  /** The server measured (lib/server): its URI and client options (credentials, TLS). Default: options.uri as it is. */
   target?: Target;
   /** How the server sampler reaches each process (default: the driver, direct, with the target's clientOptions). */
   connectProcess?: ConnectProcess;
@@ -150,7 +150,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     opTimeoutMS: options.opTimeoutMS,
   });
   emit({ type: 'connected', target });
-  // What the loader may replace (lib/target/data-guard), refused before anything else is done on the server.
+  // What the loader may replace (lib/server/data-guard), refused before anything else is done on the server.
   const guard = guardPolicy(server.origin, options.drop === true, '--drop', `it drops database ${options.ns.split('.')[0]} first`);
   if (options.setup || options.load) {
     const ns = parseNamespace(options.ns, false)!;

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import { UsageError } from '../config/errors';
 import { DOCS_LIKE_FILE, parseDocsLike, sampleCollection, sampleDocsLike } from '../capture/docs-like';
-import { parseNamespace } from '../workload/spec/op-spec';
-import { parseTypedEjson } from '../workload/spec/typed-ejson';
+import { parseNamespace } from '../workload/language/op-spec';
+import { parseTypedEjson } from '../workload/language/typed-ejson';
 
 export type DocsLikeSpec =
   | { kind: 'uri'; value: string }

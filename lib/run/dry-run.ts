@@ -5,12 +5,12 @@ import { formatDuration, sweepSeconds } from './progress';
 import { describeScenarios } from './scenario-spec';
 import { RunPlan } from './run-plan';
 import type { RunOptions } from './run-options';
-import { SetupStep } from '../workload/spec/setup-spec';
+import { SetupStep } from '../workload/language/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../agents/control';
 import { AGENT_DEFAULTS } from '../agents/options';
-import { describePolicy, guardPolicy } from '../target/data-guard';
+import { describePolicy, guardPolicy } from '../server/data-guard';
 
-/** What the run may drop or write on an existing deployment (lib/target/data-guard's rule), in words: the console and --dry-run say it. */
+/** What the run may drop or write on an existing deployment (lib/server/data-guard's rule), in words: the console and --dry-run say it. */
 export function describeDataRule(plan: RunPlan): string {
   const b = plan.benchmark;
   const db = b.ns.split('.')[0];

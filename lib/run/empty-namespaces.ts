@@ -4,7 +4,7 @@
  * The namespaces its reads, updates and removes target, counted before the first step.
  */
 import type { MongoClient } from 'mongodb';
-import type { OpSpec } from '../workload/spec/op-spec';
+import type { OpSpec } from '../workload/language/op-spec';
 
 /** The ops that need data to mean anything (an insert-only namespace may start empty). */
 const NEEDS_DATA = new Set<OpSpec['type']>(['find', 'findOne', 'update', 'remove', 'command']);

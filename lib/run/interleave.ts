@@ -11,7 +11,7 @@
  * (BenchmarkHooks.turn): one trial (with its set-up) or one data preparation at a time, trials in the
  * drawn order. A run that ends early (a failure, an interrupt) gives up its remaining turns.
  */
-import { Prng } from '../workload/spec/prng';
+import { Prng } from '../workload/language/prng';
 import { ResultDocument } from '../result';
 import { runBenchmark, BenchmarkHooks } from './benchmark';
 import { RunOptions } from './run-options';

@@ -14,10 +14,10 @@ import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
 import { compileRunWorkload, runBenchmark } from './benchmark';
 import { BenchmarkEvent } from './events';
-import { ResetMode } from '../workload/spec/setup-spec';
-import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/spec/mongo-perf/load-suite';
-import { UnsupportedShellCall } from '../workload/spec/mongo-perf/shell-recorder';
-import { Target, uriTarget } from '../target/target';
+import { ResetMode } from '../workload/language/setup-spec';
+import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/language/mongo-perf/load-suite';
+import { UnsupportedShellCall } from '../workload/language/mongo-perf/shell-recorder';
+import { Target, uriTarget } from '../server/target';
 
 export interface SuiteOptions {
   files: string[];
@@ -65,7 +65,7 @@ export interface SuiteHooks {
   onTest?: (outcome: TestOutcome) => void;
   onEvent?: (test: string, event: BenchmarkEvent) => void;
   signal?: AbortSignal;
-  /** The server (lib/target), with its client options (credentials, TLS); default: options.uri as it is. */
+  /** The server (lib/server), with its client options (credentials, TLS); default: options.uri as it is. */
   target?: Target;
 }
 

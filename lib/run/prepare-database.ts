@@ -7,8 +7,8 @@
 import { MongoClient } from 'mongodb';
 import { RunError } from '../config/errors';
 import { redactUri } from '../security/redact';
-import { Target } from '../target/target';
-import { dropDatabase, GuardCommand, guardPolicy } from '../target/data-guard';
+import { Target } from '../server/target';
+import { dropDatabase, GuardCommand, guardPolicy } from '../server/data-guard';
 import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep, versionNotes } from '../topology';
 
 export interface PrepareHooks {
@@ -44,7 +44,7 @@ export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHoo
       const started = Date.now();
       const log = (c: GuardCommand) => hooks.onCommand({ step: 0, steps: 0, description: '--drop', target: 'target', address, purpose: 'apply', ...c, durationMs: Date.now() - started });
       try {
-        // --drop is the user's consent (lib/target/data-guard).
+        // --drop is the user's consent (lib/server/data-guard).
         await dropDatabase(client, options.db, guardPolicy(target.origin, true), log);
       } catch (err) {
         throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${(err as Error).message}`);

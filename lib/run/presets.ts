@@ -6,7 +6,7 @@
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
 import type { BenchmarkFlags } from './run-options';
-import type { TargetFlags } from '../target/flags';
+import type { TargetFlags } from '../server/flags';
 
 export interface RunPreset {
   description: string;

@@ -5,17 +5,17 @@
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { closest, parsePercent, parseOptions, positiveInt } from '../config/validate';
-import { isPresetName, PRESET_NAMES, presetOps } from '../workload/spec/presets';
-import { readWorkloadFile } from '../workload/spec/workload-file';
-import { replayStages } from '../workload/spec/replay-curve';
+import { isPresetName, PRESET_NAMES, presetOps } from '../workload/language/presets';
+import { readWorkloadFile } from '../workload/language/workload-file';
+import { replayStages } from '../workload/language/replay-curve';
 import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
-import { clientCountsUpTo } from '../workload/spec/sweep';
-import { parseNamespace } from '../workload/spec/op-spec';
-import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/spec/setup-spec';
-import { arrivalTimes, parseRateText, RateSpec, ScheduledRate } from '../workload/spec/rate-spec';
+import { clientCountsUpTo } from '../workload/language/sweep';
+import { parseNamespace } from '../workload/language/op-spec';
+import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
+import { arrivalTimes, parseRateText, RateSpec, ScheduledRate } from '../workload/language/rate-spec';
 import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
-import type { TargetFlags } from '../target/flags';
+import type { TargetFlags } from '../server/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
 import { dropUndefined, fileTimestamp } from '../common/values';
 
@@ -75,7 +75,7 @@ export interface RunOptions {
   /** Target total ops/sec (coordinated-omission-corrected latency); undefined = as fast as possible. */
   rate?: number;
   /**
-   * The open model's other forms (lib/workload/spec/rate-spec.ts): stages that ramp (also --replay-rate over a
+   * The open model's other forms (lib/workload/language/rate-spec.ts): stages that ramp (also --replay-rate over a
    * captured per-second curve), or a share of the maximum a short closed probe measures first (`rateProbe`).
    * A constant rate stays in `rate`.
    */
@@ -104,7 +104,7 @@ export interface RunOptions {
   /**
    * --drop was given (the database is dropped before the run): consent to replace what the loader finds.
    * Without it, on a deployment the tool did not start, the loader refuses a collection holding documents
-   * it did not load (lib/target/data-guard).
+   * it did not load (lib/server/data-guard).
    */
   drop?: boolean;
   /** Per-operation time limit in ms (driver timeoutMS, maxTimeMS on the server); a step overrunning its window by more is cut. */

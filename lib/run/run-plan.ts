@@ -11,7 +11,7 @@ import { withOptionPlaces } from '../config/error-place';
 import { runPreset } from './presets';
 import { AGENT_FLAG_KEYS, AgentFlags } from '../agents/options';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
-import { RUN_TARGET_DEFAULTS, targetShape } from '../target/flags';
+import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
 import { parseOptions } from '../config/validate';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
 import { compileRunWorkload } from './benchmark';

@@ -7,12 +7,12 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { isPresetName, presetOps, PRESET_NAMES } from '../workload/spec/presets';
-import { readWorkloadFile } from '../workload/spec/workload-file';
-import { clientCountsUpTo } from '../workload/spec/sweep';
-import { parseNamespace, parseOps } from '../workload/spec/op-spec';
+import { isPresetName, presetOps, PRESET_NAMES } from '../workload/language/presets';
+import { readWorkloadFile } from '../workload/language/workload-file';
+import { clientCountsUpTo } from '../workload/language/sweep';
+import { parseNamespace, parseOps } from '../workload/language/op-spec';
 import { prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
-import { parseDurationSeconds, parseRateSpec, rateDurationSeconds, ScheduledRate } from '../workload/spec/rate-spec';
+import { parseDurationSeconds, parseRateSpec, rateDurationSeconds, ScheduledRate } from '../workload/language/rate-spec';
 import { closest } from '../config/validate';
 
 /** Connections that serve a rate scenario's arrivals (the open model issues ops on schedule; these carry them). */

@@ -7,7 +7,7 @@ import { RunPlan } from './run-plan';
 import { Coordinator } from '../agents/coordinator';
 import { AgentRunOptions } from '../agents/options';
 import { buildRunSpec } from '../agents/run-spec';
-import { Target } from '../target/target';
+import { Target } from '../server/target';
 
 export async function startCoordinator(
   options: AgentRunOptions,

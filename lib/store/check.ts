@@ -10,7 +10,7 @@ import { messageOf } from '../common/values';
 import { redactUri } from '../security/redact';
 import { parseStoreUri } from './mongo-store';
 import { isMongoStoreSpec } from './store';
-import { refusedSingleHost } from '../target/connect';
+import { refusedSingleHost } from '../server/connect';
 
 export async function assertStoreWritable(spec: string, options: { serverSelectionTimeoutMS?: number; option?: string } = {}): Promise<void> {
   const option = options.option ?? 'option --store';

@@ -3,7 +3,7 @@
  * so the two cannot drift. A shard key that is not among them is missing from every document, and
  * a missing shard key counts as null: every document would go to the one chunk holding null.
  */
-import { documentFactory } from '../workload/spec/documents';
+import { documentFactory } from '../workload/language/documents';
 
 export const RUN_DOCUMENT_FIELDS: readonly string[] = Object.keys(documentFactory(1, 0, 1).make(0));
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { benchmarkWorkload, expectNoRegression, ResultDocument, UsageError } from 'mongo-bench';
 import { serverDifference } from '../../lib/api/baseline-server';
-import { describeTarget } from '../../lib/target/connect';
+import { describeTarget } from '../../lib/server/connect';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 
 const COMMITTED = join(__dirname, 'baselines', 'orders-test-double.json');

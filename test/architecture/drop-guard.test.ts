@@ -1,6 +1,6 @@
 /**
  * Every drop and every emptying of a collection in lib/ goes through the data guard
- * (lib/target/data-guard.ts), which refuses to destroy what mongo-bench did not load. This reads every
+ * (lib/server/data-guard.ts), which refuses to destroy what mongo-bench did not load. This reads every
  * lib file with TypeScript's own parser and fails on a call of `.drop()`, `.dropDatabase()`,
  * `.dropCollection()`, `.deleteMany({})` or a `{ drop: ... }` / `{ dropDatabase: ... }` command document
  * anywhere else, naming the file and line.
@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 const root = join(__dirname, '..', '..');
-const GUARD = 'lib/target/data-guard.ts';
+const GUARD = 'lib/server/data-guard.ts';
 /** Files that may name these commands, and why: none of them destroys anything of its own accord. */
 const EXEMPT: Record<string, string> = {
   // The mongo-perf shell emulation records the commands a user's test script asks for (its own dropDatabase() etc.).
-  'lib/workload/spec/mongo-perf/shell-recorder.ts': "records a user's mongo-perf script, runs nothing",
+  'lib/workload/language/mongo-perf/shell-recorder.ts': "records a user's mongo-perf script, runs nothing",
   // mongo-perf's set-up recorded as steps; lib/prepare/setup.ts runs a drop step through the guard.
-  'lib/workload/spec/mongo-perf/load-suite.ts': 'records set-up steps, runs nothing',
+  'lib/workload/language/mongo-perf/load-suite.ts': 'records set-up steps, runs nothing',
 };
 
 const DROPPING_CALLS = new Set(['drop', 'dropDatabase', 'dropCollection']);
@@ -88,7 +88,7 @@ describe('drops and emptyings in lib/ go through the data guard', () => {
     expect(findDrops(GUARD, readFileSync(join(root, GUARD), 'utf8')).length).toBeGreaterThan(0);
   });
 
-  it('has none outside lib/target/data-guard.ts', () => {
+  it('has none outside lib/server/data-guard.ts', () => {
     const outside = files.filter((f) => f !== GUARD && !(f in EXEMPT)).flatMap((f) => findDrops(f, readFileSync(join(root, f), 'utf8')));
     expect(outside).toEqual([]);
   });

@@ -13,7 +13,7 @@ import * as ts from 'typescript';
  */
 export const FLOORS: readonly (readonly string[])[] = [
   ['common', 'config', 'result'],
-  ['metrics', 'security', 'server-stats', 'slo', 'target'],
+  ['metrics', 'security', 'server-stats', 'slo', 'server'],
   ['workload', 'store', 'report'],
   ['topology', 'launcher', 'compare', 'history', 'capture', 'diskperf', 'calibrate', 'agents', 'deployment', 'prepare'],
   ['run'],

@@ -34,11 +34,11 @@ describe('the import graph of lib/', () => {
     expect(floorViolations(graph)).toEqual([]);
   });
 
-  it('keeps the workload spec language apart: lib/workload/spec imports only itself, config and common', () => {
+  it('keeps the workload spec language apart: lib/workload/language imports only itself, config and common', () => {
     // The spec (op spec, templates, documents, rates) is read and checked before anything connects; the
     // engine (lib/workload/engine) binds it to commands and runs it, and may import it, never the reverse.
-    const allowed = ['lib/workload/spec/', 'lib/config/', 'lib/common/'];
-    const spec = [...graph].filter(([file]) => file.startsWith('lib/workload/spec/'));
+    const allowed = ['lib/workload/language/', 'lib/config/', 'lib/common/'];
+    const spec = [...graph].filter(([file]) => file.startsWith('lib/workload/language/'));
     expect(spec.length).toBeGreaterThan(10);
     const strays = spec.flatMap(([file, targets]) => targets.filter((t) => !allowed.some((a) => t.startsWith(a))).map((t) => `${file} -> ${t}`));
     expect(strays).toEqual([]);

@@ -10,10 +10,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Long, MongoClient, ObjectId } from 'mongodb';
-import { compileTemplate, TemplateScope } from '../../lib/workload/spec/template';
+import { compileTemplate, TemplateScope } from '../../lib/workload/language/template';
 import type { CaptureSummary } from '../../lib/capture';
-import { parseOps } from '../../lib/workload/spec/op-spec';
-import { parseWorkloadText } from '../../lib/workload/spec/workload-file';
+import { parseOps } from '../../lib/workload/language/op-spec';
+import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureFromLogs } from '../../lib/capture';
 import { resolveBenchmarkOptions } from '../../lib/run/run-options';
-import { arrivalTimes, rateDurationSeconds } from '../../lib/workload/spec/rate-spec';
-import type { ScheduledRate } from '../../lib/workload/spec/rate-spec';
-import { replayStages } from '../../lib/workload/spec/replay-curve';
-import { parseWorkloadText } from '../../lib/workload/spec/workload-file';
+import { arrivalTimes, rateDurationSeconds } from '../../lib/workload/language/rate-spec';
+import type { ScheduledRate } from '../../lib/workload/language/rate-spec';
+import { replayStages } from '../../lib/workload/language/replay-curve';
+import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { usageMessage } from '../support/cli';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');

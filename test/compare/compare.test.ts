@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { compareResults } from '../../lib/compare';
 import { renderComparisonChart } from '../../lib/compare/chart';
 import { serverLabel } from '../../lib/report/describe';
-import { identifyServer } from '../../lib/target/identify-server';
+import { identifyServer } from '../../lib/server/identify-server';
 import { UsageError } from '../../lib/config/errors';
 import { ResultDocument, StepResult } from '../../lib/result';
 import { runCli } from '../support/cli';

@@ -10,7 +10,7 @@ import { buildHistory, HistoryDocument } from '../../lib/history';
 import { runCli } from '../support/cli';
 import { trendChartConfiguration, trendChartWarnings } from '../../lib/history/chart';
 import { serverLabel } from '../../lib/report/describe';
-import { identifyServer } from '../../lib/target/identify-server';
+import { identifyServer } from '../../lib/server/identify-server';
 import { decodePng, countPixels, isWarningRed, pngSize } from '../report/helpers';
 import { syntheticResults } from './synthetic';
 
@@ -63,7 +63,7 @@ describe('history over a folder store', () => {
   });
 
   it('a label measured on FerretDB: its trend chart names the server as summaries do and says NOT MongoDB', async () => {
-    // The product as a run records it when FerretDB 1.x answers buildInfo (lib/target/identify-server.ts).
+    // The product as a run records it when FerretDB 1.x answers buildInfo (lib/server/identify-server.ts).
     const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' } });
     expect(product).toMatchObject({ name: 'FerretDB', testDouble: false });
     const onFerret = syntheticResults({ runs: 6, level: 3000, noise: 0.02, seed: 7, label: 'ferret' }).map((r) => ({ ...r, target: { ...r.target, serverVersion: '7.0.42', product } }));

@@ -1,6 +1,6 @@
 /** Synthetic result documents for history tests: one per "night", ops/s around a level with Gaussian noise (seeded). */
 import { LatencySummary, RESULT_SCHEMA, ResultDocument, StepResult } from '../../lib/result';
-import { Prng } from '../../lib/workload/spec/prng';
+import { Prng } from '../../lib/workload/language/prng';
 import { resultStep } from '../support/results';
 
 function gaussian(prng: Prng): number {

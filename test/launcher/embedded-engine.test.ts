@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbedded } from '../../lib/launcher/embedded';
 import { cacheSizeGbPerMongod } from '../../lib/topology/cache-size';
-import { describeTarget } from '../../lib/target/connect';
+import { describeTarget } from '../../lib/server/connect';
 import { startRecordingServer } from '../support/recording-server';
 import { expectGone, FAKE_BIN, pidsWithCommandLine } from '../support/processes';
 

@@ -1,5 +1,5 @@
 import { MIN_TREND_POINTS, NOT_TESTABLE_MESSAGE, senSlope, steadyForWarmup, trendTest } from '../../lib/metrics/steadiness';
-import { Prng } from '../../lib/workload/spec/prng';
+import { Prng } from '../../lib/workload/language/prng';
 
 /** A standard normal draw (Box-Muller) from the seeded PRNG. */
 function gaussian(rng: Prng): number {

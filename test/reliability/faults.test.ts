@@ -12,7 +12,7 @@ import { ResultDocument } from '../../lib/result';
 import { loadResult } from '../../lib/report';
 import { runStep } from '../../lib/workload/engine/engine';
 import { BoundOp, prepareWorkload } from '../../lib/workload/engine/compile-ops';
-import { parseOps } from '../../lib/workload/spec/op-spec';
+import { parseOps } from '../../lib/workload/language/op-spec';
 import { JAVA_SERVER_JAR, startJavaServer } from '../support/crud-server';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { tempDir } from '../support/processes';

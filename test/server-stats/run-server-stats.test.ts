@@ -6,7 +6,7 @@
  * opcounters) the run still succeeds and says what it could not sample.
  */
 import { RunOptions } from '../../lib/run/run-options';
-import { presetOps } from '../../lib/workload/spec/presets';
+import { presetOps } from '../../lib/workload/language/presets';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { BenchmarkEvent } from '../../lib/run/events';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';

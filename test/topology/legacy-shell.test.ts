@@ -3,7 +3,7 @@
  * shell of the planned version. A 4.4 shell refuses readPrefMode (error 34394, "Benchrun op has
  * unsupported field"), so it is written only for a 5.0 shell, and the script says what was left out.
  */
-import { renderLegacyBenchRunScript } from '../../lib/workload/spec/legacy-script';
+import { renderLegacyBenchRunScript } from '../../lib/workload/language/legacy-script';
 
 const workload = { name: 'rp', ops: [{ op: 'findOne', query: { _id: 1 }, readPreference: { mode: 'secondaryPreferred' } }] };
 

@@ -6,7 +6,7 @@
 import { ArrivalSchedule, DEFAULT_DROP_AFTER_MS, DEFAULT_LATE_AFTER_MS, scaleRate } from '../../lib/workload/engine/arrival-schedule';
 import { runStep } from '../../lib/workload/engine/engine';
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
-import { TemplateScope } from '../../lib/workload/spec/template';
+import { TemplateScope } from '../../lib/workload/language/template';
 
 // 10 ops/s from t0 = 1000 ms, a 1 s warm-up, a 3 s window: ops due every 100 ms at 1000, 1100, ...
 const window = { t0: 1000, measureStart: 2000, stopAt: 5000, seconds: 3 };

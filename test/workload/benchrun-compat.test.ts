@@ -8,8 +8,8 @@ import { BSON, Double, Long, MongoClient } from 'mongodb';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
-import { parseOps } from '../../lib/workload/spec/op-spec';
-import { parseWorkloadText } from '../../lib/workload/spec/workload-file';
+import { parseOps } from '../../lib/workload/language/op-spec';
+import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/engine/worker-workload';
 import { summarizeStep } from '../../lib/metrics/step-result';
 

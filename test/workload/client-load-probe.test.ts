@@ -4,7 +4,7 @@
  */
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
-import { TemplateScope } from '../../lib/workload/spec/template';
+import { TemplateScope } from '../../lib/workload/language/template';
 
 /** Holds the thread for `ms`: no timer, no I/O callback runs meanwhile. */
 function block(ms: number): void {

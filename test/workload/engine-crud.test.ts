@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudKind, crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { RunOptions } from '../../lib/run/run-options';
-import { presetOps } from '../../lib/workload/spec/presets';
+import { presetOps } from '../../lib/workload/language/presets';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { BenchmarkEvent } from '../../lib/run/events';
 import { main } from '../../lib/cli/main';

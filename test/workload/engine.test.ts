@@ -1,7 +1,7 @@
 /** The engine's bookkeeping, with in-process fake ops (no server): windows, passes, errors, rate, abort. */
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
-import { TemplateScope } from '../../lib/workload/spec/template';
+import { TemplateScope } from '../../lib/workload/language/template';
 
 type Behaviour = (call: number) => Promise<unknown>;
 

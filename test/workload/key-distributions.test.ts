@@ -2,8 +2,8 @@
  * #ZIPF, #HOTSPOT, #LATEST (and capture's #PICK, #RAND_DATE): tested by what they promise about
  * frequencies (rank-frequency, shares), not by a fixed sequence.
  */
-import { compileTemplate, TemplateScope } from '../../lib/workload/spec/template';
-import { zeta } from '../../lib/workload/spec/key-distributions';
+import { compileTemplate, TemplateScope } from '../../lib/workload/language/template';
+import { zeta } from '../../lib/workload/language/key-distributions';
 import { usageMessage } from '../support/cli';
 
 function draws(template: unknown, n: number, seed = 1): { values: unknown[]; scope: TemplateScope } {

@@ -1,7 +1,7 @@
 import vm from 'node:vm';
 import { ObjectId } from 'mongodb';
-import { renderLegacyBenchRunScript, scriptFileName, shellLiteral } from '../../lib/workload/spec/legacy-script';
-import { presetOps } from '../../lib/workload/spec/presets';
+import { renderLegacyBenchRunScript, scriptFileName, shellLiteral } from '../../lib/workload/language/legacy-script';
+import { presetOps } from '../../lib/workload/language/presets';
 
 interface BenchRunArgs {
   ops: Record<string, unknown>[];

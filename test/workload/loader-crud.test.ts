@@ -28,7 +28,7 @@ describeNeeding('crud', 'loader against the CRUD test server', () => {
     const db = uniqueDbName(keepCollection ? 'load_keep' : 'load_drop');
     try {
       const coll = await prepared(db);
-      // Documents it did not load: refused by default (lib/target/data-guard), replaced with consent.
+      // Documents it did not load: refused by default (lib/server/data-guard), replaced with consent.
       await expect(loadData(client, { ns: { db, coll: 'docs' }, docs: 50, docSize: 128, batchSize: 20, randomSeed: 3, keepCollection })).rejects.toThrow(/holds 2 documents mongo-bench did not load/);
       expect(await coll.countDocuments({})).toBe(2);
       const guard = { ours: false, consent: true, consentFlag: '--drop' };

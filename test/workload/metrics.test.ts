@@ -8,7 +8,7 @@ import { mean, median, stdev, trialStats } from '../../lib/metrics/trial-stats';
 import { redactUri } from '../../lib/security/redact';
 import { writeResultFile, RESULT_SCHEMA, ResultDocument } from '../../lib/result';
 import { formatStepTable } from '../../lib/metrics/format-step';
-import { clientCountsUpTo } from '../../lib/workload/spec/sweep';
+import { clientCountsUpTo } from '../../lib/workload/language/sweep';
 
 function recorder(values: number[]): LatencyRecorder {
   const r = new LatencyRecorder();

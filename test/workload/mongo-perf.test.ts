@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding } from '../support/servers';
 import { runCli } from '../support/cli';
-import { loadMongoPerfFile, mongoPerfOps, mongoPerfSetup } from '../../lib/workload/spec/mongo-perf/load-suite';
+import { loadMongoPerfFile, mongoPerfOps, mongoPerfSetup } from '../../lib/workload/language/mongo-perf/load-suite';
 import { prepareMongoPerfTest, runMongoPerfSuite, SuiteOptions } from '../../lib/run/perf-suite';
 import { ResultDocument } from '../../lib/result';
 

@@ -6,8 +6,8 @@
 import { BSON, MongoClient, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import { RecordedCommand, RecordingServer, startRecordingServer } from '../support/recording-server';
 import { BoundOp, bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
-import { parseOps } from '../../lib/workload/spec/op-spec';
-import { ClientState } from '../../lib/workload/spec/template';
+import { parseOps } from '../../lib/workload/language/op-spec';
+import { ClientState } from '../../lib/workload/language/template';
 
 const NS = 'bench.docs';
 

@@ -1,8 +1,8 @@
-import { parseOps } from '../../lib/workload/spec/op-spec';
+import { parseOps } from '../../lib/workload/language/op-spec';
 import { prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { compileRunWorkload } from '../../lib/run/benchmark';
-import { presetOps, PRESET_NAMES } from '../../lib/workload/spec/presets';
-import { parseWorkloadText } from '../../lib/workload/spec/workload-file';
+import { presetOps, PRESET_NAMES } from '../../lib/workload/language/presets';
+import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { usageMessage } from '../support/cli';
 
 const NS = 'bench.docs';

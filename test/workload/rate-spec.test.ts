@@ -1,4 +1,4 @@
-import { arrivalTimes, parseRateSpec, rateAt, rateDurationSeconds, resolveShareOfMax, ScheduledRate } from '../../lib/workload/spec/rate-spec';
+import { arrivalTimes, parseRateSpec, rateAt, rateDurationSeconds, resolveShareOfMax, ScheduledRate } from '../../lib/workload/language/rate-spec';
 
 function perSecond(spec: ScheduledRate, seconds: number): number[] {
   const counts = new Array<number>(seconds).fill(0);

@@ -7,9 +7,9 @@
  */
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
-import { TemplateScope } from '../../lib/workload/spec/template';
+import { TemplateScope } from '../../lib/workload/language/template';
 import { runParallelStep, liveWorkerThreads } from '../../lib/workload/engine/parallel-step';
-import { presetOps } from '../../lib/workload/spec/presets';
+import { presetOps } from '../../lib/workload/language/presets';
 import { summarizeStep } from '../../lib/metrics/step-result';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { StepMeasurement } from '../../lib/metrics/measurement';

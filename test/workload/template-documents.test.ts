@@ -1,5 +1,5 @@
 /** The loader's documents from a --docs-like template: the loader's _id first, the template's fields, reproducible by seed. */
-import { templateDocumentFactory } from '../../lib/workload/spec/template-documents';
+import { templateDocumentFactory } from '../../lib/workload/language/template-documents';
 import { usageMessage } from '../support/cli';
 
 describe('templateDocumentFactory', () => {

@@ -1,7 +1,7 @@
 import vm from 'node:vm';
 import { Long, ObjectId } from 'mongodb';
-import { compileTemplate, TemplateScope } from '../../lib/workload/spec/template';
-import { Prng } from '../../lib/workload/spec/prng';
+import { compileTemplate, TemplateScope } from '../../lib/workload/language/template';
+import { Prng } from '../../lib/workload/language/prng';
 import { usageMessage } from '../support/cli';
 
 function draw(template: unknown, n: number, opts: { index?: number; seed?: number; scope?: TemplateScope } = {}): unknown[] {

@@ -1,10 +1,10 @@
 /** Ops drawn by weight (the `weight` extension): the op spec's rules, the picker's shares and seed, the engine's per-op counts. */
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
-import { parseOps } from '../../lib/workload/spec/op-spec';
-import { renderLegacyBenchRunScript } from '../../lib/workload/spec/legacy-script';
-import { TemplateScope } from '../../lib/workload/spec/template';
-import { weightedOpPicker } from '../../lib/workload/spec/weighted-pick';
+import { parseOps } from '../../lib/workload/language/op-spec';
+import { renderLegacyBenchRunScript } from '../../lib/workload/language/legacy-script';
+import { TemplateScope } from '../../lib/workload/language/template';
+import { weightedOpPicker } from '../../lib/workload/language/weighted-pick';
 import { usageMessage } from '../support/cli';
 
 const soon = () => new Promise<void>((resolve) => setImmediate(resolve));

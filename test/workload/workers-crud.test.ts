@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { RunOptions } from '../../lib/run/run-options';
-import { presetOps } from '../../lib/workload/spec/presets';
+import { presetOps } from '../../lib/workload/language/presets';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/engine/parallel-step';
 import { ResultDocument, StepResult } from '../../lib/result';

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/engine/parallel-step';
-import { presetOps } from '../../lib/workload/spec/presets';
+import { presetOps } from '../../lib/workload/language/presets';
 import { JAVA_SERVER_JAR, JavaServer, startJavaServer } from '../support/crud-server';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';

@@ -6,10 +6,10 @@
  *
  * MiB/s is 2^20 bytes per second, as the seed's "MBs". Only reads that found their document carry bytes.
  */
-import { dropCollection, GuardPolicy } from '../../target/data-guard';
+import { dropCollection, GuardPolicy } from '../../server/data-guard';
 import { BSON, Collection, MongoClient, ReadPreferenceMode, WriteConcernSettings } from 'mongodb';
 import { LatencyRecorder } from '../../metrics/latency';
-import { documentFactory } from '../../workload/spec/documents';
+import { documentFactory } from '../../workload/language/documents';
 
 export interface MostParams {
   /** Documents 1..docs. The seed: 1,048,576 (16 GiB). */
@@ -32,7 +32,7 @@ export interface MostConfig {
   /** A capped collection sized to hold every document of the test (as the seed sized it). */
   capped: boolean;
   readPreference?: ReadPreferenceMode;
-  /** What may be dropped (lib/target/data-guard); default: only what mongo-bench loaded. */
+  /** What may be dropped (lib/server/data-guard); default: only what mongo-bench loaded. */
   guard?: GuardPolicy;
 }
 

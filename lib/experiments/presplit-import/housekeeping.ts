@@ -7,7 +7,7 @@
 import { Db, MongoClient } from 'mongodb';
 import { ServerVersion } from '../../topology/server-version';
 import { HousekeepingRecord } from './result';
-import { dropCollection as guardedDrop, GuardPolicy } from '../../target/data-guard';
+import { dropCollection as guardedDrop, GuardPolicy } from '../../server/data-guard';
 
 type Doc = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ async function send(db: Db, description: string, command: Doc, log: Housekeeping
   }
 }
 
-/** --setup (or a cluster the matrix started) is the consent to drop the way's collection (lib/target/data-guard). */
+/** --setup (or a cluster the matrix started) is the consent to drop the way's collection (lib/server/data-guard). */
 const SETUP_CONSENT: GuardPolicy = { ours: false, consent: true, consentFlag: '--setup' };
 
 export async function dropCollection(client: MongoClient, db: string, collection: string, log: HousekeepingRecord[]): Promise<void> {

@@ -19,7 +19,7 @@
  * not counted.
  */
 import type { ArrivalMeasurement } from '../../metrics/measurement';
-import { arrivalTimes, ScheduledRate } from '../spec/rate-spec';
+import { arrivalTimes, ScheduledRate } from '../language/rate-spec';
 
 export type { ArrivalMeasurement };
 

@@ -5,8 +5,8 @@
  */
 import { Document, MongoClient, ReadPreference } from 'mongodb';
 import { bindCommandOps, PreparedOp } from './op-commands';
-import { ClientState, compileTemplate, Generator, TemplateScope } from '../spec/template';
-import { OpClass, opClass, OpSpec, OpType } from '../spec/op-spec';
+import { ClientState, compileTemplate, Generator, TemplateScope } from '../language/template';
+import { OpClass, opClass, OpSpec, OpType } from '../language/op-spec';
 
 export interface PreparedWorkload {
   ops: PreparedOp[];

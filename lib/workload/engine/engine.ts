@@ -19,9 +19,9 @@ import { BenchRunCounts, ErrorTally, StepMeasurement } from '../../metrics/measu
 import { benchRunFailureRule } from './benchrun-outcome';
 import { ArrivalMeasurement, ArrivalSchedule, scaleRate } from './arrival-schedule';
 import { BoundOp } from './compile-ops';
-import type { ScheduledRate } from '../spec/rate-spec';
-import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../spec/template';
-import { weightedOpPicker } from '../spec/weighted-pick';
+import type { ScheduledRate } from '../language/rate-spec';
+import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../language/template';
+import { weightedOpPicker } from '../language/weighted-pick';
 
 export interface StepPlan {
   clients: number;

@@ -8,8 +8,8 @@ import type { BoundOp } from './compile-ops';
 import { runStep, StepPlan } from './engine';
 import { runParallelStep, singleLoopLoad, StepWorkload, workersForStep } from './parallel-step';
 import type { StepExecutor, StepExecutorCallbacks, StepOutcome } from './step-executor';
-import { warmConnections } from '../../target/connect';
-import type { TemplateScope } from '../spec/template';
+import { warmConnections } from '../../server/connect';
+import type { TemplateScope } from '../language/template';
 
 /** One event loop: this thread and the run's own client. */
 export function singleLoopExecutor(client: MongoClient, ops: BoundOp[], scope: TemplateScope): StepExecutor {

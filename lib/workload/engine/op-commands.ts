@@ -22,8 +22,8 @@
  * of writeErrors a MongoServerError, as updateOne/insertOne/deleteOne do (driver lib/operations/update.js).
  */
 import { BSON, Db, Document, MongoServerError, ObjectId, ReadPreference } from 'mongodb';
-import type { ClientState, Generator } from '../spec/template';
-import type { OpClass, OpSpec } from '../spec/op-spec';
+import type { ClientState, Generator } from '../language/template';
+import type { OpClass, OpSpec } from '../language/op-spec';
 import { asServerReplyFailure } from './benchrun-outcome';
 
 /** An op with its templates compiled (lib/workload/engine/compile-ops.ts prepareWorkload). */

@@ -20,7 +20,7 @@ import { mergeConcurrentMeasurements } from '../../metrics/merge-measurements';
 import { redactUri } from '../../security/redact';
 import { bindWorkload } from './compile-ops';
 import { runStep, StepCallbacks, StepPlan } from './engine';
-import { createClient, warmConnections } from '../../target/connect';
+import { createClient, warmConnections } from '../../server/connect';
 import { FromWorker, ToWorker } from './worker-protocol';
 import { TickMerger } from './worker-ticks';
 import { startWorkerThread } from './worker-thread';

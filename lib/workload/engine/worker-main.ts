@@ -12,7 +12,7 @@ import { encodeMeasurement } from '../../metrics/measurement-codec';
 import { redactUri } from '../../security/redact';
 import { bindWorkload } from './compile-ops';
 import { runStep } from './engine';
-import { createClient, warmConnections } from '../../target/connect';
+import { createClient, warmConnections } from '../../server/connect';
 import { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 import { compileStepWorkload, decodeStepWorkload } from './worker-workload';
 

@@ -5,8 +5,8 @@
  * Extended JSON and are parsed back the way a workload file is (relaxed).
  */
 import { PreparedWorkload, prepareWorkload } from './compile-ops';
-import { parseOps } from '../spec/op-spec';
-import { parseTypedEjson, toTypedJson } from '../spec/typed-ejson';
+import { parseOps } from '../language/op-spec';
+import { parseTypedEjson, toTypedJson } from '../language/typed-ejson';
 
 export interface StepWorkload {
   /** The benchRun ops array, as written (a preset's or a workload file's). */

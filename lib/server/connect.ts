@@ -157,7 +157,7 @@ export async function describeTarget(client: MongoClient, uri: string, forceTest
       return undefined;
     });
   const topology = hello.msg === 'isdbgrid' ? 'sharded' : typeof hello.setName === 'string' ? 'replicaSet' : 'standalone';
-  // The product, named by the fields each product documents (lib/target/identify-server.ts):
+  // The product, named by the fields each product documents (lib/server/identify-server.ts):
   // mongo-java-server reports a MongoDB version but runs in a JVM (serverStatus.process is "java").
   const [getParameterError, getCmdLineOptsError] = await Promise.all([commandError(client, IDENTIFY_PROBES.getParameter), commandError(client, IDENTIFY_PROBES.getCmdLineOpts)]);
   const product = identifyServer({ uri, buildInfo, serverStatus: status, hello, getParameterError, getCmdLineOptsError, declaredTestDouble: forceTestDouble });

@@ -22,7 +22,7 @@ import type { TargetOrigin } from './target';
 
 export const OWNER_COLLECTION = 'mongo_bench_owner';
 
-/** The built-in loader's fields besides `_id` (lib/workload/spec/documents.ts). */
+/** The built-in loader's fields besides `_id` (lib/workload/language/documents.ts). */
 const LOADER_FIELDS = ['k', 'group', 'counter', 'pad'] as const;
 
 export interface GuardPolicy {

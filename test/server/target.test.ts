@@ -1,12 +1,12 @@
 /**
- * The Target (lib/target/target.ts): the server measured as one object. Its client options reach
+ * The Target (lib/server/target.ts): the server measured as one object. Its client options reach
  * every client it makes, withClient closes its client whatever the callback does, describe() says
  * what the server is (as results.json's target does), and release() stops what was started exactly
  * once however often and however concurrently it is called. Where a target comes from is planned in
  * lib/deployment: the matrix's plan of a sharded cluster is run's plan without the collection's sharding.
  */
 import { MongoClient } from 'mongodb';
-import { openTarget, uriTarget } from '../../lib/target/target';
+import { openTarget, uriTarget } from '../../lib/server/target';
 import { acquireTarget } from '../../lib/deployment/acquire';
 import { resolveTargetPlan } from '../../lib/deployment/plan';
 import { FAKE_BIN } from '../support/processes';

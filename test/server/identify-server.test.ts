@@ -8,9 +8,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identifyServer, firstHostName } from '../../lib/target/identify-server';
-import { readProcessFacts, performanceOptions } from '../../lib/target/server-facts';
-import { describeLoadMachine, gitCommit } from '../../lib/target/load-machine';
+import { identifyServer, firstHostName } from '../../lib/server/identify-server';
+import { readProcessFacts, performanceOptions } from '../../lib/server/server-facts';
+import { describeLoadMachine, gitCommit } from '../../lib/server/load-machine';
 import { ResultDocument, resultDocumentSchema } from '../../lib/result';
 import { buildCharts } from '../../lib/report/chart-data';
 import { compareResults } from '../../lib/compare';

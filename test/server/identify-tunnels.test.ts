@@ -1,14 +1,14 @@
 /**
  * Servers a host name cannot tell apart: the DocumentDB gateway (pg_documentdb), and Amazon DocumentDB
  * or Azure Cosmos DB reached through a tunnel or a private endpoint (a localhost or IP host). Each is
- * named by what it answers (lib/target/identify-server.ts cites where each rule comes from); none is
+ * named by what it answers (lib/server/identify-server.ts cites where each rule comes from); none is
  * ever called MongoDB. The replies below are the ones the cited sources record (the gateway's
  * buildInfo from pg_documentdb_gw src/processor/constant.rs, Cosmos DB's buildInfo and DocumentDB's
  * getCmdLineOpts error from mongodb-build-info 1.x's fixtures); the recording servers only speak the
  * protocol, they are not those products.
  */
-import { describeTarget } from '../../lib/target/connect';
-import { identifyServer } from '../../lib/target/identify-server';
+import { describeTarget } from '../../lib/server/connect';
+import { identifyServer } from '../../lib/server/identify-server';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 import { testClients } from '../support/clients';
 

@@ -9,7 +9,7 @@
 import type { ResultDocument } from '../../lib/result';
 import { environmentDetails } from '../../lib/report/describe';
 import { readServerMemory } from '../../lib/experiments/softlayer/server-memory';
-import { readProcessFacts } from '../../lib/target/server-facts';
+import { readProcessFacts } from '../../lib/server/server-facts';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 import { testClients } from '../support/clients';
 

@@ -56,7 +56,7 @@ export function gitCommit(root: string): string | undefined {
 
 export function describeLoadMachine(): LoadMachine {
   const cpus = os.cpus();
-  // lib/target -> the package root (dist/target in the built package: two levels up either way).
+  // lib/server -> the package root (dist/server in the built package: two levels up either way).
   const commit = gitCommit(resolve(__dirname, '..', '..'));
   return {
     cpuModel: cpus[0]?.model.trim() || 'unknown',
