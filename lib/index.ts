@@ -1,52 +1,46 @@
-// The library's public entry: plain functions over plain data.
-// The result contract (lib/result): the same names the library has always exported.
-export { RESULT_SCHEMA } from './result';
-export type {
-  ResultDocument, StepResult, LatencySummary, PerSecondSample, TrialStats, StepDataVsCache, ServerProduct, ServerProcessFacts, LoadMachine,
-  SloVerdict, SloSection, ClientLoad,
-} from './result';
-export type { ScenarioResult, ScenarioStep, ScenarioEvent } from './result';
-export { UsageError, RunError, EXIT } from './config/errors';
-export { main } from './cli/main';
-export * from './topology';
-export * from './workload';
-export { loadData } from './prepare/loader';
-export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
-export type { BenchmarkHooks } from './run/benchmark';
-export type { BenchmarkEvent } from './run/events';
-// The server measured: its uri, client options, withClient, describe and release (lib/server).
-export { uriTarget, openTarget } from './server/target';
-export type { Target, TargetSource, TargetOrigin } from './server/target';
-export * from './report';
-// The launcher's ProcessSpec is the subset of the topology's that it needs: exported as LaunchSpec.
-export {
-  resolveBinaries, requireMongod, requireMongos, launchProcesses, isLoopbackAddress, PortsInUseError, effectiveArgs, formatCommandLine, redactArgs,
-  startEmbedded, mongodVersion, NO_MONGOD_HELP, clusterKeyFile, ensureKeyFile,
-} from './launcher';
-export type {
-  ResolvedBinaries, BinarySource, ResolveBinariesInput, LaunchOptions, LaunchedGroup, LaunchedProcess, StoppedProcess, ExitInfo,
-  LaunchSpec, ProcessKind, EmbeddedOptions, EmbeddedServer,
-} from './launcher';
-export * from './security';
-export * from './matrix';
-export { addTopologyOptions } from './cli/topology-options';
-export * from './diskperf';
-export { runPresplitImport, writePresplitImportReport, loadPresplitImportResult } from './experiments/presplit-import';
+// The package's public entry, 'mongo-bench': what docs/api.md documents, and nothing else. Every name
+// here is a contract; test/architecture/public-face.test.ts pins the list, so a new name is added here,
+// to docs/api.md and to that list in one change. Building blocks without a promise:
+// 'mongo-bench/internals' (lib/internals.ts).
 
-// The curated API (docs/api.md): run, benchmark, plan/render/apply a topology, report, compare, and
-// the helpers of a performance test against a committed baseline.
+// Run, benchmark, topology, results, compare, the jest helpers (lib/api).
 export {
   benchmark, benchmarkOptions, readBenchmarkConfig, run, planTopology, renderScripts, writeScripts, applyTopology,
-  readResult, writeResult, renderReport, compare, benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, NotSteadyError, WORKLOAD_TEST_DEFAULTS,
-  compareRuns, compareRunsOptions,
+  readResult, writeResult, renderReport, compare, compareRuns, compareRunsOptions,
+  benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, NotSteadyError, WORKLOAD_TEST_DEFAULTS,
 } from './api';
 export type {
   BenchmarkInput, BenchmarkControl, RunControl, RunFlags, RunOutcome, RunEvent, ApplyTopologyOptions, ResultSource, CompareRunOptions,
   WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome, CompareRunsOptions, CompareRunsOutcome,
 } from './api';
-export * from './compare';
-// Performance over time (docs/history.md): the results store, change points, objectives.
-export * from './store';
-export * from './history';
-export * from './slo';
-export * from './capture';
+export type { BenchmarkEvent } from './run/events';
+
+// The result contract (lib/result): the schema id, the zod schema and the types derived from it.
+export { RESULT_SCHEMA, resultDocumentSchema } from './result';
+export type {
+  ResultDocument, StepResult, LatencySummary, PerSecondSample, TrialStats, StepDataVsCache, ServerProduct, ServerProcessFacts, LoadMachine,
+  SloVerdict, SloSection, ClientLoad, ScenarioResult, ScenarioStep, ScenarioEvent,
+} from './result';
+
+// Errors and exit codes.
+export { UsageError, RunError, EXIT } from './config/errors';
+
+// The server measured, given by URI and client options (credentials, TLS).
+export { uriTarget } from './server/target';
+export type { Target, TargetSource, TargetOrigin } from './server/target';
+
+// A topology plan's shape, the op spec and the comparison's shape, as the functions above take and return them.
+export type { SetupPlan, TopologyInput, GeneratedFile, StepOutcome } from './topology';
+export type { OpSpec, OpType, Namespace } from './workload';
+export type { Comparison, CompareOptions, StepComparison, Verdict } from './compare';
+export { renderComparisonText } from './compare';
+
+// Performance over time (docs/history.md): the results store and change points.
+export { openStore } from './store';
+export type { ResultStore, StoredResult } from './store';
+export { buildHistory, eDivisive } from './history';
+export type { HistoryDocument, HistoryOptions, ChangePoint, EDivisiveOptions } from './history';
+
+// Workloads from what an application did (docs/capture.md).
+export { captureFromLogs, writeCapture } from './capture';
+export type { LogCaptureOptions, CaptureOutcome, CapturedWorkload } from './capture';

@@ -20,7 +20,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['experiments', 'matrix'],
   ['api'],
   ['cli'],
-  ['index'],
+  ['index', 'internals'],
 ];
 
 /** file (repo-relative, e.g. lib/run/execute.ts) -> the lib files it imports. */
