@@ -53,6 +53,7 @@ export function registerMatrix(program: Command, ctx: CliContext): void {
     .option('--sample-interval <ms>', 'presplit-import: read every shard\'s insert counter this often (default 1000)', intArg('--sample-interval'))
     .option('--max-seconds <s>', 'presplit-import: stop each way\'s import after this long (default 600)', numberArg('--max-seconds'))
     .option('--seed <n>', 'random seed of the document contents', intArg('--seed'))
+    .option('--trials <n>', 'run every configuration n times, in interleaved rounds (A B C, then B C A, ...), so a drift over the run falls on all alike; the table shows each one\'s median (default 1)', intArg('--trials'))
     .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${MATRIX_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
     .addOption(new Option('--test-double', 'mark the server as a test double (auto-detected for mongo-java-server)'))
     .addHelpText('after', MATRIX_HELP)
@@ -105,6 +106,11 @@ ${PRESET_HELP}
 Writes matrix.json (after every configuration), summary.md, results.csv, a bar chart per measure,
 and each configuration's results.json in its own folder. Ctrl-C keeps what finished (exit 130; SIGTERM 143).`;
 
+/** " (trial 2/3)" under --trials N; nothing otherwise. */
+function trialTag(event: { trial?: number; trials?: number }): string {
+  return event.trial !== undefined ? ` (trial ${event.trial}/${event.trials})` : '';
+}
+
 /** Progress lines: one when a configuration starts, its figures (or skip reason) when it ends. */
 class MatrixPrinter {
   private experiment: MatrixDocument['experiment'] = '';
@@ -135,14 +141,14 @@ class MatrixPrinter {
         err(event.text);
         break;
       case 'config-start':
-        err(`[${event.index + 1}/${event.total}] ${event.label} (${event.settings})`);
+        err(`[${event.index + 1}/${event.total}] ${event.label}${trialTag(event)} (${event.settings})`);
         break;
       case 'config-progress':
         err(`    ${event.text}`);
         break;
       case 'config-done': {
         const row = event.row;
-        const head = `[${event.index + 1}/${event.total}] ${row.label}:`;
+        const head = `[${event.index + 1}/${event.total}] ${row.label}${trialTag(event)}:`;
         if (row.status === 'skipped') err(`${head} skipped: ${row.reason}`);
         else {
           const figures = (findExperiment(this.experiment)?.measures ?? [])

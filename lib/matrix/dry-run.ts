@@ -53,6 +53,7 @@ export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan):
   out.push('', `Scale ${options.scale} (${plan.scaleNote})`);
   out.push(`Parameters: ${Object.entries(plan.parameters).map(([k, v]) => `${k}=${String(v)}`).join(', ')}`);
   out.push(`Database: ${options.db}`, '');
+  if (options.trials) out.push(`Trials: ${options.trials} runs of every configuration, in interleaved rounds (round r starts at configuration r); the table shows medians`, '');
   out.push(`Configurations (${plan.configurations.length}):`);
   plan.configurations.forEach((p, i) => {
     const skip = caps ? skipReason(p.config, caps, experiment) : undefined;

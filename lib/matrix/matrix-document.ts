@@ -31,6 +31,8 @@ export interface MatrixDocument {
   /** The experiment's parameters after defaults, scale and overrides (configurations may override some). */
   parameters: Record<string, unknown>;
   measures: MeasureDefinition[];
+  /** --trials N (absent: 1): every configuration ran N times, in interleaved rounds. */
+  trials?: number;
   rows: MatrixRow[];
   /** Things a reader must know (journaling, test double, how the old options map). */
   notes: string[];

@@ -49,6 +49,7 @@ const flagsSchema = z
     setup: z.boolean().optional(),
     drop: z.boolean().optional(),
     seed: z.number().int().optional(),
+    trials: positiveInt('trials').optional(),
     serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
     testDouble: z.boolean().optional(),
     dryRun: z.boolean().optional(),
@@ -138,6 +139,7 @@ export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date()
     overrides,
     datasetRatios: flags.datasetRatio,
     outDir: flags.out ?? `reports/${fileTimestamp(now)}-matrix-${slug(definition.name)}`,
+    ...(flags.trials !== undefined && flags.trials > 1 ? { trials: flags.trials } : {}),
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     // A server the matrix starts is its own to change: no --setup needed there.

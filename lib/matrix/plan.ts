@@ -33,6 +33,8 @@ export interface MatrixRunOptions {
   /** One configuration per ratio of the server's RAM (experiments with a datasetRatio parameter). */
   datasetRatios?: number[];
   outDir: string;
+  /** --trials N: run every configuration N times in interleaved rounds (absent: once). */
+  trials?: number;
   serverSelectionTimeoutMS: number;
   testDouble?: boolean;
   /** The user allowed changes to the target's setup (--setup), for experiments that change it. */

@@ -23,16 +23,18 @@ import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfigur
 import { acquireMatrixTarget, describeTarget } from './matrix-target';
 import { Target } from '../server/target';
 import { probeCapped, probeTopology, probeUnacknowledgedWrites, TargetCapabilities } from './target-probe';
-import { MatrixRow } from './types';
+import { MatrixRow, MatrixTrial } from './types';
+import { interleavedRounds, interleavingNote, summariseTrials, trialView } from './trials';
+import { dropUndefined, messageOf } from '../common/values';
 import { writeMatrixReport } from './write-matrix-report';
 
 export type MatrixEvent =
   | { type: 'planned'; name: string; experiment: string; configurations: number; scale: number; scaleNote: string; parameters: Record<string, unknown>; outDir: string }
   | { type: 'connected'; target: ResultDocument['target']; capabilities: TargetCapabilities }
   | { type: 'note'; text: string }
-  | { type: 'config-start'; index: number; total: number; label: string; settings: string }
+  | { type: 'config-start'; index: number; total: number; label: string; settings: string; trial?: number; trials?: number }
   | { type: 'config-progress'; index: number; text: string }
-  | { type: 'config-done'; index: number; total: number; row: MatrixRow }
+  | { type: 'config-done'; index: number; total: number; row: MatrixRow; trial?: number; trials?: number }
   | { type: 'written'; files: string[] };
 
 export interface MatrixHooks {
@@ -172,43 +174,73 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
     await save();
 
     const kept: unknown[] = [];
-    for (let i = 0; i < total; i++) {
-      if (hooks.signal?.aborted) break;
+    const trials = options.trials ?? 1;
+    if (trials > 1) {
+      doc.trials = trials;
+      doc.notes.push(interleavingNote(trials));
+    }
+    // One run of configuration i: trial 1 of 1 fills its row as it always has; with --trials N each run is a
+    // trial in its own folder, and the row holds their medians.
+    const runOne = async (i: number, round: number): Promise<void> => {
       const planned = plan.configurations[i];
       const row = doc.rows[i];
-      log.note(`[${i + 1}/${total}] ${row.label} (${row.settings})`);
-      emit({ type: 'config-start', index: i, total, label: row.label, settings: row.settings });
-      row.startedAt = new Date().toISOString();
+      const trial = trials > 1 ? { trial: round + 1, trials } : undefined;
+      const tag = trial ? ` (trial ${trial.trial}/${trials})` : '';
+      log.note(`[${i + 1}/${total}] ${row.label}${tag} (${row.settings})`);
+      emit({ type: 'config-start', index: i, total, label: row.label, settings: row.settings, ...trial });
       const skip = skipReason(planned.config, capabilities, experiment);
+      const startedAt = new Date().toISOString();
+      row.startedAt ??= startedAt;
       if (skip) {
         row.status = 'skipped';
         row.reason = skip;
       } else {
         const started = performance.now();
+        const dir = trial ? `${planned.dir}/trial-${trial.trial}` : planned.dir;
+        let run: MatrixTrial;
         try {
           const outcome = await experiment.run({
             ...{ client, target, shared: prepared.shared ?? {}, signal: hooks.signal, matrixName: definition.name },
             ...{ uri: options.uri, db: options.db, serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, testDouble: options.testDouble },
-            ...{ config: planned.config, parameters: planned.parameters, dir: join(options.outDir, planned.dir), relativeDir: planned.dir },
+            ...{ config: planned.config, parameters: planned.parameters, dir: join(options.outDir, dir), relativeDir: dir },
             progress: (text) => emit({ type: 'config-progress', index: i, text }),
             guard: rowGuard,
           });
-          row.status = outcome.status;
-          if (outcome.reason) row.reason = outcome.reason;
-          row.measures = outcome.measures;
+          run = { trial: round + 1, startedAt, seconds: 0, status: outcome.status, measures: outcome.measures, ...dropUndefined({ reason: outcome.reason, resultFile: outcome.resultFile }) };
           row.details = { ...row.details, ...outcome.details };
-          if (outcome.resultFile) row.resultFile = outcome.resultFile;
-          if (outcome.kept !== undefined) kept.push(outcome.kept);
+          // The experiment draws its configurations together from one run of each: the first round's.
+          if (outcome.kept !== undefined && round === 0) kept.push(outcome.kept);
         } catch (err) {
           if (err instanceof UsageError) throw err;
-          row.status = 'failed';
-          row.reason = (err as Error).message;
+          run = { trial: round + 1, startedAt, seconds: 0, status: 'failed', reason: messageOf(err), measures: {} };
         }
-        row.seconds = Math.round((performance.now() - started) / 10) / 100;
+        run.seconds = Math.round((performance.now() - started) / 10) / 100;
+        if (trial) {
+          row.trials = [...(row.trials ?? []), run];
+          const summary = summariseTrials(row.trials);
+          delete row.reason;
+          delete row.resultFile;
+          Object.assign(row, summary);
+        } else {
+          row.status = run.status;
+          if (run.reason) row.reason = run.reason;
+          row.measures = run.measures;
+          if (run.resultFile) row.resultFile = run.resultFile;
+          row.seconds = run.seconds;
+        }
       }
-      log.note(`[${i + 1}/${total}] ${row.label}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`);
-      emit({ type: 'config-done', index: i, total, row });
+      log.note(`[${i + 1}/${total}] ${row.label}${tag}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`);
+      const shown = trial && row.trials ? { ...row, ...trialView(row.trials[row.trials.length - 1]) } : row;
+      emit({ type: 'config-done', index: i, total, row: shown, ...trial });
       await save();
+    };
+    for (const [round, order] of interleavedRounds(total, trials).entries()) {
+      for (const i of order) {
+        if (hooks.signal?.aborted) break;
+        // A configuration the target cannot run is skipped once, not once per round.
+        if (round > 0 && doc.rows[i].status === 'skipped') continue;
+        await runOne(i, round);
+      }
     }
 
     // The experiment draws its configurations together (e.g. comparison/) and says so in a note.

@@ -48,4 +48,18 @@ export interface MatrixRow {
   series: string;
   startedAt?: string;
   seconds?: number;
+  /** With --trials N: each run of this configuration, in the order they ran; the row's measures are their medians. */
+  trials?: MatrixTrial[];
+}
+
+/** One run of a configuration under --trials N (its files in the configuration's folder, trial-<n>/). */
+export interface MatrixTrial {
+  /** 1-based; trial n ran in round n. */
+  trial: number;
+  startedAt: string;
+  seconds: number;
+  status: RowStatus;
+  reason?: string;
+  measures: Record<string, number | null>;
+  resultFile?: string;
 }

@@ -65,4 +65,32 @@ describeNeeding('crud', 'a new experiment on the CRUD test server', () => {
     expect(readFileSync(join(dir, 'results.csv'), 'utf8').split('\n')[0]).toContain('avg_ms,max_ms,pings,result_file');
     expect(existsSync(join(dir, 'ping-latency.png'))).toBe(true);
   });
+
+  it('--trials 3 runs every configuration three times in interleaved rounds, and the table shows medians', async () => {
+    const path = matrixFile('ping-trials.json', { name: 'pings', experiment: 'ping', parameters: { pings: 3 }, configurations: [{ label: 'five', parameters: { pings: 5 } }, { label: 'three' }] });
+    const dir = join(out, 'trials');
+    const r = await runCli(['matrix', '--matrix', path, '--uri', crudUri(), '--test-double', '--trials', '3', '--out', dir]);
+    expect(r.code).toBe(0);
+    // Round 1: five, three; round 2: three, five; round 3: five, three.
+    const starts = [...r.stderr.matchAll(/^\[\d\/2\] (\w+) \(trial (\d)\/3\) \(/gm)].map((m) => `${m[1]}${m[2]}`);
+    expect(starts).toEqual(['five1', 'three1', 'three2', 'five2', 'five3', 'three3']);
+    const doc = JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as MatrixDocument;
+    expect(doc.trials).toBe(3);
+    // Their recorded start times interleave the same way: neither configuration's trials all come first.
+    const byStart = doc.rows.flatMap((row) => (row.trials ?? []).map((t) => ({ key: `${row.label}${t.trial}`, at: Date.parse(t.startedAt) })));
+    const at = Object.fromEntries(byStart.map((t) => [t.key, t.at]));
+    for (const [earlier, later] of [['five1', 'three1'], ['three1', 'three2'], ['three2', 'five2'], ['five2', 'five3'], ['five3', 'three3']]) {
+      expect(at[earlier]).toBeLessThanOrEqual(at[later]);
+    }
+    expect(Math.max(at.five1, at.five2, at.five3)).toBeGreaterThan(Math.min(at.three1, at.three2, at.three3));
+    for (const row of doc.rows) {
+      expect(row.trials?.map((t) => [t.trial, t.status])).toEqual([[1, 'ok'], [2, 'ok'], [3, 'ok']]);
+      const avgs = (row.trials ?? []).map((t) => t.measures.avgMs as number).sort((a, b) => a - b);
+      expect(row.measures.avgMs).toBeCloseTo(avgs[1], 10);
+      expect(row.status).toBe('ok');
+    }
+    expect(doc.rows.map((row) => row.measures.pings)).toEqual([5, 3]);
+    expect(doc.notes.some((n) => n.startsWith('Each configuration ran 3 times, in interleaved rounds'))).toBe(true);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('Each configuration ran 3 times');
+  });
 });
