@@ -9,6 +9,7 @@ import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison
 import { fileTimestamp } from '../common/values';
 import { intArg, intListArg } from '../config/validate';
 import { compareRuns, readBenchmarkConfig } from '../api';
+import { installInterrupt } from '../run/interrupt';
 import { Comparison } from '../compare';
 
 const COMPARE_HELP = `
@@ -93,7 +94,15 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       if (!flags.run && runOnly) throw new UsageError(`option --${runOnly}: only with --run`);
       if (flags.run) {
         const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
-        const { comparison, files } = await compareRuns(readBenchmarkConfig(fileA), readBenchmarkConfig(fileB), {
+        const [inputA, inputB] = [readBenchmarkConfig(fileA), readBenchmarkConfig(fileB)];
+        // Ctrl-C (or SIGTERM) stops both runs; what they measured is still compared and written.
+        const interrupt = installInterrupt({
+          onSignal: (name, first) =>
+            ctx.err(first ? `\n${name}: stopping A and B, comparing and writing what they measured (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again quits at once)` : `\n${name} again: quitting now`),
+        });
+        let outcome: Awaited<ReturnType<typeof compareRuns>>;
+        try {
+          outcome = await compareRuns(inputA, inputB, {
           threshold: flags.threshold,
           alpha: flags.alpha,
           noise: flags.noise,
@@ -101,11 +110,20 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           clients: flags.clients,
           paired: flags.paired,
           out: outDir,
+          signal: interrupt.signal,
           onEvent: (side, e) => {
             if (e.type === 'step-done') ctx.err(`${side}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done`);
           },
-        });
+          });
+        } finally {
+          interrupt.dispose();
+        }
+        const { comparison, files } = outcome;
         finishCompare(ctx, comparison, [...files, join(outDir, 'A', 'results.json'), join(outDir, 'B', 'results.json')], flags.json === true);
+        if (interrupt.signal.aborted) {
+          ctx.err(`mongo-bench compare: interrupted (${String(interrupt.signal.reason)}): the trials that finished were compared and written`);
+          ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+        }
         return;
       }
       const [a, b] = await loadBoth([fileA, fileB]);

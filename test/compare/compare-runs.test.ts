@@ -88,4 +88,35 @@ describe('compare --run: randomized interleaved trials', () => {
     expect(clients.code).toBe(2);
     expect(clients.stderr).toContain('clients differs');
   });
+
+  it('Ctrl-C stops A and B: what they measured is compared and written, exit 130', async () => {
+    // The signal comes when the first trial's first find reaches the server: the proxy sees it.
+    let signalled = false;
+    const trigger = await startStallProxy({ host: '127.0.0.1', port: server.port }, {
+      command: 'find',
+      delayMs: 0,
+      when: () => {
+        if (!signalled) {
+          signalled = true;
+          setImmediate(() => process.emit('SIGINT'));
+        }
+        return false;
+      },
+    });
+    try {
+      const out = join(dir, 'interrupted');
+      const cli = await runCli(['compare', '--run', config(dir, 'i.yaml', trigger.uri), config(dir, 'j.yaml', server.uri), '--out', out]);
+      expect(cli.stderr).toContain('SIGINT: stopping A and B');
+      expect(cli.stderr).toContain('mongo-bench compare: interrupted (SIGINT)');
+      expect(cli.code).toBe(130);
+      const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison;
+      // Both sides were cut short, and the comparison says so.
+      expect([comparison.a.complete, comparison.b.complete]).toEqual([false, false]);
+      expect(comparison.notes.some((n) => n.startsWith('A is incomplete'))).toBe(true);
+      const a = JSON.parse(readFileSync(join(out, 'A', 'results.json'), 'utf8')) as ResultDocument;
+      expect(a.complete).toBe(false);
+    } finally {
+      await trigger.stop();
+    }
+  });
 });
