@@ -1,6 +1,7 @@
 /**
  * Pure chart-data builders: result documents in, plain chart descriptions out (titles, axes,
- * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG.
+ * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG. Which charts a
+ * report has, and where each goes, is chart-registry.ts.
  */
 import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { clientBoundWarnings, measuredLine, seriesLabels, stepStatus, warnings } from './describe';
@@ -57,6 +58,8 @@ export type Unit = 'ops/s' | 'ms' | '%' | 's' | 'count' | 'ratio';
 export interface ChartSpec {
   /** File name of the PNG, e.g. "avg-read-ops.png". */
   file: string;
+  /** The id of the chart-registry.ts entry that made it, which says where the page places it. */
+  chart?: string;
   title: string;
   /** What was measured: workload, topology, server version, document size. */
   subtitle: string;
@@ -314,16 +317,26 @@ export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
   };
 }
 
-/** Every chart of a report: the single-result set, or the comparison set when there are several results. */
-export function buildCharts(results: readonly ResultDocument[]): ChartSpec[] {
+/** A chart with no point to draw (a result with no finished step) is left out. */
+export function hasPoints(spec: ChartSpec): boolean {
+  return spec.series.some((s) => s.points.some((p) => p.y !== null));
+}
+
+/** The SoftLayer four: average and peak reads and writes by concurrent clients. */
+export function throughputCharts(results: readonly ResultDocument[]): ChartSpec[] {
   if (results.length === 0) return [];
-  const charts = THROUGHPUT_METRICS.map((m) => throughputChart(results, m));
-  if (results.length === 1) {
-    charts.push(latencyChart(results[0], 'reads'), latencyChart(results[0], 'writes'));
-  } else {
-    for (const kind of ['reads', 'writes'] as const) for (const p of PERCENTILES) charts.push(latencyComparisonChart(results, kind, p));
-  }
-  charts.push(timelineChart(results));
-  // A result with no finished step has nothing to draw.
-  return charts.filter((c) => c.series.some((s) => s.points.some((p) => p.y !== null)));
+  return THROUGHPUT_METRICS.map((m) => throughputChart(results, m)).filter(hasPoints);
+}
+
+/** Reads, then writes. One result: its p50, p95 and p99; several: one chart per percentile, one line per result. */
+export function latencyCharts(results: readonly ResultDocument[]): ChartSpec[] {
+  if (results.length === 0) return [];
+  const kinds: OpKind[] = ['reads', 'writes'];
+  const charts = results.length === 1 ? kinds.map((kind) => latencyChart(results[0], kind)) : kinds.flatMap((kind) => PERCENTILES.map((p) => latencyComparisonChart(results, kind, p)));
+  return charts.filter(hasPoints);
+}
+
+/** The timeline of every measured second (none when no step finished). */
+export function timelineCharts(results: readonly ResultDocument[]): ChartSpec[] {
+  return results.length === 0 ? [] : [timelineChart(results)].filter(hasPoints);
 }

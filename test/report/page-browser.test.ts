@@ -15,7 +15,7 @@ import { main } from '../../lib/cli/main';
 import { compareResults, comparisonTable, writeComparison } from '../../lib/compare';
 import { ResultDocument } from '../../lib/result';
 import { loadResult } from '../../lib/report';
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { formatOps } from '../../lib/report/format';
 import { buildServerCharts } from '../../lib/report/server-charts';
 import { consistencyTable } from '../../lib/report/server-summary';
