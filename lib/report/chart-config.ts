@@ -39,8 +39,10 @@ export function logTickLabel(value: number): string {
   return [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) ? tickNumber(value) : '';
 }
 
-/** Log-axis bounds with some room around the data, so no point sits on the chart's edge. */
+/** Log-axis bounds with some room around the data (or the range shared with the charts beside it), so no point sits on the chart's edge. */
 export function logBounds(spec: ChartSpec, axis: 'y' | 'y2'): { min?: number; max?: number } {
+  const shared = axis === 'y' ? spec.y.logRange : undefined;
+  if (shared) return { min: shared.min / 1.4, max: shared.max * 1.4 };
   const values = spec.series
     .filter((s) => (s.yAxis ?? 'y') === axis)
     .flatMap((s) => s.points.map((p) => p.y))
