@@ -12,8 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { ResultDocument, StepResult, parseResult } from '../lib/result';
 import { renderIndexHtml } from '../lib/report/index-html';
-import { buildCharts } from '../lib/report/chart-data';
-import { buildServerCharts } from '../lib/report/server-charts';
+import { pngCharts } from '../lib/report/chart-registry';
 import { writeReport } from '../lib/report/write-report';
 import { launchBrowser } from '../test/support/browser';
 import { REPLICA_SET, withServerSection } from '../test/support/server-results';
@@ -59,7 +58,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mb-bench-page-'));
   const browser = await launchBrowser();
   try {
-    const charts = [...buildCharts([result]), ...buildServerCharts([result])];
+    const charts = pngCharts([result]);
     let started = performance.now();
     const html = renderIndexHtml([result], charts);
     const renderMs = performance.now() - started;

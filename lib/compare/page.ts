@@ -5,10 +5,10 @@
  * comparison are embedded (`mb-data-results`, `mb-data-comparison`).
  */
 import { ResultDocument } from '../result';
-import { buildCharts, ChartSpec, PALETTE, Series } from '../report/chart-data';
+import { ChartSpec, PALETTE, Series } from '../report/chart-data';
+import { buildReportCharts } from '../report/chart-registry';
 import { reportPageModel } from '../report/index-html';
 import { PageBlock, PageModel, renderPage } from '../report/page/page';
-import { buildServerCharts } from '../report/server-charts';
 import { Comparison } from './compare';
 import { RATIO_SERIES } from './chart';
 import { COMPARE_PNG, comparisonTable, conclusion, detectableLines } from './render-text';
@@ -42,8 +42,8 @@ export function comparePageModel(c: Comparison, results: readonly [ResultDocumen
     { kind: 'text', style: 'note', text: `Method: ${c.method}; significance level ${c.alpha}. "faster" or "slower" needs p < ${c.alpha} and an ops/s change of at least ${c.noise}%; a significant slowdown beyond ${c.threshold}% is a regression. Latency ratios are shown, not tested (above 1 is slower).` },
     { kind: 'chart', spec: ratioChart(c), image: COMPARE_PNG },
   ];
-  // The results overlaid, live only: `compare` writes no PNG of them (`report A B` does).
-  const overlay = reportPageModel(results, [...buildCharts(results), ...buildServerCharts(results)]);
+  // The results overlaid (the registry's charts marked for this page), live only: `compare` writes no PNG of them (`report A B` does).
+  const overlay = reportPageModel(results, buildReportCharts(results, (entry) => entry.png && entry.comparePage), { comparePage: true });
   const stripImages = (b: PageBlock): PageBlock =>
     b.kind === 'chart' ? { kind: 'chart', spec: b.spec, ...(b.zoomGroup ? { zoomGroup: b.zoomGroup } : {}) } : b.kind === 'grid' || b.kind === 'section' ? { ...b, blocks: b.blocks.map(stripImages) } : b;
   return {

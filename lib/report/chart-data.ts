@@ -1,6 +1,7 @@
 /**
  * Pure chart-data builders: result documents in, plain chart descriptions out (titles, axes,
- * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG.
+ * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG. Which charts a
+ * report has, and where each goes, is chart-registry.ts.
  */
 import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { clientBoundWarnings, measuredLine, seriesLabels, stepStatus, warnings } from './describe';
@@ -57,6 +58,8 @@ export type Unit = 'ops/s' | 'ms' | '%' | 's' | 'count' | 'ratio';
 export interface ChartSpec {
   /** File name of the PNG, e.g. "avg-read-ops.png". */
   file: string;
+  /** The id of the chart-registry.ts entry that made it, which says where the page places it. */
+  chart?: string;
   title: string;
   /** What was measured: workload, topology, server version, document size. */
   subtitle: string;
@@ -69,6 +72,8 @@ export interface ChartSpec {
     scale: 'linear' | 'log';
     /** A linear axis reaches at least this high (ticks stay round): charts meant to be compared share it. */
     suggestedMax?: number;
+    /** A log axis's bounds come from these values (charts shown side by side share them), not from its own series. */
+    logRange?: { min: number; max: number };
   };
   /** Right-hand axis, when a series needs its own scale. */
   y2?: { title: string; unit: Unit };
@@ -185,15 +190,17 @@ export function chooseLatencyScale(series: readonly Series[]): 'linear' | 'log' 
   return Math.max(...values) / Math.min(...values) > 30 ? 'log' : 'linear';
 }
 
-function latencyAxis(what: string, series: readonly Series[]): ChartSpec['y'] {
-  const scale = chooseLatencyScale(series);
+type Scale = ChartSpec['y']['scale'];
+
+/** A latency axis: log or linear as given, else as its own series need. */
+function latencyAxis(what: string, series: readonly Series[], scale: Scale = chooseLatencyScale(series)): ChartSpec['y'] {
   return { title: `${what} (ms${scale === 'log' ? ', log scale' : ''})`, unit: 'ms', scale };
 }
 
 const kindWord = (kind: OpKind) => (kind === 'reads' ? 'Read' : 'Write');
 
 /** One result: p50, p95 and p99 of reads (or writes) by concurrent clients. */
-export function latencyChart(result: ResultDocument, kind: OpKind): ChartSpec {
+export function latencyChart(result: ResultDocument, kind: OpKind, scale?: Scale): ChartSpec {
   // Blue, orange, vermillion: light to dark as the percentile rises; solid markers stay visible in the legend.
   const percentileStyle: Record<Percentile, [number, PointStyle]> = { p50: [0, 'circle'], p95: [4, 'triangle'], p99: [1, 'rect'] };
   const series: Series[] = PERCENTILES.map((p) => ({
@@ -207,13 +214,13 @@ export function latencyChart(result: ResultDocument, kind: OpKind): ChartSpec {
     title: `${kindWord(kind)} latency percentiles (p50, p95, p99) by concurrent clients`,
     ...common([result]),
     x: clientsAxis([result]),
-    y: latencyAxis(`${kind === 'reads' ? 'read' : 'write'} latency`, series),
+    y: latencyAxis(`${kind === 'reads' ? 'read' : 'write'} latency`, series, scale),
     series,
   };
 }
 
 /** Several results: one percentile of reads (or writes), one series per result. */
-export function latencyComparisonChart(results: readonly ResultDocument[], kind: OpKind, percentile: Percentile): ChartSpec {
+export function latencyComparisonChart(results: readonly ResultDocument[], kind: OpKind, percentile: Percentile, scale?: Scale): ChartSpec {
   const labels = seriesLabels(results);
   const series: Series[] = results.map((r, i) => ({
     label: labels[i],
@@ -225,7 +232,7 @@ export function latencyComparisonChart(results: readonly ResultDocument[], kind:
     title: `${kindWord(kind)} latency ${percentile} by concurrent clients`,
     ...common(results),
     x: clientsAxis(results),
-    y: latencyAxis(`${kind === 'reads' ? 'read' : 'write'} latency ${percentile}`, series),
+    y: latencyAxis(`${kind === 'reads' ? 'read' : 'write'} latency ${percentile}`, series, scale),
     series,
   };
 }
@@ -314,16 +321,37 @@ export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
   };
 }
 
-/** Every chart of a report: the single-result set, or the comparison set when there are several results. */
-export function buildCharts(results: readonly ResultDocument[]): ChartSpec[] {
+/** A chart with no point to draw (a result with no finished step) is left out. */
+export function hasPoints(spec: ChartSpec): boolean {
+  return spec.series.some((s) => s.points.some((p) => p.y !== null));
+}
+
+/** The SoftLayer four: average and peak reads and writes by concurrent clients. */
+export function throughputCharts(results: readonly ResultDocument[]): ChartSpec[] {
   if (results.length === 0) return [];
-  const charts = THROUGHPUT_METRICS.map((m) => throughputChart(results, m));
-  if (results.length === 1) {
-    charts.push(latencyChart(results[0], 'reads'), latencyChart(results[0], 'writes'));
-  } else {
-    for (const kind of ['reads', 'writes'] as const) for (const p of PERCENTILES) charts.push(latencyComparisonChart(results, kind, p));
-  }
-  charts.push(timelineChart(results));
-  // A result with no finished step has nothing to draw.
-  return charts.filter((c) => c.series.some((s) => s.points.some((p) => p.y !== null)));
+  return THROUGHPUT_METRICS.map((m) => throughputChart(results, m)).filter(hasPoints);
+}
+
+/**
+ * Reads, then writes (one result: its p50, p95 and p99; several: one chart per percentile, one line
+ * per result), shown side by side on the page, so on one y scale chosen from all their series: log
+ * for all or for none, over the same range (log: the same bounds; linear: the same top), so reads and
+ * writes, or one percentile and the next, can be compared by eye.
+ */
+export function latencyCharts(results: readonly ResultDocument[]): ChartSpec[] {
+  if (results.length === 0) return [];
+  const kinds: OpKind[] = ['reads', 'writes'];
+  const build = (scale?: Scale) =>
+    (results.length === 1 ? kinds.map((kind) => latencyChart(results[0], kind, scale)) : kinds.flatMap((kind) => PERCENTILES.map((p) => latencyComparisonChart(results, kind, p, scale)))).filter(hasPoints);
+  const series = build().flatMap((c) => c.series);
+  const values = series.flatMap((s) => s.points.map((p) => p.y)).filter((y): y is number => y !== null && y > 0);
+  if (values.length === 0) return build();
+  const scale = chooseLatencyScale(series);
+  const range = { min: Math.min(...values), max: Math.max(...values) };
+  return build(scale).map((c) => ({ ...c, y: { ...c.y, ...(scale === 'log' ? { logRange: range } : { suggestedMax: range.max }) } }));
+}
+
+/** The timeline of every measured second (none when no step finished). */
+export function timelineCharts(results: readonly ResultDocument[]): ChartSpec[] {
+  return results.length === 0 ? [] : [timelineChart(results)].filter(hasPoints);
 }

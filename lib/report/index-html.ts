@@ -10,24 +10,24 @@ import { checkWarning } from '../server-stats/consistency';
 import { agentsTable, sharesTable } from './agents-summary';
 import { ChartSpec } from './chart-data';
 import { clientBoundWarnings, seriesLabels, warnings } from './describe';
-import { loadMachineChart } from './load-machine-chart';
+import { chartEntry, ChartSection, REPORT_CHARTS, buildEntry } from './chart-registry';
 import { ChartBlock, escapeHtml, PageBlock, PageModel, renderPage } from './page/page';
-import { SERVER_CHART_FILES, serverChartsAbsence } from './server-charts';
+import { serverChartsAbsence } from './server-charts';
 import { consistencyTable } from './server-summary';
 import { errorLines, resultDetails } from './summary-md';
 import { comparisonTables, resultTable, Table } from './tables';
-import { SCENARIO_TIMELINE_FILE, scenarioEventsTable, scenarioStepsTable } from './scenario-report';
+import { scenarioEventsTable, scenarioStepsTable } from './scenario-report';
 
 export { escapeHtml };
 
 /** Charts of one time axis zoom and pan together. */
 const SWEEP_ZOOM = 'sweep';
 
-const THROUGHPUT_FILES = ['avg-read-ops.png', 'peak-read-ops.png', 'avg-write-ops.png', 'peak-write-ops.png'];
-const SERVER_FILES: string[] = Object.values(SERVER_CHART_FILES);
-
-function chart(spec: ChartSpec, image = true): ChartBlock {
-  return { kind: 'chart', spec, ...(image ? { image: spec.file } : {}), ...(spec.x.kind === 'seconds' ? { zoomGroup: SWEEP_ZOOM } : {}) };
+/** A chart's block: its PNG as the fallback when its entry draws one. The registry's id stays out of the page's data. */
+function chart(spec: ChartSpec): ChartBlock {
+  const { chart: id, ...drawn } = spec;
+  const image = REPORT_CHARTS.find((entry) => entry.id === id)?.png === true;
+  return { kind: 'chart', spec: drawn, ...(image ? { image: spec.file } : {}), ...(spec.x.kind === 'seconds' ? { zoomGroup: SWEEP_ZOOM } : {}) };
 }
 
 /** A chart's PNG carries the page-wide warnings (a PNG travels alone); on the page they are said once, at the top. */
@@ -37,16 +37,22 @@ function withoutRepeatedWarnings(block: PageBlock, shown: ReadonlySet<string>): 
   return block;
 }
 
-/** The report's charts by the section they go in (PNG charts only; the file name says which). */
+/** The report's charts by the section their registry entry puts them in. */
 function chartGroups(charts: readonly ChartSpec[]) {
-  const byFile = (files: string[]) => charts.filter((c) => files.includes(c.file));
+  const inSection = (section: ChartSection) => charts.filter((c) => chartEntry(c)?.section === section);
   return {
-    throughput: byFile(THROUGHPUT_FILES),
-    latency: charts.filter((c) => c.file.startsWith('latency-')),
-    timeline: byFile(['timeline.png', 'rate.png']),
-    serverOps: byFile([SERVER_CHART_FILES.ops]),
-    serverOther: byFile(SERVER_FILES.filter((f) => f !== SERVER_CHART_FILES.ops)),
+    throughput: inSection('throughput'),
+    latency: inSection('latency'),
+    timeline: inSection('timeline'),
+    serverOps: inSection('server-ops'),
+    serverOther: inSection('server-other'),
+    scenarios: inSection('scenarios'),
   };
+}
+
+export interface ReportPageOptions {
+  /** For compare's page: the page-only charts (the load machine) only where their entry is marked for it. */
+  comparePage?: boolean;
 }
 
 function pageWarnings(results: readonly ResultDocument[]): PageBlock[] {
@@ -98,8 +104,13 @@ function serversBlocks(result: ResultDocument): PageBlock[] {
   return out;
 }
 
-function loadMachineBlocks(result: ResultDocument): PageBlock[] {
-  const spec = loadMachineChart(result);
+/** The page-only charts of one result's section (built here, one result at a time). */
+function resultCharts(result: ResultDocument, section: ChartSection, options: ReportPageOptions): ChartSpec[] {
+  return REPORT_CHARTS.filter((entry) => entry.section === section && !entry.png && (!options.comparePage || entry.comparePage)).flatMap((entry) => buildEntry(entry, [result]));
+}
+
+function loadMachineBlocks(result: ResultDocument, options: ReportPageOptions): PageBlock[] {
+  const [spec] = resultCharts(result, 'load-machine', options);
   if (!spec) return [];
   const loads = result.steps.flatMap((s) => (s.client ? [{ clients: s.clients, load: s.client, bound: s.clientBound === true }] : []));
   const distinct = (values: number[]) => [...new Set(values)].join(' / ');
@@ -113,7 +124,7 @@ function loadMachineBlocks(result: ResultDocument): PageBlock[] {
         ['Client-bound steps', bound.length > 0 ? `${bound.join(', ')} clients (a loop busier than ${CLIENT_BOUND_ELU * 100}%)` : 'none'],
       ],
     },
-    chart(spec, false),
+    chart(spec),
   ];
   const advice = sweepAdvice(result.steps);
   if (advice) out.push({ kind: 'text', style: 'strong', text: `Load generator: ${advice}` });
@@ -136,7 +147,7 @@ function configFacts(result: ResultDocument): Array<[string, string]> {
 }
 
 /** One result's own sections (the whole page for one result; a section each in a comparison). */
-function resultBlocks(result: ResultDocument, label: string, several: boolean): PageBlock[] {
+function resultBlocks(result: ResultDocument, label: string, several: boolean, options: ReportPageOptions): PageBlock[] {
   const level = several ? 3 : 2;
   const steps: PageBlock[] = result.steps.length > 0
     ? [{ kind: 'table', table: resultTable(result, `${label}: one row per step (click a heading to sort)`), sortable: true }]
@@ -148,7 +159,7 @@ function resultBlocks(result: ResultDocument, label: string, several: boolean): 
   ];
   const servers = serversBlocks(result);
   if (servers.length > 0) blocks.push({ kind: 'section', heading: 'Servers against clients (consistency check)', level, blocks: servers });
-  const load = loadMachineBlocks(result);
+  const load = loadMachineBlocks(result, options);
   if (load.length > 0) blocks.push({ kind: 'section', heading: 'Load machine', level, blocks: load });
   const agents = agentBlocks(result);
   if (agents.length > 0) blocks.push({ kind: 'section', heading: 'Agents', level, blocks: agents });
@@ -158,10 +169,10 @@ function resultBlocks(result: ResultDocument, label: string, several: boolean): 
 }
 
 /** A run with scenarios: each one's ops/s on the run's clock (events marked), its steps, the events. None otherwise. */
-function scenarioBlocks(result: ResultDocument, charts: readonly ChartSpec[]): PageBlock[] {
+function scenarioBlocks(result: ResultDocument, groups: ReturnType<typeof chartGroups>): PageBlock[] {
   const steps = scenarioStepsTable(result);
   if (!steps) return [];
-  const timeline = charts.find((c) => c.file === SCENARIO_TIMELINE_FILE);
+  const [timeline] = groups.scenarios;
   const events = scenarioEventsTable(result);
   const inner: PageBlock[] = [
     { kind: 'text', style: 'note', text: 'The scenarios ran at once on one clock; the last row is all of them together. Shaded spans: background events, from start to end.' },
@@ -172,8 +183,21 @@ function scenarioBlocks(result: ResultDocument, charts: readonly ChartSpec[]): P
   return [{ kind: 'section', heading: 'Scenarios', blocks: inner }];
 }
 
+/**
+ * One step (a run of scenarios, or of one client count such as a --rate ramp): what changed over time
+ * leads, and charts by client count, one point each, are left out (the step's table has the figures).
+ */
+function isOneStep(results: readonly ResultDocument[]): boolean {
+  return results.length === 1 && (results[0].scenarios !== undefined || new Set(results[0].steps.map((s) => s.clients)).size <= 1);
+}
+
+/** The sections whose charts the page leaves out on purpose for these results (their PNGs are still written). */
+export function sectionsLeftOut(results: readonly ResultDocument[]): ChartSection[] {
+  return isOneStep(results) ? ['throughput', 'latency'] : [];
+}
+
 /** The page model of a report: one result, or several overlaid (the comparison first, then each result). */
-export function reportPageModel(results: readonly ResultDocument[], charts: readonly ChartSpec[]): PageModel {
+export function reportPageModel(results: readonly ResultDocument[], charts: readonly ChartSpec[], options: ReportPageOptions = {}): PageModel {
   const labels = seriesLabels(results);
   const several = results.length > 1;
   const groups = chartGroups(charts);
@@ -181,14 +205,12 @@ export function reportPageModel(results: readonly ResultDocument[], charts: read
     { kind: 'text', text: 'Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds. Point at a line for its exact figures.' },
     ...pageWarnings(results),
   ];
-  // One step (a run of scenarios, or of one client count such as a --rate ramp): what changed over time
-  // leads, and charts by client count, one point each, are left out (the step's table has the figures).
-  const oneStep = !several && results.length === 1 && (results[0].scenarios !== undefined || new Set(results[0].steps.map((s) => s.clients)).size <= 1);
+  const oneStep = isOneStep(results);
   const overTimeSection = (): void => {
     if (groups.timeline.length + groups.serverOps.length + groups.serverOther.length > 0) blocks.push({ kind: 'section', heading: "Over time: the clients' view and the servers'", blocks: overTime(results, groups) });
   };
   if (oneStep) {
-    blocks.push(...scenarioBlocks(results[0], charts));
+    blocks.push(...scenarioBlocks(results[0], groups));
     overTimeSection();
   } else {
     if (groups.throughput.length > 0) blocks.push({ kind: 'section', heading: several ? 'Throughput compared' : 'Throughput by concurrent clients', blocks: [{ kind: 'grid', blocks: groups.throughput.map((c) => chart(c)) }] });
@@ -201,10 +223,10 @@ export function reportPageModel(results: readonly ResultDocument[], charts: read
       heading: 'Comparison tables',
       blocks: [{ kind: 'text', text: 'One column per result; rows are concurrent clients.' }, ...comparisonTables(results).map((table): PageBlock => ({ kind: 'table', table, sortable: true }))],
     });
-    results.forEach((result, i) => blocks.push({ kind: 'section', heading: `Result: ${labels[i]}`, blocks: resultBlocks(result, labels[i], true) }));
+    results.forEach((result, i) => blocks.push({ kind: 'section', heading: `Result: ${labels[i]}`, blocks: resultBlocks(result, labels[i], true, options) }));
   } else if (results.length === 1) {
-    if (!oneStep) blocks.push(...scenarioBlocks(results[0], charts));
-    blocks.push(...resultBlocks(results[0], labels[0], false));
+    if (!oneStep) blocks.push(...scenarioBlocks(results[0], groups));
+    blocks.push(...resultBlocks(results[0], labels[0], false, options));
   }
   const shown = new Set([...warnings(results), ...clientBoundWarnings(results).flat()]);
   return {

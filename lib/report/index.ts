@@ -1,7 +1,8 @@
 // The report module's public surface: load result files, build chart data, write the report.
 export { loadResult, parseResult } from '../result';
 export { writeReport, SUMMARY_FILE, CSV_FILE, INDEX_FILE } from './write-report';
-export { buildCharts, throughputChart, latencyChart, latencyComparisonChart, timelineChart, timelineSegments } from './chart-data';
+export { throughputChart, latencyChart, latencyComparisonChart, timelineChart, timelineSegments } from './chart-data';
+export { buildCharts } from './chart-registry';
 export type { ChartSpec, Series, Point, StepSegment } from './chart-data';
 export { renderChart, CHART_WIDTH, CHART_HEIGHT } from './render-chart';
 export { renderSummaryMarkdown } from './summary-md';

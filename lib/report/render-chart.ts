@@ -1,25 +1,12 @@
 /** Draws a ChartSpec into a PNG with Chart.js 4 on @napi-rs/canvas (no DOM, no native build). */
-import {
-  Chart,
-  ChartConfiguration,
-  Legend,
-  LegendItem,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  Plugin,
-  PointElement,
-  Scale,
-  SubTitle,
-  Title,
-} from 'chart.js';
-import { axisTitle, BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine, WARNING_COLOR } from './chart-base';
+import { Chart, ChartConfiguration, Legend, LegendItem, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, SubTitle, Title } from 'chart.js';
+import { BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine, WARNING_COLOR } from './chart-base';
 import { CHART_FONT_FAMILY } from './fonts';
 import { ChartSpec } from './chart-data';
-import { formatOps } from './format';
+import { chartScales, dashedLegend, lineStyle } from './chart-config';
 
 export { CHART_HEIGHT, CHART_WIDTH } from './chart-base';
+export { logTickLabel } from './chart-config';
 
 /** Background events marked on timelines (a scenario's index build, balancer, step-down). */
 const MARKER_COLOR = '#6a3d9a';
@@ -76,85 +63,6 @@ function timeMarkersPlugin(markers: NonNullable<ChartSpec['markers']>): Plugin<'
   };
 }
 
-/** A tick label without trailing zeros: 0.2, 1.5, 10, 25,000. */
-function tickNumber(value: number): string {
-  return Math.abs(value) >= 1000 ? formatOps(value) : String(Number(value.toPrecision(3)));
-}
-
-/** Chart.js puts a tick at every 1..9 x 10^n on a log axis; label only 1, 2, 5 x 10^n so labels do not collide. */
-export function logTickLabel(value: number): string {
-  if (!(value > 0)) return '';
-  const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
-  return [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) ? tickNumber(value) : '';
-}
-
-/** Log-axis bounds with some room around the data, so no point sits on the chart's edge. */
-function logBounds(spec: ChartSpec, axis: 'y' | 'y2'): { min?: number; max?: number } {
-  const values = spec.series
-    .filter((s) => (s.yAxis ?? 'y') === axis)
-    .flatMap((s) => s.points.map((p) => p.y))
-    .filter((y): y is number => y !== null && y > 0);
-  if (values.length === 0) return {};
-  return { min: Math.min(...values) / 1.4, max: Math.max(...values) * 1.4 };
-}
-
-function setTicks(values: number[]) {
-  return (scale: Scale) => {
-    scale.ticks = values.map((value) => ({ value }));
-  };
-}
-
-function xScales(spec: ChartSpec): NonNullable<ChartConfiguration<'line'>['options']>['scales'] {
-  if (spec.x.kind === 'clients') {
-    const ticks = spec.x.ticks;
-    const lo = ticks[0] ?? 1;
-    const hi = ticks[ticks.length - 1] ?? 1;
-    return {
-      x: {
-        type: 'logarithmic',
-        // A little room either side so the first and last points are not cut by the chart edge.
-        min: lo / 1.25,
-        max: hi * 1.25,
-        afterBuildTicks: setTicks(ticks),
-        // autoSkip only thins labels out when dense client lists (1..10, 20..100) would collide.
-        ticks: { callback: (value) => String(value), autoSkip: true, autoSkipPadding: 8, maxRotation: 0 },
-        title: axisTitle(spec.x.title),
-      },
-    };
-  }
-  const steps = spec.x.steps;
-  const seconds = {
-    type: 'linear' as const,
-    min: 0,
-    max: spec.x.max,
-    // No extra tick at an odd max (e.g. 72s next to 70s), whose labels would overlap.
-    ticks: { callback: (value: number | string) => `${value}s`, maxRotation: 0, includeBounds: false },
-    title: axisTitle(spec.x.title),
-  };
-  if (steps.length === 0) return { x: seconds };
-  return {
-    x: seconds,
-    steps: {
-      type: 'linear',
-      position: 'top',
-      min: 0,
-      max: spec.x.max,
-      grid: { display: false },
-      afterBuildTicks: setTicks(steps.map((s) => s.start + s.length / 2)),
-      ticks: {
-        autoSkip: true,
-        autoSkipPadding: 8,
-        maxRotation: 0,
-        callback: (value) => {
-          const step = steps.find((s) => s.start + s.length / 2 === value);
-          return step ? `${step.clients}${step.partial ? ' (cut short)' : ''}` : '';
-        },
-      },
-      title: axisTitle('concurrent clients in each step'),
-    },
-  };
-}
-
 /** Splits a long " · "-separated line into lines that fit the chart width (Chart.js does not wrap titles). */
 export function wrapSubtitle(text: string, maxChars: number): string[] {
   const lines: string[] = [];
@@ -185,11 +93,10 @@ function labelsWithDashes(chart: Chart): LegendItem[] {
 }
 
 export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {}): ChartConfiguration<'line'> {
-  const timeline = spec.x.kind === 'seconds';
   const plugins = basePlugins<'line'>(spec.warnings);
   if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
   if (spec.markers && spec.markers.length > 0) plugins.push(timeMarkersPlugin(spec.markers));
-  const dashed = spec.series.some((s) => s.dash.length > 0) && spec.series.some((s) => s.dash.length === 0);
+  const lines = lineStyle(spec);
   return {
     type: 'line',
     data: {
@@ -199,12 +106,12 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
         borderColor: s.color,
         backgroundColor: s.color,
         borderDash: s.dash,
-        borderWidth: spec.lines?.width ?? (timeline ? 1.5 : 2.5),
+        borderWidth: lines.width,
         pointStyle: s.pointStyle,
         // Hollow markers for partial steps (interrupted or failed).
         pointBackgroundColor: s.points.map((p) => (p.partial ? BACKGROUND : s.color)),
         pointBorderWidth: s.points.map((p) => (p.partial ? 2 : 1)),
-        pointRadius: spec.lines?.pointRadius ?? (timeline ? 0 : 5),
+        pointRadius: lines.pointRadius,
         spanGaps: false,
         xAxisID: 'x',
         yAxisID: s.yAxis ?? 'y',
@@ -218,36 +125,11 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
         subtitle: wrapSubtitle(spec.subtitle, Math.floor((options.width ?? CHART_WIDTH) / 8.5)),
         warnings: spec.warnings,
         // Where dashes tell series apart (server charts), the legend shows each line's own stroke.
-        legend: dashed ? { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 18, generateLabels: labelsWithDashes } : LINE_LEGEND_LABELS,
+        legend: dashedLegend(spec) ? { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 18, generateLabels: labelsWithDashes } : LINE_LEGEND_LABELS,
       }),
       parsing: false,
-      scales: {
-        ...xScales(spec),
-        y:
-          spec.y.scale === 'log'
-            ? { type: 'logarithmic', ...logBounds(spec, 'y'), ticks: { callback: (value) => logTickLabel(Number(value)) }, title: axisTitle(spec.y.title) }
-            : {
-                type: 'linear',
-                beginAtZero: true,
-                // suggestedMax, not max: Chart.js still picks round ticks up to (at least) the shared top.
-                ...(spec.y.suggestedMax !== undefined ? { suggestedMax: spec.y.suggestedMax } : {}),
-                // A gauge of whole things (queued ops, tickets) has no 0.5 tick.
-                ticks: { ...(spec.y.unit === 'count' ? { precision: 0 } : {}), callback: (value) => tickNumber(Number(value)) },
-                title: axisTitle(spec.y.title),
-              },
-        ...(spec.y2
-          ? {
-              y2: {
-                type: 'linear',
-                position: 'right',
-                beginAtZero: true,
-                grid: { drawOnChartArea: false },
-                ticks: { precision: 0, callback: (value) => tickNumber(Number(value)) },
-                title: axisTitle(spec.y2.title),
-              },
-            }
-          : {}),
-      },
+      // The scales, tick labels and number formats the page draws too (chart-config.ts).
+      scales: chartScales(spec) as NonNullable<ChartConfiguration<'line'>['options']>['scales'],
     },
     plugins,
   };

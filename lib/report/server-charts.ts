@@ -144,8 +144,11 @@ function hasValues(series: readonly Series[]): boolean {
 
 const pct = (v: number | undefined) => (v === undefined ? undefined : Math.round(v * 1000) / 10);
 
+/** Which server charts: ops/s on the servers, or their state (cache, queues, lag). */
+export type ServerCharts = 'ops' | 'state';
+
 /** The charts of one result. */
-function singleResultCharts(result: ResultDocument): ChartSpec[] {
+function singleResultCharts(result: ResultDocument, which: ReadonlySet<ServerCharts>): ChartSpec[] {
   const section = result.server!;
   const segments = timelineSegments([result]);
   const common = chartCommon([result]);
@@ -153,13 +156,14 @@ function singleResultCharts(result: ResultDocument): ChartSpec[] {
   const charts: ChartSpec[] = [];
   const line = (ids: string[], value: (p: ServerPoint) => number | undefined) => onTimeline(section, result, segments, summed(section, ids, value), summedValue);
 
-  const ops: Series[] = opsGroups(section).map((g, i) => ({ label: `${g.label} (opcounters)`, ...style(i), points: line(g.ids, crudPerSec) }));
+  const ops: Series[] = which.has('ops') ? opsGroups(section).map((g, i) => ({ label: `${g.label} (opcounters)`, ...style(i), points: line(g.ids, crudPerSec) })) : [];
   if (hasValues(ops)) {
     ops.push(clientLine(result, segments, 'clients: reads + writes', ops.length));
     // Few points (a short run): show markers, so a one-second client figure is not an invisible line.
     const lines = { width: 1.5, pointRadius: ops.every((s) => s.points.length <= 60) ? 2 : 0 };
     charts.push({ file: SERVER_CHART_FILES.ops, title: 'Operations per second on each server, beside what the clients counted', ...common, x, y: { title: 'query + insert + update + delete per second', unit: 'ops/s', scale: 'linear' }, lines, series: ops });
   }
+  if (!which.has('state')) return charts;
   const dataBearing = section.processes.filter((p) => p.kind === 'mongod');
   const cache: Series[] = dataBearing.flatMap((p, i) => [
     { label: `in use: ${processLabel(section, p.id)}`, ...style(i), points: line([p.id], (q) => pct(q.cacheUsedShare)) },
@@ -182,7 +186,7 @@ function singleResultCharts(result: ResultDocument): ChartSpec[] {
 }
 
 /** Several results: one line per result for each chart (the servers that count the clients' ops, summed). */
-function comparisonCharts(results: readonly ResultDocument[]): ChartSpec[] {
+function comparisonCharts(results: readonly ResultDocument[], which: ReadonlySet<ServerCharts>): ChartSpec[] {
   const segments = timelineSegments(results);
   const x = timeAxis(segments);
   const common = chartCommon(results);
@@ -198,13 +202,16 @@ function comparisonCharts(results: readonly ResultDocument[]): ChartSpec[] {
   };
   const mongods = (s: ServerSection) => s.processes.filter((p) => p.kind === 'mongod').map((p) => p.id);
   // Axis titles stay short: a rotated title longer than the plot's height runs into the warning lines.
-  const charts: ChartSpec[] = [
-    { file: SERVER_CHART_FILES.ops, title: 'Operations per second on the servers, each result (its mongos, else its mongods)', ...common, x, y: { title: 'query + insert + update + delete per second', unit: 'ops/s', scale: 'linear' }, series: each((s) => ({ ids: counting(s), value: crudPerSec })) },
-    { file: SERVER_CHART_FILES.cache, title: 'WiredTiger dirty cache of the fullest mongod, each result', ...common, x, y: { title: "dirty, % of the cache's maximum", unit: '%', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => pct(p.cacheDirtyShare), combine: 'max' })) },
-    { file: SERVER_CHART_FILES.queues, title: 'Queued operations, each result (its processes summed)', ...common, x, y: { title: 'queued readers + writers (currentQueue)', unit: 'count', scale: 'linear' }, series: each((s) => ({ ids: s.processes.map((p) => p.id), value: (p) => (p.queuedReaders === undefined ? undefined : p.queuedReaders + (p.queuedWriters ?? 0)) })) },
-    { file: SERVER_CHART_FILES.lag, title: 'Largest replication lag, each result', ...common, x, y: { title: 'seconds the furthest secondary is behind', unit: 's', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => (p.lagSeconds && Object.keys(p.lagSeconds).length > 0 ? Math.max(...Object.values(p.lagSeconds)) : undefined), combine: 'max' })) },
+  const charts: Array<() => ChartSpec> = [
+    () => ({ file: SERVER_CHART_FILES.ops, title: 'Operations per second on the servers, each result (its mongos, else its mongods)', ...common, x, y: { title: 'query + insert + update + delete per second', unit: 'ops/s', scale: 'linear' }, series: each((s) => ({ ids: counting(s), value: crudPerSec })) }),
+    () => ({ file: SERVER_CHART_FILES.cache, title: 'WiredTiger dirty cache of the fullest mongod, each result', ...common, x, y: { title: "dirty, % of the cache's maximum", unit: '%', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => pct(p.cacheDirtyShare), combine: 'max' })) }),
+    () => ({ file: SERVER_CHART_FILES.queues, title: 'Queued operations, each result (its processes summed)', ...common, x, y: { title: 'queued readers + writers (currentQueue)', unit: 'count', scale: 'linear' }, series: each((s) => ({ ids: s.processes.map((p) => p.id), value: (p) => (p.queuedReaders === undefined ? undefined : p.queuedReaders + (p.queuedWriters ?? 0)) })) }),
+    () => ({ file: SERVER_CHART_FILES.lag, title: 'Largest replication lag, each result', ...common, x, y: { title: 'seconds the furthest secondary is behind', unit: 's', scale: 'linear' }, series: each((s) => ({ ids: mongods(s), value: (p) => (p.lagSeconds && Object.keys(p.lagSeconds).length > 0 ? Math.max(...Object.values(p.lagSeconds)) : undefined), combine: 'max' })) }),
   ];
-  return charts.filter((c) => hasValues(c.series));
+  return charts
+    .filter((_, i) => which.has(i === 0 ? 'ops' : 'state'))
+    .map((chart) => chart())
+    .filter((c) => hasValues(c.series));
 }
 
 /**
@@ -216,9 +223,10 @@ function withHeadroom(spec: ChartSpec): ChartSpec {
   return top > 0 ? { ...spec, y: { ...spec.y, suggestedMax: top * 1.1 } } : spec;
 }
 
-/** Every server chart for these results (none when no result has server data). */
-export function buildServerCharts(results: readonly ResultDocument[]): ChartSpec[] {
+/** Every server chart for these results, or those of one kind (none when no result has server data). */
+export function buildServerCharts(results: readonly ResultDocument[], only?: ServerCharts): ChartSpec[] {
   const withData = results.filter((r) => serverChartsAbsence(r) === undefined);
   if (withData.length === 0) return [];
-  return (results.length === 1 ? singleResultCharts(withData[0]) : comparisonCharts(withData)).map(withHeadroom);
+  const which = new Set<ServerCharts>(only ? [only] : ['ops', 'state']);
+  return (results.length === 1 ? singleResultCharts(withData[0], which) : comparisonCharts(withData, which)).map(withHeadroom);
 }

@@ -4,14 +4,11 @@ import { writeFileAtomically } from '../common/atomic-write';
 import { join } from 'node:path';
 import { ResultDocument } from '../result';
 import { RunError, UsageError } from '../config/errors';
-import { buildCharts } from './chart-data';
 import { renderIndexHtml } from './index-html';
 import { renderChart } from './render-chart';
-import { rateCharts } from './rate-chart';
-import { buildServerCharts } from './server-charts';
 import { renderResultsCsv } from './results-csv';
 import { renderSummaryMarkdown } from './summary-md';
-import { buildScenarioCharts, withEventMarkers } from './scenario-report';
+import { pngCharts } from './chart-registry';
 
 export const SUMMARY_FILE = 'summary.md';
 export const CSV_FILE = 'results.csv';
@@ -29,7 +26,8 @@ export async function writeReport(results: ResultDocument[], outDir: string): Pr
   } catch (err) {
     throw new RunError(`cannot create report folder ${outDir}: ${(err as Error).message}`);
   }
-  const charts = [...withEventMarkers(buildCharts(results), results), ...buildScenarioCharts(results), ...rateCharts(results), ...buildServerCharts(results)];
+  // Every PNG chart of the registry, in its order.
+  const charts = pngCharts(results);
   // Chart.js draws synchronously; the PNG encodes run on libuv's pool, so let them overlap.
   const pngs = await Promise.all(charts.map(async (spec) => ({ file: join(outDir, spec.file), png: await renderChart(spec) })));
   const texts: Array<[string, string]> = [

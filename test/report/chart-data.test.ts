@@ -1,6 +1,5 @@
 import { ResultDocument, StepResult } from '../../lib/result';
 import {
-  buildCharts,
   chooseLatencyScale,
   latencyChart,
   latencyComparisonChart,
@@ -10,6 +9,7 @@ import {
   timelineChart,
   timelineSegments,
 } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { logTickLabel, wrapSubtitle } from '../../lib/report/render-chart';
 import { COMPARISON, fixture } from './helpers';
 import { resultStep } from '../support/results';

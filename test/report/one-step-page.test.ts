@@ -1,5 +1,5 @@
 /** index.html's layout for a run of one step: the timeline leads; no charts by client count with one point each. */
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { reportPageModel } from '../../lib/report/index-html';
 import { syntheticResults } from '../history/synthetic';
 

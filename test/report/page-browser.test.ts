@@ -15,7 +15,7 @@ import { main } from '../../lib/cli/main';
 import { compareResults, comparisonTable, writeComparison } from '../../lib/compare';
 import { ResultDocument } from '../../lib/result';
 import { loadResult } from '../../lib/report';
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { formatOps } from '../../lib/report/format';
 import { buildServerCharts } from '../../lib/report/server-charts';
 import { consistencyTable } from '../../lib/report/server-summary';
@@ -39,7 +39,7 @@ interface CanvasInPage {
 interface ChartInPage {
   canvas: CanvasInPage;
   chartArea: { left: number; top: number; right: number; bottom: number };
-  scales: Record<string, { min: number; max: number }>;
+  scales: Record<string, { type: string; min: number; max: number }>;
   data: { datasets: Array<{ borderColor: string; label: string }> };
   legend: { legendHitBoxes: Box[] };
   getDatasetMeta(i: number): { data: Array<{ x: number; y: number }> };
@@ -196,6 +196,20 @@ describeWithBrowser('the report page in headless Chromium', () => {
       // Only the replica set's two secondaries, identical in the made-up data, hide one under the other (server charts).
       const serverTitles = buildServerCharts([rich]).map((c) => c.title);
       expect(drawn.filter((d) => d.hiddenUnder.some(Boolean)).every((d) => serverTitles.includes(d.title))).toBe(true);
+    });
+
+    it('draws the read and write latency charts, side by side, on one y axis: same type, same bounds', async () => {
+      const { page } = shared;
+      const reads = await chartIndex(page, 'Read latency percentiles (p50, p95, p99) by concurrent clients');
+      const writes = await chartIndex(page, 'Write latency percentiles (p50, p95, p99) by concurrent clients');
+      const axis = (i: number) => page.evaluate((n) => {
+        const y = window.mongoBenchPage.charts[n].scales.y;
+        return { type: y.type, min: y.min, max: y.max };
+      }, i);
+      const [r, w] = [await axis(reads), await axis(writes)];
+      // The fixture's reads span 27x and its writes 28x, but 37x together: log for both.
+      expect(r.type).toBe('logarithmic');
+      expect(w).toEqual(r);
     });
 
     it("hovering a point shows that step's exact figure in the tooltip", async () => {

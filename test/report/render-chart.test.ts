@@ -1,4 +1,4 @@
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { CHART_HEIGHT, CHART_WIDTH, renderChart } from '../../lib/report/render-chart';
 import { COMPARISON, countPixels, decodePng, fixture, isBackground, isDark, isWarningRed, PNG_SIGNATURE, pngSize } from './helpers';
 

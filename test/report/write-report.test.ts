@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { writeReport } from '../../lib/report/write-report';
 import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { renderResultsCsv, CSV_HEADER } from '../../lib/report/results-csv';
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { formatOps } from '../../lib/report/format';
 import { COMPARISON, FIXTURES, fixture, PNG_SIGNATURE } from './helpers';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { loadResult } from '../../lib/report';
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { rateCharts } from '../../lib/report/rate-chart';
 import { rateTable } from '../../lib/report/rate-summary';
 import { scenarioTimelineChart, SCENARIO_TIMELINE_FILE, withEventMarkers } from '../../lib/report/scenario-report';

@@ -12,7 +12,7 @@ import { identifyServer, firstHostName } from '../../lib/server/identify-server'
 import { readProcessFacts, performanceOptions } from '../../lib/server/server-facts';
 import { describeLoadMachine, gitCommit } from '../../lib/server/load-machine';
 import { ResultDocument, resultDocumentSchema } from '../../lib/result';
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { compareResults } from '../../lib/compare';
 import { runCli } from '../support/cli';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';

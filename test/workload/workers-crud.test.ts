@@ -15,7 +15,7 @@ import { runBenchmark } from '../../lib/run/benchmark';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/engine/parallel-step';
 import { ResultDocument, StepResult } from '../../lib/result';
 import { CLIENT_BOUND_MESSAGE } from '../../lib/metrics/client-load';
-import { buildCharts } from '../../lib/report/chart-data';
+import { buildCharts } from '../../lib/report/chart-registry';
 import { writeReport } from '../../lib/report/write-report';
 
 function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {

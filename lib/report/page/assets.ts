@@ -2,7 +2,8 @@
  * The browser libraries a page inlines, read from node_modules at render time (so the page needs no
  * network and works from file://): Chart.js's UMD build, then Hammer.js and chartjs-plugin-zoom
  * (zoom and pan on time axes; the plugin's UMD build reads the globals `Chart` and `Hammer`).
- * Read once per process: `run` re-renders the report after every step.
+ * Read once per process: `run` re-renders the report after every step. Also the page's copy of
+ * chart-config.ts (chartConfigScript).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,4 +35,30 @@ export function inlineLibraries(): InlineLibrary[] {
     fromPackage('chartjs-plugin-zoom', 'chartjs-plugin-zoom', 'chartjs-plugin-zoom.min.js'),
   ];
   return cached;
+}
+
+let chartConfig: string | undefined;
+
+/**
+ * lib/report/chart-config.ts as plain CommonJS JavaScript, for the page's script (which gives it an
+ * `exports` object): the file the build (tsc) wrote beside this one, or, run from the TypeScript source
+ * (tsx, jest), that source with its types stripped by TypeScript (a dev dependency, there whenever the
+ * source runs) as the build would. The module imports nothing at run time; a `require` would fail in
+ * the browser, so it is refused here.
+ */
+export function chartConfigScript(): string {
+  if (chartConfig === undefined) {
+    const file = require.resolve('../chart-config');
+    const text = readFileSync(file, 'utf8');
+    let code = text;
+    if (file.endsWith('.ts')) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const ts = require('typescript') as typeof import('typescript');
+      code = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS, removeComments: true } }).outputText;
+    }
+    code = code.replace(/^\/\/# sourceMappingURL=.*$/gm, '');
+    if (/\brequire\(/.test(code)) throw new Error(`${file} must import nothing at run time (the report page embeds it)`);
+    chartConfig = scriptSafe(code);
+  }
+  return chartConfig;
 }

@@ -8,29 +8,11 @@
  * in page order; readyAt, drawnAt: ms since navigation began }) for scripts, tests and
  * bench/report-page.ts.
  * Kept as text because it never runs in Node; the browser tests (test/report/page-browser.test.ts)
- * exercise every part of it.
+ * exercise every part of it. The scales, tick labels and number formats are not here: they are
+ * chart-config.ts, the module the PNGs use, whose JavaScript `pageScript` puts at the top (`config`).
  */
-export const PAGE_SCRIPT = String.raw`
-(function () {
-  'use strict';
-  var UNIT = { 'ops/s': ' ops/s', ms: ' ms', '%': '%', s: ' s', count: '', ratio: '×' };
+const PAGE_MAIN = String.raw`
   var BACKGROUND = '#ffffff';
-
-  function group(digits) { return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
-  /** The figure as the tables print it: whole numbers grouped by thousands, small ones to 3 significant digits. */
-  function formatNumber(v) {
-    if (v === null || v === undefined || Number.isNaN(v)) return '–';
-    var a = Math.abs(v);
-    if (a >= 100) { var r = Math.round(v); return (r < 0 ? '-' : '') + group(String(Math.abs(r))); }
-    if (a === 0) return '0';
-    return String(Number(v.toPrecision(3)));
-  }
-  function tickNumber(v) { return Math.abs(v) >= 1000 ? formatNumber(v) : String(Number(Number(v).toPrecision(3))); }
-  function logTickLabel(v) {
-    if (!(v > 0)) return '';
-    var m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
-    return [1, 2, 5].some(function (k) { return Math.abs(m - k) < 1e-6; }) ? tickNumber(v) : '';
-  }
 
   function stepAt(spec, x) {
     if (spec.x.kind !== 'seconds') return undefined;
@@ -66,7 +48,7 @@ export const PAGE_SCRIPT = String.raw`
       swatch.className = 'swatch';
       swatch.style.background = series.color;
       line.appendChild(swatch);
-      line.appendChild(document.createTextNode(series.label + ': ' + formatNumber(point.y) + UNIT[unit] + (point.partial ? ' (step cut short: partial)' : '')));
+      line.appendChild(document.createTextNode(series.label + ': ' + config.formatNumber(point.y) + config.UNIT_SUFFIX[unit] + (point.partial ? ' (step cut short: partial)' : '')));
       tooltipEl.appendChild(line);
     });
     var rect = chart.canvas.getBoundingClientRect();
@@ -117,45 +99,6 @@ export const PAGE_SCRIPT = String.raw`
     } };
   }
 
-  function visibleTicks(values) {
-    return function (scale) {
-      scale.ticks = values.filter(function (v) { return v >= scale.min && v <= scale.max; }).map(function (v) { return { value: v }; });
-    };
-  }
-
-  function xScales(spec, onZoomed) {
-    var title = function (text) { return { display: true, text: text }; };
-    if (spec.x.kind === 'clients') {
-      var ticks = spec.x.ticks, lo = ticks[0] || 1, hi = ticks[ticks.length - 1] || 1;
-      return { x: { type: 'logarithmic', min: lo / 1.25, max: hi * 1.25, afterBuildTicks: visibleTicks(ticks),
-        ticks: { callback: function (v) { return String(v); }, autoSkip: true, autoSkipPadding: 8, maxRotation: 0 }, title: title(spec.x.title) } };
-    }
-    var steps = spec.x.steps;
-    var scales = { x: { type: 'linear', min: 0, max: spec.x.max, ticks: { callback: function (v) { return v + 's'; }, maxRotation: 0, includeBounds: false }, title: title(spec.x.title) } };
-    if (steps.length > 0) {
-      var middles = steps.map(function (s) { return s.start + s.length / 2; });
-      scales.steps = { type: 'linear', position: 'top', min: 0, max: spec.x.max, grid: { display: false }, afterBuildTicks: visibleTicks(middles),
-        ticks: { autoSkip: true, autoSkipPadding: 8, maxRotation: 0, callback: function (v) {
-          var s = steps.find(function (seg) { return seg.start + seg.length / 2 === v; });
-          return s ? s.clients + (s.partial ? ' (cut short)' : '') : '';
-        } }, title: title('concurrent clients in each step') };
-    }
-    return scales;
-  }
-
-  function yScale(spec) {
-    if (spec.y.scale === 'log') {
-      var values = [];
-      spec.series.forEach(function (s) { if ((s.yAxis || 'y') === 'y') s.points.forEach(function (p) { if (p.y !== null && p.y > 0) values.push(p.y); }); });
-      var bounds = values.length ? { min: Math.min.apply(null, values) / 1.4, max: Math.max.apply(null, values) * 1.4 } : {};
-      return Object.assign({ type: 'logarithmic', ticks: { callback: function (v) { return logTickLabel(Number(v)); } }, title: { display: true, text: spec.y.title } }, bounds);
-    }
-    var y = { type: 'linear', beginAtZero: true, ticks: { callback: function (v) { return tickNumber(Number(v)); } }, title: { display: true, text: spec.y.title } };
-    if (spec.y.unit === 'count') y.ticks.precision = 0;
-    if (spec.y.suggestedMax !== undefined) y.suggestedMax = spec.y.suggestedMax;
-    return y;
-  }
-
   var groups = {};
   var syncing = false;
   /** Gives every other chart of the group the x range this one now shows. */
@@ -189,17 +132,14 @@ export const PAGE_SCRIPT = String.raw`
 
   function configuration(spec) {
     var timeline = spec.x.kind === 'seconds';
-    var dashed = spec.series.some(function (s) { return s.dash.length > 0; }) && spec.series.some(function (s) { return s.dash.length === 0; });
-    var lines = spec.lines || { width: timeline ? 1.5 : 2.5, pointRadius: timeline ? 0 : 5 };
-    var scales = Object.assign(xScales(spec), { y: yScale(spec) });
-    if (spec.y2) scales.y2 = { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
-      ticks: { precision: 0, callback: function (v) { return tickNumber(Number(v)); } }, title: { display: true, text: spec.y2.title } };
+    var lines = config.lineStyle(spec);
+    var scales = config.chartScales(spec);
     var options = {
       responsive: true, maintainAspectRatio: false, animation: false, parsing: false, normalized: true,
       interaction: { mode: 'nearest', axis: 'x', intersect: false },
       layout: { padding: { left: 4, right: 12, top: 0, bottom: 4 } },
       plugins: {
-        legend: { display: true, position: 'top', labels: dashed ? dashedLegend : { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 14 } },
+        legend: { display: true, position: 'top', labels: config.dashedLegend(spec) ? dashedLegend : { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 14 } },
         tooltip: { enabled: false, external: externalTooltip(spec) },
       },
       scales: scales,
@@ -369,3 +309,20 @@ export const PAGE_SCRIPT = String.raw`
   document.documentElement.setAttribute('data-page', 'ready');
 })();
 `;
+
+/**
+ * The page's one script: `chartConfig` (chart-config.ts as CommonJS JavaScript, page/assets.ts) run
+ * first into `config`, then the page's own code, in one function scope (no global names but
+ * `window.mongoBenchPage`).
+ */
+export function pageScript(chartConfig: string): string {
+  return `(function () {
+  'use strict';
+  // The chart configuration the PNGs use too (lib/report/chart-config.ts).
+  var config = (function () {
+    var exports = {};
+${chartConfig.trim()}
+    return exports;
+  })();
+${PAGE_MAIN}`;
+}

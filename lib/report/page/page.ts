@@ -10,8 +10,8 @@
  */
 import { ChartSpec } from '../chart-data';
 import { Table } from '../tables';
-import { inlineLibraries } from './assets';
-import { PAGE_SCRIPT } from './page-script';
+import { chartConfigScript, inlineLibraries } from './assets';
+import { pageScript } from './page-script';
 import { PAGE_STYLE } from './page-style';
 
 export interface ChartBlock {
@@ -160,7 +160,8 @@ export function renderPage(model: PageModel): string {
   const body = model.blocks.map((b) => blockHtml(b, state)).join('\n');
   const nav = state.nav.length > 1 ? `<nav>${state.nav.map((n) => `<a href="#${n.id}">${escapeHtml(n.heading)}</a>`).join(' · ')}</nav>` : '';
   const data = Object.entries(model.data ?? {}).map(([key, value]) => `<script type="application/json" id="mb-data-${escapeHtml(key)}">${embedJson(value)}</script>`);
-  const scripts = state.charts.length > 0 ? [...inlineLibraries().map((lib) => `<script data-library="${lib.name}">\n${lib.source}\n</script>`), `<script>\n${PAGE_SCRIPT}\n</script>`] : [`<script>\n${PAGE_SCRIPT}\n</script>`];
+  const own = `<script>\n${pageScript(chartConfigScript())}\n</script>`;
+  const scripts = state.charts.length > 0 ? [...inlineLibraries().map((lib) => `<script data-library="${lib.name}">\n${lib.source}\n</script>`), own] : [own];
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
