@@ -10,7 +10,7 @@
 import { UsageError } from '../config/errors';
 import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
-import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
+import { markedServerLabel, notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
 import { serverDifferences } from './server-differences';
 import { minDetectableChange } from './power';
 import { roundRatioTrend, sideTrend } from './trend-check';
@@ -138,15 +138,16 @@ function checkOption(name: string, value: number, min: number, max: number): voi
   if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`option --${name}: must be a number from ${min} to ${max}, got ${value}`);
 }
 
-/** Refuses a test-double result against a MongoDB one: their ratio would mean nothing. */
+/** Refuses a test-double result against one from another server: their ratio would mean nothing. */
 function assertComparable(a: ResultDocument, b: ResultDocument, names: { a: string; b: string }): void {
   const aDouble = a.target.testDouble === true;
   const bDouble = b.target.testDouble === true;
   if (aDouble !== bDouble) {
-    const [double, real] = aDouble ? [names.a, names.b] : [names.b, names.a];
+    const [double, real, realResult] = aDouble ? [names.a, names.b, b] : [names.b, names.a, a];
+    // The other side named as every summary names it: "MongoDB Community 7.0.14", or "NOT MongoDB: unidentified server, ..." (a null server).
     throw new UsageError(
-      `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on MongoDB; ` +
-        'a test double\'s numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server',
+      `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on ${markedServerLabel(realResult.target)}; ` +
+        'a test double\'s numbers say nothing about another server, so their ratio would be meaningless. Compare results from the same kind of server',
     );
   }
 }

@@ -27,23 +27,35 @@ export function isTestDouble(result: ResultDocument): boolean {
   return result.target.testDouble === true;
 }
 
+/** What a target says of the server that answered: enough to name it (a result's `target`, a run's `connected` event). */
+export type ServerFacts = Pick<ResultDocument['target'], 'testDouble' | 'product' | 'serverVersion'>;
+
 /**
  * The server as it is: the identified product's label (lib/server/identify-server.ts), marked when it
  * is a test double; results written before the product was recorded keep the old wording.
  */
 export function serverLabel(result: ResultDocument): string {
-  const product = result.target.product;
-  const version = result.target.serverVersion;
+  return targetServerLabel(result.target);
+}
+
+/** serverLabel of a target (a result's, or the one a run just connected to). */
+export function targetServerLabel(target: ServerFacts): string {
+  const product = target.product;
+  const version = target.serverVersion;
   if (product) return product.testDouble ? `TEST DOUBLE server ${product.label.replace(' (test double)', '')}, not MongoDB` : product.label;
-  return isTestDouble(result)
+  return target.testDouble === true
     ? `TEST DOUBLE server${version ? ` (reports ${version})` : ''}, not MongoDB`
     : version ? `MongoDB ${version}` : 'MongoDB (version unknown)';
 }
 
 /** True when the result names a product other than MongoDB (FerretDB, DocumentDB, ...; test doubles too). */
 export function isNotMongoDB(result: ResultDocument): boolean {
-  const name = result.target.product?.name;
-  return isTestDouble(result) || (name !== undefined && name !== 'MongoDB');
+  return targetIsNotMongoDB(result.target);
+}
+
+function targetIsNotMongoDB(target: ServerFacts): boolean {
+  const name = target.product?.name;
+  return target.testDouble === true || (name !== undefined && name !== 'MongoDB');
 }
 
 /**
@@ -52,8 +64,30 @@ export function isNotMongoDB(result: ResultDocument): boolean {
  * `label`: which result, where several are shown together.
  */
 export function notMongoDBWarning(result: ResultDocument, label?: string): string | undefined {
-  if (isTestDouble(result) || !isNotMongoDB(result)) return undefined;
-  return `NOT MongoDB: ${label !== undefined ? `${label} ran on ` : ''}${result.target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`;
+  return targetNotMongoDBWarning(result.target, label);
+}
+
+function targetNotMongoDBWarning(target: ServerFacts, label?: string): string | undefined {
+  if (target.testDouble === true || !targetIsNotMongoDB(target)) return undefined;
+  return `NOT MongoDB: ${label !== undefined ? `${label} ran on ` : ''}${target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`;
+}
+
+/**
+ * The one warning about the server itself, in the words summary.md and the charts use: the TEST DOUBLE
+ * line, the NOT MongoDB line (FerretDB, an unidentified server, ...), or undefined for MongoDB. The
+ * terminal prints it when the run connects, --quiet included.
+ */
+export function serverWarning(target: ServerFacts): string | undefined {
+  return target.testDouble === true ? TEST_DOUBLE_WARNING : targetNotMongoDBWarning(target);
+}
+
+/**
+ * The server named with its mark, for a sentence that sets two servers side by side: "MongoDB Community
+ * 7.0.14", "NOT MongoDB: unidentified server, reports MongoDB 7.0.0", "TEST DOUBLE server ..., not MongoDB".
+ */
+export function markedServerLabel(target: ServerFacts): string {
+  const label = targetServerLabel(target);
+  return target.testDouble !== true && targetIsNotMongoDB(target) ? `NOT MongoDB: ${label}` : label;
 }
 
 function formatGiB(bytes: number): string {
