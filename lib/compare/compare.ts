@@ -15,6 +15,7 @@ import { serverDifferences } from './server-differences';
 import { minDetectableChange } from './power';
 import { roundRatioTrend, sideTrend } from './trend-check';
 import { wilcoxonSignedRank } from './wilcoxon';
+import { counted } from '../common/values';
 
 /** Rounds a paired test needs: with 5 pairs the smallest two-sided p is 0.0625. */
 export const PAIRED_MIN_ROUNDS = 6;
@@ -193,7 +194,7 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
     verdict: 'not compared',
     regression: false,
   };
-  if (aSteps.length === 0 || bSteps.length === 0) return { ...base, note: `no step with ${clients} clients in ${aSteps.length > 0 ? 'B' : 'A'}` };
+  if (aSteps.length === 0 || bSteps.length === 0) return { ...base, note: `no step with ${counted(clients, 'client')} in ${aSteps.length > 0 ? 'B' : 'A'}` };
   const failed = [
     aSteps.some((a) => a.status && a.status !== 'ok') ? `A's step ${aSteps.find((a) => a.status && a.status !== 'ok')?.status}` : '',
     bSteps.some((b) => b.status && b.status !== 'ok') ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}` : '',

@@ -1,5 +1,6 @@
 import { clientBoundClients, clientBoundWarningLines } from '../metrics/client-load';
 import { resultWarnings } from '../metrics/warnings';
+import { counted } from '../common/values';
 import { ResultDocument, StepResult } from '../result';
 
 /** What a result measured, as short human strings (used in chart subtitles and summaries). */
@@ -124,11 +125,17 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
   }
   const sized = result.steps.filter((st) => st.dataVsCache);
   if (sized.length > 0) {
-    const lines = sized.map((st) => {
+    const said = sized.map((st) => {
       const d = st.dataVsCache!;
-      if (d.dataBytes === undefined) return `${st.clients} clients: not read (${d.unavailable ?? 'no figures'})`;
+      if (d.dataBytes === undefined) return `not read (${d.unavailable ?? 'no figures'})`;
       const size = `${formatBytes(d.dataBytes)} data + ${formatBytes(d.indexBytes ?? 0)} indexes`;
-      return `${st.clients} clients: ${size}${d.ratio !== undefined && d.cacheBytes !== undefined ? ` = ${trimNumber(d.ratio * 100)}% of the ${formatGiB(d.cacheBytes)} cache` : ` (${d.unavailable ?? 'cache size unknown'})`}`;
+      return `${size}${d.ratio !== undefined && d.cacheBytes !== undefined ? ` = ${trimNumber(d.ratio * 100)}% of the ${formatGiB(d.cacheBytes)} cache` : ` (${d.unavailable ?? 'cache size unknown'})`}`;
+    });
+    // One sentence said once: the steps that read the same are named together ("every step" when all do).
+    const texts = [...new Set(said)];
+    const lines = texts.map((text) => {
+      const clients = sized.filter((_st, i) => said[i] === text).map((st) => st.clients);
+      return texts.length === 1 && sized.length > 1 ? `every step: ${text}` : `${counted(clients, 'client')}: ${text}`;
     });
     out.push(['Collection vs cache', lines.join('; ')]);
   }
