@@ -3,7 +3,7 @@
  * against the CRUD test server, from an empty folder, as a reader would paste it: the docs cannot
  * drift from the tool. The convention: docs/testing.md, "Code blocks in the docs".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeBlocks, runBlock, runnableBlocks, tsProgram } from '../support/doc-blocks';
@@ -24,6 +24,18 @@ describe('the doc-block convention', () => {
   it('runs a TypeScript fragment with its imports on top and the rest in an async function', () => {
     const program = tsProgram("import {\n  a,\n} from 'x';\nimport b from 'y'\nawait a(b);");
     expect(program.split('\n').slice(0, 6)).toEqual(['import {', '  a,', "} from 'x';", "import b from 'y'", '(async () => {', 'await a(b);']);
+  });
+
+  it('the docs say what the code does, never which issue did it', () => {
+    const root = join(__dirname, '..', '..');
+    const files = ['README.md', ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' }).map((f) => `docs/${f}`), ...readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' }).map((f) => `examples/${f}`)]
+      .filter((f) => /\.(md|ts|js|json)$/.test(f) && !f.includes('node_modules'));
+    const mentions = files.flatMap((f) =>
+      readFileSync(join(root, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bissues?\b(?! (twice|ops|each))/i.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(mentions).toEqual([]);
   });
 
   it('the pages mark blocks to run (the API example among them)', () => {
