@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeBlocks, runBlock, runnableBlocks, tsProgram } from '../support/doc-blocks';
 import { crudUri, describeNeeding } from '../support/servers';
+import { buildProgram } from '../../lib/cli/main';
+import { captureContext } from '../support/cli';
+import * as entry from 'mongo-bench';
 
 const BLOCKS = runnableBlocks();
 
@@ -36,6 +39,23 @@ describe('the doc-block convention', () => {
         .flatMap((line, i) => (/\bissues?\b(?! (twice|ops|each))/i.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
     );
     expect(mentions).toEqual([]);
+  });
+
+  it("the README's published-package section uses what the package has: its bin, run's flags, the entry's exports", () => {
+    const root = join(__dirname, '..', '..');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### From the published package'), readme.indexOf('\n## ', readme.indexOf('### From the published package')));
+    const blocks = codeBlocks(section, 'README.md');
+    const sh = blocks.find((b) => b.lang === 'sh')!.code;
+    const ts = blocks.find((b) => b.lang === 'ts')!.code;
+    expect(sh).toMatch(/^npm install mongo-bench$/m);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+    expect(Object.keys(pkg.bin)).toEqual(['mongo-bench']);
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'examples']));
+    const runFlags = buildProgram(captureContext()).commands.find((c) => c.name() === 'run')!.options.map((o) => o.long);
+    for (const flag of sh.match(/ --[a-z-]+/g) ?? []) if (flag.trim() !== '--help') expect(runFlags).toContain(flag.trim());
+    const imported = /import \{([^}]+)\} from 'mongo-bench'/.exec(ts)![1].split(',').map((n) => n.trim());
+    for (const name of imported) expect(typeof (entry as Record<string, unknown>)[name]).toBe('function');
   });
 
   it('the pages mark blocks to run (the API example among them)', () => {
