@@ -148,7 +148,7 @@ function assertComparable(a: ResultDocument, b: ResultDocument, names: { a: stri
     // The other side named as every summary names it: "MongoDB Community 7.0.14", or "NOT MongoDB: unidentified server, ..." (a null server).
     throw new UsageError(
       `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on ${markedServerLabel(realResult.target)}; ` +
-        'a test double\'s numbers say nothing about another server, so their ratio would be meaningless. Compare results from the same kind of server',
+        'a test double\'s numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server',
     );
   }
 }
