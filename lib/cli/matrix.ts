@@ -13,7 +13,7 @@ import { MatrixEvent, runMatrix } from '../matrix/runner';
 import { MatrixDocument } from '../matrix/matrix-document';
 import { formatMeasure, matrixTable, unitShown } from '../matrix/table';
 import { markdownTable } from '../report/summary-md';
-import { serverWarning } from '../report/describe';
+import { serverWarning, targetServerLabel } from '../report/describe';
 
 const PRESET_HELP = allExperiments().map((e) => `  ${e.name.padEnd(22)} ${e.description}\n  ${''.padEnd(22)} ${e.sizing.scaleNote}; default scale ${e.sizing.defaultScale}`).join('\n');
 
@@ -126,7 +126,7 @@ class MatrixPrinter {
       case 'connected': {
         const t = event.target;
         const topo = event.capabilities.topology;
-        err(`connected to ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})`);
+        err(`connected to ${t.uri}: ${t.product ? targetServerLabel(t) : `server ${t.serverVersion ?? 'unknown'}`}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})`);
         const warning = serverWarning(t);
         if (warning) err(`warning: ${warning}`);
         const { capped, unacknowledgedWrites } = event.capabilities;

@@ -2,7 +2,7 @@
 import { clockTime } from '../run/outages';
 import { SingleBar } from 'cli-progress';
 import { formatStepTable } from '../metrics/format-step';
-import { serverWarning } from '../report/describe';
+import { serverWarning, targetServerLabel } from '../report/describe';
 import type { RunEvent } from '../run/events';
 import { formatDuration, ProgressState, ProgressTracker } from '../run/progress';
 
@@ -44,8 +44,8 @@ export class ProgressPrinter {
         break;
       case 'connected': {
         const t = event.target;
-        // The product as it is (target.product): "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
-        say(`[connect] ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}`);
+        // The product as it is (target.product), named as summary.md names it: "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
+        say(`[connect] ${t.uri}: ${t.product ? targetServerLabel(t) : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}`);
         const warning = connectWarning(event);
         if (warning) say(warning);
         break;

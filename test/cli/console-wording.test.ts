@@ -9,7 +9,7 @@ import { counted } from '../../lib/common/values';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import type { RunEvent } from '../../lib/run/events';
 import { ProgressTracker } from '../../lib/run/progress';
-import { environmentDetails, warnings } from '../../lib/report/describe';
+import { environmentDetails, serverLabel, warnings } from '../../lib/report/describe';
 import type { StepResult } from '../../lib/result';
 import { parseObjective } from '../../lib/slo/objective';
 import { identifyServer } from '../../lib/server/identify-server';
@@ -45,6 +45,9 @@ describe('the connect line', () => {
     const double = resultDocument('d', [], true);
     const summaryLine = warnings([double]).find((w) => w.startsWith('TEST DOUBLE'));
     expect(printed([connected(double.target)])).toContain(`warning: ${summaryLine}`);
+    // With its product identified, the server is named as summary.md's "Server" line names it.
+    const java = identifyServer({ uri: double.target.uri, buildInfo: { version: '6.0.0' }, serverStatus: { process: 'java' } });
+    expect(printed([connected({ ...double.target, product: java })])[0]).toBe(`[connect] ${double.target.uri}: ${serverLabel({ ...double, target: { ...double.target, product: java } })}, standalone`);
     expect(printed([connected(double.target)], true)).toEqual([`warning: ${summaryLine}`]);
     expect(printed([connected(mongo.target)])).toEqual([`[connect] ${mongo.target.uri}: server 7.0.14, standalone`]);
     expect(printed([connected(mongo.target)], true)).toEqual([]);
