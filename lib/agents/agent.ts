@@ -18,6 +18,7 @@ import { ClockOffset, measureClockOffset, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, RunDoc, stepId } from './control';
 import { ageMs, sleep } from './poll';
 import { parseSpec, RunSpec } from './run-spec';
+import { counted } from '../common/values';
 
 export interface AgentOptions {
   controlUri: string;
@@ -201,7 +202,7 @@ class Agent {
         seq++;
         const share = step.shares.find((s) => s.agent === this.options.name);
         if (!share || share.count === 0 || step.state === 'stop') continue;
-        log(`step ${step.seq}: ${step.clients} clients (trial ${step.trial}), this agent runs clients ${share.first}..${share.first + share.count - 1}`);
+        log(`step ${step.seq}: ${counted(step.clients, 'client')} (trial ${step.trial}), this agent runs clients ${share.first}..${share.first + share.count - 1}`);
         const result = await runShare({ control: this.control, runId: run._id, agent: this.options.name, spec, target, clock: this.clock, workers: this.options.workers ?? 'auto', signal, runIsOn, pollMs: stepPollMs }, step, share);
         log(`step ${step.seq}: ${result}`);
         if (signal.aborted) return 'interrupted';

@@ -91,6 +91,6 @@ export function readBenchmarkConfig(file: string, overrides: Partial<BenchmarkIn
   if (merged.uri === undefined) throw new UsageError(`config ${file}: uri: required (the deployment to benchmark), in the file or as an override`);
   // Checked now, while the file's lines are known: an error names the file and line (or the override's key).
   checkApiKeys(overrides, INPUT_KEYS);
-  withOptionPlaces(() => resolveInput(merged as BenchmarkInput), (key) => (key in overrides ? undefined : placeInFile(read, key)) ?? `option ${key}`);
+  withOptionPlaces(() => resolveInput(merged as BenchmarkInput), (key, path) => (key in overrides ? undefined : placeInFile(read, key, path)) ?? `option ${key}`);
   return merged as BenchmarkInput;
 }

@@ -64,6 +64,11 @@ export interface WorkloadBenchmarkInput {
    * test double instead of MongoDB (or the reverse) throws a UsageError at once.
    */
   baseline?: string;
+  /**
+   * A missing `baseline` fails at once, before anything is loaded or measured, as expectNoRegression
+   * would fail after the run (default: when env CI is set; re-recording, MONGO_BENCH_UPDATE_BASELINE=1, records it).
+   */
+  ci?: boolean;
 }
 
 export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 'auto', warmupMax: 15, trials: 5 } as const;
@@ -95,6 +100,11 @@ function refuseOtherServer(baselinePath: string, difference: string): never {
   );
 }
 
+/** In CI (option `ci`, else env CI) a missing baseline is an error, not recorded: CI would record it and throw it away. */
+function refuseMissingBaseline(baselinePath: string, ci: boolean | undefined): void {
+  if (ci ?? Boolean(process.env.CI)) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
+}
+
 /** Connects once (no load, no measurement) to compare the server with the baseline's. */
 async function assertSameServer(server: Target, baselinePath: string): Promise<void> {
   const baseline = await readResult(baselinePath);
@@ -108,7 +118,11 @@ async function assertSameServer(server: Target, baselinePath: string): Promise<v
 export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<ResultDocument> {
   const ns = input.ns ?? WORKLOAD_TEST_DEFAULTS.ns;
   const target = uriTarget(input.uri, input.clientOptions);
-  if (input.baseline !== undefined && !updatingBaseline() && existsSync(input.baseline)) await assertSameServer(target, input.baseline);
+  if (input.baseline !== undefined && !updatingBaseline()) {
+    // In CI a missing baseline fails the test anyway (expectNoRegression): say so before the whole benchmark runs.
+    if (!existsSync(input.baseline)) refuseMissingBaseline(input.baseline, input.ci);
+    else await assertSameServer(target, input.baseline);
+  }
   if (input.documents !== undefined || input.indexes !== undefined) await loadDocuments(target, input, ns);
   return benchmark(
     {
@@ -201,9 +215,8 @@ function describeSteps(result: ResultDocument): string {
  */
 export async function expectNoRegression(result: ResultDocument, baselinePath: string, options: NoRegressionOptions = {}): Promise<NoRegressionOutcome> {
   const update = updatingBaseline(options.update);
-  const ci = options.ci ?? Boolean(process.env.CI);
   if (update || !existsSync(baselinePath)) {
-    if (!update && ci) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
+    if (!update) refuseMissingBaseline(baselinePath, options.ci);
     if (!result.complete) throw new UsageError(`not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`);
     // A baseline recorded on a server still warming up makes every later comparison wrong.
     const trend = resultTrend(result.steps) ?? unsteadyStep(result);

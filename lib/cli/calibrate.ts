@@ -3,6 +3,7 @@ import { CliContext } from './context';
 import { EXIT } from '../config/errors';
 import { intArg } from '../config/validate';
 import { writeJsonAtomically } from '../common/atomic-write';
+import { counted } from '../common/values';
 import {
   CALIBRATE_DEFAULTS,
   CALIBRATE_HEADER,
@@ -28,7 +29,7 @@ export function registerCalibrate(program: Command, ctx: CliContext): void {
   program
     .command('calibrate')
     .description("measure what this machine can drive: the engine against a built-in null server at 1, 2, 4, ... workers, next to a plain driver loop")
-    .option('--workers-max <n>', 'last worker count of the doubling 1, 2, 4, ...; the cores available minus one, at least 1, which on this machine is', intArg('--workers-max'), CALIBRATE_DEFAULTS.workersMax)
+    .option('--workers-max <n>', 'last worker count of the doubling 1, 2, 4, ...; by default the cores available minus one (at least 1), so on this machine', intArg('--workers-max'), CALIBRATE_DEFAULTS.workersMax)
     .option('--clients <n>', 'clients per worker (each row runs workers x clients; the plain loop runs as many)', intArg('--clients'), CALIBRATE_DEFAULTS.clientsPerWorker)
     .option('--seconds <n>', 'measured seconds per run', intArg('--seconds'), CALIBRATE_DEFAULTS.seconds)
     .option('--warmup <n>', 'seconds run before each measured run, not counted', intArg('--warmup'), CALIBRATE_DEFAULTS.warmupSeconds)
@@ -69,7 +70,7 @@ async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<
         ctx.err(`null server on ${event.uri} (pid ${event.pid})`);
         break;
       case 'run-start':
-        ctx.err(`  ${event.what === 'engine' ? `engine, ${event.workers} worker(s)` : 'plain driver loop'}, ${event.clients} clients: ${event.seconds} s ...`);
+        ctx.err(`  ${event.what === 'engine' ? `engine, ${event.workers} worker(s)` : 'plain driver loop'}, ${counted(event.clients, 'client')}: ${event.seconds} s ...`);
         break;
       case 'row': {
         const cells = calibrateRowCells(event.row);

@@ -14,6 +14,7 @@ import { registerAgent } from './agent';
 import { registerHistory } from './history';
 import { registerCapture } from './capture';
 import { docsHelp } from './docs-help';
+import { suggestOptions } from './did-you-mean';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -30,7 +31,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Benchmark MongoDB deployments: topology setup scripts, benchRun-style client sweeps, reports and charts.')
     .version(toolInfo().version, '-V, --version')
     .showSuggestionAfterError(true)
-    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
+    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s), outputError: (s, write) => write(suggestOptions(s, program)) })
     .addHelpText('after', EXIT_CODES_HELP + docsHelp())
     .exitOverride();
   registerRun(program, ctx);
@@ -47,7 +48,7 @@ export function buildProgram(ctx: CliContext): Command {
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)
-      .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
+      .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s), outputError: (s, write) => write(suggestOptions(s, command)) })
       .exitOverride();
   }
   return program;

@@ -13,6 +13,7 @@ import { MatrixEvent, runMatrix } from '../matrix/runner';
 import { MatrixDocument } from '../matrix/matrix-document';
 import { formatMeasure, matrixTable, unitShown } from '../matrix/table';
 import { markdownTable } from '../report/summary-md';
+import { serverWarning, targetServerLabel } from '../report/describe';
 
 const PRESET_HELP = allExperiments().map((e) => `  ${e.name.padEnd(22)} ${e.description}\n  ${''.padEnd(22)} ${e.sizing.scaleNote}; default scale ${e.sizing.defaultScale}`).join('\n');
 
@@ -131,7 +132,9 @@ class MatrixPrinter {
       case 'connected': {
         const t = event.target;
         const topo = event.capabilities.topology;
-        err(`connected to ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})${t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : ''}`);
+        err(`connected to ${t.uri}: ${t.product ? targetServerLabel(t) : `server ${t.serverVersion ?? 'unknown'}`}, ${topo.kind}${topo.setName ? ` ${topo.setName} (${topo.dataMembers} data-bearing members)` : ''} (from ${topo.source})`);
+        const warning = serverWarning(t);
+        if (warning) err(`warning: ${warning}`);
         const { capped, unacknowledgedWrites } = event.capabilities;
         if (capped) err(`capped collections: ${capped.supported ? 'yes' : `no (${capped.reason})`}`);
         if (unacknowledgedWrites) err(`unacknowledged (w:0) writes applied: ${unacknowledgedWrites.supported ? 'yes' : `no (${unacknowledgedWrites.reason})`}`);

@@ -2,6 +2,7 @@
 import { clockTime } from '../run/outages';
 import { SingleBar } from 'cli-progress';
 import { formatStepTable } from '../metrics/format-step';
+import { serverWarning, targetServerLabel } from '../report/describe';
 import type { RunEvent } from '../run/events';
 import { formatDuration, ProgressState, ProgressTracker } from '../run/progress';
 
@@ -43,9 +44,10 @@ export class ProgressPrinter {
         break;
       case 'connected': {
         const t = event.target;
-        const double = t.testDouble ? ' [TEST DOUBLE: these numbers are not MongoDB numbers]' : '';
-        // The product as it is (target.product): "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
-        say(`[connect] ${t.uri}: ${t.product ? t.product.label : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}${double}`);
+        // The product as it is (target.product), named as summary.md names it: "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
+        say(`[connect] ${t.uri}: ${t.product ? targetServerLabel(t) : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}`);
+        const warning = connectWarning(event);
+        if (warning) say(warning);
         break;
       }
       case 'load-start':
@@ -146,11 +148,25 @@ export class ProgressPrinter {
   }
 }
 
-/** For --quiet: the tracker still runs (for tests and hooks), nothing is drawn. */
+/**
+ * The server's own warning when a run connects, in the words of summary.md and the charts
+ * (report/describe.ts serverWarning): "warning: NOT MongoDB: FerretDB 1.24.2, reports MongoDB 7.0.42; ...".
+ */
+export function connectWarning(event: RunEvent): string | undefined {
+  const warning = event.type === 'connected' ? serverWarning(event.target) : undefined;
+  return warning === undefined ? undefined : `warning: ${warning}`;
+}
+
+/** For --quiet: the tracker still runs (for tests and hooks), nothing is drawn but the server's warning (to `warn`). */
 export class SilentPrinter {
-  constructor(private readonly tracker: ProgressTracker) {}
+  constructor(
+    private readonly tracker: ProgressTracker,
+    private readonly warn?: (text: string) => void,
+  ) {}
   handle(event: RunEvent): void {
     this.tracker.handle(event);
+    const warning = connectWarning(event);
+    if (warning) this.warn?.(`${warning}\n`);
   }
   stop(): void {}
 }

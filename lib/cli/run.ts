@@ -214,7 +214,7 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
 
   const tracker = new ProgressTracker({ clients: plan.benchmark.clients, trials: plan.benchmark.trials, seconds: plan.benchmark.seconds, warmupSeconds: plan.benchmark.warmupSeconds });
   const printer = plan.quiet
-    ? new SilentPrinter(tracker)
+    ? new SilentPrinter(tracker, err)
     : new ProgressPrinter(tracker, {
         progress: err,
         // With --json, stdout holds the result document only.

@@ -40,3 +40,9 @@ export function show(value: unknown): string {
     return String(value);
   }
 }
+
+/** A count with its noun, singular for exactly one: "1 client", "4 clients"; a list reads "1, 2, 4 clients" ("1 client" alone). */
+export function counted(count: number | readonly number[], noun: string, plural = `${noun}s`): string {
+  const list = typeof count === 'number' ? [count] : count;
+  return `${list.join(', ')} ${list.length === 1 && list[0] === 1 ? noun : plural}`;
+}

@@ -10,11 +10,12 @@
 import { UsageError } from '../config/errors';
 import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
-import { notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
+import { markedServerLabel, notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
 import { serverDifferences } from './server-differences';
 import { minDetectableChange } from './power';
 import { roundRatioTrend, sideTrend } from './trend-check';
 import { wilcoxonSignedRank } from './wilcoxon';
+import { counted } from '../common/values';
 
 /** Rounds a paired test needs: with 5 pairs the smallest two-sided p is 0.0625. */
 export const PAIRED_MIN_ROUNDS = 6;
@@ -138,14 +139,15 @@ function checkOption(name: string, value: number, min: number, max: number): voi
   if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`option --${name}: must be a number from ${min} to ${max}, got ${value}`);
 }
 
-/** Refuses a test-double result against a MongoDB one: their ratio would mean nothing. */
+/** Refuses a test-double result against one from another server: their ratio would mean nothing. */
 function assertComparable(a: ResultDocument, b: ResultDocument, names: { a: string; b: string }): void {
   const aDouble = a.target.testDouble === true;
   const bDouble = b.target.testDouble === true;
   if (aDouble !== bDouble) {
-    const [double, real] = aDouble ? [names.a, names.b] : [names.b, names.a];
+    const [double, real, realResult] = aDouble ? [names.a, names.b, b] : [names.b, names.a, a];
+    // The other side named as every summary names it: "MongoDB Community 7.0.14", or "NOT MongoDB: unidentified server, ..." (a null server).
     throw new UsageError(
-      `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on MongoDB; ` +
+      `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on ${markedServerLabel(realResult.target)}; ` +
         'a test double\'s numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server',
     );
   }
@@ -192,7 +194,7 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
     verdict: 'not compared',
     regression: false,
   };
-  if (aSteps.length === 0 || bSteps.length === 0) return { ...base, note: `no step with ${clients} clients in ${aSteps.length > 0 ? 'B' : 'A'}` };
+  if (aSteps.length === 0 || bSteps.length === 0) return { ...base, note: `no step with ${counted(clients, 'client')} in ${aSteps.length > 0 ? 'B' : 'A'}` };
   const failed = [
     aSteps.some((a) => a.status && a.status !== 'ok') ? `A's step ${aSteps.find((a) => a.status && a.status !== 'ok')?.status}` : '',
     bSteps.some((b) => b.status && b.status !== 'ok') ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}` : '',

@@ -3,6 +3,7 @@ import { formatOps } from '../report/format';
 import { markdownTable } from '../report/summary-md';
 import { Table } from '../report/tables';
 import { Comparison, StepComparison } from './compare';
+import { counted } from '../common/values';
 
 export const COMPARE_MD = 'compare.md';
 export const COMPARE_PNG = 'compare-ratios.png';
@@ -70,16 +71,16 @@ export function conclusion(c: Comparison): string {
   const slower = c.steps.filter((s) => s.verdict === 'slower').map((s) => s.clients);
   const faster = c.steps.filter((s) => s.verdict === 'faster').map((s) => s.clients);
   const regressed = c.steps.filter((s) => s.regression).map((s) => s.clients);
-  if (regressed.length > 0) return `REGRESSION: B is slower than A beyond the ${c.threshold}% threshold at ${regressed.join(', ')} clients`;
+  if (regressed.length > 0) return `REGRESSION: B is slower than A beyond the ${c.threshold}% threshold at ${counted(regressed, 'client')}`;
   if (c.outcome === 'not compared') {
     const why = c.steps.find((s) => s.note)?.note;
     return `NOT COMPARED: no client count could be tested${why ? ` (${why})` : ''}; the ratios are shown, but they are no verdict`;
   }
   const untested = c.steps.filter((s) => s.verdict === 'not compared').map((s) => s.clients);
   const parts: string[] = [];
-  if (slower.length > 0) parts.push(`slower (within the ${c.threshold}% threshold) at ${slower.join(', ')} clients`);
-  if (faster.length > 0) parts.push(`faster at ${faster.join(', ')} clients`);
-  const tail = untested.length > 0 ? ` (not compared at ${untested.join(', ')} clients)` : '';
+  if (slower.length > 0) parts.push(`slower (within the ${c.threshold}% threshold) at ${counted(slower, 'client')}`);
+  if (faster.length > 0) parts.push(`faster at ${counted(faster, 'client')}`);
+  const tail = untested.length > 0 ? ` (not compared at ${counted(untested, 'client')})` : '';
   return parts.length > 0 ? `B is ${parts.join('; ')}; no regression beyond ${c.threshold}%${tail}` : `no difference beyond noise at any client count compared${tail}`;
 }
 

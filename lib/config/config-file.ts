@@ -17,6 +17,8 @@ export interface ConfigFileResult<T> {
   file: string;
   /** Where each key was written (camelCase key -> the key as written and its 1-based line), for later errors. */
   places: Record<string, { key: string; line?: number }>;
+  /** The 1-based line of a path in the file, keys as written (`['scenarios', 1, 'events', 0, 'at']`): its deepest part the file has. */
+  lineAt?: (path: readonly (string | number)[]) => number | undefined;
 }
 
 /** "max-clients" -> "maxClients" */
@@ -90,7 +92,15 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
 
   const result = z.object(shape).strict().safeParse(raw);
   const places = Object.fromEntries(Object.entries(sourceKey).map(([name, key]) => [name, { key, line: lineNumber([key]) }]));
-  if (result.success) return { values: result.data, file, places };
+  // A later error deep in a value (scenarios[1].events[0].at) is sent to that line, not the key's.
+  const lineAt = (path: readonly (string | number)[]): number | undefined => {
+    for (let n = path.length; n > 0; n--) {
+      const range = (doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined)?.range;
+      if (range) return lines.linePos(range[0]).line;
+    }
+    return undefined;
+  };
+  if (result.success) return { values: result.data, file, places, lineAt };
   throw new UsageError(
     result.error.issues
       .map((issue) => {
@@ -112,10 +122,13 @@ function nodeAt(doc: Document, path: readonly (string | number)[]): unknown {
 
 /**
  * For withOptionPlaces (error-place.ts): `config file run.yaml:3: writeConcern` for a key the file
- * gave, undefined for one it did not (that error names the flag, or the API key, as it was).
+ * gave, undefined for one it did not (that error names the flag, or the API key, as it was). `path`:
+ * the part of the value the message names (`[1, 'events', 0, 'at']`), whose own line is given.
  */
-export function placeInFile(read: Pick<ConfigFileResult<unknown>, 'file' | 'places'>, key: string): string | undefined {
+export function placeInFile(read: Pick<ConfigFileResult<unknown>, 'file' | 'places' | 'lineAt'>, key: string, path: readonly (string | number)[] = []): string | undefined {
   const place = read.places[key];
   if (!place) return undefined;
-  return `config file ${read.file}${place.line !== undefined ? `:${place.line}` : ''}: ${place.key}`;
+  // The line of the part the message names (`path`, below the key), else the key's own.
+  const line = (path.length > 0 ? read.lineAt?.([place.key, ...path]) : undefined) ?? place.line;
+  return `config file ${read.file}${line !== undefined ? `:${line}` : ''}: ${place.key}`;
 }

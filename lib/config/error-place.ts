@@ -9,12 +9,20 @@ import { closest } from './validate';
 
 /** `option --write-concern` (or a path in it, `option --scenarios[1].rate`) at the start of a line of the message: the flag's camelCase key. */
 const FLAG_AT_START = /^option --([a-z][a-z0-9-]*)(?=[:\s[.])/;
+/** The path in the option a message names after the flag: `[1].events[0].at`. */
+const PATH_AFTER = /^(?:\[\d+\]|\.[A-Za-z_$][\w$]*)*/;
+
+/** `[1].events[0].at` -> [1, 'events', 0, 'at'] */
+function pathParts(text: string): Array<string | number> {
+  return [...text.matchAll(/\[(\d+)\]|\.([A-Za-z_$][\w$]*)/g)].map((m) => (m[1] !== undefined ? Number(m[1]) : m[2]));
+}
 
 /**
  * Runs `fn`; a UsageError whose lines start with `option --<flag>` is rethrown with each such
- * prefix replaced by `place(key)` (key in camelCase) where that returns a place, kept otherwise.
+ * prefix replaced by `place(key, path)` (key in camelCase; path: the part of its value the message
+ * names, `[1, 'events', 0, 'at']`) where that returns a place, kept otherwise.
  */
-export function withOptionPlaces<T>(fn: () => T, place: (key: string) => string | undefined): T {
+export function withOptionPlaces<T>(fn: () => T, place: (key: string, path: ReadonlyArray<string | number>) => string | undefined): T {
   try {
     return fn();
   } catch (err) {
@@ -22,7 +30,7 @@ export function withOptionPlaces<T>(fn: () => T, place: (key: string) => string 
     let changed = false;
     const lines = err.message.split('\n').map((line) => {
       const m = FLAG_AT_START.exec(line);
-      const where = m ? place(camel(m[1])) : undefined;
+      const where = m ? place(camel(m[1]), pathParts(PATH_AFTER.exec(line.slice(m[0].length))?.[0] ?? '')) : undefined;
       if (!m || where === undefined) return line;
       changed = true;
       return `${where}${line.slice(m[0].length)}`;

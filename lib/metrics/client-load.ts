@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { performance, EventLoopUtilization } from 'node:perf_hooks';
 import type { ClientLoad, StepResult } from '../result';
+import { counted } from '../common/values';
 
 export type { ClientLoad };
 
@@ -122,12 +123,12 @@ export function sweepAdvice(steps: readonly StepResult[]): string | undefined {
       : '';
   if (bound.some((s) => s.agents?.length)) {
     return (
-      `mongo-bench was the bottleneck at ${clientBoundClients(steps).join(', ')} clients: at least one agent's event loop was saturated (steps[].agents says which). ` +
+      `mongo-bench was the bottleneck at ${counted(clientBoundClients(steps), 'client')}: at least one agent's event loop was saturated (steps[].agents says which). ` +
       `Estimate: about ${needed} event loops in all (more agents, or agents on bigger machines with more --workers) would keep every loop under ${Math.round(COMFORTABLE_ELU * 100)}% busy; a saturated loop reads 100% however far past its limit it is, so take this as a lower bound.`
     );
   }
   return (
-    `mongo-bench was the bottleneck at ${clientBoundClients(steps).join(', ')} clients. ` +
+    `mongo-bench was the bottleneck at ${counted(clientBoundClients(steps), 'client')}. ` +
     `Estimate: about ${needed} worker threads (--workers ${needed}) on ${needed + 1} cores, one per worker plus the main thread, would keep every event loop under ${Math.round(COMFORTABLE_ELU * 100)}% busy. ` +
     `A saturated loop reads 100% however far past its limit it is, so take this as a lower bound.${machine}`
   );

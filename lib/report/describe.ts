@@ -1,5 +1,6 @@
 import { clientBoundClients, clientBoundWarningLines } from '../metrics/client-load';
 import { resultWarnings } from '../metrics/warnings';
+import { counted } from '../common/values';
 import { ResultDocument, StepResult } from '../result';
 
 /** What a result measured, as short human strings (used in chart subtitles and summaries). */
@@ -27,23 +28,35 @@ export function isTestDouble(result: ResultDocument): boolean {
   return result.target.testDouble === true;
 }
 
+/** What a target says of the server that answered: enough to name it (a result's `target`, a run's `connected` event). */
+export type ServerFacts = Pick<ResultDocument['target'], 'testDouble' | 'product' | 'serverVersion'>;
+
 /**
  * The server as it is: the identified product's label (lib/server/identify-server.ts), marked when it
  * is a test double; results written before the product was recorded keep the old wording.
  */
 export function serverLabel(result: ResultDocument): string {
-  const product = result.target.product;
-  const version = result.target.serverVersion;
+  return targetServerLabel(result.target);
+}
+
+/** serverLabel of a target (a result's, or the one a run just connected to). */
+export function targetServerLabel(target: ServerFacts): string {
+  const product = target.product;
+  const version = target.serverVersion;
   if (product) return product.testDouble ? `TEST DOUBLE server ${product.label.replace(' (test double)', '')}, not MongoDB` : product.label;
-  return isTestDouble(result)
+  return target.testDouble === true
     ? `TEST DOUBLE server${version ? ` (reports ${version})` : ''}, not MongoDB`
     : version ? `MongoDB ${version}` : 'MongoDB (version unknown)';
 }
 
 /** True when the result names a product other than MongoDB (FerretDB, DocumentDB, ...; test doubles too). */
 export function isNotMongoDB(result: ResultDocument): boolean {
-  const name = result.target.product?.name;
-  return isTestDouble(result) || (name !== undefined && name !== 'MongoDB');
+  return targetIsNotMongoDB(result.target);
+}
+
+function targetIsNotMongoDB(target: ServerFacts): boolean {
+  const name = target.product?.name;
+  return target.testDouble === true || (name !== undefined && name !== 'MongoDB');
 }
 
 /**
@@ -52,8 +65,30 @@ export function isNotMongoDB(result: ResultDocument): boolean {
  * `label`: which result, where several are shown together.
  */
 export function notMongoDBWarning(result: ResultDocument, label?: string): string | undefined {
-  if (isTestDouble(result) || !isNotMongoDB(result)) return undefined;
-  return `NOT MongoDB: ${label !== undefined ? `${label} ran on ` : ''}${result.target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`;
+  return targetNotMongoDBWarning(result.target, label);
+}
+
+function targetNotMongoDBWarning(target: ServerFacts, label?: string): string | undefined {
+  if (target.testDouble === true || !targetIsNotMongoDB(target)) return undefined;
+  return `NOT MongoDB: ${label !== undefined ? `${label} ran on ` : ''}${target.product?.label ?? 'another server'}; these are its numbers, not MongoDB's`;
+}
+
+/**
+ * The one warning about the server itself, in the words summary.md and the charts use: the TEST DOUBLE
+ * line, the NOT MongoDB line (FerretDB, an unidentified server, ...), or undefined for MongoDB. The
+ * terminal prints it when the run connects, --quiet included.
+ */
+export function serverWarning(target: ServerFacts): string | undefined {
+  return target.testDouble === true ? TEST_DOUBLE_WARNING : targetNotMongoDBWarning(target);
+}
+
+/**
+ * The server named with its mark, for a sentence that sets two servers side by side: "MongoDB Community
+ * 7.0.14", "NOT MongoDB: unidentified server, reports MongoDB 7.0.0", "TEST DOUBLE server ..., not MongoDB".
+ */
+export function markedServerLabel(target: ServerFacts): string {
+  const label = targetServerLabel(target);
+  return target.testDouble !== true && targetIsNotMongoDB(target) ? `NOT MongoDB: ${label}` : label;
 }
 
 function formatGiB(bytes: number): string {
@@ -90,11 +125,17 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
   }
   const sized = result.steps.filter((st) => st.dataVsCache);
   if (sized.length > 0) {
-    const lines = sized.map((st) => {
+    const said = sized.map((st) => {
       const d = st.dataVsCache!;
-      if (d.dataBytes === undefined) return `${st.clients} clients: not read (${d.unavailable ?? 'no figures'})`;
+      if (d.dataBytes === undefined) return `not read (${d.unavailable ?? 'no figures'})`;
       const size = `${formatBytes(d.dataBytes)} data + ${formatBytes(d.indexBytes ?? 0)} indexes`;
-      return `${st.clients} clients: ${size}${d.ratio !== undefined && d.cacheBytes !== undefined ? ` = ${trimNumber(d.ratio * 100)}% of the ${formatGiB(d.cacheBytes)} cache` : ` (${d.unavailable ?? 'cache size unknown'})`}`;
+      return `${size}${d.ratio !== undefined && d.cacheBytes !== undefined ? ` = ${trimNumber(d.ratio * 100)}% of the ${formatGiB(d.cacheBytes)} cache` : ` (${d.unavailable ?? 'cache size unknown'})`}`;
+    });
+    // One sentence said once: the steps that read the same are named together ("every step" when all do).
+    const texts = [...new Set(said)];
+    const lines = texts.map((text) => {
+      const clients = sized.filter((_st, i) => said[i] === text).map((st) => st.clients);
+      return texts.length === 1 && sized.length > 1 ? `every step: ${text}` : `${counted(clients, 'client')}: ${text}`;
     });
     out.push(['Collection vs cache', lines.join('; ')]);
   }

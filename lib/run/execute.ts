@@ -26,6 +26,7 @@ import { prepareDatabase } from './prepare-database';
 import { RunEvent } from './events';
 import { RunPlan } from './run-plan';
 import { describeDataRule } from './dry-run';
+import { counted } from '../common/values';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -166,7 +167,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
               if (!setupWritten) writeSetup();
             }
             if (e.type === 'load-start') log.note(`load: ${e.docs} documents of ~${e.docSize} bytes into ${e.ns}${sharded ? ' (emptied with deleteMany, keeping its sharding)' : ' (collection dropped first)'}`);
-            if (e.type === 'step-start') log.note(`sweep: ${e.clients} clients, trial ${e.trial}/${e.trials}`);
+            if (e.type === 'step-start') log.note(`sweep: ${counted(e.clients, 'client')}, trial ${e.trial}/${e.trials}`);
             hooks.emit(e);
           },
           onStepComplete: async (soFar) => {

@@ -9,6 +9,7 @@ import { isClientBound } from '../metrics/client-load';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { StepPlan } from '../workload/engine/engine';
 import type { RunOptions } from './run-options';
+import { counted } from '../common/values';
 
 export interface ProbeSettings {
   share: number;
@@ -51,7 +52,7 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
     targetOpsPerSec: Math.round(settings.share * maxOpsPerSec * 10) / 10,
     clientBoundAtMax: bound[best],
   };
-  say(`maximum ${maxOpsPerSec} ops/s (${probe.clientsAtMax} clients): the run holds ${Math.round(settings.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`);
+  say(`maximum ${maxOpsPerSec} ops/s (${counted(probe.clientsAtMax, 'client')}): the run holds ${Math.round(settings.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`);
   return probe;
 }
 

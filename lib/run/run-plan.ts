@@ -107,7 +107,7 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
   if (Object.keys(cli).some((k) => k !== 'preset')) sources.push('flags');
   const flags = mergeSources(mergeSources(presetValues, fileValues), cliValues);
   // A check of a value the file gave names the file and line, not the flag nobody typed.
-  const place = (key: string) => (fromFile && (cliValues as Record<string, unknown>)[key] === undefined ? placeInFile(fromFile, key) : undefined);
+  const place = (key: string, path: ReadonlyArray<string | number>) => (fromFile && (cliValues as Record<string, unknown>)[key] === undefined ? placeInFile(fromFile, key, path) : undefined);
   return withOptionPlaces(() => planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser }), place);
 }
 

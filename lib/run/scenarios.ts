@@ -23,6 +23,7 @@ import { runBackgroundEvent } from './background-events';
 import type { BenchmarkEvent } from './events';
 import type { RunOptions } from './run-options';
 import { compileScenario, RATE_SCENARIO_CLIENTS, ScenarioSpec, scenarioSeconds } from './scenario-spec';
+import { counted } from '../common/values';
 
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
 const CLOCK_LEAD_MS = 200;
@@ -114,15 +115,15 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         step = summarizeStep([m], failure ? { status: 'failed', error: failure } : m.interrupted ? { status: 'interrupted' } : {});
         addAvailability(step, [m]);
         measured.push(onRunClock(m, startSecond));
-        if (failure) failures.push(`scenario ${spec.name}, ${clients} clients: ${failure}`);
+        if (failure) failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${failure}`);
       } catch (err) {
         const error = redactUri((err as Error).message);
-        failures.push(`scenario ${spec.name}, ${clients} clients: ${error}`);
-        emit({ type: 'scenario', text: `${spec.name}: step with ${clients} clients failed: ${error}` });
+        failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${error}`);
+        emit({ type: 'scenario', text: `${spec.name}: step with ${counted(clients, 'client')} failed: ${error}` });
         return;
       }
       sections[i].steps.push({ ...step, startSecond, ...(lateMs >= LATE_START_MS ? { startedLateBy: Math.round(lateMs) / 1000 } : {}) });
-      if (lateMs >= LATE_START_MS) emit({ type: 'scenario', text: `${spec.name}: the step with ${clients} clients began ${Math.round(lateMs) / 1000} s after its window opened (the step before still waited for an op)` });
+      if (lateMs >= LATE_START_MS) emit({ type: 'scenario', text: `${spec.name}: the step with ${counted(clients, 'client')} began ${Math.round(lateMs) / 1000} s after its window opened (the step before still waited for an op)` });
       emit({ type: 'scenario', text: `${spec.name}: ${clients} client${clients === 1 ? '' : 's'}, ${step.opsPerSec.total} ops/s (${step.ops.reads} reads, ${step.ops.writes} writes, ${step.ops.errors} errors) from ${startSecond} s` });
       await ctx.save();
     }

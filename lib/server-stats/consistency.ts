@@ -31,6 +31,7 @@
  */
 import { StepResult, ConsistencyCheck, ServerProcessInfo, ServerWindow } from '../result';
 import { OpCounterName } from './snapshot';
+import { counted } from '../common/values';
 
 export const CHECK_TOLERANCE = 0.02;
 
@@ -157,5 +158,5 @@ export function checkStep(step: StepResult, allWindows: readonly ServerWindow[],
 export function checkWarning(check: ConsistencyCheck): string | undefined {
   if (check.status !== 'gap' || check.serverOps === null || check.difference === null) return undefined;
   const pct = check.clientOps > 0 ? ` (${((check.difference / check.clientOps) * 100).toFixed(1)}%)` : '';
-  return `step ${check.clients} clients: the servers counted ${check.serverOps} ops, the clients ${check.clientOps}; off by ${check.difference}${pct}, more than the ${check.allowance} allowed: ${check.note}`;
+  return `step ${counted(check.clients, 'client')}: the servers counted ${check.serverOps} ops, the clients ${check.clientOps}; off by ${check.difference}${pct}, more than the ${check.allowance} allowed: ${check.note}`;
 }

@@ -40,7 +40,14 @@ export function parseObjective(text: string, where = 'option --slo'): Objective 
   const expression = text.replace(/\s+/g, '');
   const bad = (why: string) => new UsageError(`${where}: "${text}": ${why}`);
   const m = /^([A-Za-z][\w.]*)(?:@([^<>=]*))?(<=|>=|==|<|>)(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)(.*)$/i.exec(expression);
-  if (!m) throw bad(`expected METRIC[@CLIENTS|@best] OP VALUE[UNIT] with OP one of <, <=, >, >=, == (${EXAMPLES})`);
+  if (!m) {
+    // `--slo reads.p99>5ms` unquoted: the shell reads '>' (or '<') as a redirection, passes "reads.p99" and
+    // makes (or reads) a file "5ms". A bare metric on the command line is that, most likely.
+    const shell = where === 'option --slo' && /^[A-Za-z][\w.]*(@\w*)?$/.test(expression)
+      ? `; with no comparison in it, the shell probably took an unquoted > or < as a redirection (and made a file named after the value): quote the whole expression (e.g. --slo '${expression}<5ms')`
+      : '';
+    throw bad(`expected METRIC[@CLIENTS|@best] OP VALUE[UNIT] with OP one of <, <=, >, >=, == (${EXAMPLES})${shell}`);
+  }
   const [, metric, scopeText, comparison, number, unitText] = m;
   let at: Objective['at'];
   if (scopeText !== undefined) {

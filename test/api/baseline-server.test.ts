@@ -73,6 +73,33 @@ describe('expectNoRegression', () => {
   });
 });
 
+describe('benchmarkWorkload with no baseline in CI', () => {
+  it('fails at once, before connecting, loading or measuring (CI would throw the recorded baseline away)', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'mb-baseline-ci-'));
+    try {
+      const path = join(scratch, 'orders.json');
+      const events: string[] = [];
+      // Nothing listens on port 1: a run that went ahead would fail to connect, not say "no baseline".
+      const input = { uri: 'mongodb://127.0.0.1:1', documents: [{ _id: 1 }], ops: [{ op: 'findOne', query: { _id: 1 } }], seconds: 30, clients: [1], baseline: path, onEvent: (e: { type: string }) => events.push(e.type) };
+      const started = Date.now();
+      await expect(benchmarkWorkload({ ...input, ci: true })).rejects.toThrow(new RegExp(`^no baseline at ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: record it outside CI`));
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(events).toEqual([]);
+      // The same rule as expectNoRegression's: env CI decides unless `ci` is given.
+      const saved = process.env.CI;
+      process.env.CI = '1';
+      try {
+        await expect(benchmarkWorkload(input)).rejects.toThrow(/^no baseline at /);
+      } finally {
+        if (saved === undefined) delete process.env.CI;
+        else process.env.CI = saved;
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
 describeNeeding('crud', 'benchmarkWorkload with a baseline from another server', () => {
   let scratch: string;
   let client: MongoClient;

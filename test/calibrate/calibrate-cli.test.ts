@@ -17,7 +17,7 @@ describe('mongo-bench calibrate', () => {
     expect(out.stdout).toMatch(/^\s+1\s+1\s+\d+\s+[\d.]+\s+1\.00x\s+\d+\s+[\d.]+\s+[\d.]+x/m);
     expect(out.stdout).toContain('never a MongoDB server');
     expect(out.stderr).toMatch(/null server on mongodb:\/\/127\.0\.0\.1:\d+/);
-    expect(out.stderr).toContain('plain driver loop, 1 clients');
+    expect(out.stderr).toContain('plain driver loop, 1 client');
     const result = JSON.parse(readFileSync(file, 'utf8')) as CalibrateResult;
     expect(result.schema).toBe('mongo-bench/calibrate@1');
     expect(result.rows).toHaveLength(1);

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareResults } from '../../lib/compare';
 import { renderComparisonChart } from '../../lib/compare/chart';
-import { serverLabel } from '../../lib/report/describe';
+import { notMongoDBWarning, serverLabel } from '../../lib/report/describe';
+import { NULL_SERVER_VERSION } from '../../lib/calibrate/null-server';
 import { identifyServer } from '../../lib/server/identify-server';
 import { UsageError } from '../../lib/config/errors';
 import { ResultDocument, StepResult } from '../../lib/result';
-import { runCli } from '../support/cli';
+import { runCli, usageMessage } from '../support/cli';
 import { countPixels, decodePng, isWarningRed, PNG_SIGNATURE } from '../report/helpers';
 import { resultDocument, resultStep } from '../support/results';
 
@@ -147,6 +148,19 @@ describe('compareResults', () => {
     const both = compareResults(result('java', [step(1, rates(1000))], true), result('java', [step(1, rates(1000))], true));
     expect(both.testDouble).toBe(true);
     expect(both.notes.join(' ')).toMatch(/TEST DOUBLE/);
+  });
+
+  it('refusing a test double against a null server, names that server NOT MongoDB as every summary does, never "on MongoDB"', () => {
+    // The null server's own buildInfo (lib/calibrate/null-server.ts): a version and no gitVersion.
+    const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: NULL_SERVER_VERSION, versionArray: [7, 0, 0, 0] } });
+    const nul = result('null', [step(1, rates(1000))]);
+    const nullResult = { ...nul, target: { ...nul.target, serverVersion: NULL_SERVER_VERSION, product } };
+    const message = usageMessage(() => compareResults(result('java', [step(1, rates(1000))], true), nullResult, {}, { a: 'a.json', b: 'b.json' }));
+    expect(message).toContain(`B (b.json) on NOT MongoDB: unidentified server, reports MongoDB ${NULL_SERVER_VERSION};`);
+    expect(message).not.toMatch(/on MongoDB/);
+    expect(notMongoDBWarning(nullResult)).toMatch(/^NOT MongoDB: unidentified server/);
+    // A MongoDB side is named as its summary names it.
+    expect(usageMessage(() => compareResults(result('java', [step(1, rates(1000))], true), result('mongod', [step(1, rates(1000))])))).toContain(`B on ${serverLabel(result('mongod', []))};`);
   });
 
   it('names each server as every summary does and warns NOT MongoDB, in its notes and under its chart, for a side on FerretDB', async () => {

@@ -3,11 +3,14 @@
  * against the CRUD test server, from an empty folder, as a reader would paste it: the docs cannot
  * drift from the tool. The convention: docs/testing.md, "Code blocks in the docs".
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeBlocks, runBlock, runnableBlocks, tsProgram } from '../support/doc-blocks';
 import { crudUri, describeNeeding } from '../support/servers';
+import { buildProgram } from '../../lib/cli/main';
+import { captureContext } from '../support/cli';
+import * as entry from 'mongo-bench';
 
 const BLOCKS = runnableBlocks();
 
@@ -24,6 +27,37 @@ describe('the doc-block convention', () => {
   it('runs a TypeScript fragment with its imports on top and the rest in an async function', () => {
     const program = tsProgram("import {\n  a,\n} from 'x';\nimport b from 'y'\nawait a(b);");
     expect(program.split('\n').slice(0, 6)).toEqual(['import {', '  a,', "} from 'x';", "import b from 'y'", '(async () => {', 'await a(b);']);
+  });
+
+  it('the docs say what the code does, never which issue did it', () => {
+    const root = join(__dirname, '..', '..');
+    // Every page and example file (an example's installed node_modules and its reports are not ours).
+    const walk = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (['node_modules', 'perf-report'].includes(e.name) ? [] : walk(`${dir}/${e.name}`)) : [`${dir}/${e.name}`]));
+    const files = ['README.md', ...walk('docs'), ...walk('examples')].filter((f) => /\.(md|ts|js|json)$/.test(f));
+    const mentions = files.flatMap((f) =>
+      readFileSync(join(root, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bissues?\b(?! (twice|ops|each))/i.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(mentions).toEqual([]);
+  });
+
+  it("the README's published-package section uses what the package has: its bin, run's flags, the entry's exports", () => {
+    const root = join(__dirname, '..', '..');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### From the published package'), readme.indexOf('\n## ', readme.indexOf('### From the published package')));
+    const blocks = codeBlocks(section, 'README.md');
+    const sh = blocks.find((b) => b.lang === 'sh')!.code;
+    const ts = blocks.find((b) => b.lang === 'ts')!.code;
+    expect(sh).toMatch(/^npm install mongo-bench$/m);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+    expect(Object.keys(pkg.bin)).toEqual(['mongo-bench']);
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'examples']));
+    const runFlags = buildProgram(captureContext()).commands.find((c) => c.name() === 'run')!.options.map((o) => o.long);
+    for (const flag of sh.match(/ --[a-z-]+/g) ?? []) if (flag.trim() !== '--help') expect(runFlags).toContain(flag.trim());
+    const imported = /import \{([^}]+)\} from 'mongo-bench'/.exec(ts)![1].split(',').map((n) => n.trim());
+    for (const name of imported) expect(typeof (entry as Record<string, unknown>)[name]).toBe('function');
   });
 
   it('the pages mark blocks to run (the API example among them)', () => {

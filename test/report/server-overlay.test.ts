@@ -86,7 +86,7 @@ describe('server charts of a comparison', () => {
       for (const file of Object.values(SERVER_CHART_FILES)) expect(files).toContain(join(out, file));
       const md = renderSummaryMarkdown([rs, sharded], charts);
       expect(md).toMatch(/\| 1 \| .* \| ok \| primary rs0-a:27017: query\+insert\+update\+delete \|/);
-      expect(md).toMatch(/> \*\*Warning: step 1 clients: the servers counted \d+ ops, the clients \d+; off by \d+ \(10\.0%\)/);
+      expect(md).toMatch(/> \*\*Warning: step 1 client: the servers counted \d+ ops, the clients \d+; off by \d+ \(10\.0%\)/);
       expect(existsSync(join(out, 'summary.md'))).toBe(true);
     } finally {
       if (!process.env.SERVER_CHARTS_OUT) rmSync(dir, { recursive: true, force: true });

@@ -193,8 +193,11 @@ describe('scenarios: config errors name their path, before anything connects', (
       const file = join(dir, 'run.yaml');
       writeFileSync(file, ['docs: 100', 'scenarios:', '  - { name: a, workload: read-only, clients: 1 }', '  - { name: b, workload: read-only, rate: "80%" }'].join('\n'));
       expect(usageMessage(() => resolveRunPlan({ config: file, uri: 'mongodb://127.0.0.1:1' }))).toBe(
-        `config file ${file}:3: scenarios[1].rate: a share of the measured maximum ("80%") is not supported in a scenario: give ops/s (e.g. 500) or stages`,
+        `config file ${file}:4: scenarios[1].rate: a share of the measured maximum ("80%") is not supported in a scenario: give ops/s (e.g. 500) or stages`,
       );
+      // An error in an event names the event's own line, not its scenario's.
+      writeFileSync(file, ['docs: 100', 'scenarios:', '  - name: a', '    workload: read-only', '    clients: 1', '    duration: 4s', '    events:', '      - { at: 1s, action: stepDown }', '      - { at: 9s, action: stepDown }'].join('\n'));
+      expect(usageMessage(() => resolveRunPlan({ config: file, uri: 'mongodb://127.0.0.1:1' }))).toMatch(new RegExp(`^config file ${file}:9: scenarios\\[0\\]\\.events\\[1\\]\\.at: 9 s is after the scenario ends`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

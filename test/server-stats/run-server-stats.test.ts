@@ -83,7 +83,7 @@ describeNeeding('recording', 'server stats in a run (recording server with a rea
       const [check] = result.server!.checks;
       expect(check.status).toBe('gap');
       expect(check.difference!).toBeGreaterThan(check.allowance);
-      expect(events.join('\n')).toMatch(/warning: step 1 clients: the servers counted \d+ ops, the clients \d+.*something else is loading the server/);
+      expect(events.join('\n')).toMatch(/warning: step 1 client: the servers counted \d+ ops, the clients \d+.*something else is loading the server/);
     } finally {
       clearInterval(other);
     }

@@ -122,6 +122,6 @@ describe('workload files', () => {
 
   it('rejects unknown keys and bad JSON naming the file', () => {
     expect(usageMessage(() => parseWorkloadText('{"opz": []}', 'w.json'))).toBe('workload file w.json: unknown key "opz" (did you mean "ops"?)');
-    expect(usageMessage(() => parseWorkloadText('{', 'w.json'))).toMatch(/^workload file w.json: not valid JSON/);
+    expect(usageMessage(() => parseWorkloadText('{', 'w.json'))).toMatch(/^workload file w.json:1:2: not valid JSON/);
   });
 });

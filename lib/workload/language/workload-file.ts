@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
+import { findJsonError } from '../../config/json-position';
 import { parseTypedEjson } from './typed-ejson';
 
 const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture'];
@@ -59,7 +60,9 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
   try {
     parsed = parseTypedEjson(text);
   } catch (err) {
-    throw new UsageError(`workload file ${path}: not valid JSON: ${(err as Error).message}`);
+    // Named by line and column, as config files are (JSON.parse gives no place).
+    const at = findJsonError(text);
+    throw new UsageError(`workload file ${path}${at ? `:${at.line}:${at.column}` : ''}: not valid JSON: ${at ? at.message : (err as Error).message}`);
   }
   const fallbackName = basename(path).replace(/\.[^.]+$/, '');
   if (Array.isArray(parsed)) return { name: fallbackName, ops: parsed };
