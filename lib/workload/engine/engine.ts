@@ -14,8 +14,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sleepUntil } from '../../common/sleep-until';
 import { LoadProbe, LoopReading } from '../../metrics/client-load';
-import { LatencyRecorder } from '../../metrics/latency';
-import { BenchRunCounts, ErrorTally, StepMeasurement } from '../../metrics/measurement';
+import { LatencyRecorder, mergeRecorders } from '../../metrics/latency';
+import { BenchRunCounts, ErrorTally, OpLatency, StepMeasurement } from '../../metrics/measurement';
 import { benchRunFailureRule } from './benchrun-outcome';
 import { ArrivalMeasurement, ArrivalSchedule, scaleRate } from './arrival-schedule';
 import { BoundOp } from './compile-ops';
@@ -204,6 +204,12 @@ async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<v
   while (performance.now() < at && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** The per-op recorders merged per op type (findOne, update, ...), in order of first appearance. */
+function latencyByType(byIndex: readonly OpLatency[]): Map<string, LatencyRecorder> {
+  const types = [...new Set(byIndex.map((o) => o.op))];
+  return new Map(types.map((type) => [type, mergeRecorders(byIndex.filter((o) => o.op === type).map((o) => o.recorder))]));
+}
+
 /** Runs one step (one trial at one client count) and returns what it measured. */
 export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
@@ -219,11 +225,12 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
 
   const reads = new LatencyRecorder();
   const writes = new LatencyRecorder();
-  const byOp = new Map<string, LatencyRecorder>();
-  const slots: Slot[] = ops.map((op) => {
-    let opLatency = byOp.get(op.type);
-    if (!opLatency && op.opClass !== 'none') byOp.set(op.type, (opLatency = new LatencyRecorder()));
-    return { isRead: op.opClass === 'read', classLatency: op.opClass === 'read' ? reads : writes, opLatency: opLatency ?? reads };
+  // One recorder per server op of the array (two aggregates stay apart); per type they merge at the end.
+  const byIndex: OpLatency[] = [];
+  const slots: Slot[] = ops.map((op, index) => {
+    const opLatency = op.opClass === 'none' ? reads : new LatencyRecorder();
+    if (op.opClass !== 'none') byIndex.push({ index, op: op.type, name: op.name ?? op.type, recorder: opLatency });
+    return { isRead: op.opClass === 'read', classLatency: op.opClass === 'read' ? reads : writes, opLatency };
   });
   const tally = new Tally(seconds);
   const signal = callbacks.signal;
@@ -494,7 +501,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     reads: tally.reads,
     writes: tally.writes,
     errors: tally.errors,
-    latency: { reads, writes, byOp },
+    latency: { reads, writes, byOp: latencyByType(byIndex), byIndex },
     perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond), latencyMicros: toList(tally.latencyPerSecond) },
     errorTallies: tally.tallies(),
     benchRun: tally.benchRun,
