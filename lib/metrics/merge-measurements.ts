@@ -129,7 +129,8 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const arrival = addConcurrentArrivals(parts.map((m) => m.arrival));
   return {
     clients: first.clients,
-    seconds: first.seconds,
+    // The same for every part, but with an op count (each part's window spans its own seconds).
+    seconds: Math.max(...parts.map((m) => m.seconds)),
     elapsedSeconds: Math.max(...parts.map((m) => m.elapsedSeconds)),
     interrupted: parts.some((m) => m.interrupted),
     reads: sum((m) => m.reads),

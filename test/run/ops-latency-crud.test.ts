@@ -1,0 +1,148 @@
+/**
+ * `run --ops N` (a step bounded by its op count, as YCSB's operationcount) and the "Latency by op" table,
+ * end to end against the CRUD test server (mongo-java-server here: its numbers are not MongoDB numbers;
+ * only counts, the table's agreement with results.json and the percentiles' order are checked).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { main } from '../../lib/cli/main';
+import { benchmark } from '../../lib/api/benchmark';
+import { loadResult } from '../../lib/report';
+import { formatMicrosAsMs, formatOps } from '../../lib/report/format';
+import { percentileCell } from '../../lib/metrics/warnings';
+import type { ResultDocument } from '../../lib/result';
+import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+import { captureContext } from '../support/cli';
+
+async function run(args: string[]): Promise<{ code: number; stderr: string }> {
+  const ctx = captureContext();
+  const code = await main(['node', 'mongo-bench', 'run', ...args], ctx);
+  return { code, stderr: ctx.stderr };
+}
+
+/** The rows of summary.md's "### Latency by op" table, cells trimmed. */
+function markdownRows(md: string): string[][] {
+  const at = md.indexOf('### Latency by op');
+  expect(at).toBeGreaterThan(0);
+  const lines = md.slice(at).split('\n').slice(2);
+  const table = lines.slice(0, lines.findIndex((l, i) => i > 0 && !l.startsWith('|')));
+  return table.slice(2).map((l) => l.slice(1, -1).split('|').map((c) => c.trim()));
+}
+
+describe('--ops refused with what it cannot be combined with (exit 2, naming the options)', () => {
+  it.each([
+    [['--seconds', '5'], '--seconds'],
+    [['--rate', '100'], '--rate'],
+    [['--warmup', 'auto'], '--warmup auto'],
+  ])('--ops 10 %j', async (extra, named) => {
+    const r = await run(['--uri', 'mongodb://127.0.0.1:1', '--ops', '10', ...extra, '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`option --ops: cannot be combined with ${named}`);
+  });
+
+  it('--ops 0 is refused', async () => {
+    const r = await run(['--uri', 'mongodb://127.0.0.1:1', '--ops', '0', '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--ops/);
+  });
+});
+
+describeNeeding('crud', 'run --ops and the latency by op against the CRUD test server', () => {
+  let dir: string;
+  let db: string;
+  let client: MongoClient;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-ops-latency-'));
+    db = uniqueDbName('ops_latency');
+    client = new MongoClient(crudUri());
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.db(db).dropDatabase().catch(() => undefined);
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a workload of several ops: exactly --ops ops per step, one latency row per op (two aggregates and a distinct apart), the same in summary.md, results.csv and index.html', async () => {
+    const ns = `${db}.docs`;
+    const id = { _id: { '#RAND_INT': [0, 100] } };
+    const ops = [
+      { op: 'findOne', ns, query: id },
+      { op: 'update', ns, query: id, update: { $inc: { counter: 1 } } },
+      { op: 'command', ns: db, command: { aggregate: 'docs', pipeline: [{ $match: id }], cursor: {} } },
+      { op: 'command', ns: db, command: { aggregate: 'docs', pipeline: [{ $limit: 5 }], cursor: {} } },
+      { op: 'command', ns: db, command: { distinct: 'docs', key: '_id', query: id } },
+    ];
+    const file = join(dir, 'ops.json');
+    writeFileSync(file, JSON.stringify({ name: 'several', ops }));
+    const out = join(dir, 'several');
+    const r = await run(['--uri', crudUri(), '--ns', ns, '--drop', '--workload-file', file, '--clients', '1', '--ops', '300', '--warmup', '0', '--docs', '100', '--doc-size', '64', '--no-server-stats', '--out', out, '--quiet']);
+    expect(r).toEqual({ code: 0, stderr: expect.any(String) as string });
+
+    const result: ResultDocument = await loadResult(join(out, 'results.json'));
+    expect(result.config).toMatchObject({ ops: 300, seconds: null });
+    expect(result.steps.map((s) => s.clients)).toEqual([1]);
+    for (const step of result.steps) {
+      expect(step.ops.reads + step.ops.writes + step.ops.errors).toBe(300);
+      expect(step.ops.errors).toBe(0);
+      const byOp = step.latencyByOp ?? [];
+      expect(byOp.map((o) => [o.index, o.op, o.name])).toEqual([
+        [0, 'findOne', 'findOne'],
+        [1, 'update', 'update'],
+        [2, 'command', 'aggregate'],
+        [3, 'command', 'aggregate'],
+        [4, 'command', 'distinct'],
+      ]);
+      expect(byOp.reduce((sum, o) => sum + o.count, 0)).toBe(step.ops.reads + step.ops.writes);
+      for (const o of byOp) {
+        // 300 ops in passes of 5 at 1 client: each op runs 60 times.
+        expect(o.count).toBe(60);
+        expect(o.avg).toBeGreaterThan(0);
+        expect(o.min).toBeGreaterThan(0);
+        expect(o.p50).toBeLessThanOrEqual(o.p95);
+        expect(o.p95).toBeLessThanOrEqual(o.p99);
+        expect(o.p99).toBeLessThanOrEqual(o.max);
+      }
+      // The compatible per-type figures: the three commands together.
+      expect(step.latencyByOpMicros?.command.count).toBe(byOp[2].count + byOp[3].count + byOp[4].count);
+    }
+
+    // summary.md: one row per step and op, its cells the result's figures (p99 from 60 samples: its count).
+    const rows = markdownRows(readFileSync(join(out, 'summary.md'), 'utf8'));
+    const expected = result.steps.flatMap((s) =>
+      (s.latencyByOp ?? []).map((o) => [
+        String(s.clients),
+        String(o.index),
+        o.name === o.op ? o.op : `${o.op} ${o.name}`,
+        formatOps(o.count),
+        formatMicrosAsMs(o.avg),
+        formatMicrosAsMs(o.p50),
+        formatMicrosAsMs(o.p95),
+        percentileCell(o, 'p99', formatMicrosAsMs),
+        formatMicrosAsMs(o.max),
+      ]),
+    );
+    expect(rows).toEqual(expected);
+    expect(rows[0][7]).toBe('60 samples');
+
+    // results.csv: the per-op columns, one row per step.
+    const [header, ...lines] = readFileSync(join(out, 'results.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    result.steps.forEach((s, i) => {
+      for (const o of s.latencyByOp ?? []) {
+        const key = `op${o.index}_${o.op}${o.name === o.op ? '' : `_${o.name}`}`;
+        expect(Number(lines[i][header.indexOf(`${key}_count`)])).toBe(o.count);
+        expect(Number(lines[i][header.indexOf(`${key}_p50_us`)])).toBe(o.p50);
+      }
+    });
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('Latency by op');
+  });
+
+  it('--ops 301 at 4 clients on 2 worker threads (from the API: opCount): exactly 301 ops, split over the threads', async () => {
+    const result = await benchmark({ uri: crudUri(), ns: `${db}.docs`, load: false, docs: 100, clients: [4], workers: 2, opCount: 301, warmup: 0, serverStats: false });
+    const [step] = result.steps;
+    expect([step.ops.reads + step.ops.writes + step.ops.errors, step.client?.workers, result.config.ops]).toEqual([301, 2, 301]);
+    expect(step.perSecond.reduce((sum, p) => sum + p.reads + p.writes + p.errors, 0)).toBe(301);
+  });
+});
