@@ -13,6 +13,9 @@ import { loadResult } from '../../lib/report';
 import { formatMicrosAsMs, formatOps } from '../../lib/report/format';
 import { percentileCell } from '../../lib/metrics/warnings';
 import type { ResultDocument } from '../../lib/result';
+import type { BoundOp } from '../../lib/workload/engine/compile-ops';
+import { runStep } from '../../lib/workload/engine/engine';
+import { TemplateScope } from '../../lib/workload/language/template';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { captureContext } from '../support/cli';
 
@@ -46,6 +49,26 @@ describe('--ops refused with what it cannot be combined with (exit 2, naming the
     const r = await run(['--uri', 'mongodb://127.0.0.1:1', '--ops', '0', '--quiet']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--ops/);
+  });
+});
+
+describe('the engine with --ops: exact shares of any split of the clients', () => {
+  const instant = (index: number, opClass: 'read' | 'write'): BoundOp => ({ index, type: opClass === 'read' ? 'findOne' : 'update', opClass, delayMs: 0, run: () => Promise.resolve(undefined) });
+  const ops = [instant(0, 'read'), instant(1, 'read'), instant(2, 'write')];
+
+  it.each([
+    [301, 4, [[0, 4]]],
+    [301, 4, [[0, 2], [2, 2]]],
+    [7, 5, [[0, 1], [1, 3], [4, 1]]],
+  ])('--ops %d at %d clients, slices %j', async (n, clients, slices) => {
+    const parts = await Promise.all(slices.map(([first, count]) => runStep(ops, new TemplateScope(), { clients, seconds: 1, warmupSeconds: 0, randomSeed: 1, ops: n, clientSlice: { first, count } })));
+    expect(parts.reduce((sum, m) => sum + m.reads + m.writes + m.errors, 0)).toBe(n);
+    for (const m of parts) {
+      expect(m.interrupted).toBe(false);
+      expect(m.perSecond.reads.length).toBe(m.seconds);
+      expect(m.latency.byIndex?.map((o) => [o.index, o.op])).toEqual([[0, 'findOne'], [1, 'findOne'], [2, 'update']]);
+      expect(m.latency.byIndex?.reduce((sum, o) => sum + o.recorder.count, 0)).toBe(m.reads + m.writes);
+    }
   });
 });
 
