@@ -69,7 +69,7 @@ export interface StepDoc {
   seq: number;
   clients: number;
   trial: number;
-  plan: { seconds: number; warmupSeconds: number; rate?: number; randomSeed: number; overrunLimitMs?: number };
+  plan: { seconds: number; warmupSeconds: number; rate?: number; randomSeed: number; overrunLimitMs?: number; ops?: number };
   shares: AgentShare[];
   /** prepare: connect and report ready; start: begin at startAtServerMs; stop: stop the clients now. */
   state: 'prepare' | 'start' | 'stop';

@@ -146,7 +146,7 @@ export class Coordinator implements StepExecutor {
     const shares = shareClients(plan.clients, this.joined.map((a) => a.name));
     const active = shares.filter((s) => s.count > 0);
     const id = stepId(this.runId, seq);
-    const stepPlan = { seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, randomSeed: plan.randomSeed, ...(plan.rate !== undefined ? { rate: plan.rate } : {}), ...(plan.overrunLimitMs !== undefined ? { overrunLimitMs: plan.overrunLimitMs } : {}) };
+    const stepPlan = { seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, randomSeed: plan.randomSeed, ...(plan.rate !== undefined ? { rate: plan.rate } : {}), ...(plan.overrunLimitMs !== undefined ? { overrunLimitMs: plan.overrunLimitMs } : {}), ...(plan.ops !== undefined ? { ops: plan.ops } : {}) };
     await this.control.steps.insertOne({ _id: id, runId: this.runId, seq, clients: plan.clients, trial, plan: stepPlan, shares, state: 'prepare', touchedAt: new Date(serverNowMs(this.clock)) });
     const stop = () => this.control.steps.updateOne({ _id: id }, { $set: { state: 'stop' }, $currentDate: { touchedAt: true } });
 
@@ -163,7 +163,8 @@ export class Coordinator implements StepExecutor {
     callbacks.onWindowOpen?.(serverInstantToPerformance(startAtServerMs, this.clock) + plan.warmupSeconds * 1000);
 
     const windowEnds = Date.now() + START_MARGIN_MS + (plan.warmupSeconds + plan.seconds) * 1000;
-    const giveUpAt = windowEnds + (plan.overrunLimitMs ?? 0) + this.options.lostAfterMs + STOP_GRACE_MS;
+    // An op count has no window's end: the agents are awaited while they live (a lost one is still found by its heartbeat).
+    const giveUpAt = plan.ops !== undefined ? Infinity : windowEnds + (plan.overrunLimitMs ?? 0) + this.options.lostAfterMs + STOP_GRACE_MS;
     const ticks = new ProgressTicks((tick) => callbacks.onTick?.(tick));
     const finished = await this.watch(seq, active, (doc) => isFinal(doc?.state), giveUpAt, callbacks.signal, {
       onDocs: (docs) => ticks.update(active.map((s) => docs.get(s.agent))),

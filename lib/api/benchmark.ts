@@ -15,11 +15,13 @@ import { BenchmarkEvent } from '../run/events';
 import { Target, uriTarget } from '../server/target';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
-export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern'> {
+export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern' | 'ops'> {
   /** The deployment, e.g. mongodb://127.0.0.1:27017 or a MongoMemoryServer's getUri(). */
   uri: string;
   /** Your own ops (benchRun format) instead of a preset `workload`; validated before anything connects. */
   ops?: unknown[];
+  /** The command line's --ops (`ops` here is the workload): each step and trial measures exactly this many ops. */
+  opCount?: number;
   /** Name of `ops` in the result (default "custom"). */
   workloadName?: string;
   /** 1, "majority", or {w, j, wtimeout}: the loader's, and that of writes without one. */
@@ -49,17 +51,17 @@ export function benchmarkOptions(input: BenchmarkInput): RunOptions {
 }
 
 /** Every key a BenchmarkInput may have. */
-const INPUT_KEYS: readonly string[] = ['uri', 'ops', 'workloadName', 'out', ...Object.keys(benchmarkShape)];
+const INPUT_KEYS: readonly string[] = ['uri', 'ops', 'opCount', 'workloadName', 'out', ...Object.keys(benchmarkShape)];
 
 function resolveInput(input: BenchmarkInput): RunOptions {
-  const { ops, workloadName, writeConcern, out, ...flags } = input;
+  const { ops, opCount, workloadName, writeConcern, out, ...flags } = input;
   if (ops !== undefined && (flags.workload !== undefined || flags.workloadFile !== undefined)) {
     throw new UsageError('option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file');
   }
   if (ops !== undefined && !Array.isArray(ops)) throw new UsageError('option ops: expected an array of benchRun ops');
   if (ops !== undefined && flags.scenarios !== undefined) throw new UsageError('option ops: cannot be combined with scenarios: each scenario gives its own ops');
   const wc = writeConcern === undefined ? undefined : typeof writeConcern === 'object' ? JSON.stringify(writeConcern) : String(writeConcern);
-  const options = resolveRunOptions({ ...flags, ...(wc !== undefined ? { writeConcern: wc } : {}) });
+  const options = resolveRunOptions({ ...flags, ...(opCount !== undefined ? { ops: opCount } : {}), ...(wc !== undefined ? { writeConcern: wc } : {}) });
   const name = workloadName ?? 'custom';
   return {
     ...options,
@@ -76,8 +78,10 @@ export async function benchmark(input: BenchmarkInput, control: BenchmarkControl
   return runBenchmark({ ...options, uri: server.uri }, { ...hooks, target: server });
 }
 
+const { ops: opCountShape, ...benchmarkKeys } = benchmarkShape;
 const configShape = {
-  ...benchmarkShape,
+  ...benchmarkKeys,
+  opCount: opCountShape,
   uri: z.string().min(1, 'must not be empty').optional(),
   // As in benchmark(): 1, "majority", or an object (YAML's `writeConcern: {w: 1, j: true}`).
   writeConcern: z.union([z.string(), z.number(), z.record(z.string(), z.unknown())]).optional(),

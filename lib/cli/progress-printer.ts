@@ -66,7 +66,7 @@ export class ProgressPrinter {
         break;
       case 'step-start':
         if (this.options.tty) this.drawBar(state, 'warming up');
-        else say(`[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${event.warmupSeconds} s warm-up + ${event.seconds} s measured; ~${formatDuration(state.remainingSeconds)} of sweep left`);
+        else say(`[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${event.warmupSeconds} s warm-up + ${event.ops !== undefined ? `${event.ops} ops measured` : `${event.seconds} s measured; ~${formatDuration(state.remainingSeconds)} of sweep left`}`);
         break;
       case 'tick':
         if (this.options.tty) this.drawBar(state, event.tick.phase === 'warmup' ? 'warming up' : 'measuring');

@@ -128,6 +128,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--clients <list>', 'explicit client counts, e.g. 1,3,9', intListArg('--clients'))
     .option('--max-clients <n>', `sweep 1, 2, 4, ... up to n (default: ${RUN_DEFAULTS.maxClients})`, intArg('--max-clients'))
     .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
+    .option('--ops <n>', 'instead of --seconds: each step and trial measures exactly n ops (claimed from one counter, split over workers and agents), as YCSB\'s operationcount', intArg('--ops'))
     .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup}); auto: until the last 10 one-second ops/s are level (slope within +-1% per second), at most --warmup-max`, warmupArg)
     .option('--warmup-max <s>', `with --warmup auto: the most seconds a step warms up; at the cap it is measured anyway and marked not-steady (default: ${RUN_DEFAULTS.warmupMax})`, intArg('--warmup-max'))
     .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))

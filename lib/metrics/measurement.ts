@@ -47,6 +47,17 @@ export interface ArrivalMeasurement {
   timerLateMsSum?: number;
 }
 
+/** One server op of the workload's ops array: its latency, apart from other ops of the same type. */
+export interface OpLatency {
+  /** Position in the workload's ops array. */
+  index: number;
+  /** The op type (findOne, command, ...). */
+  op: string;
+  /** What it runs: the command's name for a command (aggregate, distinct, ...), else the op type. */
+  name: string;
+  recorder: LatencyRecorder;
+}
+
 export interface StepMeasurement {
   clients: number;
   /** Planned measured seconds. */
@@ -58,8 +69,11 @@ export interface StepMeasurement {
   reads: number;
   writes: number;
   errors: number;
-  /** Per op class, and per op type (findOne, update, ...). */
-  latency: { reads: LatencyRecorder; writes: LatencyRecorder; byOp: Map<string, LatencyRecorder> };
+  /**
+   * Per op class, per op type (findOne, update, ...), and per op of the ops array (`byIndex`, in index
+   * order; absent from measurements made before it was kept, and where ops of different workloads met).
+   */
+  latency: { reads: LatencyRecorder; writes: LatencyRecorder; byOp: Map<string, LatencyRecorder>; byIndex?: OpLatency[] };
   /** Index = second of the window in which the op completed; ops completing after the close are in `overrun`. */
   /** `latencyMicros`: the summed latency of the successful ops completed in each second (absent from older measurements). */
   perSecond: { reads: number[]; writes: number[]; errors: number[]; latencyMicros?: number[] };

@@ -5,7 +5,7 @@
  * clock, so bucket t is the same second everywhere) and error tallies add by kind.
  */
 import { LatencyRecorder, mergeRecorders } from './latency';
-import { ArrivalMeasurement, BenchRunCounts, ErrorTally, StepMeasurement, StepOverrun } from './measurement';
+import { ArrivalMeasurement, BenchRunCounts, ErrorTally, OpLatency, StepMeasurement, StepOverrun } from './measurement';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
 const MAX_DISTINCT_ERRORS = 20;
@@ -37,6 +37,19 @@ export function addOpCounts(parts: (number[] | undefined)[]): number[] | undefin
   const out = new Array<number>(Math.max(...present.map((p) => p.length))).fill(0);
   for (const p of present) p.forEach((n, i) => (out[i] += n));
   return out;
+}
+
+/**
+ * The per-op latencies of several event loops (or trials) of one workload, merged op by op (index order);
+ * undefined when one part lacks them or the parts' ops differ (not one workload).
+ */
+export function mergeOpLatencies(parts: (OpLatency[] | undefined)[]): OpLatency[] | undefined {
+  if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
+  const lists = parts as OpLatency[][];
+  const first = lists[0];
+  const same = (list: OpLatency[]) => list.length === first.length && list.every((o, i) => o.index === first[i].index && o.op === first[i].op && o.name === first[i].name);
+  if (!lists.every(same)) return undefined;
+  return first.map((o, i) => ({ index: o.index, op: o.op, name: o.name, recorder: mergeRecorders(lists.map((l) => l[i].recorder)) }));
 }
 
 /** benchRun's counts of several event loops (or trials) add up; undefined when none has them. */
@@ -107,6 +120,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const byOp = new Map<string, LatencyRecorder>(
     opTypes.map((type) => [type, mergeRecorders(parts.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined))]),
   );
+  const byIndex = mergeOpLatencies(parts.map((m) => m.latency.byIndex));
   const lostServer = parts.find((m) => m.lostServer !== undefined)?.lostServer;
   const cut = parts.find((m) => m.cut !== undefined)?.cut;
   const benchRun = addBenchRunCounts(parts.map((m) => m.benchRun));
@@ -115,13 +129,14 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const arrival = addConcurrentArrivals(parts.map((m) => m.arrival));
   return {
     clients: first.clients,
-    seconds: first.seconds,
+    // The same for every part, but with an op count (each part's window spans its own seconds).
+    seconds: Math.max(...parts.map((m) => m.seconds)),
     elapsedSeconds: Math.max(...parts.map((m) => m.elapsedSeconds)),
     interrupted: parts.some((m) => m.interrupted),
     reads: sum((m) => m.reads),
     writes: sum((m) => m.writes),
     errors: sum((m) => m.errors),
-    latency: { reads: mergeRecorders(parts.map((m) => m.latency.reads)), writes: mergeRecorders(parts.map((m) => m.latency.writes)), byOp },
+    latency: { reads: mergeRecorders(parts.map((m) => m.latency.reads)), writes: mergeRecorders(parts.map((m) => m.latency.writes)), byOp, ...(byIndex ? { byIndex } : {}) },
     perSecond: {
       reads: addSeries(parts.map((m) => m.perSecond.reads)),
       writes: addSeries(parts.map((m) => m.perSecond.writes)),

@@ -2,7 +2,7 @@
 import { isClientBound, mergeClientLoads, round1 } from './client-load';
 import { mergeRecorders } from './latency';
 import { ArrivalMeasurement, StepMeasurement } from './measurement';
-import { addBenchRunCounts, addOpCounts, sumTimerWaits } from './merge-measurements';
+import { addBenchRunCounts, addOpCounts, mergeOpLatencies, sumTimerWaits } from './merge-measurements';
 import { PerSecondSample, StepArrival, StepResult } from '../result';
 import { trialStats } from './trial-stats';
 
@@ -108,6 +108,8 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     step.trialStats = { opsPerSec: trialStats(trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0))) };
   }
   if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
+  const byIndex = mergeOpLatencies(trials.map((m) => m.latency.byIndex));
+  if (byIndex) step.latencyByOp = byIndex.map(({ index, name, op, recorder }) => ({ index, name, op, ...recorder.summary() }));
   const opCounts = addOpCounts(trials.map((m) => m.opCounts));
   if (opCounts) step.opCounts = opCounts;
   const arrival = summarizeArrival(trials);

@@ -15,7 +15,7 @@ import { ChartBlock, escapeHtml, PageBlock, PageModel, renderPage } from './page
 import { serverChartsAbsence } from './server-charts';
 import { consistencyTable } from './server-summary';
 import { errorLines, resultDetails } from './summary-md';
-import { comparisonTables, resultTable, Table } from './tables';
+import { comparisonTables, latencyByOpTable, resultTable, Table } from './tables';
 import { scenarioEventsTable, scenarioStepsTable } from './scenario-report';
 
 export { escapeHtml };
@@ -152,6 +152,8 @@ function resultBlocks(result: ResultDocument, label: string, several: boolean, o
   const steps: PageBlock[] = result.steps.length > 0
     ? [{ kind: 'table', table: resultTable(result, `${label}: one row per step (click a heading to sort)`), sortable: true }]
     : [{ kind: 'text', text: 'No step finished: nothing measured.' }];
+  const byOp = latencyByOpTable(result);
+  if (byOp) steps.push({ kind: 'table', table: byOp, sortable: true });
   const errors = errorLines(result);
   if (errors.length > 0) steps.push({ kind: 'text', text: 'Errors by kind:' }, { kind: 'list', items: errors });
   const blocks: PageBlock[] = [

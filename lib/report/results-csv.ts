@@ -59,11 +59,38 @@ const SCENARIO_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult & { sce
   ['start_second', (r, s) => (r.scenarios ? (s.startSecond ?? 0) : undefined)],
 ];
 
+/**
+ * Appended only when some step recorded latency per op (`latencyByOp`): per op of the workload, in index
+ * order, `op<index>_<op>[_<name>]_count` and its avg, p50, p95, p99 and max in µs (raw, as the read and write
+ * columns: judge a percentile by its count beside it). Empty where a row's result has no such op.
+ */
+function opLatencyColumns(results: readonly ResultDocument[]): Array<[string, (r: ResultDocument, s: StepResult) => Cell]> {
+  const keys = new Map<string, { index: number; key: string }>();
+  for (const r of results) {
+    for (const s of r.steps) for (const o of s.latencyByOp ?? []) keys.set(opKey(o), { index: o.index, key: opKey(o) });
+  }
+  return [...keys.values()]
+    .sort((a, b) => a.index - b.index || a.key.localeCompare(b.key))
+    .flatMap(({ key }) =>
+      (['count', 'avg', 'p50', 'p95', 'p99', 'max'] as const).map((p): [string, (r: ResultDocument, s: StepResult) => Cell] => [
+        `${key}_${p}${p === 'count' ? '' : '_us'}`,
+        (_r, s) => {
+          const o = s.latencyByOp?.find((x) => opKey(x) === key);
+          return o && (p === 'count' || o.count > 0) ? o[p] : undefined;
+        },
+      ]),
+    );
+}
+
+function opKey(o: { index: number; op: string; name: string }): string {
+  return `op${o.index}_${o.op}${o.name === o.op ? '' : `_${o.name}`}`;
+}
+
 export function renderResultsCsv(results: readonly ResultDocument[]): string {
   const labels = uniqueLabels(results);
   const withLoad = results.some((r) => r.steps.some((s) => s.client !== undefined));
   const withScenarios = results.some((r) => r.scenarios !== undefined);
-  const columns = [...COLUMNS, ...(withLoad ? CLIENT_LOAD_COLUMNS : []), ...(withScenarios ? SCENARIO_COLUMNS : [])];
+  const columns = [...COLUMNS, ...(withLoad ? CLIENT_LOAD_COLUMNS : []), ...(withScenarios ? SCENARIO_COLUMNS : []), ...opLatencyColumns(results)];
   const lines = [columns.map(([name]) => name).join(',')];
   results.forEach((r, i) => {
     const rows: StepResult[] = [...r.steps, ...(r.scenarios ?? []).flatMap((sc) => sc.steps.map((s) => ({ ...s, scenario: sc.name })))];

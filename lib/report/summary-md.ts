@@ -4,7 +4,7 @@ import { ResultDocument } from '../result';
 import { ChartSpec } from './chart-data';
 import { clientBoundWarnings, environmentDetails, resultFacts, seriesLabels, warnings } from './describe';
 import { formatOps } from './format';
-import { comparisonTables, resultTable, Table } from './tables';
+import { comparisonTables, latencyByOpTable, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
 import { sloSummaryLines } from './slo-summary';
@@ -68,6 +68,8 @@ export function renderSummaryMarkdown(results: readonly ResultDocument[], charts
     for (const [key, value] of resultDetails(result)) out.push(`- ${key}: ${escapeCell(value)}`);
     out.push('');
     out.push(result.steps.length > 0 ? markdownTable(resultTable(result, labels[i])) : '_No step finished: nothing measured._');
+    const byOp = latencyByOpTable(result);
+    if (byOp) out.push('', `### ${byOp.title}`, '', markdownTable(byOp));
     const errors = errorLines(result);
     if (errors.length > 0) out.push('', 'Errors by kind:', '', ...errors.map((line) => `- ${escapeCell(line)}`));
     const advice = sweepAdvice(result.steps);

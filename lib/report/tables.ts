@@ -1,7 +1,7 @@
 /** Table models (plain strings) shared by summary.md and index.html, so both always show the same figures. */
 import { describeClientLoad } from '../metrics/client-load';
 import { percentileCell } from '../metrics/warnings';
-import { ResultDocument, StepResult } from '../result';
+import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { clientCounts } from './chart-data';
 import { seriesLabels, stepStatus } from './describe';
 import { formatMicrosAsMs, formatOps } from './format';
@@ -82,4 +82,36 @@ export function comparisonTables(results: readonly ResultDocument[]): Table[] {
     ]),
     align: ['right', ...labels.map(() => 'right' as const)],
   }));
+}
+
+/** One op's latency row of a step: its index in the ops array (undefined: a type's ops together, in older results). */
+export interface OpLatencyRow {
+  index?: number;
+  /** "findOne", or "command aggregate" where the op runs something of another name. */
+  label: string;
+  summary: LatencySummary;
+}
+
+/** A step's latency per op of the workload (`latencyByOp`), or per op type in results written before it was kept. */
+export function opLatencyRows(step: StepResult): OpLatencyRow[] {
+  if (step.latencyByOp) return step.latencyByOp.map(({ index, name, op, ...summary }) => ({ index, label: name === op ? op : `${op} ${name}`, summary }));
+  return Object.entries(step.latencyByOpMicros ?? {}).map(([op, summary]) => ({ label: op, summary }));
+}
+
+/**
+ * "Latency by op": one row per step and op of the workload (count, avg, p50, p95, p99, max). A percentile
+ * from too few samples shows its sample count, as in the step table (metrics/warnings.ts percentileCell).
+ * Undefined when no step recorded latency per op.
+ */
+export function latencyByOpTable(result: ResultDocument): Table | undefined {
+  const rows = result.steps.flatMap((s) =>
+    opLatencyRows(s).map(({ index, label, summary }) => {
+      const cell = (p: 'p50' | 'p95' | 'p99') => (summary.count > 0 ? percentileCell(summary, p, formatMicrosAsMs) : NONE);
+      const plain = (micros: number) => (summary.count > 0 ? formatMicrosAsMs(micros) : NONE);
+      return [String(s.clients), index === undefined ? NONE : String(index), label, formatOps(summary.count), plain(summary.avg), cell('p50'), cell('p95'), cell('p99'), plain(summary.max)];
+    }),
+  );
+  if (rows.length === 0) return undefined;
+  const columns = ['Clients', 'Op #', 'Op', 'Count', 'Avg (ms)', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'Max (ms)'];
+  return { title: 'Latency by op', columns, rows, align: columns.map((c) => (c === 'Op' ? 'left' : 'right')) };
 }

@@ -130,8 +130,14 @@ export const stepResultSchema = z.object({
   opsPerSec: ratesSchema,
   peakOpsPerSec: ratesSchema,
   latencyMicros: z.object({ reads: latencySummarySchema, writes: latencySummarySchema }),
-  /** Per op type (findOne, update, ...), when the workload has several. */
+  /** Per op type (findOne, update, ...): ops of one type together (kept for compatibility; `latencyByOp` tells them apart). */
   latencyByOpMicros: z.record(z.string(), latencySummarySchema).optional(),
+  /**
+   * Per op of the workload's ops array (µs), in index order: `index` in the array, `op` its type, `name` what
+   * it runs (a command's name, else the type), so two aggregates and a distinct stay apart. Successful ops
+   * only, summed over trials. Absent in older results and where no one workload applies (the run's step of scenarios).
+   */
+  latencyByOp: z.array(latencySummarySchema.extend({ index: z.number().int().nonnegative(), name: z.string(), op: z.string() })).optional(),
   /** Across trials, when trials > 1: total ops/sec per trial. */
   trialStats: z
     .object({

@@ -106,7 +106,8 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
     },
     config: {
       clients: options.clients,
-      seconds: options.seconds,
+      seconds: options.ops !== undefined ? null : options.seconds,
+      ...(options.ops !== undefined ? { ops: options.ops } : {}),
       warmupSeconds: options.warmupSeconds,
       ...(options.warmup === 'auto' ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
       trials: options.trials,
@@ -287,10 +288,11 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           }
         }
         trialStarts.push(new Date().toISOString());
-        emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds });
+        emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds, ...(options.ops !== undefined ? { ops: options.ops } : {}) });
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
           if (arrival) plan.arrival = arrival;
+          if (options.ops !== undefined) plan.ops = options.ops;
           if (options.warmup === 'auto') {
             const warmed = await autoWarmup(executor, plan, options.warmupMax ?? RUN_DEFAULTS.warmupMax, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) });
             if (!warmed) break; // interrupted while warming up
@@ -422,6 +424,8 @@ function abortReason(signal: AbortSignal): string {
 
 /** How long a step may run past its window before it is cut: the op timeout, plus a second of slack. */
 function overrunLimit(options: RunOptions): number | undefined {
+  // An op count's window has no close to overrun: it ends when its last op does (each op bounded by the op timeout).
+  if (options.ops !== undefined) return undefined;
   return options.opTimeoutMS !== undefined ? options.opTimeoutMS + 1000 : undefined;
 }
 

@@ -83,10 +83,11 @@ export function renderDryRun(plan: RunPlan): string {
   if (b.scenarios) {
     out.push(...describeScenarios(b.scenarios).map((line) => `  ${line}`), `  not counted: ${uncountedWork(plan).join(', ')}`);
   } else {
-    out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.seconds} s measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
+    out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.ops !== undefined ? `${b.ops} ops` : `${b.seconds} s`} measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
     const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
     if (b.arrival) out.push(`  ${describeArrival(b)}`);
-    out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
+    if (b.ops !== undefined) out.push(`  expected duration: as long as the ops take (a step ends when its ${b.ops} ops are done), plus ${b.warmupSeconds} s warm-up per step and trial; not counted: ${uncountedWork(plan).join(', ')}`);
+    else out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
   }
   if (b.slo) out.push(`  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`);
   out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);

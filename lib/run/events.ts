@@ -13,7 +13,7 @@ export type BenchmarkEvent =
   | { type: 'load-done'; docs: number; seconds: number }
   /** The workload's own set-up ran (before the sweep, or before this step with --reset each-step). */
   | { type: 'setup-done'; clients: number; steps: number; docs: number; seconds: number }
-  | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number }
+  | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number; ops?: number }
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }

@@ -62,6 +62,8 @@ export interface RunOptions {
   ns: string;
   clients: number[];
   seconds: number;
+  /** --ops: each step and trial measures exactly this many server ops instead of `seconds` (YCSB's operationcount). */
+  ops?: number;
   warmupSeconds: number;
   /**
    * 'auto': each step (and trial) warms up until its last 10 one-second ops/s show a slope within +/-1% of
@@ -137,6 +139,7 @@ export interface BenchmarkFlags {
   clients?: number[];
   maxClients?: number;
   seconds?: number;
+  ops?: number;
   /** Seconds, or 'auto' (until steady, at most warmupMax seconds). */
   warmup?: number | 'auto';
   /** With warmup 'auto': the most seconds a step warms up (default 60). */
@@ -201,6 +204,7 @@ export const benchmarkShape = {
   clients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS} (one connection per client)`)).min(1, 'expected at least one client count').optional(),
   maxClients: positiveInt('the maximum client count').max(MAX_CLIENTS, `the maximum client count must be at most ${MAX_CLIENTS} (one connection per client)`).optional(),
   seconds: positiveInt('seconds per step').optional(),
+  ops: positiveInt('ops per step').optional(),
   warmup: z.union([z.literal('auto'), z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0')], { error: 'must be auto or a whole number of seconds >= 0' }).optional(),
   warmupMax: positiveInt('the warm-up cap (seconds)').optional(),
   trials: positiveInt('trials per step').optional(),
@@ -315,6 +319,23 @@ function refuseEmptyWindow(flags: BenchmarkFlags, rate: Pick<RunOptions, 'rate' 
   );
 }
 
+/** --ops bounds a step by its op count: what bounds it by time, or paces it, cannot come with it. */
+function refuseWithOps(flags: BenchmarkFlags): void {
+  const clash: Array<[string, unknown]> = [
+    ['--seconds', flags.seconds],
+    ['--rate', flags.rate],
+    ['--replay-rate', flags.replayRate],
+    ['--rate-probe-seconds', flags.rateProbeSeconds],
+    ['--rate-probe-clients', flags.rateProbeClients],
+    ['--warmup auto', flags.warmup === 'auto' ? true : undefined],
+    ['scenarios', flags.scenarios],
+  ];
+  const given = clash.filter(([, value]) => value !== undefined).map(([name]) => name);
+  if (given.length > 0) {
+    throw new UsageError(`option --ops: cannot be combined with ${given.join(', ')} (a step of --ops N ends when its N ops are done: it has no seconds, no rate and no shared clock)`);
+  }
+}
+
 /** --docs-like shapes what the built-in loader writes: it needs the loader. */
 function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
   if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
@@ -411,6 +432,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     throw new UsageError("option --warmup auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds");
   }
   if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('option --warmup auto: not with scenarios (they share one clock); give the warm-up in seconds');
+  if (flags.ops !== undefined) refuseWithOps(flags);
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
@@ -419,6 +441,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     ns: workloadNs,
     clients,
     seconds,
+    ...(flags.ops !== undefined ? { ops: flags.ops } : {}),
     warmupSeconds,
     ...(autoWarmup ? { warmup: 'auto' as const, warmupMax: flags.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,

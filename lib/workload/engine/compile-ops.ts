@@ -5,6 +5,7 @@
  */
 import { Document, MongoClient, ReadPreference } from 'mongodb';
 import { bindCommandOps, PreparedOp } from './op-commands';
+import { opLabel } from './op-label';
 import { ClientState, compileTemplate, Generator, TemplateScope } from '../language/template';
 import { OpClass, opClass, OpSpec, OpType } from '../language/op-spec';
 
@@ -56,6 +57,8 @@ function freshDocuments(gen: Generator, batch: boolean): Generator {
 export interface BoundOp {
   readonly index: number;
   readonly type: OpType;
+  /** What it runs, for per-op figures (./op-label): a command's name, else the type. */
+  readonly name?: string;
   readonly opClass: OpClass;
   readonly delayMs: number;
   /** Set on every op of a weighted workload: ops are then drawn by weight (./weighted-pick). */
@@ -82,7 +85,7 @@ export function bindWorkload(prepared: PreparedWorkload, client: MongoClient, bi
 
 function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
   const { spec } = op;
-  const base = { index: spec.index, type: spec.type, opClass: op.opClass, delayMs: spec.delayMs, ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
+  const base = { index: spec.index, type: spec.type, name: opLabel(spec), opClass: op.opClass, delayMs: spec.delayMs, ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
   switch (spec.type) {
     case 'nop':
       return { ...base, run: () => undefined };

@@ -14,8 +14,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sleepUntil } from '../../common/sleep-until';
 import { LoadProbe, LoopReading } from '../../metrics/client-load';
-import { LatencyRecorder } from '../../metrics/latency';
-import { BenchRunCounts, ErrorTally, StepMeasurement } from '../../metrics/measurement';
+import { LatencyRecorder, mergeRecorders } from '../../metrics/latency';
+import { BenchRunCounts, ErrorTally, OpLatency, StepMeasurement } from '../../metrics/measurement';
 import { benchRunFailureRule } from './benchrun-outcome';
 import { ArrivalMeasurement, ArrivalSchedule, scaleRate } from './arrival-schedule';
 import { BoundOp } from './compile-ops';
@@ -27,6 +27,14 @@ export interface StepPlan {
   clients: number;
   /** Measured seconds (an integer >= 1). */
   seconds: number;
+  /**
+   * YCSB's operationcount: the step measures exactly this many server ops (every event loop of the step
+   * together), each claimed from a counter before it starts, instead of `seconds`; the window closes when
+   * the last is done. An event loop running a client slice claims its slice's share:
+   * floor(ops * end / clients) - floor(ops * first / clients), so the shares of any split add up to `ops`.
+   * `seconds` then only sizes the per-second series at first. Not with a rate.
+   */
+  ops?: number;
   /** Seconds run before the measured window; not counted. */
   warmupSeconds: number;
   /** Target total ops/sec across all clients: the same as `arrival: { kind: 'constant', opsPerSecond: rate }`. */
@@ -113,11 +121,11 @@ class Tally {
   liveReads = 0;
   liveWrites = 0;
   liveErrors = 0;
-  readonly readsPerSecond: Float64Array;
-  readonly writesPerSecond: Float64Array;
-  readonly errorsPerSecond: Float64Array;
+  readsPerSecond: Float64Array;
+  writesPerSecond: Float64Array;
+  errorsPerSecond: Float64Array;
   /** Summed latency (µs) of the successful ops completed in each second. */
-  readonly latencyPerSecond: Float64Array;
+  latencyPerSecond: Float64Array;
   /** Counted ops that completed after the window closed (in flight at its close). */
   overrunReads = 0;
   overrunWrites = 0;
@@ -159,6 +167,20 @@ class Tally {
     this.writesPerSecond = new Float64Array(seconds);
     this.errorsPerSecond = new Float64Array(seconds);
     this.latencyPerSecond = new Float64Array(seconds);
+  }
+
+  /** A window with no set end (an op count): the per-second series grow to hold `seconds`, doubling. */
+  grow(seconds: number): void {
+    const size = Math.max(seconds, this.readsPerSecond.length * 2);
+    const grown = (a: Float64Array) => {
+      const b = new Float64Array(size);
+      b.set(a);
+      return b;
+    };
+    this.readsPerSecond = grown(this.readsPerSecond);
+    this.writesPerSecond = grown(this.writesPerSecond);
+    this.errorsPerSecond = grown(this.errorsPerSecond);
+    this.latencyPerSecond = grown(this.latencyPerSecond);
   }
 
   noteError(err: unknown): void {
@@ -204,6 +226,12 @@ async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<v
   while (performance.now() < at && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** The per-op recorders merged per op type (findOne, update, ...), in order of first appearance. */
+function latencyByType(byIndex: readonly OpLatency[]): Map<string, LatencyRecorder> {
+  const types = [...new Set(byIndex.map((o) => o.op))];
+  return new Map(types.map((type) => [type, mergeRecorders(byIndex.filter((o) => o.op === type).map((o) => o.recorder))]));
+}
+
 /** Runs one step (one trial at one client count) and returns what it measured. */
 export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
@@ -213,17 +241,23 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     throw new RangeError(`clientSlice must lie within 0..${clients - 1}, got first ${slice.first}, count ${slice.count}`);
   }
   if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError(`seconds must be an integer >= 1, got ${seconds}`);
+  if (plan.ops !== undefined && (!Number.isInteger(plan.ops) || plan.ops < 1)) throw new RangeError(`ops must be an integer >= 1, got ${plan.ops}`);
+  if (plan.ops !== undefined && (plan.rate !== undefined || plan.arrival !== undefined)) throw new RangeError('ops cannot be combined with a rate');
+  // This event loop's share of an op count, and how many of them its clients have claimed.
+  const opsLimit = plan.ops === undefined ? undefined : Math.floor((plan.ops * (slice.first + slice.count)) / clients) - Math.floor((plan.ops * slice.first) / clients);
+  let claimed = 0;
   if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
     throw new RangeError(`#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`);
   }
 
   const reads = new LatencyRecorder();
   const writes = new LatencyRecorder();
-  const byOp = new Map<string, LatencyRecorder>();
-  const slots: Slot[] = ops.map((op) => {
-    let opLatency = byOp.get(op.type);
-    if (!opLatency && op.opClass !== 'none') byOp.set(op.type, (opLatency = new LatencyRecorder()));
-    return { isRead: op.opClass === 'read', classLatency: op.opClass === 'read' ? reads : writes, opLatency: opLatency ?? reads };
+  // One recorder per server op of the array (two aggregates stay apart); per type they merge at the end.
+  const byIndex: OpLatency[] = [];
+  const slots: Slot[] = ops.map((op, index) => {
+    const opLatency = op.opClass === 'none' ? reads : new LatencyRecorder();
+    if (op.opClass !== 'none') byIndex.push({ index, op: op.type, name: op.name ?? op.type, recorder: opLatency });
+    return { isRead: op.opClass === 'read', classLatency: op.opClass === 'read' ? reads : writes, opLatency };
   });
   const tally = new Tally(seconds);
   const signal = callbacks.signal;
@@ -233,8 +267,8 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   tally.lastAnswerAt = t0;
   const epoch = (t: number) => Math.round(performance.timeOrigin + t);
   const measureStart = t0 + warmupSeconds * 1000;
-  const stopAt = measureStart + seconds * 1000;
-  const lastBucket = seconds - 1;
+  const stopAt = opsLimit === undefined ? measureStart + seconds * 1000 : Infinity;
+  let lastBucket = seconds - 1;
 
   // benchRun's per-op counters (every attempt and its latency), resolved once per op.
   const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
@@ -273,6 +307,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       }
       pacing.syncOps = 0;
       const start = performance.now();
+      if (opsLimit !== undefined && start >= measureStart) {
+        if (claimed === opsLimit) return;
+        claimed++;
+      }
       let failure: unknown;
       let failed = false;
       try {
@@ -397,7 +435,13 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     if (start < measureStart) return;
     const late = end >= stopAt;
     let bucket = late ? -1 : ((end - measureStart) / 1000) | 0;
-    if (bucket > lastBucket) bucket = lastBucket;
+    if (bucket > lastBucket) {
+      if (opsLimit === undefined) bucket = lastBucket;
+      else {
+        tally.grow(bucket + 1);
+        lastBucket = tally.readsPerSecond.length - 1;
+      }
+    }
     if (late && end > tally.lastLateEnd) tally.lastLateEnd = end;
     if (opCounts) opCounts[at]++;
     const br = benchRunSlots[at] as { count: number; micros: number };
@@ -463,7 +507,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       loops.push(schedule ? arrivalLoop(state, schedule) : clientLoop(state));
     }
     const all = Promise.all(loops);
-    if (plan.overrunLimitMs === undefined) {
+    if (plan.overrunLimitMs === undefined || opsLimit !== undefined) {
       await all;
     } else {
       // A stuck op must not hold the run: past the window plus the limit, stop waiting for it.
@@ -481,20 +525,22 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     clearTimeout(probeTimer);
   }
   const end = performance.now();
-  const interrupted = signal?.aborted === true && end < stopAt;
+  const interrupted = signal?.aborted === true && (opsLimit === undefined ? end < stopAt : claimed < opsLimit);
   const elapsedSeconds = Math.max(0, (end - measureStart) / 1000);
-  const buckets = interrupted ? Math.min(seconds, Math.ceil(elapsedSeconds)) : seconds;
+  // An op count's window lasted as long as its ops: the seconds it spanned.
+  const spanned = opsLimit === undefined ? seconds : Math.min(tally.readsPerSecond.length, Math.max(1, Math.ceil(elapsedSeconds)));
+  const buckets = interrupted ? Math.min(spanned, Math.ceil(elapsedSeconds)) : spanned;
   const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
   const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
   return {
     clients,
-    seconds,
+    seconds: spanned,
     elapsedSeconds,
     interrupted,
     reads: tally.reads,
     writes: tally.writes,
     errors: tally.errors,
-    latency: { reads, writes, byOp },
+    latency: { reads, writes, byOp: latencyByType(byIndex), byIndex },
     perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond), latencyMicros: toList(tally.latencyPerSecond) },
     errorTallies: tally.tallies(),
     benchRun: tally.benchRun,
