@@ -88,7 +88,7 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
   const ops = options.workload.ops.map((op) => legacyOp(op, { ns, writeConcern: options.writeConcern, readPrefMode }));
   const droppedWeights = options.workload.ops.some((op) => isObject(op) && op.weight !== undefined);
   // mongo-bench's own template operators: benchRun's evaluator does not know them.
-  const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
+  const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST', '#PICK_FIELD', '#YCSB_KEY', '#YCSB_KEYNUM'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
   const droppedReadPref = !readPrefMode && options.workload.ops.some((op) => isObject(op) && op.readPreference !== undefined);
   const seed = options.randomSeed ?? 1314159265;
   const tool = toolInfo();
