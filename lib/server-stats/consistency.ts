@@ -39,6 +39,8 @@ export interface WorkloadCounting {
   countsCommands: boolean;
   /** Some insert sends several documents: the server counts each, the client one op (not comparable). */
   batchInserts: boolean;
+  /** Some op sends two counted commands (readModifyWrite: a find, then an update): the server counts both, the client one op (not comparable). */
+  twoCommandOps?: boolean;
   /** Reads may go to secondaries (a readPreference other than primary in the URI or an op): count them there too. */
   secondaryReads?: boolean;
   /** The server's version (buildInfo), for what its counters count; absent when unknown. */
@@ -58,6 +60,7 @@ export function workloadCounting(ops: readonly unknown[], uri?: string, serverVe
   return {
     countsCommands: specs.some((o) => o.op === 'command'),
     batchInserts: specs.some((o) => o.op === 'insert' && Array.isArray(o.doc)),
+    ...(specs.some((o) => o.op === 'readModifyWrite') ? { twoCommandOps: true } : {}),
     secondaryReads: mayReadSecondaries(uriReadPreference) || specs.some((o) => mayReadSecondaries(o.readPreference)),
     ...(serverVersion ? { serverVersion } : {}),
   };
@@ -124,6 +127,7 @@ export function checkStep(step: StepResult, allWindows: readonly ServerWindow[],
   const unchecked = (note: string): ConsistencyCheck => ({ ...base, status: 'unchecked', serverOps: null, difference: null, allowance: 0, note });
   if (windows.length === 0) return unchecked('no measured window was sampled');
   if (counting.batchInserts) return unchecked('the workload inserts batches: the server counts each document, the clients one op');
+  if (counting.twoCommandOps) return unchecked('the workload reads and then updates in one op (readModifyWrite): the server counts two, the clients one op');
   if (ids.length === 0) return unchecked('the servers gave no opcounters for the measured windows (a test double, a refused serverStatus, or a failed reading)');
   const commandProblem = counting.countsCommands ? commandCounterProblem(countedProcesses, counting.serverVersion) : undefined;
   if (commandProblem) return unchecked(commandProblem);

@@ -8,6 +8,7 @@ import { Long, ObjectId } from 'mongodb';
 import { toolInfo } from '../../common/version';
 import { clientCountsUpTo } from './sweep';
 import { isObject } from '../../common/values';
+import { opKindNamed } from './ops';
 
 export interface LegacyScriptOptions {
   workload: { name: string; ops: unknown[] };
@@ -89,6 +90,11 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
   const droppedWeights = options.workload.ops.some((op) => isObject(op) && op.weight !== undefined);
   // mongo-bench's own template operators: benchRun's evaluator does not know them.
   const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST', '#PICK_FIELD', '#YCSB_KEY', '#YCSB_KEYNUM'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
+  // mongo-bench's own ops (a server op with no benchRun figures, e.g. readModifyWrite): benchRun refuses them.
+  const ownOps = [...new Set(options.workload.ops.map((op) => (isObject(op) ? op.op : undefined)))].filter((name): name is string => {
+    const kind = opKindNamed(name);
+    return kind !== undefined && !kind.local && kind.benchRun === undefined;
+  });
   const droppedReadPref = !readPrefMode && options.workload.ops.some((op) => isObject(op) && op.readPreference !== undefined);
   const seed = options.randomSeed ?? 1314159265;
   const tool = toolInfo();
@@ -103,7 +109,7 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
       : ''
   }${droppedWeights ? '\n// Warning: benchRun has no op weights (a mongo-bench extension): it runs these ops in order, one each per pass.' : ''}${
     extensions.length > 0 ? `\n// Warning: ${extensions.join(', ')} are mongo-bench's template operators, not benchRun's: the legacy shell refuses these ops.` : ''
-  }
+  }${ownOps.length > 0 ? `\n// Warning: ${ownOps.join(', ')} ${ownOps.length === 1 ? "is mongo-bench's op" : "are mongo-bench's ops"}, not benchRun's: the legacy shell refuses ${ownOps.length === 1 ? 'it' : 'them'}.` : ''}
 var credentials = {};
 
 var workload = ${JSON.stringify(options.workload.name)};

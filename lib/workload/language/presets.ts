@@ -9,9 +9,9 @@ import { closest } from '../../config/validate';
 import { documentPaddingLength } from './documents';
 import { parseNamespace } from './op-spec';
 import type { WorkloadSetup } from './setup-spec';
-import { isYcsbWorkloadName, YCSB_DESCRIPTIONS, ycsbOps, ycsbSetup } from './ycsb-workloads';
+import { isYcsbWorkloadName, YCSB_DESCRIPTIONS, YCSB_WORKLOAD_NAMES, ycsbOps, ycsbSetup } from './ycsb-workloads';
 
-export const PRESET_NAMES = ['6to1', 'read-only', 'update-only', 'insert-only', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e'] as const;
+export const PRESET_NAMES = ['6to1', 'read-only', 'update-only', 'insert-only', ...YCSB_WORKLOAD_NAMES] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 export interface PresetParams {
@@ -28,11 +28,7 @@ export const PRESET_DESCRIPTIONS: Record<PresetName, string> = {
   'read-only': 'findOne by random _id',
   'update-only': 'update ($set a field, $inc a counter) of a random document',
   'insert-only': 'insert a new document of about --doc-size bytes',
-  'ycsb-a': YCSB_DESCRIPTIONS['ycsb-a'],
-  'ycsb-b': YCSB_DESCRIPTIONS['ycsb-b'],
-  'ycsb-c': YCSB_DESCRIPTIONS['ycsb-c'],
-  'ycsb-d': YCSB_DESCRIPTIONS['ycsb-d'],
-  'ycsb-e': YCSB_DESCRIPTIONS['ycsb-e'],
+  ...YCSB_DESCRIPTIONS,
 };
 
 export function isPresetName(name: string): name is PresetName {

@@ -70,6 +70,14 @@ function insert(ns: string, records: number, weight: number): Record<string, unk
 }
 
 /**
+ * The read-modify-write: CoreWorkload.doTransactionReadModifyWrite, a read of the record (all fields) then an
+ * update of one field of it, timed as one op (the readModifyWrite op, ./ops/read-modify-write.ts).
+ */
+function readModifyWrite(ns: string, records: number, weight: number): Record<string, unknown> {
+  return { op: 'readModifyWrite', ns, query: { _id: key(records, 'zipfian') }, update: ycsbSingleFieldUpdate(), weight };
+}
+
+/**
  * The scan: CoreWorkload.doTransactionScan (a start key from the request distribution, a length uniform in
  * [1, maxscanlength]) as MongoDbClient.scan sends it: `find({_id: {$gte: startkey}}).sort({_id: 1}).limit(len)`,
  * read to the end. A command op, because its limit changes per op.
@@ -88,7 +96,7 @@ function scan(ns: Namespace, records: number, weight: number): Record<string, un
  * readproportion, updateproportion, scanproportion, insertproportion, readmodifywriteproportion, as op
  * weights: each op drawn at random by weight, as CoreWorkload's operationchooser (a DiscreteGenerator) does.
  */
-export function ycsbOps(name: Exclude<YcsbWorkloadName, 'ycsb-f'>, ns: Namespace, records: number): Record<string, unknown>[] {
+export function ycsbOps(name: YcsbWorkloadName, ns: Namespace, records: number): Record<string, unknown>[] {
   const text = `${ns.db}.${ns.coll}`;
   switch (name) {
     case 'ycsb-a': // workloada: readproportion=0.5, updateproportion=0.5, requestdistribution=zipfian
@@ -101,6 +109,8 @@ export function ycsbOps(name: Exclude<YcsbWorkloadName, 'ycsb-f'>, ns: Namespace
       return [read(text, records, 'latest', 95), insert(text, records, 5)];
     case 'ycsb-e': // workloade: scanproportion=0.95, insertproportion=0.05, requestdistribution=zipfian, maxscanlength=100
       return [scan(ns, records, 95), insert(text, records, 5)];
+    case 'ycsb-f': // workloadf: readproportion=0.5, readmodifywriteproportion=0.5, requestdistribution=zipfian
+      return [read(text, records, 'zipfian', 50), readModifyWrite(text, records, 50)];
   }
 }
 

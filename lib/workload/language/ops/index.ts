@@ -10,6 +10,7 @@ import { INSERT } from './insert';
 import { LET } from './let';
 import { NOP } from './nop';
 import type { OpKind } from './op-kind';
+import { READ_MODIFY_WRITE } from './read-modify-write';
 import { REMOVE } from './remove';
 import { UPDATE } from './update';
 
@@ -25,6 +26,7 @@ export const OP_KINDS = registry({
   insert: INSERT,
   remove: REMOVE,
   command: COMMAND,
+  readModifyWrite: READ_MODIFY_WRITE,
   nop: NOP,
   let: LET,
 });
