@@ -51,13 +51,22 @@ function mayReadSecondaries(rp: unknown): boolean {
   return typeof mode === 'string' && mode.toLowerCase() !== 'primary';
 }
 
+/**
+ * What the servers count for one op as the workload wrote it: the opcounters it moves, and whether it
+ * sends several documents that the server counts each (the client counts one op). Said by the op's
+ * kind (lib/workload/language/ops), handed in by the caller (lib/workload/engine/op-figures.ts
+ * workloadCounting); undefined for an op no kind knows.
+ */
+export type OpCounting = (op: Record<string, unknown>) => { opcounters: readonly OpCounterName[]; batch: boolean } | undefined;
+
 /** What the workload's op specs (and the URI's readPreference) say about how the servers will count them. */
-export function workloadCounting(ops: readonly unknown[], uri?: string, serverVersion?: string): WorkloadCounting {
+export function countWorkload(ops: readonly unknown[], countOp: OpCounting, uri?: string, serverVersion?: string): WorkloadCounting {
   const specs = ops.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
   const uriReadPreference = uri ? /[?&]readPreference=([^&]*)/i.exec(uri)?.[1] : undefined;
+  const counted = specs.map(countOp);
   return {
-    countsCommands: specs.some((o) => o.op === 'command'),
-    batchInserts: specs.some((o) => o.op === 'insert' && Array.isArray(o.doc)),
+    countsCommands: counted.some((c) => c?.opcounters.includes('command') === true),
+    batchInserts: counted.some((c) => c?.batch === true),
     secondaryReads: mayReadSecondaries(uriReadPreference) || specs.some((o) => mayReadSecondaries(o.readPreference)),
     ...(serverVersion ? { serverVersion } : {}),
   };
