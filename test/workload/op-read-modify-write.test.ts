@@ -6,7 +6,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';
 import { bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { opClass, parseOps } from '../../lib/workload/language/op-spec';
-import { workloadCounting } from '../../lib/server-stats/consistency';
+import { workloadCounting } from '../../lib/workload/engine/op-figures';
 import { renderLegacyBenchRunScript } from '../../lib/workload/language/legacy-script';
 import { usageMessage } from '../support/cli';
 
@@ -57,6 +57,7 @@ describe('readModifyWrite', () => {
     expect(opClass({ type: 'readModifyWrite' })).toBe('write');
     const ops = [{ op: 'readModifyWrite', query: { _id: 1 }, update: { $set: { f: 1 } } }];
     expect(renderLegacyBenchRunScript({ workload: { name: 'rmw', ops } })).toContain("// Warning: readModifyWrite is mongo-bench's op, not benchRun's: the legacy shell refuses it.");
-    expect(workloadCounting(ops).twoCommandOps).toBe(true);
+    expect(workloadCounting(ops).multiCommandOps).toBe(true);
+    expect(workloadCounting([{ op: 'update', query: {}, update: { $set: { f: 1 } } }]).multiCommandOps).toBeUndefined();
   });
 });

@@ -35,9 +35,6 @@ export function shellKnowsReadPrefMode(shell: { major: number; minor: number }):
   return shell.major >= 5;
 }
 
-const READ_OPS = new Set(['findOne', 'find', 'query']);
-const WRITE_OPS = new Set(['update', 'insert', 'remove', 'delete']);
-
 /** One op as the legacy shell's benchRun wants it. */
 export function legacyOp(
   raw: unknown,
@@ -45,7 +42,6 @@ export function legacyOp(
 ): Record<string, unknown> {
   if (!isObject(raw)) return raw as Record<string, unknown>;
   const op: Record<string, unknown> = { ...raw };
-  const name = String(op.op);
   delete op.safe;
   // mongo-bench's extension: benchRun has no weights, runs the ops in order, and a 4.4 shell refuses
   // a field it does not know (error 34394, BenchRunOp::createFromBson, src/mongo/shell/bench.cpp).
@@ -55,11 +51,15 @@ export function legacyOp(
     if (defaults.readPrefMode !== false) op.readPrefMode = isObject(rp) ? rp.mode : rp;
     delete op.readPreference;
   }
-  if (name !== 'nop' && name !== 'let' && op.ns === undefined) op.ns = defaults.ns;
-  if (READ_OPS.has(name)) op.readCmd = true;
-  if (WRITE_OPS.has(name)) {
-    op.writeCmd = true;
-    if (op.writeConcern === undefined && defaults.writeConcern) op.writeConcern = defaults.writeConcern;
+  // Each kind says its legacy-shell form (./ops/*.ts legacyShell); an op no kind knows only gets the ns.
+  const kind = opKindNamed(op.op);
+  if (kind?.local !== true && op.ns === undefined) op.ns = defaults.ns;
+  if (kind && !kind.local) {
+    if (kind.legacyShell === 'readCmd') op.readCmd = true;
+    if (kind.legacyShell === 'writeCmd') {
+      op.writeCmd = true;
+      if (op.writeConcern === undefined && defaults.writeConcern) op.writeConcern = defaults.writeConcern;
+    }
   }
   return op;
 }

@@ -5,20 +5,14 @@
  * src/mongo/db/query/query_request.cpp, asFindCommandInternal). A failure is thrown: benchRun counts
  * it in the per-op counter, not in totalOps (rule 'error', engine/benchrun-outcome.ts).
  */
-import type { ServerOpKind } from './op-kind';
+import { compileQuery, parseFindFields, ServerOpKind } from './op-kind';
 
 export const FIND_ONE: ServerOpKind<'findOne'> = {
   type: 'findOne',
   fields: ['query', 'filter', 'sort', 'readPreference', 'readPrefMode', 'weight'],
   opClass: 'read',
-  parse(f, spec) {
-    spec.query = f.object('query') ?? {};
-    spec.projection = f.object('filter');
-    spec.sort = f.object('sort');
-  },
-  compile(spec, compile, prepared) {
-    prepared.query = compile(spec.query, 'query');
-  },
+  parse: parseFindFields,
+  compile: compileQuery,
   bind(op, wire) {
     const { spec } = op;
     const { db, coll, readOptions } = wire;

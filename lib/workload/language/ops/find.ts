@@ -5,7 +5,7 @@
  * must reach the server holding the cursor (a secondary, one mongos of several), which db.command's
  * server selection does not promise. A failure is thrown (rule 'error', engine/benchrun-outcome.ts).
  */
-import type { ServerOpKind } from './op-kind';
+import { compileQuery, parseFindFields, ServerOpKind } from './op-kind';
 
 export const FIND: ServerOpKind<'find'> = {
   type: 'find',
@@ -13,16 +13,12 @@ export const FIND: ServerOpKind<'find'> = {
   fields: ['query', 'filter', 'sort', 'limit', 'skip', 'batchSize', 'readPreference', 'readPrefMode', 'weight'],
   opClass: 'read',
   parse(f, spec) {
-    spec.query = f.object('query') ?? {};
-    spec.projection = f.object('filter');
-    spec.sort = f.object('sort');
+    parseFindFields(f, spec);
     spec.limit = f.count('limit');
     spec.skip = f.count('skip');
     spec.batchSize = f.count('batchSize');
   },
-  compile(spec, compile, prepared) {
-    prepared.query = compile(spec.query, 'query');
-  },
+  compile: compileQuery,
   bind(op, wire) {
     const { spec } = op;
     const { db, coll, readOptions } = wire;

@@ -167,3 +167,15 @@ export interface LocalOpKind<T extends string = string> extends OpKindBase<T> {
 }
 
 export type OpKind<T extends string = string> = ServerOpKind<T> | LocalOpKind<T>;
+
+/** The query, projection (`filter`) and sort a find or findOne reads. */
+export function parseFindFields(f: OpFields, spec: OpSpec): void {
+  spec.query = f.object('query') ?? {};
+  spec.projection = f.object('filter');
+  spec.sort = f.object('sort');
+}
+
+/** Compiles the op's query (`ops[i].query`): the one template of find, findOne and remove. */
+export function compileQuery(spec: OpSpec, compile: CompileField, prepared: PreparedOp): void {
+  prepared.query = compile(spec.query, 'query');
+}

@@ -4,7 +4,7 @@
  * error, ok: 0 or writeConcernError fails the op here; benchRun counts it as done (rule 'op'), unless
  * the op sets throwGLE (rule 'error'; engine/benchrun-outcome.ts).
  */
-import type { ServerOpKind } from './op-kind';
+import { compileQuery, ServerOpKind } from './op-kind';
 
 export const REMOVE: ServerOpKind<'remove'> = {
   type: 'remove',
@@ -15,9 +15,7 @@ export const REMOVE: ServerOpKind<'remove'> = {
   parse(f, spec) {
     spec.query = f.object('query') ?? {};
   },
-  compile(spec, compile, prepared) {
-    prepared.query = compile(spec.query, 'query');
-  },
+  compile: compileQuery,
   bind(op, wire) {
     const { spec } = op;
     const { db, coll, raw, checkWrite, failure } = wire;
