@@ -44,10 +44,12 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
     const [step] = result.steps;
     expect(step.ops.errors).toBe(0);
     const n = step.ops.reads + step.ops.writes;
-    // Speed is not asserted (a loaded machine runs a few dozen ops): only that there are enough to judge a share.
-    expect(n).toBeGreaterThanOrEqual(30);
-    // Each op is drawn read or update with probability 1/2: within 4 standard deviations of n/2 (from 30 ops on,
-    // all reads or B's 95/5 are not).
+    // Speed is not asserted: a loaded machine runs a few dozen ops, a quiet one hundreds. The bound is for the
+    // count the run made: each op a read or an update with probability 1/2, within 4 standard deviations of n/2
+    // (test/workload/ycsb-workloads.test.ts checks the shares of 10,000 draws without a server).
+    expect(n).toBeGreaterThan(0);
+    // Both kinds ran (one missing from 16 ops on has a chance of 2^-15).
+    if (n >= 16) expect(Math.min(step.ops.reads, step.ops.writes)).toBeGreaterThan(0);
     expect(Math.abs(step.ops.reads - n / 2)).toBeLessThanOrEqual(4 * Math.sqrt(n / 4));
     expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);
     expect(step.latencyByOpMicros?.update.count).toBe(step.ops.writes);

@@ -8,6 +8,7 @@ import { presetOps, presetSetup } from '../../lib/workload/language/presets';
 import { compileTemplate, TemplateScope } from '../../lib/workload/language/template';
 import { Prng } from '../../lib/workload/language/prng';
 import { parseOps } from '../../lib/workload/language/op-spec';
+import { weightedOpPicker } from '../../lib/workload/language/weighted-pick';
 import { resolveBenchmarkOptions } from '../../lib/run/run-options';
 import { usageMessage } from '../support/cli';
 
@@ -126,6 +127,17 @@ describe("YCSB's workloads", () => {
     expect(JSON.stringify(ycsbOps('ycsb-d', NS, 10)[0])).toContain('"distribution":"latest"');
     for (const name of ['ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f']) {
       expect(parseOps(presetOps(name, { ns: 'ycsb.usertable', docs: 10, docSize: 1 }), { defaultNs: 'ycsb.usertable' }).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("draws A's and B's ops in their workload files' proportions (the engine's weighted picker, 10,000 draws)", () => {
+    const draws = 10_000;
+    for (const [name, readShare] of [['ycsb-a', 0.5], ['ycsb-b', 0.95]] as const) {
+      const pick = weightedOpPicker(ycsbOps(name, NS, 10).map((op) => op.weight as number), 1314159265)!;
+      let reads = 0;
+      for (let i = 0; i < draws; i++) if (pick() === 0) reads++;
+      // Binomial: within 4 standard deviations of the expected count.
+      expect(Math.abs(reads - draws * readShare)).toBeLessThanOrEqual(4 * Math.sqrt(draws * readShare * (1 - readShare)));
     }
   });
 
