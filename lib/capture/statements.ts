@@ -6,9 +6,13 @@
  * of update and delete. getMore belongs to its cursor (the find or aggregate that opened it is the
  * op; the engine reads a find's cursor to the end). Everything else (createIndexes, hello, ping,
  * listCollections, authentication, ...) is the driver's or an admin's, not the application's.
+ *
+ * The ops written are op kinds of the workload language (lib/workload/language/ops): each `op` name
+ * is checked against OpType by the compiler.
  */
 import { databaseOf, INTERNAL_DATABASES, QueryStatsMetrics, ServedOp, Skip } from './served-op';
 import { isObject } from '../common/values';
+import type { OpType } from '../workload/language/op-spec';
 
 /** Fields the driver adds to every command (sessions, gossip, routing, stable API): stripped, never replayed. */
 export const DRIVER_FIELDS = new Set([
@@ -114,16 +118,16 @@ function fromFind(s: ServedOp, command: Record<string, unknown>, db: string): St
   if (!plain) {
     // hint, collation, maxTimeMS, a read concern...: benchRun's find op has no field for them; the
     // command op sends the find as logged (and reads its first batch only).
-    return { from: s, type: 'find', op: { op: 'command', ns, command: { ...body, ...(readConcern ? { readConcern } : {}) }, ...options }, valuePaths: [['command', 'filter']] };
+    return { from: s, type: 'find', op: { op: 'command' satisfies OpType, ns, command: { ...body, ...(readConcern ? { readConcern } : {}) }, ...options }, valuePaths: [['command', 'filter']] };
   }
   const limit = typeof body.limit === 'number' ? Math.abs(body.limit) : undefined;
   if (limit === 1 && body.singleBatch === true && body.skip === undefined) {
-    const op: Record<string, unknown> = { op: 'findOne', ns, query: body.filter ?? {} };
+    const op: Record<string, unknown> = { op: 'findOne' satisfies OpType, ns, query: body.filter ?? {} };
     if (isObject(body.projection)) op.filter = body.projection;
     if (isObject(body.sort)) op.sort = body.sort;
     return { from: s, type: 'findOne', op: { ...op, ...options }, valuePaths: [['query']] };
   }
-  const op: Record<string, unknown> = { op: 'find', ns, query: body.filter ?? {} };
+  const op: Record<string, unknown> = { op: 'find' satisfies OpType, ns, query: body.filter ?? {} };
   if (isObject(body.projection)) op.filter = body.projection;
   if (isObject(body.sort)) op.sort = body.sort;
   if (limit !== undefined && limit > 0) op.limit = limit;
@@ -137,7 +141,7 @@ function commandOp(s: ServedOp, type: StatementType, command: Record<string, unk
   // A command op sends its command as written: a write concern stays inside it.
   const { writeConcern, ...options } = opOptions(command, write);
   const body = { ...stripDriverFields(command), ...(readConcern ? { readConcern } : {}), ...(writeConcern ? { writeConcern } : {}) };
-  return { from: s, type, op: { op: 'command', ns: `${db}.${String(command[commandName(command)])}`, command: body, ...options }, valuePaths };
+  return { from: s, type, op: { op: 'command' satisfies OpType, ns: `${db}.${String(command[commandName(command)])}`, command: body, ...options }, valuePaths };
 }
 
 /**
@@ -151,14 +155,14 @@ function missingPart(kind: 'update' | 'remove', st: Record<string, unknown>): st
 }
 
 function updateStatement(s: ServedOp, ns: string, st: Record<string, unknown>, options: Record<string, unknown>): Statement {
-  const op: Record<string, unknown> = { op: 'update', ns, query: st.q, update: st.u };
+  const op: Record<string, unknown> = { op: 'update' satisfies OpType, ns, query: st.q, update: st.u };
   if (st.multi === true) op.multi = true;
   if (st.upsert === true) op.upsert = true;
   return { from: s, type: 'update', op: { ...op, ...options }, valuePaths: [['query'], ['update']] };
 }
 
 function removeStatement(s: ServedOp, ns: string, st: Record<string, unknown>, options: Record<string, unknown>): Statement {
-  const op: Record<string, unknown> = { op: 'remove', ns, query: st.q };
+  const op: Record<string, unknown> = { op: 'remove' satisfies OpType, ns, query: st.q };
   // A delete statement's limit: 0 removes every match, 1 one (the delete command's `limit`).
   if (st.limit === 0 || st.limit === false) op.multi = true;
   return { from: s, type: 'remove', op: { ...op, ...options }, valuePaths: [['query']] };
@@ -174,7 +178,7 @@ function share(statements: Statement[], durationMillis: number | undefined): Sta
 function insertStatement(s: ServedOp, command: Record<string, unknown>, db: string): Statement {
   const documents = Array.isArray(command.documents) ? command.documents.length : undefined;
   const batch = Math.max(1, s.ninserted ?? documents ?? 1);
-  return { from: s, type: 'insert', op: { op: 'insert', ns: `${db}.${String(command.insert)}`, batch, ...opOptions(command, true) }, valuePaths: [] };
+  return { from: s, type: 'insert', op: { op: 'insert' satisfies OpType, ns: `${db}.${String(command.insert)}`, batch, ...opOptions(command, true) }, valuePaths: [] };
 }
 
 /**
@@ -194,8 +198,8 @@ function insertStatement(s: ServedOp, command: Record<string, unknown>, db: stri
 function syntheticStatement(s: ServedOp, name: 'update' | 'delete', ns: string, options: Record<string, unknown>): Statement {
   const op: Record<string, unknown> =
     name === 'update'
-      ? { op: 'update', ns, query: { _id: { '#RAND_INT': [0, SYNTHETIC_UPDATE_KEYS] } }, update: { $inc: { [SYNTHETIC_UPDATE_FIELD]: 1 } } }
-      : { op: 'remove', ns, query: { capturedBy: CAPTURED_BY } };
+      ? { op: 'update' satisfies OpType, ns, query: { _id: { '#RAND_INT': [0, SYNTHETIC_UPDATE_KEYS] } }, update: { $inc: { [SYNTHETIC_UPDATE_FIELD]: 1 } } }
+      : { op: 'remove' satisfies OpType, ns, query: { capturedBy: CAPTURED_BY } };
   return { from: s, type: name === 'update' ? 'update' : 'remove', op: { ...op, ...options, synthetic: SYNTHETIC_MARK }, valuePaths: [], synthetic: true };
 }
 

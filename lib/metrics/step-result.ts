@@ -6,22 +6,25 @@ import { addBenchRunCounts, addOpCounts, mergeOpLatencies, sumTimerWaits } from 
 import { PerSecondSample, StepArrival, StepResult } from '../result';
 import { trialStats } from './trial-stats';
 
-/** benchRun's names for each op type: the per-second rate field, the count field, the latency field. */
-const BENCHRUN_NAMES: Record<string, { rate: string; count: string; latency: string }> = {
-  findOne: { rate: 'findOne', count: 'findOnes', latency: 'findOneLatencyAverageMicros' },
-  find: { rate: 'query', count: 'queries', latency: 'queryLatencyAverageMicros' },
-  update: { rate: 'update', count: 'updates', latency: 'updateLatencyAverageMicros' },
-  insert: { rate: 'insert', count: 'inserts', latency: 'insertLatencyAverageMicros' },
-  remove: { rate: 'delete', count: 'deletes', latency: 'deleteLatencyAverageMicros' },
-  command: { rate: 'command', count: 'commands', latency: 'commandsLatencyAverageMicros' },
-};
+/** benchRun's names for an op type's figures: the per-second rate field, the count field, the latency field. */
+export interface BenchRunFigureNames {
+  rate: string;
+  count: string;
+  latency: string;
+}
+
+/**
+ * benchRun's figure names per op type, in the order they are written: handed in by the caller from
+ * the op registry (lib/workload/engine/op-figures.ts summarizeStep), a floor above this one.
+ */
+export type BenchRunNames = Readonly<Record<string, BenchRunFigureNames>>;
 
 export interface SummarizeOptions {
   status?: StepResult['status'];
   error?: string;
 }
 
-export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptions = {}): StepResult {
+export function summarizeTrials(trials: StepMeasurement[], benchRunNames: BenchRunNames, options: SummarizeOptions = {}): StepResult {
   if (trials.length === 0) throw new RangeError('summarizeStep needs at least one trial');
   const first = trials[0];
   const sum = (pick: (m: StepMeasurement) => number) => trials.reduce((s, m) => s + pick(m), 0);
@@ -56,7 +59,7 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
     // benchRun's own figures, by its rules (lib/workload/engine/benchrun-outcome.ts): nop/let in totalOps,
     // failed attempts in the per-op counters; mongo-bench's own figures are ops/opsPerSec above.
     benchRun = { totalOps: counted.totalOps, 'totalOps/s': perSec(counted.totalOps), errCount: counted.errCount };
-    for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {
+    for (const [type, names] of Object.entries(benchRunNames)) {
       const c = counted.byOp[type] ?? { count: 0, micros: 0 };
       benchRun[names.rate] = perSec(c.count);
       benchRun[names.count] = c.count;
@@ -65,7 +68,7 @@ export function summarizeStep(trials: StepMeasurement[], options: SummarizeOptio
   } else {
     // Measurements without benchRun's counts (made before they were kept): mongo-bench's figures.
     benchRun = { totalOps: reads + writes, 'totalOps/s': perSec(reads + writes), errCount: errors };
-    for (const [type, names] of Object.entries(BENCHRUN_NAMES)) {
+    for (const [type, names] of Object.entries(benchRunNames)) {
       const recorder = byOp.get(type);
       const count = recorder?.count ?? 0;
       benchRun[names.rate] = perSec(count);

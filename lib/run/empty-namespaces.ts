@@ -7,7 +7,7 @@ import type { MongoClient } from 'mongodb';
 import type { OpSpec } from '../workload/language/op-spec';
 
 /** The ops that need data to mean anything (an insert-only namespace may start empty). */
-const NEEDS_DATA = new Set<OpSpec['type']>(['find', 'findOne', 'update', 'remove', 'command']);
+const NEEDS_DATA = new Set<OpSpec['type']>(['find', 'findOne', 'update', 'remove', 'command', 'readModifyWrite']);
 
 /** "db.coll" of each namespace the workload reads or changes that holds no document; a count that fails is passed over. */
 export async function emptyNamespaces(client: MongoClient, specs: OpSpec[]): Promise<string[]> {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { closest, parsePercent, parseOptions, positiveInt } from '../config/validate';
-import { isPresetName, PRESET_NAMES, presetOps } from '../workload/language/presets';
+import { isPresetName, PRESET_NAMES, presetOps, presetSetup } from '../workload/language/presets';
 import { readWorkloadFile } from '../workload/language/workload-file';
 import { replayStages } from '../workload/language/replay-curve';
 import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
@@ -339,6 +339,7 @@ function refuseWithOps(flags: BenchmarkFlags): void {
 /** --docs-like shapes what the built-in loader writes: it needs the loader. */
 function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
   if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
+  if (setup && flags.workloadFile === undefined) throw new UsageError(`option --docs-like: workload ${flags.workload} loads its own records (YCSB's), which --docs-like cannot shape`);
   if (setup) throw new UsageError(`option --docs-like: workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`);
   return parseDocsLikeOption(flags.docsLike ?? '');
 }
@@ -412,6 +413,8 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     const name = flags.workload ?? RUN_DEFAULTS.workload;
     if (!isPresetName(name)) presetOps(name, { ns, docs, docSize }); // throws the named error
     workload = { name, ops: presetOps(name, { ns, docs, docSize }) };
+    // A preset with its own records (YCSB's) loads them in place of the built-in loader, unless --no-load.
+    if (flags.load !== false) setup = presetSetup(name, { ns, docs, docSize, batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize });
   }
   const scenarios = flags.scenarios !== undefined ? resolveScenarios(flags, { ns, docs, docSize }) : undefined;
   if (scenarios) {

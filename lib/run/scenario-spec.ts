@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { isPresetName, presetOps, PRESET_NAMES } from '../workload/language/presets';
+import { isPresetName, presetOps, presetSetup, PRESET_NAMES } from '../workload/language/presets';
 import { readWorkloadFile } from '../workload/language/workload-file';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { parseNamespace, parseOps } from '../workload/language/op-spec';
@@ -190,6 +190,9 @@ function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults):
     if (!isPresetName(s.workload)) {
       const suggestion = closest(s.workload, PRESET_NAMES);
       throw new UsageError(`${where}.workload: unknown preset "${s.workload}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${PRESET_NAMES.join(', ')}`);
+    }
+    if (presetSetup(s.workload, { ns, docs: defaults.docs, docSize: defaults.docSize, batchSize: 1 })) {
+      throw new UsageError(`${where}.workload: ${s.workload} runs over YCSB's records, which a scenario does not load (scenarios share the run's data, the built-in loader's): run it alone`);
     }
     workload = { name: s.workload, ops: presetOps(s.workload, { ns, docs: defaults.docs, docSize: defaults.docSize }) };
   } else {

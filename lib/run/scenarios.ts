@@ -12,7 +12,7 @@ import type { MongoClient } from 'mongodb';
 import { ResultDocument, ScenarioEvent, ScenarioResult, StepResult } from '../result';
 import { StepMeasurement } from '../metrics/measurement';
 import { mergeConcurrentMeasurements } from '../metrics/merge-measurements';
-import { summarizeStep } from '../metrics/step-result';
+import { summarizeStep } from '../workload/engine/op-figures';
 import { redactUri } from '../security/redact';
 import { bindWorkload } from '../workload/engine/compile-ops';
 import { runStep, StepPlan } from '../workload/engine/engine';

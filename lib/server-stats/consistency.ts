@@ -40,6 +40,8 @@ export interface WorkloadCounting {
   countsCommands: boolean;
   /** Some insert sends several documents: the server counts each, the client one op (not comparable). */
   batchInserts: boolean;
+  /** Some op moves several opcounters (readModifyWrite: a find, then an update): the server counts each, the client one op (not comparable). */
+  multiCommandOps?: boolean;
   /** Reads may go to secondaries (a readPreference other than primary in the URI or an op): count them there too. */
   secondaryReads?: boolean;
   /** The server's version (buildInfo), for what its counters count; absent when unknown. */
@@ -52,13 +54,23 @@ function mayReadSecondaries(rp: unknown): boolean {
   return typeof mode === 'string' && mode.toLowerCase() !== 'primary';
 }
 
+/**
+ * What the servers count for one op as the workload wrote it: the opcounters it moves, and whether it
+ * sends several documents that the server counts each (the client counts one op). Said by the op's
+ * kind (lib/workload/language/ops), handed in by the caller (lib/workload/engine/op-figures.ts
+ * workloadCounting); undefined for an op no kind knows.
+ */
+export type OpCounting = (op: Record<string, unknown>) => { opcounters: readonly OpCounterName[]; batch: boolean } | undefined;
+
 /** What the workload's op specs (and the URI's readPreference) say about how the servers will count them. */
-export function workloadCounting(ops: readonly unknown[], uri?: string, serverVersion?: string): WorkloadCounting {
+export function countWorkload(ops: readonly unknown[], countOp: OpCounting, uri?: string, serverVersion?: string): WorkloadCounting {
   const specs = ops.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
   const uriReadPreference = uri ? /[?&]readPreference=([^&]*)/i.exec(uri)?.[1] : undefined;
+  const counted = specs.map(countOp);
   return {
-    countsCommands: specs.some((o) => o.op === 'command'),
-    batchInserts: specs.some((o) => o.op === 'insert' && Array.isArray(o.doc)),
+    countsCommands: counted.some((c) => c?.opcounters.includes('command') === true),
+    batchInserts: counted.some((c) => c?.batch === true),
+    ...(counted.some((c) => (c?.opcounters.filter((name) => name !== 'command').length ?? 0) > 1) ? { multiCommandOps: true } : {}),
     secondaryReads: mayReadSecondaries(uriReadPreference) || specs.some((o) => mayReadSecondaries(o.readPreference)),
     ...(serverVersion ? { serverVersion } : {}),
   };
@@ -125,6 +137,7 @@ export function checkStep(step: StepResult, allWindows: readonly ServerWindow[],
   const unchecked = (note: string): ConsistencyCheck => ({ ...base, status: 'unchecked', serverOps: null, difference: null, allowance: 0, note });
   if (windows.length === 0) return unchecked('no measured window was sampled');
   if (counting.batchInserts) return unchecked('the workload inserts batches: the server counts each document, the clients one op');
+  if (counting.multiCommandOps) return unchecked('an op of the workload sends several commands (readModifyWrite: a read, then an update): the server counts each, the clients one op');
   if (ids.length === 0) return unchecked('the servers gave no opcounters for the measured windows (a test double, a refused serverStatus, or a failed reading)');
   const commandProblem = counting.countsCommands ? commandCounterProblem(countedProcesses, counting.serverVersion) : undefined;
   if (commandProblem) return unchecked(commandProblem);

@@ -10,7 +10,7 @@ import { MongoClient } from 'mongodb';
 import { decodeMeasurement, EncodedMeasurement } from '../../lib/metrics/measurement-codec';
 import { mergeConcurrentMeasurements } from '../../lib/metrics/merge-measurements';
 import { ResultDocument } from '../../lib/result';
-import { summarizeStep } from '../../lib/metrics/step-result';
+import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { MeasurementDoc } from '../../lib/agents/control';
 import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';

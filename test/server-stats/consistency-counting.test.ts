@@ -4,7 +4,8 @@
  * old mongos, the drivers' monitoring hellos, and reads served by secondaries.
  */
 import { StepResult, ServerProcessInfo, ServerWindow } from '../../lib/result';
-import { checkStep, workloadCounting } from '../../lib/server-stats/consistency';
+import { checkStep } from '../../lib/server-stats/consistency';
+import { workloadCounting } from '../../lib/workload/engine/op-figures';
 
 const SET: ServerProcessInfo[] = [
   { id: 'a:27017', kind: 'mongod', set: 'rs0' },

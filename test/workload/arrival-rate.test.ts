@@ -19,7 +19,7 @@ import { TemplateScope } from '../../lib/workload/language/template';
 import { resolveRunOptions } from '../../lib/run/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { resultDocumentSchema } from '../../lib/result';
-import { summarizeStep } from '../../lib/metrics/step-result';
+import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { runCli } from '../support/cli';
 
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);

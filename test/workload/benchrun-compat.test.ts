@@ -11,7 +11,7 @@ import { runStep } from '../../lib/workload/engine/engine';
 import { parseOps } from '../../lib/workload/language/op-spec';
 import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/engine/worker-workload';
-import { summarizeStep } from '../../lib/metrics/step-result';
+import { summarizeStep } from '../../lib/workload/engine/op-figures';
 
 const NS = 'bench.docs';
 const TOTAL = 500;

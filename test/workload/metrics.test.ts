@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LatencyRecorder } from '../../lib/metrics/latency';
 import { StepMeasurement } from '../../lib/metrics/measurement';
-import { summarizeStep } from '../../lib/metrics/step-result';
+import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { mean, median, stdev, trialStats } from '../../lib/metrics/trial-stats';
 import { redactUri } from '../../lib/security/redact';
 import { writeResultFile, RESULT_SCHEMA, ResultDocument } from '../../lib/result';

@@ -37,7 +37,7 @@ describe('parseOps (benchRun op documents)', () => {
     [[{ op: 'findOne' }, { op: 'findOne' }, { op: 'update', query: {}, updat: { $set: { a: 1 } } }], 'ops[2].updat: unknown field (did you mean "update"?)'],
     [[{ op: 'fndOne' }], 'ops[0].op: unknown op "fndOne" (did you mean "findOne"?)'],
     [[{ query: {} }], 'ops[0].op: required'],
-    [[{ op: 'findOne', update: { $set: { a: 1 } } }], 'ops[0].update: not valid for op "findOne" (only for "update")'],
+    [[{ op: 'findOne', update: { $set: { a: 1 } } }], 'ops[0].update: not valid for op "findOne" (only for "update", "readModifyWrite")'],
     [[{ op: 'update', query: {} }], 'ops[0].update: required for op "update"'],
     [[{ op: 'insert' }], 'ops[0].doc: required for op "insert"'],
     [[{ op: 'find', limit: -1 }], 'ops[0].limit: expected a non-negative integer'],

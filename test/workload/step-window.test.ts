@@ -10,7 +10,7 @@ import { runStep } from '../../lib/workload/engine/engine';
 import { TemplateScope } from '../../lib/workload/language/template';
 import { runParallelStep, liveWorkerThreads } from '../../lib/workload/engine/parallel-step';
 import { presetOps } from '../../lib/workload/language/presets';
-import { summarizeStep } from '../../lib/metrics/step-result';
+import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { StepMeasurement } from '../../lib/metrics/measurement';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';

@@ -3,7 +3,7 @@ import { LatencyRecorder } from '../../lib/metrics/latency';
 import { decodeMeasurement, encodeMeasurement } from '../../lib/metrics/measurement-codec';
 import { StepMeasurement } from '../../lib/metrics/measurement';
 import { mergeConcurrentMeasurements, mergeErrorTallies } from '../../lib/metrics/merge-measurements';
-import { summarizeStep } from '../../lib/metrics/step-result';
+import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { ClientLoad, isClientBound, mergeClientLoads, sweepAdvice, workersNeeded } from '../../lib/metrics/client-load';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { autoWorkers, splitClients, workersForStep } from '../../lib/workload/engine/parallel-step';

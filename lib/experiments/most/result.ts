@@ -5,7 +5,7 @@
 import { LatencyRecorder } from '../../metrics/latency';
 import { StepMeasurement } from '../../metrics/measurement';
 import { ResultDocument } from '../../result';
-import { summarizeStep } from '../../metrics/step-result';
+import { summarizeStep } from '../../workload/engine/op-figures';
 import { errorTallies, ResultContext, resultBase } from '../result-document';
 import { MostMeasurement, MostParams } from './run-most';
 

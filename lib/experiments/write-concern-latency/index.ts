@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { LatencyRecorder } from '../../metrics/latency';
 import { StepMeasurement } from '../../metrics/measurement';
 import { ResultDocument, writeResultFile } from '../../result';
-import { summarizeStep } from '../../metrics/step-result';
+import { summarizeStep } from '../../workload/engine/op-figures';
 import { RESULTS_FILE } from '../../run/benchmark';
 import { driverWriteConcern, dropOwn, dropQuietly } from '../configuration';
 import { Experiment, RunContext, RunOutcome } from '../experiment';

@@ -14,8 +14,9 @@
  * The op runners tag their errors; the engine reads the tag. Plain errors are 'error'.
  */
 import { MongoServerError } from 'mongodb';
+import type { BenchRunFailure } from '../language/ops/op-kind';
 
-export type BenchRunFailure = 'op-and-error' | 'op' | 'error';
+export type { BenchRunFailure };
 
 const rules = new WeakMap<object, BenchRunFailure>();
 

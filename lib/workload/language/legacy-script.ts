@@ -8,6 +8,7 @@ import { Long, ObjectId } from 'mongodb';
 import { toolInfo } from '../../common/version';
 import { clientCountsUpTo } from './sweep';
 import { isObject } from '../../common/values';
+import { opKindNamed } from './ops';
 
 export interface LegacyScriptOptions {
   workload: { name: string; ops: unknown[] };
@@ -34,9 +35,6 @@ export function shellKnowsReadPrefMode(shell: { major: number; minor: number }):
   return shell.major >= 5;
 }
 
-const READ_OPS = new Set(['findOne', 'find', 'query']);
-const WRITE_OPS = new Set(['update', 'insert', 'remove', 'delete']);
-
 /** One op as the legacy shell's benchRun wants it. */
 export function legacyOp(
   raw: unknown,
@@ -44,7 +42,6 @@ export function legacyOp(
 ): Record<string, unknown> {
   if (!isObject(raw)) return raw as Record<string, unknown>;
   const op: Record<string, unknown> = { ...raw };
-  const name = String(op.op);
   delete op.safe;
   // mongo-bench's extension: benchRun has no weights, runs the ops in order, and a 4.4 shell refuses
   // a field it does not know (error 34394, BenchRunOp::createFromBson, src/mongo/shell/bench.cpp).
@@ -54,11 +51,15 @@ export function legacyOp(
     if (defaults.readPrefMode !== false) op.readPrefMode = isObject(rp) ? rp.mode : rp;
     delete op.readPreference;
   }
-  if (name !== 'nop' && name !== 'let' && op.ns === undefined) op.ns = defaults.ns;
-  if (READ_OPS.has(name)) op.readCmd = true;
-  if (WRITE_OPS.has(name)) {
-    op.writeCmd = true;
-    if (op.writeConcern === undefined && defaults.writeConcern) op.writeConcern = defaults.writeConcern;
+  // Each kind says its legacy-shell form (./ops/*.ts legacyShell); an op no kind knows only gets the ns.
+  const kind = opKindNamed(op.op);
+  if (kind?.local !== true && op.ns === undefined) op.ns = defaults.ns;
+  if (kind && !kind.local) {
+    if (kind.legacyShell === 'readCmd') op.readCmd = true;
+    if (kind.legacyShell === 'writeCmd') {
+      op.writeCmd = true;
+      if (op.writeConcern === undefined && defaults.writeConcern) op.writeConcern = defaults.writeConcern;
+    }
   }
   return op;
 }
@@ -88,7 +89,12 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
   const ops = options.workload.ops.map((op) => legacyOp(op, { ns, writeConcern: options.writeConcern, readPrefMode }));
   const droppedWeights = options.workload.ops.some((op) => isObject(op) && op.weight !== undefined);
   // mongo-bench's own template operators: benchRun's evaluator does not know them.
-  const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
+  const extensions = ['#PICK', '#RAND_DATE', '#ZIPF', '#HOTSPOT', '#LATEST', '#PICK_FIELD', '#YCSB_KEY', '#YCSB_KEYNUM'].filter((name) => JSON.stringify(options.workload.ops).includes(`"${name}"`));
+  // mongo-bench's own ops (a server op with no benchRun figures, e.g. readModifyWrite): benchRun refuses them.
+  const ownOps = [...new Set(options.workload.ops.map((op) => (isObject(op) ? op.op : undefined)))].filter((name): name is string => {
+    const kind = opKindNamed(name);
+    return kind !== undefined && !kind.local && kind.benchRun === undefined;
+  });
   const droppedReadPref = !readPrefMode && options.workload.ops.some((op) => isObject(op) && op.readPreference !== undefined);
   const seed = options.randomSeed ?? 1314159265;
   const tool = toolInfo();
@@ -103,7 +109,7 @@ export function renderLegacyBenchRunScript(options: LegacyScriptOptions): string
       : ''
   }${droppedWeights ? '\n// Warning: benchRun has no op weights (a mongo-bench extension): it runs these ops in order, one each per pass.' : ''}${
     extensions.length > 0 ? `\n// Warning: ${extensions.join(', ')} are mongo-bench's template operators, not benchRun's: the legacy shell refuses these ops.` : ''
-  }
+  }${ownOps.length > 0 ? `\n// Warning: ${ownOps.join(', ')} ${ownOps.length === 1 ? "is mongo-bench's op" : "are mongo-bench's ops"}, not benchRun's: the legacy shell refuses ${ownOps.length === 1 ? 'it' : 'them'}.` : ''}
 var credentials = {};
 
 var workload = ${JSON.stringify(options.workload.name)};

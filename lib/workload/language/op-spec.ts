@@ -7,118 +7,53 @@ import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { numericValue } from './typed-ejson';
 import { isObject, show } from '../../common/values';
+import { OP_KIND_LIST, OP_KINDS, opKindNamed, OpType } from './ops';
+import { OpSpec as AnyOpSpec, OpClass, Namespace, READ_PREFERENCE_MODES, ReadPreferenceSpec } from './ops/op-kind';
 
-/** The op names benchRun accepts (`query` = `find`, `delete` = `remove`). */
-export const OP_NAMES = ['findOne', 'find', 'query', 'update', 'insert', 'remove', 'delete', 'command', 'nop', 'let'] as const;
-export type OpName = (typeof OP_NAMES)[number];
+/** The op names benchRun accepts (`query` = `find`, `delete` = `remove`): every registered kind's name and aliases. */
+export const OP_NAMES: readonly string[] = OP_KIND_LIST.flatMap((kind) => [kind.type, ...(kind.aliases ?? [])]);
 
-/** Canonical op type, used for per-op statistics. */
-export type OpType = 'findOne' | 'find' | 'update' | 'insert' | 'remove' | 'command' | 'nop' | 'let';
+export type { OpType };
+export type { OpClass, Namespace, ReadPreferenceSpec };
+export { READ_PREFERENCE_MODES };
 
-/** Reads and writes are reported separately; `nop` and `let` never reach the server and are not counted. */
-export type OpClass = 'read' | 'write' | 'none';
+/** A validated op of a registered type. */
+export type OpSpec = AnyOpSpec<OpType>;
 
-export const READ_PREFERENCE_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const;
-export type ReadPreferenceSpec = { mode: (typeof READ_PREFERENCE_MODES)[number]; tags?: Record<string, string>[]; maxStalenessSeconds?: number };
+/**
+ * The fields every op takes, whatever its kind (each kind lists its own: ./ops/*.ts `fields`).
+ * benchRun requires `ns` on every op, nop and let included (src/mongo/shell/bench.cpp, opFromBson:
+ * uassert 34395 "zero length ns"), and mongo-perf's prepOp adds it to every op (util/utils.js);
+ * mongo-perf passes a write concern to every op, which only applies to writes. readCmd to options
+ * are accepted for compatibility with old workloads and change nothing here; `synthetic` is written
+ * by mongo-bench capture on an op whose filter the source did not hold (docs/capture.md) and changes
+ * nothing.
+ */
+const COMMON_FIELDS = ['op', 'ns', 'writeConcern', 'delay', 'readCmd', 'writeCmd', 'safe', 'showError', 'showResult', 'handleError', 'throwGLE', 'options', 'synthetic'];
 
-export interface Namespace {
-  db: string;
-  coll: string;
+/** The order fields are offered in when a field name is misspelt (the nearest first, ties in this order); fields of new kinds follow. */
+const FIELD_ORDER = ['op', 'ns', 'query', 'update', 'doc', 'filter', 'sort', 'limit', 'skip', 'batchSize', 'multi', 'upsert', 'writeConcern', 'readPreference', 'readPrefMode', 'command', 'target', 'value', 'delay', 'readCmd', 'writeCmd', 'safe', 'showError', 'showResult', 'handleError', 'throwGLE', 'options', 'synthetic', 'weight'];
+
+/** Every field benchRun ops may carry, and the op types it applies to (in registry order). */
+const FIELDS: Record<string, readonly OpType[]> = fieldTable();
+
+function fieldTable(): Record<string, OpType[]> {
+  const byField = new Map<string, OpType[]>();
+  for (const kind of OP_KIND_LIST) {
+    for (const field of [...COMMON_FIELDS, ...kind.fields]) {
+      const types = byField.get(field) ?? [];
+      if (!types.includes(kind.type)) types.push(kind.type);
+      byField.set(field, types);
+    }
+  }
+  const ordered = [...FIELD_ORDER.filter((f) => byField.has(f)), ...[...byField.keys()].filter((f) => !FIELD_ORDER.includes(f))];
+  return Object.fromEntries(ordered.map((f) => [f, byField.get(f)!]));
 }
-
-export interface OpSpec {
-  /** Position in the ops array (for messages). */
-  index: number;
-  type: OpType;
-  ns?: Namespace;
-  query?: unknown;
-  update?: unknown;
-  doc?: unknown;
-  projection?: unknown;
-  sort?: unknown;
-  limit?: number;
-  skip?: number;
-  batchSize?: number;
-  multi: boolean;
-  upsert: boolean;
-  writeConcern?: Record<string, unknown>;
-  readPreference?: ReadPreferenceSpec;
-  command?: unknown;
-  target?: string;
-  value?: unknown;
-  /** benchRun's `delay`: milliseconds to pause after the op. */
-  delayMs: number;
-  /** benchRun's `throwGLE`: a write error counts as a failed op in the benchRun figures (./benchrun-outcome). */
-  throwGLE?: boolean;
-  /**
-   * mongo-bench's extension: the op's share of a weighted workload (ops drawn at random by weight,
-   * ./weighted-pick). Either every op of a workload has one or none has.
-   */
-  weight?: number;
-}
-
-const ALL: readonly OpType[] = ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop', 'let'];
-
-/** Every field benchRun ops may carry, and the op types it applies to. */
-const FIELDS: Record<string, readonly OpType[]> = {
-  op: ALL,
-  // benchRun requires `ns` on every op, nop and let included (src/mongo/shell/bench.cpp, opFromBson:
-  // uassert 34395 "zero length ns"), and mongo-perf's prepOp adds it to every op (util/utils.js).
-  ns: ALL,
-  query: ['findOne', 'find', 'update', 'remove'],
-  update: ['update'],
-  doc: ['insert'],
-  filter: ['findOne', 'find'],
-  sort: ['findOne', 'find'],
-  limit: ['find'],
-  skip: ['find'],
-  batchSize: ['find'],
-  multi: ['update', 'remove'],
-  upsert: ['update'],
-  // mongo-perf passes a write concern to every op; it only applies to writes.
-  writeConcern: ALL,
-  readPreference: ['findOne', 'find', 'command'],
-  readPrefMode: ['findOne', 'find', 'command'],
-  command: ['command'],
-  target: ['let'],
-  value: ['let'],
-  delay: ALL,
-  // Accepted for compatibility with old workloads; they change nothing here.
-  readCmd: ALL,
-  writeCmd: ALL,
-  safe: ALL,
-  showError: ALL,
-  showResult: ALL,
-  handleError: ALL,
-  throwGLE: ALL,
-  options: ALL,
-  // Written by mongo-bench capture on an op whose filter the source did not hold (docs/capture.md); changes nothing.
-  synthetic: ALL,
-  // mongo-bench's extension (not benchRun's): ops drawn by weight. Not on `let`: a variable set by
-  // one op for the next needs the ops in order.
-  weight: ['findOne', 'find', 'update', 'insert', 'remove', 'command', 'nop'],
-};
 export const OP_FIELDS = Object.keys(FIELDS);
 
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findandmodify', 'findAndModify', 'bulkWrite', 'create', 'drop', 'createIndexes', 'dropIndexes']);
-
 export function opClass(spec: Pick<OpSpec, 'type' | 'command'>): OpClass {
-  switch (spec.type) {
-    case 'findOne':
-    case 'find':
-      return 'read';
-    case 'update':
-    case 'insert':
-    case 'remove':
-      return 'write';
-    case 'command': {
-      // A command is a write when its first key names a write command; otherwise a read.
-      const name = spec.command && typeof spec.command === 'object' ? Object.keys(spec.command)[0] : undefined;
-      return name !== undefined && WRITE_COMMANDS.has(name) ? 'write' : 'read';
-    }
-    default:
-      return 'none';
-  }
+  const c = OP_KINDS[spec.type].opClass;
+  return typeof c === 'function' ? c(spec) : c;
 }
 
 export function parseNamespace(ns: string, allowDbOnly: boolean): Namespace | undefined {
@@ -163,11 +98,12 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
   if (!isObject(raw)) return bad(at, `expected an op object like {"op": "findOne", "query": {...}}, got ${show(raw)}`);
   const opName = raw.op;
   if (opName === undefined) bad(`${at}.op`, `required (one of ${OP_NAMES.join(', ')})`);
-  if (typeof opName !== 'string' || !(OP_NAMES as readonly string[]).includes(opName)) {
+  const kind = opKindNamed(opName);
+  if (!kind) {
     const suggestion = typeof opName === 'string' ? closest(opName, OP_NAMES) : undefined;
-    bad(`${at}.op`, `unknown op ${show(opName)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${OP_NAMES.join(', ')})`}`);
+    return bad(`${at}.op`, `unknown op ${show(opName)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${OP_NAMES.join(', ')})`}`);
   }
-  const type: OpType = opName === 'query' ? 'find' : opName === 'delete' ? 'remove' : (opName as OpType);
+  const type = kind.type;
 
   for (const key of Object.keys(raw)) {
     const appliesTo = FIELDS[key];
@@ -200,66 +136,18 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
   const spec: OpSpec = { index, type, multi: flag('multi'), upsert: flag('upsert'), delayMs: 0 };
   if (flag('throwGLE')) spec.throwGLE = true;
 
-  if (type === 'nop' || type === 'let') {
+  if (kind.local) {
     // Accepted (benchRun requires it) and unused: these ops never reach the server.
     if (raw.ns !== undefined && typeof raw.ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(raw.ns)}`);
   } else {
     const ns = raw.ns ?? defaultNs;
     if (typeof ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(ns)}`);
-    const parsed = parseNamespace(ns as string, type === 'command');
+    const parsed = parseNamespace(ns as string, kind.databaseNamespace === true);
     if (!parsed) bad(`${at}.ns`, `expected "database.collection", got ${show(ns)}`);
     spec.ns = parsed;
   }
 
-  if (type === 'findOne' || type === 'find' || type === 'update' || type === 'remove') spec.query = object('query') ?? {};
-  if (type === 'findOne' || type === 'find') {
-    spec.projection = object('filter');
-    spec.sort = object('sort');
-  }
-  if (type === 'find') {
-    spec.limit = count('limit');
-    spec.skip = count('skip');
-    spec.batchSize = count('batchSize');
-  }
-  if (type === 'update') {
-    const update = raw.update;
-    if (update === undefined) bad(`${at}.update`, 'required for op "update"');
-    if (Array.isArray(update)) {
-      if (!update.every(isObject)) bad(`${at}.update`, 'expected an update document or an aggregation pipeline (array of stages)');
-    } else if (!isObject(update)) {
-      bad(`${at}.update`, `expected an update document, got ${show(update)}`);
-    } else {
-      const keys = Object.keys(update);
-      const operators = keys.filter((k) => k.startsWith('$'));
-      if (operators.length > 0 && operators.length !== keys.length) {
-        bad(`${at}.update`, 'mixes update operators ($set, $inc, ...) with plain fields');
-      }
-      if (operators.length === 0 && spec.multi) bad(`${at}.update`, 'a replacement document cannot be used with multi: true');
-    }
-    spec.update = update;
-  }
-  if (type === 'insert') {
-    const doc = raw.doc;
-    if (doc === undefined) bad(`${at}.doc`, 'required for op "insert"');
-    if (Array.isArray(doc)) {
-      if (doc.length === 0 || !doc.every(isObject)) bad(`${at}.doc`, 'expected a document or a non-empty array of documents (a batch insert)');
-    } else if (!isObject(doc)) {
-      bad(`${at}.doc`, `expected a document or an array of documents, got ${show(doc)}`);
-    }
-    spec.doc = doc;
-  }
-  if (type === 'command') {
-    const command = object('command', true) as Record<string, unknown>;
-    if (Object.keys(command).length === 0) bad(`${at}.command`, 'expected a command document like {"ping": 1}');
-    spec.command = command;
-  }
-  if (type === 'let') {
-    const target = raw.target;
-    if (typeof target !== 'string' || target === '') bad(`${at}.target`, `required for op "let": the variable name (a string)`);
-    if (!('value' in raw)) bad(`${at}.value`, 'required for op "let"');
-    spec.target = target as string;
-    spec.value = raw.value;
-  }
+  kind.parse({ at, opName: opName as string, raw, bad, object, count, flag }, spec);
 
   const writeConcern = object('writeConcern');
   if (writeConcern) {

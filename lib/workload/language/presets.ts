@@ -1,12 +1,17 @@
 /**
  * Built-in workloads, as benchRun ops over the loader's documents (integer `_id` 0..docs-1).
  * `6to1` is the SoftLayer/10gen harness: six findOne by random _id to one update of a random document.
+ * `ycsb-a`.. are YCSB's core workloads (./ycsb-workloads), over YCSB's records, which their own set-up
+ * loads in place of the built-in loader (presetSetup).
  */
 import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { documentPaddingLength } from './documents';
+import { parseNamespace } from './op-spec';
+import type { WorkloadSetup } from './setup-spec';
+import { isYcsbWorkloadName, YCSB_DESCRIPTIONS, YCSB_WORKLOAD_NAMES, ycsbOps, ycsbSetup } from './ycsb-workloads';
 
-export const PRESET_NAMES = ['6to1', 'read-only', 'update-only', 'insert-only'] as const;
+export const PRESET_NAMES = ['6to1', 'read-only', 'update-only', 'insert-only', ...YCSB_WORKLOAD_NAMES] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 export interface PresetParams {
@@ -23,6 +28,7 @@ export const PRESET_DESCRIPTIONS: Record<PresetName, string> = {
   'read-only': 'findOne by random _id',
   'update-only': 'update ($set a field, $inc a counter) of a random document',
   'insert-only': 'insert a new document of about --doc-size bytes',
+  ...YCSB_DESCRIPTIONS,
 };
 
 export function isPresetName(name: string): name is PresetName {
@@ -36,6 +42,7 @@ export function presetOps(name: string, params: PresetParams): Record<string, un
     throw new UsageError(`option --workload: unknown workload "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${PRESET_NAMES.join(', ')}`);
   }
   const { ns, docs } = params;
+  if (isYcsbWorkloadName(name)) return ycsbOps(name, presetNamespace(ns), docs);
   const randomId = { _id: { '#RAND_INT': [0, docs] } };
   const findOne = { op: 'findOne', ns, query: randomId };
   const update = {
@@ -52,7 +59,7 @@ export function presetOps(name: string, params: PresetParams): Record<string, un
       return [findOne];
     case 'update-only':
       return [update];
-    case 'insert-only':
+    default:
       return [
         {
           op: 'insert',
@@ -66,4 +73,18 @@ export function presetOps(name: string, params: PresetParams): Record<string, un
         },
       ];
   }
+}
+
+function presetNamespace(ns: string) {
+  const parsed = parseNamespace(ns, false);
+  if (!parsed) throw new UsageError(`option --ns: expected "database.collection", got "${ns}"`);
+  return parsed;
+}
+
+/**
+ * The set-up a preset loads its data with, in place of the built-in loader's documents: YCSB's records for
+ * the ycsb-* presets (`docs` of them); undefined for the others (the built-in loader).
+ */
+export function presetSetup(name: string, params: PresetParams & { batchSize: number }): WorkloadSetup | undefined {
+  return isYcsbWorkloadName(name) ? ycsbSetup(presetNamespace(params.ns), params.docs, params.batchSize) : undefined;
 }

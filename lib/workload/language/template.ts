@@ -7,6 +7,7 @@ import { Long, ObjectId } from 'mongodb';
 import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { DEFAULT_THETA, hotspot, Latest, scramble, Zipfian } from './key-distributions';
+import { latestKeynum, scrambledZipfianKeynum, ycsbKeyName } from './ycsb-keys';
 import { Prng } from './prng';
 import { cumulativeIndex } from './weighted-pick';
 import { isPlainObject, show } from '../../common/values';
@@ -74,6 +75,9 @@ export const TEMPLATE_OPERATORS = [
   '#ZIPF',
   '#HOTSPOT',
   '#LATEST',
+  '#PICK_FIELD',
+  '#YCSB_KEY',
+  '#YCSB_KEYNUM',
 ] as const;
 
 /** The largest client count #SEQ_INT unique supports: benchRun puts the thread id in 7 bits. */
@@ -188,6 +192,12 @@ function compileOperator(name: string, arg: unknown, path: string, scope: Templa
       return compileHotspot(arg, path);
     case '#LATEST':
       return compileLatest(arg, path, scope);
+    case '#PICK_FIELD':
+      return compilePickField(arg, path, scope);
+    case '#YCSB_KEY':
+      return compileYcsbKey(arg, path, scope);
+    case '#YCSB_KEYNUM':
+      return compileYcsbKeynum(arg, path, scope);
     default: {
       const suggestion = closest(name, TEMPLATE_OPERATORS);
       return fail(
@@ -460,4 +470,112 @@ function compileLatest(arg: unknown, path: string, scope: TemplateScope): Compil
       return start + step * (count - 1 - latest.age(count, s.rng.nextFloat()));
     },
   };
+}
+
+/**
+ * An extension: `{"#PICK_FIELD": {"names": ["field0", ...], "value": V}}` gives an object of one field, its
+ * name drawn uniformly from names, its value V (a template): YCSB's update of one random field
+ * (CoreWorkload.buildSingleValue, fieldchooser = UniformLongGenerator(0, fieldcount - 1)).
+ */
+function compilePickField(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  if (!isPlainObject(arg)) fail(path, `expected {names: [...], value}, got ${show(arg)}`);
+  for (const key of Object.keys(arg)) if (key !== 'names' && key !== 'value') fail(`${path}.${key}`, 'unknown field (names, value)');
+  const names = arg.names;
+  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && n !== '' && !n.startsWith('$'))) {
+    fail(`${path}.names`, `expected a non-empty array of field names, got ${show(names)}`);
+  }
+  if (!('value' in arg)) fail(`${path}.value`, 'required: the value the field gets (template operators allowed)');
+  const value = compile(arg.value, `${path}.value`, scope);
+  const gen = value.constant ? constantGen(value.value) : value.gen;
+  const list = names as string[];
+  return { constant: false, gen: (s) => ({ [list[s.rng.nextBelow(list.length)]]: gen(s) }) };
+}
+
+/**
+ * An extension: `{"#YCSB_KEY": N}` (N an integer or a template giving one) gives YCSB's key for key number
+ * N: "user" and its FNV-64 hash (CoreWorkload.buildKeyName, insertorder=hashed, zeropadding=1).
+ */
+function compileYcsbKey(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  const keynum = compile(arg, path, scope);
+  const isKeynum = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  if (keynum.constant) {
+    if (!isKeynum(keynum.value)) fail(path, `expected a key number (an integer >= 0, or a template giving one), got ${show(arg)}`);
+    return { constant: true, value: ycsbKeyName(keynum.value) };
+  }
+  const gen = keynum.gen;
+  return {
+    constant: false,
+    gen: (s) => {
+      const n = gen(s);
+      if (!isKeynum(n)) throw new Error(`${path}: expected a key number (an integer >= 0), got ${show(n)}`);
+      return ycsbKeyName(n);
+    },
+  };
+}
+
+export const YCSB_DISTRIBUTIONS = ['zipfian', 'uniform', 'latest', 'insert'] as const;
+
+/** What one client's YCSB key choosers share: the keys its inserts made (for `latest`). */
+interface YcsbClientKeys {
+  inserted: number[];
+  latest: Latest;
+}
+
+/**
+ * An extension: `{"#YCSB_KEYNUM": {"distribution": D, "records": N}}`, a key number as YCSB's CoreWorkload
+ * chooses it over N loaded records numbered 0..N-1 (CoreWorkload.init, requestdistribution; nextKeynum):
+ * - zipfian: ScrambledZipfianGenerator(0, N - 1) (./ycsb-keys);
+ * - uniform: UniformLongGenerator(0, N - 1);
+ * - insert: a new key number for an insert (doTransactionInsert), remembered by this client for `latest`.
+ *   YCSB counts on from N with one counter shared by its threads; here a random number above N, never the
+ *   same twice, so no insert collides with a key an earlier step or trial inserted;
+ * - latest: SkewedLatestGenerator, the newest key the most popular, over the N records followed by the keys
+ *   this client inserted in this step (YCSB: those all threads inserted).
+ */
+function compileYcsbKeynum(arg: unknown, path: string, scope: TemplateScope): Compiled {
+  if (!isPlainObject(arg)) fail(path, `expected {distribution, records}, got ${show(arg)}`);
+  for (const key of Object.keys(arg)) {
+    if (key !== 'distribution' && key !== 'records') {
+      const suggestion = closest(key, ['distribution', 'records']);
+      fail(`${path}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ' (distribution, records)'}`);
+    }
+  }
+  const distribution = arg.distribution;
+  if (typeof distribution !== 'string' || !(YCSB_DISTRIBUTIONS as readonly string[]).includes(distribution)) {
+    fail(`${path}.distribution`, `expected one of ${YCSB_DISTRIBUTIONS.join(', ')}, got ${show(distribution)}`);
+  }
+  const records = arg.records;
+  if (typeof records !== 'number' || !Number.isSafeInteger(records) || records < 1) fail(`${path}.records`, `expected an integer >= 1, got ${show(records)}`);
+  const n = records as number;
+  switch (distribution as (typeof YCSB_DISTRIBUTIONS)[number]) {
+    case 'zipfian':
+      return { constant: false, gen: (s) => scrambledZipfianKeynum(s.rng.nextFloat(), n) };
+    case 'uniform':
+      return { constant: false, gen: (s) => s.rng.nextBelow(n) };
+    case 'insert':
+    case 'latest': {
+      // One slot per workload, shared by its inserts and its latest reads (a name no `let` can define).
+      const slot = scope.defineVar('#YCSB_KEYNUM');
+      const keysOf = (s: ClientState): YcsbClientKeys => (s.vars[slot] ??= { inserted: [], latest: new Latest() }) as YcsbClientKeys;
+      if (distribution === 'insert') {
+        const span = 2 ** 52;
+        return {
+          constant: false,
+          gen: (s) => {
+            const keynum = n + Math.floor(Math.random() * span);
+            keysOf(s).inserted.push(keynum);
+            return keynum;
+          },
+        };
+      }
+      return {
+        constant: false,
+        gen: (s) => {
+          const keys = keysOf(s);
+          const index = latestKeynum(s.rng.nextFloat(), n + keys.inserted.length, keys.latest);
+          return index < n ? index : keys.inserted[index - n];
+        },
+      };
+    }
+  }
 }
