@@ -5,15 +5,19 @@
  */
 import type { MongoClient } from 'mongodb';
 import type { OpSpec } from '../workload/language/op-spec';
+import { OP_KINDS } from '../workload/language/ops';
 
-/** The ops that need data to mean anything (an insert-only namespace may start empty). */
-const NEEDS_DATA = new Set<OpSpec['type']>(['find', 'findOne', 'update', 'remove', 'command', 'readModifyWrite']);
+/** The ops that need data to mean anything, as each kind says (an insert-only namespace may start empty). */
+const needsData = (spec: OpSpec): boolean => {
+  const kind = OP_KINDS[spec.type];
+  return !kind.local && kind.needsData;
+};
 
 /** "db.coll" of each namespace the workload reads or changes that holds no document; a count that fails is passed over. */
 export async function emptyNamespaces(client: MongoClient, specs: OpSpec[]): Promise<string[]> {
   const namespaces = new Map<string, { db: string; coll: string }>();
   for (const spec of specs) {
-    if (!NEEDS_DATA.has(spec.type) || !spec.ns || !spec.ns.coll) continue;
+    if (!needsData(spec) || !spec.ns || !spec.ns.coll) continue;
     namespaces.set(`${spec.ns.db}.${spec.ns.coll}`, spec.ns);
   }
   const empty: string[] = [];

@@ -66,5 +66,6 @@ export const COMMAND: ServerOpKind<'command'> = {
     };
   },
   benchRun: { rate: 'command', count: 'commands', latency: 'commandsLatencyAverageMicros' },
+  needsData: true,
   opcounters: ['command'],
 };

@@ -21,6 +21,7 @@ export const FIND_ONE: ServerOpKind<'findOne'> = {
     return (s) => db.command({ find: coll, filter: query(s), limit: 1, singleBatch: true, ...extra }, readOptions);
   },
   benchRun: { rate: 'findOne', count: 'findOnes', latency: 'findOneLatencyAverageMicros' },
+  needsData: true,
   opcounters: ['query'],
   legacyShell: 'readCmd',
 };

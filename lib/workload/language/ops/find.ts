@@ -41,6 +41,7 @@ export const FIND: ServerOpKind<'find'> = {
     };
   },
   benchRun: { rate: 'query', count: 'queries', latency: 'queryLatencyAverageMicros' },
+  needsData: true,
   opcounters: ['query'],
   legacyShell: 'readCmd',
 };

@@ -48,6 +48,7 @@ export const INSERT: ServerOpKind<'insert'> = {
     };
   },
   benchRun: { rate: 'insert', count: 'inserts', latency: 'insertLatencyAverageMicros' },
+  needsData: false,
   opcounters: ['insert'],
   // The server counts each document of a batch, the client one op.
   batch: (raw) => Array.isArray(raw.doc),

@@ -151,6 +151,8 @@ export interface ServerOpKind<T extends string = string> extends OpKindBase<T> {
   bind(op: PreparedOp, wire: OpWire): OpRun;
   /** benchRun's figure names for it (absent: benchRun has no such op and prints none). */
   benchRun?: BenchRunFigureNames;
+  /** It means little on an empty collection (every op but insert): a run that loads nothing is warned (run/empty-namespaces.ts). */
+  needsData: boolean;
   /** The opcounters it moves on the server that runs it. */
   opcounters: readonly OpCounter[];
   /** The raw op sends several documents, each counted by the server and the op once by the client. */

@@ -17,6 +17,8 @@ export const READ_MODIFY_WRITE: ServerOpKind<'readModifyWrite'> = {
   fields: ['query', 'update', 'readPreference', 'readPrefMode', 'weight'],
   opClass: 'write',
   defaultWriteConcern: true,
+  // It reads a record before changing it: an empty namespace gives it nothing to read.
+  needsData: true,
   parse(f, spec) {
     spec.query = f.object('query') ?? {};
     const update = f.raw.update;

@@ -32,6 +32,7 @@ export const REMOVE: ServerOpKind<'remove'> = {
     };
   },
   benchRun: { rate: 'delete', count: 'deletes', latency: 'deleteLatencyAverageMicros' },
+  needsData: true,
   opcounters: ['delete'],
   legacyShell: 'writeCmd',
 };

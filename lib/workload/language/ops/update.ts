@@ -53,6 +53,7 @@ export const UPDATE: ServerOpKind<'update'> = {
     };
   },
   benchRun: { rate: 'update', count: 'updates', latency: 'updateLatencyAverageMicros' },
+  needsData: true,
   opcounters: ['update'],
   legacyShell: 'writeCmd',
 };
