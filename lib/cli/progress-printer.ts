@@ -2,7 +2,8 @@
 import { clockTime } from '../run/outages';
 import { SingleBar } from 'cli-progress';
 import { formatStepTable } from '../metrics/format-step';
-import type { RunEvent } from '../run/events';
+import type { RunEvent, ScenarioNews } from '../run/events';
+import type { ProbeNews } from '../run/rate-probe';
 import { formatDuration, ProgressState, ProgressTracker } from '../run/progress';
 
 export interface PrinterOptions {
@@ -84,10 +85,10 @@ export class ProgressPrinter {
         say(event.end === undefined ? `[outage] no answer from the server since ${clockTime(event.since)}` : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`);
         break;
       case 'scenario':
-        say(`[scenario] ${event.text}`);
+        say(`[scenario] ${scenarioLine(event)}`);
         break;
       case 'rate-probe':
-        say(`[rate] ${event.text}`);
+        say(`[rate] ${rateProbeLine(event)}`);
         break;
       case 'warmup-done':
         if (!this.options.tty) say(`[sweep] ${event.clients} client${event.clients === 1 ? '' : 's'}: warmed up for ${event.seconds} s, ${event.steady ? 'steady' : 'not steady at the cap (--warmup-max): measured anyway'}`);
@@ -144,6 +145,42 @@ export class ProgressPrinter {
   stop(): void {
     this.pauseBar();
   }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function scenarioLine(news: ScenarioNews): string {
+  switch (news.kind) {
+    case 'planned': {
+      const spec = news.scenario;
+      const load = spec.rate ? (spec.rate.kind === 'constant' ? `${spec.rate.opsPerSecond} ops/s` : 'a ramping rate') : `${spec.clients!.join(', ')} client${spec.clients!.length === 1 && spec.clients![0] === 1 ? '' : 's'}`;
+      return `${spec.name}: ${load} from ${spec.start} s, ${spec.duration} s per step`;
+    }
+    case 'clock':
+      return `${news.scenarios} scenarios at once, ${news.seconds} s in all`;
+    case 'no-answer':
+      return `${news.scenario}: no answer from the server since ${clockTime(news.since)}`;
+    case 'step-failed':
+      return `${news.scenario}: step with ${news.clients} clients failed: ${news.error}`;
+    case 'late-start':
+      return `${news.scenario}: the step with ${news.clients} clients began ${news.lateSeconds} s after its window opened (the step before still waited for an op)`;
+    case 'step-done': {
+      const { step } = news;
+      return `${news.scenario}: ${plural(news.clients, 'client')}, ${step.opsPerSec.total} ops/s (${step.ops.reads} reads, ${step.ops.writes} writes, ${step.ops.errors} errors) from ${news.startSecond} s`;
+    }
+    case 'event-done': {
+      const done = news.event;
+      return `${news.scenario}: ${done.action} ${done.ok ? `done (${done.startedAt} s to ${done.endedAt} s)` : `failed: ${done.error ?? ''}`}`;
+    }
+  }
+}
+
+function rateProbeLine(news: ProbeNews): string {
+  if ('clients' in news) return `probe: ${plural(news.clients, 'client')}, ${news.opsPerSec} ops/s`;
+  const { probe } = news;
+  return `maximum ${probe.maxOpsPerSec} ops/s (${probe.clientsAtMax} clients): the run holds ${Math.round(probe.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`;
 }
 
 /** For --quiet: the tracker still runs (for tests and hooks), nothing is drawn. */

@@ -162,7 +162,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // The open model: stages as given; a share of the maximum once a closed probe has measured it.
     let arrival: ScheduledRate | undefined = options.arrival?.kind === 'stages' ? options.arrival : undefined;
     if (options.arrival?.kind === 'shareOfMax') {
-      const probe = await probeMaximum(executor, probeSettings(options, options.arrival.share, overrunLimit(options)), (text) => emit({ type: 'rate-probe', text }), signal);
+      const probe = await probeMaximum(executor, probeSettings(options, options.arrival.share, overrunLimit(options)), (news) => emit({ type: 'rate-probe', ...news }), signal);
       if (!probe) return await run.end({ incomplete: 'interrupted during the --rate probe' });
       result.rateProbe = probe;
       arrival = resolveShareOfMax(options.arrival, probe.maxOpsPerSec);
