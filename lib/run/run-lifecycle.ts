@@ -49,6 +49,8 @@ export interface LifecycleHooks {
 export class RunLifecycle {
   /** Where results.json goes (undefined: the result is not written, only returned). */
   readonly resultsPath: string | undefined;
+  /** The sampler's stop, once: by end(), else by close(). */
+  private stopping: Promise<unknown> | undefined;
 
   constructor(
     readonly result: ResultDocument,
@@ -132,7 +134,7 @@ export class RunLifecycle {
    * result and writes it. Returns it, or throws the failure's RunError once it is written.
    */
   async end(ending: RunEnding): Promise<ResultDocument> {
-    await this.serverStats?.stop();
+    await this.stopSampler();
     const result = this.result;
     if ('failed' in ending) {
       if (ending.reason !== undefined) result.incompleteReason = ending.reason;
@@ -151,9 +153,14 @@ export class RunLifecycle {
   async close(): Promise<void> {
     const advice = sweepAdvice(this.result.steps);
     if (advice) this.emit({ type: 'client-bound', advice });
-    // Already stopped by end() on its paths (stop() is idempotent); here for a thrown error.
-    await this.serverStats?.stop().catch(() => undefined);
+    // Already stopped when end() was reached; here for a thrown error.
+    await this.stopSampler().catch(() => undefined);
     await this.closeClient();
+  }
+
+  private stopSampler(): Promise<unknown> {
+    this.stopping ??= this.serverStats?.stop() ?? Promise.resolve();
+    return this.stopping;
   }
 }
 
