@@ -10,37 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunError } from '../../lib/config/errors';
 import { RunOptions } from '../../lib/run/run-options';
-import { presetOps } from '../../lib/workload/language/presets';
+import { BenchmarkInput, benchmarkOptions } from '../../lib/api/benchmark';
 import { BenchmarkHooks, runBenchmark } from '../../lib/run/benchmark';
 import { ResultDocument } from '../../lib/result';
 import { ServerStatsRecorder } from '../../lib/server-stats/recorder';
-import { parseObjectives } from '../../lib/slo/objective';
 import { CommandHandler, startRecordingServer, RecordingServer } from '../support/recording-server';
 import { ServerStatusDouble } from '../support/server-status-double';
 import { describeNeeding } from '../support/servers';
 
-function options(uri: string, outDir: string, overrides: Partial<RunOptions> = {}): RunOptions {
-  const ns = 'lifecycle.docs';
-  return {
-    uri,
-    workload: { name: '6to1', ops: presetOps('6to1', { ns, docs: 100, docSize: 64 }) },
-    clients: [1, 2],
-    seconds: 1,
-    warmupSeconds: 0,
-    trials: 1,
-    load: false,
-    docs: 100,
-    docSize: 64,
-    batchSize: 100,
-    ns,
-    label: 'lifecycle',
-    randomSeed: 3,
-    serverSelectionTimeoutMS: 3000,
-    workers: 1,
-    serverStatsIntervalMs: 250,
-    outDir,
-    ...overrides,
-  };
+/** The run as the API resolves it (lib/api's benchmarkOptions), sampled every 250 ms. */
+function options(uri: string, out: string, extra: Partial<BenchmarkInput> = {}): RunOptions {
+  const input: BenchmarkInput = { uri, out, workload: '6to1', ns: 'lifecycle.docs', docs: 100, docSize: 64, load: false, clients: [1, 2], seconds: 1, warmup: 0, workers: 1, ...extra };
+  return { ...benchmarkOptions(input), serverStatsIntervalMs: 250 };
 }
 
 const refuse: CommandHandler = () => ({ ok: 0, code: 8000, codeName: 'AtlasError', errmsg: 'refused by the test double' });
@@ -85,17 +66,18 @@ describeNeeding('recording', 'every exit of a run (recording server)', () => {
     expect(result.steps).toHaveLength(1);
   });
 
-  it('an interrupted run (the signal during the first step)', async () => {
+  it('an interrupted run (the signal once the first step is done)', async () => {
     await start();
     const controller = new AbortController();
-    const hooks: BenchmarkHooks = { signal: controller.signal, onEvent: (e) => e.type === 'tick' && e.tick.phase === 'measure' && controller.abort('SIGINT') };
+    const hooks: BenchmarkHooks = { signal: controller.signal, onEvent: (e) => e.type === 'step-done' && controller.abort('SIGINT') };
     const result = await runBenchmark(options(server.uri, dir), hooks);
     expectStamped(result, false, /^interrupted \(SIGINT\)$/);
+    expect(result.steps).toHaveLength(1);
   });
 
   it('--slo-abort: the first failed objective ends the sweep', async () => {
     await start();
-    const result = await runBenchmark(options(server.uri, dir, { slo: parseObjectives('reads.p50<1us'), sloAbort: true }));
+    const result = await runBenchmark(options(server.uri, dir, { slo: 'reads.p50<1us', sloAbort: true }));
     expectStamped(result, false, /^an objective failed \(--slo-abort\): .*the remaining steps were not run$/);
     expect(result.slo?.aborted).toBe(true);
     expect(result.steps).toHaveLength(1);
