@@ -6,16 +6,19 @@
  * start, its saves and its one way out (sampler stopped, result stamped and written) are
  * ./run-lifecycle.ts: this file is the sweep.
  */
+import { join } from 'node:path';
 import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { RUN_DEFAULTS, RunOptions } from './run-options';
 import { UsageError } from '../config/errors';
-import { ResultDocument, StepResult } from '../result';
+import { RESULT_SCHEMA, ResultDocument, StepResult } from '../result';
 import { annotateResult } from '../metrics/warnings';
 import { errorRateFailure } from '../metrics/error-rate';
 import { autoWarmup } from './auto-warmup';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep } from '../metrics/step-result';
 import { redactUri } from '../security/redact';
+import { toolInfo } from '../common/version';
+import { describeLoadMachine } from '../server/load-machine';
 import { readDataVsCache } from '../server/data-vs-cache';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
@@ -39,8 +42,6 @@ import { probeMaximum, probeSettings } from './rate-probe';
 import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
 import { RunEnding, RunLifecycle } from './run-lifecycle';
 
-export { RESULTS_FILE } from './run-lifecycle';
-
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
   /** After every step, with the result so far (already written to results.json when outDir is set). */
@@ -60,6 +61,8 @@ export interface BenchmarkHooks {
    */
   turn?: (kind: 'prepare' | 'trial', clients: number, trial: number) => Promise<() => void>;
 }
+
+export const RESULTS_FILE = 'results.json';
 
 /** Parses and compiles the workload: every op/template error surfaces here, before any connection. */
 export function compileRunWorkload(options: Pick<RunOptions, 'workload' | 'ns' | 'writeConcern'>): PreparedWorkload {
@@ -83,6 +86,48 @@ function toDriverWriteConcern(wc: Record<string, unknown> | undefined): WriteCon
   return out;
 }
 
+export function initialResult(options: RunOptions, target: ResultDocument['target'], startedAt: Date): ResultDocument {
+  return {
+    schema: RESULT_SCHEMA,
+    tool: toolInfo(),
+    label: options.label,
+    complete: false,
+    startedAt: startedAt.toISOString(),
+    target,
+    environment: { loadMachine: describeLoadMachine() },
+    workload: {
+      name: options.workload.name,
+      ops: options.workload.ops,
+      docs: options.docs,
+      docSize: options.docSize,
+      ...(options.workload.tags ? { tags: options.workload.tags } : {}),
+    },
+    config: {
+      clients: options.clients,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      ...(options.warmup === 'auto' ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
+      trials: options.trials,
+      rate: options.rate ?? null,
+      ...(options.arrival ? { rateSpec: options.arrival } : {}),
+      load: options.load,
+      docs: options.docs,
+      docSize: options.docSize,
+      batchSize: options.batchSize,
+      writeConcern: options.writeConcern ?? null,
+      ns: options.ns,
+      randomSeed: options.randomSeed,
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+      opTimeoutMS: options.opTimeoutMS ?? null,
+      onError: options.onError ?? 'stop',
+      workers: options.workers ?? 'auto',
+      serverStats: options.serverStats !== false,
+      reset: options.reset ?? 'once',
+    },
+    steps: [],
+  };
+}
+
 export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = {}): Promise<ResultDocument> {
   const prepared = compileRunWorkload(options);
   if (options.scenarios && hooks.stepExecutor) throw new UsageError('scenarios run in this process: they cannot be combined with --agents');
@@ -94,8 +139,9 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   const signal = hooks.signal;
   // Connected, the data guard passed, the result begun, the servers sampled. Every way out below is
   // `return run.end(...)` (the sampler stopped, the result stamped and written), then run.close().
-  const { run, client, server, guard } = await RunLifecycle.start(options, hooks, emit);
-  const { result, save, serverStats, resultsPath } = run;
+  const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
+  const { run, client, server, guard } = await RunLifecycle.start(options, hooks, emit, resultsPath, (target, startedAt) => initialResult(options, target, startedAt));
+  const { result, save, serverStats } = run;
   try {
     const counting = workloadCounting(options.workload.ops, server.uri, result.target.serverVersion);
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.

@@ -6,15 +6,12 @@
  * what the run holds (on every path, a thrown error's included). runBenchmark (./benchmark.ts) is the
  * sweep between start and end.
  */
-import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
-import { RUN_DEFAULTS, RunOptions } from './run-options';
+import type { RunOptions } from './run-options';
 import { RunError } from '../config/errors';
-import { RESULT_SCHEMA, ResultDocument, writeResultFile } from '../result';
+import { ResultDocument, writeResultFile } from '../result';
 import { annotateResult } from '../metrics/warnings';
 import { sweepAdvice } from '../metrics/client-load';
-import { toolInfo } from '../common/version';
-import { describeLoadMachine } from '../server/load-machine';
 import { readProcessFactsAnew } from '../server/server-facts';
 import { parseNamespace } from '../workload/language/op-spec';
 import { assertSetupMayRun } from '../prepare/setup';
@@ -27,8 +24,6 @@ import type { BenchmarkEvent } from './events';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
 import { emptySloSection } from '../slo/check';
-
-export const RESULTS_FILE = 'results.json';
 
 /** How a run ends (RunLifecycle.end). */
 export type RunEnding =
@@ -47,8 +42,6 @@ export interface LifecycleHooks {
 }
 
 export class RunLifecycle {
-  /** Where results.json goes (undefined: the result is not written, only returned). */
-  readonly resultsPath: string | undefined;
   /** The sampler's stop, once: by end(), else by close(). */
   private stopping: Promise<unknown> | undefined;
 
@@ -56,19 +49,25 @@ export class RunLifecycle {
     readonly result: ResultDocument,
     readonly emit: (event: BenchmarkEvent) => void,
     private readonly closeClient: () => Promise<void>,
-    outDir: string | undefined,
+    /** Where results.json goes (undefined: the result is not written, only returned). */
+    readonly resultsPath: string | undefined,
     /** The server-stats sampler; undefined with --no-server-stats or when nothing could be sampled. */
     readonly serverStats?: ServerStatsRecorder,
-  ) {
-    this.resultsPath = outDir ? join(outDir, RESULTS_FILE) : undefined;
-  }
+  ) {}
 
   /**
    * Connects, applies the data guard (what the loader or the set-up may replace, refused before
-   * anything is done on the server), begins the result and starts the sampler. Whatever fails here
-   * closes what was opened before the error reaches the caller.
+   * anything is done on the server), begins the result (`begin`: the result document before any
+   * step) and starts the sampler. Whatever fails here closes what was opened before the error
+   * reaches the caller.
    */
-  static async start(options: RunOptions, hooks: LifecycleHooks, emit: (event: BenchmarkEvent) => void): Promise<{ run: RunLifecycle; client: MongoClient; server: Target; guard: GuardPolicy }> {
+  static async start(
+    options: RunOptions,
+    hooks: LifecycleHooks,
+    emit: (event: BenchmarkEvent) => void,
+    resultsPath: string | undefined,
+    begin: (target: ResultDocument['target'], startedAt: Date) => ResultDocument,
+  ): Promise<{ run: RunLifecycle; client: MongoClient; server: Target; guard: GuardPolicy }> {
     const startedAt = new Date();
     const maxClients = Math.max(...options.clients);
     const server = hooks.target ?? uriTarget(options.uri);
@@ -93,7 +92,7 @@ export class RunLifecycle {
         throw err;
       }
     }
-    const result = initialResult(options, target, startedAt);
+    const result = begin(target, startedAt);
     if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
     hooks.stepExecutor?.describeRun?.(result);
     let serverStats: ServerStatsRecorder | undefined;
@@ -113,10 +112,10 @@ export class RunLifecycle {
         for (const text of started.warnings) emit({ type: 'server-stats', text });
       }
     } catch (err) {
-      await new RunLifecycle(result, emit, closeClient, options.outDir, serverStats).close();
+      await new RunLifecycle(result, emit, closeClient, resultsPath, serverStats).close();
       throw err;
     }
-    return { run: new RunLifecycle(result, emit, closeClient, options.outDir, serverStats), client, server, guard };
+    return { run: new RunLifecycle(result, emit, closeClient, resultsPath, serverStats), client, server, guard };
   }
 
   /** Writes the result so far: the sampler's section and every step's warnings, computed before it is written. */
@@ -162,46 +161,4 @@ export class RunLifecycle {
     this.stopping ??= this.serverStats?.stop() ?? Promise.resolve();
     return this.stopping;
   }
-}
-
-export function initialResult(options: RunOptions, target: ResultDocument['target'], startedAt: Date): ResultDocument {
-  return {
-    schema: RESULT_SCHEMA,
-    tool: toolInfo(),
-    label: options.label,
-    complete: false,
-    startedAt: startedAt.toISOString(),
-    target,
-    environment: { loadMachine: describeLoadMachine() },
-    workload: {
-      name: options.workload.name,
-      ops: options.workload.ops,
-      docs: options.docs,
-      docSize: options.docSize,
-      ...(options.workload.tags ? { tags: options.workload.tags } : {}),
-    },
-    config: {
-      clients: options.clients,
-      seconds: options.seconds,
-      warmupSeconds: options.warmupSeconds,
-      ...(options.warmup === 'auto' ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
-      trials: options.trials,
-      rate: options.rate ?? null,
-      ...(options.arrival ? { rateSpec: options.arrival } : {}),
-      load: options.load,
-      docs: options.docs,
-      docSize: options.docSize,
-      batchSize: options.batchSize,
-      writeConcern: options.writeConcern ?? null,
-      ns: options.ns,
-      randomSeed: options.randomSeed,
-      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-      opTimeoutMS: options.opTimeoutMS ?? null,
-      onError: options.onError ?? 'stop',
-      workers: options.workers ?? 'auto',
-      serverStats: options.serverStats !== false,
-      reset: options.reset ?? 'once',
-    },
-    steps: [],
-  };
 }
