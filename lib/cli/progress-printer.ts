@@ -1,9 +1,11 @@
 /** Draws the run's progress: a cli-progress bar on a terminal, plain lines otherwise, nothing with --quiet. */
+import { counted } from '../common/values';
 import { clockTime } from '../run/outages';
 import { SingleBar } from 'cli-progress';
 import { formatStepTable } from '../metrics/format-step';
 import { serverWarning, targetServerLabel } from '../report/describe';
-import type { RunEvent } from '../run/events';
+import type { RunEvent, ScenarioNews } from '../run/events';
+import type { ProbeNews } from '../run/rate-probe';
 import { formatDuration, ProgressState, ProgressTracker } from '../run/progress';
 
 export interface PrinterOptions {
@@ -86,10 +88,10 @@ export class ProgressPrinter {
         say(event.end === undefined ? `[outage] no answer from the server since ${clockTime(event.since)}` : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`);
         break;
       case 'scenario':
-        say(`[scenario] ${event.text}`);
+        say(`[scenario] ${scenarioLine(event)}`);
         break;
       case 'rate-probe':
-        say(`[rate] ${event.text}`);
+        say(`[rate] ${rateProbeLine(event)}`);
         break;
       case 'warmup-done':
         if (!this.options.tty) say(`[sweep] ${event.clients} client${event.clients === 1 ? '' : 's'}: warmed up for ${event.seconds} s, ${event.steady ? 'steady' : 'not steady at the cap (--warmup-max): measured anyway'}`);
@@ -155,6 +157,39 @@ export class ProgressPrinter {
 export function connectWarning(event: RunEvent): string | undefined {
   const warning = event.type === 'connected' ? serverWarning(event.target) : undefined;
   return warning === undefined ? undefined : `warning: ${warning}`;
+}
+
+
+function scenarioLine(news: ScenarioNews): string {
+  switch (news.kind) {
+    case 'planned': {
+      const spec = news.scenario;
+      const load = spec.rate ? (spec.rate.kind === 'constant' ? `${spec.rate.opsPerSecond} ops/s` : 'a ramping rate') : counted(spec.clients!, 'client');
+      return `${spec.name}: ${load} from ${spec.start} s, ${spec.duration} s per step`;
+    }
+    case 'clock':
+      return `${news.scenarios} scenarios at once, ${news.seconds} s in all`;
+    case 'no-answer':
+      return `${news.scenario}: no answer from the server since ${clockTime(news.since)}`;
+    case 'step-failed':
+      return `${news.scenario}: step with ${counted(news.clients, 'client')} failed: ${news.error}`;
+    case 'late-start':
+      return `${news.scenario}: the step with ${counted(news.clients, 'client')} began ${news.lateSeconds} s after its window opened (the step before still waited for an op)`;
+    case 'step-done': {
+      const { step } = news;
+      return `${news.scenario}: ${counted(news.clients, 'client')}, ${step.opsPerSec.total} ops/s (${step.ops.reads} reads, ${step.ops.writes} writes, ${step.ops.errors} errors) from ${news.startSecond} s`;
+    }
+    case 'event-done': {
+      const done = news.event;
+      return `${news.scenario}: ${done.action} ${done.ok ? `done (${done.startedAt} s to ${done.endedAt} s)` : `failed: ${done.error ?? ''}`}`;
+    }
+  }
+}
+
+function rateProbeLine(news: ProbeNews): string {
+  if ('clients' in news) return `probe: ${counted(news.clients, 'client')}, ${news.opsPerSec} ops/s`;
+  const { probe } = news;
+  return `maximum ${probe.maxOpsPerSec} ops/s (${counted(probe.clientsAtMax, 'client')}): the run holds ${Math.round(probe.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`;
 }
 
 /** For --quiet: the tracker still runs (for tests and hooks), nothing is drawn but the server's warning (to `warn`). */

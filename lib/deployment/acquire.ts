@@ -17,19 +17,26 @@ import { holdPhase } from '../common/phase-hold';
 import { openTarget, Target, TargetSource } from '../server/target';
 import { TargetPlan } from './plan';
 
+/** What acquiring tells as it goes, in order: plain data; the caller logs it (command-log.txt) and shows it. */
+export type AcquireEvent =
+  /** A process command line, just before it is spawned. */
+  | { type: 'command-line'; line: string }
+  /** An admin command sent (a setup step's, or one outside the plan). */
+  | { type: 'command'; entry: CommandLogEntry }
+  /** A fact for the log ("embedded MongoDB 7.0.14 at ..."). */
+  | { type: 'note'; text: string }
+  | { type: 'phase'; phase: 'launch' | 'setup'; detail: string }
+  /** A setup step's progress (applyPlan's). */
+  | { type: 'setup-step'; step: number; steps: number; description: string; status: string }
+  /** A secret made on the way (a keyfile's content): to be removed from every output. */
+  | { type: 'secret'; value: string };
+
 export interface AcquireHooks {
   signal: AbortSignal;
-  /** Every process command line and admin command, in order (command-log.txt). */
-  onCommandLine(line: string): void;
-  onCommand(entry: CommandLogEntry): void;
-  /** Free-text facts for the log ("embedded MongoDB 7.0.14 at ..."). */
-  onNote(text: string): void;
-  onPhase(phase: 'launch' | 'setup', detail: string): void;
-  onStep?(event: { step: number; steps: number; description: string; status: string }): void;
+  /** Everything acquiring tells (every process command line and admin command, in order, among them). */
+  emit(event: AcquireEvent): void;
   /** --auth: the first admin user, created through the localhost exception; the run then logs in as it. */
   credentials?: { username: string; password: string };
-  /** A secret made on the way (a keyfile's content): to be removed from every output. */
-  onSecret?(value: string): void;
   /**
    * Launched clusters: runs once the cluster is formed, before its data-distribution steps
    * (enableSharding, shardCollection, splits), with the cluster's URI: --drop goes here, because a
@@ -56,23 +63,23 @@ export async function acquireTarget(target: TargetPlan, hooks: AcquireHooks, cli
 
 async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>, hooks: AcquireHooks): Promise<TargetSource> {
   const what = target.topology === 'standalone' ? 'a standalone' : `a ${target.replicas}-member replica set`;
-  hooks.onPhase('launch', `starting ${what} with mongodb-memory-server`);
-  hooks.onNote(`embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`);
+  hooks.emit({ type: 'phase', phase: 'launch', detail: `starting ${what} with mongodb-memory-server` });
+  note(hooks, `embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`);
   const auth = target.auth ? requireCredentials(hooks) : undefined;
   const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal, ...(auth ? { auth } : {}) });
-  if (auth) hooks.onNote(`access control: mongodb-memory-server created the root user ${auth.username}`);
-  hooks.onNote(`embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
-  hooks.onNote(
+  if (auth) note(hooks, `access control: mongodb-memory-server created the root user ${auth.username}`);
+  note(hooks, `embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
+  note(hooks, 
     `embedded storage engine: ${server.storageEngine} (asked for explicitly)` +
       (server.cacheSizeGb !== undefined ? `; each of the ${target.replicas} members gets --wiredTigerCacheSizeGB ${server.cacheSizeGb}, its share of this host's memory` : ''),
   );
-  if (target.topology === 'replset') hooks.onNote('mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
+  if (target.topology === 'replset') note(hooks, 'mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
   return {
     uri: server.uri,
     origin: 'embedded',
     stop: async () => {
       await server.stop();
-      hooks.onNote('embedded MongoDB stopped, its data removed');
+      note(hooks, 'embedded MongoDB stopped, its data removed');
     },
   };
 }
@@ -95,17 +102,17 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   const mongodCount = plan.processes.filter((p) => p.kind === 'mongod').length;
   const chosenCache = plan.topology.options.cacheSizeGb;
   const cacheGb = chosenCache ?? cacheSizeGbPerMongod(os.totalmem(), mongodCount);
-  hooks.onNote(describeCacheSize(mongodCount, chosenCache, cacheGb));
+  note(hooks, describeCacheSize(mongodCount, chosenCache, cacheGb));
   const processes = withCacheSize(plan.processes, cacheGb);
   const mongods = processes.filter((p) => p.kind === 'mongod');
   const mongoses = processes.filter((p) => p.kind === 'mongos');
-  hooks.onPhase('launch', `starting ${mongods.length} mongod${mongods.length === 1 ? '' : 's'}${mongoses.length ? ` (then ${mongoses.length} mongos)` : ''}`);
+  hooks.emit({ type: 'phase', phase: 'launch', detail: `starting ${mongods.length} mongod${mongods.length === 1 ? '' : 's'}${mongoses.length ? ` (then ${mongoses.length} mongos)` : ''}` });
   let group: LaunchedGroup;
   try {
     group = await launchProcesses(mongods, {
       binaries: target.binaries,
       readyTimeoutMs: target.readyTimeoutMs,
-      onCommandLine: (line) => hooks.onCommandLine(line),
+      onCommandLine: (line) => hooks.emit({ type: 'command-line', line }),
       signal: hooks.signal,
     });
   } catch (err) {
@@ -117,16 +124,16 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   // The keyfile the members authenticate each other with is a secret like the password.
   for (const file of group.keyFiles) {
     const content = fs.readFileSync(file, 'utf8').trim();
-    if (content) hooks.onSecret?.(content);
+    if (content) hooks.emit({ type: 'secret', value: content });
   }
   const release = async (): Promise<void> => {
     const started = Date.now();
     const stopped = await group.stop();
     for (const s of stopped) {
       const how = `${s.signal ? `signal ${s.signal}` : `exit code ${s.code}`}${s.killed ? ' after SIGKILL' : ''}`;
-      hooks.onNote(`stopped ${s.name} (pid ${s.pid}): ${how}, in ${seconds(s.durationMs)}${s.wasPrimary ? ' (the PRIMARY, after the other members)' : ''}`);
+      note(hooks, `stopped ${s.name} (pid ${s.pid}): ${how}, in ${seconds(s.durationMs)}${s.wasPrimary ? ' (the PRIMARY, after the other members)' : ''}`);
     }
-    if (stopped.length > 0) hooks.onNote(`stopped ${stopped.length} process(es) in ${seconds(Date.now() - started)} (routers, then shards, then config servers; secondaries before primaries)`);
+    if (stopped.length > 0) note(hooks, `stopped ${stopped.length} process(es) in ${seconds(Date.now() - started)} (routers, then shards, then config servers; secondaries before primaries)`);
     removeData();
   };
   // Stop the processes as soon as an interrupt comes, so a setup step waiting on them fails now.
@@ -136,7 +143,7 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   let distributing = false;
   try {
     if (plan.steps.length > 0) {
-      hooks.onPhase('setup', `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}`);
+      hooks.emit({ type: 'phase', phase: 'setup', detail: `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}` });
       await holdPhase('setup', hooks.signal);
       if (hooks.signal.aborted) throw abortError();
     }
@@ -145,15 +152,15 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
       async (planTarget) => {
         // mongos reads the cluster's identity from the config servers: start it once they are initiated.
         if (planTarget.kind === 'mongos' && !group.processes.some((p) => p.kind === 'mongos')) {
-          hooks.onPhase('launch', `starting ${mongoses.length} mongos`);
+          hooks.emit({ type: 'phase', phase: 'launch', detail: `starting ${mongoses.length} mongos` });
           await group.launch(mongoses);
-          hooks.onPhase('setup', 'applying the cluster steps');
+          hooks.emit({ type: 'phase', phase: 'setup', detail: 'applying the cluster steps' });
         }
         return driver.connect(planTarget);
       },
       {
-        onCommand: (e) => hooks.onCommand(e),
-        onStep: (e) => hooks.onStep?.(e),
+        onCommand: (entry) => hooks.emit({ type: 'command', entry }),
+        onStep: (e) => hooks.emit({ type: 'setup-step', ...e }),
         ...(credentials ? { credentials } : {}),
         beforeStep: async (step) => {
           if (distributing || !hooks.beforeDataDistribution || !('enableSharding' in step.command)) return;
@@ -190,17 +197,21 @@ function checkBinaryVersion(binary: string, kind: 'mongod' | 'mongos', planned: 
   try {
     version = serverBinaryVersion(binary, kind);
   } catch {
-    hooks.onNote(`could not read the version of ${binary} (--version); planned for MongoDB ${planned.text}`);
+    note(hooks, `could not read the version of ${binary} (--version); planned for MongoDB ${planned.text}`);
     return;
   }
   const [major, minor] = version.split('.').map(Number);
-  hooks.onNote(`${binary}: MongoDB ${version}; plan for MongoDB ${planned.text}`);
+  note(hooks, `${binary}: MongoDB ${version}; plan for MongoDB ${planned.text}`);
   if (major !== planned.major || minor !== planned.minor) {
     throw new UsageError(
       `option --server-version: the plan is for MongoDB ${planned.text}, but ${binary} is ${version}; its start-up options and setup ` +
         `commands differ by version: give --server-version ${version}`,
     );
   }
+}
+
+function note(hooks: AcquireHooks, text: string): void {
+  hooks.emit({ type: 'note', text });
 }
 
 function seconds(ms: number): string {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redactCommand, redactText } from '../security/redact';
 import { CommandLogEntry, formatCommandLogEntry, renderMongoshScript, SetupPlan, SetupStep } from '../topology';
+import type { TargetPlan } from './plan';
 
 export const COMMAND_LOG_FILE = 'command-log.txt';
 export const SETUP_FILE = 'setup.js';
@@ -80,6 +81,71 @@ export function renderSetupJs(plan: SetupPlan | undefined, steps: SetupStep[], w
   }
   const text = renderMongoshScript(plan, steps, { file: SETUP_FILE, purpose: `what mongo-bench applied before the benchmark (${why.purpose})` });
   return redactText(text, secrets);
+}
+
+/**
+ * What setup.js says the steps are, and why there are none, by where the server comes from. `who`
+ * stopped ('run', 'matrix'); `uri`: the purpose on an existing deployment, and why it gets no steps
+ * (`asItIs`; undefined when it gets some, as with --setup).
+ */
+export function setupJsWhy(target: TargetPlan, who: string, uri: { purpose: string; asItIs?: string }, launchedNoun = ''): { purpose: string; nothingBecause: string } {
+  const purpose = target.kind === 'launched' ? `the setup plan of the launched ${target.plan.topology.name}${launchedNoun}` : uri.purpose;
+  const nothingBecause =
+    target.kind === 'embedded'
+      ? 'the embedded MongoDB (mongodb-memory-server) gets no setup steps from mongo-bench'
+      : target.kind === 'uri' && uri.asItIs !== undefined
+        ? `an existing deployment (--uri) is used as it is (${uri.asItIs})`
+        : target.kind === 'launched' && target.plan.steps.length === 0
+          ? 'a standalone needs no setup steps'
+          : `the ${who} stopped before the first setup step`;
+  return { purpose, nothingBecause };
+}
+
+/**
+ * setup.js for one run or matrix, in one place: the plan (replaced when its steps are planned on the
+ * way, as --setup on an existing cluster does), the steps attempted (each once, when it starts
+ * running: after a failure the script shows what was tried), written only once the command log is
+ * opened (a run that reached no server leaves no folder behind). `secrets` is read when it writes: a
+ * secret made on the way (a keyfile) is removed too.
+ */
+export class SetupJsRecord {
+  private readonly attempted: SetupStep[] = [];
+  private written = false;
+
+  private plan: SetupPlan | undefined;
+
+  constructor(
+    private readonly outDir: string,
+    private readonly log: CommandLog,
+    target: TargetPlan,
+    /** What the steps are, and why there are none (said in the script when nothing was applied): setupJsWhy. */
+    private readonly why: { purpose: string; nothingBecause: string },
+    private readonly secrets: readonly string[] = [],
+  ) {
+    this.plan = target.kind === 'launched' ? target.plan : undefined;
+  }
+
+  /** The plan the steps come from, once known. */
+  planned(plan: SetupPlan): void {
+    this.plan = plan;
+  }
+
+  /** A setup step's progress (applyPlan's onStep): a step that starts running is attempted. */
+  step(event: { step: number; status: string }): void {
+    const step = this.plan?.steps[event.step - 1];
+    if (event.status === 'running' && step && !this.attempted.includes(step)) this.attempted.push(step);
+  }
+
+  get hasWritten(): boolean {
+    return this.written;
+  }
+
+  /** Writes (or rewrites) setup.js, if the log was opened. */
+  write(): void {
+    if (!this.log.opened) return;
+    writeSetupJs(this.outDir, renderSetupJs(this.plan, this.attempted, this.why, this.secrets));
+    this.written = true;
+  }
 }
 
 export function writeSetupJs(outDir: string, text: string): string {

@@ -10,9 +10,8 @@ import { UsageError } from '../config/errors';
 import { z } from 'zod';
 import { kebab, parseOptions } from '../config/validate';
 import { acquireTarget } from '../deployment/acquire';
-import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
+import { CommandLog, SetupJsRecord, setupJsWhy } from '../deployment/command-log';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
-import { SetupStep } from '../topology';
 import { openTarget, Target } from '../server/target';
 import { redactUri } from '../security/redact';
 import { Experiment } from '../experiments/experiment';
@@ -81,37 +80,25 @@ export interface MatrixTargetHooks {
  * the Target's release() stops what was started, then writes setup.js if the log was opened.
  */
 export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, outDir: string, hooks: MatrixTargetHooks): Promise<Target> {
-  const setupPlan = target.kind === 'launched' ? target.plan : undefined;
-  const attempted: SetupStep[] = [];
-  const writeSetup = () => {
-    if (!log.opened) return; // never reached a server: nothing is written
-    const purpose = target.kind === 'launched' ? `the setup plan of the launched ${target.plan.topology.name}` : '';
-    const nothingBecause =
-      target.kind === 'embedded'
-        ? 'the embedded MongoDB (mongodb-memory-server) gets no setup steps from mongo-bench'
-        : target.kind === 'uri'
-          ? `an existing deployment (--uri) is used as it is (${selfLogging()})`
-          : target.plan.steps.length === 0
-            ? 'a standalone needs no setup steps'
-            : 'the matrix stopped before the first setup step';
-    writeSetupJs(outDir, renderSetupJs(setupPlan, attempted, { purpose, nothingBecause }));
-  };
+  // Never reached a server (the log not opened): nothing is written.
+  const setupJs = new SetupJsRecord(outDir, log, target, setupJsWhy(target, 'matrix', { purpose: '', asItIs: selfLogging() }));
   let acquired: Target;
   try {
     acquired = await acquireTarget(target, {
       signal: hooks.signal,
-      onCommandLine: (line) => log.commandLine(line),
-      onCommand: (entry) => log.command(entry),
-      onNote: hooks.note,
-      onPhase: (phase, detail) => hooks.note(`${phase}: ${detail}`),
-      onStep: (e) => {
-        const step = setupPlan?.steps[e.step - 1];
-        if (e.status === 'running' && step && !attempted.includes(step)) attempted.push(step);
-        if (e.status !== 'running') hooks.note(`setup ${e.step}/${e.steps}: ${e.description} (${e.status})`);
+      emit: (e) => {
+        if (e.type === 'command-line') log.commandLine(e.line);
+        else if (e.type === 'command') log.command(e.entry);
+        else if (e.type === 'note') hooks.note(e.text);
+        else if (e.type === 'phase') hooks.note(`${e.phase}: ${e.detail}`);
+        else if (e.type === 'setup-step') {
+          setupJs.step(e);
+          if (e.status !== 'running') hooks.note(`setup ${e.step}/${e.steps}: ${e.description} (${e.status})`);
+        }
       },
     });
   } catch (err) {
-    writeSetup();
+    setupJs.write();
     throw err;
   }
   // The embedded server was reached: from here on the folder holds the log.
@@ -125,7 +112,7 @@ export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, o
           if (acquired.origin !== 'uri') hooks.note('stop: stopping what the matrix started');
           await acquired.release();
         } finally {
-          writeSetup();
+          setupJs.write();
         }
       },
     },

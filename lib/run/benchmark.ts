@@ -2,47 +2,45 @@
  * runBenchmark: connect, load, sweep the client counts (trials per count), and build the result
  * document, writing results.json atomically after every step. Progress leaves through hooks.onEvent
  * (the CLI draws it); hooks.onStepComplete receives the result so far (the report writer's seam);
- * hooks.signal stops the clients, and the partial result is written with complete: false.
+ * hooks.signal stops the clients, and the partial result is written with complete: false. The run's
+ * start, its saves and its one way out (sampler stopped, result stamped and written) are
+ * ./run-lifecycle.ts: this file is the sweep.
  */
 import { join } from 'node:path';
 import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { RUN_DEFAULTS, RunOptions } from './run-options';
-import { RunError, UsageError } from '../config/errors';
-import { RESULT_SCHEMA, ResultDocument, StepResult, writeResultFile } from '../result';
+import { UsageError } from '../config/errors';
+import { RESULT_SCHEMA, ResultDocument, StepResult } from '../result';
 import { annotateResult } from '../metrics/warnings';
 import { errorRateFailure } from '../metrics/error-rate';
 import { autoWarmup } from './auto-warmup';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep, workloadCounting } from '../workload/engine/op-figures';
-import { sweepAdvice } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
 import { describeLoadMachine } from '../server/load-machine';
 import { readDataVsCache } from '../server/data-vs-cache';
-import { readProcessFactsAnew } from '../server/server-facts';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
 import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '../workload/engine/local-executors';
 import { workersForStep } from '../workload/engine/parallel-step';
 import { loadData } from '../prepare/loader';
 import { parseNamespace, parseOps } from '../workload/language/op-spec';
-import { assertSetupMayRun, runSetup } from '../prepare/setup';
-import { assertMayReplace, guardPolicy } from '../server/data-guard';
+import { runSetup } from '../prepare/setup';
 import { emptyNamespaces, emptyNamespacesAdvice } from './empty-namespaces';
 import { setupFor } from '../workload/language/setup-spec';
-import { connectTarget } from '../server/connect';
-import { Target, uriTarget } from '../server/target';
+import type { Target } from '../server/target';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { BenchmarkEvent } from './events';
 import { DocumentTemplate, resolveDocsLike } from './docs-like';
-import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
-import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
+import type { ConnectProcess } from '../server-stats/processes';
 import { checkStep, checkWarning } from '../server-stats/consistency';
-import { addBestVerdicts, addStepVerdicts, describeVerdict, emptySloSection } from '../slo/check';
+import { addBestVerdicts, addStepVerdicts, describeVerdict } from '../slo/check';
 import { runScenarios } from './scenarios';
 import { resolveShareOfMax, ScheduledRate } from '../workload/language/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
 import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
+import { RunEnding, RunLifecycle } from './run-lifecycle';
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -140,58 +138,12 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
   }
   const emit = (event: BenchmarkEvent) => hooks.onEvent?.(event);
   const signal = hooks.signal;
-  const startedAt = new Date();
-  const maxClients = Math.max(...options.clients);
-  const server = hooks.target ?? uriTarget(options.uri);
-  const { client, target } = await connectTarget(server.uri, {
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-    maxClients,
-    testDouble: options.testDouble,
-    clientOptions: server.clientOptions,
-    opTimeoutMS: options.opTimeoutMS,
-  });
-  emit({ type: 'connected', target });
-  // What the loader may replace (lib/server/data-guard), refused before anything else is done on the server.
-  const guard = guardPolicy(server.origin, options.drop === true, '--drop', `it drops database ${options.ns.split('.')[0]} first`);
-  if (options.setup || options.load) {
-    const ns = parseNamespace(options.ns, false)!;
-    try {
-      if (options.setup) await assertSetupMayRun(client, setupFor(options.setup, options.clients[0]), guard);
-      else await assertMayReplace(client, ns.db, ns.coll, guard);
-    } catch (err) {
-      await client.close().catch(() => undefined);
-      throw err;
-    }
-  }
-  const result = initialResult(options, target, startedAt);
-  if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
-  hooks.stepExecutor?.describeRun?.(result);
+  // Connected, the data guard passed, the result begun, the servers sampled. Every way out below is
+  // `return run.end(...)` (the sampler stopped, the result stamped and written), then run.close().
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
-  let serverStats: ServerStatsRecorder | undefined;
-  const save = async () => {
-    if (serverStats) result.server = serverStats.section();
-    // The result's invariants: every step's warnings, computed from the result before it is written.
-    annotateResult(result);
-    if (!resultsPath) return;
-    await writeResultFile(resultsPath, result);
-    emit({ type: 'results-written', path: resultsPath });
-  };
-
+  const { run, client, server, guard } = await RunLifecycle.start(options, hooks, emit, resultsPath, (target, startedAt) => initialResult(options, target, startedAt));
+  const { result, save, serverStats } = run;
   try {
-    if (options.serverStats !== false) {
-      // Started before the load, so the servers' side of the load is sampled too; its own clients, not the benchmark's.
-      const started = await startServerStats(
-        (command) => client.db('admin').command(command),
-        client.options.hosts.map((h) => h.toString()),
-        { intervalMs: options.serverStatsIntervalMs, connect: hooks.connectProcess ?? driverProcessConnector(options.serverStatsIntervalMs ?? 1000, server.clientOptions) },
-      );
-      serverStats = started.recorder;
-      // What each sampled process says about itself (version, engine, cache, options, host), before the load.
-      if (serverStats) result.target.processes = await serverStats.eachProcess((run, p) => readProcessFactsAnew(run, p.id));
-      // Not sampled at all: the result still says why (the report shows it instead of server charts).
-      if (!serverStats) result.server = unsampledSection(started.warnings);
-      for (const text of started.warnings) emit({ type: 'server-stats', text });
-    }
     const counting = workloadCounting(options.workload.ops, server.uri, result.target.serverVersion);
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
@@ -230,19 +182,13 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     if (!resetEachStep) {
       const releasePrepare = hooks.turn ? await hooks.turn('prepare', options.clients[0], 0) : undefined;
       const stopped = await prepareData(options.clients[0]).finally(releasePrepare);
-      if (stopped) {
-        await serverStats?.stop();
-        return await finish(result, save, stopped);
-      }
+      if (stopped) return await run.end({ incomplete: stopped });
     }
 
     if (options.scenarios) {
       // Several workloads at once on one clock (a config's `scenarios`): lib/run/scenarios.ts runs them.
       const failed = await runScenarios({ client, options: { ...options, scenarios: options.scenarios }, result, signal, emit, save, onStepComplete: hooks.onStepComplete, serverStats, counting });
-      await serverStats?.stop();
-      if (signal?.aborted) return await finish(result, save, `interrupted (${abortReason(signal)})`);
-      if (failed) return await finish(result, save, failed);
-      return await finish(result, save);
+      return await run.end(signal?.aborted ? { incomplete: `interrupted (${abortReason(signal)})` } : failed ? { incomplete: failed } : { complete: true });
     }
     const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
     // Where every step's clients run, chosen once: agents when given, else this process.
@@ -263,8 +209,8 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // The open model: stages as given; a share of the maximum once a closed probe has measured it.
     let arrival: ScheduledRate | undefined = options.arrival?.kind === 'stages' ? options.arrival : undefined;
     if (options.arrival?.kind === 'shareOfMax') {
-      const probe = await probeMaximum(executor, probeSettings(options, options.arrival.share, overrunLimit(options)), (text) => emit({ type: 'rate-probe', text }), signal);
-      if (!probe) return await finish(result, save, 'interrupted during the --rate probe');
+      const probe = await probeMaximum(executor, probeSettings(options, options.arrival.share, overrunLimit(options)), (news) => emit({ type: 'rate-probe', ...news }), signal);
+      if (!probe) return await run.end({ incomplete: 'interrupted during the --rate probe' });
       result.rateProbe = probe;
       arrival = resolveShareOfMax(options.arrival, probe.maxOpsPerSec);
     }
@@ -282,10 +228,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         release = hooks.turn ? await hooks.turn('trial', clients, trial) : undefined;
         if (resetEachStep) {
           const stopped = await prepareData(clients);
-          if (stopped) {
-            await serverStats?.stop();
-            return await finish(result, save, stopped);
-          }
+          if (stopped) return await run.end({ incomplete: stopped });
         }
         trialStarts.push(new Date().toISOString());
         emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds, ...(options.ops !== undefined ? { ops: options.ops } : {}) });
@@ -373,46 +316,33 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
       // The step's summary, checks and file are written inside the last trial's turn: no other run measures meanwhile.
       release?.();
       if (failure && options.onError !== 'continue') {
-        await serverStats?.stop();
-        result.incompleteReason = `${failedSteps.join('; ')} (--on-error stop: the remaining steps were not run)`;
-        result.finishedAt = new Date().toISOString();
-        await save();
-        throw new RunError(`${failedSteps.at(-1)} (partial results${resultsPath ? ` in ${resultsPath}` : ''})`);
+        return await run.end({
+          failed: `${failedSteps.at(-1)} (partial results${resultsPath ? ` in ${resultsPath}` : ''})`,
+          reason: `${failedSteps.join('; ')} (--on-error stop: the remaining steps were not run)`,
+        });
       }
       if (sloFailure && options.sloAbort && result.slo && clients !== options.clients[options.clients.length - 1]) {
-        await serverStats?.stop();
         result.slo.aborted = true;
-        return await finish(result, save, `an objective failed (--slo-abort): ${describeVerdict(sloFailure)}; the remaining steps were not run`);
+        return await run.end({ incomplete: `an objective failed (--slo-abort): ${describeVerdict(sloFailure)}; the remaining steps were not run` });
       }
     }
     // Objectives scoped @best: judged on the sweep's best step, once every step is in.
     if (result.slo && options.slo) addBestVerdicts(result.slo, options.slo, result.steps);
-    await serverStats?.stop();
-    if (failedSteps.length > 0 && !signal?.aborted) {
-      // --on-error continue: every step ran, but not every step measured what it should have.
-      result.finishedAt = new Date().toISOString();
-      await save();
-      throw new RunError(`${failedSteps.length} step${failedSteps.length === 1 ? '' : 's'} failed (--on-error continue: the others ran): ${failedSteps.join('; ')}${resultsPath ? ` (results in ${resultsPath})` : ''}`);
-    }
-    if (signal?.aborted) return await finish(result, save, `interrupted (${abortReason(signal)})`);
-    return await finish(result, save);
+    return await run.end(sweepEnding(failedSteps, signal, resultsPath));
   } finally {
-    const advice = sweepAdvice(result.steps);
-    if (advice) emit({ type: 'client-bound', advice });
-    // Every path (failure, interrupt) ends the sampler and its connections.
-    await serverStats?.stop().catch(() => undefined);
-    await client.close().catch(() => undefined);
+    // Every path (failure, interrupt): the sampler and the connections ended.
+    await run.close();
   }
 }
 
-/** Marks the result complete (no reason) or incomplete, stamps finishedAt and saves it. */
-async function finish(result: ResultDocument, save: () => Promise<void>, reason?: string): Promise<ResultDocument> {
-  result.complete = reason === undefined;
-  // Keep what a failed step (--on-error continue) already said.
-  if (reason !== undefined) result.incompleteReason = result.incompleteReason ? `${reason}; ${result.incompleteReason}` : reason;
-  result.finishedAt = new Date().toISOString();
-  await save();
-  return result;
+/** How a sweep that ran to its end (or was interrupted between trials) ends. */
+function sweepEnding(failedSteps: string[], signal: AbortSignal | undefined, resultsPath: string | undefined): RunEnding {
+  if (failedSteps.length > 0 && !signal?.aborted) {
+    // --on-error continue: every step ran, but not every step measured what it should have.
+    return { failed: `${failedSteps.length} step${failedSteps.length === 1 ? '' : 's'} failed (--on-error continue: the others ran): ${failedSteps.join('; ')}${resultsPath ? ` (results in ${resultsPath})` : ''}` };
+  }
+  if (signal?.aborted) return { incomplete: `interrupted (${abortReason(signal)})` };
+  return { complete: true };
 }
 
 function abortReason(signal: AbortSignal): string {

@@ -3,8 +3,24 @@
  * results written) and the run command's own (phases, set-up steps, notes). Plain data; the CLI's
  * printer (lib/cli/progress-printer.ts) and the API's callers subscribe to them.
  */
-import type { ResultDocument, StepResult } from '../result';
+import type { RateProbe, ResultDocument, ScenarioEvent, StepResult } from '../result';
 import type { TickEvent } from '../workload/engine/engine';
+import type { ScenarioSpec } from './scenario-spec';
+
+/** What a scenario run tells (lib/run/scenarios.ts); the printer words it. */
+export type ScenarioNews =
+  /** Before the clock starts: each scenario as planned. */
+  | { kind: 'planned'; scenario: Pick<ScenarioSpec, 'name' | 'clients' | 'rate' | 'start' | 'duration'> }
+  /** Then: how many run at once, and for how long in all (seconds). */
+  | { kind: 'clock'; scenarios: number; seconds: number }
+  /** No answer from the server since `since` (epoch ms). */
+  | { kind: 'no-answer'; scenario: string; since: number }
+  | { kind: 'step-failed'; scenario: string; clients: number; error: string }
+  /** The step's clients began `lateSeconds` after its window opened (the step before still waited for an op). */
+  | { kind: 'late-start'; scenario: string; clients: number; lateSeconds: number }
+  /** `startSecond`: where its window opened on the run's clock. */
+  | { kind: 'step-done'; scenario: string; clients: number; step: StepResult; startSecond: number }
+  | { kind: 'event-done'; scenario: string; event: ScenarioEvent };
 
 export type BenchmarkEvent =
   | { type: 'connected'; target: ResultDocument['target'] }
@@ -26,10 +42,11 @@ export type BenchmarkEvent =
   | { type: 'client-bound'; advice: string }
   /** The server sampler: what it could not sample, and consistency-check warnings (one line each). */
   | { type: 'server-stats'; text: string }
-  /** `--rate 80%`: the closed probe's figures and the rate the run then holds. */
-  | { type: 'rate-probe'; text: string }
-  /** A scenario run (config `scenarios`): a scenario's step began or ended, a background event started or ended. */
-  | { type: 'scenario'; text: string }
+  /** `--rate 80%`: a probe step's ops/s; then the probe (its maximum and the rate the run then holds). */
+  | { type: 'rate-probe'; clients: number; opsPerSec: number }
+  | { type: 'rate-probe'; probe: RateProbe }
+  /** A scenario run (config `scenarios`): what runs, a scenario's step ended or failed, a background event ended. */
+  | ({ type: 'scenario' } & ScenarioNews)
   /** --no-load: namespaces the workload reads or changes hold no document (counted before the first step). */
   | { type: 'empty-namespaces'; namespaces: string[]; advice: string };
 

@@ -10,13 +10,12 @@ import { MongoClientOptions } from 'mongodb';
 import { EXIT, RunError } from '../config/errors';
 import { ResultDocument } from '../result';
 import { loadResult, writeReport } from '../report';
-import { SetupPlan, SetupStep } from '../topology';
 import { RESULTS_FILE, runBenchmark } from './benchmark';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import { toolInfo } from '../common/version';
 import { abortError, acquireTarget } from '../deployment/acquire';
 import { isAbortError } from '../common/values';
-import { CommandLog, renderSetupJs, writeSetupJs } from '../deployment/command-log';
+import { CommandLog, SetupJsRecord, setupJsWhy } from '../deployment/command-log';
 import { Target, uriTarget } from '../server/target';
 import { assertWritableDir } from './out-dir';
 import { assertStoreWritable } from '../store/check';
@@ -78,29 +77,13 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
   for (const w of plan.warnings) note(`warning: ${w}`);
 
   // Steps that ran (applied or found done), plus a failed one: setup.js shows what was attempted.
-  let setupPlan: SetupPlan | undefined = plan.target.kind === 'launched' ? plan.target.plan : undefined;
-  const attempted: SetupStep[] = [];
-  const onStep = (e: { step: number; steps: number; description: string; status: string }, steps: () => SetupStep[] | undefined) => {
+  // Only once the run reached a server (the folder exists); a plain --uri run gets it on connecting.
+  const t = plan.target;
+  const why = setupJsWhy(t, 'run', { purpose: 'the data-distribution steps of --setup', asItIs: t.kind === 'uri' && t.setup ? undefined : '--setup would shard the collection' }, ' cluster');
+  const setupJs = new SetupJsRecord(outDir, log, t, why, secrets);
+  const onStep = (e: { step: number; steps: number; description: string; status: string }) => {
     hooks.emit({ type: 'setup-step', ...e });
-    const step = steps()?.[e.step - 1];
-    if (e.status === 'running' && step && !attempted.includes(step)) attempted.push(step);
-  };
-  let setupWritten = false;
-  const writeSetup = () => {
-    const t = plan.target;
-    const purpose = t.kind === 'launched' ? `the setup plan of the launched ${t.plan.topology.name} cluster` : 'the data-distribution steps of --setup';
-    const nothingBecause =
-      t.kind === 'embedded'
-        ? 'the embedded MongoDB (mongodb-memory-server) gets no setup steps from mongo-bench'
-        : t.kind === 'uri' && !t.setup
-          ? 'an existing deployment (--uri) is used as it is (--setup would shard the collection)'
-          : t.kind === 'launched' && t.plan.steps.length === 0
-            ? 'a standalone needs no setup steps'
-            : 'the run stopped before the first setup step';
-    // Only once the run reached a server (the folder exists); a plain --uri run gets it on connecting.
-    if (!log.opened) return;
-    writeSetupJs(outDir, renderSetupJs(setupPlan, attempted, { purpose, nothingBecause }, secrets));
-    setupWritten = true;
+    setupJs.step(e);
   };
 
   let target: Target | undefined;
@@ -119,16 +102,18 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     try {
       target = await acquireTarget(plan.target, {
         signal: hooks.signal,
-        onCommandLine: (line) => log.commandLine(line),
-        onCommand: (e) => log.command(e),
-        onNote: note,
-        onPhase: (phase, detail) => {
-          log.note(`${phase}: ${detail}`);
-          hooks.emit({ type: 'phase', phase, detail });
+        emit: (e) => {
+          if (e.type === 'command-line') log.commandLine(e.line);
+          else if (e.type === 'command') log.command(e.entry);
+          else if (e.type === 'note') note(e.text);
+          else if (e.type === 'secret') secrets.push(e.value);
+          else if (e.type === 'setup-step') onStep(e);
+          else {
+            log.note(`${e.phase}: ${e.detail}`);
+            hooks.emit(e);
+          }
         },
-        onStep: (e) => onStep(e, () => setupPlan?.steps),
         credentials: hooks.credentials,
-        onSecret: (value) => secrets.push(value),
         ...(plan.drop ? { beforeDataDistribution: async (uri: string) => dropDatabaseFirst(uri) } : {}),
       }, hooks.clientOptions);
       if (hooks.signal.aborted) throw abortError();
@@ -142,13 +127,13 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
           {
             onCommand: (e) => log.command(e),
             onNote: note,
-            onPlanned: (applied) => (setupPlan = applied),
-            onStep: (e) => onStep(e, () => setupPlan?.steps),
+            onPlanned: (applied) => setupJs.planned(applied),
+            onStep,
           },
         );
       }
     } finally {
-      writeSetup();
+      setupJs.write();
     }
     if (hooks.signal.aborted) throw abortError();
 
@@ -164,7 +149,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
           onEvent: (e) => {
             if (e.type === 'connected') {
               log.open();
-              if (!setupWritten) writeSetup();
+              if (!setupJs.hasWritten) setupJs.write();
             }
             if (e.type === 'load-start') log.note(`load: ${e.docs} documents of ~${e.docSize} bytes into ${e.ns}${sharded ? ' (emptied with deleteMany, keeping its sharding)' : ' (collection dropped first)'}`);
             if (e.type === 'step-start') log.note(`sweep: ${counted(e.clients, 'client')}, trial ${e.trial}/${e.trials}`);

@@ -20,8 +20,11 @@ export interface ProbeSettings {
   overrunLimitMs?: number;
 }
 
+/** What the probe tells as it goes: each step's ops/s, then the probe itself. */
+export type ProbeNews = { clients: number; opsPerSec: number } | { probe: RateProbe };
+
 /** Runs the probe; undefined when it was interrupted before it measured anything. */
-export async function probeMaximum(executor: StepExecutor, settings: ProbeSettings, say: (text: string) => void, signal?: AbortSignal): Promise<RateProbe | undefined> {
+export async function probeMaximum(executor: StepExecutor, settings: ProbeSettings, tell: (news: ProbeNews) => void, signal?: AbortSignal): Promise<RateProbe | undefined> {
   const opsPerSec: number[] = [];
   const bound: boolean[] = [];
   for (const clients of settings.clients) {
@@ -34,7 +37,7 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
     const rate = Math.round(((m.reads + m.writes) / m.elapsedSeconds) * 10) / 10;
     opsPerSec.push(rate);
     bound.push(m.client ? isClientBound(m.client) : false);
-    say(`probe: ${clients} client${clients === 1 ? '' : 's'}, ${rate} ops/s`);
+    tell({ clients, opsPerSec: rate });
     if (m.interrupted) break;
   }
   if (opsPerSec.length === 0) return undefined;
@@ -52,7 +55,7 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
     targetOpsPerSec: Math.round(settings.share * maxOpsPerSec * 10) / 10,
     clientBoundAtMax: bound[best],
   };
-  say(`maximum ${maxOpsPerSec} ops/s (${counted(probe.clientsAtMax, 'client')}): the run holds ${Math.round(settings.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`);
+  tell({ probe });
   return probe;
 }
 

@@ -7,7 +7,7 @@
  * second on the same clock (what the server saw), checked against the servers' own counts.
  */
 import { annotateResult } from '../metrics/warnings';
-import { addAvailability, clockTime } from './outages';
+import { addAvailability } from './outages';
 import type { MongoClient } from 'mongodb';
 import { ResultDocument, ScenarioEvent, ScenarioResult, StepResult } from '../result';
 import { StepMeasurement } from '../metrics/measurement';
@@ -44,11 +44,6 @@ export interface ScenarioRunContext {
   counting: WorkloadCounting;
 }
 
-function describeSpec(spec: ScenarioSpec): string {
-  const load = spec.rate ? (spec.rate.kind === 'constant' ? `${spec.rate.opsPerSecond} ops/s` : 'a ramping rate') : `${spec.clients!.join(', ')} client${spec.clients!.length === 1 && spec.clients![0] === 1 ? '' : 's'}`;
-  return `${spec.name}: ${load} from ${spec.start} s, ${spec.duration} s per step`;
-}
-
 /** A scenario's step moved onto the run's clock: `offset` empty seconds in front. */
 function onRunClock(m: StepMeasurement, offset: number): StepMeasurement {
   const pad = (a: number[]) => [...new Array<number>(offset).fill(0), ...a];
@@ -82,8 +77,8 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
   const overrunLimitMs = options.opTimeoutMS !== undefined ? options.opTimeoutMS + 1000 : undefined;
   const t0 = performance.now() + CLOCK_LEAD_MS;
   const length = Math.max(...specs.map((s) => s.start + scenarioSeconds(s)));
-  for (const spec of specs) emit({ type: 'scenario', text: describeSpec(spec) });
-  emit({ type: 'scenario', text: `${specs.length} scenarios at once, ${length} s in all` });
+  for (const { name, clients, rate, start, duration } of specs) emit({ type: 'scenario', kind: 'planned', scenario: { name, clients, rate, start, duration } });
+  emit({ type: 'scenario', kind: 'clock', scenarios: specs.length, seconds: length });
   // One measured window for the servers' side too: from the clock's start to the last scenario's end.
   ctx.serverStats?.windowOpensAt(t0, peakClients, 1);
 
@@ -109,7 +104,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
       // A sweep's steps keep their place on the clock; one whose predecessor overran starts late, and says so.
       const lateMs = performance.now() - plan.startAt!;
       try {
-        const m = await runStep(ops, prepared.scope, plan, { signal, onNoAnswer: (since) => emit({ type: 'scenario', text: `${spec.name}: no answer from the server since ${clockTime(since)}` }) });
+        const m = await runStep(ops, prepared.scope, plan, { signal, onNoAnswer: (since) => emit({ type: 'scenario', kind: 'no-answer', scenario: spec.name, since }) });
         if (m.interrupted && m.elapsedSeconds <= 0) return;
         const failure = m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
         step = summarizeStep([m], failure ? { status: 'failed', error: failure } : m.interrupted ? { status: 'interrupted' } : {});
@@ -119,12 +114,12 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
       } catch (err) {
         const error = redactUri((err as Error).message);
         failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${error}`);
-        emit({ type: 'scenario', text: `${spec.name}: step with ${counted(clients, 'client')} failed: ${error}` });
+        emit({ type: 'scenario', kind: 'step-failed', scenario: spec.name, clients, error });
         return;
       }
       sections[i].steps.push({ ...step, startSecond, ...(lateMs >= LATE_START_MS ? { startedLateBy: Math.round(lateMs) / 1000 } : {}) });
-      if (lateMs >= LATE_START_MS) emit({ type: 'scenario', text: `${spec.name}: the step with ${counted(clients, 'client')} began ${Math.round(lateMs) / 1000} s after its window opened (the step before still waited for an op)` });
-      emit({ type: 'scenario', text: `${spec.name}: ${clients} client${clients === 1 ? '' : 's'}, ${step.opsPerSec.total} ops/s (${step.ops.reads} reads, ${step.ops.writes} writes, ${step.ops.errors} errors) from ${startSecond} s` });
+      if (lateMs >= LATE_START_MS) emit({ type: 'scenario', kind: 'late-start', scenario: spec.name, clients, lateSeconds: Math.round(lateMs) / 1000 });
+      emit({ type: 'scenario', kind: 'step-done', scenario: spec.name, clients, step, startSecond });
       await ctx.save();
     }
   };
@@ -134,7 +129,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
       spec.events.map(async (event, e) => {
         const done: ScenarioEvent = await runBackgroundEvent(client, event, { t0, atSecond: spec.start + event.at }, signal);
         sections[i].events![e] = done;
-        emit({ type: 'scenario', text: `${spec.name}: ${event.action} ${done.ok ? `done (${done.startedAt} s to ${done.endedAt} s)` : `failed: ${done.error ?? ''}`}` });
+        emit({ type: 'scenario', kind: 'event-done', scenario: spec.name, event: done });
       }),
     );
   };

@@ -39,7 +39,7 @@ describe('release(): stops what was started, once', () => {
   });
 
   it('an existing deployment (--uri) has nothing to stop', async () => {
-    const target = await acquireTarget({ kind: 'uri', uri: 'mongodb://127.0.0.1:1/' }, { signal: new AbortController().signal, onCommandLine: () => undefined, onCommand: () => undefined, onNote: () => undefined, onPhase: () => undefined }, { appName: 'x' });
+    const target = await acquireTarget({ kind: 'uri', uri: 'mongodb://127.0.0.1:1/' }, { signal: new AbortController().signal, emit: () => undefined }, { appName: 'x' });
     expect(target.origin).toBe('uri');
     expect(target.clientOptions).toEqual({ appName: 'x' });
     await expect(target.release()).resolves.toBeUndefined();
