@@ -9,7 +9,6 @@ import { isClientBound } from '../metrics/client-load';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { StepPlan } from '../workload/engine/engine';
 import type { RunOptions } from './run-options';
-import { counted } from '../common/values';
 
 export interface ProbeSettings {
   share: number;
