@@ -4,50 +4,28 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { closest, parsePercent, parseOptions, positiveInt } from '../config/validate';
+import { closest, parsePercent, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/language/presets';
 import { readWorkloadFile } from '../workload/language/workload-file';
 import { replayStages } from '../workload/language/replay-curve';
 import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { parseNamespace } from '../workload/language/op-spec';
-import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
+import { parseSetup, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
 import { arrivalTimes, parseRateText, RateSpec, ScheduledRate } from '../workload/language/rate-spec';
 import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../server/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
 import { dropUndefined, fileTimestamp } from '../common/values';
+import { BenchmarkFlags, benchmarkShape, RUN_DEFAULTS } from './run-option-table';
+import type { OnError } from './run-option-table';
 
-export const RUN_DEFAULTS = {
-  workload: '6to1',
-  maxClients: 64,
-  seconds: 10,
-  warmup: 2,
-  trials: 1,
-  docs: 10_000,
-  docSize: 1024,
-  batchSize: 256,
-  ns: 'mongo_bench.docs',
-  seed: 1314159265,
-  serverSelectionTimeout: 5000,
-  /** Per-operation time limit (ms): a stuck op fails after this, and cannot hold its step much longer. */
-  opTimeout: 30_000,
-  onError: 'stop',
-  /** A step in which more than this share of the ops failed is a failed step (--max-error-rate). */
-  maxErrorRate: 0.5,
-  /** --warmup auto: the most seconds a step warms up before it is measured anyway (--warmup-max). */
-  warmupMax: 60,
-} as const;
+export { benchmarkShape, MAX_CLIENTS, MAX_WORKERS, ON_ERROR_CHOICES, rateArg, RUN_DEFAULTS, workersArg } from './run-option-table';
+export type { BenchmarkFlags, OnError } from './run-option-table';
 
-/** The most worker threads a step may use. */
-export const MAX_WORKERS = 256;
-
-/** The largest client count accepted: each client is a connection of its own. */
-export const MAX_CLIENTS = 10_000;
-
-export const ON_ERROR_CHOICES = ['stop', 'continue'] as const;
-export type OnError = (typeof ON_ERROR_CHOICES)[number];
+/** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
+export const RATE_PROBE_DEFAULT_SECONDS = RUN_DEFAULTS.rateProbeSeconds;
 
 /** What runBenchmark() needs: plain data, every default applied. */
 export interface RunOptions {
@@ -130,55 +108,6 @@ export interface RunOptions {
   scenarios?: ScenarioSpec[];
 }
 
-/** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
-export interface BenchmarkFlags {
-  workload?: string;
-  workloadFile?: string;
-  clients?: number[];
-  maxClients?: number;
-  seconds?: number;
-  /** Seconds, or 'auto' (until steady, at most warmupMax seconds). */
-  warmup?: number | 'auto';
-  /** With warmup 'auto': the most seconds a step warms up (default 60). */
-  warmupMax?: number;
-  trials?: number;
-  /** 500, "500", "80%", "100:30s,2000:2m", or (config file) stages [{ rate: 100, for: '30s' }, ...]. */
-  rate?: number | string | unknown[];
-  /** --rate 80%: seconds each client count of the closed probe runs (default 3). */
-  rateProbeSeconds?: number;
-  /** --rate 80%: the probe's client counts (default: the sweep's). */
-  rateProbeClients?: number[];
-  /** "1x", "2x", "0.5x": a multiple of the rate a captured workload file's source served. */
-  replayRate?: string;
-  /** A capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll: what the loaded documents look like. */
-  docsLike?: string;
-  docs?: number;
-  docSize?: number;
-  batchSize?: number;
-  writeConcern?: string;
-  load?: boolean;
-  ns?: string;
-  seed?: number;
-  label?: string;
-  out?: string;
-  serverSelectionTimeout?: number;
-  testDouble?: boolean;
-  opTimeout?: number;
-  onError?: string;
-  /** "50%", "0%": the share of failed ops above which a step fails (a number is taken as a fraction, from the API). */
-  maxErrorRate?: string | number;
-  /** A count, or 'auto' (commander hands the text; workersArg converts it). */
-  workers?: number | 'auto';
-  /** --no-server-stats gives false. */
-  serverStats?: boolean;
-  reset?: string;
-  /** Objectives such as 'reads.p99<5ms' (repeatable; a config file may hold one or a list). */
-  slo?: string | string[];
-  sloAbort?: boolean;
-  /** A config file's (or the API's) `scenarios`, as written: validated by lib/run/scenario-spec.ts. */
-  scenarios?: unknown[];
-}
-
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
 
 export interface OutputFlags {
@@ -193,53 +122,6 @@ export interface OutputFlags {
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 
-
-/** The engine's options (everything but --uri), shared by flags and config files. */
-export const benchmarkShape = {
-  workload: z.string().optional(),
-  workloadFile: z.string().optional(),
-  clients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS} (one connection per client)`)).min(1, 'expected at least one client count').optional(),
-  maxClients: positiveInt('the maximum client count').max(MAX_CLIENTS, `the maximum client count must be at most ${MAX_CLIENTS} (one connection per client)`).optional(),
-  seconds: positiveInt('seconds per step').optional(),
-  warmup: z.union([z.literal('auto'), z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0')], { error: 'must be auto or a whole number of seconds >= 0' }).optional(),
-  warmupMax: positiveInt('the warm-up cap (seconds)').optional(),
-  trials: positiveInt('trials per step').optional(),
-  // Every form is checked by resolveBenchmarkOptions (parseRateText), which names the option.
-  rate: z.union([z.number(), z.string(), z.array(z.unknown())]).optional(),
-  rateProbeSeconds: positiveInt('probe seconds').optional(),
-  rateProbeClients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS}`)).min(1, 'expected at least one client count').optional(),
-  replayRate: z.string().optional(),
-  docsLike: z.string().min(1, 'must not be empty').optional(),
-  docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
-  docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
-  batchSize: positiveInt('the batch size').optional(),
-  writeConcern: z.string().optional(),
-  load: z.boolean().optional(),
-  ns: z.string().optional(),
-  seed: z.number().int('must be an integer').optional(),
-  label: z.string().min(1, 'must not be empty').optional(),
-  out: z.string().min(1, 'must not be empty').optional(),
-  serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
-  testDouble: z.boolean().optional(),
-  opTimeout: positiveInt('the operation timeout (ms)').optional(),
-  onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
-  maxErrorRate: z.union([z.string(), z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')]).optional(),
-  reset: z.enum(RESET_CHOICES, { error: `must be ${RESET_CHOICES.join(' or ')}` }).optional(),
-  workers: z
-    .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
-    .optional(),
-  serverStats: z.boolean().optional(),
-  slo: z.union([z.string(), z.array(z.string())]).optional(),
-  sloAbort: z.boolean().optional(),
-  scenarios: z.array(z.unknown()).optional(),
-};
-
-/** --workers: 'auto' or a whole number (left as text when it is neither, so validation names the option). */
-export function workersArg(value: string): number | 'auto' | string {
-  const trimmed = value.trim();
-  if (trimmed === 'auto') return 'auto';
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : value;
-}
 
 const flagsSchema = z
   .object({
@@ -273,6 +155,12 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
   }
   if (/^[A-Za-z][\w-]*$/.test(trimmed)) return { w: trimmed };
   throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+}
+
+/** --write-concern as text (a flag), a number or an object (a config file, the API): parsed as the flag's text. */
+function writeConcernOf(given: BenchmarkFlags['writeConcern']): Record<string, unknown> | undefined {
+  if (given === undefined) return undefined;
+  return parseWriteConcern(typeof given === 'object' ? JSON.stringify(given) : String(given));
 }
 
 function safeLabel(label: string): string {
@@ -321,15 +209,6 @@ function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): D
   if (setup) throw new UsageError(`option --docs-like: workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`);
   return parseDocsLikeOption(flags.docsLike ?? '');
 }
-
-/** --rate as a command-line argument: a number stays a number (so -5 is refused as a rate), any other text is parsed later. */
-export function rateArg(value: string): number | string {
-  const n = Number(value);
-  return value.trim() !== '' && Number.isFinite(n) ? n : value;
-}
-
-/** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
-export const RATE_PROBE_DEFAULT_SECONDS = 3;
 
 /**
  * parseRateText names the path inside the value (`rate[1].for`); the message starts with `option --rate:` so
@@ -428,19 +307,19 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     docs,
     docSize,
     batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,
-    writeConcern: flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined,
+    writeConcern: writeConcernOf(flags.writeConcern),
     label,
     outDir: flags.out ?? defaultOutDir(label, now),
     randomSeed: flags.seed ?? RUN_DEFAULTS.seed,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? RUN_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
-    onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
+    onError: flags.onError ?? RUN_DEFAULTS.onError,
     maxErrorRate: typeof flags.maxErrorRate === 'string' ? parsePercent('--max-error-rate', flags.maxErrorRate) : flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate,
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),
-    reset: (flags.reset as ResetMode | undefined) ?? 'once',
+    reset: flags.reset ?? RUN_DEFAULTS.reset,
     ...(slo.length > 0 ? { slo, sloAbort: flags.sloAbort === true } : {}),
     ...(scenarios ? { scenarios } : {}),
   };
@@ -455,7 +334,7 @@ function resolveScenarios(flags: BenchmarkFlags, defaults: { ns: string; docs: n
   if (clash) throw new UsageError(`option --${clash.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: cannot be combined with scenarios (each scenario gives its own ops and clients or rate)`);
   if (flags.reset === 'each-step') throw new UsageError('option --reset: each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)');
   const specs = parseScenarios(flags.scenarios, 'option --scenarios', { ...defaults, seconds: flags.seconds ?? RUN_DEFAULTS.seconds });
-  const wc = flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined;
+  const wc = writeConcernOf(flags.writeConcern);
   specs.forEach((spec, i) => compileScenario(spec, `option --scenarios[${i}]`, wc));
   return specs;
 }
@@ -470,11 +349,14 @@ export function defaultOutDir(label: string, now: Date): string {
   return `reports/${fileTimestamp(now)}-${safeLabel(label)}`;
 }
 
+/** Unchecked input: a choice among words (--reset's once or each-step) may be any text, which validation names. */
+export type TextChoices<T> = { [K in keyof T]: T[K] extends string | undefined ? string | undefined : T[K] };
+
 /**
  * The engine's options for an existing deployment (`--uri` required): what runBenchmark() takes.
  * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
  */
-export function resolveRunOptions(raw: BenchmarkFlags & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
+export function resolveRunOptions(raw: TextChoices<BenchmarkFlags> & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
   const flags = parseOptions(flagsSchema, dropUndefined(raw));
   const { uri, json: _json, ...benchmark } = flags;
   void _json;
