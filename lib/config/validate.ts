@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { UsageError } from './errors';
+import { kebab, UsageError } from './errors';
+
+export { kebab };
 
 /** How a config path is shown to the user: `--max-clients` for flags, `sweep.clients[0]` for files. */
 export type PathStyle = 'flag' | 'config';
-
-export function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
 
 export function describePath(path: ReadonlyArray<PropertyKey>, style: PathStyle): string {
   if (style === 'flag' && path.length > 0) return `option --${kebab(String(path[0]))}`;

@@ -3,7 +3,7 @@
  * names its option), and the resolved RunOptions that runBenchmark() consumes.
  */
 import { z } from 'zod';
-import { UsageError } from '../config/errors';
+import { pathText, UsageError } from '../config/errors';
 import { closest, parsePercent, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps } from '../workload/language/presets';
 import { readWorkloadFile } from '../workload/language/workload-file';
@@ -211,15 +211,15 @@ function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): D
 }
 
 /**
- * parseRateText names the path inside the value (`rate[1].for`); the message starts with `option --rate:` so
- * that a config file's or the API's key is named instead where the value came from there (error-place.ts).
+ * --rate's value checked by parseRateText; a problem inside a list of stages keeps its path after the
+ * option's name as written there (`option --rate: rate[1].for: ...`), the option itself named for its source.
  */
 function parseRateFlag(value: unknown): RateSpec {
   try {
-    return parseRateText(value, 'rate');
+    return parseRateText(value, 'option --rate');
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    throw new UsageError(`option --rate: ${err.message.startsWith('rate: ') ? err.message.slice('rate: '.length) : err.message}`);
+    throw new UsageError(err.problems.map((p) => (p.option === 'rate' && p.path ? { option: 'rate', text: `rate${pathText(p.path)}: ${p.text}` } : p)));
   }
 }
 

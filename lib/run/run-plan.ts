@@ -45,8 +45,6 @@ export const runShape = {
   json: z.boolean().optional(),
   quiet: z.boolean().optional(),
   preset: z.string().optional(),
-  // A config file may give the write concern as an object.
-  writeConcern: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   // --agents and its options: checked by lib/agents/options (resolveAgentRunOptions), errors naming the option.
   agents: z.number().optional(),
   controlUri: z.string().min(1, 'must not be empty').optional(),
@@ -98,7 +96,6 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
   if (config !== undefined) {
     fromFile = readConfigFile(config, runShape, NOT_IN_FILE);
     fileValues = fromFile.values as Partial<RunFlags>;
-    if (fileValues.writeConcern !== undefined && typeof fileValues.writeConcern !== 'string') fileValues.writeConcern = JSON.stringify(fileValues.writeConcern);
   }
   const presetName = cliValues.preset ?? fileValues.preset;
   const presetValues: Partial<RunFlags> = presetName !== undefined ? { ...runPreset(presetName, cliValues.preset !== undefined ? 'option --preset' : `config ${config} preset`).values } : {};
