@@ -107,17 +107,30 @@ export class RunError extends Error {
   }
 }
 
-export const EXIT = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  /** compare: no client count could be tested (e.g. one run each): neither a pass nor a failure. */
-  notCompared: 3,
-  /** run: an objective (--slo) failed. */
-  objectiveFailed: 99,
-  sigint: 130,
-  sigterm: 143,
-} as const;
+/**
+ * Every exit code, its meaning and (for a code one command alone gives) that command: EXIT is its
+ * codes, and `mongo-bench --help`'s "Exit codes:" is written from it.
+ */
+export const EXIT_CODES = {
+  ok: { code: 0, meaning: 'success' },
+  failed: { code: 1, meaning: 'the run failed (server unreachable, a command failed, a step failed with --on-error stop)' },
+  usage: { code: 2, meaning: 'bad input: an unknown or invalid option, config key or file' },
+  /** Not in the general help: compare's own help explains it. */
+  notCompared: { code: 3, meaning: 'no client count could be tested (e.g. one run each): neither a pass nor a failure', command: 'compare', general: false },
+  objectiveFailed: { code: 99, meaning: 'an objective (--slo) failed', command: 'run' },
+  sigint: { code: 130, meaning: 'interrupted by Ctrl-C (SIGINT); partial results were written' },
+  sigterm: { code: 143, meaning: 'terminated (SIGTERM); partial results were written' },
+} as const satisfies Record<string, { code: number; meaning: string; command?: string; general?: false }>;
+
+export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([name, row]) => [name, row.code])) as {
+  readonly [K in keyof typeof EXIT_CODES]: (typeof EXIT_CODES)[K]['code'];
+};
+
+/** The general "Exit codes:" help: one line per code, `  99   run: an objective (--slo) failed`. */
+export function exitCodesHelp(): string {
+  const rows: readonly { code: number; meaning: string; command?: string; general?: false }[] = Object.values(EXIT_CODES);
+  return ['Exit codes:', ...rows.filter((row) => row.general !== false).map((row) => `  ${String(row.code).padEnd(5)}${row.command ? `${row.command}: ` : ''}${row.meaning}`)].join('\n');
+}
 
 /**
  * When two outcomes each have their code, the one shown wins by this order (first wins): bad input, an
