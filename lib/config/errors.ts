@@ -64,7 +64,7 @@ export class UsageError extends Error {
   readonly exitCode = 2;
   readonly problems: readonly UsageProblem[];
   /** `new UsageError('must be at least 1', { option: 'maxClients' })`, or several problems at once. */
-  constructor(message: string | readonly UsageProblem[], place?: OptionPlace) {
+  constructor(message: string | readonly UsageProblem[], place?: OptionPlace & Pick<UsageProblem, 'joint'>) {
     const problems = typeof message !== 'string' ? message : place ? [{ ...place, text: message }] : problemsOf(message);
     super(problems.map((p) => renderProblem(p)).join('\n'));
     this.name = 'UsageError';

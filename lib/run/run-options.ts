@@ -140,21 +140,21 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
     try {
       parsed = JSON.parse(trimmed);
     } catch {
-      throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+      throw new UsageError(`expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`, { option: 'writeConcern' });
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`option --write-concern: expected a JSON object, got ${text}`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`expected a JSON object, got ${text}`, { option: 'writeConcern' });
     for (const key of Object.keys(parsed)) {
       const fields = ['w', 'j', 'wtimeout', 'wtimeoutMS'];
       if (!fields.includes(key)) {
         // "journal" is the driver's and the old shell's name for the server's "j".
         const suggestion = key.toLowerCase() === 'journal' ? 'j' : closest(key, fields);
-        throw new UsageError(`option --write-concern: unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`);
+        throw new UsageError(`unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`, { option: 'writeConcern' });
       }
     }
     return parsed as Record<string, unknown>;
   }
   if (/^[A-Za-z][\w-]*$/.test(trimmed)) return { w: trimmed };
-  throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+  throw new UsageError(`expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`, { option: 'writeConcern' });
 }
 
 /** --write-concern as text (a flag), a number or an object (a config file, the API): parsed as the flag's text. */
@@ -177,10 +177,10 @@ function replayRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions
   if (flags.rate !== undefined) throw new UsageError('options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one');
   const m = /^(\d+(?:\.\d+)?)x?$/i.exec(String(flags.replayRate).trim());
   const multiple = m ? Number(m[1]) : NaN;
-  if (!(multiple > 0)) throw new UsageError(`option --replay-rate: expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`);
-  if (flags.workloadFile === undefined) throw new UsageError('option --replay-rate needs --workload-file: a workload written by mongo-bench capture');
+  if (!(multiple > 0)) throw new UsageError(`expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`, { option: 'replayRate' });
+  if (flags.workloadFile === undefined) throw new UsageError('needs --workload-file: a workload written by mongo-bench capture', { option: 'replayRate', joint: ' ' });
   const captured = readWorkloadFile(flags.workloadFile).capture;
-  if (!captured) throw new UsageError(`option --replay-rate: workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`);
+  if (!captured) throw new UsageError(`workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`, { option: 'replayRate' });
   const rate = captured.opsPerSecond * multiple;
   // A file without the per-second curve (written before it was recorded) replays its average rate.
   if (!captured.perSecond) return { rate };
@@ -196,17 +196,18 @@ function refuseEmptyWindow(flags: BenchmarkFlags, rate: Pick<RunOptions, 'rate' 
   const spec: ScheduledRate | undefined = rate.rate !== undefined ? { kind: 'constant', opsPerSecond: rate.rate } : rate.arrival?.kind === 'shareOfMax' ? undefined : rate.arrival;
   if (!spec) return;
   for (const at of arrivalTimes(spec, warmupSeconds + seconds)) if (at >= warmupSeconds) return;
-  const option = flags.replayRate !== undefined ? '--replay-rate' : '--rate';
+  const option = flags.replayRate !== undefined ? 'replayRate' : 'rate';
   throw new UsageError(
-    `option ${option}: the schedule puts no op in the measured window (seconds ${warmupSeconds} to ${warmupSeconds + seconds} of each step): nothing would be measured; ` +
+    `the schedule puts no op in the measured window (seconds ${warmupSeconds} to ${warmupSeconds + seconds} of each step): nothing would be measured; ` +
       `${flags.replayRate !== undefined ? 'the captured curve is silent there: ' : ''}shorten --warmup, lengthen --seconds or raise the rate`,
+    { option },
   );
 }
 
 /** --docs-like shapes what the built-in loader writes: it needs the loader. */
 function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
-  if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
-  if (setup) throw new UsageError(`option --docs-like: workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`);
+  if (flags.load === false) throw new UsageError('shapes the documents the loader writes: it cannot be combined with --no-load', { option: 'docsLike', joint: ' ' });
+  if (setup) throw new UsageError(`workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`, { option: 'docsLike' });
   return parseDocsLikeOption(flags.docsLike ?? '');
 }
 
@@ -225,18 +226,19 @@ function parseRateFlag(value: unknown): RateSpec {
 
 /** --rate in any form: a constant rate, stages, or a share of the maximum (with its probe). */
 function resolveRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
-  const probeFlag = flags.rateProbeSeconds !== undefined ? '--rate-probe-seconds' : flags.rateProbeClients !== undefined ? '--rate-probe-clients' : undefined;
+  const probeFlag = flags.rateProbeSeconds !== undefined ? 'rateProbeSeconds' : flags.rateProbeClients !== undefined ? 'rateProbeClients' : undefined;
+  const needsShare = (option: string) => new UsageError('needs --rate with a share of the maximum, such as --rate 80%', { option, joint: ' ' });
   if (flags.replayRate !== undefined) {
-    if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+    if (probeFlag) throw needsShare(probeFlag);
     return replayRate(flags, spanSeconds);
   }
   if (flags.rate === undefined) {
-    if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+    if (probeFlag) throw needsShare(probeFlag);
     return {};
   }
-  if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('option --rate: the target rate must be > 0 ops/s');
+  if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('the target rate must be > 0 ops/s', { option: 'rate' });
   const spec = parseRateFlag(flags.rate);
-  if (spec.kind !== 'shareOfMax' && probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+  if (spec.kind !== 'shareOfMax' && probeFlag) throw needsShare(probeFlag);
   if (spec.kind === 'constant') return { rate: spec.opsPerSecond };
   if (spec.kind === 'stages') return { arrival: spec };
   return {
@@ -254,7 +256,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     throw new UsageError('options --clients and --max-clients cannot be combined: give the list, or the maximum of 1, 2, 4, ...');
   }
   const ns = flags.ns ?? RUN_DEFAULTS.ns;
-  if (!parseNamespace(ns, false)) throw new UsageError(`option --ns: expected "database.collection", got "${ns}"`);
+  if (!parseNamespace(ns, false)) throw new UsageError(`expected "database.collection", got "${ns}"`, { option: 'ns' });
   const docs = flags.docs ?? RUN_DEFAULTS.docs;
   const docSize = flags.docSize ?? RUN_DEFAULTS.docSize;
 
@@ -280,16 +282,16 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const clients = scenarios ? [scenarios.reduce((sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS), 0)] : flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
-  if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
+  if (flags.sloAbort && slo.length === 0) throw new UsageError("needs at least one objective (--slo 'reads.p99<5ms')", { option: 'sloAbort' });
   checkObjectiveScopes(slo, clients);
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
   const autoWarmup = flags.warmup === 'auto';
-  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('option --warmup-max: needs --warmup auto');
+  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('needs --warmup auto', { option: 'warmupMax' });
   const warmupSeconds = flags.warmup === 'auto' ? 0 : flags.warmup ?? RUN_DEFAULTS.warmup;
   if (autoWarmup && (flags.rate !== undefined || flags.replayRate !== undefined)) {
-    throw new UsageError("option --warmup auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds");
+    throw new UsageError("auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds", { option: 'warmup', joint: ' ' });
   }
-  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('option --warmup auto: not with scenarios (they share one clock); give the warm-up in seconds');
+  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('auto: not with scenarios (they share one clock); give the warm-up in seconds', { option: 'warmup', joint: ' ' });
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
@@ -331,8 +333,8 @@ const NOT_WITH_SCENARIOS = ['workload', 'workloadFile', 'clients', 'maxClients',
 /** `scenarios`: validated and every scenario's ops compiled; errors name `option --scenarios[i]...` (re-aimed at the file or API key). */
 function resolveScenarios(flags: BenchmarkFlags, defaults: { ns: string; docs: number; docSize: number }): ScenarioSpec[] {
   const clash = NOT_WITH_SCENARIOS.find((key) => flags[key] !== undefined);
-  if (clash) throw new UsageError(`option --${clash.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: cannot be combined with scenarios (each scenario gives its own ops and clients or rate)`);
-  if (flags.reset === 'each-step') throw new UsageError('option --reset: each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)');
+  if (clash) throw new UsageError('cannot be combined with scenarios (each scenario gives its own ops and clients or rate)', { option: clash });
+  if (flags.reset === 'each-step') throw new UsageError('each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)', { option: 'reset' });
   const specs = parseScenarios(flags.scenarios, 'option --scenarios', { ...defaults, seconds: flags.seconds ?? RUN_DEFAULTS.seconds });
   const wc = writeConcernOf(flags.writeConcern);
   specs.forEach((spec, i) => compileScenario(spec, `option --scenarios[${i}]`, wc));
