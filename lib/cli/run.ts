@@ -1,14 +1,13 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
-import { intArg, intListArg, numberArg } from '../config/validate';
+import { intArg, numberArg } from '../config/validate';
 import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, RunFlags, RUN_DEFAULTS } from '../run/run-options';
 import { RUN_OPTIONS, RUN_OUTPUT_KEYS } from '../run/run-option-table';
 import { addOptions } from '../config/option-table';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
 import { clientCountsUpTo } from '../workload/language/sweep';
-import { PRESET_NAMES } from '../workload/language/presets';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
