@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { CliContext, rawArgs } from './context';
 import { EXIT } from '../config/errors';
 import { MatrixCliFlags, resolveMatrixOptions } from '../matrix/options';
-import { MATRIX_HEAD_KEYS, MATRIX_OPTIONS } from '../matrix/matrix-option-table';
+import { MATRIX_HEAD_KEYS, MATRIX_OPTIONS } from '../experiments/matrix-flags';
 import { addOptions } from '../config/option-table';
 import { addTopologyOptions } from './topology-options';
 import { renderMatrixDryRun } from '../matrix/dry-run';

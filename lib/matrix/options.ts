@@ -16,9 +16,9 @@ import { pickTopologyFlags, TopologyFlags } from '../server/flags';
 import { TargetPlan } from '../deployment/plan';
 import { fileTimestamp } from '../common/values';
 
-import { MATRIX_DEFAULTS, matrixShape } from './matrix-option-table';
+import { MATRIX_DEFAULTS, matrixShape } from '../experiments/matrix-flags';
 
-export { MATRIX_DEFAULTS, numberListArg } from './matrix-option-table';
+export { MATRIX_DEFAULTS, numberListArg } from '../experiments/matrix-flags';
 
 
 

@@ -2,13 +2,13 @@
  * The options of `mongo-bench matrix` (besides run's topology flags), one row each: flag, key,
  * help, schema, default, parser. lib/cli/matrix.ts adds the flags from it and lib/matrix/options.ts
  * validates against its shape; what an experiment flag sets is PARAMETER_FLAGS's (options.ts).
- * Rows are in --help's order.
+ * Rows are in --help's order. It lives here, beside the experiments its help names (lib/matrix names none).
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { intArg, numberArg, positiveInt } from '../config/validate';
 import { option, tableDefaults, tableShape } from '../config/option-table';
-import { experimentNames } from '../experiments/registry';
+import { experimentNames } from './registry';
 
 /** "0.5,2" -> [0.5, 2] */
 export function numberListArg(flag: string) {
