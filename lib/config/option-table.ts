@@ -54,9 +54,10 @@ export function tableDefaults<T extends OptionTable>(table: T): TableDefaults<T>
   return Object.fromEntries(Object.entries(table).flatMap(([key, row]) => (row.default === undefined ? [] : [[key, row.default]]))) as TableDefaults<T>;
 }
 
-/** '--batch-size <n>' -> '--batch-size'; '--no-load' stays. */
+/** '--batch-size <n>' -> '--batch-size'; '-o, --out <dir>' -> '--out'; '--no-load' stays. */
 export function flagName(flag: string): string {
-  return flag.split(/[ ,]/)[0];
+  const words = flag.split(/[ ,|]+/);
+  return words.find((word) => word.startsWith('--')) ?? words[0];
 }
 
 /** The help text of a row, its default placed. */
