@@ -49,7 +49,7 @@ function problemsOf(message: string): UsageProblem[] {
   return message.split('\n').map((line) => {
     const m = /^option --([a-z][a-z0-9-]*)((?:\[\d+\]|\.[\w$]+)*)(: | )(.*)$/s.exec(line);
     if (!m) return { text: line };
-    const option = m[1].replace(/-([a-z0-9])/g, (_x, c: string) => c.toUpperCase());
+    const option = m[1].replace(/-([a-z])/g, (_x, c: string) => c.toUpperCase());
     const path = [...m[2].matchAll(/\[(\d+)\]|\.([\w$]+)/g)].map((p) => (p[1] !== undefined ? Number(p[1]) : p[2]));
     return { option, ...(path.length > 0 ? { path } : {}), text: m[4], ...(m[3] === ': ' ? {} : { joint: m[3] }) };
   });

@@ -124,6 +124,24 @@ describe('errors carry their option; the edge names it for its source', () => {
   });
 });
 
+describe('a message written as text', () => {
+  it('keeps its exact text, its option read back as data', () => {
+    const texts = [
+      'option --max-clients: must be at least 1',
+      'option --scenarios[1].rate: expected a rate\noption --warmup auto: not with scenarios',
+      'option --rate: rate[0].for: expected a duration',
+      'option --tls-1x: odd\noption --foo-2: odd too',
+      'options --clients and --max-clients cannot be combined',
+      'option --x:no space',
+      'config file a.yaml:3: unknown key "x"',
+      '',
+    ];
+    for (const text of texts) expect(new UsageError(text).message).toBe(text);
+    expect(new UsageError('option --scenarios[1].rate: expected a rate').problems).toEqual([{ option: 'scenarios', path: [1, 'rate'], text: 'expected a rate' }]);
+    expect(new UsageError('option --foo-2: odd').option).toBe('foo-2');
+  });
+});
+
 describe('exit codes', () => {
   it('one table: EXIT is its codes, and the general help lists them with their meanings', () => {
     expect(EXIT).toEqual({ ok: 0, failed: 1, usage: 2, notCompared: 3, objectiveFailed: 99, sigint: 130, sigterm: 143 });
