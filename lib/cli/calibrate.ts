@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { intArg } from '../config/validate';
 import { addOptions, option, TableValues } from '../config/option-table';
 import { writeJsonAtomically } from '../common/atomic-write';
+import { dropUndefined } from '../common/values';
 import {
   CALIBRATE_DEFAULTS,
   CALIBRATE_HEADER,
@@ -68,14 +69,8 @@ export function registerCalibrate(program: Command, ctx: CliContext): void {
 }
 
 async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<void> {
-  const settings = validateCalibrateSettings({
-    workersMax: flags.workersMax ?? CALIBRATE_DEFAULTS.workersMax,
-    clientsPerWorker: flags.clients ?? CALIBRATE_DEFAULTS.clientsPerWorker,
-    seconds: flags.seconds ?? CALIBRATE_DEFAULTS.seconds,
-    warmupSeconds: flags.warmup ?? CALIBRATE_DEFAULTS.warmupSeconds,
-    docBytes: flags.docSize ?? CALIBRATE_DEFAULTS.docBytes,
-    plain: flags.plain ?? CALIBRATE_DEFAULTS.plain,
-  });
+  const given = { workersMax: flags.workersMax, clientsPerWorker: flags.clients, seconds: flags.seconds, warmupSeconds: flags.warmup, docBytes: flags.docSize, plain: flags.plain };
+  const settings = validateCalibrateSettings({ ...CALIBRATE_DEFAULTS, ...dropUndefined(given) });
   const controller = new AbortController();
   const onSigint = () => controller.abort('SIGINT');
   process.once('SIGINT', onSigint);

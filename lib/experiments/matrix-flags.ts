@@ -9,6 +9,7 @@ import { UsageError } from '../config/errors';
 import { intArg, numberArg, positiveInt } from '../config/validate';
 import { option, tableDefaults, tableShape } from '../config/option-table';
 import { experimentNames } from './registry';
+import { RUN_OPTIONS } from '../run/run-option-table';
 
 /** "0.5,2" -> [0.5, 2] */
 export function numberListArg(flag: string) {
@@ -119,13 +120,8 @@ export const MATRIX_OPTIONS = {
     arg: numberArg,
   }),
   seed: option({ flag: '--seed <n>', help: 'random seed of the document contents', schema: z.number().int(), arg: intArg }),
-  serverSelectionTimeout: option({
-    flag: '--server-selection-timeout <ms>',
-    help: 'give up on an unreachable server after this long',
-    schema: positiveInt('the timeout (ms)'),
-    default: 5000,
-    arg: intArg,
-  }),
+  /** run's own row: the same flag, meaning and default. */
+  serverSelectionTimeout: RUN_OPTIONS.serverSelectionTimeout,
   testDouble: option({ flag: '--test-double', help: 'mark the server as a test double (auto-detected for mongo-java-server)', schema: z.boolean() }),
 };
 
