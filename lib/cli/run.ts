@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
-import { intArg, numberArg } from '../config/validate';
+import { intArg } from '../config/validate';
 import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, RunFlags, RUN_DEFAULTS } from '../run/run-options';
 import { RUN_OPTIONS, RUN_OUTPUT_KEYS } from '../run/run-option-table';
 import { addOptions } from '../config/option-table';
@@ -16,7 +16,7 @@ import { RUN_TARGET_DEFAULTS } from '../server/flags';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
-import { resolveAgentRunOptions } from '../agents/options';
+import { AGENT_RUN_OPTIONS, resolveAgentRunOptions } from '../agents/options';
 import { startCoordinator } from '../run/start-coordinator';
 import { uriTarget } from '../server/target';
 import type { Coordinator } from '../agents/coordinator';
@@ -123,12 +123,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .optionsGroup('Benchmark:');
   addOptions(command, RUN_OPTIONS, BENCHMARK_KEYS);
   command
-    .optionsGroup('Several load machines (docs/agents.md):')
-    .option('--agents <n>', "run every step's clients on n agents (mongo-bench agent on each load machine), coordinated through --control-uri", intArg('--agents'))
-    .option('--control-uri <uri>', 'with --agents: the MongoDB deployment that coordinates the agents (default: --uri)')
-    .option('--control-db <name>', 'with --agents: the control database (default: mongo_bench_control)')
-    .option('--agent-wait <s>', 'with --agents: how long to wait for the agents to join (default: 120)', numberArg('--agent-wait'))
-    .option('--agent-timeout <s>', 'with --agents: an agent silent this long mid-step is lost and fails the step (default: 10)', numberArg('--agent-timeout'))
+    .optionsGroup('Several load machines (docs/agents.md):');
+  addOptions(command, AGENT_RUN_OPTIONS);
+  command
     .optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
   addConnectionOptions(command);
   command

@@ -9,7 +9,8 @@ import { UsageError } from '../config/errors';
 import { ConfigFileResult, placeInFile, readConfigFile } from '../config/config-file';
 import { withOptionPlaces } from '../config/error-place';
 import { runPreset } from './presets';
-import { AGENT_FLAG_KEYS, AgentFlags } from '../agents/options';
+import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../agents/options';
+import { tableShape } from '../config/option-table';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
 import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
 import { parseOptions } from '../config/validate';
@@ -46,11 +47,7 @@ export const runShape = {
   quiet: z.boolean().optional(),
   preset: z.string().optional(),
   // --agents and its options: checked by lib/agents/options (resolveAgentRunOptions), errors naming the option.
-  agents: z.number().optional(),
-  controlUri: z.string().min(1, 'must not be empty').optional(),
-  controlDb: z.string().min(1, 'must not be empty').optional(),
-  agentWait: z.number().optional(),
-  agentTimeout: z.number().optional(),
+  ...tableShape(AGENT_RUN_OPTIONS),
   store: z.string().min(1, 'must not be empty').optional(),
 };
 
