@@ -4,7 +4,7 @@ import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { intArg } from '../config/validate';
 import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, RunFlags, RUN_DEFAULTS } from '../run/run-options';
-import { RUN_OPTIONS, RUN_OUTPUT_KEYS } from '../run/run-option-table';
+import { RUN_OPTIONS, RUN_OUTPUT_KEYS, RUN_OUTPUT_OPTIONS } from '../run/run-option-table';
 import { addOptions } from '../config/option-table';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
 import { clientCountsUpTo } from '../workload/language/sweep';
@@ -131,10 +131,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
   command
     .optionsGroup('Output:');
   addOptions(command, RUN_OPTIONS, RUN_OUTPUT_KEYS);
-  command
-    .option('--store <dir|uri>', 'also keep the result in a results store: a folder, or mongodb://host/db[.collection] (default: env MONGO_BENCH_STORE); mongo-bench history reads it')
-    .option('--json', 'print the result document on stdout, and nothing else there (progress and tables go to stderr)')
-    .option('--quiet', 'no progress and no tables; errors, warnings and the output folder only')
+  addOptions(command, RUN_OUTPUT_OPTIONS)
     .addHelpText('after', RUN_HELP)
     .action(async (_flags: RunFlags, cmd: Command) => runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')));
 }

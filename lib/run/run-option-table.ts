@@ -174,7 +174,18 @@ export const RUN_OPTIONS = {
   out: option({ flag: '--out <dir>', help: 'output folder (default: reports/<timestamp>-<label>/)', schema: z.string().min(1, 'must not be empty') }),
 };
 
-/** The rows run's --help shows under "Output:" (the others go under "Benchmark:"). */
+/** run's output switches (the run command and its config files; the API's benchmark() takes none of them). */
+export const RUN_OUTPUT_OPTIONS = {
+  store: option({
+    flag: '--store <dir|uri>',
+    help: 'also keep the result in a results store: a folder, or mongodb://host/db[.collection] (default: env MONGO_BENCH_STORE); mongo-bench history reads it',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  json: option({ flag: '--json', help: 'print the result document on stdout, and nothing else there (progress and tables go to stderr)', schema: z.boolean() }),
+  quiet: option({ flag: '--quiet', help: 'no progress and no tables; errors, warnings and the output folder only', schema: z.boolean() }),
+};
+
+/** The rows run's --help shows under "Output:" (the others go under "Benchmark:"), before RUN_OUTPUT_OPTIONS. */
 export const RUN_OUTPUT_KEYS = ['label', 'out'] as const satisfies readonly (keyof typeof RUN_OPTIONS)[];
 
 /** The benchmark's options as flags, config files and the API give them (validated by benchmarkShape). */

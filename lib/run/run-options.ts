@@ -18,7 +18,8 @@ import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../server/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
 import { dropUndefined, fileTimestamp } from '../common/values';
-import { BenchmarkFlags, benchmarkShape, RUN_DEFAULTS } from './run-option-table';
+import { BenchmarkFlags, benchmarkShape, RUN_DEFAULTS, RUN_OUTPUT_OPTIONS } from './run-option-table';
+import type { TableValues } from '../config/option-table';
 import type { OnError } from './run-option-table';
 
 export { benchmarkShape, MAX_CLIENTS, MAX_WORKERS, ON_ERROR_CHOICES, rateArg, RUN_DEFAULTS, workersArg } from './run-option-table';
@@ -110,15 +111,11 @@ export interface RunOptions {
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
 
-export interface OutputFlags {
-  json?: boolean;
-  quiet?: boolean;
+export type OutputFlags = TableValues<typeof RUN_OUTPUT_OPTIONS> & {
   dryRun?: boolean;
   config?: string;
   preset?: string;
-  /** Keep the result in a results store: a folder or a mongodb:// URI (lib/store). */
-  store?: string;
-}
+};
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 

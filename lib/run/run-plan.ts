@@ -11,6 +11,7 @@ import { withOptionPlaces } from '../config/error-place';
 import { runPreset } from './presets';
 import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../agents/options';
 import { tableShape } from '../config/option-table';
+import { RUN_OUTPUT_OPTIONS } from './run-option-table';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
 import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
 import { parseOptions } from '../config/validate';
@@ -43,12 +44,10 @@ export interface RunPlan {
 export const runShape = {
   ...benchmarkShape,
   ...targetShape,
-  json: z.boolean().optional(),
-  quiet: z.boolean().optional(),
+  ...tableShape(RUN_OUTPUT_OPTIONS),
   preset: z.string().optional(),
   // --agents and its options: checked by lib/agents/options (resolveAgentRunOptions), errors naming the option.
   ...tableShape(AGENT_RUN_OPTIONS),
-  store: z.string().min(1, 'must not be empty').optional(),
 };
 
 const NOT_IN_FILE = {
