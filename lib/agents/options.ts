@@ -1,17 +1,42 @@
 /** `run --agents N --control-uri URI [--agent-wait S] [--agent-timeout S]`: validated, each error naming its option. */
+import { z } from 'zod';
 import { UsageError } from '../config/errors';
+import { intArg, numberArg } from '../config/validate';
+import { option, TableValues } from '../config/option-table';
 import { DEFAULT_CONTROL_DB } from './control';
 
-/** `run --agents N`: the clients run on agents coordinated through a control database (lib/agents). */
-export interface AgentFlags {
-  agents?: number;
-  controlUri?: string;
-  controlDb?: string;
-  agentWait?: number;
-  agentTimeout?: number;
-}
+export const AGENT_DEFAULTS = { waitSeconds: 120, lostAfterSeconds: 10 } as const;
 
-export const AGENT_FLAG_KEYS: (keyof AgentFlags)[] = ['agents', 'controlUri', 'controlDb', 'agentWait', 'agentTimeout'];
+/**
+ * `run --agents N`: the clients run on agents coordinated through a control database (lib/agents).
+ * run's agent options, one row each (flags, config-file keys), in --help's order.
+ */
+export const AGENT_RUN_OPTIONS = {
+  agents: option({
+    flag: '--agents <n>',
+    help: "run every step's clients on n agents (mongo-bench agent on each load machine), coordinated through --control-uri",
+    schema: z.number(),
+    arg: intArg,
+  }),
+  controlUri: option({
+    flag: '--control-uri <uri>',
+    help: 'with --agents: the MongoDB deployment that coordinates the agents (default: --uri)',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  controlDb: option({ flag: '--control-db <name>', help: 'with --agents: the control database', schema: z.string().min(1, 'must not be empty'), default: DEFAULT_CONTROL_DB }),
+  agentWait: option({ flag: '--agent-wait <s>', help: 'with --agents: how long to wait for the agents to join', schema: z.number(), default: AGENT_DEFAULTS.waitSeconds, arg: numberArg }),
+  agentTimeout: option({
+    flag: '--agent-timeout <s>',
+    help: 'with --agents: an agent silent this long mid-step is lost and fails the step',
+    schema: z.number(),
+    default: AGENT_DEFAULTS.lostAfterSeconds,
+    arg: numberArg,
+  }),
+};
+
+export type AgentFlags = TableValues<typeof AGENT_RUN_OPTIONS>;
+
+export const AGENT_FLAG_KEYS = Object.keys(AGENT_RUN_OPTIONS) as (keyof AgentFlags)[];
 
 /** The flags and config-file keys, validated here. */
 export type AgentRunFlags = AgentFlags;
@@ -23,8 +48,6 @@ export interface AgentRunOptions {
   waitMs: number;
   lostAfterMs: number;
 }
-
-export const AGENT_DEFAULTS = { waitSeconds: 120, lostAfterSeconds: 10 } as const;
 
 export const MAX_AGENTS = 1000;
 

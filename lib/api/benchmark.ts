@@ -6,7 +6,7 @@
 import { MongoClientOptions } from 'mongodb';
 import { z } from 'zod';
 import { placeInFile, readConfigFile } from '../config/config-file';
-import { checkApiKeys, withOptionPlaces } from '../config/error-place';
+import { apiNamer, checkApiKeys, withOptionPlaces } from '../config/error-place';
 import { UsageError } from '../config/errors';
 import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../run/run-options';
 import { ResultDocument } from '../result';
@@ -15,19 +15,13 @@ import { BenchmarkEvent } from '../run/events';
 import { Target, uriTarget } from '../server/target';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
-export interface BenchmarkInput extends Omit<BenchmarkFlags, 'writeConcern' | 'ops'> {
+export interface BenchmarkInput extends BenchmarkFlags {
   /** The deployment, e.g. mongodb://127.0.0.1:27017 or a MongoMemoryServer's getUri(). */
   uri: string;
   /** Your own ops (benchRun format) instead of a preset `workload`; validated before anything connects. */
   ops?: unknown[];
-  /** The command line's --ops (`ops` here is the workload): each step and trial measures exactly this many ops. */
-  opCount?: number;
   /** Name of `ops` in the result (default "custom"). */
   workloadName?: string;
-  /** 1, "majority", or {w, j, wtimeout}: the loader's, and that of writes without one. */
-  writeConcern?: string | number | Record<string, unknown>;
-  /** Where results.json goes after every step; nothing is written when absent. */
-  out?: string;
 }
 
 export interface BenchmarkControl {
@@ -47,21 +41,20 @@ export interface BenchmarkControl {
 export function benchmarkOptions(input: BenchmarkInput): RunOptions {
   checkApiKeys(input, INPUT_KEYS);
   // The checks are shared with the CLI and name its flags (option --max-clients): here, the API's keys.
-  return withOptionPlaces(() => resolveInput(input), (key) => `option ${key}`);
+  return withOptionPlaces(() => resolveInput(input), apiNamer);
 }
 
 /** Every key a BenchmarkInput may have. */
-const INPUT_KEYS: readonly string[] = ['uri', 'ops', 'opCount', 'workloadName', 'out', ...Object.keys(benchmarkShape)];
+const INPUT_KEYS: readonly string[] = ['uri', 'ops', 'workloadName', 'out', ...Object.keys(benchmarkShape)];
 
 function resolveInput(input: BenchmarkInput): RunOptions {
-  const { ops, opCount, workloadName, writeConcern, out, ...flags } = input;
+  const { ops, workloadName, out, ...flags } = input;
   if (ops !== undefined && (flags.workload !== undefined || flags.workloadFile !== undefined)) {
     throw new UsageError('option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file');
   }
   if (ops !== undefined && !Array.isArray(ops)) throw new UsageError('option ops: expected an array of benchRun ops');
   if (ops !== undefined && flags.scenarios !== undefined) throw new UsageError('option ops: cannot be combined with scenarios: each scenario gives its own ops');
-  const wc = writeConcern === undefined ? undefined : typeof writeConcern === 'object' ? JSON.stringify(writeConcern) : String(writeConcern);
-  const options = resolveRunOptions({ ...flags, ...(opCount !== undefined ? { ops: opCount } : {}), ...(wc !== undefined ? { writeConcern: wc } : {}) });
+  const options = resolveRunOptions(flags);
   const name = workloadName ?? 'custom';
   return {
     ...options,
@@ -78,23 +71,15 @@ export async function benchmark(input: BenchmarkInput, control: BenchmarkControl
   return runBenchmark({ ...options, uri: server.uri }, { ...hooks, target: server });
 }
 
-const { ops: opCountShape, ...benchmarkKeys } = benchmarkShape;
-const configShape = {
-  ...benchmarkKeys,
-  opCount: opCountShape,
-  uri: z.string().min(1, 'must not be empty').optional(),
-  // As in benchmark(): 1, "majority", or an object (YAML's `writeConcern: {w: 1, j: true}`).
-  writeConcern: z.union([z.string(), z.number(), z.record(z.string(), z.unknown())]).optional(),
-};
+const configShape = { ...benchmarkShape, uri: z.string().min(1, 'must not be empty').optional() };
 
 /** Reads a JSON or YAML config file (the keys of `mongo-bench run --config`, benchmark part) as a BenchmarkInput. */
 export function readBenchmarkConfig(file: string, overrides: Partial<BenchmarkInput> = {}): BenchmarkInput {
   const read = readConfigFile(file, configShape);
-  const values = read.values as Partial<BenchmarkInput> & { writeConcern?: unknown };
-  const merged = { ...values, ...overrides } as Partial<BenchmarkInput>;
+  const merged: Partial<BenchmarkInput> = { ...read.values, ...overrides };
   if (merged.uri === undefined) throw new UsageError(`config ${file}: uri: required (the deployment to benchmark), in the file or as an override`);
   // Checked now, while the file's lines are known: an error names the file and line (or the override's key).
   checkApiKeys(overrides, INPUT_KEYS);
-  withOptionPlaces(() => resolveInput(merged as BenchmarkInput), (key, path) => (key in overrides ? undefined : placeInFile(read, key, path)) ?? `option ${key}`);
+  withOptionPlaces(() => resolveInput(merged as BenchmarkInput), (key, path) => (key in overrides ? undefined : placeInFile(read, key, path)) ?? apiNamer(key));
   return merged as BenchmarkInput;
 }

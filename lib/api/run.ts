@@ -5,7 +5,7 @@
  */
 import { MongoClientOptions } from 'mongodb';
 import { RunFlags } from '../run/run-options';
-import { checkApiKeys, withOptionPlaces } from '../config/error-place';
+import { apiNamer, checkApiKeys, withOptionPlaces } from '../config/error-place';
 import { resolveRunPlan, runShape } from '../run/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
 import { RunEvent } from '../run/events';
@@ -24,7 +24,7 @@ export type { RunFlags, RunOutcome, RunEvent };
 export async function run(options: RunFlags, control: RunControl = {}): Promise<RunOutcome> {
   checkApiKeys(options, [...Object.keys(runShape), 'config', 'dryRun']);
   // The checks are the CLI's and name its flags (option --max-clients): here, the API's keys.
-  const plan = withOptionPlaces(() => resolveRunPlan({ ...options, dryRun: undefined }), (key) => `option ${key}`);
+  const plan = withOptionPlaces(() => resolveRunPlan({ ...options, dryRun: undefined }), apiNamer);
   const outcome = await executeRun(plan, {
     signal: control.signal ?? new AbortController().signal,
     emit: (event) => control.onEvent?.(event),

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT } from '../config/errors';
+import { z } from 'zod';
 import { intArg } from '../config/validate';
+import { addOptions, option, TableValues } from '../config/option-table';
 import { writeJsonAtomically } from '../common/atomic-write';
-import { counted } from '../common/values';
+import { counted, dropUndefined } from '../common/values';
 import {
   CALIBRATE_DEFAULTS,
   CALIBRATE_HEADER,
@@ -15,27 +17,43 @@ import {
   workerCounts,
 } from '../calibrate/calibrate';
 
-interface CalibrateFlags {
-  workersMax: number;
-  clients: number;
-  seconds: number;
-  warmup: number;
-  docSize: number;
-  plain: boolean;
-  json?: string;
-}
+/** calibrate's options, one row each (no config file: the flags alone), in --help's order. */
+const CALIBRATE_OPTIONS = {
+  workersMax: option({
+    flag: '--workers-max <n>',
+    help: 'last worker count of the doubling 1, 2, 4, ...; by default the cores available minus one (at least 1), so on this machine',
+    schema: z.number(),
+    default: CALIBRATE_DEFAULTS.workersMax,
+    arg: intArg,
+  }),
+  clients: option({
+    flag: '--clients <n>',
+    help: 'clients per worker (each row runs workers x clients; the plain loop runs as many)',
+    schema: z.number(),
+    default: CALIBRATE_DEFAULTS.clientsPerWorker,
+    arg: intArg,
+  }),
+  seconds: option({ flag: '--seconds <n>', help: 'measured seconds per run', schema: z.number(), default: CALIBRATE_DEFAULTS.seconds, arg: intArg }),
+  warmup: option({ flag: '--warmup <n>', help: 'seconds run before each measured run, not counted', schema: z.number(), default: CALIBRATE_DEFAULTS.warmupSeconds, arg: intArg }),
+  docSize: option({
+    flag: '--doc-size <bytes>',
+    help: 'size of the document the null server returns for each findOne',
+    schema: z.number(),
+    default: CALIBRATE_DEFAULTS.docBytes,
+    arg: intArg,
+  }),
+  plain: option({ flag: '--no-plain', help: 'skip the plain driver loop', schema: z.boolean() }),
+  json: option({ flag: '--json <file>', help: 'also write the figures as JSON to this file', schema: z.string() }),
+};
+
+/** What commander hands over: only what was typed (the defaults are applied by validateCalibrateSettings's caller). */
+type CalibrateFlags = TableValues<typeof CALIBRATE_OPTIONS>;
 
 export function registerCalibrate(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('calibrate')
-    .description("measure what this machine can drive: the engine against a built-in null server at 1, 2, 4, ... workers, next to a plain driver loop")
-    .option('--workers-max <n>', 'last worker count of the doubling 1, 2, 4, ...; by default the cores available minus one (at least 1), so on this machine', intArg('--workers-max'), CALIBRATE_DEFAULTS.workersMax)
-    .option('--clients <n>', 'clients per worker (each row runs workers x clients; the plain loop runs as many)', intArg('--clients'), CALIBRATE_DEFAULTS.clientsPerWorker)
-    .option('--seconds <n>', 'measured seconds per run', intArg('--seconds'), CALIBRATE_DEFAULTS.seconds)
-    .option('--warmup <n>', 'seconds run before each measured run, not counted', intArg('--warmup'), CALIBRATE_DEFAULTS.warmupSeconds)
-    .option('--doc-size <bytes>', 'size of the document the null server returns for each findOne', intArg('--doc-size'), CALIBRATE_DEFAULTS.docBytes)
-    .option('--no-plain', 'skip the plain driver loop')
-    .option('--json <file>', 'also write the figures as JSON to this file')
+    .description("measure what this machine can drive: the engine against a built-in null server at 1, 2, 4, ... workers, next to a plain driver loop");
+  addOptions(command, CALIBRATE_OPTIONS)
     .addHelpText(
       'after',
       '\nNo server is needed: a null server (a MongoDB wire-protocol responder that answers at once and stores nothing)\n' +
@@ -51,14 +69,8 @@ export function registerCalibrate(program: Command, ctx: CliContext): void {
 }
 
 async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<void> {
-  const settings = validateCalibrateSettings({
-    workersMax: flags.workersMax,
-    clientsPerWorker: flags.clients,
-    seconds: flags.seconds,
-    warmupSeconds: flags.warmup,
-    docBytes: flags.docSize,
-    plain: flags.plain,
-  });
+  const given = { workersMax: flags.workersMax, clientsPerWorker: flags.clients, seconds: flags.seconds, warmupSeconds: flags.warmup, docBytes: flags.docSize, plain: flags.plain };
+  const settings = validateCalibrateSettings({ ...CALIBRATE_DEFAULTS, ...dropUndefined(given) });
   const controller = new AbortController();
   const onSigint = () => controller.abort('SIGINT');
   process.once('SIGINT', onSigint);

@@ -3,7 +3,9 @@ import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
+import { z } from 'zod';
 import { numberArg } from '../config/validate';
+import { addOptions, option, TableValues } from '../config/option-table';
 import { ResultDocument, loadResult } from '../result';
 import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
 import { fileTimestamp } from '../common/values';
@@ -46,17 +48,36 @@ Exit codes:
   2    bad input: a missing or invalid result file, a test double against MongoDB, a bad option
   3    not compared: no client count could be tested (one run each, too few trials, failed steps)`;
 
-interface CompareFlags {
-  threshold?: number;
-  alpha?: number;
-  noise?: number;
-  out?: string;
-  json?: boolean;
-  run?: boolean;
-  seed?: number;
-  clients?: number[];
-  paired?: boolean;
-}
+/** compare's options, one row each (flags only: a run configuration is a config file of run's), in --help's order. */
+const COMPARE_OPTIONS = {
+  threshold: option({
+    flag: '--threshold <percent>',
+    help: 'a significant ops/s drop beyond this is a regression, exit code 1',
+    schema: z.number(),
+    default: COMPARE_DEFAULTS.threshold,
+    arg: numberArg,
+  }),
+  noise: option({ flag: '--noise <percent>', help: 'significant changes smaller than this count as noise', schema: z.number(), default: COMPARE_DEFAULTS.noise, arg: numberArg }),
+  alpha: option({
+    flag: '--alpha <p>',
+    help: (d) => `significance level of the test (default: ${d}, i.e. 95% confidence)`,
+    schema: z.number(),
+    default: COMPARE_DEFAULTS.alpha,
+    arg: numberArg,
+  }),
+  out: option({ flag: '-o, --out <dir>', help: 'where compare.md, compare.json, compare-ratios.png and index.html go (default: reports/compare-<timestamp>/)', schema: z.string() }),
+  json: option({ flag: '--json', help: 'print the comparison as JSON on stdout instead of the table', schema: z.boolean() }),
+  run: option({ flag: '--run', help: 'A and B are run configurations (config files): run them now in randomized interleaved trials, then compare', schema: z.boolean() }),
+  seed: option({ flag: '--seed <n>', help: "with --run: seed of the trials' order (default: 1)", schema: z.number(), arg: intArg }),
+  clients: option({ flag: '--clients <list>', help: "with --run: the client counts for both (overrides the configurations')", schema: z.array(z.number()), arg: intListArg }),
+  paired: option({
+    flag: '--paired',
+    help: 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials',
+    schema: z.boolean(),
+  }),
+};
+
+type CompareFlags = TableValues<typeof COMPARE_OPTIONS>;
 
 /** "a.json,b.json" -> both files: several result files of one configuration on one side. */
 function sideFiles(arg: string): string[] {
@@ -73,20 +94,12 @@ async function loadBoth(files: [string, string]): Promise<[ResultDocument[], Res
 }
 
 export function registerCompare(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('compare')
     .description('compare two results.json files (A the baseline, B the candidate): ratios by client count, a verdict that accounts for noise, exit 1 on a regression')
     .argument('<a>', 'the baseline result file (results.json); several of one configuration: comma separated')
-    .argument('<b>', 'the result file(s) to judge against it')
-    .option('--threshold <percent>', `a significant ops/s drop beyond this is a regression, exit code 1 (default: ${COMPARE_DEFAULTS.threshold})`, numberArg('--threshold'))
-    .option('--noise <percent>', `significant changes smaller than this count as noise (default: ${COMPARE_DEFAULTS.noise})`, numberArg('--noise'))
-    .option('--alpha <p>', `significance level of the test (default: ${COMPARE_DEFAULTS.alpha}, i.e. 95% confidence)`, numberArg('--alpha'))
-    .option('-o, --out <dir>', 'where compare.md, compare.json, compare-ratios.png and index.html go (default: reports/compare-<timestamp>/)')
-    .option('--json', 'print the comparison as JSON on stdout instead of the table')
-    .option('--run', 'A and B are run configurations (config files): run them now in randomized interleaved trials, then compare')
-    .option('--seed <n>', 'with --run: seed of the trials\' order (default: 1)', intArg('--seed'))
-    .option('--clients <list>', 'with --run: the client counts for both (overrides the configurations\')', intListArg('--clients'))
-    .option('--paired', 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials')
+    .argument('<b>', 'the result file(s) to judge against it');
+  addOptions(command, COMPARE_OPTIONS)
     .addHelpText('after', COMPARE_HELP)
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
       if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');

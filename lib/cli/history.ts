@@ -3,7 +3,9 @@ import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, RunError, UsageError } from '../config/errors';
+import { z } from 'zod';
 import { intArg, numberArg } from '../config/validate';
+import { addOptions, option, TableValues } from '../config/option-table';
 import { loadResult } from '../result';
 import { openStore, resolveStoreSpec, STORE_ENV } from '../store';
 import { buildHistory, GATE_CHOICES, HISTORY_DEFAULTS, writeHistory } from '../history';
@@ -50,19 +52,46 @@ Examples:
   mongo-bench import --store mongodb://perf-db.example.net/mongo_bench reports/
   mongo-bench import --store results/ reports/2026-01-05T02-00-00Z-nightly/results.json`;
 
-interface HistoryFlags {
-  store?: string;
-  label?: string;
-  workload?: string;
-  threshold?: number;
-  pvalue?: number;
-  permutations?: number;
-  seed?: number;
-  gate?: string;
-  accept?: string;
-  out?: string;
-  json?: boolean;
-}
+/** history's options, one row each (flags only), in --help's order. */
+const HISTORY_OPTIONS = {
+  store: option({
+    flag: '--store <dir|uri>',
+    help: `the results store: a folder of result files, or mongodb://host/db[.collection] (default: env ${STORE_ENV})`,
+    schema: z.string(),
+  }),
+  label: option({ flag: '--label <label>', help: 'only this label (default: every label in the store, each its own series)', schema: z.string() }),
+  workload: option({ flag: '--workload <name>', help: 'only results of this workload', schema: z.string() }),
+  threshold: option({
+    flag: '--threshold <percent>',
+    help: 'a significant worsening beyond this is a regression, exit code 1',
+    schema: z.number(),
+    default: HISTORY_DEFAULTS.threshold,
+    arg: numberArg,
+  }),
+  pvalue: option({
+    flag: '--pvalue <p>',
+    help: 'a change point needs a permutation p-value at most this',
+    schema: z.number(),
+    default: HISTORY_DEFAULTS.pvalue,
+    arg: numberArg,
+  }),
+  permutations: option({ flag: '--permutations <n>', help: 'permutations per significance test', schema: z.number(), default: HISTORY_DEFAULTS.permutations, arg: intArg }),
+  seed: option({ flag: '--seed <n>', help: 'seed of the permutation test', schema: z.number(), default: HISTORY_DEFAULTS.seed, arg: intArg }),
+  gate: option({
+    flag: '--gate <metrics>',
+    help: `also gate these, comma separated: ${Object.keys(GATE_CHOICES).join(', ')} (ops/s and p50 are always gated)`,
+    schema: z.string(),
+  }),
+  accept: option({
+    flag: '--accept <time>',
+    help: 'an ISO time: runs from then on are the baseline (accept a change as the new normal; earlier runs are no baseline)',
+    schema: z.string(),
+  }),
+  out: option({ flag: '-o, --out <dir>', help: 'where history.md, history.json and the trend charts go (default: reports/history-<timestamp>/)', schema: z.string() }),
+  json: option({ flag: '--json', help: 'print history.json on stdout instead of the summary', schema: z.boolean() }),
+};
+
+type HistoryFlags = TableValues<typeof HISTORY_OPTIONS>;
 
 function requireStore(given: string | undefined): string {
   const spec = resolveStoreSpec(given);
@@ -71,20 +100,10 @@ function requireStore(given: string | undefined): string {
 }
 
 export function registerHistory(program: Command, ctx: CliContext): void {
-  program
+  const history = program
     .command('history')
-    .description('performance over time: the series of stored results per label, client count and metric, change points (E-Divisive means), trend charts; exit 1 when the newest change is a regression')
-    .option('--store <dir|uri>', `the results store: a folder of result files, or mongodb://host/db[.collection] (default: env ${STORE_ENV})`)
-    .option('--label <label>', 'only this label (default: every label in the store, each its own series)')
-    .option('--workload <name>', 'only results of this workload')
-    .option('--threshold <percent>', `a significant worsening beyond this is a regression, exit code 1 (default: ${HISTORY_DEFAULTS.threshold})`, numberArg('--threshold'))
-    .option('--pvalue <p>', `a change point needs a permutation p-value at most this (default: ${HISTORY_DEFAULTS.pvalue})`, numberArg('--pvalue'))
-    .option('--permutations <n>', `permutations per significance test (default: ${HISTORY_DEFAULTS.permutations})`, intArg('--permutations'))
-    .option('--seed <n>', `seed of the permutation test (default: ${HISTORY_DEFAULTS.seed})`, intArg('--seed'))
-    .option('--gate <metrics>', `also gate these, comma separated: ${Object.keys(GATE_CHOICES).join(', ')} (ops/s and p50 are always gated)`)
-    .option('--accept <time>', 'an ISO time: runs from then on are the baseline (accept a change as the new normal; earlier runs are no baseline)')
-    .option('-o, --out <dir>', 'where history.md, history.json and the trend charts go (default: reports/history-<timestamp>/)')
-    .option('--json', 'print history.json on stdout instead of the summary')
+    .description('performance over time: the series of stored results per label, client count and metric, change points (E-Divisive means), trend charts; exit 1 when the newest change is a regression');
+  addOptions(history, HISTORY_OPTIONS)
     .addHelpText('after', HISTORY_HELP)
     .action(async (flags: HistoryFlags) => {
       const spec = requireStore(flags.store);

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CliContext, processContext } from './context';
-import { EXIT, RunError, UsageError } from '../config/errors';
+import { EXIT, exitCodesHelp, RunError, UsageError } from '../config/errors';
 import { toolInfo } from '../common/version';
 import { registerRun } from './run';
 import { registerScripts } from './scripts';
@@ -16,15 +16,6 @@ import { registerCapture } from './capture';
 import { docsHelp } from './docs-help';
 import { suggestOptions } from './did-you-mean';
 
-const EXIT_CODES_HELP = `
-Exit codes:
-  0    success
-  1    the run failed (server unreachable, a command failed, a step failed with --on-error stop)
-  2    bad input: an unknown or invalid option, config key or file
-  99   run: an objective (--slo) failed
-  130  interrupted by Ctrl-C (SIGINT); partial results were written
-  143  terminated (SIGTERM); partial results were written`;
-
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('mongo-bench');
   program
@@ -32,7 +23,7 @@ export function buildProgram(ctx: CliContext): Command {
     .version(toolInfo().version, '-V, --version')
     .showSuggestionAfterError(true)
     .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s), outputError: (s, write) => write(suggestOptions(s, program)) })
-    .addHelpText('after', EXIT_CODES_HELP + docsHelp())
+    .addHelpText('after', `\n${exitCodesHelp()}${docsHelp()}`)
     .exitOverride();
   registerRun(program, ctx);
   registerScripts(program, ctx);

@@ -1,14 +1,15 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { CliContext, rawArgs } from './context';
 import { EXIT } from '../config/errors';
-import { intArg, numberArg } from '../config/validate';
-import { MATRIX_DEFAULTS, MatrixCliFlags, numberListArg, resolveMatrixOptions } from '../matrix/options';
+import { MatrixCliFlags, resolveMatrixOptions } from '../matrix/options';
+import { MATRIX_HEAD_KEYS, MATRIX_OPTIONS } from '../experiments/matrix-flags';
+import { addOptions } from '../config/option-table';
 import { addTopologyOptions } from './topology-options';
 import { renderMatrixDryRun } from '../matrix/dry-run';
 import { planMatrix } from '../matrix/plan';
 import { installInterrupt } from '../run/interrupt';
 import { redactText } from '../security/redact';
-import { allExperiments, experimentNames, findExperiment } from '../experiments/registry';
+import { allExperiments, findExperiment } from '../experiments/registry';
 import { MatrixEvent, runMatrix } from '../matrix/runner';
 import { MatrixDocument } from '../matrix/matrix-document';
 import { formatMeasure, matrixTable, unitShown } from '../matrix/table';
@@ -17,46 +18,22 @@ import { serverWarning, targetServerLabel } from '../report/describe';
 
 const PRESET_HELP = allExperiments().map((e) => `  ${e.name.padEnd(22)} ${e.description}\n  ${''.padEnd(22)} ${e.sizing.scaleNote}; default scale ${e.sizing.defaultScale}`).join('\n');
 
+/** The table's rows under "Experiment:": all but the head's and --uri. */
+const EXPERIMENT_KEYS = (Object.keys(MATRIX_OPTIONS) as (keyof typeof MATRIX_OPTIONS)[]).filter((key) => key !== 'uri' && !(MATRIX_HEAD_KEYS as readonly string[]).includes(key));
+
 export function registerMatrix(program: Command, ctx: CliContext): void {
   const command = program.command('matrix');
   command
-    .description("run a list of labelled configurations (the articles' experiments) and compare them")
-    .option('--preset <name>', `one of the seeds' experiments: ${experimentNames().join(', ')}`)
-    .option('--matrix <file>', 'a custom list of configurations (JSON or YAML; see docs/matrix.md)')
-    .option('--dry-run', 'print the configurations, the target and what would be launched; start and connect nothing')
-    .optionsGroup('Target (default: an embedded standalone, as mongo-bench run):')
-    .option('--uri <uri>', 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used');
+    .description("run a list of labelled configurations (the articles' experiments) and compare them");
+  addOptions(command, MATRIX_OPTIONS, MATRIX_HEAD_KEYS);
+  command.optionsGroup('Target (default: an embedded standalone, as mongo-bench run):');
+  addOptions(command, MATRIX_OPTIONS, ['uri']);
   // run's flags, same names and meaning.
   addTopologyOptions(command);
   command
-    .optionsGroup('Experiment:')
-    .option('--scale <f>', "size relative to the seed's (1 = the seed's full size; default per preset, see below)", numberArg('--scale'))
-    .option('--out <dir>', 'output folder (default: reports/<timestamp>-matrix-<preset>/)')
-    .option('--db <name>', `database the experiments write to (default: ${MATRIX_DEFAULTS.db})`)
-    .option('--docs <n>', 'most/softlayer/presplit-import: documents (per way for presplit-import; instead of the scaled count)', intArg('--docs'))
-    .option('--doc-size <bytes>', 'most/softlayer/presplit-import: approximate BSON size of each document', intArg('--doc-size'))
-    .option('--batch-size <n>', 'most/softlayer/presplit-import: documents per insertMany', intArg('--batch-size'))
-    .option('--writers <n>', 'most/presplit-import: writer connections (default 6, as the seed)', intArg('--writers'))
-    .option('--readers <n>', 'most: reader connections (default 6)', intArg('--readers'))
-    .option('--read-start <when>', 'most: after-writes (default, the seed) or with-writes (readers race the writers)')
-    .option('--inserts <n>', 'write-concern-latency: inserts per write concern and round (default 200)', intArg('--inserts'))
-    .option('--rounds <n>', 'write-concern-latency: rounds, the last is kept (default 2)', intArg('--rounds'))
-    .option('--max-clients <n>', 'softlayer: sweep clients 1, 2, 4, ... n (default 32; the seed went to 128 on larger servers)', intArg('--max-clients'))
-    .option('--seconds <s>', 'softlayer: measured seconds per client count (default 10)', intArg('--seconds'))
-    .option('--warmup <s>', 'softlayer: warm-up seconds per client count (default 2)', intArg('--warmup'))
-    .option('--dataset-ratio <r>', "softlayer: data = r x the server's RAM; a list (0.5,2) runs one configuration per ratio", numberListArg('--dataset-ratio'))
-    .option('--drop', "on --uri: replace the experiments' collections in --db even when they hold documents mongo-bench did not load (without it such a collection is refused, exit 2)")
-    .option('--setup', 'presplit-import: allow changes to the cluster at --uri (drop the collection, shard it, split and move chunks, chunk size, balancer); implied for a cluster the matrix launches')
-    .option('--shard-key <field>', 'presplit-import: the ranged shard key of ways (a) and (b) (default g = count & 63, as the seed)')
-    .option('--presplit <min:max>', 'presplit-import: the key range the documents cycle through, pre-split into one chunk per shard by way (b) (default 0:64)')
-    .option('--chunk-size <MB>', 'presplit-import: way (b)\'s chunk size (default 1024, as the seed)', intArg('--chunk-size'))
-    .option('--hashed-key <field>', 'presplit-import: way (c)\'s hashed key: _id (default) or the ranged key')
-    .option('--sample-interval <ms>', 'presplit-import: read every shard\'s insert counter this often (default 1000)', intArg('--sample-interval'))
-    .option('--max-seconds <s>', 'presplit-import: stop each way\'s import after this long (default 600)', numberArg('--max-seconds'))
-    .option('--seed <n>', 'random seed of the document contents', intArg('--seed'))
-    .option('--trials <n>', 'run every configuration n times, in interleaved rounds (A B C, then B C A, ...), so a drift over the run falls on all alike; the table shows each one\'s median (default 1)', intArg('--trials'))
-    .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${MATRIX_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
-    .addOption(new Option('--test-double', 'mark the server as a test double (auto-detected for mongo-java-server)'))
+    .optionsGroup('Experiment:');
+  addOptions(command, MATRIX_OPTIONS, EXPERIMENT_KEYS);
+  command
     .addHelpText('after', MATRIX_HELP)
     .action(async (flags: MatrixCliFlags) => {
       const options = resolveMatrixOptions(flags, new Date(), { commandLine: redactText(['mongo-bench', ...rawArgs(command)].join(' ')) });

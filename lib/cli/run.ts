@@ -1,12 +1,13 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
-import { intArg, intListArg, numberArg } from '../config/validate';
-import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, rateArg, RunFlags, RUN_DEFAULTS, workersArg } from '../run/run-options';
+import { intArg } from '../config/validate';
+import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, RunFlags, RUN_DEFAULTS } from '../run/run-options';
+import { RUN_OPTIONS, RUN_OUTPUT_KEYS, RUN_OUTPUT_OPTIONS } from '../run/run-option-table';
+import { addOptions } from '../config/option-table';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
 import { clientCountsUpTo } from '../workload/language/sweep';
-import { PRESET_NAMES } from '../workload/language/presets';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
@@ -15,7 +16,7 @@ import { RUN_TARGET_DEFAULTS } from '../server/flags';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
-import { resolveAgentRunOptions } from '../agents/options';
+import { AGENT_RUN_OPTIONS, resolveAgentRunOptions } from '../agents/options';
 import { startCoordinator } from '../run/start-coordinator';
 import { uriTarget } from '../server/target';
 import type { Coordinator } from '../agents/coordinator';
@@ -85,17 +86,15 @@ Exit codes:
   143  terminated (SIGTERM); the same
 When several apply, the first of 2, 130/143, 1, 99 wins.`;
 
-/** --warmup: whole seconds, or auto. */
-function warmupArg(value: string): number | 'auto' {
-  return value.trim() === 'auto' ? 'auto' : intArg('--warmup')(value);
-}
-
 /** The sweep time a preset amounts to with the defaults it leaves alone. */
 function presetSweep(name: RunPresetName): string {
   const v: BenchmarkFlags = RUN_PRESETS[name].values;
   const clients = v.clients ?? clientCountsUpTo(v.maxClients ?? RUN_DEFAULTS.maxClients);
   return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup === 'auto' ? (v.warmupMax ?? RUN_DEFAULTS.warmupMax) : v.warmup ?? RUN_DEFAULTS.warmup }));
 }
+
+/** The table's rows under "Benchmark:" (the output rows go under "Output:"). */
+const BENCHMARK_KEYS = (Object.keys(RUN_OPTIONS) as (keyof typeof RUN_OPTIONS)[]).filter((key) => !(RUN_OUTPUT_KEYS as readonly string[]).includes(key));
 
 export function registerRun(program: Command, ctx: CliContext): void {
   const command = program.command('run');
@@ -121,53 +120,18 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--presplit <min:max>', 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard (default for a ranged _id: 0:<docs>)')
     .option('--chunk-size <mb>', 'sharded: chunk size in MB (config.settings)', intArg('--chunk-size'))
     .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
-    .optionsGroup('Benchmark:')
-    .option('--workload <name>', `a preset: ${PRESET_NAMES.join(', ')} (default: ${RUN_DEFAULTS.workload})`)
-    .option('--workload-file <file>', 'a benchRun ops array (JSON), or {"ops": [...], "ns": "db.coll", "setup": [...]}')
-    .option('--reset <when>', "when the workload's set-up (or the loader) runs: once before the sweep, or each-step: before every client count and trial (default: once)")
-    .option('--clients <list>', 'explicit client counts, e.g. 1,3,9', intListArg('--clients'))
-    .option('--max-clients <n>', `sweep 1, 2, 4, ... up to n (default: ${RUN_DEFAULTS.maxClients})`, intArg('--max-clients'))
-    .option('--seconds <s>', `measured seconds per step (default: ${RUN_DEFAULTS.seconds})`, intArg('--seconds'))
-    .option('--ops <n>', 'instead of --seconds: each step and trial measures exactly n ops (claimed from one counter, split over workers and agents), as YCSB\'s operationcount', intArg('--ops'))
-    .option('--warmup <s>', `seconds run before each measured step, not counted (default: ${RUN_DEFAULTS.warmup}); auto: until the last 10 one-second ops/s are level (slope within +-1% per second), at most --warmup-max`, warmupArg)
-    .option('--warmup-max <s>', `with --warmup auto: the most seconds a step warms up; at the cap it is measured anyway and marked not-steady (default: ${RUN_DEFAULTS.warmupMax})`, intArg('--warmup-max'))
-    .option('--trials <n>', `trials per client count: mean, median and stdev across them (default: ${RUN_DEFAULTS.trials})`, intArg('--trials'))
-    .option('--rate <rate>', "the open model: ops start on a schedule, latency from each op's due time; 500 (ops/s), 80% (of a maximum a closed probe measures first) or stages 100:30s,2000:2m (ramps; see below)", rateArg)
-    .option('--rate-probe-seconds <s>', `with --rate N%: measured seconds of each client count of the closed probe, after 1 s of warm-up (default: ${RATE_PROBE_DEFAULT_SECONDS})`, intArg('--rate-probe-seconds'))
-    .option('--rate-probe-clients <list>', 'with --rate N%: the closed probe\'s client counts (default: the sweep\'s)', intListArg('--rate-probe-clients'))
-    .option('--replay-rate <multiple>', 'with a captured --workload-file: issue ops at 1x, 2x, 0.5x... the rate its source served (an open model, as --rate)')
-    .option('--docs <n>', `documents to load, _id 0..n-1 (default: ${RUN_DEFAULTS.docs})`, intArg('--docs'))
-    .option('--doc-size <bytes>', `approximate BSON size of each document (default: ${RUN_DEFAULTS.docSize})`, intArg('--doc-size'))
-    .option('--batch-size <n>', `documents per insert batch while loading (default: ${RUN_DEFAULTS.batchSize})`, intArg('--batch-size'))
-    .option('--write-concern <w>', 'for loading and for workload writes without one: 1, majority, or {"w":1,"j":true}')
-    .option('--no-load', "use the existing data (--docs must match it); the workload's own writes change it (--no-load is that consent)")
-    .option('--docs-like <source>', 'load documents shaped like yours: a capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll ($sample; types, sizes, ranges; no value copied)')
-    .option('--ns <db.coll>', `namespace of the loaded documents, instead of --db/--collection (default: ${RUN_DEFAULTS.ns})`)
-    .option('--seed <n>', `random seed; client i uses seed + i (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))
-    .option('--server-selection-timeout <ms>', `give up on an unreachable server after this long (default: ${RUN_DEFAULTS.serverSelectionTimeout})`, intArg('--server-selection-timeout'))
-    .option('--op-timeout <ms>', `per-operation time limit (driver timeoutMS, maxTimeMS on the server); a step still running this long after its window is cut and marked failed (default: ${RUN_DEFAULTS.opTimeout})`, intArg('--op-timeout'))
-    .option('--max-error-rate <percent>', `a step in which more than this share of the ops failed is a failed step, exit 1 (default: ${RUN_DEFAULTS.maxErrorRate * 100}%; 0%: any failed op)`)
-    .option('--on-error <what>', `after a failed step (server gone, step cut): stop, or continue with the next step (default: ${RUN_DEFAULTS.onError})`)
-    .option('--no-server-stats', "do not sample the servers' serverStatus during the run (no server charts, no consistency check)")
-    .option('--workers <n>', 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))', workersArg)
-    .addOption(new Option('--test-double', 'mark the server as a test double in the result (auto-detected for mongo-java-server)'))
-    .option('--slo <objective>', "a service-level objective checked on every step, repeatable: 'reads.p99<5ms', 'errors<0.1%', 'total>2000/s'; scoped: 'total@8>4000/s' (8 clients), 'total@best>4000/s' (the best step) (exit 99 when one fails)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
-    .option('--slo-abort', 'with --slo: stop the sweep at the first failed objective (what was measured is kept, marked incomplete)')
-    .optionsGroup('Several load machines (docs/agents.md):')
-    .option('--agents <n>', "run every step's clients on n agents (mongo-bench agent on each load machine), coordinated through --control-uri", intArg('--agents'))
-    .option('--control-uri <uri>', 'with --agents: the MongoDB deployment that coordinates the agents (default: --uri)')
-    .option('--control-db <name>', 'with --agents: the control database (default: mongo_bench_control)')
-    .option('--agent-wait <s>', 'with --agents: how long to wait for the agents to join (default: 120)', numberArg('--agent-wait'))
-    .option('--agent-timeout <s>', 'with --agents: an agent silent this long mid-step is lost and fails the step (default: 10)', numberArg('--agent-timeout'))
+    .optionsGroup('Benchmark:');
+  addOptions(command, RUN_OPTIONS, BENCHMARK_KEYS);
+  command
+    .optionsGroup('Several load machines (docs/agents.md):');
+  addOptions(command, AGENT_RUN_OPTIONS);
+  command
     .optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
   addConnectionOptions(command);
   command
-    .optionsGroup('Output:')
-    .option('--label <label>', 'name of this run (default: the workload name)')
-    .option('--out <dir>', 'output folder (default: reports/<timestamp>-<label>/)')
-    .option('--store <dir|uri>', 'also keep the result in a results store: a folder, or mongodb://host/db[.collection] (default: env MONGO_BENCH_STORE); mongo-bench history reads it')
-    .option('--json', 'print the result document on stdout, and nothing else there (progress and tables go to stderr)')
-    .option('--quiet', 'no progress and no tables; errors, warnings and the output folder only')
+    .optionsGroup('Output:');
+  addOptions(command, RUN_OPTIONS, RUN_OUTPUT_KEYS);
+  addOptions(command, RUN_OUTPUT_OPTIONS)
     .addHelpText('after', RUN_HELP)
     .action(async (_flags: RunFlags, cmd: Command) => runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')));
 }

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { UsageError } from './errors';
+import { UsageError, UsageProblem } from './errors';
 import { closest, kebab } from './validate';
 
 export interface ConfigFileResult<T> {
@@ -67,28 +67,28 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
   const values = doc.toJS() as Record<string, unknown>;
   const raw: Record<string, unknown> = {};
   const sourceKey: Record<string, string> = {};
-  const problems: string[] = [];
+  const problems: UsageProblem[] = [];
   for (const pair of doc.contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const name = camel(key);
     const at = `${file}${lineOf([key])}`;
     if (notInFile[name] !== undefined) {
-      problems.push(`config file ${at}: "${key}" ${notInFile[name]}`);
+      problems.push({ option: name, named: `config file ${at}: "${key}"`, joint: ' ', text: notInFile[name] });
       continue;
     }
     if (!known.includes(name)) {
       const suggestion = closest(name, known);
-      problems.push(`config file ${at}: unknown key "${key}"${suggestion ? ` (did you mean "${key.includes('-') ? kebab(suggestion) : suggestion}"?)` : ''}`);
+      problems.push({ option: key, named: `config file ${at}`, text: `unknown key "${key}"${suggestion ? ` (did you mean "${key.includes('-') ? kebab(suggestion) : suggestion}"?)` : ''}` });
       continue;
     }
     if (name in raw) {
-      problems.push(`config file ${at}: "${key}" given twice (as "${sourceKey[name]}" too)`);
+      problems.push({ option: name, named: `config file ${at}: "${key}"`, joint: ' ', text: `given twice (as "${sourceKey[name]}" too)` });
       continue;
     }
     raw[name] = values[key];
     sourceKey[name] = key;
   }
-  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  if (problems.length > 0) throw new UsageError(problems);
 
   const result = z.object(shape).strict().safeParse(raw);
   const places = Object.fromEntries(Object.entries(sourceKey).map(([name, key]) => [name, { key, line: lineNumber([key]) }]));
@@ -102,15 +102,12 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
   };
   if (result.success) return { values: result.data, file, places, lineAt };
   throw new UsageError(
-    result.error.issues
-      .map((issue) => {
-        const [head, ...rest] = issue.path as (string | number)[];
-        const original = head !== undefined ? (sourceKey[String(head)] ?? String(head)) : undefined;
-        const path = original !== undefined ? [original, ...rest] : [];
-        const shown = path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${part}` : String(part)), '');
-        return `config file ${file}${lineOf(path)}: ${shown ? `${shown}: ` : ''}${issue.message}`;
-      })
-      .join('\n'),
+    result.error.issues.map((issue): UsageProblem => {
+      const [head, ...rest] = issue.path as (string | number)[];
+      if (head === undefined) return { text: `config file ${file}${lineOf([])}: ${issue.message}` };
+      const original = sourceKey[String(head)] ?? String(head);
+      return { option: String(head), path: rest, named: `config file ${file}${lineOf([original, ...rest])}: ${original}`, text: issue.message };
+    }),
   );
 }
 

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { UsageError } from './errors';
+import { kebab, UsageError, UsageProblem } from './errors';
+
+export { kebab };
 
 /** How a config path is shown to the user: `--max-clients` for flags, `sweep.clients[0]` for files. */
 export type PathStyle = 'flag' | 'config';
-
-export function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
 
 export function describePath(path: ReadonlyArray<PropertyKey>, style: PathStyle): string {
   if (style === 'flag' && path.length > 0) return `option --${kebab(String(path[0]))}`;
@@ -45,6 +43,12 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
+function problemOf(issue: z.core.$ZodIssue, style: PathStyle, known: readonly string[] = []): UsageProblem {
+  // A flag's problem names its option (as data: the edge names it for its source); the path inside the value is left to the message.
+  if (style === 'flag' && issue.code !== 'unrecognized_keys' && issue.path.length > 0) return { option: String(issue.path[0]), text: issue.message };
+  return { text: formatIssue(issue, style, known) };
+}
+
 function formatIssue(issue: z.core.$ZodIssue, style: PathStyle, known: readonly string[] = []): string {
   if (issue.code === 'unrecognized_keys') {
     const where = describePath(issue.path, 'config');
@@ -68,8 +72,7 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, style
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const known = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
-  const lines = result.error.issues.map((issue) => formatIssue(issue, style, known));
-  throw new UsageError(lines.join('\n'));
+  throw new UsageError(result.error.issues.map((issue) => problemOf(issue, style, known)));
 }
 
 export const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);

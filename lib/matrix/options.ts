@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { kebab, parseOptions, positiveInt } from '../config/validate';
+import { kebab, parseOptions } from '../config/validate';
 import { parsePresplit } from '../topology/options';
 import { readMatrixFile } from './matrix-file';
 import { allExperiments, experimentNames } from '../experiments/registry';
@@ -16,43 +16,15 @@ import { pickTopologyFlags, TopologyFlags } from '../server/flags';
 import { TargetPlan } from '../deployment/plan';
 import { fileTimestamp } from '../common/values';
 
-export const MATRIX_DEFAULTS = { db: 'mongo_bench_matrix', serverSelectionTimeout: 5000 } as const;
+import { MATRIX_DEFAULTS, matrixShape } from '../experiments/matrix-flags';
+
+export { MATRIX_DEFAULTS, numberListArg } from '../experiments/matrix-flags';
 
 
 
 const flagsSchema = z
   .object({
-    preset: z.string().min(1).optional(),
-    matrix: z.string().min(1).optional(),
-    uri: z.string().min(1, 'must not be empty').optional(),
-    scale: z.number().positive('must be > 0 (1 = the seed\'s full size)').optional(),
-    out: z.string().min(1, 'must not be empty').optional(),
-    db: z.string().regex(/^[^/\\. "$]+$/, 'expected a database name (no dots, slashes, spaces, quotes or $)').optional(),
-    docs: positiveInt('the document count').optional(),
-    docSize: z.number().int().min(64, 'documents are at least 64 bytes').max(16 * 1024 * 1024, 'at most 16 MiB (the BSON limit)').optional(),
-    batchSize: positiveInt('the batch size').optional(),
-    writers: positiveInt('writers').optional(),
-    readers: positiveInt('readers').optional(),
-    readStart: z.enum(['after-writes', 'with-writes'], { error: 'expected after-writes or with-writes' }).optional(),
-    inserts: positiveInt('inserts').optional(),
-    rounds: positiveInt('rounds').optional(),
-    maxClients: positiveInt('the maximum client count').optional(),
-    seconds: positiveInt('seconds per step').optional(),
-    warmup: z.number().int().min(0, 'must be >= 0').optional(),
-    datasetRatio: z.array(z.number().positive('each ratio must be > 0')).min(1).optional(),
-    shardKey: z.string().min(1, 'must not be empty').optional(),
-    presplit: z.string().min(1, 'expected MIN:MAX, e.g. 0:64').optional(),
-    chunkSize: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)').optional(),
-    hashedKey: z.string().min(1, 'must not be empty').optional(),
-    sampleInterval: z.number().int().min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms').optional(),
-    maxSeconds: z.number().positive('must be > 0').max(86_400, 'must be at most 86400 (a day)').optional(),
-    setup: z.boolean().optional(),
-    drop: z.boolean().optional(),
-    seed: z.number().int().optional(),
-    trials: positiveInt('trials').optional(),
-    serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
-    testDouble: z.boolean().optional(),
-    dryRun: z.boolean().optional(),
+    ...matrixShape,
     // run's topology flags: checked by lib/run's resolveRunPlan, which names them.
     topology: z.string().optional(),
     replicas: z.number().optional(),
@@ -157,12 +129,3 @@ function targetUri(plan: TargetPlan): string {
 
 export const EMBEDDED_URI_PLACEHOLDER = 'mongodb://127.0.0.1/';
 
-/** "0.5,2" -> [0.5, 2], naming the flag on error. */
-export function numberListArg(flag: string) {
-  return (value: string): number[] =>
-    value.split(',').map((part) => {
-      const n = Number(part.trim());
-      if (part.trim() === '' || !Number.isFinite(n)) throw new UsageError(`option ${flag}: expected a comma-separated list of numbers, got "${value}"`);
-      return n;
-    });
-}

@@ -3,6 +3,8 @@
  * its report are written, every process we started is stopped, exit 130 / 143); a second one while
  * that cleanup runs exits at once, and the launcher's exit hook SIGKILLs the children still there.
  */
+import { EXIT } from '../config/errors';
+
 export interface Interrupt {
   signal: AbortSignal;
   dispose(): void;
@@ -23,7 +25,7 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
     const first = !controller.signal.aborted;
     options.onSignal(name, first);
     if (first) controller.abort(name);
-    else (options.forceExit ?? ((code: number) => process.exit(code)))(name === 'SIGTERM' ? 143 : 130);
+    else (options.forceExit ?? ((code: number) => process.exit(code)))(name === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
   };
   const onInt = () => handler('SIGINT');
   const onTerm = () => handler('SIGTERM');

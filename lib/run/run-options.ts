@@ -3,51 +3,30 @@
  * names its option), and the resolved RunOptions that runBenchmark() consumes.
  */
 import { z } from 'zod';
-import { UsageError } from '../config/errors';
-import { closest, parsePercent, parseOptions, positiveInt } from '../config/validate';
+import { pathText, UsageError } from '../config/errors';
+import { closest, parsePercent, parseOptions } from '../config/validate';
 import { isPresetName, PRESET_NAMES, presetOps, presetSetup } from '../workload/language/presets';
 import { readWorkloadFile } from '../workload/language/workload-file';
 import { replayStages } from '../workload/language/replay-curve';
 import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { parseNamespace } from '../workload/language/op-spec';
-import { parseSetup, RESET_CHOICES, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
+import { parseSetup, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
 import { arrivalTimes, parseRateText, RateSpec, ScheduledRate } from '../workload/language/rate-spec';
 import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../server/flags';
 import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
 import { dropUndefined, fileTimestamp } from '../common/values';
+import { BenchmarkFlags, benchmarkShape, RUN_DEFAULTS, RUN_OUTPUT_OPTIONS } from './run-option-table';
+import type { TableValues } from '../config/option-table';
+import type { OnError } from './run-option-table';
 
-export const RUN_DEFAULTS = {
-  workload: '6to1',
-  maxClients: 64,
-  seconds: 10,
-  warmup: 2,
-  trials: 1,
-  docs: 10_000,
-  docSize: 1024,
-  batchSize: 256,
-  ns: 'mongo_bench.docs',
-  seed: 1314159265,
-  serverSelectionTimeout: 5000,
-  /** Per-operation time limit (ms): a stuck op fails after this, and cannot hold its step much longer. */
-  opTimeout: 30_000,
-  onError: 'stop',
-  /** A step in which more than this share of the ops failed is a failed step (--max-error-rate). */
-  maxErrorRate: 0.5,
-  /** --warmup auto: the most seconds a step warms up before it is measured anyway (--warmup-max). */
-  warmupMax: 60,
-} as const;
+export { benchmarkShape, MAX_CLIENTS, MAX_WORKERS, ON_ERROR_CHOICES, rateArg, RUN_DEFAULTS, workersArg } from './run-option-table';
+export type { BenchmarkFlags, OnError } from './run-option-table';
 
-/** The most worker threads a step may use. */
-export const MAX_WORKERS = 256;
-
-/** The largest client count accepted: each client is a connection of its own. */
-export const MAX_CLIENTS = 10_000;
-
-export const ON_ERROR_CHOICES = ['stop', 'continue'] as const;
-export type OnError = (typeof ON_ERROR_CHOICES)[number];
+/** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
+export const RATE_PROBE_DEFAULT_SECONDS = RUN_DEFAULTS.rateProbeSeconds;
 
 /** What runBenchmark() needs: plain data, every default applied. */
 export interface RunOptions {
@@ -132,118 +111,16 @@ export interface RunOptions {
   scenarios?: ScenarioSpec[];
 }
 
-/** The engine's flags as commander parses them (numbers already converted by intArg/numberArg). */
-export interface BenchmarkFlags {
-  workload?: string;
-  workloadFile?: string;
-  clients?: number[];
-  maxClients?: number;
-  seconds?: number;
-  ops?: number;
-  /** Seconds, or 'auto' (until steady, at most warmupMax seconds). */
-  warmup?: number | 'auto';
-  /** With warmup 'auto': the most seconds a step warms up (default 60). */
-  warmupMax?: number;
-  trials?: number;
-  /** 500, "500", "80%", "100:30s,2000:2m", or (config file) stages [{ rate: 100, for: '30s' }, ...]. */
-  rate?: number | string | unknown[];
-  /** --rate 80%: seconds each client count of the closed probe runs (default 3). */
-  rateProbeSeconds?: number;
-  /** --rate 80%: the probe's client counts (default: the sweep's). */
-  rateProbeClients?: number[];
-  /** "1x", "2x", "0.5x": a multiple of the rate a captured workload file's source served. */
-  replayRate?: string;
-  /** A capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll: what the loaded documents look like. */
-  docsLike?: string;
-  docs?: number;
-  docSize?: number;
-  batchSize?: number;
-  writeConcern?: string;
-  load?: boolean;
-  ns?: string;
-  seed?: number;
-  label?: string;
-  out?: string;
-  serverSelectionTimeout?: number;
-  testDouble?: boolean;
-  opTimeout?: number;
-  onError?: string;
-  /** "50%", "0%": the share of failed ops above which a step fails (a number is taken as a fraction, from the API). */
-  maxErrorRate?: string | number;
-  /** A count, or 'auto' (commander hands the text; workersArg converts it). */
-  workers?: number | 'auto';
-  /** --no-server-stats gives false. */
-  serverStats?: boolean;
-  reset?: string;
-  /** Objectives such as 'reads.p99<5ms' (repeatable; a config file may hold one or a list). */
-  slo?: string | string[];
-  sloAbort?: boolean;
-  /** A config file's (or the API's) `scenarios`, as written: validated by lib/run/scenario-spec.ts. */
-  scenarios?: unknown[];
-}
-
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
 
-export interface OutputFlags {
-  json?: boolean;
-  quiet?: boolean;
+export type OutputFlags = TableValues<typeof RUN_OUTPUT_OPTIONS> & {
   dryRun?: boolean;
   config?: string;
   preset?: string;
-  /** Keep the result in a results store: a folder or a mongodb:// URI (lib/store). */
-  store?: string;
-}
+};
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 
-
-/** The engine's options (everything but --uri), shared by flags and config files. */
-export const benchmarkShape = {
-  workload: z.string().optional(),
-  workloadFile: z.string().optional(),
-  clients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS} (one connection per client)`)).min(1, 'expected at least one client count').optional(),
-  maxClients: positiveInt('the maximum client count').max(MAX_CLIENTS, `the maximum client count must be at most ${MAX_CLIENTS} (one connection per client)`).optional(),
-  seconds: positiveInt('seconds per step').optional(),
-  ops: positiveInt('ops per step').optional(),
-  warmup: z.union([z.literal('auto'), z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0')], { error: 'must be auto or a whole number of seconds >= 0' }).optional(),
-  warmupMax: positiveInt('the warm-up cap (seconds)').optional(),
-  trials: positiveInt('trials per step').optional(),
-  // Every form is checked by resolveBenchmarkOptions (parseRateText), which names the option.
-  rate: z.union([z.number(), z.string(), z.array(z.unknown())]).optional(),
-  rateProbeSeconds: positiveInt('probe seconds').optional(),
-  rateProbeClients: z.array(positiveInt('each client count').max(MAX_CLIENTS, `each client count must be at most ${MAX_CLIENTS}`)).min(1, 'expected at least one client count').optional(),
-  replayRate: z.string().optional(),
-  docsLike: z.string().min(1, 'must not be empty').optional(),
-  docs: z.number().int('must be an integer').min(1, 'at least 1 document').optional(),
-  docSize: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)').optional(),
-  batchSize: positiveInt('the batch size').optional(),
-  writeConcern: z.string().optional(),
-  load: z.boolean().optional(),
-  ns: z.string().optional(),
-  seed: z.number().int('must be an integer').optional(),
-  label: z.string().min(1, 'must not be empty').optional(),
-  out: z.string().min(1, 'must not be empty').optional(),
-  serverSelectionTimeout: positiveInt('the timeout (ms)').optional(),
-  testDouble: z.boolean().optional(),
-  opTimeout: positiveInt('the operation timeout (ms)').optional(),
-  onError: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }).optional(),
-  maxErrorRate: z.union([z.string(), z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')]).optional(),
-  reset: z.enum(RESET_CHOICES, { error: `must be ${RESET_CHOICES.join(' or ')}` }).optional(),
-  workers: z
-    .union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], { error: `must be auto or a whole number from 1 to ${MAX_WORKERS}` })
-    .optional(),
-  serverStats: z.boolean().optional(),
-  slo: z.union([z.string(), z.array(z.string())]).optional(),
-  sloAbort: z.boolean().optional(),
-  scenarios: z.array(z.unknown()).optional(),
-};
-
-/** --workers: 'auto' or a whole number (left as text when it is neither, so validation names the option). */
-export function workersArg(value: string): number | 'auto' | string {
-  const trimmed = value.trim();
-  if (trimmed === 'auto') return 'auto';
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : value;
-}
 
 const flagsSchema = z
   .object({
@@ -262,21 +139,27 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
     try {
       parsed = JSON.parse(trimmed);
     } catch {
-      throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+      throw new UsageError(`expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`, { option: 'writeConcern' });
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`option --write-concern: expected a JSON object, got ${text}`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`expected a JSON object, got ${text}`, { option: 'writeConcern' });
     for (const key of Object.keys(parsed)) {
       const fields = ['w', 'j', 'wtimeout', 'wtimeoutMS'];
       if (!fields.includes(key)) {
         // "journal" is the driver's and the old shell's name for the server's "j".
         const suggestion = key.toLowerCase() === 'journal' ? 'j' : closest(key, fields);
-        throw new UsageError(`option --write-concern: unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`);
+        throw new UsageError(`unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`, { option: 'writeConcern' });
       }
     }
     return parsed as Record<string, unknown>;
   }
   if (/^[A-Za-z][\w-]*$/.test(trimmed)) return { w: trimmed };
-  throw new UsageError(`option --write-concern: expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`);
+  throw new UsageError(`expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`, { option: 'writeConcern' });
+}
+
+/** --write-concern as text (a flag), a number or an object (a config file, the API): parsed as the flag's text. */
+function writeConcernOf(given: BenchmarkFlags['writeConcern']): Record<string, unknown> | undefined {
+  if (given === undefined) return undefined;
+  return parseWriteConcern(typeof given === 'object' ? JSON.stringify(given) : String(given));
 }
 
 function safeLabel(label: string): string {
@@ -293,10 +176,10 @@ function replayRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions
   if (flags.rate !== undefined) throw new UsageError('options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one');
   const m = /^(\d+(?:\.\d+)?)x?$/i.exec(String(flags.replayRate).trim());
   const multiple = m ? Number(m[1]) : NaN;
-  if (!(multiple > 0)) throw new UsageError(`option --replay-rate: expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`);
-  if (flags.workloadFile === undefined) throw new UsageError('option --replay-rate needs --workload-file: a workload written by mongo-bench capture');
+  if (!(multiple > 0)) throw new UsageError(`expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`, { option: 'replayRate' });
+  if (flags.workloadFile === undefined) throw new UsageError('needs --workload-file: a workload written by mongo-bench capture', { option: 'replayRate', joint: ' ' });
   const captured = readWorkloadFile(flags.workloadFile).capture;
-  if (!captured) throw new UsageError(`option --replay-rate: workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`);
+  if (!captured) throw new UsageError(`workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`, { option: 'replayRate' });
   const rate = captured.opsPerSecond * multiple;
   // A file without the per-second curve (written before it was recorded) replays its average rate.
   if (!captured.perSecond) return { rate };
@@ -312,10 +195,11 @@ function refuseEmptyWindow(flags: BenchmarkFlags, rate: Pick<RunOptions, 'rate' 
   const spec: ScheduledRate | undefined = rate.rate !== undefined ? { kind: 'constant', opsPerSecond: rate.rate } : rate.arrival?.kind === 'shareOfMax' ? undefined : rate.arrival;
   if (!spec) return;
   for (const at of arrivalTimes(spec, warmupSeconds + seconds)) if (at >= warmupSeconds) return;
-  const option = flags.replayRate !== undefined ? '--replay-rate' : '--rate';
+  const option = flags.replayRate !== undefined ? 'replayRate' : 'rate';
   throw new UsageError(
-    `option ${option}: the schedule puts no op in the measured window (seconds ${warmupSeconds} to ${warmupSeconds + seconds} of each step): nothing would be measured; ` +
+    `the schedule puts no op in the measured window (seconds ${warmupSeconds} to ${warmupSeconds + seconds} of each step): nothing would be measured; ` +
       `${flags.replayRate !== undefined ? 'the captured curve is silent there: ' : ''}shorten --warmup, lengthen --seconds or raise the rate`,
+    { option },
   );
 }
 
@@ -332,54 +216,46 @@ function refuseWithOps(flags: BenchmarkFlags): void {
   ];
   const given = clash.filter(([, value]) => value !== undefined).map(([name]) => name);
   if (given.length > 0) {
-    throw new UsageError(`option --ops: cannot be combined with ${given.join(', ')} (a step of --ops N ends when its N ops are done: it has no seconds, no rate and no shared clock)`);
+    throw new UsageError(`cannot be combined with ${given.join(', ')} (a step of --ops N ends when its N ops are done: it has no seconds, no rate and no shared clock)`, { option: 'opCount' });
   }
 }
 
 /** --docs-like shapes what the built-in loader writes: it needs the loader. */
 function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
-  if (flags.load === false) throw new UsageError('option --docs-like shapes the documents the loader writes: it cannot be combined with --no-load');
-  if (setup && flags.workloadFile === undefined) throw new UsageError(`option --docs-like: workload ${flags.workload} loads its own records (YCSB's), which --docs-like cannot shape`);
-  if (setup) throw new UsageError(`option --docs-like: workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`);
+  if (flags.load === false) throw new UsageError('shapes the documents the loader writes: it cannot be combined with --no-load', { option: 'docsLike', joint: ' ' });
+  if (setup && flags.workloadFile === undefined) throw new UsageError(`workload ${flags.workload} loads its own records (YCSB's), which --docs-like cannot shape`, { option: 'docsLike' });
+  if (setup) throw new UsageError(`workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`, { option: 'docsLike' });
   return parseDocsLikeOption(flags.docsLike ?? '');
 }
 
-/** --rate as a command-line argument: a number stays a number (so -5 is refused as a rate), any other text is parsed later. */
-export function rateArg(value: string): number | string {
-  const n = Number(value);
-  return value.trim() !== '' && Number.isFinite(n) ? n : value;
-}
-
-/** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
-export const RATE_PROBE_DEFAULT_SECONDS = 3;
-
 /**
- * parseRateText names the path inside the value (`rate[1].for`); the message starts with `option --rate:` so
- * that a config file's or the API's key is named instead where the value came from there (error-place.ts).
+ * --rate's value checked by parseRateText; a problem inside a list of stages keeps its path after the
+ * option's name as written there (`option --rate: rate[1].for: ...`), the option itself named for its source.
  */
 function parseRateFlag(value: unknown): RateSpec {
   try {
-    return parseRateText(value, 'rate');
+    return parseRateText(value, 'option --rate');
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    throw new UsageError(`option --rate: ${err.message.startsWith('rate: ') ? err.message.slice('rate: '.length) : err.message}`);
+    throw new UsageError(err.problems.map((p) => (p.option === 'rate' && p.path ? { option: 'rate', text: `rate${pathText(p.path)}: ${p.text}` } : p)));
   }
 }
 
 /** --rate in any form: a constant rate, stages, or a share of the maximum (with its probe). */
 function resolveRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
-  const probeFlag = flags.rateProbeSeconds !== undefined ? '--rate-probe-seconds' : flags.rateProbeClients !== undefined ? '--rate-probe-clients' : undefined;
+  const probeFlag = flags.rateProbeSeconds !== undefined ? 'rateProbeSeconds' : flags.rateProbeClients !== undefined ? 'rateProbeClients' : undefined;
+  const needsShare = (option: string) => new UsageError('needs --rate with a share of the maximum, such as --rate 80%', { option, joint: ' ' });
   if (flags.replayRate !== undefined) {
-    if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+    if (probeFlag) throw needsShare(probeFlag);
     return replayRate(flags, spanSeconds);
   }
   if (flags.rate === undefined) {
-    if (probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+    if (probeFlag) throw needsShare(probeFlag);
     return {};
   }
-  if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('option --rate: the target rate must be > 0 ops/s');
+  if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('the target rate must be > 0 ops/s', { option: 'rate' });
   const spec = parseRateFlag(flags.rate);
-  if (spec.kind !== 'shareOfMax' && probeFlag) throw new UsageError(`option ${probeFlag} needs --rate with a share of the maximum, such as --rate 80%`);
+  if (spec.kind !== 'shareOfMax' && probeFlag) throw needsShare(probeFlag);
   if (spec.kind === 'constant') return { rate: spec.opsPerSecond };
   if (spec.kind === 'stages') return { arrival: spec };
   return {
@@ -397,7 +273,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     throw new UsageError('options --clients and --max-clients cannot be combined: give the list, or the maximum of 1, 2, 4, ...');
   }
   const ns = flags.ns ?? RUN_DEFAULTS.ns;
-  if (!parseNamespace(ns, false)) throw new UsageError(`option --ns: expected "database.collection", got "${ns}"`);
+  if (!parseNamespace(ns, false)) throw new UsageError(`expected "database.collection", got "${ns}"`, { option: 'ns' });
   const docs = flags.docs ?? RUN_DEFAULTS.docs;
   const docSize = flags.docSize ?? RUN_DEFAULTS.docSize;
 
@@ -425,17 +301,17 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
   const clients = scenarios ? [scenarios.reduce((sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS), 0)] : flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
-  if (flags.sloAbort && slo.length === 0) throw new UsageError("option --slo-abort: needs at least one objective (--slo 'reads.p99<5ms')");
+  if (flags.sloAbort && slo.length === 0) throw new UsageError("needs at least one objective (--slo 'reads.p99<5ms')", { option: 'sloAbort' });
   checkObjectiveScopes(slo, clients);
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
   const autoWarmup = flags.warmup === 'auto';
-  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('option --warmup-max: needs --warmup auto');
+  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('needs --warmup auto', { option: 'warmupMax' });
   const warmupSeconds = flags.warmup === 'auto' ? 0 : flags.warmup ?? RUN_DEFAULTS.warmup;
   if (autoWarmup && (flags.rate !== undefined || flags.replayRate !== undefined)) {
-    throw new UsageError("option --warmup auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds");
+    throw new UsageError("auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds", { option: 'warmup', joint: ' ' });
   }
-  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('option --warmup auto: not with scenarios (they share one clock); give the warm-up in seconds');
-  if (flags.ops !== undefined) refuseWithOps(flags);
+  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('auto: not with scenarios (they share one clock); give the warm-up in seconds', { option: 'warmup', joint: ' ' });
+  if (flags.opCount !== undefined) refuseWithOps(flags);
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
@@ -444,7 +320,7 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     ns: workloadNs,
     clients,
     seconds,
-    ...(flags.ops !== undefined ? { ops: flags.ops } : {}),
+    ...(flags.opCount !== undefined ? { ops: flags.opCount } : {}),
     warmupSeconds,
     ...(autoWarmup ? { warmup: 'auto' as const, warmupMax: flags.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,
@@ -454,19 +330,19 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     docs,
     docSize,
     batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,
-    writeConcern: flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined,
+    writeConcern: writeConcernOf(flags.writeConcern),
     label,
     outDir: flags.out ?? defaultOutDir(label, now),
     randomSeed: flags.seed ?? RUN_DEFAULTS.seed,
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? RUN_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
-    onError: (flags.onError as OnError | undefined) ?? RUN_DEFAULTS.onError,
+    onError: flags.onError ?? RUN_DEFAULTS.onError,
     maxErrorRate: typeof flags.maxErrorRate === 'string' ? parsePercent('--max-error-rate', flags.maxErrorRate) : flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate,
     ...(flags.workers !== undefined ? { workers: flags.workers } : {}),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),
-    reset: (flags.reset as ResetMode | undefined) ?? 'once',
+    reset: flags.reset ?? RUN_DEFAULTS.reset,
     ...(slo.length > 0 ? { slo, sloAbort: flags.sloAbort === true } : {}),
     ...(scenarios ? { scenarios } : {}),
   };
@@ -478,10 +354,10 @@ const NOT_WITH_SCENARIOS = ['workload', 'workloadFile', 'clients', 'maxClients',
 /** `scenarios`: validated and every scenario's ops compiled; errors name `option --scenarios[i]...` (re-aimed at the file or API key). */
 function resolveScenarios(flags: BenchmarkFlags, defaults: { ns: string; docs: number; docSize: number }): ScenarioSpec[] {
   const clash = NOT_WITH_SCENARIOS.find((key) => flags[key] !== undefined);
-  if (clash) throw new UsageError(`option --${clash.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: cannot be combined with scenarios (each scenario gives its own ops and clients or rate)`);
-  if (flags.reset === 'each-step') throw new UsageError('option --reset: each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)');
+  if (clash) throw new UsageError('cannot be combined with scenarios (each scenario gives its own ops and clients or rate)', { option: clash });
+  if (flags.reset === 'each-step') throw new UsageError('each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)', { option: 'reset' });
   const specs = parseScenarios(flags.scenarios, 'option --scenarios', { ...defaults, seconds: flags.seconds ?? RUN_DEFAULTS.seconds });
-  const wc = flags.writeConcern !== undefined ? parseWriteConcern(flags.writeConcern) : undefined;
+  const wc = writeConcernOf(flags.writeConcern);
   specs.forEach((spec, i) => compileScenario(spec, `option --scenarios[${i}]`, wc));
   return specs;
 }
@@ -496,11 +372,14 @@ export function defaultOutDir(label: string, now: Date): string {
   return `reports/${fileTimestamp(now)}-${safeLabel(label)}`;
 }
 
+/** Unchecked input: a choice among words (--reset's once or each-step) may be any text, which validation names. */
+export type TextChoices<T> = { [K in keyof T]: T[K] extends string | undefined ? string | undefined : T[K] };
+
 /**
  * The engine's options for an existing deployment (`--uri` required): what runBenchmark() takes.
  * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
  */
-export function resolveRunOptions(raw: BenchmarkFlags & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
+export function resolveRunOptions(raw: TextChoices<BenchmarkFlags> & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
   const flags = parseOptions(flagsSchema, dropUndefined(raw));
   const { uri, json: _json, ...benchmark } = flags;
   void _json;

@@ -9,7 +9,9 @@ import { UsageError } from '../config/errors';
 import { ConfigFileResult, placeInFile, readConfigFile } from '../config/config-file';
 import { withOptionPlaces } from '../config/error-place';
 import { runPreset } from './presets';
-import { AGENT_FLAG_KEYS, AgentFlags } from '../agents/options';
+import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../agents/options';
+import { tableShape } from '../config/option-table';
+import { RUN_OUTPUT_OPTIONS } from './run-option-table';
 import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
 import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
 import { parseOptions } from '../config/validate';
@@ -42,18 +44,10 @@ export interface RunPlan {
 export const runShape = {
   ...benchmarkShape,
   ...targetShape,
-  json: z.boolean().optional(),
-  quiet: z.boolean().optional(),
+  ...tableShape(RUN_OUTPUT_OPTIONS),
   preset: z.string().optional(),
-  // A config file may give the write concern as an object.
-  writeConcern: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   // --agents and its options: checked by lib/agents/options (resolveAgentRunOptions), errors naming the option.
-  agents: z.number().optional(),
-  controlUri: z.string().min(1, 'must not be empty').optional(),
-  controlDb: z.string().min(1, 'must not be empty').optional(),
-  agentWait: z.number().optional(),
-  agentTimeout: z.number().optional(),
-  store: z.string().min(1, 'must not be empty').optional(),
+  ...tableShape(AGENT_RUN_OPTIONS),
 };
 
 const NOT_IN_FILE = {
@@ -98,7 +92,6 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
   if (config !== undefined) {
     fromFile = readConfigFile(config, runShape, NOT_IN_FILE);
     fileValues = fromFile.values as Partial<RunFlags>;
-    if (fileValues.writeConcern !== undefined && typeof fileValues.writeConcern !== 'string') fileValues.writeConcern = JSON.stringify(fileValues.writeConcern);
   }
   const presetName = cliValues.preset ?? fileValues.preset;
   const presetValues: Partial<RunFlags> = presetName !== undefined ? { ...runPreset(presetName, cliValues.preset !== undefined ? 'option --preset' : `config ${config} preset`).values } : {};
@@ -107,7 +100,7 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
   if (Object.keys(cli).some((k) => k !== 'preset')) sources.push('flags');
   const flags = mergeSources(mergeSources(presetValues, fileValues), cliValues);
   // A check of a value the file gave names the file and line, not the flag nobody typed.
-  const place = (key: string, path: ReadonlyArray<string | number>) => (fromFile && (cliValues as Record<string, unknown>)[key] === undefined ? placeInFile(fromFile, key, path) : undefined);
+  const place = (key: string, path: ReadonlyArray<string | number> = []) => (fromFile && (cliValues as Record<string, unknown>)[key] === undefined ? placeInFile(fromFile, key, path) : undefined);
   return withOptionPlaces(() => planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser }), place);
 }
 
