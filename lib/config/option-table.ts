@@ -69,8 +69,10 @@ export function helpOf(row: OptionRow<z.ZodType, unknown>): string {
 }
 
 /** commander's Option for a row (no default value: only what was typed reaches the resolution, which applies the defaults). */
-export function commanderOption(row: OptionRow<z.ZodType, unknown> & { flag: string }): Option {
+export function commanderOption(row: OptionRow<z.ZodType, unknown> & { flag: string }, key?: string): Option {
   const made = new Option(row.flag, helpOf(row));
+  // commander names a value after its flag (--ops -> ops); a row whose key differs (opCount) keeps its key.
+  if (key !== undefined && !row.flag.includes('--no-') && made.attributeName() !== key) made.attributeName = () => key;
   return row.arg ? made.argParser(row.arg(flagName(row.flag)) as (value: string, previous: unknown) => unknown) : made;
 }
 
@@ -78,7 +80,7 @@ export function commanderOption(row: OptionRow<z.ZodType, unknown> & { flag: str
 export function addOptions<T extends OptionTable>(command: Command, table: T, keys: readonly (keyof T & string)[] = Object.keys(table)): Command {
   for (const key of keys) {
     const row = table[key];
-    if (row.flag !== undefined) command.addOption(commanderOption({ ...row, flag: row.flag }));
+    if (row.flag !== undefined) command.addOption(commanderOption({ ...row, flag: row.flag }, key));
   }
   return command;
 }
