@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { EngineTarget, IoEngine, StepHooks, StepRequest } from './engine';
 import { IoMode, StepMeasurement } from './result';
 import { RunError } from '../config/errors';
+import { messageOf } from '../common/values';
 
 /** fio's version string ("fio-3.33") when `fio` runs from PATH, else undefined. */
 export function findFio(command = 'fio'): string | undefined {
@@ -92,7 +93,7 @@ export class FioEngine implements IoEngine {
           resolve(parseFioOutput(stdout, request.threads));
         } catch (err) {
           if (hooks.signal?.aborted) return resolve(undefined);
-          const detail = stderr.trim().split('\n').slice(-3).join(' / ') || (err as Error).message;
+          const detail = stderr.trim().split('\n').slice(-3).join(' / ') || messageOf(err);
           reject(new RunError(`diskperf: fio failed (exit ${code}): ${detail}`));
         }
       });

@@ -11,6 +11,7 @@ import { randomFillSync } from 'node:crypto';
 import { alignedBuffers } from './aligned';
 import type { EngineTarget } from './engine';
 import type { IoMode } from './result';
+import { messageOf } from '../common/values';
 
 export type ToWorker =
   | { type: 'init'; target: EngineTarget }
@@ -106,6 +107,6 @@ process.on('message', (message: ToWorker) => {
     else if (message.type === 'step') runStep(message.threads, message.seconds, message.mode);
     else if (message.type === 'stop') stopRequested = true;
   } catch (err) {
-    send({ type: 'error', message: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+    send({ type: 'error', message: (err as NodeJS.ErrnoException).code ?? messageOf(err) });
   }
 });

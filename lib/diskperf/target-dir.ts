@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { BYTES_PER_MB } from './result';
 import { UsageError } from '../config/errors';
+import { messageOf } from '../common/values';
 
 /** Linux statfs magic numbers for the filesystems people run MongoDB (or tests) on. */
 const LINUX_FS_TYPES: Record<number, string> = {
@@ -41,7 +42,7 @@ export async function checkTargetDir(dir: string, fileBytes: number): Promise<Ta
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`option --dir: directory "${dir}" does not exist`);
-    throw new UsageError(`option --dir: cannot use "${dir}": ${(err as Error).message}`);
+    throw new UsageError(`option --dir: cannot use "${dir}": ${messageOf(err)}`);
   }
   if (!stat.isDirectory()) throw new UsageError(`option --dir: "${dir}" is not a directory`);
 

@@ -7,7 +7,7 @@
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
 import { Doc, PlanTarget, SetupPlan, SetupStep, StepCheck, withCredentials } from './plan';
-import { messageOf } from '../common/values';
+import { dropUndefined, messageOf } from '../common/values';
 
 /** What applyPlan needs from a connection: run a command, throw when the server says ok: 0. */
 export interface CommandRunner {
@@ -381,7 +381,7 @@ export function driverConnector(
       const uri = options.uri ?? `mongodb://${target.address}/?directConnection=true`;
       const runner = (client: MongoClient, authenticated?: boolean): CommandRunner => ({
         command: (db, command) => client.db(db).command(command),
-        ...(authenticated !== undefined ? { authenticated } : {}),
+        ...dropUndefined({ authenticated }),
       });
       if (!options.credentials) return runner(await open(uri, {}));
       // Log in when the user exists; without one yet, go on under the localhost exception.
