@@ -3,7 +3,7 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import { join } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { alignedBuffers } from './aligned';
-import { MEMORY_FILESYSTEMS } from './target-dir';
+import { MEMORY_FILESYSTEMS } from './test-dir';
 import { BYTES_PER_MB } from './result';
 import { UsageError } from '../config/errors';
 import { messageOf } from '../common/values';

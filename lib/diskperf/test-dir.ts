@@ -25,7 +25,7 @@ export const MEMORY_FILESYSTEMS = new Set(['tmpfs', 'ramfs']);
 /** Free space the test file must leave on the filesystem, so we never fill a disk to the brim. */
 const RESERVE_BYTES = 64 * BYTES_PER_MB;
 
-export interface TargetDirInfo {
+export interface TestDirInfo {
   filesystem?: string;
   freeBytes?: number;
 }
@@ -35,7 +35,7 @@ export interface TargetDirInfo {
  * found out by creating the file itself (see test-file.ts): permission bits do not tell (root, ACLs,
  * read-only mounts).
  */
-export async function checkTargetDir(dir: string, fileBytes: number): Promise<TargetDirInfo> {
+export async function checkTestDir(dir: string, fileBytes: number): Promise<TestDirInfo> {
   let stat;
   try {
     stat = await fsp.stat(dir);
@@ -46,7 +46,7 @@ export async function checkTargetDir(dir: string, fileBytes: number): Promise<Ta
   }
   if (!stat.isDirectory()) throw new UsageError(`option --dir: "${dir}" is not a directory`);
 
-  const info: TargetDirInfo = {};
+  const info: TestDirInfo = {};
   try {
     const fs = await fsp.statfs(dir);
     // Pseudo filesystems (proc, sysfs) report no blocks at all: no capacity to check against.
