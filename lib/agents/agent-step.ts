@@ -17,6 +17,7 @@ import { sleep } from './poll';
 import { RunSpec } from './run-spec';
 import { AgentShare } from './shares';
 import { Target } from '../server/target';
+import { dropUndefined } from '../common/values';
 
 export interface ShareContext {
   control: ControlCollections;
@@ -71,7 +72,7 @@ export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentSha
         plan: { clients: step.clients, ...step.plan },
         workers: workersForStep(share.count, ctx.workers),
         serverSelectionTimeoutMS: ctx.spec.serverSelectionTimeoutMS,
-        ...(ctx.spec.opTimeoutMS !== undefined ? { opTimeoutMS: ctx.spec.opTimeoutMS } : {}),
+        ...dropUndefined({ opTimeoutMS: ctx.spec.opTimeoutMS }),
         share: { first: share.first, count: share.count },
         startAt,
       },

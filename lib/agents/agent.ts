@@ -18,7 +18,7 @@ import { ClockOffset, measureClockOffset, serverNowMs } from './clock';
 import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, RunDoc, stepId } from './control';
 import { ageMs, sleep } from './poll';
 import { parseSpec, RunSpec } from './run-spec';
-import { counted } from '../common/values';
+import { counted, messageOf } from '../common/values';
 
 export interface AgentOptions {
   controlUri: string;
@@ -54,7 +54,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentSummary> {
     try {
       await client.connect();
     } catch (err) {
-      throw new RunError(`option --control-uri: cannot reach the control database at ${redactUri(options.controlUri)}: ${redactUri((err as Error).message)}`);
+      throw new RunError(`option --control-uri: cannot reach the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`);
     }
     const control = controlCollections(client, options.controlDb ?? DEFAULT_CONTROL_DB);
     await ensureControlIndexes(control);

@@ -20,6 +20,7 @@ import { AgentOutcome, mergeAgentOutcomes } from './merge';
 import { ageMs, sleep } from './poll';
 import { RunSpec, serializeSpec } from './run-spec';
 import { AgentShare, shareClients } from './shares';
+import { dropUndefined, messageOf } from '../common/values';
 
 export interface CoordinatorOptions {
   controlUri: string;
@@ -67,7 +68,7 @@ export class Coordinator implements StepExecutor {
       return new Coordinator(client, control, options, clock);
     } catch (err) {
       await client.close().catch(() => undefined);
-      throw new RunError(`option --control-uri: cannot use the control database at ${redactUri(options.controlUri)}: ${redactUri((err as Error).message)}`);
+      throw new RunError(`option --control-uri: cannot use the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`);
     }
   }
 
@@ -146,7 +147,7 @@ export class Coordinator implements StepExecutor {
     const shares = shareClients(plan.clients, this.joined.map((a) => a.name));
     const active = shares.filter((s) => s.count > 0);
     const id = stepId(this.runId, seq);
-    const stepPlan = { seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, randomSeed: plan.randomSeed, ...(plan.rate !== undefined ? { rate: plan.rate } : {}), ...(plan.overrunLimitMs !== undefined ? { overrunLimitMs: plan.overrunLimitMs } : {}), ...(plan.ops !== undefined ? { ops: plan.ops } : {}) };
+    const stepPlan = { seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, randomSeed: plan.randomSeed, ...dropUndefined({ rate: plan.rate }), ...dropUndefined({ overrunLimitMs: plan.overrunLimitMs }), ...dropUndefined({ ops: plan.ops }) };
     await this.control.steps.insertOne({ _id: id, runId: this.runId, seq, clients: plan.clients, trial, plan: stepPlan, shares, state: 'prepare', touchedAt: new Date(serverNowMs(this.clock)) });
     const stop = () => this.control.steps.updateOne({ _id: id }, { $set: { state: 'stop' }, $currentDate: { touchedAt: true } });
 

@@ -12,6 +12,7 @@ import { mergeConcurrentMeasurements } from '../metrics/merge-measurements';
 import { AgentStepFigures } from '../result';
 import { AgentShare } from './shares';
 import { StepProgress } from './control';
+import { dropUndefined } from '../common/values';
 
 export type AgentOutcome =
   | { share: AgentShare; state: 'done'; measurement: StepMeasurement }
@@ -45,7 +46,7 @@ function combinedLoad(loads: ClientLoad[]): ClientLoad {
 }
 
 function figuresOf(o: AgentOutcome, trial: number | undefined): AgentStepFigures {
-  const base = { agent: o.share.agent, ...(trial !== undefined ? { trial } : {}), first: o.share.first, count: o.share.count };
+  const base = { agent: o.share.agent, ...dropUndefined({ trial }), first: o.share.first, count: o.share.count };
   if (o.state !== 'done') {
     const measured = o.progress?.measured ?? { reads: 0, writes: 0, errors: 0 };
     return { ...base, status: o.state, error: o.error, ops: { ...measured }, opsPerSec: 0 };

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { encodeStepWorkload, EncodedStepWorkload, StepWorkload } from '../workload/engine/worker-workload';
 import { withoutCredentials } from './control';
+import { dropUndefined, messageOf } from '../common/values';
 
 export interface RunSpec {
   /** The deployment to load, userinfo and secret options removed (agents log in with their own). */
@@ -26,7 +27,7 @@ export function buildRunSpec(input: RunSpecInput): RunSpec {
     targetUri: withoutCredentials(input.uri),
     workload: encodeStepWorkload(input.workload),
     serverSelectionTimeoutMS: input.serverSelectionTimeoutMS,
-    ...(input.opTimeoutMS !== undefined ? { opTimeoutMS: input.opTimeoutMS } : {}),
+    ...dropUndefined({ opTimeoutMS: input.opTimeoutMS }),
     lostAfterMs: input.lostAfterMs,
     label: input.label,
   };
@@ -46,7 +47,7 @@ export function parseSpec(text: unknown, specSha256: unknown): { spec: RunSpec }
     if (typeof spec.targetUri !== 'string' || typeof spec.workload?.opsEjson !== 'string') return { error: 'the run spec lacks the target or the workload' };
     return { spec };
   } catch (err) {
-    return { error: `the run spec is not JSON: ${(err as Error).message}` };
+    return { error: `the run spec is not JSON: ${messageOf(err)}` };
   }
 }
 

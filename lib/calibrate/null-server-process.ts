@@ -9,6 +9,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { extname, join } from 'node:path';
 import { NullServerOptions, startNullServer } from './null-server';
+import { messageOf } from '../common/values';
 
 type ToChild = { type: 'cpu' } | { type: 'stop' };
 type FromChild =
@@ -110,7 +111,7 @@ async function runAsChild(): Promise<void> {
     process.on('disconnect', quit);
     send({ type: 'listening', port: server.port, uri: server.uri });
   } catch (err) {
-    send({ type: 'failed', message: (err as Error).message });
+    send({ type: 'failed', message: messageOf(err) });
     process.exit(1);
   }
 }

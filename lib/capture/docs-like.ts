@@ -8,6 +8,7 @@
 import { Binary, Decimal128, Document, Double, Int32, Long, MongoClient, MongoClientOptions, ObjectId } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
+import { messageOf } from '../common/values';
 
 export const DEFAULT_SAMPLE_SIZE = 1000;
 /** A field present in fewer of the sampled documents than this is left out (templates have no "sometimes"). */
@@ -150,7 +151,7 @@ export async function sampleCollection(client: MongoClient, db: string, coll: st
   try {
     sample = await client.db(db).collection(coll).aggregate([{ $sample: { size } }]).toArray();
   } catch (err) {
-    throw new RunError(`option --docs-like: cannot sample ${where}: ${(err as Error).message}`);
+    throw new RunError(`option --docs-like: cannot sample ${where}: ${messageOf(err)}`);
   }
   if (sample.length === 0) throw new UsageError(`option --docs-like: ${where} is empty: nothing to model the documents on`);
   return { source: where, template: inferDocumentTemplate(sample), sample };
@@ -166,7 +167,7 @@ export async function sampleDocsLike(value: string, size = DEFAULT_SAMPLE_SIZE, 
     return await sampleCollection(client, source.db, source.coll, where, size);
   } catch (err) {
     if (err instanceof UsageError || err instanceof RunError) throw err;
-    throw new RunError(`option --docs-like: cannot sample ${where}: ${(err as Error).message}`);
+    throw new RunError(`option --docs-like: cannot sample ${where}: ${messageOf(err)}`);
   } finally {
     await client.close();
   }

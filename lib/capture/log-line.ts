@@ -22,7 +22,7 @@
  *  - a failed op carries ok: 0, errMsg, errName and errCode (OpDebug::report).
  */
 import { Origin, ServedOp, Skip } from './served-op';
-import { isObject } from '../common/values';
+import { isObject, messageOf } from '../common/values';
 
 /** The Slow query entry's id (LOGV2 id 51803 in CurOp::completeAndLogOperation). */
 export const SLOW_QUERY_LOG_ID = 51803;
@@ -65,7 +65,7 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
       ? 'a pre-4.4 text log line (capture reads the JSON logs of 4.4 and later)'
       : at > 0
         ? `text before the JSON entry (${JSON.stringify(text.slice(0, Math.min(at, 40)))}): strip it (docker compose logs --no-log-prefix, kubectl logs without --prefix)`
-        : (err as Error).message;
+        : messageOf(err);
     return { skip: { origin, reason: 'does not parse', detail: why } };
   }
   if (!isObject(entry) || !('t' in entry) || !('msg' in entry)) {

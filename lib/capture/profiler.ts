@@ -16,6 +16,7 @@ import { redactUri } from '../security/redact';
 import { CaptureBuilder, CaptureOptions, CaptureOutcome } from './capture';
 import { failure } from './log-line';
 import { ServedOp, Skip } from './served-op';
+import { messageOf } from '../common/values';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
@@ -91,7 +92,7 @@ export async function captureFromProfiler(uri: string, db: string, options: Prof
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new RunError(`capture: cannot read ${where}: ${(err as Error).message.replace(uri, redactUri(uri))}`);
+    throw new RunError(`capture: cannot read ${where}: ${messageOf(err).replace(uri, redactUri(uri))}`);
   } finally {
     await client.close();
   }

@@ -9,6 +9,7 @@ import { BSON, Document, MongoClient, MongoClientOptions, MongoServerError } fro
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { QueryStatsSnapshot, parseQueryStatsText } from './query-stats';
+import { messageOf } from '../common/values';
 
 /**
  * What the server's refusal means. QueryFeatureNotAllowed (224): the stage exists but is off
@@ -60,7 +61,7 @@ export async function readQueryStatsLive(uri: string, options: LiveQueryStatsOpt
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    const msg = (err as Error).message.replace(uri, where);
+    const msg = messageOf(err).replace(uri, where);
     if (err instanceof MongoServerError) {
       throw new RunError(`capture: ${where} refused $queryStats: ${msg} (${queryStatsRefusal(err)}); capture from its logs or profiler instead (docs/capture.md)`);
     }

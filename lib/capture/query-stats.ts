@@ -16,7 +16,7 @@
  * workload of the time between them. Unknown fields are ignored.
  */
 import { UsageError } from '../config/errors';
-import { isObject } from '../common/values';
+import { isObject, messageOf } from '../common/values';
 import { CaptureBuilder, CaptureOutcome, QueryStatsReading } from './capture';
 import { QueryStatsMetrics, ServedOp, Skip } from './served-op';
 import { emptyCounts, fillPlaceholders, LiteralCounts, ValueSource } from './query-stats-values';
@@ -129,7 +129,7 @@ export function parseQueryStatsText(text: string, source: string): QueryStatsSna
   } catch (err) {
     const shell = /\b(Long|ISODate|Decimal128|Timestamp)\(/.test(trimmed);
     throw new UsageError(
-      `capture: ${source}: not JSON (${(err as Error).message})${shell ? `: this is mongosh's display format (Long(...), ISODate(...)); ${SHELL_HINT}` : `; ${SHELL_HINT}`}`,
+      `capture: ${source}: not JSON (${messageOf(err)})${shell ? `: this is mongosh's display format (Long(...), ISODate(...)); ${SHELL_HINT}` : `; ${SHELL_HINT}`}`,
     );
   }
   const entries: QueryStatsEntry[] = [];

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { UsageError } from '../config/errors';
+import { messageOf } from '../common/values';
 
 export interface SourceLine {
   file: string;
@@ -25,7 +26,7 @@ export async function expandSources(sources: string[]): Promise<string[]> {
     try {
       info = await stat(source);
     } catch (err) {
-      throw new UsageError(`capture: cannot read ${source}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+      throw new UsageError(`capture: cannot read ${source}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : messageOf(err)}`);
     }
     if (info.isDirectory()) {
       const names = (await readdir(source, { withFileTypes: true })).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
@@ -54,7 +55,7 @@ export async function* fileLines(file: string): AsyncGenerator<SourceLine> {
   try {
     gz = await isGzip(file);
   } catch (err) {
-    throw new UsageError(`capture: cannot read ${file}: ${(err as Error).message}`);
+    throw new UsageError(`capture: cannot read ${file}: ${messageOf(err)}`);
   }
   const raw = createReadStream(file);
   const input = gz ? raw.pipe(createGunzip()) : raw;

@@ -8,7 +8,7 @@ import { intArg, numberArg } from '../config/validate';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { DEFAULT_SAMPLE_SIZE, DOCS_LIKE_FILE, docsLikeFile, sampleDocsLike } from '../capture/docs-like';
 import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
-import { fileTimestamp } from '../common/values';
+import { fileTimestamp, messageOf } from '../common/values';
 import { readFile } from 'node:fs/promises';
 import { captureFromQueryStats, parseQueryStatsText, QueryStatsSnapshot } from '../capture/query-stats';
 import { readQueryStatsLive } from '../capture/query-stats-live';
@@ -228,7 +228,7 @@ async function readQueryStatsFiles(files: string[]): Promise<QueryStatsSnapshot[
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {
-      throw new UsageError(`capture: --query-stats ${file}: ${(err as Error).message}`);
+      throw new UsageError(`capture: --query-stats ${file}: ${messageOf(err)}`);
     }
     snapshots.push(parseQueryStatsText(text, file));
   }

@@ -8,7 +8,7 @@ import { numberArg } from '../config/validate';
 import { addOptions, option, TableValues } from '../config/option-table';
 import { ResultDocument, loadResult } from '../result';
 import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
-import { fileTimestamp } from '../common/values';
+import { fileTimestamp, messageOf } from '../common/values';
 import { intArg, intListArg } from '../config/validate';
 import { compareRuns, readBenchmarkConfig } from '../api';
 import { installInterrupt } from '../run/interrupt';
@@ -87,7 +87,7 @@ function sideFiles(arg: string): string[] {
 async function loadBoth(files: [string, string]): Promise<[ResultDocument[], ResultDocument[]]> {
   const [aFiles, bFiles] = files.map(sideFiles);
   const settled = await Promise.allSettled([...aFiles, ...bFiles].map((f) => loadResult(f)));
-  const problems = settled.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+  const problems = settled.flatMap((s) => (s.status === 'rejected' ? [messageOf(s.reason)] : []));
   if (problems.length > 0) throw new UsageError(problems.join('\n'));
   const docs = settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value);
   return [docs.slice(0, aFiles.length), docs.slice(aFiles.length)];

@@ -11,6 +11,7 @@ import { redactText } from '../security/redact';
 import { addConnectionOptions, ConnectionFlags, connectionSecrets, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
 import { installInterrupt } from '../run/interrupt';
 import { uriTarget } from '../server/target';
+import { messageOf } from '../common/values';
 
 const HELP = `
 Runs MongoDB's own mongo-perf test files (your checkout of github.com/mongodb/mongo-perf,
@@ -72,7 +73,7 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
       try {
         tests = flags.tests !== undefined ? new RegExp(flags.tests) : undefined;
       } catch (err) {
-        throw new UsageError(`option --tests: not a regular expression: ${(err as Error).message}`);
+        throw new UsageError(`option --tests: not a regular expression: ${messageOf(err)}`);
       }
       const workers = flags.workers;
       if (workers !== undefined && workers !== 'auto' && (typeof workers !== 'number' || workers < 1)) throw new UsageError(`option --workers: must be auto or a whole number >= 1, got ${String(workers)}`);

@@ -5,6 +5,7 @@ import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { ResultDocument, loadResult } from '../result';
 import { writeReport } from '../report/write-report';
+import { messageOf } from '../common/values';
 
 export const DEFAULT_COMPARISON_DIR = join('reports', 'compare');
 
@@ -15,7 +16,7 @@ interface ReportOptions {
 /** Loads every file first and reports all the bad ones at once. */
 async function loadAll(files: string[]): Promise<ResultDocument[]> {
   const settled = await Promise.allSettled(files.map((f) => loadResult(f)));
-  const problems = settled.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+  const problems = settled.flatMap((s) => (s.status === 'rejected' ? [messageOf(s.reason)] : []));
   if (problems.length > 0) throw new UsageError(problems.join('\n'));
   return settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value);
 }

@@ -11,6 +11,7 @@ import { Comparison } from './compare';
 import { ResultDocument } from '../result';
 import { COMPARE_PAGE, renderComparePage } from './page';
 import { COMPARE_JSON, COMPARE_MD, COMPARE_PNG, renderComparisonMarkdown } from './render-text';
+import { messageOf } from '../common/values';
 
 export async function writeComparison(comparison: Comparison, outDir: string, results?: readonly [ResultDocument, ResultDocument]): Promise<{ files: string[] }> {
   const png = await renderComparisonChart(comparison);
@@ -24,7 +25,7 @@ export async function writeComparison(comparison: Comparison, outDir: string, re
     await mkdir(outDir, { recursive: true });
     for (const [name, data] of files) await writeFileAtomically(join(outDir, name), data);
   } catch (err) {
-    throw new RunError(`cannot write the comparison to ${outDir}: ${(err as Error).message}`);
+    throw new RunError(`cannot write the comparison to ${outDir}: ${messageOf(err)}`);
   }
   return { files: files.map(([name]) => join(outDir, name)) };
 }

@@ -23,7 +23,7 @@ export interface IoEngine {
 }
 
 /** What every engine is told about the test file. */
-export interface EngineTarget {
+export interface TestFileSpec {
   file: string;
   fileBytes: number;
   blockSize: number;

@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { EngineTarget, IoEngine, StepHooks, StepRequest } from './engine';
+import { TestFileSpec, IoEngine, StepHooks, StepRequest } from './engine';
 import { IoMode, StepMeasurement } from './result';
 import { RunError } from '../config/errors';
+import { messageOf } from '../common/values';
 
 /** fio's version string ("fio-3.33") when `fio` runs from PATH, else undefined. */
 export function findFio(command = 'fio'): string | undefined {
@@ -16,7 +17,7 @@ const FIO_RW: Record<IoMode, string> = { read: 'randread', write: 'randwrite', m
  * fio arguments for one step: N threads (`--thread --numjobs=N`) each doing synchronous pread/pwrite
  * (`psync`), as mongoperf's threads did, on our existing file, time-based, one JSON report.
  */
-export function fioArgs(target: EngineTarget, request: StepRequest): string[] {
+export function fioArgs(target: TestFileSpec, request: StepRequest): string[] {
   return [
     '--name=mongo-bench-diskperf',
     `--filename=${target.file}`,
@@ -70,7 +71,7 @@ export class FioEngine implements IoEngine {
   readonly name = 'fio' as const;
 
   constructor(
-    private readonly target: EngineTarget,
+    private readonly target: TestFileSpec,
     readonly version: string,
     private readonly command = 'fio',
   ) {}
@@ -92,7 +93,7 @@ export class FioEngine implements IoEngine {
           resolve(parseFioOutput(stdout, request.threads));
         } catch (err) {
           if (hooks.signal?.aborted) return resolve(undefined);
-          const detail = stderr.trim().split('\n').slice(-3).join(' / ') || (err as Error).message;
+          const detail = stderr.trim().split('\n').slice(-3).join(' / ') || messageOf(err);
           reject(new RunError(`diskperf: fio failed (exit ${code}): ${detail}`));
         }
       });

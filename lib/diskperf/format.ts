@@ -1,4 +1,4 @@
-import { MEMORY_FILESYSTEMS } from './target-dir';
+import { MEMORY_FILESYSTEMS } from './test-dir';
 import { BYTES_PER_MB, DiskperfResult, DiskperfStep, ENGINE_BOUND_BUSY, engineBound, modeLabel, peakStep } from './result';
 
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

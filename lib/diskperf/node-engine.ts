@@ -1,6 +1,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { extname, join } from 'node:path';
-import { EngineTarget, IoEngine, StepHooks, StepRequest } from './engine';
+import { TestFileSpec, IoEngine, StepHooks, StepRequest } from './engine';
 import type { FromWorker, ToWorker } from './node-worker';
 import { StepMeasurement } from './result';
 import { RunError } from '../config/errors';
@@ -20,7 +20,7 @@ export class NodeEngine implements IoEngine {
     });
   }
 
-  static async open(target: EngineTarget): Promise<NodeEngine> {
+  static async open(target: TestFileSpec): Promise<NodeEngine> {
     const child = forkWorker(Math.max(4, target.maxThreads));
     const engine = new NodeEngine(child);
     await engine.exchange({ type: 'init', target }, (m) => (m.type === 'ready' ? true : undefined));

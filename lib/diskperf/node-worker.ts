@@ -9,11 +9,12 @@
 import { constants as fsConstants, openSync, read, write } from 'node:fs';
 import { randomFillSync } from 'node:crypto';
 import { alignedBuffers } from './aligned';
-import type { EngineTarget } from './engine';
+import type { TestFileSpec } from './engine';
 import type { IoMode } from './result';
+import { messageOf } from '../common/values';
 
 export type ToWorker =
-  | { type: 'init'; target: EngineTarget }
+  | { type: 'init'; target: TestFileSpec }
   | { type: 'step'; threads: number; seconds: number; mode: IoMode }
   | { type: 'stop' };
 
@@ -24,7 +25,7 @@ export type FromWorker =
   | { type: 'error'; message: string };
 
 let fd = -1;
-let target: EngineTarget | undefined;
+let target: TestFileSpec | undefined;
 let buffers: Buffer[] = [];
 let stopRequested = false;
 
@@ -32,7 +33,7 @@ function send(message: FromWorker): void {
   process.send?.(message);
 }
 
-function init(t: EngineTarget): void {
+function init(t: TestFileSpec): void {
   target = t;
   const directFlag = t.direct ? (fsConstants.O_DIRECT ?? 0) : 0;
   fd = openSync(t.file, fsConstants.O_RDWR | directFlag);
@@ -106,6 +107,6 @@ process.on('message', (message: ToWorker) => {
     else if (message.type === 'step') runStep(message.threads, message.seconds, message.mode);
     else if (message.type === 'stop') stopRequested = true;
   } catch (err) {
-    send({ type: 'error', message: (err as NodeJS.ErrnoException).code ?? (err as Error).message });
+    send({ type: 'error', message: (err as NodeJS.ErrnoException).code ?? messageOf(err) });
   }
 });

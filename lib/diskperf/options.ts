@@ -47,7 +47,7 @@ const schema = z
 /**
  * Validates the flags and fills in the defaults. Neither --read nor --write means both (a 50/50
  * mix), like the seed's mongoperf config { r: true, w: true }.
- * The directory itself is checked later, when the test file is created (see target-dir.ts).
+ * The directory itself is checked later, when the test file is created (see test-dir.ts).
  */
 export function resolveDiskperfSettings(raw: RawDiskperfOptions): DiskperfSettings {
   const o = parseOptions(schema, raw);

@@ -1,7 +1,7 @@
 import { cpus, hostname, totalmem } from 'node:os';
-import { checkTargetDir } from './target-dir';
+import { checkTestDir } from './test-dir';
 import { AbortedError, createTestFile, removeTestFile, testFilePath } from './test-file';
-import { EngineTarget, IoEngine } from './engine';
+import { TestFileSpec, IoEngine } from './engine';
 import { NodeEngine } from './node-engine';
 import { FioEngine, findFio } from './fio-engine';
 import { BYTES_PER_MB, DISKPERF_SCHEMA, DiskperfResult, DiskperfSettings, DiskperfStep, EngineName, toStep } from './result';
@@ -43,7 +43,7 @@ export async function runDiskperf(settings: DiskperfSettings, options: DiskperfR
   const signal = options.signal;
   const fileBytes = settings.fileSizeMB * BYTES_PER_MB;
   const engineChoice = chooseEngine(settings.engine, options.fioCommand);
-  const dirInfo = await checkTargetDir(settings.dir, fileBytes);
+  const dirInfo = await checkTestDir(settings.dir, fileBytes);
 
   const startedAt = new Date().toISOString();
   const file = testFilePath(settings.dir);
@@ -74,7 +74,7 @@ export async function runDiskperf(settings: DiskperfSettings, options: DiskperfR
     result.io.fileCreateSeconds = ready.seconds;
     emit({ type: 'file-ready', file, seconds: ready.seconds, direct: ready.direct, reason: ready.directUnavailableReason, filesystem: dirInfo.filesystem });
 
-    const target: EngineTarget = { file, fileBytes, blockSize: settings.blockSize, direct: ready.direct, maxThreads: Math.max(...settings.threads) };
+    const target: TestFileSpec = { file, fileBytes, blockSize: settings.blockSize, direct: ready.direct, maxThreads: Math.max(...settings.threads) };
     engine = engineChoice.name === 'fio' ? new FioEngine(target, engineChoice.version, options.fioCommand) : await NodeEngine.open(target);
     emit({ type: 'engine', name: engine.name, version: engine.version });
 

@@ -3,9 +3,10 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import { join } from 'node:path';
 import { getSystemErrorMap } from 'node:util';
 import { alignedBuffers } from './aligned';
-import { MEMORY_FILESYSTEMS } from './target-dir';
+import { MEMORY_FILESYSTEMS } from './test-dir';
 import { BYTES_PER_MB } from './result';
 import { UsageError } from '../config/errors';
+import { messageOf } from '../common/values';
 
 const CHUNK = BYTES_PER_MB;
 
@@ -99,7 +100,7 @@ async function openDirect(path: string, filesystem?: string): Promise<{ handle?:
     return { handle };
   } catch (err) {
     await handle.close();
-    return { reason: `an aligned O_DIRECT read/write failed here (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+    return { reason: `an aligned O_DIRECT read/write failed here (${(err as NodeJS.ErrnoException).code ?? messageOf(err)})` };
   }
 }
 

@@ -9,6 +9,7 @@ import type { StoredResult } from '../store/store';
 import { eDivisive, E_DIVISIVE_DEFAULTS } from './e-divisive';
 import { byLabel, HistoryMetric, mixesTestDouble, RunRef, Series, seriesOf } from './series';
 import { E_DIVISIVE_MIN_RUNS, newestRunCheck, NewestRunCheck } from './newest-run';
+import { dropUndefined } from '../common/values';
 
 /** The metrics the gate checks unless --gate adds more: ops/s and the p50s (p99 and errors vary too much night to night). */
 export const DEFAULT_GATED: readonly HistoryMetric['key'][] = ['opsPerSec', 'readsP50', 'writesP50'];
@@ -151,7 +152,7 @@ export function analyseSeries(series: Series, options: HistoryDocument['options'
       absolute: series.metric.key === 'errorRate',
       threshold: options.threshold,
       start: Math.max(accepted < 0 ? series.points.length : accepted, improvement),
-      ...(regressionAt !== undefined ? { regressionAt } : {}),
+      ...dropUndefined({ regressionAt }),
     }),
   };
 }
@@ -172,7 +173,7 @@ export function buildHistory(
     permutations: given.permutations ?? HISTORY_DEFAULTS.permutations,
     seed: given.seed ?? HISTORY_DEFAULTS.seed,
     gate: given.gate ?? [],
-    ...(given.accept !== undefined ? { accept: given.accept } : {}),
+    ...dropUndefined({ accept: given.accept }),
   };
   const labels: HistoryDocument['labels'] = [];
   const series: HistorySeries[] = [];
@@ -204,7 +205,7 @@ export function buildHistory(
     schema: HISTORY_SCHEMA,
     generatedAt: (context.now ?? new Date()).toISOString(),
     store: context.store,
-    options: { ...options, ...(context.label !== undefined ? { label: context.label } : {}) },
+    options: { ...options, ...dropUndefined({ label: context.label }) },
     labels,
     series,
     regressions,

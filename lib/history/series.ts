@@ -5,6 +5,7 @@
  */
 import type { ResultDocument, StepResult } from '../result';
 import type { StoredResult } from '../store/store';
+import { dropUndefined } from '../common/values';
 
 export interface HistoryMetric {
   key: 'opsPerSec' | 'readsP50' | 'readsP99' | 'writesP50' | 'writesP99' | 'errorRate';
@@ -81,7 +82,7 @@ export function seriesOf(label: string, results: readonly StoredResult[]): Serie
         const value = step ? metric.value(step) : undefined;
         if (value === undefined || !Number.isFinite(value)) continue;
         const spread = step && metric.key === 'opsPerSec' ? trialSpreadOf(step) : undefined;
-        points.push({ startedAt: result.startedAt, label: result.label, source, value, ...(spread !== undefined ? { trialSpread: spread } : {}) });
+        points.push({ startedAt: result.startedAt, label: result.label, source, value, ...dropUndefined({ trialSpread: spread }) });
       }
       if (points.length > 0) out.push({ label, clients, metric, points });
     }

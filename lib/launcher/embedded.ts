@@ -14,7 +14,7 @@ import { RunError, UsageError } from '../config/errors';
 import { redactText, redactUri } from '../security/redact';
 import { newKeyFileContent } from './keyfile';
 import { CACHE_SIZE_ARG, cacheSizeGbPerMongod } from '../topology/cache-size';
-import { isAbortError } from '../common/values';
+import { dropUndefined, isAbortError, messageOf } from '../common/values';
 
 export interface EmbeddedOptions {
   topology: 'standalone' | 'replset';
@@ -116,7 +116,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     removeData();
     throw new RunError(
       redactText(
-        `the embedded ${options.topology === 'standalone' ? 'MongoDB' : `replica set (${replicas} members)`} did not start with ${binary}: ${messageOf(err)}`,
+        `the embedded ${options.topology === 'standalone' ? 'MongoDB' : `replica set (${replicas} members)`} did not start with ${binary}: ${firstLineOf(err)}`,
         [options.auth?.password, auth?.keyfileContent],
       ),
     );
@@ -127,7 +127,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     binary,
     version,
     storageEngine,
-    ...(cacheSizeGb !== undefined ? { cacheSizeGb } : {}),
+    ...dropUndefined({ cacheSizeGb }),
     stop: () => (stopped ??= started.stop().then(removeData, (err: unknown) => {
       removeData();
       throw err;
@@ -165,12 +165,12 @@ async function locateMongod(): Promise<string> {
 function describeDownloadFailure(err: unknown): string {
   const e = err as { message?: string; code?: string; url?: string };
   if (e.url && e.code) return `mongodb-memory-server could not download ${e.url} (${e.code}; offline?)`;
-  return `mongodb-memory-server could not provide one (${messageOf(err)})`;
+  return `mongodb-memory-server could not provide one (${firstLineOf(err)})`;
 }
 
-function messageOf(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.split('\n')[0];
+/** An error's first line (mongodb-memory-server's messages carry its whole log). */
+function firstLineOf(err: unknown): string {
+  return messageOf(err).split('\n')[0];
 }
 
 function abortError(): RunError {

@@ -12,6 +12,7 @@ import { closest } from '../config/validate';
 import { Experiment } from '../experiments/experiment';
 import { experimentNames, findExperiment } from '../experiments/registry';
 import { MatrixDefinition } from './types';
+import { messageOf } from '../common/values';
 
 const READ_PREFERENCES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const;
 
@@ -104,13 +105,13 @@ export function readMatrixFile(path: string): MatrixDefinition {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`option --matrix: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`option --matrix: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
   }
   let raw: unknown;
   try {
     raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`matrix file ${path}: not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+    throw new UsageError(`matrix file ${path}: not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${messageOf(err)}`);
   }
   const definition = parseMatrixDocument(raw, `matrix file ${path}`);
   return { ...definition, name: definition.name === definition.experiment && !(raw as { name?: string }).name ? basename(path).replace(/\.[^.]+$/, '') : definition.name };

@@ -104,7 +104,7 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
     log.note(`matrix ${doc.complete ? 'complete' : `incomplete: ${doc.incompleteReason ?? ''}`}`);
     return doc;
   } catch (err) {
-    if (!(err instanceof RunError && (err.exitCode === EXIT.sigint || err.exitCode === EXIT.sigterm))) log.note(`failed: ${(err as Error).message}`);
+    if (!(err instanceof RunError && (err.exitCode === EXIT.sigint || err.exitCode === EXIT.sigterm))) log.note(`failed: ${messageOf(err)}`);
     throw err;
   } finally {
     await acquired?.release();

@@ -8,6 +8,7 @@ import { Document, MongoClient, MongoServerError } from 'mongodb';
 import { assertMayReplace, dropScratch, GuardPolicy } from '../server/data-guard';
 import { Capability, TopologyFacts } from '../experiments/experiment';
 import { tryCommand } from '../server/connect';
+import { messageOf } from '../common/values';
 
 export type { Capability, TargetCapabilities, TopologyFacts, TopologyKind } from '../experiments/experiment';
 
@@ -41,7 +42,7 @@ export async function probeCapped(client: MongoClient, db: string, guard: GuardP
     return { supported: true };
   } catch (err) {
     const code = err instanceof MongoServerError && err.code !== undefined ? ` (code ${err.code})` : '';
-    return { supported: false, reason: `the server refused to create a capped collection: ${(err as Error).message}${code}` };
+    return { supported: false, reason: `the server refused to create a capped collection: ${messageOf(err)}${code}` };
   } finally {
     await dropScratch(client, db, name);
   }

@@ -1,7 +1,7 @@
 /** What the engine measured in one trial of one step: the raw material of a StepResult. */
 import { ClientLoad, LoopReading } from './client-load';
 import { LatencyRecorder } from './latency';
-import type { RateTarget } from '../result/steps';
+import type { RequestedRate } from '../result/steps';
 
 export interface ErrorTally {
   /** e.g. "DuplicateKey (11000)" or "MongoNetworkError". */
@@ -33,7 +33,7 @@ export interface StepOverrun {
 /** What one step's arrival schedule counted over the measured window, per second by due time. */
 export interface ArrivalMeasurement {
   /** The rate the whole step was asked to hold (every thread's share together). */
-  target: RateTarget;
+  target: RequestedRate;
   lateAfterMs: number;
   dropAfterMs: number;
   scheduled: number[];

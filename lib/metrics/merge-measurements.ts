@@ -6,6 +6,7 @@
  */
 import { LatencyRecorder, mergeRecorders } from './latency';
 import { ArrivalMeasurement, BenchRunCounts, ErrorTally, OpLatency, StepMeasurement, StepOverrun } from './measurement';
+import { dropUndefined } from '../common/values';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
 const MAX_DISTINCT_ERRORS = 20;
@@ -148,9 +149,9 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     ...(overrun ? { overrun } : {}),
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),
-    ...(lostServer !== undefined ? { lostServer } : {}),
+    ...dropUndefined({ lostServer }),
     ...mergedOutages(parts),
-    ...(cut !== undefined ? { cut } : {}),
+    ...dropUndefined({ cut }),
   };
 }
 

@@ -8,6 +8,7 @@
 import type { LatencySummary, ResultDocument, StepResult, StepSteadiness, StepWarning, TrendRecord } from '../result';
 import { CLIENT_BOUND_MESSAGE } from './client-load';
 import { normalUpperTail, NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
+import { dropUndefined } from '../common/values';
 
 /** A share of failed ops above this is the `errors` warning. */
 export const ERRORS_WARNING_SHARE = 0.01;
@@ -146,7 +147,7 @@ function timerLateWarning(step: StepResult): StepWarning | undefined {
 
 function record(t: ReturnType<typeof trendTest>, trial?: number): TrendRecord {
   const round = (x: number | null, digits: number) => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
-  return { n: t.n, testable: t.testable, pValue: round(t.pValue, 6), senSlope: round(t.senSlope, 3), changePercent: round(t.changePercent, 1), trending: t.trending, ...(trial !== undefined ? { trial } : {}) };
+  return { n: t.n, testable: t.testable, pValue: round(t.pValue, 6), senSlope: round(t.senSlope, 3), changePercent: round(t.changePercent, 1), trending: t.trending, ...dropUndefined({ trial }) };
 }
 
 /** The steadiness tests of a step: its seconds per trial, and its trials' means in time order. */

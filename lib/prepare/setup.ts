@@ -10,6 +10,7 @@ import { RunError } from '../config/errors';
 import { SetupStep } from '../workload/language/setup-spec';
 import { compileTemplate, TemplateScope } from '../workload/language/template';
 import { assertMayDropDatabase, assertMayReplace, dropCollection, dropDatabase, GuardPolicy } from '../server/data-guard';
+import { messageOf } from '../common/values';
 
 const NAMESPACE_NOT_FOUND = 26;
 const NAMESPACE_EXISTS = 48;
@@ -104,7 +105,7 @@ export async function runSetup(client: MongoClient, steps: SetupStep[], hooks: S
       else documents += await insertAll(client, step, hooks);
     } catch (err) {
       if (tolerated(step, err)) continue;
-      throw new RunError(`set-up step ${i + 1} of ${steps.length} (${describe(step)}) failed: ${(err as Error).message}`);
+      throw new RunError(`set-up step ${i + 1} of ${steps.length} (${describe(step)}) failed: ${messageOf(err)}`);
     }
   }
   return { steps: steps.length, documents, seconds: (performance.now() - started) / 1000, complete: !hooks.signal?.aborted };

@@ -1,11 +1,11 @@
 /** The open model in summary.md: the target per step, what was scheduled, achieved, dropped and late, and `--rate 80%`'s probe. */
-import type { RateTarget, ResultDocument, StepArrival, StepResult } from '../result';
+import type { RequestedRate, ResultDocument, StepArrival, StepResult } from '../result';
 import type { Table } from './tables';
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** "500 ops/s", or "stages 100 → 2000 ops/s over 150 s". */
-export function describeRateTarget(target: RateTarget): string {
+export function describeRequestedRate(target: RequestedRate): string {
   if (target.kind === 'constant') return `${count(target.opsPerSecond)} ops/s`;
   const rates = [target.startRate, ...target.stages.map((s) => s.rate)];
   const seconds = target.stages.reduce((s, x) => s + x.seconds, 0);
@@ -35,7 +35,7 @@ export function rateTable(result: ResultDocument): Table | undefined {
     rows: steps.map(({ name, step: s }) => {
       const a = s.arrival;
       const share = (n: number) => (a.scheduled > 0 ? ` (${((100 * n) / a.scheduled).toFixed(n > 0 && n < a.scheduled / 1000 ? 3 : 1)}%)` : '');
-      return [name, describeRateTarget(a.target), count(a.scheduled), count(s.opsPerSec.total), `${count(a.dropped)}${share(a.dropped)}`, `${count(a.late)}${share(a.late)}`];
+      return [name, describeRequestedRate(a.target), count(a.scheduled), count(s.opsPerSec.total), `${count(a.dropped)}${share(a.dropped)}`, `${count(a.late)}${share(a.late)}`];
     }),
     align: [result.scenarios ? 'left' : 'right', 'left', 'right', 'right', 'right', 'right'],
   };

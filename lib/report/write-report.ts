@@ -9,6 +9,7 @@ import { renderChart } from './render-chart';
 import { renderResultsCsv } from './results-csv';
 import { renderSummaryMarkdown } from './summary-md';
 import { pngCharts } from './chart-registry';
+import { messageOf } from '../common/values';
 
 export const SUMMARY_FILE = 'summary.md';
 export const CSV_FILE = 'results.csv';
@@ -24,7 +25,7 @@ export async function writeReport(results: ResultDocument[], outDir: string): Pr
   try {
     await mkdir(outDir, { recursive: true });
   } catch (err) {
-    throw new RunError(`cannot create report folder ${outDir}: ${(err as Error).message}`);
+    throw new RunError(`cannot create report folder ${outDir}: ${messageOf(err)}`);
   }
   // Every PNG chart of the registry, in its order.
   const charts = pngCharts(results);
@@ -39,7 +40,7 @@ export async function writeReport(results: ResultDocument[], outDir: string): Pr
     for (const { file, png } of pngs) await writeFileAtomically(file, png);
     for (const [name, text] of texts) await writeFileAtomically(join(outDir, name), text);
   } catch (err) {
-    throw new RunError(`cannot write report to ${outDir}: ${(err as Error).message}`);
+    throw new RunError(`cannot write report to ${outDir}: ${messageOf(err)}`);
   }
   return { files: [...pngs.map((p) => p.file), ...texts.map(([name]) => join(outDir, name))] };
 }

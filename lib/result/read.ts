@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { ResultDocument, resultDocumentSchema, SUPPORTED_RESULT_SCHEMAS } from './document';
+import { messageOf } from '../common/values';
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
@@ -22,7 +23,7 @@ export function parseResult(text: string, source: string): ResultDocument {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${source}: not a JSON file (${(err as Error).message.replace(/\s+/g, " ")})`);
+    throw new UsageError(`${source}: not a JSON file (${messageOf(err).replace(/\s+/g, " ")})`);
   }
   const supported = SUPPORTED_RESULT_SCHEMAS.map((s) => `"${s}"`).join(', ');
   if (!isPlainObject(raw) || typeof raw.schema !== 'string') {
@@ -50,7 +51,7 @@ export async function loadResult(file: string): Promise<ResultDocument> {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : messageOf(err);
     throw new UsageError(`${file}: cannot read result file (${why})`);
   }
   return parseResult(text, file);

@@ -21,11 +21,11 @@ export const perSecondSampleSchema = z.object({
 export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
 
 /** A rate the engine schedules (lib/workload/language/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
-export const rateTargetSchema = z.union([
+export const requestedRateSchema = z.union([
   z.object({ kind: z.literal('constant'), opsPerSecond: z.number() }),
   z.object({ kind: z.literal('stages'), startRate: z.number(), stages: z.array(z.object({ rate: z.number(), seconds: z.number() })) }),
 ]);
-export type RateTarget = z.infer<typeof rateTargetSchema>;
+export type RequestedRate = z.infer<typeof requestedRateSchema>;
 
 /**
  * The open model's counts for one step (summed over trials): ops due in the measured window
@@ -33,7 +33,7 @@ export type RateTarget = z.infer<typeof rateTargetSchema>;
  * more than `lateAfterMs` after their due time (`late`). Per second: the samples' scheduled/dropped/late.
  */
 export const stepArrivalSchema = z.object({
-  target: rateTargetSchema,
+  target: requestedRateSchema,
   lateAfterMs: z.number(),
   dropAfterMs: z.number(),
   scheduled: z.number(),

@@ -8,6 +8,7 @@ import { redactText } from '../security/redact';
 import { sloOutcome } from '../slo/outcome';
 import { openStore } from '../store';
 import type { RunOutcome } from './execute';
+import { messageOf } from '../common/values';
 
 export interface AfterRunNotes {
   /** One line each: where the result was stored, or why it could not be. */
@@ -23,7 +24,7 @@ export async function afterRun(outcome: RunOutcome, store: string | undefined, n
       const kept = await keepResult(store, outcome.result);
       notes.note(`${kept.created ? 'stored' : 'already stored'} in ${kept.description} (${kept.id})`);
     } catch (err) {
-      const why = redactText((err as Error).message);
+      const why = redactText(messageOf(err));
       notes.note(`could not store the result in the results store: ${why}`);
       if (exitCode === 0) {
         exitCode = 1;

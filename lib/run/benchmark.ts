@@ -41,6 +41,7 @@ import { resolveShareOfMax, ScheduledRate } from '../workload/language/rate-spec
 import { probeMaximum, probeSettings } from './rate-probe';
 import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
 import { RunEnding, RunLifecycle } from './run-lifecycle';
+import { dropUndefined, messageOf } from '../common/values';
 
 export interface BenchmarkHooks {
   onEvent?: (event: BenchmarkEvent) => void;
@@ -105,7 +106,7 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
     config: {
       clients: options.clients,
       seconds: options.ops !== undefined ? null : options.seconds,
-      ...(options.ops !== undefined ? { ops: options.ops } : {}),
+      ...dropUndefined({ ops: options.ops }),
       warmupSeconds: options.warmupSeconds,
       ...(options.warmup === 'auto' ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
       trials: options.trials,
@@ -231,7 +232,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           if (stopped) return await run.end({ incomplete: stopped });
         }
         trialStarts.push(new Date().toISOString());
-        emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds, ...(options.ops !== undefined ? { ops: options.ops } : {}) });
+        emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds, ...dropUndefined({ ops: options.ops }) });
         try {
           const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
           if (arrival) plan.arrival = arrival;
@@ -270,7 +271,7 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         } catch (err) {
           serverStats?.cancelOpen();
           // A driver message may quote a connection string: never store one with its password.
-          failure = redactUri((err as Error).message);
+          failure = redactUri(messageOf(err));
           break;
         }
       }

@@ -15,6 +15,7 @@ import { UsageError } from '../config/errors';
 import { DOCS_LIKE_FILE, parseDocsLike, sampleCollection, sampleDocsLike } from '../capture/docs-like';
 import { parseNamespace } from '../workload/language/op-spec';
 import { parseTypedEjson } from '../workload/language/typed-ejson';
+import { messageOf } from '../common/values';
 
 export type DocsLikeSpec =
   | { kind: 'uri'; value: string }
@@ -35,7 +36,7 @@ function readTemplateFile(path: string): DocsLikeSpec {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new UsageError(`option --docs-like: cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`option --docs-like: cannot read ${path}: ${messageOf(err)}`);
   }
   if (!isObject(parsed) || !isObject(parsed.template)) {
     throw new UsageError(`option --docs-like: ${path} has no "template" object (capture --docs-like writes ${DOCS_LIKE_FILE})`);

@@ -14,7 +14,7 @@ import { RESULTS_FILE, runBenchmark } from './benchmark';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import { toolInfo } from '../common/version';
 import { abortError, acquireTarget } from '../deployment/acquire';
-import { isAbortError } from '../common/values';
+import { isAbortError, messageOf } from '../common/values';
 import { CommandLog, SetupJsRecord, setupJsWhy } from '../deployment/command-log';
 import { Target, uriTarget } from '../server/target';
 import { assertWritableDir } from './out-dir';
@@ -186,7 +186,7 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
       log.note(measured ? why : `${why} before the benchmark started`);
       return { exitCode: interruptCode(hooks.signal), outDir, message: measured ? `${why}; partial results were written` : `${why} before the benchmark started; nothing was measured` };
     }
-    log.note(`failed: ${err instanceof Error ? err.message : String(err)}`);
+    log.note(`failed: ${messageOf(err)}`);
     throw err;
   } finally {
     if (target) {

@@ -18,6 +18,7 @@ import { ResetMode } from '../workload/language/setup-spec';
 import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/language/mongo-perf/load-suite';
 import { UnsupportedShellCall } from '../workload/language/mongo-perf/shell-recorder';
 import { Target, uriTarget } from '../server/target';
+import { dropUndefined, messageOf } from '../common/values';
 
 export interface SuiteOptions {
   files: string[];
@@ -98,8 +99,8 @@ function testRunOptions(options: SuiteOptions, test: MongoPerfTest, ops: unknown
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
     opTimeoutMS: options.opTimeoutMS,
     onError: 'continue',
-    ...(options.workers !== undefined ? { workers: options.workers } : {}),
-    ...(options.testDouble !== undefined ? { testDouble: options.testDouble } : {}),
+    ...dropUndefined({ workers: options.workers }),
+    ...dropUndefined({ testDouble: options.testDouble }),
   };
 }
 
@@ -118,7 +119,7 @@ export function prepareMongoPerfTest(file: ReturnType<typeof loadMongoPerfFile>,
     setup = mongoPerfSetup(file, test, options.clients);
   } catch (err) {
     if (err instanceof UnsupportedShellCall) return { unsupported: err.message };
-    return { unsupported: `its set-up failed in the shell stand-in: ${(err as Error).message}` };
+    return { unsupported: `its set-up failed in the shell stand-in: ${messageOf(err)}` };
   }
   let runOptions: RunOptions;
   try {
@@ -160,7 +161,7 @@ export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks
           if (result.target.testDouble) report.testDouble = true;
           outcome = { ...base, ...summarize(result), ...resultsFile(prepared.outDir!, started) };
         } catch (err) {
-          outcome = { ...base, status: 'failed', reason: (err as Error).message, ...resultsFile(prepared.outDir!, started) };
+          outcome = { ...base, status: 'failed', reason: messageOf(err), ...resultsFile(prepared.outDir!, started) };
         }
       }
       report.outcomes.push(outcome);

@@ -10,6 +10,7 @@ import { redactUri } from '../security/redact';
 import { Target } from '../server/target';
 import { dropDatabase, GuardCommand, guardPolicy } from '../server/data-guard';
 import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep, versionNotes } from '../topology';
+import { messageOf } from '../common/values';
 
 export interface PrepareHooks {
   onCommand(entry: CommandLogEntry): void;
@@ -47,7 +48,7 @@ export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHoo
         // --drop is the user's consent (lib/server/data-guard).
         await dropDatabase(client, options.db, guardPolicy(target.origin, true), log);
       } catch (err) {
-        throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${(err as Error).message}`);
+        throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${messageOf(err)}`);
       }
     }
     if (!options.setup) return { steps: [] };
@@ -68,7 +69,7 @@ async function applyDistribution(client: MongoClient, options: PrepareOptions, a
       hooks.onCommand({ ...entry, ok: true, durationMs: Date.now() - started });
       return reply;
     } catch (err) {
-      hooks.onCommand({ ...entry, ok: false, error: (err as Error).message, durationMs: Date.now() - started });
+      hooks.onCommand({ ...entry, ok: false, error: messageOf(err), durationMs: Date.now() - started });
       throw err;
     }
   };
@@ -77,7 +78,7 @@ async function applyDistribution(client: MongoClient, options: PrepareOptions, a
     const reply = await ask({ listShards: 1 });
     shardIds = ((reply.shards as { _id: string }[] | undefined) ?? []).map((s) => s._id);
   } catch (err) {
-    throw new RunError(`--setup: ${redactUri(options.target.uri)} did not answer listShards (${(err as Error).message}); --setup needs a mongos of a sharded cluster`);
+    throw new RunError(`--setup: ${redactUri(options.target.uri)} did not answer listShards (${messageOf(err)}); --setup needs a mongos of a sharded cluster`);
   }
   const build = await ask({ buildInfo: 1 });
   // The patch matters (6.0.3 stops auto-splitting; hello from 4.4.2): keep X.Y.Z, drop a suffix such as -rc0.

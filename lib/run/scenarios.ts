@@ -23,7 +23,7 @@ import { runBackgroundEvent } from './background-events';
 import type { BenchmarkEvent } from './events';
 import type { RunOptions } from './run-options';
 import { compileScenario, RATE_SCENARIO_CLIENTS, ScenarioSpec, scenarioSeconds } from './scenario-spec';
-import { counted } from '../common/values';
+import { counted, messageOf } from '../common/values';
 
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
 const CLOCK_LEAD_MS = 200;
@@ -112,7 +112,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         measured.push(onRunClock(m, startSecond));
         if (failure) failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${failure}`);
       } catch (err) {
-        const error = redactUri((err as Error).message);
+        const error = redactUri(messageOf(err));
         failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${error}`);
         emit({ type: 'scenario', kind: 'step-failed', scenario: spec.name, clients, error });
         return;

@@ -8,6 +8,7 @@ import { Coordinator } from '../agents/coordinator';
 import { AgentRunOptions } from '../agents/options';
 import { buildRunSpec } from '../agents/run-spec';
 import { Target } from '../server/target';
+import { dropUndefined, messageOf } from '../common/values';
 
 export async function startCoordinator(
   options: AgentRunOptions,
@@ -24,7 +25,7 @@ export async function startCoordinator(
         uri: target.uri,
         workload: { ops: b.workload.ops, ns: b.ns, ...(b.writeConcern ? { writeConcern: b.writeConcern } : {}) },
         serverSelectionTimeoutMS: b.serverSelectionTimeoutMS,
-        ...(b.opTimeoutMS !== undefined ? { opTimeoutMS: b.opTimeoutMS } : {}),
+        ...dropUndefined({ opTimeoutMS: b.opTimeoutMS }),
         lostAfterMs: options.lostAfterMs,
         label: b.label,
       }),
@@ -38,7 +39,7 @@ export async function startCoordinator(
     io.note(`agents: ${coordinator.agents().map((a) => `${a.name} (${a.host}, ${a.cores} cores, clock offset ${a.clockOffsetMs} ms)`).join(', ')}`);
     return coordinator;
   } catch (err) {
-    await coordinator.end('failed', (err as Error).message);
+    await coordinator.end('failed', messageOf(err));
     await coordinator.close();
     throw err;
   }

@@ -140,13 +140,13 @@ export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.Pro
   }
 
   const options: ConnectionOptions = {
-    ...(username !== undefined ? { username } : {}),
+    ...dropUndefined({ username }),
     ...(password !== undefined ? { password, passwordFrom } : {}),
-    ...(input.authSource !== undefined ? { authSource: input.authSource } : {}),
-    ...(mechanism !== undefined ? { authMechanism: mechanism } : {}),
+    ...dropUndefined({ authSource: input.authSource }),
+    ...dropUndefined({ authMechanism: mechanism }),
     tls,
-    ...(input.tlsCaFile !== undefined ? { tlsCAFile: input.tlsCaFile } : {}),
-    ...(input.tlsCertificateKeyFile !== undefined ? { tlsCertificateKeyFile: input.tlsCertificateKeyFile } : {}),
+    ...dropUndefined({ tlsCAFile: input.tlsCaFile }),
+    ...dropUndefined({ tlsCertificateKeyFile: input.tlsCertificateKeyFile }),
     tlsAllowInvalidCertificates: input.tlsAllowInvalidCertificates ?? false,
   };
   return { options, warnings };
@@ -156,7 +156,7 @@ export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.Pro
 export function toMongoClientOptions(o: ConnectionOptions): MongoClientOptions {
   const out: MongoClientOptions = {};
   if (o.username !== undefined || o.password !== undefined) {
-    out.auth = { ...(o.username !== undefined ? { username: o.username } : {}), ...(o.password !== undefined ? { password: o.password } : {}) };
+    out.auth = { ...dropUndefined({ username: o.username }), ...dropUndefined({ password: o.password }) };
   }
   if (o.authSource !== undefined) out.authSource = o.authSource;
   if (o.authMechanism !== undefined) out.authMechanism = o.authMechanism as AuthMechanism;

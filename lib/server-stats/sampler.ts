@@ -9,6 +9,7 @@
  * whole serverStatus document), so a long step's memory grows by a constant per second.
  */
 import { performance } from 'node:perf_hooks';
+import { messageOf } from '../common/values';
 
 export interface SampleSource<T> {
   id: string;
@@ -172,7 +173,7 @@ export class Sampler<T> {
       const value = await Promise.race([reading, timeout]);
       list.push({ t: round3((sent + this.now()) / 2), value, ...mark });
     } catch (err) {
-      list.push({ t: round3(sent), value: null, error: err instanceof Error ? err.message : String(err), ...mark });
+      list.push({ t: round3(sent), value: null, error: messageOf(err), ...mark });
     } finally {
       clearTimeout(timer);
     }

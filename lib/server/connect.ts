@@ -10,6 +10,7 @@ import { redactUri } from '../security/redact';
 import { ResultDocument } from '../result';
 import { IDENTIFY_PROBES, identifyServer } from './identify-server';
 import { readConnectedProcessFacts } from './server-facts';
+import { dropUndefined, messageOf } from '../common/values';
 
 export interface ConnectOptions {
   serverSelectionTimeoutMS: number;
@@ -46,13 +47,13 @@ export function createClient(uri: string, options: ConnectOptions): { client: Mo
       // Connections are opened before each step (see warmConnections), not kept by a minimum.
       minPoolSize: 0,
       appName: 'mongo-bench',
-      ...(options.opTimeoutMS !== undefined ? { socketTimeoutMS: options.opTimeoutMS } : {}),
+      ...dropUndefined({ socketTimeoutMS: options.opTimeoutMS }),
       ...options.clientOptions,
     });
   } catch (err) {
     // The constructor only parses (the URI and the options): whatever it throws is bad input. The
     // connection-string parser has its own MongoParseError class, and a bad port is a MongoRuntimeError.
-    if (err instanceof MongoParseError || err instanceof Error) throw new UsageError(`option --uri: ${redactUri((err as Error).message)} (uri: ${redactUri(uri)})`);
+    if (err instanceof MongoParseError || err instanceof Error) throw new UsageError(`option --uri: ${redactUri(messageOf(err))} (uri: ${redactUri(uri)})`);
     throw err;
   }
   const hosts = client.options.hosts.map((h) => h.toString());
@@ -109,7 +110,7 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
     await client.connect();
   } catch (err) {
     await client.close().catch(() => undefined);
-    const reason = (err as Error).message;
+    const reason = messageOf(err);
     if ((err as Error).name === 'MongoServerSelectionError' || (err as Error).name === 'MongoOperationTimeoutError') {
       throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}) within the server-selection timeout of ${options.serverSelectionTimeoutMS} ms: ${reason}`);
     }
@@ -121,7 +122,7 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
     return { client, target, hosts };
   } catch (err) {
     await client.close().catch(() => undefined);
-    throw new RunError(`connected to ${hosts.join(', ')} but could not read its build info: ${(err as Error).message}`);
+    throw new RunError(`connected to ${hosts.join(', ')} but could not read its build info: ${messageOf(err)}`);
   }
 }
 
@@ -140,7 +141,7 @@ async function commandError(client: MongoClient, command: Document): Promise<str
     await client.db('admin').command(command);
     return undefined;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return messageOf(err);
   }
 }
 

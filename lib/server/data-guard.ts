@@ -115,7 +115,7 @@ export async function dropCollection(
     options.onCommand?.({ db, command, ok: true });
   } catch (err) {
     if (!namespaceNotFound(err)) {
-      options.onCommand?.({ db, command, ok: false, error: (err as Error).message });
+      options.onCommand?.({ db, command, ok: false, error: messageOf(err) });
       throw err;
     }
     options.onCommand?.({ db, command, ok: true });
@@ -151,7 +151,7 @@ export async function dropDatabase(client: MongoClient, db: string, policy: Guar
     await client.db(db).command(command);
     onCommand?.({ db, command, ok: true });
   } catch (err) {
-    onCommand?.({ db, command, ok: false, error: (err as Error).message });
+    onCommand?.({ db, command, ok: false, error: messageOf(err) });
     throw err;
   }
 }

@@ -8,6 +8,7 @@
  */
 import { Document, MongoClient } from 'mongodb';
 import type { StepDataVsCache } from '../result';
+import { messageOf } from '../common/values';
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined);
 
@@ -43,7 +44,7 @@ export async function readDataVsCache(client: MongoClient, ns: string, cacheByte
     if (parsed) return parsed;
     reasons.push('$collStats gave no storageStats.size');
   } catch (err) {
-    reasons.push(`$collStats: ${String((err as Error).message).slice(0, 120)}`);
+    reasons.push(`$collStats: ${String(messageOf(err)).slice(0, 120)}`);
   }
   try {
     const stats = await db.command({ collStats: coll });
@@ -51,7 +52,7 @@ export async function readDataVsCache(client: MongoClient, ns: string, cacheByte
     if (parsed) return parsed;
     reasons.push('collStats gave no size');
   } catch (err) {
-    reasons.push(`collStats: ${String((err as Error).message).slice(0, 120)}`);
+    reasons.push(`collStats: ${String(messageOf(err)).slice(0, 120)}`);
   }
   return { unavailable: reasons.join('; ') };
 }

@@ -14,6 +14,7 @@ import { writeFileAtomically } from '../common/atomic-write';
 import { parseResult } from '../result';
 import { resultForStore } from './redact-result';
 import { matchesFilter, orderAndDeduplicate, PutOutcome, ResultStore, SkippedEntry, StoredResult, StoreFilter } from './store';
+import { messageOf } from '../common/values';
 
 /** Folders a walk never enters (dependencies, version control). */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
@@ -80,7 +81,7 @@ export class FolderStore implements ResultStore {
         const result = parseResult(text, file);
         if (matchesFilter(result, filter)) results.push({ result, source: file });
       } catch (err) {
-        skipped.push({ source: file, why: (err as Error).message });
+        skipped.push({ source: file, why: messageOf(err) });
       }
     }
     return { results: orderAndDeduplicate(results), skipped };

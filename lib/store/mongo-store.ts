@@ -15,6 +15,7 @@ import { parseResult } from '../result';
 import { redactUri } from '../security/redact';
 import { resultForStore } from './redact-result';
 import { orderAndDeduplicate, PutOutcome, ResultStore, runKey, SkippedEntry, StoredResult, StoreFilter } from './store';
+import { dropUndefined, messageOf } from '../common/values';
 
 export const MONGO_STORE_DEFAULTS = { db: 'mongo_bench', collection: 'results' } as const;
 
@@ -61,8 +62,8 @@ function toStored(result: ResultDocument): StoredDocument {
     target: {
       uri: result.target.uri,
       topology: result.target.topology,
-      ...(result.target.serverVersion !== undefined ? { serverVersion: result.target.serverVersion } : {}),
-      ...(result.target.testDouble !== undefined ? { testDouble: result.target.testDouble } : {}),
+      ...dropUndefined({ serverVersion: result.target.serverVersion }),
+      ...dropUndefined({ testDouble: result.target.testDouble }),
     },
     startedAt: new Date(result.startedAt),
     ...(result.finishedAt ? { finishedAt: new Date(result.finishedAt) } : {}),
@@ -106,7 +107,7 @@ export class MongoStore implements ResultStore {
     } catch (err) {
       await client.close().catch(() => undefined);
       // The driver's message may quote the URI: never show its password.
-      throw new RunError(`store ${redactUri(spec)}: cannot connect (${redactUri((err as Error).message)})`);
+      throw new RunError(`store ${redactUri(spec)}: cannot connect (${redactUri(messageOf(err))})`);
     }
     return new MongoStore(client, db, collection, redactUri(uri));
   }
@@ -141,7 +142,7 @@ export class MongoStore implements ResultStore {
       try {
         results.push({ result: parseResult(typeof doc.result === 'string' ? doc.result : JSON.stringify(doc.result), source), source });
       } catch (err) {
-        skipped.push({ source, why: (err as Error).message });
+        skipped.push({ source, why: messageOf(err) });
       }
     }
     return { results: orderAndDeduplicate(results), skipped };

@@ -6,8 +6,8 @@
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
-import { Doc, PlanTarget, SetupPlan, SetupStep, StepCheck, withCredentials } from './plan';
-import { messageOf } from '../common/values';
+import { Doc, PlanProcess, SetupPlan, SetupStep, StepCheck, withCredentials } from './plan';
+import { dropUndefined, messageOf } from '../common/values';
 
 /** What applyPlan needs from a connection: run a command, throw when the server says ok: 0. */
 export interface CommandRunner {
@@ -20,7 +20,7 @@ export interface CommandRunner {
 }
 
 /** Returns a runner connected to the step's target (a replica-set member or a mongos). */
-export type Connect = (target: PlanTarget) => Promise<CommandRunner>;
+export type Connect = (target: PlanProcess) => Promise<CommandRunner>;
 
 export interface CommandLogEntry {
   /** 1-based step number and the step count, as the scripts print them. */
@@ -81,7 +81,7 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
   for (let i = 0; i < total; i++) {
     const step = plan.steps[i];
     const number = i + 1;
-    const target: PlanTarget = plan.targets?.[step.target] ?? { name: step.target, kind: 'mongos', address: '' };
+    const target: PlanProcess = plan.targets?.[step.target] ?? { name: step.target, kind: 'mongos', address: '' };
     const failure = (message: string) =>
       new SetupStepError(
         `setup step ${number}/${total} "${step.description}" on ${step.target}${target.address ? ` (${target.address})` : ''} failed: ${message}`,
@@ -91,7 +91,7 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
     await options.beforeStep?.(step);
     options.onStep?.({ step: number, steps: total, description: step.description, status: 'running' });
 
-    const connectTo = async (key: string, to: PlanTarget): Promise<CommandRunner> => {
+    const connectTo = async (key: string, to: PlanProcess): Promise<CommandRunner> => {
       let r = runners.get(key);
       if (!r) {
         try {
@@ -381,7 +381,7 @@ export function driverConnector(
       const uri = options.uri ?? `mongodb://${target.address}/?directConnection=true`;
       const runner = (client: MongoClient, authenticated?: boolean): CommandRunner => ({
         command: (db, command) => client.db(db).command(command),
-        ...(authenticated !== undefined ? { authenticated } : {}),
+        ...dropUndefined({ authenticated }),
       });
       if (!options.credentials) return runner(await open(uri, {}));
       // Log in when the user exists; without one yet, go on under the localhost exception.

@@ -227,7 +227,7 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
     chunkSizeMb: input.chunkSize,
     stopBalancer: input.stopBalancer ?? false,
     serverVersion,
-    ...(input.cacheSizeGb !== undefined ? { cacheSizeGb: input.cacheSizeGb } : {}),
+    ...dropUndefined({ cacheSizeGb: input.cacheSizeGb }),
     ...(input.auth ? { auth: { user: input.authUser ?? TOPOLOGY_DEFAULTS.authUser } } : {}),
   };
   if (input.authUser !== undefined && !input.auth) {

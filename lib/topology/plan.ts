@@ -93,7 +93,7 @@ export interface SetupStep {
   onPrimary?: boolean;
 }
 
-export interface PlanTarget {
+export interface PlanProcess {
   name: string;
   kind: ProcessSpec['kind'];
   address: string;
@@ -106,7 +106,7 @@ export interface SetupPlan {
   /** Every process to start, in port order (same objects as topology.processes). */
   processes: ProcessSpec[];
   /** Where each step's target lives. */
-  targets: Record<string, PlanTarget>;
+  targets: Record<string, PlanProcess>;
   steps: SetupStep[];
   /** Version-dependent facts worth saying in the scripts' comments. */
   notes: string[];
@@ -166,7 +166,7 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
     warnings.push(...distribution.warnings);
   }
 
-  const targets: Record<string, PlanTarget> = {};
+  const targets: Record<string, PlanProcess> = {};
   for (const step of steps) {
     const p = processByName(topology, step.target);
     targets[p.name] = { name: p.name, kind: p.kind, address: p.address, ...(p.replSet ? { replSet: p.replSet } : {}) };

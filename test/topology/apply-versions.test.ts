@@ -3,7 +3,7 @@
  * (partitioned), isMaster where hello is unknown (4.4.0/4.4.1), and a new primary in drain mode
  * (primary, but not isWritablePrimary yet). Stub runners answer as the server would.
  */
-import { applyPlan, CommandRunner, PlanTarget, planFromOptions } from '../../lib/topology';
+import { applyPlan, CommandRunner, PlanProcess, planFromOptions } from '../../lib/topology';
 
 type Doc = Record<string, unknown>;
 type Sent = { address: string; command: Doc };
@@ -38,7 +38,7 @@ describe('applyPlan across server versions', () => {
       ['6.0', { _id: 'mongo_bench', primary: 'shard0' }, false],
     ] as const) {
       const sent: Sent[] = [];
-      const connect = async (t: PlanTarget) => runner(t.address, { find: () => firstBatch([doc]) }, sent);
+      const connect = async (t: PlanProcess) => runner(t.address, { find: () => firstBatch([doc]) }, sent);
       const [outcome] = await applyPlan(distribution(version), connect);
       expect([version, outcome.status]).toEqual([version, expectSent ? 'applied' : 'skipped']);
       expect(names(sent).includes('enableSharding')).toBe(expectSent);
@@ -51,7 +51,7 @@ describe('applyPlan waits for a writable PRIMARY', () => {
 
   it('asks isMaster where hello is unknown (4.4.0 and 4.4.1)', async () => {
     const sent: Sent[] = [];
-    const connect = async (t: PlanTarget) =>
+    const connect = async (t: PlanProcess) =>
       runner(t.address, {
         find: () => firstBatch([]),
         hello: () => ({ ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'hello'" }),
@@ -65,7 +65,7 @@ describe('applyPlan waits for a writable PRIMARY', () => {
   it('a member that names a PRIMARY still draining is not enough: it polls the PRIMARY until isWritablePrimary', async () => {
     const sent: Sent[] = [];
     let primaryPolls = 0;
-    const connect = async (t: PlanTarget) =>
+    const connect = async (t: PlanProcess) =>
       t.address === '127.0.0.1:27018'
         ? runner(t.address, {
             // The new primary: primary already, writable after its drain (third poll).
@@ -78,7 +78,7 @@ describe('applyPlan waits for a writable PRIMARY', () => {
   });
 
   it('gives up after the timeout when the PRIMARY never leaves drain mode', async () => {
-    const connect = async (t: PlanTarget) =>
+    const connect = async (t: PlanProcess) =>
       runner(t.address, { find: () => firstBatch([]), hello: () => ({ isWritablePrimary: false, primary: '127.0.0.1:27017', ok: 1 }) }, []);
     await expect(applyPlan(plan, connect, { pollIntervalMs: 5, primaryTimeoutMs: 50 })).rejects.toThrow(/no PRIMARY in replica set rs0 after 0.05 s/);
   });

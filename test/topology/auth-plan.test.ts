@@ -6,7 +6,7 @@ import {
   CommandRunner,
   CREDENTIAL_PLACEHOLDERS,
   planFromOptions,
-  PlanTarget,
+  PlanProcess,
   renderMongosh,
   resolveTopologyOptions,
   scriptsCommandLine,
@@ -108,7 +108,7 @@ describe('applyPlan with --auth', () => {
     const connects: string[] = [];
     let initiated = false;
     let userExists = false;
-    const connect = async (target: PlanTarget) => {
+    const connect = async (target: PlanProcess) => {
       connects.push(target.address);
       const loggedIn = userExists;
       if (target.address === '127.0.0.1:27018') return member(target.address, loggedIn, { hello: () => ({ isWritablePrimary: true, ok: 1 }), createUser: () => ((userExists = true), { ok: 1 }) }, sent);
@@ -138,7 +138,7 @@ describe('applyPlan with --auth', () => {
 
   it('second run: logged in, so both steps are found done without changing anything', async () => {
     const sent: { address: string; command: Doc }[] = [];
-    const connect = async (target: PlanTarget) =>
+    const connect = async (target: PlanProcess) =>
       member(target.address, true, {
         find: () => ({ cursor: { id: 0, firstBatch: [{ _id: 'rs0' }] }, ok: 1 }),
         hello: () => ({ isWritablePrimary: true, ok: 1 }),
@@ -149,7 +149,7 @@ describe('applyPlan with --auth', () => {
   });
 
   it('a user exists but logging in failed: the check says so', async () => {
-    const connect = async (target: PlanTarget) =>
+    const connect = async (target: PlanProcess) =>
       member(target.address, false, { replSetGetStatus: () => ({ ok: 0, code: 13, errmsg: 'command replSetGetStatus requires authentication' }) }, []);
     await expect(applyPlan(plan, connect, { credentials })).rejects.toThrow(
       /setup step 1\/2 "Initiate replica set rs0.*failed: not authorized: a user exists, but logging in failed; check the user name and password/,

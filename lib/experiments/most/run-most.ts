@@ -10,6 +10,7 @@ import { dropCollection, GuardPolicy } from '../../server/data-guard';
 import { BSON, Collection, MongoClient, ReadPreferenceMode, WriteConcernSettings } from 'mongodb';
 import { LatencyRecorder } from '../../metrics/latency';
 import { documentFactory } from '../../workload/language/documents';
+import { messageOf } from '../../common/values';
 
 export interface MostParams {
   /** Documents 1..docs. The seed: 1,048,576 (16 GiB). */
@@ -185,7 +186,7 @@ export async function runMost(client: MongoClient, db: string, coll: string, par
         writesPerSecond.add(t1, docs.length);
       } catch (err) {
         writeErrors += 1;
-        firstWriteError ??= (err as Error).message;
+        firstWriteError ??= messageOf(err);
         errorsPerSecond.add(performance.now());
       }
       hooks.onProgress?.({ phase: 'write', done: docsWritten, total: params.docs });

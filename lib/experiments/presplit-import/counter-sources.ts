@@ -6,6 +6,7 @@
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { SampleSource, Sampler } from '../../server-stats/sampler';
 import { shardConnectionString, ShardInfo } from '../../server-stats/shards';
+import { messageOf } from '../../common/values';
 
 // The per-shard sampler is the general server sampler reading one counter per source.
 export type CounterSource = SampleSource<number>;
@@ -49,7 +50,7 @@ export function driverShardConnector(intervalMs: number, clientOptions: MongoCli
         ...clientOptions,
       });
     } catch (err) {
-      failure = new Error(`cannot connect to shard ${shard.id} (${shard.host}): ${err instanceof Error ? err.message : String(err)}`);
+      failure = new Error(`cannot connect to shard ${shard.id} (${shard.host}): ${messageOf(err)}`);
     }
     return {
       command: async (command) => {

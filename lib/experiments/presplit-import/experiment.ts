@@ -21,7 +21,7 @@ import { clientRates, CounterReading, counterTotal, peakRate, ratesFromReadings,
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult, SetupStepRecord, WayResult } from './result';
 import { listShards, ShardInfo } from '../../server-stats/shards';
 import { WAY_DEFINITIONS, waySetupSteps, wayScriptsArgs } from './ways';
-import { messageOf } from '../../common/values';
+import { dropUndefined, messageOf } from '../../common/values';
 
 export type PresplitImportEvent =
   | { kind: 'way'; way: WayName; index: number; ways: number }
@@ -116,7 +116,7 @@ export async function runPresplitImport(input: PresplitImportInput, hooks: Presp
       startedAt,
       finishedAt: new Date().toISOString(),
       complete: stopReason === undefined && ways.every((w) => w.complete),
-      ...(stopReason !== undefined ? { incompleteReason: stopReason } : {}),
+      ...dropUndefined({ incompleteReason: stopReason }),
       target: {
         uri: redactUri(settings.uri),
         serverVersion: serverVersion.text,

@@ -8,6 +8,7 @@ import { Db, MongoClient } from 'mongodb';
 import { ServerVersion } from '../../topology/server-version';
 import { HousekeepingRecord } from './result';
 import { dropCollection as guardedDrop, GuardPolicy } from '../../server/data-guard';
+import { messageOf } from '../../common/values';
 
 type Doc = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ async function send(db: Db, description: string, command: Doc, log: Housekeeping
       log.push({ description, db: db.databaseName, command, ok: true });
       return;
     }
-    log.push({ description, db: db.databaseName, command, ok: false, error: err instanceof Error ? err.message : String(err) });
+    log.push({ description, db: db.databaseName, command, ok: false, error: messageOf(err) });
     throw err;
   }
 }
@@ -100,7 +101,7 @@ export async function restoreBaseline(
     try {
       await fn();
     } catch (err) {
-      warnings.push(`could not ${what}: ${err instanceof Error ? err.message : String(err)}`);
+      warnings.push(`could not ${what}: ${messageOf(err)}`);
     }
   };
   if (!target.keepData) await attempt(`drop ${target.db}.${target.collection}`, () => dropCollection(client, target.db, target.collection, log));

@@ -7,6 +7,7 @@
 import { Collection, MongoBulkWriteError, WriteConcernSettings } from 'mongodb';
 import { ImportDocument } from './documents';
 import { round3 } from './rates';
+import { messageOf } from '../../common/values';
 
 export interface ImportPlan {
   docs: number;
@@ -74,7 +75,7 @@ export async function importDocuments(
       } catch (err) {
         // An unordered batch may have inserted part of its documents before failing.
         if (err instanceof MongoBulkWriteError) record(err.insertedCount);
-        error ??= err instanceof Error ? err.message : String(err);
+        error ??= messageOf(err);
         stoppedBy = 'error';
         return;
       }

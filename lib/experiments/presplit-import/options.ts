@@ -8,6 +8,7 @@ import { UsageError } from '../../config/errors';
 import { parseOptions, PathStyle } from '../../config/validate';
 import { parsePresplit, PresplitRange } from '../../topology/options';
 import { parseServerVersion } from '../../topology/server-version';
+import { dropUndefined } from '../../common/values';
 
 /** The three ways to import: (a) ranged key, no pre-split, balancer on; (b) pre-split; (c) hashed key. */
 export const WAYS = ['ranged', 'presplit', 'hashed'] as const;
@@ -156,7 +157,7 @@ export function resolvePresplitImportOptions(raw: PresplitImportInput, style: Pa
     sampleIntervalMs: input.sampleIntervalMs ?? PRESPLIT_IMPORT_DEFAULTS.sampleIntervalMs,
     maxSecondsPerWay: input.maxSecondsPerWay ?? PRESPLIT_IMPORT_DEFAULTS.maxSecondsPerWay,
     keepData: input.keepData ?? false,
-    ...(input.serverVersion !== undefined ? { serverVersion: input.serverVersion } : {}),
-    ...(input.w !== undefined ? { w: input.w } : {}),
+    ...dropUndefined({ serverVersion: input.serverVersion }),
+    ...dropUndefined({ w: input.w }),
   };
 }

@@ -6,7 +6,7 @@ import { renderChart } from '../../report/render-chart';
 import { buildExperimentCharts } from './chart-data';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult } from './result';
 import { renderPresplitImportSummary } from './summary-md';
-import { fileTimestamp } from '../../common/values';
+import { fileTimestamp, messageOf } from '../../common/values';
 
 export const PRESPLIT_IMPORT_FILES = { json: 'presplit-import.json', summary: 'summary.md' } as const;
 
@@ -37,7 +37,7 @@ export async function loadPresplitImportResult(path: string): Promise<PresplitIm
   try {
     parsed = JSON.parse(await fsp.readFile(path, 'utf8'));
   } catch (err) {
-    throw new UsageError(`${path}: cannot read a presplit-import result: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UsageError(`${path}: cannot read a presplit-import result: ${messageOf(err)}`);
   }
   const schema = (parsed as { schema?: unknown } | null)?.schema;
   if (schema !== PRESPLIT_IMPORT_SCHEMA) {

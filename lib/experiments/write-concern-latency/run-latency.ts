@@ -5,6 +5,7 @@
  */
 import { Collection, MongoClient, WriteConcernSettings } from 'mongodb';
 import { LatencyRecorder } from '../../metrics/latency';
+import { messageOf } from '../../common/values';
 
 export interface WriteConcernLatencyParams {
   /** Inserts per round. The seed: 200. */
@@ -87,7 +88,7 @@ async function insertRound(coll: Collection, inserts: number, writeConcern: Writ
       perSecond[second] += 1;
     } catch (err) {
       errors += 1;
-      firstError ??= (err as Error).message;
+      firstError ??= messageOf(err);
     }
   }
   return { samplesMs, errors, firstError, seconds: (performance.now() - started) / 1000, perSecond };

@@ -9,6 +9,7 @@ import { opLabel } from './op-label';
 import { ClientState, compileTemplate, TemplateScope } from '../language/template';
 import { OpClass, opClass, OpSpec, OpType } from '../language/op-spec';
 import { OP_KINDS } from '../language/ops';
+import { dropUndefined } from '../../common/values';
 
 export interface PreparedWorkload {
   ops: PreparedOp[];
@@ -67,7 +68,7 @@ export function bindWorkload(prepared: PreparedWorkload, client: MongoClient, bi
 
 function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
   const { spec } = op;
-  const base = { index: spec.index, type: spec.type, name: opLabel(spec), opClass: op.opClass, delayMs: spec.delayMs, ...(spec.weight !== undefined ? { weight: spec.weight } : {}) };
+  const base = { index: spec.index, type: spec.type, name: opLabel(spec), opClass: op.opClass, delayMs: spec.delayMs, ...dropUndefined({ weight: spec.weight }) };
   const kind = OP_KINDS[spec.type];
   if (kind.local) return { ...base, run: kind.bind(op) };
   const run = bindCommandOps(op, client.db(spec.ns!.db), { maxTimeMS: bind.maxTimeMS, readPreference: readPreferenceOf(spec) });

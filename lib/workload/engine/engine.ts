@@ -22,6 +22,7 @@ import { BoundOp } from './compile-ops';
 import type { ScheduledRate } from '../language/rate-spec';
 import { ClientState, MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../language/template';
 import { weightedOpPicker } from '../language/weighted-pick';
+import { dropUndefined } from '../../common/values';
 
 export interface StepPlan {
   clients: number;
@@ -550,7 +551,7 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       errors: tally.overrunErrors,
       seconds: tally.lastLateEnd > stopAt ? Math.round(tally.lastLateEnd - stopAt) / 1000 : 0,
     },
-    ...(tally.lostServer !== undefined ? { lostServer: tally.lostServer } : {}),
+    ...dropUndefined({ lostServer: tally.lostServer }),
     ...(tally.outages.length > 0
       ? { outages: tally.outages.map((o) => ({ start: epoch(o.start), ...(o.end !== undefined ? { end: epoch(o.end) } : {}) })), window: { start: epoch(measureStart), end: epoch(stopAt) } }
       : {}),

@@ -29,7 +29,7 @@ export function singleLoopExecutor(client: MongoClient, ops: BoundOp[], scope: T
   };
 }
 
-export interface WorkerThreadsTarget {
+export interface WorkerThreadsJob {
   uri: string;
   /** Credentials and TLS (lib/security's toMongoClientOptions). */
   clientOptions?: MongoClientOptions;
@@ -39,7 +39,7 @@ export interface WorkerThreadsTarget {
 }
 
 /** Worker threads, `workers(clients)` of them, each connecting on its own. */
-export function workerThreadsExecutor(target: WorkerThreadsTarget, workers: (clients: number) => number): StepExecutor {
+export function workerThreadsExecutor(target: WorkerThreadsJob, workers: (clients: number) => number): StepExecutor {
   return {
     async runStep(plan: StepPlan, _trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
       const { onWindowOpen, ...stepCallbacks } = callbacks;

@@ -25,6 +25,7 @@ import { FromWorker, ToWorker } from './worker-protocol';
 import { TickMerger } from './worker-ticks';
 import { startWorkerThread } from './worker-thread';
 import { compileStepWorkload, encodeStepWorkload, StepWorkload } from './worker-workload';
+import { dropUndefined, messageOf } from '../../common/values';
 
 export type { StepWorkload } from './worker-workload';
 
@@ -145,7 +146,7 @@ async function connect(client: MongoClient, uri: string): Promise<void> {
   try {
     await client.connect();
   } catch (err) {
-    throw new RunError(`cannot connect to ${redactUri(uri)}: ${redactUri((err as Error).message)}`);
+    throw new RunError(`cannot connect to ${redactUri(uri)}: ${redactUri(messageOf(err))}`);
   }
 }
 
@@ -223,7 +224,7 @@ async function runOnWorkers(input: ParallelStepInput, slices: { first: number; c
         uri: input.uri,
         ...(input.clientOptions ? { clientOptions: input.clientOptions } : {}),
         serverSelectionTimeoutMS: input.serverSelectionTimeoutMS ?? 5000,
-        ...(input.opTimeoutMS !== undefined ? { opTimeoutMS: input.opTimeoutMS } : {}),
+        ...dropUndefined({ opTimeoutMS: input.opTimeoutMS }),
         workload,
         plan: { ...withoutStart(plan), clientSlice },
       });

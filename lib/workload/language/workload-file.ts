@@ -10,6 +10,7 @@ import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { findJsonError } from '../../config/json-position';
 import { parseTypedEjson } from './typed-ejson';
+import { dropUndefined, messageOf } from '../../common/values';
 
 const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture'];
 const BENCHRUN_KEYS = [
@@ -38,7 +39,7 @@ export function readWorkloadFile(path: string): WorkloadFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`option --workload-file: cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`option --workload-file: cannot read ${path}: ${messageOf(err)}`);
   }
   return parseWorkloadText(text, path);
 }
@@ -62,7 +63,7 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
   } catch (err) {
     // Named by line and column, as config files are (JSON.parse gives no place).
     const at = findJsonError(text);
-    throw new UsageError(`workload file ${path}${at ? `:${at.line}:${at.column}` : ''}: not valid JSON: ${at ? at.message : (err as Error).message}`);
+    throw new UsageError(`workload file ${path}${at ? `:${at.line}:${at.column}` : ''}: not valid JSON: ${at ? at.message : messageOf(err)}`);
   }
   const fallbackName = basename(path).replace(/\.[^.]+$/, '');
   if (Array.isArray(parsed)) return { name: fallbackName, ops: parsed };
@@ -87,7 +88,7 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
     name: (obj.name as string | undefined) ?? fallbackName,
     ops: obj.ops,
     ns: obj.ns as string | undefined,
-    ...(obj.setup !== undefined ? { setup: obj.setup } : {}),
+    ...dropUndefined({ setup: obj.setup }),
     ...(capture !== undefined ? { capture: capture as WorkloadFile['capture'] & object } : {}),
   };
 }

@@ -12,6 +12,7 @@
  */
 import type { WorkloadSetup } from './setup-spec';
 import type { Namespace } from './op-spec';
+import { dropUndefined } from '../../common/values';
 
 export const YCSB_WORKLOAD_NAMES = ['ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f'] as const;
 export type YcsbWorkloadName = (typeof YCSB_WORKLOAD_NAMES)[number];
@@ -49,7 +50,7 @@ function record(id: unknown): Record<string, unknown> {
 
 /** The read: MongoDbClient.read, `find({_id: key}).first()` with no projection (readallfields=true). */
 function read(ns: string, records: number, distribution: Distribution, weight?: number): Record<string, unknown> {
-  return { op: 'findOne', ns, query: { _id: key(records, distribution) }, ...(weight !== undefined ? { weight } : {}) };
+  return { op: 'findOne', ns, query: { _id: key(records, distribution) }, ...dropUndefined({ weight }) };
 }
 
 /**

@@ -27,6 +27,7 @@ import { Prng } from '../prng';
 import { SetupStep, WorkloadSetup } from '../setup-spec';
 import { reviveTyped, toTypedJson } from '../typed-ejson';
 import { SetupRecording, ShellDb, unsupported } from './shell-recorder';
+import { messageOf } from '../../../common/values';
 
 /** A test as the file pushes it onto `tests`. */
 export interface MongoPerfTest {
@@ -139,7 +140,7 @@ export function loadMongoPerfFile(path: string, helpers: string[] = harnessHelpe
   try {
     source = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`option --mongo-perf: cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`option --mongo-perf: cannot read ${path}: ${messageOf(err)}`);
   }
   const context = createContext(shellGlobals());
   const loadingDb = new ShellDb(new SetupRecording(), MONGO_PERF_DB);
@@ -150,7 +151,7 @@ export function loadMongoPerfFile(path: string, helpers: string[] = harnessHelpe
       const text = helper === path ? source : readFileSync(helper, 'utf8');
       runInContext(text, context, { filename: helper, timeout: 30_000 });
     } catch (err) {
-      throw new UsageError(`mongo-perf file ${helper}: ${(err as Error).message}`);
+      throw new UsageError(`mongo-perf file ${helper}: ${messageOf(err)}`);
     }
   }
   const raw = context.tests as unknown;

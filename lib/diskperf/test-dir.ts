@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { BYTES_PER_MB } from './result';
 import { UsageError } from '../config/errors';
+import { messageOf } from '../common/values';
 
 /** Linux statfs magic numbers for the filesystems people run MongoDB (or tests) on. */
 const LINUX_FS_TYPES: Record<number, string> = {
@@ -24,7 +25,7 @@ export const MEMORY_FILESYSTEMS = new Set(['tmpfs', 'ramfs']);
 /** Free space the test file must leave on the filesystem, so we never fill a disk to the brim. */
 const RESERVE_BYTES = 64 * BYTES_PER_MB;
 
-export interface TargetDirInfo {
+export interface TestDirInfo {
   filesystem?: string;
   freeBytes?: number;
 }
@@ -34,18 +35,18 @@ export interface TargetDirInfo {
  * found out by creating the file itself (see test-file.ts): permission bits do not tell (root, ACLs,
  * read-only mounts).
  */
-export async function checkTargetDir(dir: string, fileBytes: number): Promise<TargetDirInfo> {
+export async function checkTestDir(dir: string, fileBytes: number): Promise<TestDirInfo> {
   let stat;
   try {
     stat = await fsp.stat(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`option --dir: directory "${dir}" does not exist`);
-    throw new UsageError(`option --dir: cannot use "${dir}": ${(err as Error).message}`);
+    throw new UsageError(`option --dir: cannot use "${dir}": ${messageOf(err)}`);
   }
   if (!stat.isDirectory()) throw new UsageError(`option --dir: "${dir}" is not a directory`);
 
-  const info: TargetDirInfo = {};
+  const info: TestDirInfo = {};
   try {
     const fs = await fsp.statfs(dir);
     // Pseudo filesystems (proc, sysfs) report no blocks at all: no capacity to check against.
