@@ -7,7 +7,6 @@
  * has. What differs between the two (fonts, frame, legend spacing, tooltips, zoom) stays with each.
  */
 import type { ChartSpec, Unit } from './chart-data';
-import { dropUndefined } from '../common/values';
 
 /** The unit written after a figure in the page's tooltip. */
 export const UNIT_SUFFIX: Record<Unit, string> = { 'ops/s': ' ops/s', ms: ' ms', '%': '%', s: ' s', count: '', ratio: '×' };
@@ -131,7 +130,8 @@ export function yScales(spec: ChartSpec) {
           type: 'linear' as const,
           beginAtZero: true,
           // suggestedMax, not max: Chart.js still picks round ticks up to (at least) the shared top.
-          ...dropUndefined({ suggestedMax: spec.y.suggestedMax }),
+          // (No dropUndefined: the page embeds this module, which imports nothing at run time.)
+          ...(spec.y.suggestedMax !== undefined ? { suggestedMax: spec.y.suggestedMax } : {}),
           // A gauge of whole things (queued ops, tickets) has no 0.5 tick.
           ticks: { ...(spec.y.unit === 'count' ? { precision: 0 } : {}), callback: (value: number | string) => tickNumber(Number(value)) },
           title: axisTitle(spec.y.title),

@@ -31,7 +31,8 @@ describe('the op kinds (lib/workload/language/ops)', () => {
     const strays: string[] = [];
     for (const file of files) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const kinds = Object.values(require(join(root, folder, file)) as Record<string, unknown>).filter(isKind);
+      const exported = require(join(root, folder, file)) as Record<string, unknown>;
+      const kinds = Object.values(exported).filter(isKind);
       if (kinds.length !== 1) strays.push(`${file}: exports ${kinds.length} op kinds (one per module)`);
       for (const kind of kinds) {
         if (OP_KINDS[kind.type as keyof typeof OP_KINDS] !== kind) strays.push(`${file}: ${kind.type} is not registered in OP_KINDS (${folder}/index.ts)`);
