@@ -4,8 +4,13 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // Tests written as a user writes them import 'mongo-bench': the package's entry, from source.
-  moduleNameMapper: { '^mongo-bench$': '<rootDir>/lib/index.ts', '^mongo-bench/internals$': '<rootDir>/lib/internals.ts' },
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
+  moduleNameMapper: {
+    '^mongo-bench$': '<rootDir>/lib/index.ts',
+    '^mongo-bench/internals$': '<rootDir>/lib/internals.ts',
+  },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+  },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     const gz = join(dir, 'mongod.log.gz');
     writeFileSync(plain, log.text);
     writeFileSync(gz, gzipSync(log.text));
-    console.log(`capture of ${lines.toLocaleString('en-US')} Slow query lines (${(statSync(plain).size / 1e6).toFixed(1)} MB plain, ${(statSync(gz).size / 1e6).toFixed(1)} MB gzip), node ${process.version}`);
+    console.log(
+      `capture of ${lines.toLocaleString('en-US')} Slow query lines (${(statSync(plain).size / 1e6).toFixed(1)} MB plain, ${(statSync(gz).size / 1e6).toFixed(1)} MB gzip), node ${process.version}`,
+    );
     for (const file of [plain, gz]) {
       const t0 = performance.now();
       const outcome = await captureFromLogs([file]);

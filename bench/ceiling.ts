@@ -15,7 +15,11 @@ import { availableCores } from '../lib/metrics/client-load';
 
 async function run(): Promise<void> {
   const cpu = cpus();
-  console.log(`machine: ${availableCores()} cores available (${cpu[0]?.model ?? 'unknown cpu'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `machine: ${availableCores()} cores available (${cpu[0]?.model ?? 'unknown cpu'}), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   // Only the calibrate command, so that this bench does not load (or depend on) the other commands.
   const ctx = processContext();
   const program = new Command('ceiling').exitOverride();

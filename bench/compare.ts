@@ -49,25 +49,55 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { pairs: 20, trials: 5, seconds: 1, warmup: 0, clients: 4, delayMs: 9, slowDelayMs: 10 };
+  const args: Args = {
+    pairs: 20,
+    trials: 5,
+    seconds: 1,
+    warmup: 0,
+    clients: 4,
+    delayMs: 9,
+    slowDelayMs: 10,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     switch (flag) {
-      case '--uri': args.uri = value; break;
-      case '--pairs': args.pairs = intArg('--pairs')(value); break;
-      case '--trials': args.trials = intArg('--trials')(value); break;
-      case '--seconds': args.seconds = intArg('--seconds')(value); break;
-      case '--warmup': args.warmup = intArg('--warmup')(value); break;
-      case '--clients': args.clients = intArg('--clients')(value); break;
-      case '--delay-ms': args.delayMs = intArg('--delay-ms')(value); break;
-      case '--slow-delay-ms': args.slowDelayMs = intArg('--slow-delay-ms')(value); break;
-      case '--interleaved-pairs': args.interleavedPairs = intArg('--interleaved-pairs')(value); break;
-      default: throw new Error(`unknown option ${flag} (--pairs, --trials, --seconds, --warmup, --clients, --delay-ms, --slow-delay-ms, --uri)`);
+      case '--uri':
+        args.uri = value;
+        break;
+      case '--pairs':
+        args.pairs = intArg('--pairs')(value);
+        break;
+      case '--trials':
+        args.trials = intArg('--trials')(value);
+        break;
+      case '--seconds':
+        args.seconds = intArg('--seconds')(value);
+        break;
+      case '--warmup':
+        args.warmup = intArg('--warmup')(value);
+        break;
+      case '--clients':
+        args.clients = intArg('--clients')(value);
+        break;
+      case '--delay-ms':
+        args.delayMs = intArg('--delay-ms')(value);
+        break;
+      case '--slow-delay-ms':
+        args.slowDelayMs = intArg('--slow-delay-ms')(value);
+        break;
+      case '--interleaved-pairs':
+        args.interleavedPairs = intArg('--interleaved-pairs')(value);
+        break;
+      default:
+        throw new Error(
+          `unknown option ${flag} (--pairs, --trials, --seconds, --warmup, --clients, --delay-ms, --slow-delay-ms, --uri)`,
+        );
     }
   }
-  if (args.pairs < 1 || args.trials < 1 || args.seconds < 1 || args.clients < 1) throw new Error('--pairs, --trials, --seconds and --clients must be at least 1');
+  if (args.pairs < 1 || args.trials < 1 || args.seconds < 1 || args.clients < 1)
+    throw new Error('--pairs, --trials, --seconds and --clients must be at least 1');
   return args;
 }
 
@@ -89,7 +119,12 @@ function secondsVerdict(a: StepResult, b: StepResult): { different: boolean; reg
 function trialsVerdict(a: ResultDocument, b: ResultDocument, interleaved = false): Verdict {
   const c = compareResults(a, b, { interleaved });
   const s = c.steps[0];
-  return { different: s.verdict === 'faster' || s.verdict === 'slower', regression: c.regression, notCompared: s.verdict === 'not compared', detectable: s.minDetectablePercent ?? null };
+  return {
+    different: s.verdict === 'faster' || s.verdict === 'slower',
+    regression: c.regression,
+    notCompared: s.verdict === 'not compared',
+    detectable: s.minDetectablePercent ?? null,
+  };
 }
 
 interface Verdict {
@@ -115,7 +150,10 @@ async function main(): Promise<void> {
   let uri = args.uri ?? process.env.MONGO_BENCH_URI;
   if (!uri) {
     const choice = await startCrudServer();
-    if (!choice.server.ok) throw new Error(`no --uri, no MONGO_BENCH_URI, and no CRUD test server: ${choice.server.reason}`);
+    if (!choice.server.ok)
+      throw new Error(
+        `no --uri, no MONGO_BENCH_URI, and no CRUD test server: ${choice.server.reason}`,
+      );
     server = choice.server.value;
     uri = server.uri;
     process.stderr.write(`server: ${server.description}\n`);
@@ -126,7 +164,9 @@ async function main(): Promise<void> {
     try {
       const coll = client.db(NS.split('.')[0]).collection(NS.split('.')[1]);
       await coll.drop().catch(() => undefined);
-      await coll.insertMany(Array.from({ length: DOCS }, (_, i) => ({ _id: i, v: 'x'.repeat(200) })) as never);
+      await coll.insertMany(
+        Array.from({ length: DOCS }, (_, i) => ({ _id: i, v: 'x'.repeat(200) })) as never,
+      );
     } finally {
       await client.close();
     }
@@ -152,7 +192,10 @@ async function main(): Promise<void> {
     });
     const runOnce = async (proxyUri: string, label: string): Promise<ResultDocument> => {
       const r = await benchmark(input(proxyUri, label));
-      if (!r.complete || r.steps[0]?.status !== 'ok') throw new Error(`run ${label} did not complete: ${r.incompleteReason ?? r.steps[0]?.error ?? '?'}`);
+      if (!r.complete || r.steps[0]?.status !== 'ok')
+        throw new Error(
+          `run ${label} did not complete: ${r.incompleteReason ?? r.steps[0]?.error ?? '?'}`,
+        );
       return r;
     };
 
@@ -161,10 +204,15 @@ async function main(): Promise<void> {
     const interA: number[] = [];
     const interRatio: number[] = [];
     const runInterleavedPair = async (i: number, kind: 'aa' | 'ab') => {
-      const { results } = await compareRuns(input(fast.uri, `iA${i}`), input(kind === 'aa' ? fast.uri : slow.uri, `i${kind === 'aa' ? 'A' : 'B'}${i}`), { seed: 1000 + i });
+      const { results } = await compareRuns(
+        input(fast.uri, `iA${i}`),
+        input(kind === 'aa' ? fast.uri : slow.uri, `i${kind === 'aa' ? 'A' : 'B'}${i}`),
+        { seed: 1000 + i },
+      );
       add(inter[kind], trialsVerdict(results[0], results[1], true));
       interA.push(results[0].steps[0].opsPerSec.total);
-      if (kind === 'ab') interRatio.push(results[1].steps[0].opsPerSec.total / results[0].steps[0].opsPerSec.total);
+      if (kind === 'ab')
+        interRatio.push(results[1].steps[0].opsPerSec.total / results[0].steps[0].opsPerSec.total);
     };
 
     const started = Date.now();
@@ -172,7 +220,10 @@ async function main(): Promise<void> {
     const bs: ResultDocument[] = [];
     const total = 2 * args.pairs + 1 + 2 * interleavedPairs;
     let done = 0;
-    const tick = () => process.stderr.write(`\r${++done}/${total} runs and interleaved pairs, ${Math.round((Date.now() - started) / 1000)} s`);
+    const tick = () =>
+      process.stderr.write(
+        `\r${++done}/${total} runs and interleaved pairs, ${Math.round((Date.now() - started) / 1000)} s`,
+      );
     for (let i = 0; i <= Math.max(args.pairs, interleavedPairs); i++) {
       if (i <= args.pairs) {
         as.push(await runOnce(fast.uri, `A${i}`));
@@ -193,13 +244,17 @@ async function main(): Promise<void> {
 
     const tallies = { trials: { aa: blank(), ab: blank() }, seconds: { aa: blank(), ab: blank() } };
     for (let i = 0; i < args.pairs; i++) {
-      const pairs: Array<['aa' | 'ab', ResultDocument, ResultDocument]> = [['aa', as[i], as[i + 1]], ['ab', as[i], bs[i]]];
+      const pairs: Array<['aa' | 'ab', ResultDocument, ResultDocument]> = [
+        ['aa', as[i], as[i + 1]],
+        ['ab', as[i], bs[i]],
+      ];
       for (const [kind, a, b] of pairs) {
         add(tallies.trials[kind], trialsVerdict(a, b));
         add(tallies.seconds[kind], secondsVerdict(a.steps[0], b.steps[0]));
       }
     }
-    const meanOps = (rs: ResultDocument[]) => rs.reduce((s, r) => s + r.steps[0].opsPerSec.total, 0) / rs.length;
+    const meanOps = (rs: ResultDocument[]) =>
+      rs.reduce((s, r) => s + r.steps[0].opsPerSec.total, 0) / rs.length;
     const runSpread = (rs: ResultDocument[]) => {
       const v = rs.map((r) => r.steps[0].opsPerSec.total);
       const m = v.reduce((s, x) => s + x, 0) / v.length;
@@ -207,26 +262,46 @@ async function main(): Promise<void> {
     };
     const slowdown = 1 - meanOps(bs) / meanOps(as);
 
-    console.log(`compare bench: ${args.pairs} A/A and ${args.pairs} A/B pairs; ${args.clients} clients, ${args.trials} trials of ${args.seconds} s (warm-up ${args.warmup} s) per run`);
-    console.log(`server: ${server ? `${server.description} (a test double: not MongoDB numbers)` : uri}, finds held ${args.delayMs} ms (A) / ${args.slowDelayMs} ms (B) by a proxy`);
-    console.log(`A: ${meanOps(as).toFixed(1)} ops/s mean over ${as.length} runs (run-to-run CV ${(100 * runSpread(as)).toFixed(1)}%); B: ${meanOps(bs).toFixed(1)} ops/s; slowdown reached: ${(100 * slowdown).toFixed(1)}%`);
-    console.log(`thresholds: alpha ${COMPARE_DEFAULTS.alpha}, noise ${COMPARE_DEFAULTS.noise}%, regression ${COMPARE_DEFAULTS.threshold}%; ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(
+      `compare bench: ${args.pairs} A/A and ${args.pairs} A/B pairs; ${args.clients} clients, ${args.trials} trials of ${args.seconds} s (warm-up ${args.warmup} s) per run`,
+    );
+    console.log(
+      `server: ${server ? `${server.description} (a test double: not MongoDB numbers)` : uri}, finds held ${args.delayMs} ms (A) / ${args.slowDelayMs} ms (B) by a proxy`,
+    );
+    console.log(
+      `A: ${meanOps(as).toFixed(1)} ops/s mean over ${as.length} runs (run-to-run CV ${(100 * runSpread(as)).toFixed(1)}%); B: ${meanOps(bs).toFixed(1)} ops/s; slowdown reached: ${(100 * slowdown).toFixed(1)}%`,
+    );
+    console.log(
+      `thresholds: alpha ${COMPARE_DEFAULTS.alpha}, noise ${COMPARE_DEFAULTS.noise}%, regression ${COMPARE_DEFAULTS.threshold}%; ${Math.round((Date.now() - started) / 1000)} s`,
+    );
     console.log('');
     if (interA.length > 1) {
       const m = interA.reduce((s, x) => s + x, 0) / interA.length;
       const cv = Math.sqrt(interA.reduce((s, x) => s + (x - m) ** 2, 0) / (interA.length - 1)) / m;
       const ratio = interRatio.reduce((s, x) => s + x, 0) / Math.max(1, interRatio.length);
-      console.log(`interleaved: A ${m.toFixed(1)} ops/s mean over ${interA.length} sides (CV ${(100 * cv).toFixed(1)}%); slowdown reached in the A/B pairs: ${(100 * (1 - ratio)).toFixed(1)}%`);
+      console.log(
+        `interleaved: A ${m.toFixed(1)} ops/s mean over ${interA.length} sides (CV ${(100 * cv).toFixed(1)}%); slowdown reached in the A/B pairs: ${(100 * (1 - ratio)).toFixed(1)}%`,
+      );
     }
     console.log('');
-    console.log('design / verdict rule                          A/A false alarms (exit 1)   A/A "faster"/"slower"   A/A not compared   A/B detected (exit 1)   A/B not compared   median detectable');
-    for (const [name, t] of [['sequential, trials (compare)', tallies.trials], ['sequential, per-second rates pooled (old)', tallies.seconds], ['interleaved, trials (compare --run)', inter]] as const) {
+    console.log(
+      'design / verdict rule                          A/A false alarms (exit 1)   A/A "faster"/"slower"   A/A not compared   A/B detected (exit 1)   A/B not compared   median detectable',
+    );
+    for (const [name, t] of [
+      ['sequential, trials (compare)', tallies.trials],
+      ['sequential, per-second rates pooled (old)', tallies.seconds],
+      ['interleaved, trials (compare --run)', inter],
+    ] as const) {
       const det = [...t.ab.detectable].sort((x, y) => x - y);
       const median = det.length > 0 ? `${det[det.length >> 1].toFixed(1)}%` : '-';
-      console.log(`${name.padEnd(46)} ${pct(t.aa.regression, t.aa.pairs).padEnd(27)} ${pct(t.aa.different, t.aa.pairs).padEnd(23)} ${pct(t.aa.notCompared, t.aa.pairs).padEnd(18)} ${pct(t.ab.regression, t.ab.pairs).padEnd(23)} ${pct(t.ab.notCompared, t.ab.pairs).padEnd(18)} ${median}`);
+      console.log(
+        `${name.padEnd(46)} ${pct(t.aa.regression, t.aa.pairs).padEnd(27)} ${pct(t.aa.different, t.aa.pairs).padEnd(23)} ${pct(t.aa.notCompared, t.aa.pairs).padEnd(18)} ${pct(t.ab.regression, t.ab.pairs).padEnd(23)} ${pct(t.ab.notCompared, t.ab.pairs).padEnd(18)} ${median}`,
+      );
     }
     console.log('');
-    console.log(`targets: false alarms at most ${100 * COMPARE_DEFAULTS.alpha}%, a 10% slowdown detected at least 80% of the time`);
+    console.log(
+      `targets: false alarms at most ${100 * COMPARE_DEFAULTS.alpha}%, a 10% slowdown detected at least 80% of the time`,
+    );
   } finally {
     for (const p of proxies) await p.stop();
     await server?.stop();

@@ -9,7 +9,13 @@ import { findFio } from '../lib/diskperf/fio-engine';
 
 async function sweep(engine: 'node' | 'fio', args: string[]): Promise<DiskperfResult> {
   const [dir = tmpdir(), size = '256', maxThreads = '64', seconds = '3'] = args;
-  const settings = resolveDiskperfSettings({ dir, fileSizeMb: Number(size), maxThreads: Number(maxThreads), seconds: Number(seconds), engine });
+  const settings = resolveDiskperfSettings({
+    dir,
+    fileSizeMb: Number(size),
+    maxThreads: Number(maxThreads),
+    seconds: Number(seconds),
+    engine,
+  });
   const { result, error } = await runDiskperf(settings);
   if (error) throw error;
   return result;
@@ -19,11 +25,17 @@ async function run(): Promise<void> {
   const args = process.argv.slice(2);
   const node = await sweep('node', args);
   const fio = findFio() ? await sweep('fio', args) : undefined;
-  console.log(`${node.settings.fileSizeMB} MB file in ${node.settings.dir}, ${node.settings.seconds} s per step, direct I/O: ${node.io.direct}`);
-  console.log(`${'threads'.padStart(7)}  ${'node ops/s'.padStart(11)}  ${'node busy'.padStart(9)}  ${'fio ops/s'.padStart(11)}  ${'node/fio'.padStart(8)}`);
+  console.log(
+    `${node.settings.fileSizeMB} MB file in ${node.settings.dir}, ${node.settings.seconds} s per step, direct I/O: ${node.io.direct}`,
+  );
+  console.log(
+    `${'threads'.padStart(7)}  ${'node ops/s'.padStart(11)}  ${'node busy'.padStart(9)}  ${'fio ops/s'.padStart(11)}  ${'node/fio'.padStart(8)}`,
+  );
   node.steps.forEach((step, i) => {
     const other = fio?.steps[i];
-    const ratio = other ? `${Math.round((100 * step.opsPerSec.total) / other.opsPerSec.total)}%` : '-';
+    const ratio = other
+      ? `${Math.round((100 * step.opsPerSec.total) / other.opsPerSec.total)}%`
+      : '-';
     console.log(
       `${String(step.threads).padStart(7)}  ${Math.round(step.opsPerSec.total).toLocaleString('en-US').padStart(11)}  ` +
         `${`${Math.round((step.engineBusy ?? 0) * 100)}%`.padStart(9)}  ${(other ? Math.round(other.opsPerSec.total).toLocaleString('en-US') : 'no fio').padStart(11)}  ${ratio.padStart(8)}`,

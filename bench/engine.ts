@@ -40,13 +40,28 @@ function parseArgs(argv: string[]): Args {
     const value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     switch (flag) {
-      case '--uri': args.uri = value; break;
-      case '--clients': args.clients = intListArg('--clients')(value); break;
-      case '--seconds': args.seconds = intArg('--seconds')(value); break;
-      case '--warmup': args.warmup = intArg('--warmup')(value); break;
-      case '--reps': args.reps = intArg('--reps')(value); break;
-      case '--docs': args.docs = intArg('--docs')(value); break;
-      default: throw new Error(`unknown option ${flag} (--uri, --clients, --seconds, --warmup, --reps, --docs)`);
+      case '--uri':
+        args.uri = value;
+        break;
+      case '--clients':
+        args.clients = intListArg('--clients')(value);
+        break;
+      case '--seconds':
+        args.seconds = intArg('--seconds')(value);
+        break;
+      case '--warmup':
+        args.warmup = intArg('--warmup')(value);
+        break;
+      case '--reps':
+        args.reps = intArg('--reps')(value);
+        break;
+      case '--docs':
+        args.docs = intArg('--docs')(value);
+        break;
+      default:
+        throw new Error(
+          `unknown option ${flag} (--uri, --clients, --seconds, --warmup, --reps, --docs)`,
+        );
     }
   }
   return args;
@@ -69,7 +84,12 @@ async function measured(fn: () => Promise<{ ops: number; seconds: number }>): Pr
 }
 
 /** The same 6:1 operations as the preset, written as the loop anyone would write with the driver (lib/calibrate). */
-function plainLoop(client: MongoClient, clients: number, seconds: number, docs: number): Promise<{ ops: number; seconds: number }> {
+function plainLoop(
+  client: MongoClient,
+  clients: number,
+  seconds: number,
+  docs: number,
+): Promise<{ ops: number; seconds: number }> {
   return runPlainLoop(client, NS, clients, seconds, docs);
 }
 
@@ -79,26 +99,55 @@ async function main(): Promise<void> {
   let uri = args.uri ?? process.env.MONGO_BENCH_URI;
   if (!uri) {
     const choice = await startCrudServer();
-    if (!choice.server.ok) throw new Error(`no --uri, no MONGO_BENCH_URI, and no CRUD test server: ${choice.server.reason}`);
+    if (!choice.server.ok)
+      throw new Error(
+        `no --uri, no MONGO_BENCH_URI, and no CRUD test server: ${choice.server.reason}`,
+      );
     server = choice.server.value;
     uri = server.uri;
     console.log(`started ${server.description}`);
   }
   const maxClients = Math.max(...args.clients);
-  const client = new MongoClient(uri, { maxPoolSize: maxClients + 2, serverSelectionTimeoutMS: 5000 });
+  const client = new MongoClient(uri, {
+    maxPoolSize: maxClients + 2,
+    serverSelectionTimeoutMS: 5000,
+  });
   try {
     await client.connect();
     const target = await describeTarget(client, uri, false);
-    console.log(`server ${target.serverVersion ?? '?'} ${target.topology}${target.testDouble ? ' (TEST DOUBLE: not MongoDB numbers)' : ''} at ${target.uri}`);
-    console.log(`machine: ${os.cpus().length} cores (shared with whatever else runs), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`each measurement: ${args.warmup} s warm-up + ${args.seconds} s; ${args.reps} interleaved repetition(s) per client count; ratio = median of per-repetition engine/plain; ${args.docs} documents\n`);
+    console.log(
+      `server ${target.serverVersion ?? '?'} ${target.topology}${target.testDouble ? ' (TEST DOUBLE: not MongoDB numbers)' : ''} at ${target.uri}`,
+    );
+    console.log(
+      `machine: ${os.cpus().length} cores (shared with whatever else runs), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `each measurement: ${args.warmup} s warm-up + ${args.seconds} s; ${args.reps} interleaved repetition(s) per client count; ratio = median of per-repetition engine/plain; ${args.docs} documents\n`,
+    );
 
-    await loadData(client, { ns: NS, docs: args.docs, docSize: 1024, batchSize: 500, randomSeed: 1 });
-    const specs = parseOps(presetOps('6to1', { ns: `${NS.db}.${NS.coll}`, docs: args.docs, docSize: 1024 }), { defaultNs: `${NS.db}.${NS.coll}` });
+    await loadData(client, {
+      ns: NS,
+      docs: args.docs,
+      docSize: 1024,
+      batchSize: 500,
+      randomSeed: 1,
+    });
+    const specs = parseOps(
+      presetOps('6to1', { ns: `${NS.db}.${NS.coll}`, docs: args.docs, docSize: 1024 }),
+      { defaultNs: `${NS.db}.${NS.coll}` },
+    );
     const prepared = prepareWorkload(specs);
     const ops = bindWorkload(prepared, client);
     const engineRun = async (clients: number, seconds: number, rep: number) => {
-      const m = await runStep(ops, prepared.scope, { clients, seconds, warmupSeconds: 0, randomSeed: 1000 * rep });
+      const m = await runStep(ops, prepared.scope, {
+        clients,
+        seconds,
+        warmupSeconds: 0,
+        randomSeed: 1000 * rep,
+      });
       return { ops: m.reads + m.writes, seconds: m.elapsedSeconds };
     };
     // Each measurement follows its own un-measured warm-up run, so CPU time covers the measured run only.
@@ -117,7 +166,15 @@ async function main(): Promise<void> {
     await engineRun(maxClients, 2, 99);
     await plainLoop(client, maxClients, 2, args.docs);
 
-    const header = ['clients', 'engine ops/s', 'plain ops/s', 'ratio (paired)', 'engine cpu µs/op', 'plain cpu µs/op', ...(args.reps > 1 ? ['engine runs', 'plain runs'] : [])];
+    const header = [
+      'clients',
+      'engine ops/s',
+      'plain ops/s',
+      'ratio (paired)',
+      'engine cpu µs/op',
+      'plain cpu µs/op',
+      ...(args.reps > 1 ? ['engine runs', 'plain runs'] : []),
+    ];
     const rows: string[][] = [];
     const ratios: number[] = [];
     for (const clients of args.clients) {
@@ -142,16 +199,31 @@ async function main(): Promise<void> {
       const eCpu = median(engineRuns.map((r) => r.cpuMicrosPerOp));
       const pCpu = median(plainRuns.map((r) => r.cpuMicrosPerOp));
       ratios.push(ratio);
-      const row = [String(clients), e.toFixed(0), p.toFixed(0), `${(ratio * 100).toFixed(1)}%`, eCpu.toFixed(1), pCpu.toFixed(1)];
-      if (args.reps > 1) row.push(engineRuns.map((x) => x.opsPerSec.toFixed(0)).join(' '), plainRuns.map((x) => x.opsPerSec.toFixed(0)).join(' '));
+      const row = [
+        String(clients),
+        e.toFixed(0),
+        p.toFixed(0),
+        `${(ratio * 100).toFixed(1)}%`,
+        eCpu.toFixed(1),
+        pCpu.toFixed(1),
+      ];
+      if (args.reps > 1)
+        row.push(
+          engineRuns.map((x) => x.opsPerSec.toFixed(0)).join(' '),
+          plainRuns.map((x) => x.opsPerSec.toFixed(0)).join(' '),
+        );
       rows.push(row);
-      console.log(`  clients ${clients}: engine ${e.toFixed(0)} ops/s (${eCpu.toFixed(1)} cpu µs/op), plain ${p.toFixed(0)} ops/s (${pCpu.toFixed(1)} cpu µs/op), ratio ${(ratio * 100).toFixed(1)}%`);
+      console.log(
+        `  clients ${clients}: engine ${e.toFixed(0)} ops/s (${eCpu.toFixed(1)} cpu µs/op), plain ${p.toFixed(0)} ops/s (${pCpu.toFixed(1)} cpu µs/op), ratio ${(ratio * 100).toFixed(1)}%`,
+      );
     }
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     console.log(`\n${header.map((h, i) => h.padStart(widths[i])).join('  ')}`);
     for (const r of rows) console.log(r.map((c, i) => c.padStart(widths[i])).join('  '));
     const worst = Math.min(...ratios);
-    console.log(`\nlowest ratio ${(worst * 100).toFixed(1)}% (target >= 90%): ${worst >= 0.9 ? 'PASS' : 'BELOW TARGET'}`);
+    console.log(
+      `\nlowest ratio ${(worst * 100).toFixed(1)}% (target >= 90%): ${worst >= 0.9 ? 'PASS' : 'BELOW TARGET'}`,
+    );
     await client.db(NS.db).dropDatabase();
   } finally {
     await client.close();

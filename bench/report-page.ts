@@ -26,8 +26,12 @@ function step(template: StepResult, clients: number, index: number): StepResult 
   const scale = Math.min(1, 0.2 + clients / 40);
   const perSecond = Array.from({ length: secondsPerStep }, (_, t) => ({
     t,
-    reads: Math.round(template.opsPerSec.reads * scale * (0.9 + 0.2 * Math.abs(Math.sin(t + index)))),
-    writes: Math.round(template.opsPerSec.writes * scale * (0.9 + 0.2 * Math.abs(Math.cos(t + index)))),
+    reads: Math.round(
+      template.opsPerSec.reads * scale * (0.9 + 0.2 * Math.abs(Math.sin(t + index))),
+    ),
+    writes: Math.round(
+      template.opsPerSec.writes * scale * (0.9 + 0.2 * Math.abs(Math.cos(t + index))),
+    ),
     errors: 0,
   }));
   const reads = perSecond.reduce((n, p) => n + p.reads, 0);
@@ -38,8 +42,20 @@ function step(template: StepResult, clients: number, index: number): StepResult 
     seconds: secondsPerStep,
     perSecond,
     ops: { reads, writes, errors: 0 },
-    opsPerSec: { total: (reads + writes) / secondsPerStep, reads: reads / secondsPerStep, writes: writes / secondsPerStep },
-    client: { workers: 2, eventLoopUtilization: [Math.min(0.97, 0.1 + index * 0.09), Math.min(0.95, 0.08 + index * 0.09)], cpuPercent: 20 + index * 15, cores: 2 },
+    opsPerSec: {
+      total: (reads + writes) / secondsPerStep,
+      reads: reads / secondsPerStep,
+      writes: writes / secondsPerStep,
+    },
+    client: {
+      workers: 2,
+      eventLoopUtilization: [
+        Math.min(0.97, 0.1 + index * 0.09),
+        Math.min(0.95, 0.08 + index * 0.09),
+      ],
+      cpuPercent: 20 + index * 15,
+      cores: 2,
+    },
   };
 }
 
@@ -48,7 +64,11 @@ function bigResult(): ResultDocument {
   const fixture = parseResult(readFileSync(file, 'utf8'), file);
   const template = fixture.steps[fixture.steps.length - 1];
   const run = { ...fixture, steps: CLIENTS.map((c, i) => step(template, c, i)) };
-  return withServerSection(run, { label: `${CLIENTS.length} steps to ${CLIENTS[CLIENTS.length - 1]} clients`, topology: 'replica set rs0 (3 members)', processes: REPLICA_SET });
+  return withServerSection(run, {
+    label: `${CLIENTS.length} steps to ${CLIENTS[CLIENTS.length - 1]} clients`,
+    topology: 'replica set rs0 (3 members)',
+    processes: REPLICA_SET,
+  });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -70,28 +90,47 @@ async function main(): Promise<void> {
     const resultBytes = Buffer.byteLength(JSON.stringify(result));
     const perSecondPoints = result.steps.reduce((n, s) => n + s.perSecond.length, 0);
     const serverPoints = Object.values(result.server!.series).reduce((n, s) => n + s.length, 0);
-    console.log(`run: ${result.steps.length} steps (${CLIENTS.join(', ')} clients), ${secondsPerStep} s each: ${perSecondPoints} client seconds, ${serverPoints} server readings from ${result.server!.processes.length} processes`);
-    console.log(`index.html: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes; the result document alone ${(resultBytes / 1024).toFixed(0)} KiB; Chart.js + plugin inlined ~245 KiB)${bytes < 2 * 1024 * 1024 ? '' : '  OVER the 2 MB budget'}`);
-    console.log(`rendering the page's HTML in Node: ${renderMs.toFixed(0)} ms (${html.length} characters); the whole report with its ${charts.length} PNGs: ${reportMs.toFixed(0)} ms`);
+    console.log(
+      `run: ${result.steps.length} steps (${CLIENTS.join(', ')} clients), ${secondsPerStep} s each: ${perSecondPoints} client seconds, ${serverPoints} server readings from ${result.server!.processes.length} processes`,
+    );
+    console.log(
+      `index.html: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes; the result document alone ${(resultBytes / 1024).toFixed(0)} KiB; Chart.js + plugin inlined ~245 KiB)${bytes < 2 * 1024 * 1024 ? '' : '  OVER the 2 MB budget'}`,
+    );
+    console.log(
+      `rendering the page's HTML in Node: ${renderMs.toFixed(0)} ms (${html.length} characters); the whole report with its ${charts.length} PNGs: ${reportMs.toFixed(0)} ms`,
+    );
     const ready: number[] = [];
     const drawn: number[] = [];
     for (let i = 0; i < loads; i++) {
       const context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
       const tab = await context.newPage();
       await tab.goto(pathToFileURL(page).href);
-      await tab.waitForSelector('html[data-page="ready"][data-charts="drawn"]', { state: 'attached' });
+      await tab.waitForSelector('html[data-page="ready"][data-charts="drawn"]', {
+        state: 'attached',
+      });
       // Measured by the page itself from the start of navigation (performance.timeOrigin).
-      const t = await tab.evaluate('({ ready: window.mongoBenchPage.readyAt, drawn: window.mongoBenchPage.drawnAt, charts: window.mongoBenchPage.charts.length })') as { ready: number; drawn: number; charts: number };
+      const t = (await tab.evaluate(
+        '({ ready: window.mongoBenchPage.readyAt, drawn: window.mongoBenchPage.drawnAt, charts: window.mongoBenchPage.charts.length })',
+      )) as { ready: number; drawn: number; charts: number };
       ready.push(t.ready);
       drawn.push(t.drawn);
       if (i === 0) console.log(`charts drawn live: ${t.charts}`);
       await context.close();
     }
-    const list = (xs: number[]) => `${xs.map((x) => x.toFixed(0)).join(', ')} ms (median ${median(xs).toFixed(0)} ms)`;
-    console.log(`headless Chromium ${browser.version()} (viewport 1300x900), ${loads} loads from file://, times since navigation began:`);
-    console.log(`  first screen drawn (page usable): ${list(ready)}${median(ready) < 1000 ? '' : '  OVER the 1 s budget'}`);
+    const list = (xs: number[]) =>
+      `${xs.map((x) => x.toFixed(0)).join(', ')} ms (median ${median(xs).toFixed(0)} ms)`;
+    console.log(
+      `headless Chromium ${browser.version()} (viewport 1300x900), ${loads} loads from file://, times since navigation began:`,
+    );
+    console.log(
+      `  first screen drawn (page usable): ${list(ready)}${median(ready) < 1000 ? '' : '  OVER the 1 s budget'}`,
+    );
     console.log(`  every chart drawn:                ${list(drawn)}`);
-    console.log(`  (load average here: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores: a busy machine inflates these)`);
+    console.log(
+      `  (load average here: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')} on ${cpus().length} cores: a busy machine inflates these)`,
+    );
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });

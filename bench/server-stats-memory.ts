@@ -15,10 +15,19 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
 async function main(): Promise<void> {
-  const doubles = ['a', 'b', 'c', 'd'].map(() => new ServerStatusDouble({ version: '7.0', repl: { setName: 'rs', primary: true, hosts: ['a'] } }));
+  const doubles = ['a', 'b', 'c', 'd'].map(
+    () =>
+      new ServerStatusDouble({
+        version: '7.0',
+        repl: { setName: 'rs', primary: true, hosts: ['a'] },
+      }),
+  );
   const docBytes = JSON.stringify(doubles[0].serverStatus()).length;
   const sampler = new Sampler<ServerSnapshot>(
-    doubles.map((d, i) => ({ id: `p${i}`, read: async () => (d.record('insert', 10), snapshotOf(d.serverStatus())) })),
+    doubles.map((d, i) => ({
+      id: `p${i}`,
+      read: async () => (d.record('insert', 10), snapshotOf(d.serverStatus())),
+    })),
     { intervalMs: 2 },
   );
   gc!();
@@ -27,11 +36,14 @@ async function main(): Promise<void> {
   const started = performance.now();
   const checkpoints = [ticks / 10, ticks / 2, ticks].map(Math.round);
   for (const at of checkpoints) {
-    while (Object.values(sampler.snapshot())[0].length < at) await new Promise((r) => setTimeout(r, 50));
+    while (Object.values(sampler.snapshot())[0].length < at)
+      await new Promise((r) => setTimeout(r, 50));
     gc!();
     const grown = process.memoryUsage().heapUsed - base;
     const readings = Object.values(sampler.snapshot()).reduce((n, l) => n + l.length, 0);
-    console.log(`after ${at} ticks (= ${at} s of a step at 1 s): heap +${(grown / 1024).toFixed(0)} KiB for ${readings} readings = ${(grown / readings).toFixed(0)} bytes per reading (a serverStatus document here: ${docBytes} bytes as JSON)`);
+    console.log(
+      `after ${at} ticks (= ${at} s of a step at 1 s): heap +${(grown / 1024).toFixed(0)} KiB for ${readings} readings = ${(grown / readings).toFixed(0)} bytes per reading (a serverStatus document here: ${docBytes} bytes as JSON)`,
+    );
   }
   await sampler.stop({ finalSample: false });
   console.log(`took ${((performance.now() - started) / 1000).toFixed(1)} s`);

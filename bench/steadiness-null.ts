@@ -16,7 +16,18 @@ async function main(): Promise<void> {
   let steps = 0;
   try {
     for (let i = 0; i < 8; i++) {
-      const o = resolveRunOptions({ uri: server.uri, clients: [1, 4], seconds: 15, warmup: 2, load: false, serverStats: false, workers: 1, testDouble: true, ns: NULL_SERVER_NS, workload: '6to1' });
+      const o = resolveRunOptions({
+        uri: server.uri,
+        clients: [1, 4],
+        seconds: 15,
+        warmup: 2,
+        load: false,
+        serverStats: false,
+        workers: 1,
+        testDouble: true,
+        ns: NULL_SERVER_NS,
+        workload: '6to1',
+      });
       o.outDir = undefined;
       const r = await runBenchmark(o);
       for (const s of r.steps) {
@@ -24,7 +35,9 @@ async function main(): Promise<void> {
         const t = s.steadiness!.perSecond[0];
         const ns = s.warnings?.some((w) => w.code === 'not-steady');
         if (ns) alarms++;
-        console.log(`run ${i} clients ${s.clients}: ${s.opsPerSec.total} ops/s, n ${t.n}, p ${t.pValue}, change ${t.changePercent}%, not-steady ${ns}`);
+        console.log(
+          `run ${i} clients ${s.clients}: ${s.opsPerSec.total} ops/s, n ${t.n}, p ${t.pValue}, change ${t.changePercent}%, not-steady ${ns}`,
+        );
       }
     }
   } finally {

@@ -48,7 +48,9 @@ for (const phi of [0, 0.5, 0.8, 0.95]) {
         if (t.pValue !== null && t.pValue < 0.05) rejects++;
         if (trendTest(ar1(rng, n, phi, cv, 0.2)).trending) caught++;
       }
-      console.log(`${phi.toFixed(2)}  ${cv.toFixed(2)}  ${String(n).padStart(3)}  ${pct(alarms).padStart(8)}  ${pct(rejects).padStart(9)}  ${pct(caught).padStart(14)}`);
+      console.log(
+        `${phi.toFixed(2)}  ${cv.toFixed(2)}  ${String(n).padStart(3)}  ${pct(alarms).padStart(8)}  ${pct(rejects).padStart(9)}  ${pct(caught).padStart(14)}`,
+      );
     }
   }
 }

@@ -5,21 +5,63 @@
 
 // Run, benchmark, topology, results, compare, the jest helpers (lib/api).
 export {
-  benchmark, benchmarkOptions, readBenchmarkConfig, run, planTopology, renderScripts, writeScripts, applyTopology,
-  readResult, writeResult, renderReport, compare, compareRuns, compareRunsOptions,
-  benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, NotSteadyError, WORKLOAD_TEST_DEFAULTS,
+  benchmark,
+  benchmarkOptions,
+  readBenchmarkConfig,
+  run,
+  planTopology,
+  renderScripts,
+  writeScripts,
+  applyTopology,
+  readResult,
+  writeResult,
+  renderReport,
+  compare,
+  compareRuns,
+  compareRunsOptions,
+  benchmarkWorkload,
+  expectNoRegression,
+  RegressionError,
+  NotComparedError,
+  NotSteadyError,
+  WORKLOAD_TEST_DEFAULTS,
 } from './api';
 export type {
-  BenchmarkInput, BenchmarkControl, RunControl, RunFlags, RunOutcome, RunEvent, ApplyTopologyOptions, ResultSource, CompareRunOptions,
-  WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome, CompareRunsOptions, CompareRunsOutcome,
+  BenchmarkInput,
+  BenchmarkControl,
+  RunControl,
+  RunFlags,
+  RunOutcome,
+  RunEvent,
+  ApplyTopologyOptions,
+  ResultSource,
+  CompareRunOptions,
+  WorkloadBenchmarkInput,
+  NoRegressionOptions,
+  NoRegressionOutcome,
+  CompareRunsOptions,
+  CompareRunsOutcome,
 } from './api';
 export type { BenchmarkEvent } from './run/events';
 
 // The result contract (lib/result): the schema id, the zod schema and the types derived from it.
 export { RESULT_SCHEMA, resultDocumentSchema } from './result';
 export type {
-  ResultDocument, StepResult, LatencySummary, PerSecondSample, TrialStats, StepDataVsCache, ServerProduct, ServerProcessFacts, LoadMachine,
-  SloVerdict, SloSection, ClientLoad, ScenarioResult, ScenarioStep, ScenarioEvent,
+  ResultDocument,
+  StepResult,
+  LatencySummary,
+  PerSecondSample,
+  TrialStats,
+  StepDataVsCache,
+  ServerProduct,
+  ServerProcessFacts,
+  LoadMachine,
+  SloVerdict,
+  SloSection,
+  ClientLoad,
+  ScenarioResult,
+  ScenarioStep,
+  ScenarioEvent,
 } from './result';
 
 // Errors and exit codes.

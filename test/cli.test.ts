@@ -6,7 +6,8 @@ describe('mongo-bench CLI skeleton', () => {
     const ctx = captureContext();
     const code = await main(['node', 'mongo-bench', '--help'], ctx);
     expect(code).toBe(0);
-    for (const name of ['run', 'scripts', 'report', 'matrix']) expect(ctx.stdout).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
+    for (const name of ['run', 'scripts', 'report', 'matrix'])
+      expect(ctx.stdout).toMatch(new RegExp(`^\\s+${name}\\b`, 'm'));
   });
 
   it('rejects an unknown command with exit code 2 and a suggestion', async () => {

@@ -11,9 +11,21 @@ import { compileStandIns, FAKE_BIN_JS_ENV } from './support/compiled-stand-ins';
 import { CLI_ENTRY, ROOT } from './support/cli-child';
 import { FAKE_BIN } from './support/processes';
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): { status: number; output: string } {
+function run(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { status: number; output: string } {
   try {
-    return { status: 0, output: execFileSync(process.execPath, [file, ...args], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return {
+      status: 0,
+      output: execFileSync(process.execPath, [file, ...args], {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    };
   } catch (e) {
     const err = e as { status: number; stdout: string; stderr: string };
     return { status: err.status, output: `${err.stdout}${err.stderr}` };
@@ -37,10 +49,17 @@ describe('compiled stand-ins', () => {
 
   test('mongos answers the same compiled as through tsx (a refused option: the whole program loaded)', () => {
     const compiled = compileStandIns();
-    for (const [binary, args] of [['mongos', ['--configdb', 'cfg/127.0.0.1:1', '--dbpath', '/x']]] as const) {
+    for (const [binary, args] of [
+      ['mongos', ['--configdb', 'cfg/127.0.0.1:1', '--dbpath', '/x']],
+    ] as const) {
       const viaTsx = run(path.join(FAKE_BIN, binary), [...args], without(FAKE_BIN_JS_ENV));
       expect(viaTsx.output).not.toBe('');
-      expect(run(path.join(FAKE_BIN, binary), [...args], { ...without(FAKE_BIN_JS_ENV), [FAKE_BIN_JS_ENV]: compiled })).toEqual(viaTsx);
+      expect(
+        run(path.join(FAKE_BIN, binary), [...args], {
+          ...without(FAKE_BIN_JS_ENV),
+          [FAKE_BIN_JS_ENV]: compiled,
+        }),
+      ).toEqual(viaTsx);
     }
   });
 });

@@ -25,7 +25,9 @@ describeNeeding(['recording', 'mongosh'], 'recording server with real mongosh', 
   it('records the commands of a mongosh script, replSetInitiate field by field, after the ping', async () => {
     server = await startRecordingServer();
     const script =
-      "db.adminCommand({ping:1}); db.getSiblingDB('admin').runCommand({replSetInitiate: " + JSON.stringify(REPL_SET_INITIATE) + '})';
+      "db.adminCommand({ping:1}); db.getSiblingDB('admin').runCommand({replSetInitiate: " +
+      JSON.stringify(REPL_SET_INITIATE) +
+      '})';
     const result = await runMongosh(server.uri, { script });
     expect(result).toMatchObject({ code: 0, timedOut: false, stderr: '' });
 
@@ -49,7 +51,10 @@ describeNeeding(['recording', 'mongosh'], 'recording server with real mongosh', 
     // The handshake is recorded too, and userCommands() leaves it and mongosh's probes out.
     expect(server.commands[0].name.toLowerCase()).toMatch(/^(ismaster|hello)$/);
     expect(server.commands.some((c) => c.name === 'buildInfo')).toBe(true);
-    expect(server.userCommands().map((c) => `${c.db}.${c.name}`)).toEqual(['admin.ping', 'admin.replSetInitiate']);
+    expect(server.userCommands().map((c) => `${c.db}.${c.name}`)).toEqual([
+      'admin.ping',
+      'admin.replSetInitiate',
+    ]);
     const all = server.commands.map((c) => c.name);
     expect(all.indexOf('ping')).toBeLessThan(all.indexOf('replSetInitiate'));
   });
@@ -57,7 +62,12 @@ describeNeeding(['recording', 'mongosh'], 'recording server with real mongosh', 
   it('lets a handler fail a command, and mongosh sees the failure', async () => {
     server = await startRecordingServer({
       handlers: {
-        replSetInitiate: () => ({ ok: 0, errmsg: 'already initialized', code: 23, codeName: 'AlreadyInitialized' }),
+        replSetInitiate: () => ({
+          ok: 0,
+          errmsg: 'already initialized',
+          code: 23,
+          codeName: 'AlreadyInitialized',
+        }),
       },
     });
     // mongosh throws on ok: 0; the script turns that into its own exit code.
@@ -77,7 +87,10 @@ describeNeeding(['recording', 'mongosh'], 'recording server with real mongosh', 
 
   it('kills a mongosh run that outlives its timeout', async () => {
     server = await startRecordingServer();
-    const result = await runMongosh(server.uri, { eval: "sleep(60000); print('woke')", timeoutMs: 2000 });
+    const result = await runMongosh(server.uri, {
+      eval: "sleep(60000); print('woke')",
+      timeoutMs: 2000,
+    });
     expect(result).toMatchObject({ code: null, timedOut: true });
     expect(result.stdout).not.toContain('woke');
     expect(result.durationMs).toBeGreaterThanOrEqual(2000);
@@ -98,7 +111,12 @@ describeNeeding('recording', 'recording server with the Node driver', () => {
     server = await startRecordingServer({
       handlers: {
         replSetGetStatus: (_body, db, srv) => ({ set: 'rs0', db, seen: srv.commands.length }),
-        dropDatabase: () => ({ ok: 0, errmsg: 'not allowed here', code: 13, codeName: 'Unauthorized' }),
+        dropDatabase: () => ({
+          ok: 0,
+          errmsg: 'not allowed here',
+          code: 13,
+          codeName: 'Unauthorized',
+        }),
         ping: () => undefined, // falls back to the default reply
       },
     });
@@ -118,7 +136,9 @@ describeNeeding('recording', 'recording server with the Node driver', () => {
     const coll = client.db('bench').collection('items');
     expect(await coll.find({ a: { $gt: 1 } }).toArray()).toEqual([]);
     expect(await coll.aggregate([{ $match: {} }]).toArray()).toEqual([]);
-    expect(await client.db('config').collection('chunks').findOne({ ns: 'bench.items' })).toBeNull();
+    expect(
+      await client.db('config').collection('chunks').findOne({ ns: 'bench.items' }),
+    ).toBeNull();
     expect(await client.db('bench').listCollections().toArray()).toEqual([]);
 
     const inserted = await coll.insertMany([{ a: 1 }, { a: 2 }, { a: 3 }]);
@@ -131,7 +151,14 @@ describeNeeding('recording', 'recording server with the Node driver', () => {
     expect(insert?.db).toBe('bench');
     expect((insert?.body.documents as Array<{ a: number }>).map((d) => d.a)).toEqual([1, 2, 3]);
     expect(user.map((c) => c.name)).toEqual([
-      'ping', 'replSetGetStatus', 'dropDatabase', 'find', 'aggregate', 'find', 'listCollections', 'insert',
+      'ping',
+      'replSetGetStatus',
+      'dropDatabase',
+      'find',
+      'aggregate',
+      'find',
+      'listCollections',
+      'insert',
     ]);
 
     server.clear();
@@ -141,7 +168,10 @@ describeNeeding('recording', 'recording server with the Node driver', () => {
   it('records an unacknowledged (w: 0) write without replying to it', async () => {
     server = await startRecordingServer();
     client = await new MongoClient(server.uri).connect();
-    await client.db('bench').collection('items').insertOne({ a: 1 }, { writeConcern: { w: 0 } });
+    await client
+      .db('bench')
+      .collection('items')
+      .insertOne({ a: 1 }, { writeConcern: { w: 0 } });
     // The next acknowledged command on the same pool proves the stream stayed in step.
     expect(await client.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
     expect(server.userCommands().map((c) => c.name)).toEqual(['insert', 'ping']);
@@ -161,8 +191,12 @@ describeNeeding('recording', 'recording server with the Node driver', () => {
     });
     client = await new MongoClient(server.uri).connect();
     const admin = client.db('admin');
-    await expect(admin.command({ addShard: 'rs1/127.0.0.1:27019' })).rejects.toThrow(/handler for addShard threw: boom/);
-    await expect(admin.command({ balancerStatus: 1 })).rejects.toThrow(/reply to balancerStatus is not serializable/);
+    await expect(admin.command({ addShard: 'rs1/127.0.0.1:27019' })).rejects.toThrow(
+      /handler for addShard threw: boom/,
+    );
+    await expect(admin.command({ balancerStatus: 1 })).rejects.toThrow(
+      /reply to balancerStatus is not serializable/,
+    );
     expect(await admin.command({ ping: 1 })).toEqual({ ok: 1 }); // the connection survived
   });
 });
@@ -203,19 +237,35 @@ describeNeeding('recording', 'recording server wire format', () => {
   it('answers a legacy OP_QUERY isMaster with an OP_REPLY carrying a modern wire version', async () => {
     const query = BSON.serialize({ $query: { isMaster: 1, helloOk: true } });
     const ns = Buffer.from('admin.$cmd\0');
-    const body = Buffer.concat([Buffer.alloc(4), ns, Buffer.from([0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]), query]);
-    const reply = await exchange(server.port, Buffer.concat([header(16 + body.length, 2004), body]));
+    const body = Buffer.concat([
+      Buffer.alloc(4),
+      ns,
+      Buffer.from([0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]),
+      query,
+    ]);
+    const reply = await exchange(
+      server.port,
+      Buffer.concat([header(16 + body.length, 2004), body]),
+    );
     expect(reply.readInt32LE(8)).toBe(42); // responseTo
     expect(reply.readInt32LE(12)).toBe(1); // OP_REPLY
     expect(reply.readInt32LE(32)).toBe(1); // numberReturned
     const doc = BSON.deserialize(reply.subarray(36));
     expect(doc).toMatchObject({ ismaster: true, helloOk: true, maxWireVersion: 21, ok: 1 });
-    expect(server.commands).toMatchObject([{ db: 'admin', name: 'isMaster', body: { isMaster: 1, helloOk: true } }]);
+    expect(server.commands).toMatchObject([
+      { db: 'admin', name: 'isMaster', body: { isMaster: 1, helloOk: true } },
+    ]);
   });
 
   it('merges OP_MSG document sequences into the body and ignores a trailing checksum', async () => {
-    const kind0 = Buffer.concat([Buffer.from([0]), BSON.serialize({ update: 'items', $db: 'bench' })]);
-    const docs = [BSON.serialize({ q: { a: 1 }, u: { $set: { b: 1 } } }), BSON.serialize({ q: { a: 2 }, u: { $set: { b: 2 } } })];
+    const kind0 = Buffer.concat([
+      Buffer.from([0]),
+      BSON.serialize({ update: 'items', $db: 'bench' }),
+    ]);
+    const docs = [
+      BSON.serialize({ q: { a: 1 }, u: { $set: { b: 1 } } }),
+      BSON.serialize({ q: { a: 2 }, u: { $set: { b: 2 } } }),
+    ];
     const id = Buffer.from('updates\0');
     const size = Buffer.alloc(4);
     size.writeInt32LE(4 + id.length + docs[0].length + docs[1].length);
@@ -224,26 +274,42 @@ describeNeeding('recording', 'recording server wire format', () => {
     flags.writeUInt32LE(1); // checksumPresent
     const checksum = Buffer.from([1, 2, 3, 4]); // not verified
     const body = Buffer.concat([flags, kind0, kind1, checksum]);
-    const reply = await exchange(server.port, Buffer.concat([header(16 + body.length, 2013), body]));
+    const reply = await exchange(
+      server.port,
+      Buffer.concat([header(16 + body.length, 2013), body]),
+    );
     expect(reply.readInt32LE(12)).toBe(2013);
     expect(BSON.deserialize(reply.subarray(21))).toEqual({ n: 0, nModified: 0, ok: 1 });
     expect(server.commands).toHaveLength(1);
     expect(server.commands[0]).toMatchObject({
       db: 'bench',
       name: 'update',
-      body: { update: 'items', updates: [{ q: { a: 1 }, u: { $set: { b: 1 } } }, { q: { a: 2 }, u: { $set: { b: 2 } } }] },
+      body: {
+        update: 'items',
+        updates: [
+          { q: { a: 1 }, u: { $set: { b: 1 } } },
+          { q: { a: 2 }, u: { $set: { b: 2 } } },
+        ],
+      },
     });
     expect(server.commands[0].body.$db).toBeUndefined();
   });
 
   it('unwraps an OP_COMPRESSED message that uses the noop compressor', async () => {
-    const msg = Buffer.concat([Buffer.alloc(4), Buffer.from([0]), BSON.serialize({ ping: 1, $db: 'admin' })]);
+    const msg = Buffer.concat([
+      Buffer.alloc(4),
+      Buffer.from([0]),
+      BSON.serialize({ ping: 1, $db: 'admin' }),
+    ]);
     const wrapper = Buffer.alloc(9);
     wrapper.writeInt32LE(2013, 0); // originalOpcode
     wrapper.writeInt32LE(msg.length, 4); // uncompressedSize
     wrapper.writeUInt8(0, 8); // compressorId: noop
     const body = Buffer.concat([wrapper, msg]);
-    const reply = await exchange(server.port, Buffer.concat([header(16 + body.length, 2012), body]));
+    const reply = await exchange(
+      server.port,
+      Buffer.concat([header(16 + body.length, 2012), body]),
+    );
     expect(BSON.deserialize(reply.subarray(21))).toEqual({ ok: 1 });
     expect(server.commands).toMatchObject([{ db: 'admin', name: 'ping', body: { ping: 1 } }]);
   });

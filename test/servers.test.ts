@@ -6,9 +6,22 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import net from 'net';
 import { MongoClient, MongoServerError } from 'mongodb';
-import { JAVA_SERVER_JAR, JAVA_SERVER_NOT_BUILT, JavaServerNotBuiltError, parseListeningLine, startJavaServer } from './support/crud-server';
+import {
+  JAVA_SERVER_JAR,
+  JAVA_SERVER_NOT_BUILT,
+  JavaServerNotBuiltError,
+  parseListeningLine,
+  startJavaServer,
+} from './support/crud-server';
 import { startReplSet, startStandalone } from './support/mongod';
-import { crudKind, crudUri, describeNeeding, ENV, mongodBinary, uniqueDbName } from './support/servers';
+import {
+  crudKind,
+  crudUri,
+  describeNeeding,
+  ENV,
+  mongodBinary,
+  uniqueDbName,
+} from './support/servers';
 
 const CLIENT_OPTIONS = { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 };
 
@@ -33,7 +46,11 @@ function childJavaServers(): number[] {
     try {
       const status = readFileSync(`/proc/${entry}/status`, 'utf8');
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (status.includes(`\nPPid:\t${process.pid}\n`) && cmdline.includes('mongo-bench-test-server.jar')) pids.push(Number(entry));
+      if (
+        status.includes(`\nPPid:\t${process.pid}\n`) &&
+        cmdline.includes('mongo-bench-test-server.jar')
+      )
+        pids.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
@@ -59,7 +76,9 @@ async function crudRoundTrip(uri: string): Promise<void> {
   const client = new MongoClient(uri, CLIENT_OPTIONS);
   const db = client.db(uniqueDbName('servers'));
   try {
-    const coll = db.collection<{ _id: number; group: string; n: number; key?: string }>('roundtrip');
+    const coll = db.collection<{ _id: number; group: string; n: number; key?: string }>(
+      'roundtrip',
+    );
     const inserted = await coll.insertMany([
       { _id: 1, group: 'a', n: 10 },
       { _id: 2, group: 'a', n: 20 },
@@ -114,18 +133,28 @@ describe('test server plumbing', () => {
   });
 
   test('parseListeningLine reads the launcher ready line', () => {
-    expect(parseListeningLine('LISTENING 40123 mongo-java-server/1.47.0 reports=6.0.0/wire17\n')).toEqual({
+    expect(
+      parseListeningLine('LISTENING 40123 mongo-java-server/1.47.0 reports=6.0.0/wire17\n'),
+    ).toEqual({
       port: 40123,
       version: '1.47.0',
       reports: '6.0.0/wire17',
     });
-    expect(parseListeningLine('LISTENING 5')).toEqual({ port: 5, version: undefined, reports: undefined });
+    expect(parseListeningLine('LISTENING 5')).toEqual({
+      port: 5,
+      version: undefined,
+      reports: undefined,
+    });
     expect(parseListeningLine('[main] WARN something')).toBeUndefined();
   });
 
   test('a missing jar is reported with the build command', async () => {
-    await expect(startJavaServer({ jar: '/nonexistent/mongo-bench-test-server.jar' })).rejects.toThrow(JavaServerNotBuiltError);
-    await expect(startJavaServer({ jar: '/nonexistent/mongo-bench-test-server.jar' })).rejects.toThrow(JAVA_SERVER_NOT_BUILT);
+    await expect(
+      startJavaServer({ jar: '/nonexistent/mongo-bench-test-server.jar' }),
+    ).rejects.toThrow(JavaServerNotBuiltError);
+    await expect(
+      startJavaServer({ jar: '/nonexistent/mongo-bench-test-server.jar' }),
+    ).rejects.toThrow(JAVA_SERVER_NOT_BUILT);
   });
 });
 
@@ -162,7 +191,9 @@ const jarBuilt = existsSync(JAVA_SERVER_JAR);
       try {
         expect(server.kind).toBe('mongo-java-server');
         expect(server.uri).toBe(`mongodb://127.0.0.1:${server.port}`);
-        expect(server.description).toMatch(/^mongo-java-server \d+\.\d+\.\d+ \(test double, reports 6\.0\.0\/wire17\) at 127\.0\.0\.1:\d+$/);
+        expect(server.description).toMatch(
+          /^mongo-java-server \d+\.\d+\.\d+ \(test double, reports 6\.0\.0\/wire17\) at 127\.0\.0\.1:\d+$/,
+        );
         const client = new MongoClient(server.uri, CLIENT_OPTIONS);
         try {
           expect((await client.db('admin').command({ ping: 1 })).ok).toBe(1);
@@ -172,7 +203,9 @@ const jarBuilt = existsSync(JAVA_SERVER_JAR);
 
         // Its port is taken now: a second launcher on it must fail with the launcher's own message.
         await expect(startJavaServer({ port: server.port })).rejects.toThrow(
-          new RegExp(`exited \\(code 1\\) before listening; stderr: .*cannot listen on 127\\.0\\.0\\.1:${server.port}`),
+          new RegExp(
+            `exited \\(code 1\\) before listening; stderr: .*cannot listen on 127\\.0\\.0\\.1:${server.port}`,
+          ),
         );
 
         expect(childJavaServers().filter((pid) => !before.includes(pid))).toHaveLength(1);
@@ -187,7 +220,9 @@ const jarBuilt = existsSync(JAVA_SERVER_JAR);
 
     test('a start that exceeds its timeout fails clearly and leaves no process', async () => {
       const before = childJavaServers();
-      await expect(startJavaServer({ startTimeoutMs: 1 })).rejects.toThrow(/did not print LISTENING within 1 ms/);
+      await expect(startJavaServer({ startTimeoutMs: 1 })).rejects.toThrow(
+        /did not print LISTENING within 1 ms/,
+      );
       expect(await eventually(() => sameMembers(childJavaServers(), before))).toBe(true);
     });
   },
@@ -233,7 +268,10 @@ describeNeeding('replset', 'real MongoDB replica set', () => {
       expect(states).toHaveLength(3);
       expect(states.filter((s) => s === 'PRIMARY')).toHaveLength(1);
       const coll = client.db(uniqueDbName('replset')).collection('w');
-      const result = await coll.insertOne({ x: 1 }, { writeConcern: { w: 'majority', wtimeoutMS: 30_000 } });
+      const result = await coll.insertOne(
+        { x: 1 },
+        { writeConcern: { w: 'majority', wtimeoutMS: 30_000 } },
+      );
       expect(result.acknowledged).toBe(true);
       await coll.drop();
     } finally {

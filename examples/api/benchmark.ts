@@ -11,12 +11,23 @@ export async function main(uri: string, baselineFile?: string): Promise<number> 
   process.once('SIGINT', () => controller.abort('SIGINT')); // partial result, complete: false
 
   const result = await benchmark(
-    { uri, workload: '6to1', clients: [1, 2, 4], seconds: 5, warmup: 1, docs: 1000, docSize: 512, label: 'example' },
+    {
+      uri,
+      workload: '6to1',
+      clients: [1, 2, 4],
+      seconds: 5,
+      warmup: 1,
+      docs: 1000,
+      docSize: 512,
+      label: 'example',
+    },
     {
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'step-start') console.log(`${event.clients} clients, trial ${event.trial}/${event.trials}`);
-        if (event.type === 'step-done') console.log(`  ${Math.round(event.step.opsPerSec.total)} ops/s`);
+        if (event.type === 'step-start')
+          console.log(`${event.clients} clients, trial ${event.trial}/${event.trials}`);
+        if (event.type === 'step-done')
+          console.log(`  ${Math.round(event.step.opsPerSec.total)} ops/s`);
       },
     },
   );
@@ -25,7 +36,10 @@ export async function main(uri: string, baselineFile?: string): Promise<number> 
   console.log(`report: ${files.length} files in reports/api-example`);
 
   if (!baselineFile) return 0;
-  const comparison = await compare(baselineFile, result, { threshold: 5, out: 'reports/api-example/compare' });
+  const comparison = await compare(baselineFile, result, {
+    threshold: 5,
+    out: 'reports/api-example/compare',
+  });
   console.log(renderComparisonText(comparison));
   return comparison.regression ? 1 : 0;
 }

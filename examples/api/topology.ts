@@ -20,14 +20,20 @@ export async function main(outDir: string, apply: boolean): Promise<void> {
     stopBalancer: true,
   });
   for (const warning of plan.warnings) console.warn(`warning: ${warning}`);
-  console.log(`${plan.steps.length} setup steps; files: ${renderScripts(plan).map((f) => f.file).join(', ')}`);
+  console.log(
+    `${plan.steps.length} setup steps; files: ${renderScripts(plan)
+      .map((f) => f.file)
+      .join(', ')}`,
+  );
   await writeScripts(plan, outDir);
 
   if (!apply) return;
   const outcomes = await applyTopology(plan, {
     onStep: (e) => console.log(`[${e.step}/${e.steps}] ${e.status}: ${e.description}`),
   });
-  console.log(`applied ${outcomes.filter((o) => o.status === 'applied').length}, already done ${outcomes.filter((o) => o.status === 'skipped').length}`);
+  console.log(
+    `applied ${outcomes.filter((o) => o.status === 'applied').length}, already done ${outcomes.filter((o) => o.status === 'skipped').length}`,
+  );
 }
 
 if (require.main === module) {

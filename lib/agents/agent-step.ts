@@ -12,7 +12,13 @@ import { TickEvent } from '../workload/engine/engine';
 import { runParallelStep, workersForStep } from '../workload/engine/parallel-step';
 import { decodeStepWorkload } from '../workload/engine/worker-workload';
 import { ClockOffset, serverInstantToPerformance } from './clock';
-import { ControlCollections, measurementId, MeasurementDoc, StepDoc, StepProgress } from './control';
+import {
+  ControlCollections,
+  measurementId,
+  MeasurementDoc,
+  StepDoc,
+  StepProgress,
+} from './control';
 import { sleep } from './poll';
 import { RunSpec } from './run-spec';
 import { AgentShare } from './shares';
@@ -38,12 +44,25 @@ export interface ShareContext {
 
 export type ShareResult = 'done' | 'failed' | 'stopped';
 
-export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentShare): Promise<ShareResult> {
+export async function runShare(
+  ctx: ShareContext,
+  step: StepDoc,
+  share: AgentShare,
+): Promise<ShareResult> {
   const id = measurementId(ctx.runId, step.seq, ctx.agent);
   const write = (fields: Partial<MeasurementDoc>) =>
     ctx.control.measurements.updateOne(
       { _id: id },
-      { $set: { runId: ctx.runId, seq: step.seq, agent: ctx.agent, clockOffsetMs: ctx.clock.offsetMs, ...fields }, $currentDate: { touchedAt: true } },
+      {
+        $set: {
+          runId: ctx.runId,
+          seq: step.seq,
+          agent: ctx.agent,
+          clockOffsetMs: ctx.clock.offsetMs,
+          ...fields,
+        },
+        $currentDate: { touchedAt: true },
+      },
       { upsert: true },
     );
   // Stops the step's clients when the coordinator says stop (Ctrl-C there), the run ends, or this agent is stopped.
@@ -53,7 +72,12 @@ export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentSha
   const onTick = (tick: TickEvent) => {
     const p: StepProgress = { phase: tick.phase, second: tick.second, measured: tick.measured };
     // One write at a time, in order; a lost write only delays the coordinator's progress line.
-    progress = progress.then(() => write({ state: 'running', progress: p })).then(() => undefined, () => undefined);
+    progress = progress
+      .then(() => write({ state: 'running', progress: p }))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   };
   // Called once this agent's clients are connected and warmed, on every worker thread.
   const startAt = async (): Promise<number | undefined> => {
@@ -88,7 +112,10 @@ export async function runShare(ctx: ShareContext, step: StepDoc, share: AgentSha
     stop.abort('failed');
     await watcher?.catch(() => undefined);
     await progress;
-    await write({ state: 'failed', error: redactUri((err as Error)?.message ?? String(err)) }).catch(() => undefined);
+    await write({
+      state: 'failed',
+      error: redactUri((err as Error)?.message ?? String(err)),
+    }).catch(() => undefined);
     return 'failed';
   }
 }
@@ -99,7 +126,8 @@ async function waitForStart(ctx: ShareContext, id: string): Promise<number | und
     if (ctx.signal.aborted) return undefined;
     const step = await ctx.control.steps.findOne({ _id: id });
     if (!step || step.state === 'stop') return undefined;
-    if (step.state === 'start' && typeof step.startAtServerMs === 'number') return step.startAtServerMs;
+    if (step.state === 'start' && typeof step.startAtServerMs === 'number')
+      return step.startAtServerMs;
     if (!(await ctx.runIsOn())) return undefined;
     await sleep(Math.min(ctx.pollMs, 50), ctx.signal);
   }
@@ -114,10 +142,10 @@ async function watchForStop(ctx: ShareContext, id: string, stop: AbortController
       await sleep(250, stop.signal);
       if (stop.signal.aborted) break;
       const step = await ctx.control.steps.findOne({ _id: id }).catch(() => undefined);
-      if (step?.state === 'stop' || !(await ctx.runIsOn().catch(() => true))) stop.abort('stopped by the coordinator');
+      if (step?.state === 'stop' || !(await ctx.runIsOn().catch(() => true)))
+        stop.abort('stopped by the coordinator');
     }
   } finally {
     ctx.signal.removeEventListener('abort', onLocal);
   }
 }
-

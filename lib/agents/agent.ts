@@ -15,7 +15,16 @@ import { toolInfo } from '../common/version';
 import { runShare } from './agent-step';
 import { uriTarget } from '../server/target';
 import { ClockOffset, measureClockOffset, serverNowMs } from './clock';
-import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, RunDoc, stepId } from './control';
+import {
+  AgentDoc,
+  ControlCollections,
+  controlCollections,
+  DEFAULT_CONTROL_DB,
+  ensureControlIndexes,
+  HEARTBEAT_MS,
+  RunDoc,
+  stepId,
+} from './control';
 import { ageMs, sleep } from './poll';
 import { parseSpec, RunSpec } from './run-spec';
 import { counted, messageOf } from '../common/values';
@@ -54,7 +63,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentSummary> {
     try {
       await client.connect();
     } catch (err) {
-      throw new RunError(`option --control-uri: cannot reach the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`);
+      throw new RunError(
+        `option --control-uri: cannot reach the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`,
+      );
     }
     const control = controlCollections(client, options.controlDb ?? DEFAULT_CONTROL_DB);
     await ensureControlIndexes(control);
@@ -82,7 +93,9 @@ class Agent {
   async serve(): Promise<AgentSummary> {
     const { signal, log } = this.options;
     await this.register();
-    log(`agent ${this.options.name} (mongo-bench ${this.version}, ${availableCores()} cores) registered in ${this.control.db.databaseName}; clock offset to the control server ${this.clock.offsetMs} ms (round trip ${this.clock.rttMs} ms); waiting for a run`);
+    log(
+      `agent ${this.options.name} (mongo-bench ${this.version}, ${availableCores()} cores) registered in ${this.control.db.databaseName}; clock offset to the control server ${this.clock.offsetMs} ms (round trip ${this.clock.rttMs} ms); waiting for a run`,
+    );
     const summary: AgentSummary = { runs: 0, interruptedStep: false };
     try {
       while (!signal.aborted) {
@@ -99,7 +112,9 @@ class Agent {
       }
     } finally {
       clearInterval(this.heartbeat);
-      await this.control.agents.deleteOne({ _id: this.options.name, instance: this.instance }).catch(() => undefined);
+      await this.control.agents
+        .deleteOne({ _id: this.options.name, instance: this.instance })
+        .catch(() => undefined);
     }
     return summary;
   }
@@ -109,7 +124,9 @@ class Agent {
     const existing = await this.control.agents.findOne({ _id: name });
     const age = ageMs(existing?.heartbeatAt, serverNowMs(this.clock));
     if (existing && age < NAME_TAKEN_FOR_MS) {
-      throw new RunError(`option --name: an agent named "${name}" is already running (host ${existing.host}, pid ${existing.pid}, last heartbeat ${Math.round(age / 100) / 10} s ago): give this one another --name`);
+      throw new RunError(
+        `option --name: an agent named "${name}" is already running (host ${existing.host}, pid ${existing.pid}, last heartbeat ${Math.round(age / 100) / 10} s ago): give this one another --name`,
+      );
     }
     await this.beat();
     this.heartbeat = setInterval(() => void this.beat().catch(() => undefined), HEARTBEAT_MS);
@@ -139,12 +156,19 @@ class Agent {
   /** The oldest open run this agent may take, claimed atomically; refusals are said once per run. */
   private async nextRun(): Promise<{ run: RunDoc; spec: RunSpec } | undefined> {
     const name = this.options.name;
-    const open = await this.control.runs.find({ status: 'open', openSlots: { $gt: 0 }, joined: { $ne: name } }).sort({ createdAt: 1 }).limit(10).toArray();
+    const open = await this.control.runs
+      .find({ status: 'open', openSlots: { $gt: 0 }, joined: { $ne: name } })
+      .sort({ createdAt: 1 })
+      .limit(10)
+      .toArray();
     for (const run of open) {
       if (this.refused.has(run._id)) continue;
       const parsed = parseSpec(run.spec, run.specSha256);
       if (run.version !== this.version) {
-        await this.refuse(run, `version ${this.version}, the coordinator's is ${run.version}: run the same mongo-bench version on every machine`);
+        await this.refuse(
+          run,
+          `version ${this.version}, the coordinator's is ${run.version}: run the same mongo-bench version on every machine`,
+        );
         continue;
       }
       if ('error' in parsed) {
@@ -169,7 +193,15 @@ class Agent {
   private async refuse(run: RunDoc, reason: string): Promise<void> {
     this.refused.add(run._id);
     this.options.log(`refusing run ${run._id}: ${reason}`);
-    await this.control.runs.updateOne({ _id: run._id }, { $push: { refused: { agent: this.options.name, reason } }, $currentDate: { touchedAt: true } }).catch(() => undefined);
+    await this.control.runs
+      .updateOne(
+        { _id: run._id },
+        {
+          $push: { refused: { agent: this.options.name, reason } },
+          $currentDate: { touchedAt: true },
+        },
+      )
+      .catch(() => undefined);
   }
 
   /** Runs this agent's share of each step of the run until the run ends. */
@@ -183,17 +215,26 @@ class Agent {
     log(`joined run ${run._id} (${spec.label}) against ${redactUri(target.uri)}`);
     const stepPollMs = this.options.stepPollMs ?? 100;
     const runIsOn = async () => {
-      const doc = await this.control.runs.findOne({ _id: run._id }, { projection: { status: 1, heartbeatAt: 1 } });
-      return doc !== null && (doc.status === 'open' || doc.status === 'running') && ageMs(doc.heartbeatAt, serverNowMs(this.clock)) <= spec.lostAfterMs;
+      const doc = await this.control.runs.findOne(
+        { _id: run._id },
+        { projection: { status: 1, heartbeatAt: 1 } },
+      );
+      return (
+        doc !== null &&
+        (doc.status === 'open' || doc.status === 'running') &&
+        ageMs(doc.heartbeatAt, serverNowMs(this.clock)) <= spec.lostAfterMs
+      );
     };
     try {
-      for (let seq = 1; ; ) {
+      for (let seq = 1; ;) {
         if (signal.aborted) return 'ended';
         const step = await this.control.steps.findOne({ _id: stepId(run._id, seq) });
         if (!step) {
           if (!(await runIsOn())) {
             const doc = await this.control.runs.findOne({ _id: run._id });
-            log(`run ${run._id} ended: ${doc ? `${doc.status}${doc.reason ? ` (${doc.reason})` : ''}` : 'its document is gone'}${doc && (doc.status === 'open' || doc.status === 'running') ? '; the coordinator went silent' : ''}`);
+            log(
+              `run ${run._id} ended: ${doc ? `${doc.status}${doc.reason ? ` (${doc.reason})` : ''}` : 'its document is gone'}${doc && (doc.status === 'open' || doc.status === 'running') ? '; the coordinator went silent' : ''}`,
+            );
             return 'ended';
           }
           await sleep(stepPollMs, signal);
@@ -202,8 +243,25 @@ class Agent {
         seq++;
         const share = step.shares.find((s) => s.agent === this.options.name);
         if (!share || share.count === 0 || step.state === 'stop') continue;
-        log(`step ${step.seq}: ${counted(step.clients, 'client')} (trial ${step.trial}), this agent runs clients ${share.first}..${share.first + share.count - 1}`);
-        const result = await runShare({ control: this.control, runId: run._id, agent: this.options.name, spec, target, clock: this.clock, workers: this.options.workers ?? 'auto', signal, runIsOn, pollMs: stepPollMs }, step, share);
+        log(
+          `step ${step.seq}: ${counted(step.clients, 'client')} (trial ${step.trial}), this agent runs clients ${share.first}..${share.first + share.count - 1}`,
+        );
+        const result = await runShare(
+          {
+            control: this.control,
+            runId: run._id,
+            agent: this.options.name,
+            spec,
+            target,
+            clock: this.clock,
+            workers: this.options.workers ?? 'auto',
+            signal,
+            runIsOn,
+            pollMs: stepPollMs,
+          },
+          step,
+          share,
+        );
         log(`step ${step.seq}: ${result}`);
         if (signal.aborted) return 'interrupted';
       }

@@ -29,7 +29,8 @@ export async function measureClockOffset(db: Db, samples: number = SAMPLES): Pro
     const reply = await db.admin().command({ isMaster: 1 });
     const received = localNowMs();
     const serverTime = reply.localTime instanceof Date ? reply.localTime.getTime() : Number.NaN;
-    if (!Number.isFinite(serverTime)) throw new Error('the control server did not report its localTime (isMaster)');
+    if (!Number.isFinite(serverTime))
+      throw new Error('the control server did not report its localTime (isMaster)');
     const rttMs = received - sent;
     const sample = { offsetMs: serverTime - (sent + received) / 2, rttMs };
     if (!best || sample.rttMs < best.rttMs) best = sample;

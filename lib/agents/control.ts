@@ -69,7 +69,14 @@ export interface StepDoc {
   seq: number;
   clients: number;
   trial: number;
-  plan: { seconds: number; warmupSeconds: number; rate?: number; randomSeed: number; overrunLimitMs?: number; ops?: number };
+  plan: {
+    seconds: number;
+    warmupSeconds: number;
+    rate?: number;
+    randomSeed: number;
+    overrunLimitMs?: number;
+    ops?: number;
+  };
   shares: AgentShare[];
   /** prepare: connect and report ready; start: begin at startAtServerMs; stop: stop the clients now. */
   state: 'prepare' | 'start' | 'stop';
@@ -109,7 +116,10 @@ export interface ControlCollections {
   measurements: Collection<MeasurementDoc>;
 }
 
-export function controlCollections(client: MongoClient, dbName: string = DEFAULT_CONTROL_DB): ControlCollections {
+export function controlCollections(
+  client: MongoClient,
+  dbName: string = DEFAULT_CONTROL_DB,
+): ControlCollections {
   const db = client.db(dbName);
   return {
     db,
@@ -123,14 +133,20 @@ export function controlCollections(client: MongoClient, dbName: string = DEFAULT
 /** TTL indexes (stale documents expire) and the lookups agents poll with. Idempotent. */
 export async function ensureControlIndexes(c: ControlCollections): Promise<void> {
   for (const name of ['agents', 'runs', 'steps', 'measurements']) {
-    await c.db.collection(name).createIndex({ touchedAt: 1 }, { expireAfterSeconds: CONTROL_TTL_SECONDS, name: 'touchedAt_ttl' });
+    await c.db
+      .collection(name)
+      .createIndex(
+        { touchedAt: 1 },
+        { expireAfterSeconds: CONTROL_TTL_SECONDS, name: 'touchedAt_ttl' },
+      );
   }
   await c.runs.createIndex({ status: 1, createdAt: 1 });
   await c.measurements.createIndex({ runId: 1, seq: 1 });
 }
 
 export const stepId = (runId: string, seq: number): string => `${runId}:${seq}`;
-export const measurementId = (runId: string, seq: number, agent: string): string => `${runId}:${seq}:${agent}`;
+export const measurementId = (runId: string, seq: number, agent: string): string =>
+  `${runId}:${seq}:${agent}`;
 
 /** A connection string without its userinfo and secret options: what the control database may hold. */
 export function withoutCredentials(uri: string): string {
@@ -139,9 +155,17 @@ export function withoutCredentials(uri: string): string {
   let rest = m[2];
   // A password may itself hold '@' or '/': the userinfo ends at the last '@' followed by a host list.
   const at = rest.lastIndexOf('@');
-  if (at >= 0 && /^[A-Za-z0-9.\-_:[\],%~]*$/.test(rest.slice(at + 1).split(/[/?#]/)[0])) rest = rest.slice(at + 1);
+  if (at >= 0 && /^[A-Za-z0-9.\-_:[\],%~]*$/.test(rest.slice(at + 1).split(/[/?#]/)[0]))
+    rest = rest.slice(at + 1);
   const [path, query] = rest.split('?', 2);
   if (query === undefined) return `${m[1]}${path}`;
-  const kept = query.split('&').filter((kv) => !/^(?:[^=]*password|[^=]*secret[^=]*|[^=]*token[^=]*|authMechanismProperties|[^=]*credential[^=]*)=/i.test(kv));
+  const kept = query
+    .split('&')
+    .filter(
+      (kv) =>
+        !/^(?:[^=]*password|[^=]*secret[^=]*|[^=]*token[^=]*|authMechanismProperties|[^=]*credential[^=]*)=/i.test(
+          kv,
+        ),
+    );
   return `${m[1]}${path}${kept.length > 0 ? `?${kept.join('&')}` : ''}`;
 }

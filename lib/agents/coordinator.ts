@@ -15,7 +15,17 @@ import { toolInfo } from '../common/version';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
 import { StepExecutor, StepExecutorCallbacks, StepOutcome } from '../workload/engine/step-executor';
 import { ClockOffset, measureClockOffset, serverInstantToPerformance, serverNowMs } from './clock';
-import { AgentDoc, ControlCollections, controlCollections, DEFAULT_CONTROL_DB, ensureControlIndexes, HEARTBEAT_MS, MeasurementDoc, RunStatus, stepId } from './control';
+import {
+  AgentDoc,
+  ControlCollections,
+  controlCollections,
+  DEFAULT_CONTROL_DB,
+  ensureControlIndexes,
+  HEARTBEAT_MS,
+  MeasurementDoc,
+  RunStatus,
+  stepId,
+} from './control';
 import { AgentOutcome, mergeAgentOutcomes } from './merge';
 import { ageMs, sleep } from './poll';
 import { RunSpec, serializeSpec } from './run-spec';
@@ -59,7 +69,10 @@ export class Coordinator implements StepExecutor {
   ) {}
 
   static async open(options: CoordinatorOptions): Promise<Coordinator> {
-    const client = new MongoClient(options.controlUri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
+    const client = new MongoClient(options.controlUri, {
+      serverSelectionTimeoutMS: 5000,
+      ...options.clientOptions,
+    });
     try {
       await client.connect();
       const control = controlCollections(client, options.controlDb ?? DEFAULT_CONTROL_DB);
@@ -68,7 +81,9 @@ export class Coordinator implements StepExecutor {
       return new Coordinator(client, control, options, clock);
     } catch (err) {
       await client.close().catch(() => undefined);
-      throw new RunError(`option --control-uri: cannot use the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`);
+      throw new RunError(
+        `option --control-uri: cannot use the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`,
+      );
     }
   }
 
@@ -93,7 +108,10 @@ export class Coordinator implements StepExecutor {
       createdAt: now,
       touchedAt: now,
     });
-    const beat = () => void this.control.runs.updateOne({ _id: this.runId }, { $currentDate: { heartbeatAt: true, touchedAt: true } }).catch(() => undefined);
+    const beat = () =>
+      void this.control.runs
+        .updateOne({ _id: this.runId }, { $currentDate: { heartbeatAt: true, touchedAt: true } })
+        .catch(() => undefined);
     this.heartbeat = setInterval(beat, HEARTBEAT_MS);
     return this.runId;
   }
@@ -112,7 +130,10 @@ export class Coordinator implements StepExecutor {
       }
       await sleep(this.options.pollMs ?? 200, signal);
     }
-    await this.control.runs.updateOne({ _id: this.runId }, { $set: { status: 'running' }, $currentDate: { touchedAt: true } });
+    await this.control.runs.updateOne(
+      { _id: this.runId },
+      { $set: { status: 'running' }, $currentDate: { touchedAt: true } },
+    );
     const run = await this.control.runs.findOne({ _id: this.runId });
     // By name, not by who claimed first: the same agents get the same clients in every run.
     const names = run!.joined.slice(0, this.options.agents).sort();
@@ -142,50 +163,109 @@ export class Coordinator implements StepExecutor {
     this.pendingFigures = [];
   }
 
-  async runStep(plan: StepPlan, trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
+  async runStep(
+    plan: StepPlan,
+    trial: number,
+    callbacks: StepExecutorCallbacks,
+  ): Promise<StepOutcome> {
     const seq = ++this.seq;
-    const shares = shareClients(plan.clients, this.joined.map((a) => a.name));
+    const shares = shareClients(
+      plan.clients,
+      this.joined.map((a) => a.name),
+    );
     const active = shares.filter((s) => s.count > 0);
     const id = stepId(this.runId, seq);
-    const stepPlan = { seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, randomSeed: plan.randomSeed, ...dropUndefined({ rate: plan.rate }), ...dropUndefined({ overrunLimitMs: plan.overrunLimitMs }), ...dropUndefined({ ops: plan.ops }) };
-    await this.control.steps.insertOne({ _id: id, runId: this.runId, seq, clients: plan.clients, trial, plan: stepPlan, shares, state: 'prepare', touchedAt: new Date(serverNowMs(this.clock)) });
-    const stop = () => this.control.steps.updateOne({ _id: id }, { $set: { state: 'stop' }, $currentDate: { touchedAt: true } });
+    const stepPlan = {
+      seconds: plan.seconds,
+      warmupSeconds: plan.warmupSeconds,
+      randomSeed: plan.randomSeed,
+      ...dropUndefined({ rate: plan.rate }),
+      ...dropUndefined({ overrunLimitMs: plan.overrunLimitMs }),
+      ...dropUndefined({ ops: plan.ops }),
+    };
+    await this.control.steps.insertOne({
+      _id: id,
+      runId: this.runId,
+      seq,
+      clients: plan.clients,
+      trial,
+      plan: stepPlan,
+      shares,
+      state: 'prepare',
+      touchedAt: new Date(serverNowMs(this.clock)),
+    });
+    const stop = () =>
+      this.control.steps.updateOne(
+        { _id: id },
+        { $set: { state: 'stop' }, $currentDate: { touchedAt: true } },
+      );
 
     // Every share connected and warmed (or a problem, or a stop before anything was measured).
-    const prepared = await this.watch(seq, active, (doc) => doc !== undefined, Date.now() + PREPARE_LIMIT_MS, callbacks.signal);
+    const prepared = await this.watch(
+      seq,
+      active,
+      (doc) => doc !== undefined,
+      Date.now() + PREPARE_LIMIT_MS,
+      callbacks.signal,
+    );
     if (callbacks.signal?.aborted || prepared.problems.size > 0) {
       await stop();
-      if (prepared.problems.size === 0) return { measurement: { ...mergeAgentOutcomes([], plan).measurement, interrupted: true } };
+      if (prepared.problems.size === 0)
+        return { measurement: { ...mergeAgentOutcomes([], plan).measurement, interrupted: true } };
       return this.outcome(active, prepared.docs, prepared.problems, plan, trial);
     }
 
     const startAtServerMs = Math.round(serverNowMs(this.clock) + START_MARGIN_MS);
-    await this.control.steps.updateOne({ _id: id }, { $set: { state: 'start', startAtServerMs }, $currentDate: { touchedAt: true } });
-    callbacks.onWindowOpen?.(serverInstantToPerformance(startAtServerMs, this.clock) + plan.warmupSeconds * 1000);
+    await this.control.steps.updateOne(
+      { _id: id },
+      { $set: { state: 'start', startAtServerMs }, $currentDate: { touchedAt: true } },
+    );
+    callbacks.onWindowOpen?.(
+      serverInstantToPerformance(startAtServerMs, this.clock) + plan.warmupSeconds * 1000,
+    );
 
     const windowEnds = Date.now() + START_MARGIN_MS + (plan.warmupSeconds + plan.seconds) * 1000;
     // An op count has no window's end: the agents are awaited while they live (a lost one is still found by its heartbeat).
-    const giveUpAt = plan.ops !== undefined ? Infinity : windowEnds + (plan.overrunLimitMs ?? 0) + this.options.lostAfterMs + STOP_GRACE_MS;
+    const giveUpAt =
+      plan.ops !== undefined
+        ? Infinity
+        : windowEnds + (plan.overrunLimitMs ?? 0) + this.options.lostAfterMs + STOP_GRACE_MS;
     const ticks = new ProgressTicks((tick) => callbacks.onTick?.(tick));
-    const finished = await this.watch(seq, active, (doc) => isFinal(doc?.state), giveUpAt, callbacks.signal, {
-      onDocs: (docs) => ticks.update(active.map((s) => docs.get(s.agent))),
-      onAbort: async () => {
-        await stop();
-        return Date.now() + STOP_GRACE_MS;
+    const finished = await this.watch(
+      seq,
+      active,
+      (doc) => isFinal(doc?.state),
+      giveUpAt,
+      callbacks.signal,
+      {
+        onDocs: (docs) => ticks.update(active.map((s) => docs.get(s.agent))),
+        onAbort: async () => {
+          await stop();
+          return Date.now() + STOP_GRACE_MS;
+        },
       },
-    });
+    );
     return this.outcome(active, finished.docs, finished.problems, plan, trial);
   }
 
   /** Marks the run ended for the agents (they go back to waiting, or exit with --once). */
-  async end(status: Extract<RunStatus, 'done' | 'failed' | 'cancelled'>, reason?: string): Promise<void> {
+  async end(
+    status: Extract<RunStatus, 'done' | 'failed' | 'cancelled'>,
+    reason?: string,
+  ): Promise<void> {
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     // The first end says how the run ended; a later one (the CLI's clean-up) changes nothing.
     if (!this.runId || this.ended) return;
     this.ended = true;
     await this.control.runs
-      .updateOne({ _id: this.runId }, { $set: { status, ...(reason ? { reason } : {}), openSlots: 0 }, $currentDate: { touchedAt: true } })
+      .updateOne(
+        { _id: this.runId },
+        {
+          $set: { status, ...(reason ? { reason } : {}), openSlots: 0 },
+          $currentDate: { touchedAt: true },
+        },
+      )
       .catch(() => undefined);
   }
 
@@ -206,7 +286,10 @@ export class Coordinator implements StepExecutor {
     settled: (doc: MeasurementDoc | undefined) => boolean,
     giveUpAt: number,
     signal: AbortSignal | undefined,
-    on: { onDocs?: (docs: Map<string, MeasurementDoc>) => void; onAbort?: () => Promise<number> } = {},
+    on: {
+      onDocs?: (docs: Map<string, MeasurementDoc>) => void;
+      onAbort?: () => Promise<number>;
+    } = {},
   ): Promise<{ docs: Map<string, MeasurementDoc>; problems: Map<string, string> }> {
     const problems = new Map<string, string>();
     let stopped = false;
@@ -218,16 +301,26 @@ export class Coordinator implements StepExecutor {
         const d = docs.get(s.agent);
         if (d?.state === 'failed') problems.set(s.agent, d.error ?? 'failed');
       }
-      for (const [agent, why] of await this.lostAgents(active.filter((s) => !isFinal(docs.get(s.agent)?.state)))) problems.set(agent, why);
-      if (active.every((s) => settled(docs.get(s.agent))) || (problems.size > 0 && !on.onAbort)) return { docs, problems };
-      if (problems.size > 0 && active.every((s) => problems.has(s.agent) || settled(docs.get(s.agent)))) return { docs, problems };
+      for (const [agent, why] of await this.lostAgents(
+        active.filter((s) => !isFinal(docs.get(s.agent)?.state)),
+      ))
+        problems.set(agent, why);
+      if (active.every((s) => settled(docs.get(s.agent))) || (problems.size > 0 && !on.onAbort))
+        return { docs, problems };
+      if (
+        problems.size > 0 &&
+        active.every((s) => problems.has(s.agent) || settled(docs.get(s.agent)))
+      )
+        return { docs, problems };
       if (signal?.aborted && !on.onAbort) return { docs, problems };
       if (signal?.aborted && !stopped && on.onAbort) {
         stopped = true;
         giveUpAt = Math.min(giveUpAt, await on.onAbort());
       }
       if (Date.now() >= giveUpAt) {
-        for (const s of active) if (!settled(docs.get(s.agent)) && !problems.has(s.agent)) problems.set(s.agent, `did not report within the step's time limit`);
+        for (const s of active)
+          if (!settled(docs.get(s.agent)) && !problems.has(s.agent))
+            problems.set(s.agent, `did not report within the step's time limit`);
         return { docs, problems };
       }
       await sleep(this.options.pollMs ?? 100, stopped ? undefined : signal);
@@ -238,7 +331,9 @@ export class Coordinator implements StepExecutor {
   private async lostAgents(shares: AgentShare[]): Promise<Map<string, string>> {
     const lost = new Map<string, string>();
     if (shares.length === 0) return lost;
-    const docs = await this.control.agents.find({ _id: { $in: shares.map((s) => s.agent) } }).toArray();
+    const docs = await this.control.agents
+      .find({ _id: { $in: shares.map((s) => s.agent) } })
+      .toArray();
     const byName = new Map(docs.map((d) => [d._id, d]));
     const now = serverNowMs(this.clock);
     for (const s of shares) {
@@ -246,35 +341,68 @@ export class Coordinator implements StepExecutor {
       const joined = this.joined.find((a) => a.name === s.agent);
       const age = ageMs(doc?.heartbeatAt, now);
       if (!doc) lost.set(s.agent, 'lost mid-step: it deregistered or its document is gone');
-      else if (joined && doc.instance !== joined.instance) lost.set(s.agent, 'lost mid-step: it was restarted');
-      else if (age > this.options.lostAfterMs) lost.set(s.agent, `lost mid-step: no heartbeat for ${Math.round(age / 100) / 10} s`);
+      else if (joined && doc.instance !== joined.instance)
+        lost.set(s.agent, 'lost mid-step: it was restarted');
+      else if (age > this.options.lostAfterMs)
+        lost.set(s.agent, `lost mid-step: no heartbeat for ${Math.round(age / 100) / 10} s`);
     }
     return lost;
   }
 
-  private outcome(active: AgentShare[], docs: Map<string, MeasurementDoc>, problems: Map<string, string>, plan: StepPlan, trial: number): StepOutcome {
+  private outcome(
+    active: AgentShare[],
+    docs: Map<string, MeasurementDoc>,
+    problems: Map<string, string>,
+    plan: StepPlan,
+    trial: number,
+  ): StepOutcome {
     const outcomes: AgentOutcome[] = active.map((share) => {
       const doc = docs.get(share.agent);
       if (doc?.state === 'done' && doc.measurement) {
-        return { share, state: 'done', measurement: decodeMeasurement(JSON.parse(doc.measurement) as EncodedMeasurement) };
+        return {
+          share,
+          state: 'done',
+          measurement: decodeMeasurement(JSON.parse(doc.measurement) as EncodedMeasurement),
+        };
       }
       const why = problems.get(share.agent) ?? doc?.error ?? 'no measurement';
-      return { share, state: doc?.state === 'failed' ? 'failed' : 'lost', error: why, ...(doc?.progress ? { progress: doc.progress } : {}) };
+      return {
+        share,
+        state: doc?.state === 'failed' ? 'failed' : 'lost',
+        error: why,
+        ...(doc?.progress ? { progress: doc.progress } : {}),
+      };
     });
     const merged = mergeAgentOutcomes(outcomes, plan, trial);
     this.pendingFigures.push(...merged.figures);
-    return { measurement: merged.measurement, ...(merged.failure ? { failure: merged.failure } : {}) };
+    return {
+      measurement: merged.measurement,
+      ...(merged.failure ? { failure: merged.failure } : {}),
+    };
   }
 
-  private async missingMessage(joined: string[], refused: { agent: string; reason: string }[]): Promise<string> {
+  private async missingMessage(
+    joined: string[],
+    refused: { agent: string; reason: string }[],
+  ): Promise<string> {
     const want = this.options.agents;
     const now = serverNowMs(this.clock);
-    const live = (await this.control.agents.find({}).toArray()).filter((a) => ageMs(a.heartbeatAt, now) <= this.options.lostAfterMs && !joined.includes(a._id));
-    const parts = [`waited ${Math.round(this.options.waitMs / 1000)} s for ${want} agent${want === 1 ? '' : 's'} (option --agent-wait): ${joined.length} joined${joined.length > 0 ? ` (${joined.join(', ')})` : ''}, ${want - joined.length} missing`];
-    if (refused.length > 0) parts.push(`refused: ${refused.map((r) => `${r.agent} (${r.reason})`).join(', ')}`);
+    const live = (await this.control.agents.find({}).toArray()).filter(
+      (a) => ageMs(a.heartbeatAt, now) <= this.options.lostAfterMs && !joined.includes(a._id),
+    );
+    const parts = [
+      `waited ${Math.round(this.options.waitMs / 1000)} s for ${want} agent${want === 1 ? '' : 's'} (option --agent-wait): ${joined.length} joined${joined.length > 0 ? ` (${joined.join(', ')})` : ''}, ${want - joined.length} missing`,
+    ];
+    if (refused.length > 0)
+      parts.push(`refused: ${refused.map((r) => `${r.agent} (${r.reason})`).join(', ')}`);
     const busy = live.filter((a) => !refused.some((r) => r.agent === a._id));
-    if (busy.length > 0) parts.push(`alive but not joined: ${busy.map((a) => `${a._id} (${a.state === 'running' ? `busy with run ${a.runId ?? '?'}` : a.state})`).join(', ')}`);
-    parts.push(`start the missing ones with: mongo-bench agent --control-uri ${redactUri(this.options.controlUri)}`);
+    if (busy.length > 0)
+      parts.push(
+        `alive but not joined: ${busy.map((a) => `${a._id} (${a.state === 'running' ? `busy with run ${a.runId ?? '?'}` : a.state})`).join(', ')}`,
+      );
+    parts.push(
+      `start the missing ones with: mongo-bench agent --control-uri ${redactUri(this.options.controlUri)}`,
+    );
     return parts.join('; ');
   }
 }
@@ -284,7 +412,14 @@ function isFinal(state: MeasurementDoc['state'] | undefined): boolean {
 }
 
 function agentInfo(name: string, doc: AgentDoc | undefined): AgentInfo {
-  return { name, host: doc?.host ?? '?', cores: doc?.cores ?? 0, version: doc?.version ?? '?', clockOffsetMs: doc?.clockOffsetMs ?? 0, clockRttMs: doc?.clockRttMs ?? 0 };
+  return {
+    name,
+    host: doc?.host ?? '?',
+    cores: doc?.cores ?? 0,
+    version: doc?.version ?? '?',
+    clockOffsetMs: doc?.clockOffsetMs ?? 0,
+    clockRttMs: doc?.clockRttMs ?? 0,
+  };
 }
 
 /** The agents' last progress, summed into the run's one tick a second (for the progress display). */
@@ -307,7 +442,14 @@ class ProgressTicks {
       measured.errors += p!.measured.errors;
     }
     const delta = (key: keyof typeof measured) => Math.max(0, measured[key] - this.previous[key]);
-    this.emit({ phase: slowest.phase, second: slowest.second, reads: delta('reads'), writes: delta('writes'), errors: delta('errors'), measured });
+    this.emit({
+      phase: slowest.phase,
+      second: slowest.second,
+      reads: delta('reads'),
+      writes: delta('writes'),
+      errors: delta('errors'),
+      measured,
+    });
     this.previous = measured;
   }
 }

@@ -15,7 +15,11 @@ export interface K8sJobOptions {
 
 export function renderK8sJob(o: K8sJobOptions): string {
   const secretEnv = (name: string, optional: boolean) =>
-    [`            - name: ${name}`, `              valueFrom:`, `                secretKeyRef: { name: ${o.secret}, key: ${name}${optional ? ', optional: true' : ''} }`].join('\n');
+    [
+      `            - name: ${name}`,
+      `              valueFrom:`,
+      `                secretKeyRef: { name: ${o.secret}, key: ${name}${optional ? ', optional: true' : ''} }`,
+    ].join('\n');
   return `# ${o.agents} mongo-bench agents as a Kubernetes Indexed Job (mongo-bench ${o.version}).
 # Create the Secret first (the control database URI; the target's credentials if it needs some):
 #   kubectl create secret generic ${o.secret} --from-literal=CONTROL_URI='mongodb://...' \\

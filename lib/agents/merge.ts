@@ -25,12 +25,23 @@ export interface MergedAgentsStep {
   figures: AgentStepFigures[];
 }
 
-export function mergeAgentOutcomes(outcomes: AgentOutcome[], plan: { clients: number; seconds: number }, trial?: number): MergedAgentsStep {
-  const finished = outcomes.filter((o): o is Extract<AgentOutcome, { state: 'done' }> => o.state === 'done');
-  const measurement = finished.length > 0 ? mergeConcurrentMeasurements(finished.map((o) => o.measurement)) : emptyMeasurement(plan);
+export function mergeAgentOutcomes(
+  outcomes: AgentOutcome[],
+  plan: { clients: number; seconds: number },
+  trial?: number,
+): MergedAgentsStep {
+  const finished = outcomes.filter(
+    (o): o is Extract<AgentOutcome, { state: 'done' }> => o.state === 'done',
+  );
+  const measurement =
+    finished.length > 0
+      ? mergeConcurrentMeasurements(finished.map((o) => o.measurement))
+      : emptyMeasurement(plan);
   const loads = finished.flatMap((o) => (o.measurement.client ? [o.measurement.client] : []));
   if (loads.length > 0) measurement.client = combinedLoad(loads);
-  const problems = outcomes.filter((o) => o.state !== 'done').map((o) => `agent ${o.share.agent}: ${(o as { error: string }).error}`);
+  const problems = outcomes
+    .filter((o) => o.state !== 'done')
+    .map((o) => `agent ${o.share.agent}: ${(o as { error: string }).error}`);
   const figures = outcomes.map((o) => figuresOf(o, trial));
   return { measurement, figures, ...(problems.length > 0 ? { failure: problems.join('; ') } : {}) };
 }
@@ -46,7 +57,12 @@ function combinedLoad(loads: ClientLoad[]): ClientLoad {
 }
 
 function figuresOf(o: AgentOutcome, trial: number | undefined): AgentStepFigures {
-  const base = { agent: o.share.agent, ...dropUndefined({ trial }), first: o.share.first, count: o.share.count };
+  const base = {
+    agent: o.share.agent,
+    ...dropUndefined({ trial }),
+    first: o.share.first,
+    count: o.share.count,
+  };
   if (o.state !== 'done') {
     const measured = o.progress?.measured ?? { reads: 0, writes: 0, errors: 0 };
     return { ...base, status: o.state, error: o.error, ops: { ...measured }, opsPerSec: 0 };
@@ -54,7 +70,11 @@ function figuresOf(o: AgentOutcome, trial: number | undefined): AgentStepFigures
   const m = o.measurement;
   return {
     ...base,
-    status: m.interrupted ? 'interrupted' : m.lostServer !== undefined || m.cut !== undefined ? 'failed' : 'ok',
+    status: m.interrupted
+      ? 'interrupted'
+      : m.lostServer !== undefined || m.cut !== undefined
+        ? 'failed'
+        : 'ok',
     ops: { reads: m.reads, writes: m.writes, errors: m.errors },
     opsPerSec: m.elapsedSeconds > 0 ? round1((m.reads + m.writes) / m.elapsedSeconds) : 0,
     latencyMicros: { reads: m.latency.reads.summary(), writes: m.latency.writes.summary() },

@@ -23,8 +23,19 @@ export const AGENT_RUN_OPTIONS = {
     help: 'with --agents: the MongoDB deployment that coordinates the agents (default: --uri)',
     schema: z.string().min(1, 'must not be empty'),
   }),
-  controlDb: option({ flag: '--control-db <name>', help: 'with --agents: the control database', schema: z.string().min(1, 'must not be empty'), default: DEFAULT_CONTROL_DB }),
-  agentWait: option({ flag: '--agent-wait <s>', help: 'with --agents: how long to wait for the agents to join', schema: z.number(), default: AGENT_DEFAULTS.waitSeconds, arg: numberArg }),
+  controlDb: option({
+    flag: '--control-db <name>',
+    help: 'with --agents: the control database',
+    schema: z.string().min(1, 'must not be empty'),
+    default: DEFAULT_CONTROL_DB,
+  }),
+  agentWait: option({
+    flag: '--agent-wait <s>',
+    help: 'with --agents: how long to wait for the agents to join',
+    schema: z.number(),
+    default: AGENT_DEFAULTS.waitSeconds,
+    arg: numberArg,
+  }),
   agentTimeout: option({
     flag: '--agent-timeout <s>',
     help: 'with --agents: an agent silent this long mid-step is lost and fails the step',
@@ -52,18 +63,39 @@ export interface AgentRunOptions {
 export const MAX_AGENTS = 1000;
 
 /** Undefined when the run uses no agents; `targetUri`: the run's --uri (undefined: embedded or launched). */
-export function resolveAgentRunOptions(flags: AgentRunFlags, targetUri: string | undefined): AgentRunOptions | undefined {
+export function resolveAgentRunOptions(
+  flags: AgentRunFlags,
+  targetUri: string | undefined,
+): AgentRunOptions | undefined {
   if (flags.agents === undefined) {
-    const stray = (['controlUri', 'controlDb', 'agentWait', 'agentTimeout'] as const).find((k) => flags[k] !== undefined);
-    if (stray) throw new UsageError(`option --${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: only with --agents N`);
+    const stray = (['controlUri', 'controlDb', 'agentWait', 'agentTimeout'] as const).find(
+      (k) => flags[k] !== undefined,
+    );
+    if (stray)
+      throw new UsageError(
+        `option --${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: only with --agents N`,
+      );
     return undefined;
   }
-  if (!Number.isInteger(flags.agents) || flags.agents < 1 || flags.agents > MAX_AGENTS) throw new UsageError(`option --agents: expected a whole number from 1 to ${MAX_AGENTS}, got ${flags.agents}`);
-  if (targetUri === undefined) throw new UsageError('option --agents: needs --uri: the agents load an existing deployment they can reach (not an embedded or launched one)');
+  if (!Number.isInteger(flags.agents) || flags.agents < 1 || flags.agents > MAX_AGENTS)
+    throw new UsageError(
+      `option --agents: expected a whole number from 1 to ${MAX_AGENTS}, got ${flags.agents}`,
+    );
+  if (targetUri === undefined)
+    throw new UsageError(
+      'option --agents: needs --uri: the agents load an existing deployment they can reach (not an embedded or launched one)',
+    );
   const controlUri = flags.controlUri ?? targetUri;
-  if (!/^mongodb(\+srv)?:\/\//.test(controlUri)) throw new UsageError('option --control-uri: expected a mongodb:// or mongodb+srv:// connection string');
-  for (const [key, value] of [['agent-wait', flags.agentWait], ['agent-timeout', flags.agentTimeout]] as const) {
-    if (value !== undefined && (!Number.isFinite(value) || value <= 0)) throw new UsageError(`option --${key}: expected seconds > 0, got ${value}`);
+  if (!/^mongodb(\+srv)?:\/\//.test(controlUri))
+    throw new UsageError(
+      'option --control-uri: expected a mongodb:// or mongodb+srv:// connection string',
+    );
+  for (const [key, value] of [
+    ['agent-wait', flags.agentWait],
+    ['agent-timeout', flags.agentTimeout],
+  ] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value <= 0))
+      throw new UsageError(`option --${key}: expected seconds > 0, got ${value}`);
   }
   return {
     agents: flags.agents,

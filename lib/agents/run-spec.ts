@@ -4,7 +4,11 @@
  * travels as JSON text with its sha256, so an agent can tell it received the run in full.
  */
 import { createHash } from 'node:crypto';
-import { encodeStepWorkload, EncodedStepWorkload, StepWorkload } from '../workload/engine/worker-workload';
+import {
+  encodeStepWorkload,
+  EncodedStepWorkload,
+  StepWorkload,
+} from '../workload/engine/worker-workload';
 import { withoutCredentials } from './control';
 import { dropUndefined, messageOf } from '../common/values';
 
@@ -20,7 +24,10 @@ export interface RunSpec {
 }
 
 /** What the coordinator knows: the uri with its credentials and the workload as compiled. */
-export type RunSpecInput = Omit<RunSpec, 'targetUri' | 'workload'> & { uri: string; workload: StepWorkload };
+export type RunSpecInput = Omit<RunSpec, 'targetUri' | 'workload'> & {
+  uri: string;
+  workload: StepWorkload;
+};
 
 export function buildRunSpec(input: RunSpecInput): RunSpec {
   return {
@@ -39,12 +46,18 @@ export function serializeSpec(spec: RunSpec): { spec: string; specSha256: string
 }
 
 /** The spec, or why it cannot be trusted (truncated, altered, not a spec). */
-export function parseSpec(text: unknown, specSha256: unknown): { spec: RunSpec } | { error: string } {
-  if (typeof text !== 'string' || typeof specSha256 !== 'string') return { error: 'the run document has no spec' };
-  if (sha256(text) !== specSha256) return { error: 'the run spec does not match its sha256 (incomplete or altered): not run' };
+export function parseSpec(
+  text: unknown,
+  specSha256: unknown,
+): { spec: RunSpec } | { error: string } {
+  if (typeof text !== 'string' || typeof specSha256 !== 'string')
+    return { error: 'the run document has no spec' };
+  if (sha256(text) !== specSha256)
+    return { error: 'the run spec does not match its sha256 (incomplete or altered): not run' };
   try {
     const spec = JSON.parse(text) as RunSpec;
-    if (typeof spec.targetUri !== 'string' || typeof spec.workload?.opsEjson !== 'string') return { error: 'the run spec lacks the target or the workload' };
+    if (typeof spec.targetUri !== 'string' || typeof spec.workload?.opsEjson !== 'string')
+      return { error: 'the run spec lacks the target or the workload' };
     return { spec };
   } catch (err) {
     return { error: `the run spec is not JSON: ${messageOf(err)}` };

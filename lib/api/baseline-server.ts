@@ -14,7 +14,9 @@ export type ServerIdentity = Pick<ResultDocument['target'], 'serverVersion' | 't
 };
 
 function describe(t: ServerIdentity): string {
-  const product = t.product?.name ? `${t.product.name}${t.product.version ? ` ${t.product.version}` : ''}, ` : '';
+  const product = t.product?.name
+    ? `${t.product.name}${t.product.version ? ` ${t.product.version}` : ''}, `
+    : '';
   return `${product}${t.testDouble ? 'test double' : 'not a test double'}, reports ${t.serverVersion ?? 'no version'}`;
 }
 
@@ -22,13 +24,19 @@ function describe(t: ServerIdentity): string {
  * How the candidate's server differs from the baseline's, in words, or undefined when it is the
  * same. A field absent on either side (an older result, a server that did not say) is not compared.
  */
-export function serverDifference(baseline: ServerIdentity, candidate: ServerIdentity): string | undefined {
+export function serverDifference(
+  baseline: ServerIdentity,
+  candidate: ServerIdentity,
+): string | undefined {
   const differences: string[] = [];
   const differ = (what: string, a: unknown, b: unknown) => {
-    if (a !== undefined && b !== undefined && a !== b) differences.push(`${what} ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    if (a !== undefined && b !== undefined && a !== b)
+      differences.push(`${what} ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
   };
   if ((baseline.testDouble === true) !== (candidate.testDouble === true)) {
-    differences.push(`test double ${baseline.testDouble === true} vs ${candidate.testDouble === true}`);
+    differences.push(
+      `test double ${baseline.testDouble === true} vs ${candidate.testDouble === true}`,
+    );
   }
   differ('product', baseline.product?.name, candidate.product?.name);
   differ('product version', baseline.product?.version, candidate.product?.version);

@@ -45,15 +45,27 @@ export function benchmarkOptions(input: BenchmarkInput): RunOptions {
 }
 
 /** Every key a BenchmarkInput may have. */
-const INPUT_KEYS: readonly string[] = ['uri', 'ops', 'workloadName', 'out', ...Object.keys(benchmarkShape)];
+const INPUT_KEYS: readonly string[] = [
+  'uri',
+  'ops',
+  'workloadName',
+  'out',
+  ...Object.keys(benchmarkShape),
+];
 
 function resolveInput(input: BenchmarkInput): RunOptions {
   const { ops, workloadName, out, ...flags } = input;
   if (ops !== undefined && (flags.workload !== undefined || flags.workloadFile !== undefined)) {
-    throw new UsageError('option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file');
+    throw new UsageError(
+      'option ops: cannot be combined with workload or workloadFile: give your ops, a preset, or a file',
+    );
   }
-  if (ops !== undefined && !Array.isArray(ops)) throw new UsageError('option ops: expected an array of benchRun ops');
-  if (ops !== undefined && flags.scenarios !== undefined) throw new UsageError('option ops: cannot be combined with scenarios: each scenario gives its own ops');
+  if (ops !== undefined && !Array.isArray(ops))
+    throw new UsageError('option ops: expected an array of benchRun ops');
+  if (ops !== undefined && flags.scenarios !== undefined)
+    throw new UsageError(
+      'option ops: cannot be combined with scenarios: each scenario gives its own ops',
+    );
   const options = resolveRunOptions(flags);
   const name = workloadName ?? 'custom';
   return {
@@ -64,7 +76,10 @@ function resolveInput(input: BenchmarkInput): RunOptions {
 }
 
 /** Runs the sweep and returns the result document (mongo-bench/result@1). */
-export async function benchmark(input: BenchmarkInput, control: BenchmarkControl = {}): Promise<ResultDocument> {
+export async function benchmark(
+  input: BenchmarkInput,
+  control: BenchmarkControl = {},
+): Promise<ResultDocument> {
   const { clientOptions, target, ...hooks } = control;
   const options = benchmarkOptions(input);
   const server = target ?? uriTarget(options.uri, clientOptions);
@@ -74,12 +89,21 @@ export async function benchmark(input: BenchmarkInput, control: BenchmarkControl
 const configShape = { ...benchmarkShape, uri: z.string().min(1, 'must not be empty').optional() };
 
 /** Reads a JSON or YAML config file (the keys of `mongo-bench run --config`, benchmark part) as a BenchmarkInput. */
-export function readBenchmarkConfig(file: string, overrides: Partial<BenchmarkInput> = {}): BenchmarkInput {
+export function readBenchmarkConfig(
+  file: string,
+  overrides: Partial<BenchmarkInput> = {},
+): BenchmarkInput {
   const read = readConfigFile(file, configShape);
   const merged: Partial<BenchmarkInput> = { ...read.values, ...overrides };
-  if (merged.uri === undefined) throw new UsageError(`config ${file}: uri: required (the deployment to benchmark), in the file or as an override`);
+  if (merged.uri === undefined)
+    throw new UsageError(
+      `config ${file}: uri: required (the deployment to benchmark), in the file or as an override`,
+    );
   // Checked now, while the file's lines are known: an error names the file and line (or the override's key).
   checkApiKeys(overrides, INPUT_KEYS);
-  withOptionPlaces(() => resolveInput(merged as BenchmarkInput), (key, path) => (key in overrides ? undefined : placeInFile(read, key, path)) ?? apiNamer(key));
+  withOptionPlaces(
+    () => resolveInput(merged as BenchmarkInput),
+    (key, path) => (key in overrides ? undefined : placeInFile(read, key, path)) ?? apiNamer(key),
+  );
   return merged as BenchmarkInput;
 }

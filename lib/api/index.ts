@@ -7,7 +7,18 @@ export { planTopology, renderScripts, writeScripts, applyTopology } from './topo
 export type { ApplyTopologyOptions } from './topology';
 export { readResult, writeResult, renderReport, compare } from './results';
 export type { ResultSource, CompareRunOptions } from './results';
-export { benchmarkWorkload, expectNoRegression, RegressionError, NotComparedError, NotSteadyError, WORKLOAD_TEST_DEFAULTS } from './workload-test';
-export type { WorkloadBenchmarkInput, NoRegressionOptions, NoRegressionOutcome } from './workload-test';
+export {
+  benchmarkWorkload,
+  expectNoRegression,
+  RegressionError,
+  NotComparedError,
+  NotSteadyError,
+  WORKLOAD_TEST_DEFAULTS,
+} from './workload-test';
+export type {
+  WorkloadBenchmarkInput,
+  NoRegressionOptions,
+  NoRegressionOutcome,
+} from './workload-test';
 export { compareRuns, compareRunsOptions } from './compare-runs';
 export type { CompareRunsOptions, CompareRunsOutcome } from './compare-runs';

@@ -6,7 +6,9 @@ import { compareResults, Comparison, CompareOptions, writeComparison } from '../
 export type ResultSource = string | ResultDocument;
 
 async function resolve(source: ResultSource): Promise<{ doc: ResultDocument; file?: string }> {
-  return typeof source === 'string' ? { doc: await loadResult(source), file: source } : { doc: source };
+  return typeof source === 'string'
+    ? { doc: await loadResult(source), file: source }
+    : { doc: source };
 }
 
 /** Reads and validates a results.json (errors name the file and the field). */
@@ -20,7 +22,10 @@ export function writeResult(file: string, result: ResultDocument): Promise<void>
 }
 
 /** PNG charts, summary.md, results.csv and index.html for one result, or overlaid for several. */
-export async function renderReport(results: ResultSource | ResultSource[], outDir: string): Promise<{ files: string[] }> {
+export async function renderReport(
+  results: ResultSource | ResultSource[],
+  outDir: string,
+): Promise<{ files: string[] }> {
   const list = Array.isArray(results) ? results : [results];
   const docs = await Promise.all(list.map(async (r) => (await resolve(r)).doc));
   return writeReport(docs, outDir);
@@ -36,7 +41,11 @@ export interface CompareRunOptions extends CompareOptions {
  * gate: 'regression', 'no regression', or 'not compared' (too few trials to test: no pass). Throws a
  * UsageError for a test double against MongoDB.
  */
-export async function compare(a: ResultSource, b: ResultSource, options: CompareRunOptions = {}): Promise<Comparison> {
+export async function compare(
+  a: ResultSource,
+  b: ResultSource,
+  options: CompareRunOptions = {},
+): Promise<Comparison> {
   const [ra, rb] = await Promise.all([resolve(a), resolve(b)]);
   const { out, ...compareOptions } = options;
   const comparison = compareResults(ra.doc, rb.doc, compareOptions, { a: ra.file, b: rb.file });

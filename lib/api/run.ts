@@ -31,5 +31,7 @@ export async function run(options: RunFlags, control: RunControl = {}): Promise<
     clientOptions: control.clientOptions,
   });
   // The result kept in the store (store/MONGO_BENCH_STORE), and exit code 99 when an objective (slo) failed.
-  return afterRun(outcome, plan.store, { note: (text) => control.onEvent?.({ type: 'note', text }) });
+  return afterRun(outcome, plan.store, {
+    note: (text) => control.onEvent?.({ type: 'note', text }),
+  });
 }

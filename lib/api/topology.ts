@@ -2,7 +2,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MongoClientOptions } from 'mongodb';
-import { applyPlan as applySteps, ApplyOptions, driverConnector, GeneratedFile, planFromOptions, renderScriptFiles, SetupPlan, StepOutcome, TopologyInput } from '../topology';
+import {
+  applyPlan as applySteps,
+  ApplyOptions,
+  driverConnector,
+  GeneratedFile,
+  planFromOptions,
+  renderScriptFiles,
+  SetupPlan,
+  StepOutcome,
+  TopologyInput,
+} from '../topology';
 
 /** Options (as `mongo-bench scripts` takes them, camelCase) in, the setup plan out; errors name the option. */
 export function planTopology(input: TopologyInput): SetupPlan {
@@ -37,7 +47,10 @@ export interface ApplyTopologyOptions extends ApplyOptions {
  * Applies the plan's steps through the Node driver, in order, to processes that are already running
  * (start them with the plan's 00-start.sh, or your own way). Steps already done are skipped.
  */
-export async function applyTopology(plan: SetupPlan, options: ApplyTopologyOptions = {}): Promise<StepOutcome[]> {
+export async function applyTopology(
+  plan: SetupPlan,
+  options: ApplyTopologyOptions = {},
+): Promise<StepOutcome[]> {
   const { uri, clientOptions, ...apply } = options;
   const connector = driverConnector({ uri, clientOptions, credentials: apply.credentials });
   try {

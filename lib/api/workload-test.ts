@@ -71,21 +71,42 @@ export interface WorkloadBenchmarkInput {
   ci?: boolean;
 }
 
-export const WORKLOAD_TEST_DEFAULTS = { ns: 'mongo_bench_test.docs', seconds: 2, clients: [1, 4], warmup: 'auto', warmupMax: 15, trials: 5 } as const;
+export const WORKLOAD_TEST_DEFAULTS = {
+  ns: 'mongo_bench_test.docs',
+  seconds: 2,
+  clients: [1, 4],
+  warmup: 'auto',
+  warmupMax: 15,
+  trials: 5,
+} as const;
 
-async function loadDocuments(target: Target, input: WorkloadBenchmarkInput, ns: string): Promise<void> {
+async function loadDocuments(
+  target: Target,
+  input: WorkloadBenchmarkInput,
+  ns: string,
+): Promise<void> {
   const parsed = parseNamespace(ns, false);
   if (!parsed) throw new UsageError(`option ns: expected "database.collection", got "${ns}"`);
   await target.withClient(async (client) => {
     await client.connect();
     const collection = client.db(parsed.db).collection(parsed.coll);
-    await dropCollection(client, parsed.db, parsed.coll, guardPolicy(target.origin, input.drop === true, 'drop: true'), { claim: true });
+    await dropCollection(
+      client,
+      parsed.db,
+      parsed.coll,
+      guardPolicy(target.origin, input.drop === true, 'drop: true'),
+      { claim: true },
+    );
     const docs = input.documents ?? [];
     for (let i = 0; i < docs.length; i += 1000) {
       // Copies: insertMany adds an _id to documents that have none, and the caller's stay untouched.
-      await collection.insertMany(docs.slice(i, i + 1000).map((d) => ({ ...d })), { ordered: true });
+      await collection.insertMany(
+        docs.slice(i, i + 1000).map((d) => ({ ...d })),
+        { ordered: true },
+      );
     }
-    for (const index of input.indexes ?? []) await collection.createIndex(index.key, index.options ?? {});
+    for (const index of input.indexes ?? [])
+      await collection.createIndex(index.key, index.options ?? {});
   });
 }
 
@@ -102,14 +123,19 @@ function refuseOtherServer(baselinePath: string, difference: string): never {
 
 /** In CI (option `ci`, else env CI) a missing baseline is an error, not recorded: CI would record it and throw it away. */
 function refuseMissingBaseline(baselinePath: string, ci: boolean | undefined): void {
-  if (ci ?? Boolean(process.env.CI)) throw new UsageError(`no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`);
+  if (ci ?? Boolean(process.env.CI))
+    throw new UsageError(
+      `no baseline at ${baselinePath}: record it outside CI (the first run writes it), and commit it`,
+    );
 }
 
 /** Connects once (no load, no measurement) to compare the server with the baseline's. */
 async function assertSameServer(server: Target, baselinePath: string): Promise<void> {
   const baseline = await readResult(baselinePath);
   // The benchmark's own connection step: an unreachable server fails here as it would there (RunError, naming the hosts).
-  const target = await server.describe({ serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout });
+  const target = await server.describe({
+    serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout,
+  });
   const difference = serverDifference(baseline.target, target);
   if (difference) refuseOtherServer(baselinePath, difference);
 }
@@ -123,7 +149,8 @@ export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<
     if (!existsSync(input.baseline)) refuseMissingBaseline(input.baseline, input.ci);
     else await assertSameServer(target, input.baseline);
   }
-  if (input.documents !== undefined || input.indexes !== undefined) await loadDocuments(target, input, ns);
+  if (input.documents !== undefined || input.indexes !== undefined)
+    await loadDocuments(target, input, ns);
   return benchmark(
     {
       uri: input.uri,
@@ -135,7 +162,9 @@ export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<
       clients: input.clients ?? [...WORKLOAD_TEST_DEFAULTS.clients],
       seconds: input.seconds ?? WORKLOAD_TEST_DEFAULTS.seconds,
       warmup: input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup,
-      ...((input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup) === 'auto' ? { warmupMax: input.warmupMax ?? WORKLOAD_TEST_DEFAULTS.warmupMax } : {}),
+      ...((input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup) === 'auto'
+        ? { warmupMax: input.warmupMax ?? WORKLOAD_TEST_DEFAULTS.warmupMax }
+        : {}),
       trials: input.trials ?? WORKLOAD_TEST_DEFAULTS.trials,
       seed: input.seed,
     },
@@ -158,7 +187,8 @@ export interface NoRegressionOptions {
   log?: (line: string) => void;
 }
 
-export type NoRegressionOutcome = { status: 'baseline-written'; path: string } | { status: 'compared'; comparison: Comparison };
+export type NoRegressionOutcome =
+  { status: 'baseline-written'; path: string } | { status: 'compared'; comparison: Comparison };
 
 /** Thrown by expectNoRegression: the message is the comparison table. */
 export class RegressionError extends Error {
@@ -171,7 +201,9 @@ export class RegressionError extends Error {
 /** Thrown by expectNoRegression when no client count could be tested (too few trials on a side). */
 export class NotComparedError extends Error {
   constructor(readonly comparison: Comparison) {
-    super(`not compared with the baseline (record both with 5 trials, the default of benchmarkWorkload):\n${renderComparisonText(comparison)}`);
+    super(
+      `not compared with the baseline (record both with 5 trials, the default of benchmarkWorkload):\n${renderComparisonText(comparison)}`,
+    );
     this.name = 'NotComparedError';
   }
 }
@@ -195,7 +227,8 @@ export class NotSteadyError extends Error {
 function unsteadyStep(result: ResultDocument): string | undefined {
   for (const step of result.steps) {
     const at = `at ${step.clients} client${step.clients === 1 ? '' : 's'}`;
-    if (step.warmup?.steady === false) return `${at}, the warm-up reached its cap (${step.warmup.seconds} s) before the rate was level`;
+    if (step.warmup?.steady === false)
+      return `${at}, the warm-up reached its cap (${step.warmup.seconds} s) before the rate was level`;
     const warning = step.warnings?.find((w) => w.code === 'not-steady');
     if (warning) return `${at}, ${warning.message}`;
   }
@@ -203,7 +236,14 @@ function unsteadyStep(result: ResultDocument): string | undefined {
 }
 
 function describeSteps(result: ResultDocument): string {
-  return result.steps.map((s) => `${s.clients} client${s.clients === 1 ? '' : 's'}: ${Math.round(s.opsPerSec.total)} ops/s`).join(', ') || 'no steps';
+  return (
+    result.steps
+      .map(
+        (s) =>
+          `${s.clients} client${s.clients === 1 ? '' : 's'}: ${Math.round(s.opsPerSec.total)} ops/s`,
+      )
+      .join(', ') || 'no steps'
+  );
 }
 
 /**
@@ -213,17 +253,29 @@ function describeSteps(result: ResultDocument): string {
  * when no client count could be tested (a side with too few trials). A missing baseline is
  * recorded from `result` (commit it), unless `ci`; `update` re-records it.
  */
-export async function expectNoRegression(result: ResultDocument, baselinePath: string, options: NoRegressionOptions = {}): Promise<NoRegressionOutcome> {
+export async function expectNoRegression(
+  result: ResultDocument,
+  baselinePath: string,
+  options: NoRegressionOptions = {},
+): Promise<NoRegressionOutcome> {
   const update = updatingBaseline(options.update);
   if (update || !existsSync(baselinePath)) {
     if (!update) refuseMissingBaseline(baselinePath, options.ci);
-    if (!result.complete) throw new UsageError(`not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`);
+    if (!result.complete)
+      throw new UsageError(
+        `not recording an incomplete result as the baseline ${baselinePath}: ${result.incompleteReason ?? 'incomplete'}`,
+      );
     // A baseline recorded on a server still warming up makes every later comparison wrong.
     const trend = resultTrend(result.steps) ?? unsteadyStep(result);
-    if (trend) throw new NotSteadyError(`not recording the baseline ${baselinePath} from this run: ${trend}; warm the server up (a longer warmup) and run again`);
+    if (trend)
+      throw new NotSteadyError(
+        `not recording the baseline ${baselinePath} from this run: ${trend}; warm the server up (a longer warmup) and run again`,
+      );
     await writeJsonAtomically(baselinePath, result);
     const log = options.log ?? ((line: string) => console.log(line));
-    log(`mongo-bench: ${update ? 're-recorded' : 'no baseline yet: recorded'} ${baselinePath} from this run (${describeSteps(result)}); commit it. Later runs compare with it.`);
+    log(
+      `mongo-bench: ${update ? 're-recorded' : 'no baseline yet: recorded'} ${baselinePath} from this run (${describeSteps(result)}); commit it. Later runs compare with it.`,
+    );
     return { status: 'baseline-written', path: baselinePath };
   }
   const baseline = await readResult(baselinePath);
@@ -232,7 +284,11 @@ export async function expectNoRegression(result: ResultDocument, baselinePath: s
   const comparison = await compare(baselinePath, result, options);
   if (comparison.regression) throw new RegressionError(comparison);
   const unsteady = comparison.steps.find((s) => s.note?.startsWith('not steady: '));
-  if (unsteady) throw new NotSteadyError(`at ${unsteady.clients} client${unsteady.clients === 1 ? '' : 's'}, ${unsteady.note?.slice('not steady: '.length) ?? ''} (A is the baseline, B this run)`, comparison);
+  if (unsteady)
+    throw new NotSteadyError(
+      `at ${unsteady.clients} client${unsteady.clients === 1 ? '' : 's'}, ${unsteady.note?.slice('not steady: '.length) ?? ''} (A is the baseline, B this run)`,
+      comparison,
+    );
   // Nothing could be tested (e.g. a baseline of one trial): that is no pass.
   if (comparison.outcome === 'not compared') throw new NotComparedError(comparison);
   return { status: 'compared', comparison };

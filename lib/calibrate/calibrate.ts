@@ -68,7 +68,13 @@ export interface CalibrateResult {
 
 export type CalibrateEvent =
   | { type: 'server'; uri: string; pid: number }
-  | { type: 'run-start'; what: 'engine' | 'plain'; workers: number; clients: number; seconds: number }
+  | {
+      type: 'run-start';
+      what: 'engine' | 'plain';
+      workers: number;
+      clients: number;
+      seconds: number;
+    }
   | { type: 'row'; row: CalibrateRow };
 
 const NS = { db: 'mongo_bench_calibrate', coll: 'null' };
@@ -84,27 +90,39 @@ export function workerCounts(max: number): number[] {
 
 export function validateCalibrateSettings(s: CalibrateSettings): CalibrateSettings {
   const positive = (flag: string, v: number, max: number) => {
-    if (!Number.isInteger(v) || v < 1 || v > max) throw new UsageError(`option ${flag}: expected an integer from 1 to ${max}, got ${v}`);
+    if (!Number.isInteger(v) || v < 1 || v > max)
+      throw new UsageError(`option ${flag}: expected an integer from 1 to ${max}, got ${v}`);
   };
   positive('--workers-max', s.workersMax, 256);
   positive('--clients', s.clientsPerWorker, 1024);
   positive('--seconds', s.seconds, 3600);
-  if (!Number.isInteger(s.warmupSeconds) || s.warmupSeconds < 0) throw new UsageError(`option --warmup: expected an integer >= 0, got ${s.warmupSeconds}`);
+  if (!Number.isInteger(s.warmupSeconds) || s.warmupSeconds < 0)
+    throw new UsageError(`option --warmup: expected an integer >= 0, got ${s.warmupSeconds}`);
   if (!Number.isInteger(s.docBytes) || s.docBytes < 64 || s.docBytes > 16 * 1024 * 1024) {
-    throw new UsageError(`option --doc-size: expected bytes from 64 to 16777216, got ${s.docBytes}`);
+    throw new UsageError(
+      `option --doc-size: expected bytes from 64 to 16777216, got ${s.docBytes}`,
+    );
   }
   return s;
 }
 
 const perOp = (cpuMicros: number, ops: number): number => (ops > 0 ? cpuMicros / ops : 0);
 
-export async function runCalibration(settings: CalibrateSettings, onEvent: (e: CalibrateEvent) => void = () => undefined, signal?: AbortSignal): Promise<CalibrateResult> {
+export async function runCalibration(
+  settings: CalibrateSettings,
+  onEvent: (e: CalibrateEvent) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<CalibrateResult> {
   validateCalibrateSettings(settings);
   const startedAt = new Date().toISOString();
   const server = await spawnNullServer({ docBytes: settings.docBytes });
   onEvent({ type: 'server', uri: server.uri, pid: server.pid });
   const rows: CalibrateRow[] = [];
-  const ops = presetOps('6to1', { ns: `${NS.db}.${NS.coll}`, docs: DOCS, docSize: settings.docBytes });
+  const ops = presetOps('6to1', {
+    ns: `${NS.db}.${NS.coll}`,
+    docs: DOCS,
+    docSize: settings.docBytes,
+  });
   let plainClient: MongoClient | undefined;
   try {
     for (const workers of workerCounts(settings.workersMax)) {
@@ -116,7 +134,12 @@ export async function runCalibration(settings: CalibrateSettings, onEvent: (e: C
         {
           uri: server.uri,
           workload: { ops, ns: `${NS.db}.${NS.coll}` },
-          plan: { clients, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, randomSeed: 1 },
+          plan: {
+            clients,
+            seconds: settings.seconds,
+            warmupSeconds: settings.warmupSeconds,
+            randomSeed: 1,
+          },
           workers,
         },
         { signal },
@@ -135,18 +158,32 @@ export async function runCalibration(settings: CalibrateSettings, onEvent: (e: C
         workers,
         clients,
         engine,
-        scaling: rows.length > 0 && rows[0].engine.opsPerSec > 0 ? engine.opsPerSec / rows[0].engine.opsPerSec : 1,
+        scaling:
+          rows.length > 0 && rows[0].engine.opsPerSec > 0
+            ? engine.opsPerSec / rows[0].engine.opsPerSec
+            : 1,
         // Over the whole step (warm-up included): an upper bound of the server's share per op.
         serverCpuMicrosPerOp: perOp(after.cpuMicros - before.cpuMicros, engineOps),
       };
       if (settings.plain && !signal?.aborted) {
-        onEvent({ type: 'run-start', what: 'plain', workers: 1, clients, seconds: settings.seconds });
-        plainClient ??= await new MongoClient(server.uri, { maxPoolSize: clients + 2, serverSelectionTimeoutMS: 5000 }).connect();
+        onEvent({
+          type: 'run-start',
+          what: 'plain',
+          workers: 1,
+          clients,
+          seconds: settings.seconds,
+        });
+        plainClient ??= await new MongoClient(server.uri, {
+          maxPoolSize: clients + 2,
+          serverSelectionTimeoutMS: 5000,
+        }).connect();
         await warmConnections(plainClient, clients);
-        if (settings.warmupSeconds > 0) await runPlainLoop(plainClient, NS, clients, settings.warmupSeconds, DOCS);
+        if (settings.warmupSeconds > 0)
+          await runPlainLoop(plainClient, NS, clients, settings.warmupSeconds, DOCS);
         const p = await runPlainLoop(plainClient, NS, clients, settings.seconds, DOCS);
         row.plain = { opsPerSec: p.ops / p.seconds, cpuMicrosPerOp: perOp(p.cpuMicros, p.ops) };
-        if (engine.cpuMicrosPerOp > 0) row.perCoreRatio = row.plain.cpuMicrosPerOp / engine.cpuMicrosPerOp;
+        if (engine.cpuMicrosPerOp > 0)
+          row.perCoreRatio = row.plain.cpuMicrosPerOp / engine.cpuMicrosPerOp;
       }
       rows.push(row);
       onEvent({ type: 'row', row });
@@ -159,7 +196,12 @@ export async function runCalibration(settings: CalibrateSettings, onEvent: (e: C
   return {
     schema: 'mongo-bench/calibrate@1',
     note: 'Against the mongo-bench null server (answers at once, stores nothing): these figures measure the load generator, never a MongoDB server.',
-    machine: { cores: availableCores(), cpuModel: cpu[0]?.model ?? 'unknown', arch: arch(), loadAverage: loadavg().map((l) => Math.round(l * 100) / 100) },
+    machine: {
+      cores: availableCores(),
+      cpuModel: cpu[0]?.model ?? 'unknown',
+      arch: arch(),
+      loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    },
     settings,
     rows,
     startedAt,
@@ -167,7 +209,17 @@ export async function runCalibration(settings: CalibrateSettings, onEvent: (e: C
   };
 }
 
-export const CALIBRATE_HEADER = ['workers', 'clients', 'ops/s', 'cpu µs/op', 'scaling', 'plain ops/s', 'plain cpu µs/op', 'engine/plain per core', 'server cpu µs/op'];
+export const CALIBRATE_HEADER = [
+  'workers',
+  'clients',
+  'ops/s',
+  'cpu µs/op',
+  'scaling',
+  'plain ops/s',
+  'plain cpu µs/op',
+  'engine/plain per core',
+  'server cpu µs/op',
+];
 
 export function calibrateRowCells(row: CalibrateRow): string[] {
   return [
@@ -185,8 +237,12 @@ export function calibrateRowCells(row: CalibrateRow): string[] {
 
 export function formatCalibrateTable(rows: CalibrateRow[]): string {
   const cells = rows.map(calibrateRowCells);
-  const widths = CALIBRATE_HEADER.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const widths = CALIBRATE_HEADER.map((h, i) =>
+    Math.max(h.length, ...cells.map((r) => r[i].length)),
+  );
   const line = (r: string[]) => r.map((c, i) => c.padStart(widths[i])).join('  ');
-  const marks = rows.filter((r) => r.engine.clientBound).map((r) => `${r.workers} worker(s): a worker's event loop was busier than 90% (client-bound)`);
+  const marks = rows
+    .filter((r) => r.engine.clientBound)
+    .map((r) => `${r.workers} worker(s): a worker's event loop was busier than 90% (client-bound)`);
   return [line(CALIBRATE_HEADER), ...cells.map(line), ...marks].join('\n');
 }

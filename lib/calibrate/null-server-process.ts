@@ -35,14 +35,20 @@ const START_TIMEOUT_MS = 20_000;
 function forkChild(options: NullServerOptions): ChildProcess {
   const file = join(__dirname, `null-server-process${extname(__filename)}`);
   const execArgv = file.endsWith('.ts') ? ['--require', require.resolve('tsx/cjs')] : [];
-  return fork(file, [JSON.stringify(options)], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(file, [JSON.stringify(options)], {
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
 
 export async function spawnNullServer(options: NullServerOptions = {}): Promise<NullServerProcess> {
   const child = forkChild(options);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = await new Promise<{ port: number; uri: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the null server did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the null server did not start within ${START_TIMEOUT_MS / 1000} s`)),
+      START_TIMEOUT_MS,
+    );
     child.on('message', (m: FromChild) => {
       if (m.type === 'listening') {
         clearTimeout(timer);

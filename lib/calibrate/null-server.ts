@@ -12,7 +12,20 @@
  */
 import * as net from 'node:net';
 import { BSON } from 'mongodb';
-import { Doc, encodeOpMsg, encodeOpReply, firstKey, HEADER_BYTES, MessageFramer, MSG_MORE_TO_COME, OP_MSG, OP_QUERY, opMsgBodyOffset, parseRequest, ProtocolError } from './wire-protocol';
+import {
+  Doc,
+  encodeOpMsg,
+  encodeOpReply,
+  firstKey,
+  HEADER_BYTES,
+  MessageFramer,
+  MSG_MORE_TO_COME,
+  OP_MSG,
+  OP_QUERY,
+  opMsgBodyOffset,
+  parseRequest,
+  ProtocolError,
+} from './wire-protocol';
 
 export interface NullServerOptions {
   /** Loopback only: 127.0.0.1 (the default) or ::1. */
@@ -37,7 +50,6 @@ export const MAX_WIRE_VERSION = 21;
 export const NULL_SERVER_NS = 'nullserver.null';
 
 const MAX_MESSAGE_BYTES = 48_000_000;
-
 
 /**
  * A standalone mongod's handshake reply, in the vocabulary the client asked in (isMaster gets
@@ -82,7 +94,10 @@ interface Prebuilt {
 }
 
 function prebuild(docBytes: number): Prebuilt {
-  const cursor = (batch: 'firstBatch' | 'nextBatch', docs: Doc[]) => ({ cursor: { [batch]: docs, id: BSON.Long.ZERO, ns: NULL_SERVER_NS }, ok: 1 });
+  const cursor = (batch: 'firstBatch' | 'nextBatch', docs: Doc[]) => ({
+    cursor: { [batch]: docs, id: BSON.Long.ZERO, ns: NULL_SERVER_NS },
+    ok: 1,
+  });
   return {
     find: opMsg(cursor('firstBatch', [sampleDocument(docBytes)])),
     getMore: opMsg(cursor('nextBatch', [])),
@@ -106,12 +121,11 @@ function prebuild(docBytes: number): Prebuilt {
   };
 }
 
-
 /** insert's document count: the `documents` sequence, else the inline array (decoded: rare). */
 function insertCount(message: Buffer, end: number, body: number): number {
   let count = 0;
   let sequences = false;
-  for (let at = HEADER_BYTES + 4; at < end; ) {
+  for (let at = HEADER_BYTES + 4; at < end;) {
     const kind = message[at];
     if (kind === 0) {
       at += 1 + message.readInt32LE(at + 1);
@@ -133,12 +147,22 @@ function insertCount(message: Buffer, end: number, body: number): number {
 
 export async function startNullServer(options: NullServerOptions = {}): Promise<NullServer> {
   const host = options.host ?? '127.0.0.1';
-  if (host !== '127.0.0.1' && host !== '::1') throw new RangeError(`the null server listens on loopback only (127.0.0.1 or ::1), not ${String(host)}`);
+  if (host !== '127.0.0.1' && host !== '::1')
+    throw new RangeError(
+      `the null server listens on loopback only (127.0.0.1 or ::1), not ${String(host)}`,
+    );
   const replies = prebuild(options.docBytes ?? 1024);
   // The commands answered from a template, by name.
   const templated = new Map<string, Buffer>([
-    ['find', replies.find], ['update', replies.update], ['getMore', replies.getMore], ['delete', replies.delete],
-    ['ping', replies.ok], ['endSessions', replies.ok], ['killCursors', replies.ok], ['buildInfo', replies.buildInfo], ['buildinfo', replies.buildInfo],
+    ['find', replies.find],
+    ['update', replies.update],
+    ['getMore', replies.getMore],
+    ['delete', replies.delete],
+    ['ping', replies.ok],
+    ['endSessions', replies.ok],
+    ['killCursors', replies.ok],
+    ['buildInfo', replies.buildInfo],
+    ['buildinfo', replies.buildInfo],
   ]);
   const sockets = new Set<net.Socket>();
   let nextConnectionId = 1;
@@ -165,8 +189,15 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
       if (name === 'insert') {
         const n = insertCount(message, end, body);
         reply = n === 1 ? replies.insertOne : opMsg({ n, ok: 1 });
-      } else if (name === 'hello' || name === 'isMaster' || name === 'ismaster') reply = opMsg(helloDoc(name !== 'hello', connectionId));
-      else reply = opMsg({ ok: 0, errmsg: `no such command: '${name}' (mongo-bench null server)`, code: 59, codeName: 'CommandNotFound' });
+      } else if (name === 'hello' || name === 'isMaster' || name === 'ismaster')
+        reply = opMsg(helloDoc(name !== 'hello', connectionId));
+      else
+        reply = opMsg({
+          ok: 0,
+          errmsg: `no such command: '${name}' (mongo-bench null server)`,
+          code: 59,
+          codeName: 'CommandNotFound',
+        });
     }
     // moreToCome (an unacknowledged write): the client expects no reply.
     if ((flags & MSG_MORE_TO_COME) !== 0) return;
@@ -176,8 +207,13 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
   const answerOpQuery = (socket: net.Socket, message: Buffer, connectionId: number): void => {
     // Once per connection at most: decoding the whole request costs nothing that is measured.
     const name = Object.keys(parseRequest(message).doc)[0] ?? '';
-    if (name !== 'hello' && name.toLowerCase() !== 'ismaster') throw new ProtocolError(`legacy OP_QUERY ${name}: only the handshake is answered`);
-    send(socket, encodeOpReply(0, 0, helloDoc(name !== 'hello', connectionId)), message.readInt32LE(4));
+    if (name !== 'hello' && name.toLowerCase() !== 'ismaster')
+      throw new ProtocolError(`legacy OP_QUERY ${name}: only the handshake is answered`);
+    send(
+      socket,
+      encodeOpReply(0, 0, helloDoc(name !== 'hello', connectionId)),
+      message.readInt32LE(4),
+    );
   };
 
   const tcp = net.createServer((socket) => {

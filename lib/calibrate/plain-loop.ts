@@ -12,7 +12,13 @@ export interface LoopFigures {
   cpuMicros: number;
 }
 
-export async function runPlainLoop(client: MongoClient, ns: { db: string; coll: string }, clients: number, seconds: number, docs: number): Promise<LoopFigures> {
+export async function runPlainLoop(
+  client: MongoClient,
+  ns: { db: string; coll: string },
+  clients: number,
+  seconds: number,
+  docs: number,
+): Promise<LoopFigures> {
   const coll = client.db(ns.db).collection<{ _id: number }>(ns.coll);
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -21,7 +27,10 @@ export async function runPlainLoop(client: MongoClient, ns: { db: string; coll: 
   const loop = async () => {
     while (performance.now() < stopAt) {
       for (let k = 0; k < 6; k++) await coll.findOne({ _id: Math.floor(Math.random() * docs) });
-      await coll.updateOne({ _id: Math.floor(Math.random() * docs) }, { $set: { touched: Math.floor(Math.random() * 1e9) }, $inc: { counter: 1 } });
+      await coll.updateOne(
+        { _id: Math.floor(Math.random() * docs) },
+        { $set: { touched: Math.floor(Math.random() * 1e9) }, $inc: { counter: 1 } },
+      );
       ops += 7;
     }
   };

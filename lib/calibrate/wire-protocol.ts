@@ -39,7 +39,8 @@ export class MessageFramer {
     this.pending = undefined;
     while (buf.length >= 4) {
       const length = buf.readInt32LE(0);
-      if (length < MIN_MESSAGE_BYTES || length > this.maxBytes) throw new ProtocolError(`bad message length ${length}`);
+      if (length < MIN_MESSAGE_BYTES || length > this.maxBytes)
+        throw new ProtocolError(`bad message length ${length}`);
       if (buf.length < length) break;
       onMessage(length === buf.length ? buf : buf.subarray(0, length));
       buf = buf.subarray(length);
@@ -73,7 +74,8 @@ function parseBody(opCode: number, payload: Buffer): IncomingCommand {
     case OP_COMPRESSED: {
       // The hello reply lists no compressors, so clients only ever send the noop one (id 0).
       const compressorId = payload.readUInt8(8);
-      if (compressorId !== 0) throw new ProtocolError(`compressor ${compressorId} was never negotiated`);
+      if (compressorId !== 0)
+        throw new ProtocolError(`compressor ${compressorId} was never negotiated`);
       return parseBody(payload.readInt32LE(0), payload.subarray(9));
     }
     default:
@@ -109,7 +111,7 @@ function parseOpMsg(payload: Buffer): IncomingCommand {
       const sectionEnd = offset + payload.readInt32LE(offset);
       const id = readCString(payload, offset + 4);
       const docs: Doc[] = [];
-      for (let at = id.end; at < sectionEnd; ) {
+      for (let at = id.end; at < sectionEnd;) {
         const read = readDocument(payload, at);
         docs.push(read.doc);
         at = read.end;
@@ -137,7 +139,9 @@ function parseOpQuery(payload: Buffer): IncomingCommand {
   const query = readDocument(payload, collection.end + 8).doc;
   const dot = collection.value.indexOf('.');
   if (dot < 0 || collection.value.slice(dot + 1) !== '$cmd') {
-    throw new ProtocolError(`legacy OP_QUERY on ${collection.value} is not supported (commands only)`);
+    throw new ProtocolError(
+      `legacy OP_QUERY on ${collection.value} is not supported (commands only)`,
+    );
   }
   // Old drivers wrap the command as {$query: {...}, $readPreference: ...}.
   const doc = query.$query && typeof query.$query === 'object' ? (query.$query as Doc) : query;

@@ -186,7 +186,8 @@ export class CaptureBuilder {
     let s = this.skips.get(skip.reason);
     if (!s) this.skips.set(skip.reason, (s = { reason: skip.reason, count: 0, examples: [] }));
     s.count++;
-    if (s.examples.length < EXAMPLES_PER_REASON) s.examples.push(skip.detail ? `${skip.origin}: ${skip.detail}` : skip.origin);
+    if (s.examples.length < EXAMPLES_PER_REASON)
+      s.examples.push(skip.detail ? `${skip.origin}: ${skip.detail}` : skip.origin);
   }
 
   /**
@@ -197,7 +198,10 @@ export class CaptureBuilder {
   addServed(served: ServedOp, connectionKey?: string): void {
     this.servedOps++;
     const name = Object.keys(served.command)[0];
-    if (connectionKey !== undefined && (served.kind !== 'command' || name === 'update' || name === 'delete')) {
+    if (
+      connectionKey !== undefined &&
+      (served.kind !== 'command' || name === 'update' || name === 'delete')
+    ) {
       let list = this.writes.get(connectionKey);
       if (!list) this.writes.set(connectionKey, (list = []));
       list.push({ served, statement: served.kind !== 'command' });
@@ -214,9 +218,19 @@ export class CaptureBuilder {
     }
     if (served.failed && !this.options.keepFailed) {
       // A duplicate key, MaxTimeMSExpired, an interrupted op: not what the application's workload is.
-      const name = served.kind === 'command' ? Object.keys(served.command)[0] : `${served.kind} statement`;
-      const err = [served.failed.errName, served.failed.errCode !== undefined ? `(${served.failed.errCode})` : undefined].filter(Boolean).join(' ');
-      this.skip({ origin: served.origin, reason: 'failed on the server', detail: `${name} on ${served.ns}${err ? `: ${err}` : ''}` });
+      const name =
+        served.kind === 'command' ? Object.keys(served.command)[0] : `${served.kind} statement`;
+      const err = [
+        served.failed.errName,
+        served.failed.errCode !== undefined ? `(${served.failed.errCode})` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      this.skip({
+        origin: served.origin,
+        reason: 'failed on the server',
+        detail: `${name} on ${served.ns}${err ? `: ${err}` : ''}`,
+      });
       return;
     }
     if (served.failed) this.failedKept++;
@@ -274,7 +288,10 @@ export class CaptureBuilder {
     const origin = `${line.file}:${line.line}`;
     const prefix = composePrefix(line.text);
     if (prefix !== undefined) this.prefixed++;
-    const outcome = parseLogLine(prefix !== undefined ? line.text.slice(prefix.length) : line.text, origin);
+    const outcome = parseLogLine(
+      prefix !== undefined ? line.text.slice(prefix.length) : line.text,
+      origin,
+    );
     if (outcome === undefined) {
       this.otherEntries++;
       return 'entry';
@@ -287,7 +304,12 @@ export class CaptureBuilder {
     return 'entry';
   }
 
-  finish(name: string, insertDocument: unknown, insertDocuments: CaptureSummary['insertDocuments'], sources: string[]): CaptureOutcome {
+  finish(
+    name: string,
+    insertDocument: unknown,
+    insertDocuments: CaptureSummary['insertDocuments'],
+    sources: string[],
+  ): CaptureOutcome {
     this.countWrites();
     const shapes = this.table.list().sort((a, b) => b.count - a.count);
     if (shapes.length === 0) {
@@ -301,7 +323,8 @@ export class CaptureBuilder {
     const totalCount = shapes.reduce((s, x) => s + x.count, 0);
     const totalMillis = shapes.reduce((s, x) => s + x.serverMillis, 0);
     const ops = shapes.map((shape) => shapeOp(shape, insertDocument));
-    const seconds = this.first && this.last ? (this.last.getTime() - this.first.getTime()) / 1000 : undefined;
+    const seconds =
+      this.first && this.last ? (this.last.getTime() - this.first.getTime()) / 1000 : undefined;
     const summary: CaptureSummary = {
       sources,
       recordsRead: this.recordsRead,
@@ -312,7 +335,9 @@ export class CaptureBuilder {
       otherEntries: this.otherEntries,
       ...(this.first ? { firstAt: this.first.toISOString() } : {}),
       ...(this.last ? { lastAt: this.last.toISOString() } : {}),
-      ...(seconds !== undefined && seconds > 0 ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) } : {}),
+      ...(seconds !== undefined && seconds > 0
+        ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) }
+        : {}),
       insertDocuments,
       ...(this.sampling ? { sampling: this.sampling } : {}),
       ...(this.forwarded > 0 ? { forwardedByMongos: this.forwarded } : {}),
@@ -332,7 +357,17 @@ export class CaptureBuilder {
       delete summary.opsPerSecond;
       return { workload: { name, ops }, summary };
     }
-    const capture = summary.opsPerSecond !== undefined ? { capture: { opsPerSecond: summary.opsPerSecond, firstAt: summary.firstAt, lastAt: summary.lastAt, ...perSecondCurve(this.bySecond) } } : {};
+    const capture =
+      summary.opsPerSecond !== undefined
+        ? {
+            capture: {
+              opsPerSecond: summary.opsPerSecond,
+              firstAt: summary.firstAt,
+              lastAt: summary.lastAt,
+              ...perSecondCurve(this.bySecond),
+            },
+          }
+        : {};
     return { workload: { name, ops, ...capture }, summary };
   }
 }
@@ -356,10 +391,18 @@ function perSecondCurve(bySecond: Map<number, number>): CapturedCurve | Record<s
   const bucket = Math.ceil(span / MAX_CURVE_BUCKETS);
   const counts = new Array<number>(Math.ceil(span / bucket)).fill(0);
   for (const [second, n] of bySecond) counts[Math.floor((second - first) / bucket)] += n;
-  return { perSecond: counts.map((c) => Number((c / bucket).toPrecision(4))), ...(bucket > 1 ? { bucketSeconds: bucket } : {}) };
+  return {
+    perSecond: counts.map((c) => Number((c / bucket).toPrecision(4))),
+    ...(bucket > 1 ? { bucketSeconds: bucket } : {}),
+  };
 }
 
-function summarize(shape: Shape, op: number, totalCount: number, totalMillis: number): ShapeSummary {
+function summarize(
+  shape: Shape,
+  op: number,
+  totalCount: number,
+  totalMillis: number,
+): ShapeSummary {
   const sorted = [...shape.durations].sort((a, b) => a - b);
   const plan = [...shape.plans].sort((a, b) => b[1] - a[1])[0]?.[0];
   return {
@@ -371,7 +414,14 @@ function summarize(shape: Shape, op: number, totalCount: number, totalMillis: nu
     sharePercent: round2((shape.count / totalCount) * 100),
     serverMillis: round2(shape.serverMillis),
     serverSharePercent: totalMillis > 0 ? round2((shape.serverMillis / totalMillis) * 100) : 0,
-    latencyMillis: sorted.length > 0 ? { p50: round2(percentile(sorted, 50)), p95: round2(percentile(sorted, 95)), max: round2(sorted[sorted.length - 1]) } : null,
+    latencyMillis:
+      sorted.length > 0
+        ? {
+            p50: round2(percentile(sorted, 50)),
+            p95: round2(percentile(sorted, 95)),
+            max: round2(sorted[sorted.length - 1]),
+          }
+        : null,
     ...(plan ? { planSummary: plan } : {}),
     shapeHashes: [...shape.hashes].slice(0, 5),
     firstSeen: shape.firstOrigin,
@@ -381,7 +431,8 @@ function summarize(shape: Shape, op: number, totalCount: number, totalMillis: nu
 }
 
 function shapeQueryStats(m: QueryStatsMetrics): ShapeQueryStats {
-  const mean = (sum: number | undefined) => (sum !== undefined && m.execCount > 0 ? round2(sum / m.execCount) : undefined);
+  const mean = (sum: number | undefined) =>
+    sum !== undefined && m.execCount > 0 ? round2(sum / m.execCount) : undefined;
   const out: ShapeQueryStats = {
     execCount: m.execCount,
     meanExecMicros: mean(m.execMicros),
@@ -399,7 +450,11 @@ function shapeQueryStats(m: QueryStatsMetrics): ShapeQueryStats {
  * Reads log lines into a builder. A file that holds no log entry in its first lines (a text log of
  * 4.2 or older, a binary file, the wrong file) is refused with the first bad line's file:line.
  */
-export async function addLogFile(builder: CaptureBuilder, lines: AsyncIterable<SourceLine>, onLine?: (n: number) => void): Promise<void> {
+export async function addLogFile(
+  builder: CaptureBuilder,
+  lines: AsyncIterable<SourceLine>,
+  onLine?: (n: number) => void,
+): Promise<void> {
   let entries = 0;
   let looked = 0;
   let firstBad: { line: SourceLine; detail: string } | undefined;
@@ -413,7 +468,9 @@ export async function addLogFile(builder: CaptureBuilder, lines: AsyncIterable<S
     if (entries === 0 && looked >= LINES_BEFORE_REFUSING) break;
   }
   if (entries === 0 && firstBad) {
-    throw new UsageError(`capture: ${firstBad.line.file}:${firstBad.line.line}: not a mongod/mongos JSON log (4.4 or later): ${firstBad.detail}`);
+    throw new UsageError(
+      `capture: ${firstBad.line.file}:${firstBad.line.line}: not a mongod/mongos JSON log (4.4 or later): ${firstBad.detail}`,
+    );
   }
 }
 

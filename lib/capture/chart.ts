@@ -1,7 +1,21 @@
 /** The capture chart: each shape's share of the operations and of the server's time (horizontal bars, the report's font and palette). */
-import { BarController, BarElement, CategoryScale, ChartConfiguration, Legend, LinearScale, SubTitle, Title } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  ChartConfiguration,
+  Legend,
+  LinearScale,
+  SubTitle,
+  Title,
+} from 'chart.js';
 import { PALETTE } from '../report/chart-data';
-import { backgroundPlugin, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
+import {
+  backgroundPlugin,
+  CHART_WIDTH,
+  registerChartComponents,
+  renderConfigurationPng,
+} from '../report/chart-base';
 import { CaptureSummary } from './capture';
 
 /** Shapes drawn (the most frequent); the table in capture.md lists them all. */
@@ -9,7 +23,9 @@ export const CHART_SHAPES = 15;
 
 function sourcesLine(sources: string[]): string {
   const first = sources[0].length > 70 ? `…${sources[0].slice(-69)}` : sources[0];
-  return sources.length > 1 ? `${first} and ${sources.length - 1} more file${sources.length > 2 ? 's' : ''}` : first;
+  return sources.length > 1
+    ? `${first} and ${sources.length - 1} more file${sources.length > 2 ? 's' : ''}`
+    : first;
 }
 
 export function captureChartConfiguration(summary: CaptureSummary): ChartConfiguration<'bar'> {
@@ -24,8 +40,16 @@ export function captureChartConfiguration(summary: CaptureSummary): ChartConfigu
     data: {
       labels,
       datasets: [
-        { label: 'share of operations (%)', data: shapes.map((s) => s.sharePercent), backgroundColor: PALETTE[0] },
-        { label: 'share of server time (%, durationMillis as logged)', data: shapes.map((s) => s.serverSharePercent), backgroundColor: PALETTE[1] },
+        {
+          label: 'share of operations (%)',
+          data: shapes.map((s) => s.sharePercent),
+          backgroundColor: PALETTE[0],
+        },
+        {
+          label: 'share of server time (%, durationMillis as logged)',
+          data: shapes.map((s) => s.serverSharePercent),
+          backgroundColor: PALETTE[1],
+        },
       ],
     },
     options: {
@@ -34,7 +58,11 @@ export function captureChartConfiguration(summary: CaptureSummary): ChartConfigu
       animation: false,
       devicePixelRatio: 1,
       plugins: {
-        title: { display: true, text: `Captured workload: ${summary.statements.toLocaleString('en-US')} statements in ${summary.shapes.length} shapes`, font: { size: 18 } },
+        title: {
+          display: true,
+          text: `Captured workload: ${summary.statements.toLocaleString('en-US')} statements in ${summary.shapes.length} shapes`,
+          font: { size: 18 },
+        },
         subtitle: {
           display: true,
           text: `${sourcesLine(summary.sources)}${hidden > 0 ? ` · ${hidden} smaller shapes not drawn (see capture.md)` : ''}`,
@@ -51,7 +79,15 @@ export function captureChartConfiguration(summary: CaptureSummary): ChartConfigu
 }
 
 export async function renderCaptureChart(summary: CaptureSummary): Promise<Buffer> {
-  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, Title, SubTitle, Legend);
+  registerChartComponents(
+    BarController,
+    BarElement,
+    CategoryScale,
+    LinearScale,
+    Title,
+    SubTitle,
+    Legend,
+  );
   const shapes = Math.min(CHART_SHAPES, summary.shapes.length);
   const height = Math.max(360, 180 + shapes * 44);
   return renderConfigurationPng(captureChartConfiguration(summary), CHART_WIDTH, height);

@@ -5,7 +5,17 @@
  * become ranges (min, max), strings random text of their typical length, ObjectIds new ones, booleans
  * a weighted pick of true/false. The sample itself is written only when asked (--keep-sample).
  */
-import { Binary, Decimal128, Document, Double, Int32, Long, MongoClient, MongoClientOptions, ObjectId } from 'mongodb';
+import {
+  Binary,
+  Decimal128,
+  Document,
+  Double,
+  Int32,
+  Long,
+  MongoClient,
+  MongoClientOptions,
+  ObjectId,
+} from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { messageOf } from '../common/values';
@@ -26,12 +36,27 @@ export function parseDocsLike(value: string): DocsLikeSource {
   const ns = m?.[2];
   const dot = ns ? ns.indexOf('.') : -1;
   if (!m || !ns || dot <= 0 || dot === ns.length - 1) {
-    throw new UsageError(`option --docs-like: expected URI/database.collection, e.g. mongodb://127.0.0.1:27017/shop.orders, got "${value}"`);
+    throw new UsageError(
+      `option --docs-like: expected URI/database.collection, e.g. mongodb://127.0.0.1:27017/shop.orders, got "${value}"`,
+    );
   }
   return { uri: `${m[1]}/${m[3] ?? ''}`, db: ns.slice(0, dot), coll: ns.slice(dot + 1) };
 }
 
-type Kind = 'objectId' | 'int' | 'long' | 'double' | 'decimal' | 'string' | 'bool' | 'date' | 'null' | 'object' | 'array' | 'binary' | 'other';
+type Kind =
+  | 'objectId'
+  | 'int'
+  | 'long'
+  | 'double'
+  | 'decimal'
+  | 'string'
+  | 'bool'
+  | 'date'
+  | 'null'
+  | 'object'
+  | 'array'
+  | 'binary'
+  | 'other';
 
 function kindOf(v: unknown): Kind {
   if (v === null || v === undefined) return 'null';
@@ -62,7 +87,15 @@ interface FieldStats {
 }
 
 function newStats(): FieldStats {
-  return { present: 0, kinds: new Map(), min: Infinity, max: -Infinity, lengths: [], trues: 0, objects: 0 };
+  return {
+    present: 0,
+    kinds: new Map(),
+    min: Infinity,
+    max: -Infinity,
+    lengths: [],
+    trues: 0,
+    objects: 0,
+  };
 }
 
 function observe(fields: Map<string, FieldStats>, doc: Record<string, unknown>): void {
@@ -72,7 +105,16 @@ function observe(fields: Map<string, FieldStats>, doc: Record<string, unknown>):
     f.present++;
     const kind = kindOf(value);
     f.kinds.set(kind, (f.kinds.get(kind) ?? 0) + 1);
-    const n = kind === 'date' ? (value as Date).getTime() : kind === 'int' || kind === 'double' ? Number(value) : kind === 'long' ? (value as Long).toNumber() : kind === 'decimal' ? Number((value as Decimal128).toString()) : undefined;
+    const n =
+      kind === 'date'
+        ? (value as Date).getTime()
+        : kind === 'int' || kind === 'double'
+          ? Number(value)
+          : kind === 'long'
+            ? (value as Long).toNumber()
+            : kind === 'decimal'
+              ? Number((value as Decimal128).toString())
+              : undefined;
     if (n !== undefined && Number.isFinite(n)) {
       f.min = Math.min(f.min, n);
       f.max = Math.max(f.max, n);
@@ -108,16 +150,25 @@ function fieldTemplate(f: FieldStats): unknown {
       return f.max > f.min ? { '#RAND_INT': [Math.floor(f.min), Math.ceil(f.max) + 1] } : f.min;
     case 'date':
       // Epoch milliseconds: the template travels as JSON in workload.json.
-      return f.max > f.min ? { '#RAND_DATE': [f.min, f.max + 1] } : { $date: new Date(f.min).toISOString() };
+      return f.max > f.min
+        ? { '#RAND_DATE': [f.min, f.max + 1] }
+        : { $date: new Date(f.min).toISOString() };
     case 'string':
       return { '#RAND_STRING': [Math.max(1, median(f.lengths))] };
     case 'bool':
-      return { '#PICK': { values: [true, false], weights: [Math.max(1, f.trues), Math.max(1, f.present - f.trues)] } };
+      return {
+        '#PICK': {
+          values: [true, false],
+          weights: [Math.max(1, f.trues), Math.max(1, f.present - f.trues)],
+        },
+      };
     case 'object':
       return documentTemplate(f.children ?? new Map(), f.objects);
     case 'array':
       // Its elements' shape is not modelled: random text of about the array's size, in one element per item.
-      return Array.from({ length: Math.min(50, median(f.lengths)) }, () => ({ '#RAND_STRING': [8] }));
+      return Array.from({ length: Math.min(50, median(f.lengths)) }, () => ({
+        '#RAND_STRING': [8],
+      }));
     case 'binary':
       return { '#RAND_STRING': [Math.max(1, Math.round((median(f.lengths) * 4) / 3))] };
     default:
@@ -125,15 +176,22 @@ function fieldTemplate(f: FieldStats): unknown {
   }
 }
 
-function documentTemplate(fields: Map<string, FieldStats>, documents: number): Record<string, unknown> {
+function documentTemplate(
+  fields: Map<string, FieldStats>,
+  documents: number,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, f] of fields) if (f.present / documents >= PRESENT_IN) out[name] = fieldTemplate(f);
+  for (const [name, f] of fields)
+    if (f.present / documents >= PRESENT_IN) out[name] = fieldTemplate(f);
   return out;
 }
 
 /** The template of documents shaped like these (a sample of one collection). */
 export function inferDocumentTemplate(docs: Document[]): Record<string, unknown> {
-  if (docs.length === 0) throw new UsageError('option --docs-like: the collection is empty: nothing to model the documents on');
+  if (docs.length === 0)
+    throw new UsageError(
+      'option --docs-like: the collection is empty: nothing to model the documents on',
+    );
   const fields = new Map<string, FieldStats>();
   for (const doc of docs) observe(fields, doc);
   return documentTemplate(fields, docs.length);
@@ -146,19 +204,36 @@ export interface DocsLike {
 }
 
 /** `$sample`s a collection through a client the caller holds (the run's own target, for `run --docs-like db.coll`). */
-export async function sampleCollection(client: MongoClient, db: string, coll: string, where: string, size = DEFAULT_SAMPLE_SIZE): Promise<DocsLike> {
+export async function sampleCollection(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  where: string,
+  size = DEFAULT_SAMPLE_SIZE,
+): Promise<DocsLike> {
   let sample: Document[];
   try {
-    sample = await client.db(db).collection(coll).aggregate([{ $sample: { size } }]).toArray();
+    sample = await client
+      .db(db)
+      .collection(coll)
+      .aggregate([{ $sample: { size } }])
+      .toArray();
   } catch (err) {
     throw new RunError(`option --docs-like: cannot sample ${where}: ${messageOf(err)}`);
   }
-  if (sample.length === 0) throw new UsageError(`option --docs-like: ${where} is empty: nothing to model the documents on`);
+  if (sample.length === 0)
+    throw new UsageError(
+      `option --docs-like: ${where} is empty: nothing to model the documents on`,
+    );
   return { source: where, template: inferDocumentTemplate(sample), sample };
 }
 
 /** `$sample`s the collection and infers the template. */
-export async function sampleDocsLike(value: string, size = DEFAULT_SAMPLE_SIZE, clientOptions?: MongoClientOptions): Promise<DocsLike> {
+export async function sampleDocsLike(
+  value: string,
+  size = DEFAULT_SAMPLE_SIZE,
+  clientOptions?: MongoClientOptions,
+): Promise<DocsLike> {
   const source = parseDocsLike(value);
   const where = `${redactUri(source.uri).replace(/\/$/, '')} ${source.db}.${source.coll}`;
   const client = new MongoClient(source.uri, { serverSelectionTimeoutMS: 5000, ...clientOptions });

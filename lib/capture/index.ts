@@ -1,10 +1,25 @@
 // The capture area: a user's own workload from mongod/mongos logs (or the profiler) into a weighted workload file.
 import { basename } from 'node:path';
-import { CaptureBuilder, CaptureOptions, CaptureOutcome, PLACEHOLDER_DOCUMENT, addLogFile } from './capture';
+import {
+  CaptureBuilder,
+  CaptureOptions,
+  CaptureOutcome,
+  PLACEHOLDER_DOCUMENT,
+  addLogFile,
+} from './capture';
 import { expandSources, fileLines } from './read-lines';
 
 export { CaptureBuilder, PLACEHOLDER_DOCUMENT } from './capture';
-export type { CaptureOptions, CaptureOutcome, CaptureSummary, ShapeSummary, SkipSummary, CapturedWorkload, QueryStatsReading, ShapeQueryStats } from './capture';
+export type {
+  CaptureOptions,
+  CaptureOutcome,
+  CaptureSummary,
+  ShapeSummary,
+  SkipSummary,
+  CapturedWorkload,
+  QueryStatsReading,
+  ShapeQueryStats,
+} from './capture';
 export { writeCapture, CAPTURE_FILES } from './write';
 export { renderCaptureMarkdown, SLOWMS_ADVICE } from './render-md';
 export { captureFromProfiler, servedFromProfile } from './profiler';
@@ -22,7 +37,10 @@ export interface LogCaptureOptions extends CaptureOptions {
 }
 
 /** Reads the logs (files, .gz, directories) into a weighted workload and its summary; writes nothing. */
-export async function captureFromLogs(sources: string[], options: LogCaptureOptions = {}): Promise<CaptureOutcome> {
+export async function captureFromLogs(
+  sources: string[],
+  options: LogCaptureOptions = {},
+): Promise<CaptureOutcome> {
   const files = await expandSources(sources);
   const builder = new CaptureBuilder({ sampled: options.sampled, keepFailed: options.keepFailed });
   for (const file of files) {
@@ -31,6 +49,15 @@ export async function captureFromLogs(sources: string[], options: LogCaptureOpti
     });
     options.onProgress?.(builder.linesRead, file, true);
   }
-  const name = options.name ?? `captured-${basename(sources[0]).replace(/(\.gz)?$/, '').replace(/\.[^.]+$/, '')}`;
-  return builder.finish(name, options.insertDocument ?? PLACEHOLDER_DOCUMENT, options.insertDocument ? 'docs-like' : 'placeholder', files);
+  const name =
+    options.name ??
+    `captured-${basename(sources[0])
+      .replace(/(\.gz)?$/, '')
+      .replace(/\.[^.]+$/, '')}`;
+  return builder.finish(
+    name,
+    options.insertDocument ?? PLACEHOLDER_DOCUMENT,
+    options.insertDocument ? 'docs-like' : 'placeholder',
+    files,
+  );
 }

@@ -48,7 +48,9 @@ export function logTime(t: unknown): Date | undefined {
 
 /** A pre-4.4 text log line ("2019-07-01T10:00:00.000+0000 I COMMAND [conn1] ..."): worth its own message. */
 export function looksLikeTextLog(text: string): boolean {
-  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d{2}:?\d{2})\s+[FEWID]\d?\s+[A-Z_]+\s+\[/.test(text);
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d{2}:?\d{2})\s+[FEWID]\d?\s+[A-Z_]+\s+\[/.test(
+    text,
+  );
 }
 
 /**
@@ -69,25 +71,51 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
     return { skip: { origin, reason: 'does not parse', detail: why } };
   }
   if (!isObject(entry) || !('t' in entry) || !('msg' in entry)) {
-    return { skip: { origin, reason: 'does not parse', detail: 'not a structured log entry ({t, s, c, id, ctx, msg, attr})' } };
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: 'not a structured log entry ({t, s, c, id, ctx, msg, attr})',
+      },
+    };
   }
   if (num(entry.id) !== SLOW_QUERY_LOG_ID) return undefined;
   const attr = entry.attr;
   let kept: string[] | undefined;
   if ('truncated' in entry) {
     const outcome = truncationOutcome(entry.truncated, attr);
-    if ('skip' in outcome) return { skip: { origin, reason: 'truncated by the server (maxLogSizeKB)', detail: outcome.skip } };
+    if ('skip' in outcome)
+      return {
+        skip: { origin, reason: 'truncated by the server (maxLogSizeKB)', detail: outcome.skip },
+      };
     kept = outcome.kept;
   }
   if (!isObject(attr) || typeof attr.ns !== 'string' || !isObject(attr.command)) {
-    return { skip: { origin, reason: 'does not parse', detail: 'a Slow query entry without attr.ns and attr.command' } };
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: 'a Slow query entry without attr.ns and attr.command',
+      },
+    };
   }
   const type = attr.type;
   if (type !== 'command' && type !== 'update' && type !== 'remove') {
     // "query", "getmore", "insert", "killcursors": legacy opcodes (OP_QUERY, ...), not sent by current drivers.
-    return { skip: { origin, reason: 'not a workload command', detail: `legacy op type ${JSON.stringify(type)}` } };
+    return {
+      skip: {
+        origin,
+        reason: 'not a workload command',
+        detail: `legacy op type ${JSON.stringify(type)}`,
+      },
+    };
   }
-  const shapeHash = typeof attr.planCacheShapeHash === 'string' ? attr.planCacheShapeHash : typeof attr.queryHash === 'string' ? attr.queryHash : undefined;
+  const shapeHash =
+    typeof attr.planCacheShapeHash === 'string'
+      ? attr.planCacheShapeHash
+      : typeof attr.queryHash === 'string'
+        ? attr.queryHash
+        : undefined;
   const served: ServedOp = {
     origin,
     at: logTime(entry.t),
@@ -111,18 +139,33 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
 /** `ok: 0` with the server's errName / errCode (a log's attr or a profile document: OpDebug::report / append). */
 export function failure(fields: Record<string, unknown>): { failed?: ServedOp['failed'] } {
   if (num(fields.ok) !== 0) return {};
-  return { failed: { ...(typeof fields.errName === 'string' ? { errName: fields.errName } : {}), ...(num(fields.errCode) !== undefined ? { errCode: num(fields.errCode) } : {}) } };
+  return {
+    failed: {
+      ...(typeof fields.errName === 'string' ? { errName: fields.errName } : {}),
+      ...(num(fields.errCode) !== undefined ? { errCode: num(fields.errCode) } : {}),
+    },
+  };
 }
 
 /** What the op must replay, by the command field the server cut: for the skip's detail. */
 const CUT_ROLE: Record<string, string> = {
-  q: 'filter', u: 'update', filter: 'filter', query: 'filter', update: 'update', updates: 'update statements',
-  deletes: 'delete statements', pipeline: 'pipeline', sort: 'sort', projection: 'projection', fields: 'projection',
+  q: 'filter',
+  u: 'update',
+  filter: 'filter',
+  query: 'filter',
+  update: 'update',
+  updates: 'update statements',
+  deletes: 'delete statements',
+  pipeline: 'pipeline',
+  sort: 'sort',
+  projection: 'projection',
+  fields: 'projection',
 };
 
 /** Paths of the truncation report ("command.q._id.$in"), down to the value the server cut ({type, size}). */
 function cutPaths(report: unknown, prefix: string): string[] {
-  if (!isObject(report) || ('type' in report && 'size' in report && !isObject(report.type))) return [prefix];
+  if (!isObject(report) || ('type' in report && 'size' in report && !isObject(report.type)))
+    return [prefix];
   const keys = Object.keys(report);
   if (keys.length === 0) return [prefix];
   return keys.flatMap((k) => cutPaths(report[k], prefix ? `${prefix}.${k}` : k));
@@ -133,17 +176,26 @@ function cutPaths(report: unknown, prefix: string): string[] {
  * collection and `ninserted`, a separate, whole attribute: capture never replays logged documents),
  * otherwise skipped, naming the attribute that was cut and what the op needed from it.
  */
-export function truncationOutcome(report: unknown, attr: unknown): { kept: string[] } | { skip: string } {
+export function truncationOutcome(
+  report: unknown,
+  attr: unknown,
+): { kept: string[] } | { skip: string } {
   const paths = cutPaths(report, '');
   const ns = isObject(attr) && typeof attr.ns === 'string' ? ` on ${attr.ns}` : '';
   const command = isObject(attr) && isObject(attr.command) ? attr.command : undefined;
   const isInsert = command !== undefined && typeof command.insert === 'string';
-  const documentsOnly = paths.length > 0 && paths.every((p) => p === 'command.documents' || p.startsWith('command.documents.'));
-  if (isInsert && documentsOnly && isObject(attr) && num(attr.ninserted) !== undefined) return { kept: paths };
+  const documentsOnly =
+    paths.length > 0 &&
+    paths.every((p) => p === 'command.documents' || p.startsWith('command.documents.'));
+  if (isInsert && documentsOnly && isObject(attr) && num(attr.ninserted) !== undefined)
+    return { kept: paths };
   const first = paths[0] ?? '';
   const [attribute, field] = first.split('.');
   const role = field !== undefined ? CUT_ROLE[field] : undefined;
-  const what = attribute === 'command' ? `its command's ${field ?? 'body'}${role ? ` (the ${role} a replay needs)` : ''}` : `attribute ${attribute}`;
+  const what =
+    attribute === 'command'
+      ? `its command's ${field ?? 'body'}${role ? ` (the ${role} a replay needs)` : ''}`
+      : `attribute ${attribute}`;
   const why = isInsert && documentsOnly ? ' and ninserted is missing' : '';
   return { skip: `cut: attr.${first}${ns}: ${what} is incomplete${why}` };
 }

@@ -49,7 +49,10 @@ function statementCount(command: Record<string, unknown>): number | undefined {
 function carries(cmd: ServedOp): { kind: 'update' | 'remove'; ns: string } {
   const name = Object.keys(cmd.command)[0];
   const db = cmd.ns.slice(0, Math.max(0, cmd.ns.indexOf('.')));
-  return { kind: name === 'update' ? 'update' : 'remove', ns: `${db}.${String(cmd.command[name])}` };
+  return {
+    kind: name === 'update' ? 'update' : 'remove',
+    ns: `${db}.${String(cmd.command[name])}`,
+  };
 }
 
 /** A statement that a command of this event could hold. */
@@ -90,7 +93,10 @@ function pair(events: WriteEvent[]): { pairedStatement: boolean[]; commandPaired
   return { pairedStatement, commandPaired };
 }
 
-export function pairWrites(byConnection: Map<string, WriteEvent[]>, sampledOption: boolean): PairingDecision {
+export function pairWrites(
+  byConnection: Map<string, WriteEvent[]>,
+  sampledOption: boolean,
+): PairingDecision {
   const paired = new Map<string, ReturnType<typeof pair>>();
   let unpaired = 0;
   let orphanBeforeCommand = false;
@@ -117,9 +123,21 @@ export function pairWrites(byConnection: Map<string, WriteEvent[]>, sampledOptio
       const s = event.served;
       if (event.statement) items.push({ count: s });
       else if (sampled && hasStatements) {
-        items.push({ skip: { origin: s.origin, reason: 'counted by its statement lines (sampled log)', detail: `${Object.keys(s.command)[0]} on ${s.ns}` } });
+        items.push({
+          skip: {
+            origin: s.origin,
+            reason: 'counted by its statement lines (sampled log)',
+            detail: `${Object.keys(s.command)[0]} on ${s.ns}`,
+          },
+        });
       } else if (p.commandPaired[i] > 0) {
-        items.push({ skip: { origin: s.origin, reason: 'write command already counted by its statements', detail: `${Object.keys(s.command)[0]} on ${s.ns}` } });
+        items.push({
+          skip: {
+            origin: s.origin,
+            reason: 'write command already counted by its statements',
+            detail: `${Object.keys(s.command)[0]} on ${s.ns}`,
+          },
+        });
       } else items.push({ count: s });
     });
   }

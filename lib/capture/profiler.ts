@@ -23,18 +23,51 @@ function num(v: unknown): number | undefined {
 }
 
 /** One profile document (as relaxed Extended JSON, like a log line's values) into a ServedOp, or why not. */
-export function servedFromProfile(doc: Record<string, unknown>, origin: string): { served: ServedOp } | { skip: Skip } {
+export function servedFromProfile(
+  doc: Record<string, unknown>,
+  origin: string,
+): { served: ServedOp } | { skip: Skip } {
   const op = doc.op;
   const ns = doc.ns;
   const command = doc.command;
-  if (typeof ns !== 'string' || command === null || typeof command !== 'object' || Array.isArray(command)) {
-    return { skip: { origin, reason: 'does not parse', detail: 'a profile document without ns and command' } };
+  if (
+    typeof ns !== 'string' ||
+    command === null ||
+    typeof command !== 'object' ||
+    Array.isArray(command)
+  ) {
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: 'a profile document without ns and command',
+      },
+    };
   }
-  const kind = op === 'update' ? 'update' : op === 'remove' ? 'remove' : op === 'query' || op === 'command' || op === 'insert' || op === 'getmore' ? 'command' : undefined;
-  if (!kind) return { skip: { origin, reason: 'not a workload command', detail: `profiler op ${JSON.stringify(op)}` } };
+  const kind =
+    op === 'update'
+      ? 'update'
+      : op === 'remove'
+        ? 'remove'
+        : op === 'query' || op === 'command' || op === 'insert' || op === 'getmore'
+          ? 'command'
+          : undefined;
+  if (!kind)
+    return {
+      skip: {
+        origin,
+        reason: 'not a workload command',
+        detail: `profiler op ${JSON.stringify(op)}`,
+      },
+    };
   const ts = doc.ts as { $date?: unknown } | undefined;
   const at = ts && typeof ts.$date === 'string' ? new Date(ts.$date) : undefined;
-  const shapeHash = typeof doc.planCacheShapeHash === 'string' ? doc.planCacheShapeHash : typeof doc.queryHash === 'string' ? doc.queryHash : undefined;
+  const shapeHash =
+    typeof doc.planCacheShapeHash === 'string'
+      ? doc.planCacheShapeHash
+      : typeof doc.queryHash === 'string'
+        ? doc.queryHash
+        : undefined;
   return {
     served: {
       origin,
@@ -69,8 +102,15 @@ export interface ProfilerCaptureOptions extends CaptureOptions {
 }
 
 /** Reads DB.system.profile in the order it was written; a server that cannot be reached is a RunError naming it (credentials removed). */
-export async function captureFromProfiler(uri: string, db: string, options: ProfilerCaptureOptions): Promise<CaptureOutcome> {
-  if (!db) throw new UsageError('capture: --uri needs --db NAME (the database whose system.profile to read)');
+export async function captureFromProfiler(
+  uri: string,
+  db: string,
+  options: ProfilerCaptureOptions,
+): Promise<CaptureOutcome> {
+  if (!db)
+    throw new UsageError(
+      'capture: --uri needs --db NAME (the database whose system.profile to read)',
+    );
   const collection = options.collection ?? PROFILE_COLLECTION;
   const where = `${redactUri(uri)} ${db}.${collection}`;
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
@@ -78,12 +118,18 @@ export async function captureFromProfiler(uri: string, db: string, options: Prof
   try {
     await client.connect();
     // $natural: the order the profiler wrote them (system.profile is a capped collection).
-    const cursor = client.db(db).collection(collection).find({}, { sort: { $natural: 1 } });
+    const cursor = client
+      .db(db)
+      .collection(collection)
+      .find({}, { sort: { $natural: 1 } });
     let n = 0;
     for await (const raw of cursor) {
       n++;
       builder.recordsRead++;
-      const doc = BSON.EJSON.serialize(raw as Document, { relaxed: true }) as Record<string, unknown>;
+      const doc = BSON.EJSON.serialize(raw as Document, { relaxed: true }) as Record<
+        string,
+        unknown
+      >;
       const origin = `${db}.${collection} #${n}`;
       const outcome = servedFromProfile(doc, origin);
       if ('skip' in outcome) builder.skip(outcome.skip);
@@ -92,12 +138,21 @@ export async function captureFromProfiler(uri: string, db: string, options: Prof
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new RunError(`capture: cannot read ${where}: ${messageOf(err).replace(uri, redactUri(uri))}`);
+    throw new RunError(
+      `capture: cannot read ${where}: ${messageOf(err).replace(uri, redactUri(uri))}`,
+    );
   } finally {
     await client.close();
   }
   if (builder.recordsRead === 0) {
-    throw new UsageError(`capture: ${where} is empty: turn the profiler on while the workload runs, e.g. db.setProfilingLevel(2) (every op) or db.setProfilingLevel(1, {slowms: 0, sampleRate: 0.1}); see docs/capture.md`);
+    throw new UsageError(
+      `capture: ${where} is empty: turn the profiler on while the workload runs, e.g. db.setProfilingLevel(2) (every op) or db.setProfilingLevel(1, {slowms: 0, sampleRate: 0.1}); see docs/capture.md`,
+    );
   }
-  return builder.finish(options.name ?? `captured-${db}`, options.insertDocument, options.insertDocuments, [where]);
+  return builder.finish(
+    options.name ?? `captured-${db}`,
+    options.insertDocument,
+    options.insertDocuments,
+    [where],
+  );
 }

@@ -32,9 +32,14 @@ export function queryStatsRefusal(err: MongoServerError): string {
 }
 
 async function snapshot(client: MongoClient, label: string): Promise<QueryStatsSnapshot> {
-  const docs = await client.db('admin').aggregate<Document>([{ $queryStats: {} }]).toArray();
+  const docs = await client
+    .db('admin')
+    .aggregate<Document>([{ $queryStats: {} }])
+    .toArray();
   // Relaxed Extended JSON: the same reader as a saved file.
-  const text = docs.map((d) => JSON.stringify(BSON.EJSON.serialize(d, { relaxed: true }))).join('\n');
+  const text = docs
+    .map((d) => JSON.stringify(BSON.EJSON.serialize(d, { relaxed: true })))
+    .join('\n');
   if (docs.length === 0) return { source: label, entries: [], skips: [], recordsRead: 0 };
   return parseQueryStatsText(text, label);
 }
@@ -46,7 +51,10 @@ export interface LiveQueryStatsOptions {
   onProgress?: (text: string) => void;
 }
 
-export async function readQueryStatsLive(uri: string, options: LiveQueryStatsOptions = {}): Promise<QueryStatsSnapshot[]> {
+export async function readQueryStatsLive(
+  uri: string,
+  options: LiveQueryStatsOptions = {},
+): Promise<QueryStatsSnapshot[]> {
   const where = redactUri(uri);
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
   const snapshots: QueryStatsSnapshot[] = [];
@@ -54,7 +62,9 @@ export async function readQueryStatsLive(uri: string, options: LiveQueryStatsOpt
     await client.connect();
     snapshots.push(await snapshot(client, `${where} $queryStats`));
     if (options.windowSeconds !== undefined) {
-      options.onProgress?.(`first $queryStats snapshot: ${snapshots[0].recordsRead} entries; the second in ${options.windowSeconds} s`);
+      options.onProgress?.(
+        `first $queryStats snapshot: ${snapshots[0].recordsRead} entries; the second in ${options.windowSeconds} s`,
+      );
       await sleep(options.windowSeconds * 1000);
       snapshots.push(await snapshot(client, `${where} $queryStats +${options.windowSeconds}s`));
       // Without asOf in the output, the window is the time asked for.
@@ -63,7 +73,9 @@ export async function readQueryStatsLive(uri: string, options: LiveQueryStatsOpt
     if (err instanceof UsageError) throw err;
     const msg = messageOf(err).replace(uri, where);
     if (err instanceof MongoServerError) {
-      throw new RunError(`capture: ${where} refused $queryStats: ${msg} (${queryStatsRefusal(err)}); capture from its logs or profiler instead (docs/capture.md)`);
+      throw new RunError(
+        `capture: ${where} refused $queryStats: ${msg} (${queryStatsRefusal(err)}); capture from its logs or profiler instead (docs/capture.md)`,
+      );
     }
     throw new RunError(`capture: cannot read $queryStats from ${where}: ${msg}`);
   } finally {

@@ -37,7 +37,14 @@ export interface LiteralCounts {
 }
 
 export function emptyCounts(): LiteralCounts {
-  return { fromSample: 0, fromDocsLike: 0, byType: 0, expressionConstants: 0, dropped: {}, limitsFromDocsReturned: 0 };
+  return {
+    fromSample: 0,
+    fromDocsLike: 0,
+    byType: 0,
+    expressionConstants: 0,
+    dropped: {},
+    limitsFromDocsReturned: 0,
+  };
 }
 
 /** The span and counts of the entry whose placeholders are filled. */
@@ -72,7 +79,11 @@ function sampledType(v: unknown): string | undefined {
 }
 
 /** The sampled values of `field` of `type`, most frequent first, with how often each was seen. */
-function sampledValues(sample: Record<string, unknown>[] | undefined, field: string | undefined, type: string): { values: unknown[]; weights: number[] } | undefined {
+function sampledValues(
+  sample: Record<string, unknown>[] | undefined,
+  field: string | undefined,
+  type: string,
+): { values: unknown[]; weights: number[] } | undefined {
   if (!sample || !field) return undefined;
   const seen = new Map<string, { value: unknown; count: number }>();
   for (const doc of sample) {
@@ -94,7 +105,10 @@ export function isPlaceholder(v: unknown): v is string {
   return typeof v === 'string' && PLACEHOLDER.test(v);
 }
 
-function templateAt(template: Record<string, unknown> | undefined, field: string | undefined): unknown {
+function templateAt(
+  template: Record<string, unknown> | undefined,
+  field: string | undefined,
+): unknown {
   if (!template || !field) return undefined;
   let at: unknown = template;
   for (const part of field.split('.')) at = isObject(at) ? at[part] : undefined;
@@ -112,7 +126,12 @@ function templateType(v: unknown): string | undefined {
   if ('#OID' in v) return '?objectId';
   if ('#RAND_DATE' in v || '$date' in v) return '?date';
   const pick = v['#PICK'];
-  if (isObject(pick) && Array.isArray(pick.values) && pick.values.every((x) => typeof x === 'boolean')) return '?bool';
+  if (
+    isObject(pick) &&
+    Array.isArray(pick.values) &&
+    pick.values.every((x) => typeof x === 'boolean')
+  )
+    return '?bool';
   return undefined;
 }
 
@@ -144,7 +163,10 @@ type Filled = { value: unknown } | { cannot: string };
 
 class Filler {
   readonly counts = emptyCounts();
-  constructor(private readonly source: ValueSource, private readonly ctx: EntryContext) {}
+  constructor(
+    private readonly source: ValueSource,
+    private readonly ctx: EntryContext,
+  ) {}
 
   /** A placeholder in a filter, at `field`. */
   private valueFor(type: string, field: string | undefined): Filled {
@@ -165,7 +187,8 @@ class Filler {
       return { value: t };
     }
     const gen = byType(type, this.ctx);
-    if (gen === undefined && type !== '?null') return { cannot: `a literal of type ${type}${field ? ` at ${field}` : ''}` };
+    if (gen === undefined && type !== '?null')
+      return { cannot: `a literal of type ${type}${field ? ` at ${field}` : ''}` };
     this.counts.byType++;
     return { value: gen };
   }
@@ -176,7 +199,12 @@ class Filler {
     if (!isObject(v)) return { value: v };
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      const r = k === '$expr' ? this.expression(x) : k.startsWith('$') ? this.filter(x, field) : this.filter(x, field ? `${field}.${k}` : k);
+      const r =
+        k === '$expr'
+          ? this.expression(x)
+          : k.startsWith('$')
+            ? this.filter(x, field)
+            : this.filter(x, field ? `${field}.${k}` : k);
       if ('cannot' in r) return r;
       out[k] = r.value;
     }

@@ -81,13 +81,28 @@ function acc(v: unknown): { sum?: number; max?: number; min?: number } {
 }
 
 /** One output document into an entry, or why it cannot be read. */
-export function readEntry(doc: unknown, origin: string): { entry: QueryStatsEntry } | { skip: Skip } {
+export function readEntry(
+  doc: unknown,
+  origin: string,
+): { entry: QueryStatsEntry } | { skip: Skip } {
   const key = isObject(doc) ? doc.key : undefined;
   const shape = isObject(key) ? key.queryShape : undefined;
   const metrics = isObject(doc) ? doc.metrics : undefined;
   const execCount = isObject(metrics) ? ejsonNumber(metrics.execCount) : undefined;
-  if (!isObject(doc) || !isObject(key) || !isObject(shape) || !isObject(metrics) || execCount === undefined) {
-    return { skip: { origin, reason: 'does not parse', detail: 'not a $queryStats entry (key.queryShape and metrics.execCount expected)' } };
+  if (
+    !isObject(doc) ||
+    !isObject(key) ||
+    !isObject(shape) ||
+    !isObject(metrics) ||
+    execCount === undefined
+  ) {
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: 'not a $queryStats entry (key.queryShape and metrics.execCount expected)',
+      },
+    };
   }
   const total = acc(metrics.totalExecMicros);
   const first = acc(metrics.firstResponseExecMicros);
@@ -114,18 +129,23 @@ export function readEntry(doc: unknown, origin: string): { entry: QueryStatsEntr
 }
 
 const SHELL_HINT =
-  "save it as JSON: mongosh URI --quiet --eval 'EJSON.stringify(db.getSiblingDB(\"admin\").aggregate([{$queryStats: {}}]).toArray())' > stats.json";
+  'save it as JSON: mongosh URI --quiet --eval \'EJSON.stringify(db.getSiblingDB("admin").aggregate([{$queryStats: {}}]).toArray())\' > stats.json';
 
 /** A saved output: a JSON / Extended JSON array, or one document a line. */
 export function parseQueryStatsText(text: string, source: string): QueryStatsSnapshot {
   const trimmed = text.trim();
   let docs: unknown[];
-  if (trimmed === '') throw new UsageError(`capture: ${source} is empty: expected the output of $queryStats as JSON`);
+  if (trimmed === '')
+    throw new UsageError(`capture: ${source} is empty: expected the output of $queryStats as JSON`);
   try {
     if (trimmed.startsWith('[')) {
       const parsed = JSON.parse(trimmed) as unknown;
       docs = Array.isArray(parsed) ? parsed : [parsed];
-    } else docs = trimmed.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+    } else
+      docs = trimmed
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as unknown);
   } catch (err) {
     const shell = /\b(Long|ISODate|Decimal128|Timestamp)\(/.test(trimmed);
     throw new UsageError(
@@ -143,9 +163,17 @@ export function parseQueryStatsText(text: string, source: string): QueryStatsSna
     if (t !== undefined) asOf = Math.max(asOf ?? 0, t);
   });
   if (entries.length === 0 && docs.length > 0) {
-    throw new UsageError(`capture: ${source}: no $queryStats entry in ${docs.length} documents (each needs key.queryShape and metrics.execCount); ${SHELL_HINT}`);
+    throw new UsageError(
+      `capture: ${source}: no $queryStats entry in ${docs.length} documents (each needs key.queryShape and metrics.execCount); ${SHELL_HINT}`,
+    );
   }
-  return { source, entries, skips, recordsRead: docs.length, ...(asOf !== undefined ? { asOf: new Date(asOf * 1000) } : {}) };
+  return {
+    source,
+    entries,
+    skips,
+    recordsRead: docs.length,
+    ...(asOf !== undefined ? { asOf: new Date(asOf * 1000) } : {}),
+  };
 }
 
 /** A namespace or field name `transformIdentifiers` hashed: base64 of an HMAC-SHA-256 (44 characters). */
@@ -161,20 +189,49 @@ function hasHashedFieldName(v: unknown): boolean {
 const KEY_COMMAND_FIELDS = ['readConcern', 'hint', 'collation', 'allowDiskUse'];
 
 /** The command the shape stands for, with its placeholders given values, or why it cannot be replayed. */
-export function commandOf(entry: QueryStatsEntry, values: ValueSource): { served: ServedOp; counts: LiteralCounts } | { skip: Skip } {
+export function commandOf(
+  entry: QueryStatsEntry,
+  values: ValueSource,
+): { served: ServedOp; counts: LiteralCounts } | { skip: Skip } {
   const { shape, key, origin } = entry;
   const cmdNs = isObject(shape.cmdNs) ? shape.cmdNs : {};
   const db = typeof cmdNs.db === 'string' ? cmdNs.db : undefined;
   const coll = typeof cmdNs.coll === 'string' ? cmdNs.coll : undefined;
   const command = typeof shape.command === 'string' ? shape.command : undefined;
-  if (!db || !command) return { skip: { origin, reason: 'does not parse', detail: 'a queryShape without cmdNs.db or command' } };
+  if (!db || !command)
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: 'a queryShape without cmdNs.db or command',
+      },
+    };
   if ((coll !== undefined && HASHED.test(coll)) || HASHED.test(db) || hasHashedFieldName(shape)) {
-    return { skip: { origin, reason: 'identifiers hashed (transformIdentifiers)', detail: `${command}: namespaces and field names were hashed with transformIdentifiers; run $queryStats without it` } };
+    return {
+      skip: {
+        origin,
+        reason: 'identifiers hashed (transformIdentifiers)',
+        detail: `${command}: namespaces and field names were hashed with transformIdentifiers; run $queryStats without it`,
+      },
+    };
   }
   if (key.collectionType === 'changeStream' || key.collectionType === 'virtual') {
-    return { skip: { origin, reason: 'not a workload command', detail: `${command} on a ${String(key.collectionType)} (${db}${coll ? `.${coll}` : ''})` } };
+    return {
+      skip: {
+        origin,
+        reason: 'not a workload command',
+        detail: `${command} on a ${String(key.collectionType)} (${db}${coll ? `.${coll}` : ''})`,
+      },
+    };
   }
-  if (!coll) return { skip: { origin, reason: 'not a workload command', detail: `${command} on a database (${db})` } };
+  if (!coll)
+    return {
+      skip: {
+        origin,
+        reason: 'not a workload command',
+        detail: `${command} on a database (${db})`,
+      },
+    };
   const ns = `${db}.${coll}`;
   const body: Record<string, unknown> = {};
   const { cmdNs: _ns, command: _c, ...rest } = shape;
@@ -183,11 +240,25 @@ export function commandOf(entry: QueryStatsEntry, values: ValueSource): { served
   else if (command === 'distinct') body.distinct = coll;
   else if (command === 'count') body.count = coll;
   else {
-    return { skip: { origin, reason: 'not a workload command', detail: `${command} on ${ns}: a $queryStats shape capture does not replay (find, aggregate, distinct and count only)` } };
+    return {
+      skip: {
+        origin,
+        reason: 'not a workload command',
+        detail: `${command} on ${ns}: a $queryStats shape capture does not replay (find, aggregate, distinct and count only)`,
+      },
+    };
   }
-  for (const f of KEY_COMMAND_FIELDS) if (key[f] !== undefined && rest[f] === undefined) rest[f] = key[f];
+  for (const f of KEY_COMMAND_FIELDS)
+    if (key[f] !== undefined && rest[f] === undefined) rest[f] = key[f];
   const filled = fillPlaceholders(command, rest, values, entry);
-  if ('cannot' in filled) return { skip: { origin, reason: 'a literal that cannot be generated', detail: `${command} on ${ns}: ${filled.cannot}` } };
+  if ('cannot' in filled)
+    return {
+      skip: {
+        origin,
+        reason: 'a literal that cannot be generated',
+        detail: `${command} on ${ns}: ${filled.cannot}`,
+      },
+    };
   Object.assign(body, filled.command);
   if (command === 'aggregate' && body.cursor === undefined) body.cursor = {};
   return {
@@ -209,10 +280,17 @@ function namespaceOf(shape: Record<string, unknown>): string {
 }
 
 /** What one entry served in the span read: the whole entry (cumulative), or its difference between two snapshots. */
-function served(after: QueryStatsEntry, before: QueryStatsEntry | undefined): QueryStatsMetrics | undefined {
+function served(
+  after: QueryStatsEntry,
+  before: QueryStatsEntry | undefined,
+): QueryStatsMetrics | undefined {
   // An entry evicted and seen again between the snapshots starts over: its counts are all in the window.
-  const same = before && before.firstSeen?.getTime() === after.firstSeen?.getTime() && before.execCount <= after.execCount;
-  const minus = (a: number | undefined, b: number | undefined) => (a === undefined ? undefined : same ? a - (b ?? 0) : a);
+  const same =
+    before &&
+    before.firstSeen?.getTime() === after.firstSeen?.getTime() &&
+    before.execCount <= after.execCount;
+  const minus = (a: number | undefined, b: number | undefined) =>
+    a === undefined ? undefined : same ? a - (b ?? 0) : a;
   const execCount = minus(after.execCount, before?.execCount) ?? 0;
   if (execCount <= 0) return undefined;
   return {
@@ -243,12 +321,20 @@ export interface QueryStatsCaptureOptions {
  * One snapshot (weights: execCount since each entry was first seen) or two (weights: the difference,
  * what ran between them) into a workload.
  */
-export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: QueryStatsCaptureOptions): CaptureOutcome {
-  if (snapshots.length < 1 || snapshots.length > 2) throw new UsageError('capture: --query-stats takes one snapshot (cumulative) or two (their difference)');
+export function captureFromQueryStats(
+  snapshots: QueryStatsSnapshot[],
+  options: QueryStatsCaptureOptions,
+): CaptureOutcome {
+  if (snapshots.length < 1 || snapshots.length > 2)
+    throw new UsageError(
+      'capture: --query-stats takes one snapshot (cumulative) or two (their difference)',
+    );
   const after = snapshots[snapshots.length - 1];
   const before = snapshots.length === 2 ? snapshots[0] : undefined;
   if (before?.asOf && after.asOf && before.asOf > after.asOf) {
-    throw new UsageError(`capture: --query-stats ${before.source} ${after.source}: the first was read after the second (asOf ${before.asOf.toISOString()} > ${after.asOf.toISOString()}): give the earlier snapshot first`);
+    throw new UsageError(
+      `capture: --query-stats ${before.source} ${after.source}: the first was read after the second (asOf ${before.asOf.toISOString()} > ${after.asOf.toISOString()}): give the earlier snapshot first`,
+    );
   }
   const builder = new CaptureBuilder({ keepFailed: options.keepFailed });
   builder.noWorkloadHint =
@@ -264,7 +350,11 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
     builder.servedOps++;
     const metrics = served(entry, earlier.get(entry.id));
     if (!metrics) {
-      builder.skip({ origin: entry.origin, reason: 'not run between the snapshots', detail: `${String(entry.shape.command)} on ${namespaceOf(entry.shape)}` });
+      builder.skip({
+        origin: entry.origin,
+        reason: 'not run between the snapshots',
+        detail: `${String(entry.shape.command)} on ${namespaceOf(entry.shape)}`,
+      });
       continue;
     }
     const outcome = commandOf(entry, options.values);
@@ -279,10 +369,18 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
       if (entry.latestSeen && (!to || entry.latestSeen > to)) to = entry.latestSeen;
     }
   }
-  const windowSeconds = before ? (before.asOf && after.asOf ? (after.asOf.getTime() - before.asOf.getTime()) / 1000 : options.windowSeconds) : undefined;
+  const windowSeconds = before
+    ? before.asOf && after.asOf
+      ? (after.asOf.getTime() - before.asOf.getTime()) / 1000
+      : options.windowSeconds
+    : undefined;
   const reading: QueryStatsReading = {
     mode: before ? 'window' : 'cumulative',
-    snapshots: snapshots.map((s) => ({ source: s.source, entries: s.entries.length, ...(s.asOf ? { asOf: s.asOf.toISOString() } : {}) })),
+    snapshots: snapshots.map((s) => ({
+      source: s.source,
+      entries: s.entries.length,
+      ...(s.asOf ? { asOf: s.asOf.toISOString() } : {}),
+    })),
     ...(windowSeconds !== undefined && windowSeconds > 0 ? { windowSeconds } : {}),
     ...(from ? { firstSeen: from.toISOString() } : {}),
     ...(to ? { latestSeen: to.toISOString() } : {}),
@@ -298,7 +396,12 @@ export function captureFromQueryStats(snapshots: QueryStatsSnapshot[], options: 
       ...(after.asOf ? { lastAt: after.asOf.toISOString() } : {}),
     };
   }
-  return builder.finish(options.name, options.insertDocument, options.insertDocuments, snapshots.map((s) => s.source));
+  return builder.finish(
+    options.name,
+    options.insertDocument,
+    options.insertDocuments,
+    snapshots.map((s) => s.source),
+  );
 }
 
 function addCounts(to: LiteralCounts, from: LiteralCounts): void {

@@ -19,17 +19,25 @@ export interface SourceLine {
 
 /** The files to read: each argument that is a file, and the files directly inside each directory argument. */
 export async function expandSources(sources: string[]): Promise<string[]> {
-  if (sources.length === 0) throw new UsageError('capture: name at least one log file or directory (or --uri with --db for the profiler)');
+  if (sources.length === 0)
+    throw new UsageError(
+      'capture: name at least one log file or directory (or --uri with --db for the profiler)',
+    );
   const files: string[] = [];
   for (const source of sources) {
     let info;
     try {
       info = await stat(source);
     } catch (err) {
-      throw new UsageError(`capture: cannot read ${source}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : messageOf(err)}`);
+      throw new UsageError(
+        `capture: cannot read ${source}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : messageOf(err)}`,
+      );
     }
     if (info.isDirectory()) {
-      const names = (await readdir(source, { withFileTypes: true })).filter((d) => d.isFile() && !d.name.startsWith('.')).map((d) => d.name).sort();
+      const names = (await readdir(source, { withFileTypes: true }))
+        .filter((d) => d.isFile() && !d.name.startsWith('.'))
+        .map((d) => d.name)
+        .sort();
       if (names.length === 0) throw new UsageError(`capture: directory ${source} holds no files`);
       files.push(...names.map((n) => join(source, n)));
     } else {

@@ -33,13 +33,22 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
           `${summary.shapes.length} shapes (\`workload.json\`, one op per shape with its \`weight\`).`,
   );
   if (summary.firstAt && summary.lastAt) {
-    lines.push(`Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} ${unit}/s on average` : ''}.`);
+    lines.push(
+      `Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} ${unit}/s on average` : ''}.`,
+    );
   }
   if (summary.queryStats) lines.push('', ...queryStatsSection(summary));
-  else lines.push('', 'Latencies below are the server\'s own (`durationMillis` as logged), not measured by mongo-bench.', '');
+  else
+    lines.push(
+      '',
+      "Latencies below are the server's own (`durationMillis` as logged), not measured by mongo-bench.",
+      '',
+    );
   lines.push(`![share of operations and of server time by shape](${chartFile})`, '');
   lines.push('## Shapes', '');
-  lines.push('| op | type | namespace | shape | count | share of ops | share of server time | p50 ms | p95 ms | max ms | plan | queryHash |');
+  lines.push(
+    '| op | type | namespace | shape | count | share of ops | share of server time | p50 ms | p95 ms | max ms | plan | queryHash |',
+  );
   lines.push('| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |');
   for (const s of summary.shapes) {
     const l = s.latencyMillis;
@@ -73,13 +82,26 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   if (summary.skipped.length === 0) lines.push('Nothing was skipped.');
   else {
     lines.push('| reason | count | first examples |', '| --- | ---: | --- |');
-    for (const s of summary.skipped) lines.push(`| ${s.reason} | ${fmt(s.count)} | ${cell(s.examples.map((e) => clip(e, 160)).join('; '))} |`);
+    for (const s of summary.skipped)
+      lines.push(
+        `| ${s.reason} | ${fmt(s.count)} | ${cell(s.examples.map((e) => clip(e, 160)).join('; '))} |`,
+      );
   }
   lines.push('');
-  if (!summary.queryStats) lines.push(`Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`, '');
+  if (!summary.queryStats)
+    lines.push(
+      `Other log entries (connections, storage, replication, ...): ${fmt(summary.otherEntries)}.`,
+      '',
+    );
   lines.push('## Replaying it', '');
-  lines.push('    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60', '');
-  lines.push('Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.', '');
+  lines.push(
+    '    mongo-bench run --uri mongodb://HOST --workload-file workload.json --no-load --clients 8 --seconds 60',
+    '',
+  );
+  lines.push(
+    'Each client draws the ops by weight (reproducibly with `--seed`): the mix of a run matches the shares above.',
+    '',
+  );
   if (!summary.queryStats) lines.push('## Capturing every operation', '', SLOWMS_ADVICE, '');
   return lines.join('\n');
 }
@@ -111,14 +133,18 @@ function queryStatsSection(summary: CaptureSummary): string[] {
     '',
   );
   const l = q.literals;
-  const dropped = l ? Object.entries(l.dropped).map(([k, n]) => `${k} ${fmt(n)}`).join(', ') : '';
+  const dropped = l
+    ? Object.entries(l.dropped)
+        .map(([k, n]) => `${k} ${fmt(n)}`)
+        .join(', ')
+    : '';
   lines.push(
     `**Values.** $queryStats keeps no literal, only its type (\`{item: {$eq: "?string"}}\`). ${
       q.values === 'sample'
-        ? 'Each in a filter was given a pick among its field\'s sampled values of its type (`--docs-like` with `--keep-sample`: they are in sample.json too), else the `--docs-like` template of its field, else a generator of its type'
+        ? "Each in a filter was given a pick among its field's sampled values of its type (`--docs-like` with `--keep-sample`: they are in sample.json too), else the `--docs-like` template of its field, else a generator of its type"
         : q.values === 'docs-like'
-        ? 'Each was given the `--docs-like` template of its field (sampled ranges and lengths, no sampled value) where the template has it, else a generator of its type'
-        : 'Without `--docs-like` each was given a generator of its type: a number one of the loader\'s `_id`s 0..9999, a string random text, a date within the shape\'s first..latest seen, an ObjectId a new one'
+          ? 'Each was given the `--docs-like` template of its field (sampled ranges and lengths, no sampled value) where the template has it, else a generator of its type'
+          : "Without `--docs-like` each was given a generator of its type: a number one of the loader's `_id`s 0..9999, a string random text, a date within the shape's first..latest seen, an ObjectId a new one"
     }: a replay runs the same shapes, but its matches are not your queries' matches (an equality on a random string finds nothing).` +
       (l
         ? ` Filled: ${l.fromSample ? `${fmt(l.fromSample)} from sampled values, ` : ''}${fmt(l.fromDocsLike)} from --docs-like, ${fmt(l.byType)} by type, ${fmt(l.expressionConstants)} expression constants as 1/true; ` +
@@ -126,9 +152,14 @@ function queryStatsSection(summary: CaptureSummary): string[] {
         : ''),
     '',
   );
-  lines.push('### Latency per shape (the server\'s, from $queryStats)', '');
-  lines.push('Means are over the executions read; max and min are the entry\'s since it was first seen. Microseconds, not measured by mongo-bench.', '');
-  lines.push('| op | type | namespace | executions | mean µs | mean first response µs | mean docs returned | max µs | min µs | first seen | latest seen |');
+  lines.push("### Latency per shape (the server's, from $queryStats)", '');
+  lines.push(
+    "Means are over the executions read; max and min are the entry's since it was first seen. Microseconds, not measured by mongo-bench.",
+    '',
+  );
+  lines.push(
+    '| op | type | namespace | executions | mean µs | mean first response µs | mean docs returned | max µs | min µs | first seen | latest seen |',
+  );
   lines.push('| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |');
   for (const s of summary.shapes) {
     const m = s.queryStats;
@@ -154,7 +185,9 @@ function readingNotes(summary: CaptureSummary): string[] {
     );
   }
   if (summary.truncatedInsertsKept) {
-    notes.push(`${fmt(summary.truncatedInsertsKept)} inserts kept although the server cut their logged \`documents\` (maxLogSizeKB): \`ninserted\` is whole, and a replay never uses logged documents.`);
+    notes.push(
+      `${fmt(summary.truncatedInsertsKept)} inserts kept although the server cut their logged \`documents\` (maxLogSizeKB): \`ninserted\` is whole, and a replay never uses logged documents.`,
+    );
   }
   if (summary.forwardedByMongos) {
     notes.push(
@@ -163,8 +196,13 @@ function readingNotes(summary: CaptureSummary): string[] {
     );
   }
   if (summary.composePrefixesStripped) {
-    notes.push(`${fmt(summary.composePrefixesStripped)} lines carried a \`docker compose logs\` prefix (\`db_1  | \`), stripped (\`docker compose logs --no-log-prefix\` writes none).`);
+    notes.push(
+      `${fmt(summary.composePrefixesStripped)} lines carried a \`docker compose logs\` prefix (\`db_1  | \`), stripped (\`docker compose logs --no-log-prefix\` writes none).`,
+    );
   }
-  if (summary.failedKept) notes.push(`${fmt(summary.failedKept)} operations that failed on the server were kept as workload (--keep-failed).`);
+  if (summary.failedKept)
+    notes.push(
+      `${fmt(summary.failedKept)} operations that failed on the server were kept as workload (--keep-failed).`,
+    );
   return notes;
 }

@@ -64,7 +64,7 @@ export type SkipReason =
   | 'does not parse'
   | 'write command already counted by its statements'
   | 'failed on the server'
-  | 'forwarded by a mongos (a shard\'s part of a split pipeline)'
+  | "forwarded by a mongos (a shard's part of a split pipeline)"
   | 'counted by its statement lines (sampled log)'
   | 'identifiers hashed (transformIdentifiers)'
   | 'not run between the snapshots'

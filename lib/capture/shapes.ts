@@ -19,7 +19,22 @@ export const PICK_LIMIT = 1000;
 const TRACK_LIMIT = PICK_LIMIT * 10;
 
 /** Extended JSON wrappers that stand for one BSON value (a constant), not a sub-document. */
-const EJSON_KEYS = new Set(['$date', '$oid', '$numberLong', '$numberInt', '$numberDouble', '$numberDecimal', '$uuid', '$binary', '$regularExpression', '$timestamp', '$minKey', '$maxKey', '$symbol', '$code']);
+const EJSON_KEYS = new Set([
+  '$date',
+  '$oid',
+  '$numberLong',
+  '$numberInt',
+  '$numberDouble',
+  '$numberDecimal',
+  '$uuid',
+  '$binary',
+  '$regularExpression',
+  '$timestamp',
+  '$minKey',
+  '$maxKey',
+  '$symbol',
+  '$code',
+]);
 
 function isEjsonValue(v: Record<string, unknown>): boolean {
   const keys = Object.keys(v);
@@ -41,7 +56,8 @@ function walk(value: unknown, path: Path, visit: (path: Path, value: unknown) =>
   }
   if (Array.isArray(value)) return value.map((item, i) => walk(item, [...path, i], visit));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = walk(v, [...path, k], visit);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    out[k] = walk(v, [...path, k], visit);
   return out;
 }
 
@@ -62,7 +78,9 @@ function withValueAt(root: unknown, path: Path, value: unknown): unknown {
   if (path.length === 0) return value;
   const [key, ...rest] = path;
   const container = root as Record<string | number, unknown>;
-  const copy: Record<string | number, unknown> = Array.isArray(root) ? [...(root as unknown[])] as unknown as Record<number, unknown> : { ...container };
+  const copy: Record<string | number, unknown> = Array.isArray(root)
+    ? ([...(root as unknown[])] as unknown as Record<number, unknown>)
+    : { ...container };
   copy[key] = withValueAt(container[key], rest, value);
   return copy;
 }
@@ -83,7 +101,14 @@ interface ValueStats {
 function dateMillis(v: unknown): number | undefined {
   if (!isObject(v) || !('$date' in v)) return undefined;
   const d = v.$date;
-  const ms = typeof d === 'string' ? Date.parse(d) : isObject(d) && typeof d.$numberLong === 'string' ? Number(d.$numberLong) : typeof d === 'number' ? d : NaN;
+  const ms =
+    typeof d === 'string'
+      ? Date.parse(d)
+      : isObject(d) && typeof d.$numberLong === 'string'
+        ? Number(d.$numberLong)
+        : typeof d === 'number'
+          ? d
+          : NaN;
   return Number.isFinite(ms) ? ms : undefined;
 }
 
@@ -110,7 +135,13 @@ export function templateFor(stats: ValueStats): unknown {
   if (values.length === 1 && !stats.overflow) return values[0].value;
   const many = stats.overflow || values.length > PICK_LIMIT;
   if (many && stats.allIntegers) return { '#RAND_INT': [stats.min, stats.max + 1] };
-  if (many && stats.allDates) return { '#RAND_DATE': [{ $date: new Date(stats.min).toISOString() }, { $date: new Date(stats.max + 1).toISOString() }] };
+  if (many && stats.allDates)
+    return {
+      '#RAND_DATE': [
+        { $date: new Date(stats.min).toISOString() },
+        { $date: new Date(stats.max + 1).toISOString() },
+      ],
+    };
   const kept = values.slice(0, PICK_LIMIT);
   return { '#PICK': { values: kept.map((v) => v.value), weights: kept.map((v) => v.count) } };
 }
@@ -138,11 +169,19 @@ export interface Shape {
   queryStats?: QueryStatsMetrics;
 }
 
-function mergeMetrics(into: QueryStatsMetrics | undefined, m: QueryStatsMetrics): QueryStatsMetrics {
+function mergeMetrics(
+  into: QueryStatsMetrics | undefined,
+  m: QueryStatsMetrics,
+): QueryStatsMetrics {
   if (!into) return { ...m };
   const add = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : a + b);
-  const pick = (a: number | undefined, b: number | undefined, f: (x: number, y: number) => number) => (a === undefined ? b : b === undefined ? a : f(a, b));
-  const date = (a: Date | undefined, b: Date | undefined, later: boolean) => (!a ? b : !b ? a : (b > a) === later ? b : a);
+  const pick = (
+    a: number | undefined,
+    b: number | undefined,
+    f: (x: number, y: number) => number,
+  ) => (a === undefined ? b : b === undefined ? a : f(a, b));
+  const date = (a: Date | undefined, b: Date | undefined, later: boolean) =>
+    !a ? b : !b ? a : b > a === later ? b : a;
   return {
     execCount: into.execCount + m.execCount,
     execMicros: add(into.execMicros, m.execMicros),
@@ -167,7 +206,11 @@ export class ShapeTable {
     for (const path of st.valuePaths) {
       const sub = getAt(skeleton, path);
       if (sub === undefined) continue;
-      shaped = withValueAt(shaped, path, walk(sub, path, (p, v) => leaves.push({ path: p, value: v }))) as Record<string, unknown>;
+      shaped = withValueAt(
+        shaped,
+        path,
+        walk(sub, path, (p, v) => leaves.push({ path: p, value: v })),
+      ) as Record<string, unknown>;
     }
     const key = JSON.stringify(shaped);
     let shape = this.shapes.get(key);
@@ -193,19 +236,30 @@ export class ShapeTable {
       // A $queryStats entry: its executions at once, its time as the server summed it.
       shape.count += st.queryStats.execCount;
       shape.queryStats = mergeMetrics(shape.queryStats, st.queryStats);
-      if (st.queryStats.execMicros !== undefined) shape.serverMillis += st.queryStats.execMicros / 1000;
+      if (st.queryStats.execMicros !== undefined)
+        shape.serverMillis += st.queryStats.execMicros / 1000;
     } else shape.count++;
     if (st.durationMillis !== undefined) {
       shape.serverMillis += st.durationMillis;
       shape.durations.push(st.durationMillis);
     }
-    if (st.from.planSummary) shape.plans.set(st.from.planSummary, (shape.plans.get(st.from.planSummary) ?? 0) + 1);
+    if (st.from.planSummary)
+      shape.plans.set(st.from.planSummary, (shape.plans.get(st.from.planSummary) ?? 0) + 1);
     if (st.from.shapeHash) shape.hashes.add(st.from.shapeHash);
     for (const leaf of leaves) {
       const id = JSON.stringify(leaf.path);
       let stats = shape.values.get(id);
       if (!stats) {
-        stats = { path: leaf.path, seen: 0, distinct: new Map(), overflow: false, allIntegers: true, allDates: true, min: Infinity, max: -Infinity };
+        stats = {
+          path: leaf.path,
+          seen: 0,
+          distinct: new Map(),
+          overflow: false,
+          allIntegers: true,
+          allDates: true,
+          min: Infinity,
+          max: -Infinity,
+        };
         shape.values.set(id, stats);
       }
       note(stats, leaf.value);
@@ -225,7 +279,10 @@ export function shapeOp(shape: Shape, insertDocument: unknown): Record<string, u
     const batch = typeof op.batch === 'number' ? op.batch : 1;
     delete op.batch;
     // Every document a replay inserts carries capture's mark: what a synthetic delete removes.
-    const doc = isObject(insertDocument) && !('capturedBy' in insertDocument) ? { ...insertDocument, capturedBy: CAPTURED_BY } : insertDocument;
+    const doc =
+      isObject(insertDocument) && !('capturedBy' in insertDocument)
+        ? { ...insertDocument, capturedBy: CAPTURED_BY }
+        : insertDocument;
     op.doc = batch > 1 ? Array.from({ length: batch }, () => doc) : doc;
   }
   op.weight = shape.count;
@@ -248,6 +305,7 @@ function describe(type: StatementType, shaped: Record<string, unknown>): string 
     if (!('projection' in renamed)) renamed.projection = filter;
     return `${type} ${JSON.stringify(renamed)}`;
   }
-  const body = type === 'insert' ? `batch of ${String(rest.batch)}` : JSON.stringify(rest.command ?? rest);
+  const body =
+    type === 'insert' ? `batch of ${String(rest.batch)}` : JSON.stringify(rest.command ?? rest);
   return `${type} ${body}`;
 }

@@ -16,10 +16,31 @@ import type { OpType } from '../workload/language/op-spec';
 
 /** Fields the driver adds to every command (sessions, gossip, routing, stable API): stripped, never replayed. */
 export const DRIVER_FIELDS = new Set([
-  'lsid', '$clusterTime', 'txnNumber', '$db', 'autocommit', 'startTransaction', 'apiVersion', 'apiStrict',
-  'apiDeprecationErrors', '$audit', '$client', 'mayBypassWriteBlocking', 'shardVersion', 'databaseVersion',
-  'clientOperationKey', '$configTime', '$topologyTime', '$configServerState', '$queryOptions', 'stmtId', 'stmtIds',
-  '$readPreference', 'readConcern', 'writeConcern', 'comment',
+  'lsid',
+  '$clusterTime',
+  'txnNumber',
+  '$db',
+  'autocommit',
+  'startTransaction',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  '$audit',
+  '$client',
+  'mayBypassWriteBlocking',
+  'shardVersion',
+  'databaseVersion',
+  'clientOperationKey',
+  '$configTime',
+  '$topologyTime',
+  '$configServerState',
+  '$queryOptions',
+  'stmtId',
+  'stmtIds',
+  '$readPreference',
+  'readConcern',
+  'writeConcern',
+  'comment',
 ]);
 
 /**
@@ -33,7 +54,12 @@ export const MONGOS_FIELDS = new Set(['fromMongos', 'needsMerge']);
 
 /** Marks a command a mongos forwarded (a shard's log): routing versions or the fields above. */
 export function forwardedByMongos(command: Record<string, unknown>): boolean {
-  return command.fromMongos === true || command.needsMerge === true || 'shardVersion' in command || 'databaseVersion' in command;
+  return (
+    command.fromMongos === true ||
+    command.needsMerge === true ||
+    'shardVersion' in command ||
+    'databaseVersion' in command
+  );
 }
 
 /**
@@ -48,9 +74,28 @@ export const SYNTHETIC_UPDATE_FIELD = 'mb_replayed';
 export const SYNTHETIC_MARK = 'filter unknown';
 
 /** Aggregations that read the server's own state or never end: not replayable application reads. */
-const NON_WORKLOAD_STAGES = new Set(['$changeStream', '$currentOp', '$listSessions', '$listLocalSessions', '$collStats', '$indexStats', '$planCacheStats', '$listSearchIndexes', '$shardedDataDistribution']);
+const NON_WORKLOAD_STAGES = new Set([
+  '$changeStream',
+  '$currentOp',
+  '$listSessions',
+  '$listLocalSessions',
+  '$collStats',
+  '$indexStats',
+  '$planCacheStats',
+  '$listSearchIndexes',
+  '$shardedDataDistribution',
+]);
 
-export type StatementType = 'find' | 'findOne' | 'aggregate' | 'count' | 'distinct' | 'findAndModify' | 'insert' | 'update' | 'remove';
+export type StatementType =
+  | 'find'
+  | 'findOne'
+  | 'aggregate'
+  | 'count'
+  | 'distinct'
+  | 'findAndModify'
+  | 'insert'
+  | 'update'
+  | 'remove';
 
 /** One op of the future workload, before grouping: a benchRun op with constants still in place. */
 export interface Statement {
@@ -81,7 +126,8 @@ function commandName(command: Record<string, unknown>): string {
 
 function stripDriverFields(command: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(command)) if (!DRIVER_FIELDS.has(k) && !MONGOS_FIELDS.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(command))
+    if (!DRIVER_FIELDS.has(k) && !MONGOS_FIELDS.has(k)) out[k] = v;
   return out;
 }
 
@@ -90,11 +136,19 @@ function opOptions(command: Record<string, unknown>, write: boolean): Record<str
   const out: Record<string, unknown> = {};
   const rp = command.$readPreference;
   if (!write && isObject(rp) && typeof rp.mode === 'string' && rp.mode !== 'primary') {
-    out.readPreference = { mode: rp.mode, ...(Array.isArray(rp.tags) ? { tags: rp.tags } : {}), ...(typeof rp.maxStalenessSeconds === 'number' ? { maxStalenessSeconds: rp.maxStalenessSeconds } : {}) };
+    out.readPreference = {
+      mode: rp.mode,
+      ...(Array.isArray(rp.tags) ? { tags: rp.tags } : {}),
+      ...(typeof rp.maxStalenessSeconds === 'number'
+        ? { maxStalenessSeconds: rp.maxStalenessSeconds }
+        : {}),
+    };
   }
   const wc = command.writeConcern;
   if (write && isObject(wc)) {
-    const kept = Object.fromEntries(Object.entries(wc).filter(([k]) => ['w', 'j', 'wtimeout'].includes(k)));
+    const kept = Object.fromEntries(
+      Object.entries(wc).filter(([k]) => ['w', 'j', 'wtimeout'].includes(k)),
+    );
     if (Object.keys(kept).length > 0) out.writeConcern = kept;
   }
   return out;
@@ -103,11 +157,25 @@ function opOptions(command: Record<string, unknown>, write: boolean): Record<str
 /** A readConcern the application chose (the server logs `{}` or its implicit default otherwise). */
 function chosenReadConcern(command: Record<string, unknown>): Record<string, unknown> | undefined {
   const rc = command.readConcern;
-  if (!isObject(rc) || typeof rc.level !== 'string' || (rc.provenance !== undefined && rc.provenance !== 'clientSupplied')) return undefined;
+  if (
+    !isObject(rc) ||
+    typeof rc.level !== 'string' ||
+    (rc.provenance !== undefined && rc.provenance !== 'clientSupplied')
+  )
+    return undefined;
   return { level: rc.level };
 }
 
-const FIND_OP_FIELDS = new Set(['find', 'filter', 'projection', 'sort', 'limit', 'skip', 'batchSize', 'singleBatch']);
+const FIND_OP_FIELDS = new Set([
+  'find',
+  'filter',
+  'projection',
+  'sort',
+  'limit',
+  'skip',
+  'batchSize',
+  'singleBatch',
+]);
 
 function fromFind(s: ServedOp, command: Record<string, unknown>, db: string): Statement {
   const ns = `${db}.${String(command.find)}`;
@@ -118,11 +186,25 @@ function fromFind(s: ServedOp, command: Record<string, unknown>, db: string): St
   if (!plain) {
     // hint, collation, maxTimeMS, a read concern...: benchRun's find op has no field for them; the
     // command op sends the find as logged (and reads its first batch only).
-    return { from: s, type: 'find', op: { op: 'command' satisfies OpType, ns, command: { ...body, ...(readConcern ? { readConcern } : {}) }, ...options }, valuePaths: [['command', 'filter']] };
+    return {
+      from: s,
+      type: 'find',
+      op: {
+        op: 'command' satisfies OpType,
+        ns,
+        command: { ...body, ...(readConcern ? { readConcern } : {}) },
+        ...options,
+      },
+      valuePaths: [['command', 'filter']],
+    };
   }
   const limit = typeof body.limit === 'number' ? Math.abs(body.limit) : undefined;
   if (limit === 1 && body.singleBatch === true && body.skip === undefined) {
-    const op: Record<string, unknown> = { op: 'findOne' satisfies OpType, ns, query: body.filter ?? {} };
+    const op: Record<string, unknown> = {
+      op: 'findOne' satisfies OpType,
+      ns,
+      query: body.filter ?? {},
+    };
     if (isObject(body.projection)) op.filter = body.projection;
     if (isObject(body.sort)) op.sort = body.sort;
     return { from: s, type: 'findOne', op: { ...op, ...options }, valuePaths: [['query']] };
@@ -136,12 +218,33 @@ function fromFind(s: ServedOp, command: Record<string, unknown>, db: string): St
   return { from: s, type: 'find', op: { ...op, ...options }, valuePaths: [['query']] };
 }
 
-function commandOp(s: ServedOp, type: StatementType, command: Record<string, unknown>, db: string, write: boolean, valuePaths: Path[]): Statement {
+function commandOp(
+  s: ServedOp,
+  type: StatementType,
+  command: Record<string, unknown>,
+  db: string,
+  write: boolean,
+  valuePaths: Path[],
+): Statement {
   const readConcern = write ? undefined : chosenReadConcern(command);
   // A command op sends its command as written: a write concern stays inside it.
   const { writeConcern, ...options } = opOptions(command, write);
-  const body = { ...stripDriverFields(command), ...(readConcern ? { readConcern } : {}), ...(writeConcern ? { writeConcern } : {}) };
-  return { from: s, type, op: { op: 'command' satisfies OpType, ns: `${db}.${String(command[commandName(command)])}`, command: body, ...options }, valuePaths };
+  const body = {
+    ...stripDriverFields(command),
+    ...(readConcern ? { readConcern } : {}),
+    ...(writeConcern ? { writeConcern } : {}),
+  };
+  return {
+    from: s,
+    type,
+    op: {
+      op: 'command' satisfies OpType,
+      ns: `${db}.${String(command[commandName(command)])}`,
+      command: body,
+      ...options,
+    },
+    valuePaths,
+  };
 }
 
 /**
@@ -154,14 +257,34 @@ function missingPart(kind: 'update' | 'remove', st: Record<string, unknown>): st
   return undefined;
 }
 
-function updateStatement(s: ServedOp, ns: string, st: Record<string, unknown>, options: Record<string, unknown>): Statement {
-  const op: Record<string, unknown> = { op: 'update' satisfies OpType, ns, query: st.q, update: st.u };
+function updateStatement(
+  s: ServedOp,
+  ns: string,
+  st: Record<string, unknown>,
+  options: Record<string, unknown>,
+): Statement {
+  const op: Record<string, unknown> = {
+    op: 'update' satisfies OpType,
+    ns,
+    query: st.q,
+    update: st.u,
+  };
   if (st.multi === true) op.multi = true;
   if (st.upsert === true) op.upsert = true;
-  return { from: s, type: 'update', op: { ...op, ...options }, valuePaths: [['query'], ['update']] };
+  return {
+    from: s,
+    type: 'update',
+    op: { ...op, ...options },
+    valuePaths: [['query'], ['update']],
+  };
 }
 
-function removeStatement(s: ServedOp, ns: string, st: Record<string, unknown>, options: Record<string, unknown>): Statement {
+function removeStatement(
+  s: ServedOp,
+  ns: string,
+  st: Record<string, unknown>,
+  options: Record<string, unknown>,
+): Statement {
   const op: Record<string, unknown> = { op: 'remove' satisfies OpType, ns, query: st.q };
   // A delete statement's limit: 0 removes every match, 1 one (the delete command's `limit`).
   if (st.limit === 0 || st.limit === false) op.multi = true;
@@ -170,7 +293,8 @@ function removeStatement(s: ServedOp, ns: string, st: Record<string, unknown>, o
 
 /** Splits a duration among n statements (a write command logs one duration for all of them). */
 function share(statements: Statement[], durationMillis: number | undefined): Statement[] {
-  if (durationMillis !== undefined) for (const st of statements) st.durationMillis = durationMillis / statements.length;
+  if (durationMillis !== undefined)
+    for (const st of statements) st.durationMillis = durationMillis / statements.length;
   return statements;
 }
 
@@ -178,7 +302,17 @@ function share(statements: Statement[], durationMillis: number | undefined): Sta
 function insertStatement(s: ServedOp, command: Record<string, unknown>, db: string): Statement {
   const documents = Array.isArray(command.documents) ? command.documents.length : undefined;
   const batch = Math.max(1, s.ninserted ?? documents ?? 1);
-  return { from: s, type: 'insert', op: { op: 'insert' satisfies OpType, ns: `${db}.${String(command.insert)}`, batch, ...opOptions(command, true) }, valuePaths: [] };
+  return {
+    from: s,
+    type: 'insert',
+    op: {
+      op: 'insert' satisfies OpType,
+      ns: `${db}.${String(command.insert)}`,
+      batch,
+      ...opOptions(command, true),
+    },
+    valuePaths: [],
+  };
 }
 
 /**
@@ -195,12 +329,28 @@ function insertStatement(s: ServedOp, command: Record<string, unknown>, db: stri
  *   matches nothing.
  * Both carry `synthetic: "filter unknown"` in workload.json and capture.md.
  */
-function syntheticStatement(s: ServedOp, name: 'update' | 'delete', ns: string, options: Record<string, unknown>): Statement {
+function syntheticStatement(
+  s: ServedOp,
+  name: 'update' | 'delete',
+  ns: string,
+  options: Record<string, unknown>,
+): Statement {
   const op: Record<string, unknown> =
     name === 'update'
-      ? { op: 'update' satisfies OpType, ns, query: { _id: { '#RAND_INT': [0, SYNTHETIC_UPDATE_KEYS] } }, update: { $inc: { [SYNTHETIC_UPDATE_FIELD]: 1 } } }
+      ? {
+          op: 'update' satisfies OpType,
+          ns,
+          query: { _id: { '#RAND_INT': [0, SYNTHETIC_UPDATE_KEYS] } },
+          update: { $inc: { [SYNTHETIC_UPDATE_FIELD]: 1 } },
+        }
       : { op: 'remove' satisfies OpType, ns, query: { capturedBy: CAPTURED_BY } };
-  return { from: s, type: name === 'update' ? 'update' : 'remove', op: { ...op, ...options, synthetic: SYNTHETIC_MARK }, valuePaths: [], synthetic: true };
+  return {
+    from: s,
+    type: name === 'update' ? 'update' : 'remove',
+    op: { ...op, ...options, synthetic: SYNTHETIC_MARK },
+    valuePaths: [],
+    synthetic: true,
+  };
 }
 
 /** The mark capture's insert documents carry (PLACEHOLDER_DOCUMENT's, and added to --docs-like ones): what a synthetic delete removes. */
@@ -212,50 +362,124 @@ function isTruncatedProfileCommand(command: Record<string, unknown>): boolean {
 
 export function statementsOf(s: ServedOp): Statements {
   const db = databaseOf(s.ns);
-  if (INTERNAL_DATABASES.has(db)) return { skip: { origin: s.origin, reason: 'internal namespace (admin, config, local)', detail: s.ns } };
+  if (INTERNAL_DATABASES.has(db))
+    return {
+      skip: { origin: s.origin, reason: 'internal namespace (admin, config, local)', detail: s.ns },
+    };
   const command = s.command;
   if (isTruncatedProfileCommand(command)) {
     // OpDebug::append (src/mongo/db/curop.cpp) writes a command over appendMaxElementSize (50 KB) as
     // {$truncated: "<its first 50 KB as text>", comment?}: nothing of it can be replayed.
-    return { skip: { origin: s.origin, reason: 'truncated by the server (maxLogSizeKB)', detail: `a profile entry's command over 50 KB, written as {$truncated: ...} (${s.kind} on ${s.ns})` } };
+    return {
+      skip: {
+        origin: s.origin,
+        reason: 'truncated by the server (maxLogSizeKB)',
+        detail: `a profile entry's command over 50 KB, written as {$truncated: ...} (${s.kind} on ${s.ns})`,
+      },
+    };
   }
   if (s.kind === 'update' || s.kind === 'remove') {
     const missing = missingPart(s.kind, command);
-    if (missing) return { skip: { origin: s.origin, reason: 'does not parse', detail: `a ${s.kind} statement without ${missing} on ${s.ns}: never replayed with {} in its place` } };
-    const st = s.kind === 'update' ? updateStatement(s, s.ns, command, opOptions(command, true)) : removeStatement(s, s.ns, command, opOptions(command, true));
+    if (missing)
+      return {
+        skip: {
+          origin: s.origin,
+          reason: 'does not parse',
+          detail: `a ${s.kind} statement without ${missing} on ${s.ns}: never replayed with {} in its place`,
+        },
+      };
+    const st =
+      s.kind === 'update'
+        ? updateStatement(s, s.ns, command, opOptions(command, true))
+        : removeStatement(s, s.ns, command, opOptions(command, true));
     return { statements: share([st], s.durationMillis) };
   }
   const name = commandName(command);
   if (name === 'aggregate' && (command.fromMongos === true || command.needsMerge === true)) {
     // The pipeline is the shard's half of what the user sent to the mongos (the merging half ran there):
     // replayed through a mongos it would be another query.
-    return { skip: { origin: s.origin, reason: 'forwarded by a mongos (a shard\'s part of a split pipeline)', detail: `aggregate on ${s.ns} with ${command.needsMerge === true ? 'needsMerge' : 'fromMongos'}` } };
+    return {
+      skip: {
+        origin: s.origin,
+        reason: "forwarded by a mongos (a shard's part of a split pipeline)",
+        detail: `aggregate on ${s.ns} with ${command.needsMerge === true ? 'needsMerge' : 'fromMongos'}`,
+      },
+    };
   }
   const outcome = statementsByName(s, name, command, db);
-  if ('statements' in outcome && forwardedByMongos(command)) for (const st of outcome.statements) st.forwarded = true;
+  if ('statements' in outcome && forwardedByMongos(command))
+    for (const st of outcome.statements) st.forwarded = true;
   return outcome;
 }
 
-function statementsByName(s: ServedOp, name: string, command: Record<string, unknown>, db: string): Statements {
+function statementsByName(
+  s: ServedOp,
+  name: string,
+  command: Record<string, unknown>,
+  db: string,
+): Statements {
   switch (name) {
     case 'find':
       return { statements: share([fromFind(s, command, db)], s.durationMillis) };
     case 'aggregate': {
       const pipeline = Array.isArray(command.pipeline) ? command.pipeline : [];
-      const stage = pipeline.map((p) => (isObject(p) ? Object.keys(p)[0] : '')).find((k) => NON_WORKLOAD_STAGES.has(k));
-      if (stage) return { skip: { origin: s.origin, reason: 'not a workload command', detail: `aggregate with ${stage}` } };
-      if (typeof command.aggregate !== 'string') return { skip: { origin: s.origin, reason: 'not a workload command', detail: 'aggregate on a database ({aggregate: 1})' } };
+      const stage = pipeline
+        .map((p) => (isObject(p) ? Object.keys(p)[0] : ''))
+        .find((k) => NON_WORKLOAD_STAGES.has(k));
+      if (stage)
+        return {
+          skip: {
+            origin: s.origin,
+            reason: 'not a workload command',
+            detail: `aggregate with ${stage}`,
+          },
+        };
+      if (typeof command.aggregate !== 'string')
+        return {
+          skip: {
+            origin: s.origin,
+            reason: 'not a workload command',
+            detail: 'aggregate on a database ({aggregate: 1})',
+          },
+        };
       // The user's constants are in the $match stages; the other stages are the shape.
-      const matches = pipeline.flatMap((p, i): Path[] => (isObject(p) && '$match' in p ? [['command', 'pipeline', i, '$match']] : []));
-      return { statements: share([commandOp(s, 'aggregate', command, db, false, matches)], s.durationMillis) };
+      const matches = pipeline.flatMap((p, i): Path[] =>
+        isObject(p) && '$match' in p ? [['command', 'pipeline', i, '$match']] : [],
+      );
+      return {
+        statements: share(
+          [commandOp(s, 'aggregate', command, db, false, matches)],
+          s.durationMillis,
+        ),
+      };
     }
     case 'count':
-      return { statements: share([commandOp(s, 'count', command, db, false, [['command', 'query']])], s.durationMillis) };
+      return {
+        statements: share(
+          [commandOp(s, 'count', command, db, false, [['command', 'query']])],
+          s.durationMillis,
+        ),
+      };
     case 'distinct':
-      return { statements: share([commandOp(s, 'distinct', command, db, false, [['command', 'query']])], s.durationMillis) };
+      return {
+        statements: share(
+          [commandOp(s, 'distinct', command, db, false, [['command', 'query']])],
+          s.durationMillis,
+        ),
+      };
     case 'findAndModify':
     case 'findandmodify':
-      return { statements: share([commandOp(s, 'findAndModify', command, db, true, [['command', 'query'], ['command', 'update']])], s.durationMillis) };
+      return {
+        statements: share(
+          [
+            commandOp(s, 'findAndModify', command, db, true, [
+              ['command', 'query'],
+              ['command', 'update'],
+            ]),
+          ],
+          s.durationMillis,
+        ),
+      };
     case 'insert':
       return { statements: share([insertStatement(s, command, db)], s.durationMillis) };
     case 'update':
@@ -263,13 +487,33 @@ function statementsByName(s: ServedOp, name: string, command: Record<string, unk
       const list = command[name === 'update' ? 'updates' : 'deletes'];
       const ns = `${db}.${String(command[name])}`;
       const options = opOptions(command, true);
-      if (list === undefined) return { statements: share([syntheticStatement(s, name, ns, options)], s.durationMillis) };
+      if (list === undefined)
+        return { statements: share([syntheticStatement(s, name, ns, options)], s.durationMillis) };
       if (!Array.isArray(list) || list.length === 0 || !list.every(isObject)) {
-        return { skip: { origin: s.origin, reason: 'does not parse', detail: `${name} on ${ns} with an unreadable ${name === 'update' ? 'updates' : 'deletes'} list` } };
+        return {
+          skip: {
+            origin: s.origin,
+            reason: 'does not parse',
+            detail: `${name} on ${ns} with an unreadable ${name === 'update' ? 'updates' : 'deletes'} list`,
+          },
+        };
       }
-      const missing = list.map((st) => missingPart(name === 'update' ? 'update' : 'remove', st)).find((m) => m !== undefined);
-      if (missing) return { skip: { origin: s.origin, reason: 'does not parse', detail: `${name} on ${ns}: a statement without ${missing}: never replayed with {} in its place` } };
-      const statements = list.map((st) => (name === 'update' ? updateStatement(s, ns, st, options) : removeStatement(s, ns, st, options)));
+      const missing = list
+        .map((st) => missingPart(name === 'update' ? 'update' : 'remove', st))
+        .find((m) => m !== undefined);
+      if (missing)
+        return {
+          skip: {
+            origin: s.origin,
+            reason: 'does not parse',
+            detail: `${name} on ${ns}: a statement without ${missing}: never replayed with {} in its place`,
+          },
+        };
+      const statements = list.map((st) =>
+        name === 'update'
+          ? updateStatement(s, ns, st, options)
+          : removeStatement(s, ns, st, options),
+      );
       return { statements: share(statements, s.durationMillis) };
     }
     case 'getMore':

@@ -10,13 +10,21 @@ import { CaptureOutcome } from './capture';
 import { renderCaptureChart } from './chart';
 import { renderCaptureMarkdown } from './render-md';
 
-export const CAPTURE_FILES = { workload: 'workload.json', report: 'capture.md', summary: 'capture.json', chart: 'capture-shapes.png' } as const;
+export const CAPTURE_FILES = {
+  workload: 'workload.json',
+  report: 'capture.md',
+  summary: 'capture.json',
+  chart: 'capture-shapes.png',
+} as const;
 
 export async function writeCapture(dir: string, outcome: CaptureOutcome): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const png = await renderCaptureChart(outcome.summary);
   await writeFileAtomically(join(dir, CAPTURE_FILES.chart), png);
-  await writeFileAtomically(join(dir, CAPTURE_FILES.report), renderCaptureMarkdown(outcome.summary, CAPTURE_FILES.chart));
+  await writeFileAtomically(
+    join(dir, CAPTURE_FILES.report),
+    renderCaptureMarkdown(outcome.summary, CAPTURE_FILES.chart),
+  );
   await writeJsonAtomically(join(dir, CAPTURE_FILES.summary), outcome.summary);
   // The workload last: everything it is described by is already there.
   await writeJsonAtomically(join(dir, CAPTURE_FILES.workload), outcome.workload);

@@ -33,8 +33,20 @@ const CALIBRATE_OPTIONS = {
     default: CALIBRATE_DEFAULTS.clientsPerWorker,
     arg: intArg,
   }),
-  seconds: option({ flag: '--seconds <n>', help: 'measured seconds per run', schema: z.number(), default: CALIBRATE_DEFAULTS.seconds, arg: intArg }),
-  warmup: option({ flag: '--warmup <n>', help: 'seconds run before each measured run, not counted', schema: z.number(), default: CALIBRATE_DEFAULTS.warmupSeconds, arg: intArg }),
+  seconds: option({
+    flag: '--seconds <n>',
+    help: 'measured seconds per run',
+    schema: z.number(),
+    default: CALIBRATE_DEFAULTS.seconds,
+    arg: intArg,
+  }),
+  warmup: option({
+    flag: '--warmup <n>',
+    help: 'seconds run before each measured run, not counted',
+    schema: z.number(),
+    default: CALIBRATE_DEFAULTS.warmupSeconds,
+    arg: intArg,
+  }),
   docSize: option({
     flag: '--doc-size <bytes>',
     help: 'size of the document the null server returns for each findOne',
@@ -43,7 +55,11 @@ const CALIBRATE_OPTIONS = {
     arg: intArg,
   }),
   plain: option({ flag: '--no-plain', help: 'skip the plain driver loop', schema: z.boolean() }),
-  json: option({ flag: '--json <file>', help: 'also write the figures as JSON to this file', schema: z.string() }),
+  json: option({
+    flag: '--json <file>',
+    help: 'also write the figures as JSON to this file',
+    schema: z.string(),
+  }),
 };
 
 /** What commander hands over: only what was typed (the defaults are applied by validateCalibrateSettings's caller). */
@@ -52,37 +68,50 @@ type CalibrateFlags = TableValues<typeof CALIBRATE_OPTIONS>;
 export function registerCalibrate(program: Command, ctx: CliContext): void {
   const command = program
     .command('calibrate')
-    .description("measure what this machine can drive: the engine against a built-in null server at 1, 2, 4, ... workers, next to a plain driver loop");
+    .description(
+      'measure what this machine can drive: the engine against a built-in null server at 1, 2, 4, ... workers, next to a plain driver loop',
+    );
   addOptions(command, CALIBRATE_OPTIONS)
     .addHelpText(
       'after',
       '\nNo server is needed: a null server (a MongoDB wire-protocol responder that answers at once and stores nothing)\n' +
         'runs in a child process on 127.0.0.1 for the duration. Each row runs the 6to1 preset on the engine, then a plain\n' +
         'driver loop (findOne/updateOne 6:1) at the same concurrency on one event loop. Columns:\n' +
-        '  cpu µs/op              this process\'s CPU (every thread) over the measured window / ops: the client\'s cost\n' +
-        '  scaling                ops/s over the one-worker row\'s\n' +
-        '  engine/plain per core  engine ops per CPU-second over the plain loop\'s (> 1: the engine costs less per op)\n' +
-        '  server cpu µs/op       the null server\'s own CPU per op (its process), to show it stayed out of the way\n' +
+        "  cpu µs/op              this process's CPU (every thread) over the measured window / ops: the client's cost\n" +
+        "  scaling                ops/s over the one-worker row's\n" +
+        "  engine/plain per core  engine ops per CPU-second over the plain loop's (> 1: the engine costs less per op)\n" +
+        "  server cpu µs/op       the null server's own CPU per op (its process), to show it stayed out of the way\n" +
         'These figures measure mongo-bench, never MongoDB. On a shared or busy machine, repeat and compare.',
     )
     .action((flags: CalibrateFlags) => calibrateAction(flags, ctx));
 }
 
 async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<void> {
-  const given = { workersMax: flags.workersMax, clientsPerWorker: flags.clients, seconds: flags.seconds, warmupSeconds: flags.warmup, docBytes: flags.docSize, plain: flags.plain };
+  const given = {
+    workersMax: flags.workersMax,
+    clientsPerWorker: flags.clients,
+    seconds: flags.seconds,
+    warmupSeconds: flags.warmup,
+    docBytes: flags.docSize,
+    plain: flags.plain,
+  };
   const settings = validateCalibrateSettings({ ...CALIBRATE_DEFAULTS, ...dropUndefined(given) });
   const controller = new AbortController();
   const onSigint = () => controller.abort('SIGINT');
   process.once('SIGINT', onSigint);
   const workers = workerCounts(settings.workersMax);
-  ctx.out(`calibrate: 6to1 preset against the null server; workers ${workers.join(', ')} x ${settings.clientsPerWorker} clients; ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run`);
+  ctx.out(
+    `calibrate: 6to1 preset against the null server; workers ${workers.join(', ')} x ${settings.clientsPerWorker} clients; ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run`,
+  );
   const onEvent = (event: CalibrateEvent) => {
     switch (event.type) {
       case 'server':
         ctx.err(`null server on ${event.uri} (pid ${event.pid})`);
         break;
       case 'run-start':
-        ctx.err(`  ${event.what === 'engine' ? `engine, ${event.workers} worker(s)` : 'plain driver loop'}, ${counted(event.clients, 'client')}: ${event.seconds} s ...`);
+        ctx.err(
+          `  ${event.what === 'engine' ? `engine, ${event.workers} worker(s)` : 'plain driver loop'}, ${counted(event.clients, 'client')}: ${event.seconds} s ...`,
+        );
         break;
       case 'row': {
         const cells = calibrateRowCells(event.row);

@@ -6,11 +6,28 @@ import { UsageError } from '../config/errors';
 import { BSON } from 'mongodb';
 import { intArg, numberArg } from '../config/validate';
 import { writeJsonAtomically } from '../common/atomic-write';
-import { DEFAULT_SAMPLE_SIZE, DOCS_LIKE_FILE, docsLikeFile, sampleDocsLike } from '../capture/docs-like';
-import { captureFromLogs, captureFromProfiler, CAPTURE_FILES, CaptureOutcome, PLACEHOLDER_DOCUMENT, SLOWMS_ADVICE, writeCapture } from '../capture';
+import {
+  DEFAULT_SAMPLE_SIZE,
+  DOCS_LIKE_FILE,
+  docsLikeFile,
+  sampleDocsLike,
+} from '../capture/docs-like';
+import {
+  captureFromLogs,
+  captureFromProfiler,
+  CAPTURE_FILES,
+  CaptureOutcome,
+  PLACEHOLDER_DOCUMENT,
+  SLOWMS_ADVICE,
+  writeCapture,
+} from '../capture';
 import { fileTimestamp, messageOf } from '../common/values';
 import { readFile } from 'node:fs/promises';
-import { captureFromQueryStats, parseQueryStatsText, QueryStatsSnapshot } from '../capture/query-stats';
+import {
+  captureFromQueryStats,
+  parseQueryStatsText,
+  QueryStatsSnapshot,
+} from '../capture/query-stats';
 import { readQueryStatsLive } from '../capture/query-stats-live';
 
 const CAPTURE_HELP = `
@@ -102,7 +119,9 @@ function describeOutcome(outcome: CaptureOutcome): string {
       : `${s.statements.toLocaleString('en-US')} statements in ${s.shapes.length} shapes from ${s.recordsRead.toLocaleString('en-US')} lines:`,
   ];
   for (const shape of s.shapes.slice(0, 10)) {
-    lines.push(`  op ${String(shape.op).padStart(2)}  ${shape.sharePercent.toFixed(1).padStart(5)}% of ops  ${shape.serverSharePercent.toFixed(1).padStart(5)}% of server time  ${shape.type} ${shape.ns}`);
+    lines.push(
+      `  op ${String(shape.op).padStart(2)}  ${shape.sharePercent.toFixed(1).padStart(5)}% of ops  ${shape.serverSharePercent.toFixed(1).padStart(5)}% of server time  ${shape.type} ${shape.ns}`,
+    );
   }
   if (s.shapes.length > 10) lines.push(`  ... ${s.shapes.length - 10} more in capture.md`);
   const skipped = s.skipped.map((k) => `${k.reason} ${k.count}`).join(', ');
@@ -113,38 +132,87 @@ function describeOutcome(outcome: CaptureOutcome): string {
 export function registerCapture(program: Command, ctx: CliContext): void {
   program
     .command('capture')
-    .description("capture your own workload from mongod/mongos logs: shapes with weights and templates, runnable with run --workload-file")
+    .description(
+      'capture your own workload from mongod/mongos logs: shapes with weights and templates, runnable with run --workload-file',
+    )
     .argument('[sources...]', 'log files (plain or .gz) and directories of them')
     .option('--uri <uri>', 'read the profiler (system.profile) of this server instead of log files')
     .option('--db <name>', 'with --uri: the database whose system.profile to read')
-    .option('--profile-collection <name>', 'with --uri: read this copy of system.profile instead (it is capped: $out it to keep it)')
-    .option('--docs-like <uri/db.coll>', 'inserts write documents shaped like this collection ($sample, field types, sizes and ranges inferred; no sampled value is written)')
-    .option('--sample-size <n>', `with --docs-like: documents to $sample (default: ${DEFAULT_SAMPLE_SIZE})`, intArg('--sample-size'))
-    .option('--keep-sample', 'with --docs-like: also write the sampled documents to sample.json (by default nothing sampled reaches the disk)')
-    .option('-o, --out <dir>', 'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)')
-    .option('--name <name>', 'the workload\'s name (default: captured-<first source>)')
+    .option(
+      '--profile-collection <name>',
+      'with --uri: read this copy of system.profile instead (it is capped: $out it to keep it)',
+    )
+    .option(
+      '--docs-like <uri/db.coll>',
+      'inserts write documents shaped like this collection ($sample, field types, sizes and ranges inferred; no sampled value is written)',
+    )
+    .option(
+      '--sample-size <n>',
+      `with --docs-like: documents to $sample (default: ${DEFAULT_SAMPLE_SIZE})`,
+      intArg('--sample-size'),
+    )
+    .option(
+      '--keep-sample',
+      'with --docs-like: also write the sampled documents to sample.json (by default nothing sampled reaches the disk)',
+    )
+    .option(
+      '-o, --out <dir>',
+      'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)',
+    )
+    .option('--name <name>', "the workload's name (default: captured-<first source>)")
     .option('--json', 'print the capture summary as JSON on stdout')
-    .option('--sampled', 'the server logged with a sampleRate below 1: count update/delete statement lines only (detected when a statement line has no command)')
-    .option('--query-stats [files...]', "read $queryStats: saved output (one file: cumulative counts; two: their difference), or with --uri run the stage")
-    .option('--query-stats-window <seconds>', 'with --uri --query-stats: two snapshots this many seconds apart, weights from the difference', numberArg('--query-stats-window'))
-    .option('--keep-failed', 'keep operations that failed on the server (ok: 0) as workload (by default skipped, counted, with examples)')
+    .option(
+      '--sampled',
+      'the server logged with a sampleRate below 1: count update/delete statement lines only (detected when a statement line has no command)',
+    )
+    .option(
+      '--query-stats [files...]',
+      'read $queryStats: saved output (one file: cumulative counts; two: their difference), or with --uri run the stage',
+    )
+    .option(
+      '--query-stats-window <seconds>',
+      'with --uri --query-stats: two snapshots this many seconds apart, weights from the difference',
+      numberArg('--query-stats-window'),
+    )
+    .option(
+      '--keep-failed',
+      'keep operations that failed on the server (ok: 0) as workload (by default skipped, counted, with examples)',
+    )
     .addHelpText('after', CAPTURE_HELP)
     .action(async (sources: string[], flags: CaptureFlags) => {
       const queryStatsFiles = Array.isArray(flags.queryStats) ? flags.queryStats : [];
       if (flags.queryStats !== undefined) checkQueryStatsFlags(flags, queryStatsFiles, sources);
-      else if (flags.queryStatsWindow !== undefined) throw new UsageError('capture: option --query-stats-window needs --uri URI --query-stats');
-      if (flags.uri !== undefined && sources.length > 0) throw new UsageError('capture: give log files or --uri (the profiler), not both');
-      if (flags.uri === undefined && (flags.db !== undefined || flags.profileCollection !== undefined)) {
-        throw new UsageError(`capture: option ${flags.db !== undefined ? '--db' : '--profile-collection'} needs --uri`);
+      else if (flags.queryStatsWindow !== undefined)
+        throw new UsageError('capture: option --query-stats-window needs --uri URI --query-stats');
+      if (flags.uri !== undefined && sources.length > 0)
+        throw new UsageError('capture: give log files or --uri (the profiler), not both');
+      if (
+        flags.uri === undefined &&
+        (flags.db !== undefined || flags.profileCollection !== undefined)
+      ) {
+        throw new UsageError(
+          `capture: option ${flags.db !== undefined ? '--db' : '--profile-collection'} needs --uri`,
+        );
       }
-      if (flags.uri === undefined && sources.length === 0 && flags.queryStats === undefined) throw new UsageError('capture: name at least one log file or directory, or --uri URI --db NAME for the profiler');
+      if (flags.uri === undefined && sources.length === 0 && flags.queryStats === undefined)
+        throw new UsageError(
+          'capture: name at least one log file or directory, or --uri URI --db NAME for the profiler',
+        );
       if (flags.docsLike === undefined && (flags.keepSample || flags.sampleSize !== undefined)) {
-        throw new UsageError(`capture: option ${flags.keepSample ? '--keep-sample' : '--sample-size'} needs --docs-like`);
+        throw new UsageError(
+          `capture: option ${flags.keepSample ? '--keep-sample' : '--sample-size'} needs --docs-like`,
+        );
       }
       const outDir = flags.out ?? join('reports', `capture-${fileTimestamp(new Date())}`);
       assertWritableDir(outDir, 'option --out');
-      const docsLike = flags.docsLike !== undefined ? await sampleDocsLike(flags.docsLike, flags.sampleSize) : undefined;
-      if (docsLike) ctx.err(`capture: inserts will write documents like ${docsLike.source} (${docsLike.sample.length} sampled)`);
+      const docsLike =
+        flags.docsLike !== undefined
+          ? await sampleDocsLike(flags.docsLike, flags.sampleSize)
+          : undefined;
+      if (docsLike)
+        ctx.err(
+          `capture: inserts will write documents like ${docsLike.source} (${docsLike.sample.length} sampled)`,
+        );
       let lastReport = 0;
       // At most one line a second, but always the last one: it gives the true count.
       const progress = (text: string, last = false) => {
@@ -157,14 +225,24 @@ export function registerCapture(program: Command, ctx: CliContext): void {
         flags.queryStats !== undefined
           ? captureFromQueryStats(
               flags.uri !== undefined
-                ? await readQueryStatsLive(flags.uri, { windowSeconds: flags.queryStatsWindow, onProgress: (text) => ctx.err(`capture: ${text}`) })
+                ? await readQueryStatsLive(flags.uri, {
+                    windowSeconds: flags.queryStatsWindow,
+                    onProgress: (text) => ctx.err(`capture: ${text}`),
+                  })
                 : await readQueryStatsFiles(queryStatsFiles),
               {
                 name: flags.name ?? 'captured-query-stats',
                 values: {
                   template: docsLike?.template,
                   // Sampled values go into workload.json only when the user keeps the sample on disk anyway.
-                  ...(docsLike && flags.keepSample ? { sample: docsLike.sample.map((d) => BSON.EJSON.serialize(d, { relaxed: true }) as Record<string, unknown>) } : {}),
+                  ...(docsLike && flags.keepSample
+                    ? {
+                        sample: docsLike.sample.map(
+                          (d) =>
+                            BSON.EJSON.serialize(d, { relaxed: true }) as Record<string, unknown>,
+                        ),
+                      }
+                    : {}),
                 },
                 valuesFrom: docsLike ? (flags.keepSample ? 'sample' : 'docs-like') : 'type',
                 insertDocument: docsLike?.template ?? PLACEHOLDER_DOCUMENT,
@@ -174,22 +252,23 @@ export function registerCapture(program: Command, ctx: CliContext): void {
               },
             )
           : flags.uri !== undefined
-          ? await captureFromProfiler(flags.uri, flags.db ?? '', {
-              name: flags.name,
-              collection: flags.profileCollection,
-              insertDocument: docsLike?.template ?? PLACEHOLDER_DOCUMENT,
-              insertDocuments: docsLike ? 'docs-like' : 'placeholder',
-              sampled: flags.sampled,
-              keepFailed: flags.keepFailed,
-              onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
-            })
-          : await captureFromLogs(sources, {
-              name: flags.name,
-              insertDocument: docsLike?.template,
-              sampled: flags.sampled,
-              keepFailed: flags.keepFailed,
-              onProgress: (n, file, done) => progress(`${n.toLocaleString('en-US')} lines read (${file})`, done),
-            });
+            ? await captureFromProfiler(flags.uri, flags.db ?? '', {
+                name: flags.name,
+                collection: flags.profileCollection,
+                insertDocument: docsLike?.template ?? PLACEHOLDER_DOCUMENT,
+                insertDocuments: docsLike ? 'docs-like' : 'placeholder',
+                sampled: flags.sampled,
+                keepFailed: flags.keepFailed,
+                onProgress: (n) => progress(`${n.toLocaleString('en-US')} profile documents read`),
+              })
+            : await captureFromLogs(sources, {
+                name: flags.name,
+                insertDocument: docsLike?.template,
+                sampled: flags.sampled,
+                keepFailed: flags.keepFailed,
+                onProgress: (n, file, done) =>
+                  progress(`${n.toLocaleString('en-US')} lines read (${file})`, done),
+              });
       const files = await writeCapture(outDir, outcome);
       if (docsLike) {
         const templatePath = join(outDir, DOCS_LIKE_FILE);
@@ -198,26 +277,49 @@ export function registerCapture(program: Command, ctx: CliContext): void {
       }
       if (docsLike && flags.keepSample) {
         const samplePath = join(outDir, 'sample.json');
-        await writeJsonAtomically(samplePath, BSON.EJSON.serialize(docsLike.sample, { relaxed: false }));
+        await writeJsonAtomically(
+          samplePath,
+          BSON.EJSON.serialize(docsLike.sample, { relaxed: false }),
+        );
         files.push(samplePath);
       }
       if (flags.json) ctx.out(`${JSON.stringify(outcome.summary, null, 2)}\n`);
       else ctx.out(describeOutcome(outcome));
       ctx.err(`wrote ${files.join(', ')}`);
-      ctx.err(`replay: mongo-bench run --uri URI --workload-file ${join(outDir, CAPTURE_FILES.workload)} --no-load`);
+      ctx.err(
+        `replay: mongo-bench run --uri URI --workload-file ${join(outDir, CAPTURE_FILES.workload)} --no-load`,
+      );
     });
 }
 
 function checkQueryStatsFlags(flags: CaptureFlags, files: string[], sources: string[]): void {
-  if (sources.length > 0) throw new UsageError('capture: give log files or --query-stats FILE..., not both');
-  if (flags.uri !== undefined && files.length > 0) throw new UsageError('capture: --query-stats reads files or, with --uri, the server: not both');
-  if (flags.uri === undefined && files.length === 0) throw new UsageError('capture: --query-stats needs FILE (saved $queryStats output; two for a window) or --uri URI');
-  if (files.length > 2) throw new UsageError(`capture: --query-stats takes one file (cumulative) or two (before, after), got ${files.length}`);
+  if (sources.length > 0)
+    throw new UsageError('capture: give log files or --query-stats FILE..., not both');
+  if (flags.uri !== undefined && files.length > 0)
+    throw new UsageError('capture: --query-stats reads files or, with --uri, the server: not both');
+  if (flags.uri === undefined && files.length === 0)
+    throw new UsageError(
+      'capture: --query-stats needs FILE (saved $queryStats output; two for a window) or --uri URI',
+    );
+  if (files.length > 2)
+    throw new UsageError(
+      `capture: --query-stats takes one file (cumulative) or two (before, after), got ${files.length}`,
+    );
   if (flags.queryStatsWindow !== undefined && flags.uri === undefined) {
-    throw new UsageError('capture: option --query-stats-window runs the stage twice on --uri; with files, give two snapshots (before, after)');
+    throw new UsageError(
+      'capture: option --query-stats-window runs the stage twice on --uri; with files, give two snapshots (before, after)',
+    );
   }
-  if (flags.queryStatsWindow !== undefined && !(flags.queryStatsWindow > 0)) throw new UsageError('capture: option --query-stats-window: expected seconds > 0');
-  const other = flags.db !== undefined ? '--db' : flags.profileCollection !== undefined ? '--profile-collection' : flags.sampled ? '--sampled' : undefined;
+  if (flags.queryStatsWindow !== undefined && !(flags.queryStatsWindow > 0))
+    throw new UsageError('capture: option --query-stats-window: expected seconds > 0');
+  const other =
+    flags.db !== undefined
+      ? '--db'
+      : flags.profileCollection !== undefined
+        ? '--profile-collection'
+        : flags.sampled
+          ? '--sampled'
+          : undefined;
   if (other) throw new UsageError(`capture: option ${other} does not apply to --query-stats`);
 }
 

@@ -7,7 +7,12 @@ import { z } from 'zod';
 import { numberArg } from '../config/validate';
 import { addOptions, option, TableValues } from '../config/option-table';
 import { ResultDocument, loadResult } from '../result';
-import { COMPARE_DEFAULTS, compareResults, renderComparisonText, writeComparison } from '../compare';
+import {
+  COMPARE_DEFAULTS,
+  compareResults,
+  renderComparisonText,
+  writeComparison,
+} from '../compare';
 import { fileTimestamp, messageOf } from '../common/values';
 import { intArg, intListArg } from '../config/validate';
 import { compareRuns, readBenchmarkConfig } from '../api';
@@ -57,7 +62,13 @@ const COMPARE_OPTIONS = {
     default: COMPARE_DEFAULTS.threshold,
     arg: numberArg,
   }),
-  noise: option({ flag: '--noise <percent>', help: 'significant changes smaller than this count as noise', schema: z.number(), default: COMPARE_DEFAULTS.noise, arg: numberArg }),
+  noise: option({
+    flag: '--noise <percent>',
+    help: 'significant changes smaller than this count as noise',
+    schema: z.number(),
+    default: COMPARE_DEFAULTS.noise,
+    arg: numberArg,
+  }),
   alpha: option({
     flag: '--alpha <p>',
     help: (d) => `significance level of the test (default: ${d}, i.e. 95% confidence)`,
@@ -65,11 +76,33 @@ const COMPARE_OPTIONS = {
     default: COMPARE_DEFAULTS.alpha,
     arg: numberArg,
   }),
-  out: option({ flag: '-o, --out <dir>', help: 'where compare.md, compare.json, compare-ratios.png and index.html go (default: reports/compare-<timestamp>/)', schema: z.string() }),
-  json: option({ flag: '--json', help: 'print the comparison as JSON on stdout instead of the table', schema: z.boolean() }),
-  run: option({ flag: '--run', help: 'A and B are run configurations (config files): run them now in randomized interleaved trials, then compare', schema: z.boolean() }),
-  seed: option({ flag: '--seed <n>', help: "with --run: seed of the trials' order (default: 1)", schema: z.number(), arg: intArg }),
-  clients: option({ flag: '--clients <list>', help: "with --run: the client counts for both (overrides the configurations')", schema: z.array(z.number()), arg: intListArg }),
+  out: option({
+    flag: '-o, --out <dir>',
+    help: 'where compare.md, compare.json, compare-ratios.png and index.html go (default: reports/compare-<timestamp>/)',
+    schema: z.string(),
+  }),
+  json: option({
+    flag: '--json',
+    help: 'print the comparison as JSON on stdout instead of the table',
+    schema: z.boolean(),
+  }),
+  run: option({
+    flag: '--run',
+    help: 'A and B are run configurations (config files): run them now in randomized interleaved trials, then compare',
+    schema: z.boolean(),
+  }),
+  seed: option({
+    flag: '--seed <n>',
+    help: "with --run: seed of the trials' order (default: 1)",
+    schema: z.number(),
+    arg: intArg,
+  }),
+  clients: option({
+    flag: '--clients <list>',
+    help: "with --run: the client counts for both (overrides the configurations')",
+    schema: z.array(z.number()),
+    arg: intListArg,
+  }),
   paired: option({
     flag: '--paired',
     help: 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials',
@@ -81,7 +114,10 @@ type CompareFlags = TableValues<typeof COMPARE_OPTIONS>;
 
 /** "a.json,b.json" -> both files: several result files of one configuration on one side. */
 function sideFiles(arg: string): string[] {
-  return arg.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+  return arg
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0);
 }
 
 async function loadBoth(files: [string, string]): Promise<[ResultDocument[], ResultDocument[]]> {
@@ -96,8 +132,13 @@ async function loadBoth(files: [string, string]): Promise<[ResultDocument[], Res
 export function registerCompare(program: Command, ctx: CliContext): void {
   const command = program
     .command('compare')
-    .description('compare two results.json files (A the baseline, B the candidate): ratios by client count, a verdict that accounts for noise, exit 1 on a regression')
-    .argument('<a>', 'the baseline result file (results.json); several of one configuration: comma separated')
+    .description(
+      'compare two results.json files (A the baseline, B the candidate): ratios by client count, a verdict that accounts for noise, exit 1 on a regression',
+    )
+    .argument(
+      '<a>',
+      'the baseline result file (results.json); several of one configuration: comma separated',
+    )
     .argument('<b>', 'the result file(s) to judge against it');
   addOptions(command, COMPARE_OPTIONS)
     .addHelpText('after', COMPARE_HELP)
@@ -111,36 +152,53 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         // Ctrl-C (or SIGTERM) stops both runs; what they measured is still compared and written.
         const interrupt = installInterrupt({
           onSignal: (name, first) =>
-            ctx.err(first ? `\n${name}: stopping A and B, comparing and writing what they measured (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again quits at once)` : `\n${name} again: quitting now`),
+            ctx.err(
+              first
+                ? `\n${name}: stopping A and B, comparing and writing what they measured (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again quits at once)`
+                : `\n${name} again: quitting now`,
+            ),
         });
         let outcome: Awaited<ReturnType<typeof compareRuns>>;
         try {
           outcome = await compareRuns(inputA, inputB, {
-          threshold: flags.threshold,
-          alpha: flags.alpha,
-          noise: flags.noise,
-          seed: flags.seed,
-          clients: flags.clients,
-          paired: flags.paired,
-          out: outDir,
-          signal: interrupt.signal,
-          onEvent: (side, e) => {
-            if (e.type === 'step-done') ctx.err(`${side}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done`);
-          },
+            threshold: flags.threshold,
+            alpha: flags.alpha,
+            noise: flags.noise,
+            seed: flags.seed,
+            clients: flags.clients,
+            paired: flags.paired,
+            out: outDir,
+            signal: interrupt.signal,
+            onEvent: (side, e) => {
+              if (e.type === 'step-done')
+                ctx.err(`${side}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done`);
+            },
           });
         } finally {
           interrupt.dispose();
         }
         const { comparison, files } = outcome;
-        finishCompare(ctx, comparison, [...files, join(outDir, 'A', 'results.json'), join(outDir, 'B', 'results.json')], flags.json === true);
+        finishCompare(
+          ctx,
+          comparison,
+          [...files, join(outDir, 'A', 'results.json'), join(outDir, 'B', 'results.json')],
+          flags.json === true,
+        );
         if (interrupt.signal.aborted) {
-          ctx.err(`mongo-bench compare: interrupted (${String(interrupt.signal.reason)}): the trials that finished were compared and written`);
+          ctx.err(
+            `mongo-bench compare: interrupted (${String(interrupt.signal.reason)}): the trials that finished were compared and written`,
+          );
           ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
         }
         return;
       }
       const [a, b] = await loadBoth([fileA, fileB]);
-      const comparison = compareResults(a, b, { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise }, { a: fileA, b: fileB });
+      const comparison = compareResults(
+        a,
+        b,
+        { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise },
+        { a: fileA, b: fileB },
+      );
       const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
       // The page overlays the first result of each side; the verdicts cover every file given.
       const { files } = await writeComparison(comparison, outDir, [a[0], b[0]]);
@@ -148,9 +206,19 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     });
 }
 
-function finishCompare(ctx: CliContext, comparison: Comparison, files: string[], json: boolean): void {
+function finishCompare(
+  ctx: CliContext,
+  comparison: Comparison,
+  files: string[],
+  json: boolean,
+): void {
   if (json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
   else ctx.out(renderComparisonText(comparison));
   ctx.err(`wrote ${files.join(', ')}`);
-  ctx.exitCode = comparison.outcome === 'regression' ? EXIT.failed : comparison.outcome === 'not compared' ? EXIT.notCompared : EXIT.ok;
+  ctx.exitCode =
+    comparison.outcome === 'regression'
+      ? EXIT.failed
+      : comparison.outcome === 'not compared'
+        ? EXIT.notCompared
+        : EXIT.ok;
 }

@@ -29,8 +29,12 @@ export function abbreviationsOf(typed: string, flags: readonly string[]): string
   const word = typed.replace(/^--/, '').toLowerCase();
   const names = flags.map((f) => f.replace(/^--/, ''));
   const prefixes = names.filter((n) => n.startsWith(word) && n !== word);
-  const others = names.filter((n) => !n.startsWith(word) && abbreviates(word, n)).sort((a, b) => a.length - b.length);
-  return [...prefixes.sort((a, b) => a.length - b.length), ...others].slice(0, 3).map((n) => `--${n}`);
+  const others = names
+    .filter((n) => !n.startsWith(word) && abbreviates(word, n))
+    .sort((a, b) => a.length - b.length);
+  return [...prefixes.sort((a, b) => a.length - b.length), ...others]
+    .slice(0, 3)
+    .map((n) => `--${n}`);
 }
 
 const UNKNOWN_OPTION = /^(error: unknown option '(--[^']+)')(?:\n\(Did you mean[^)]*\))?\n?$/;

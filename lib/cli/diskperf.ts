@@ -30,14 +30,45 @@ export function registerDiskperf(program: Command, ctx: CliContext): void {
   program
     .command('diskperf')
     .description('probe random 4 KB disk IOPS with threads 1, 2, 4, ... (the mongoperf experiment)')
-    .option('--read', 'random reads (with --write, or with neither: a 50/50 mix of reads and writes)')
-    .option('--write', 'random writes (with --read, or with neither: a 50/50 mix of reads and writes)')
-    .option('--file-size-mb <n>', 'size of the test file in MB (make it larger than any cache in front of the disk)', intArg('--file-size-mb'), DISKPERF_DEFAULTS.fileSizeMB)
-    .option('--dir <path>', `directory on the disk to test (default: the OS temp dir, here ${tmpdir()})`)
-    .option('--max-threads <n>', `last thread count of the doubling 1, 2, 4, ... (1..${MAX_THREADS_LIMIT})`, intArg('--max-threads'), DISKPERF_DEFAULTS.maxThreads)
-    .option('--seconds <n>', 'seconds per thread count', intArg('--seconds'), DISKPERF_DEFAULTS.seconds)
-    .option('--engine <name>', 'who does the I/O: auto (fio when installed, else node), node, fio', 'auto')
-    .option('--no-direct', 'buffered I/O through the page cache instead of O_DIRECT (inflates the figures)')
+    .option(
+      '--read',
+      'random reads (with --write, or with neither: a 50/50 mix of reads and writes)',
+    )
+    .option(
+      '--write',
+      'random writes (with --read, or with neither: a 50/50 mix of reads and writes)',
+    )
+    .option(
+      '--file-size-mb <n>',
+      'size of the test file in MB (make it larger than any cache in front of the disk)',
+      intArg('--file-size-mb'),
+      DISKPERF_DEFAULTS.fileSizeMB,
+    )
+    .option(
+      '--dir <path>',
+      `directory on the disk to test (default: the OS temp dir, here ${tmpdir()})`,
+    )
+    .option(
+      '--max-threads <n>',
+      `last thread count of the doubling 1, 2, 4, ... (1..${MAX_THREADS_LIMIT})`,
+      intArg('--max-threads'),
+      DISKPERF_DEFAULTS.maxThreads,
+    )
+    .option(
+      '--seconds <n>',
+      'seconds per thread count',
+      intArg('--seconds'),
+      DISKPERF_DEFAULTS.seconds,
+    )
+    .option(
+      '--engine <name>',
+      'who does the I/O: auto (fio when installed, else node), node, fio',
+      'auto',
+    )
+    .option(
+      '--no-direct',
+      'buffered I/O through the page cache instead of O_DIRECT (inflates the figures)',
+    )
     .option('--out <dir>', 'output folder (default: reports/<timestamp>-diskperf)')
     .addHelpText(
       'after',
@@ -69,7 +100,10 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) controller.abort('SIGINT');
-    else if (interrupts === 2) ctx.err('mongo-bench diskperf: stopping and deleting the test file (Ctrl-C again to quit at once)');
+    else if (interrupts === 2)
+      ctx.err(
+        'mongo-bench diskperf: stopping and deleting the test file (Ctrl-C again to quit at once)',
+      );
     else {
       if (testFile) rmSync(testFile, { force: true });
       process.removeListener('SIGINT', onSigint);
@@ -80,24 +114,38 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
   process.on('SIGINT', onSigint);
   process.once('SIGTERM', onSigterm);
 
-  ctx.out(`diskperf: ${modeLabel(settings.mode)}, ${settings.fileSizeMB} MB file in ${settings.dir}`);
+  ctx.out(
+    `diskperf: ${modeLabel(settings.mode)}, ${settings.fileSizeMB} MB file in ${settings.dir}`,
+  );
   ctx.out(`threads ${settings.threads.join(', ')}; ${settings.seconds} s each`);
   const onEvent = (event: DiskperfEvent) => {
     switch (event.type) {
       case 'file-progress':
-        status.show(`writing the test file: ${Math.round((100 * event.bytesDone) / event.bytesTotal)}%`);
+        status.show(
+          `writing the test file: ${Math.round((100 * event.bytesDone) / event.bytesTotal)}%`,
+        );
         break;
       case 'file-ready':
         testFile = event.file;
         status.clear();
-        ctx.out(`test file ${event.file}${event.filesystem ? ` (${event.filesystem})` : ''} written in ${event.seconds.toFixed(1)} s`);
-        if (filesystemNote(event)) ctx.err(`mongo-bench diskperf: warning: ${filesystemNote(event)}`);
-        if (!event.direct) ctx.err(`mongo-bench diskperf: warning: ${directIoNote({ direct: false, directUnavailableReason: event.reason })}`);
+        ctx.out(
+          `test file ${event.file}${event.filesystem ? ` (${event.filesystem})` : ''} written in ${event.seconds.toFixed(1)} s`,
+        );
+        if (filesystemNote(event))
+          ctx.err(`mongo-bench diskperf: warning: ${filesystemNote(event)}`);
+        if (!event.direct)
+          ctx.err(
+            `mongo-bench diskperf: warning: ${directIoNote({ direct: false, directUnavailableReason: event.reason })}`,
+          );
         break;
       case 'engine':
-        ctx.out(`I/O by ${event.name} (${event.version}), ${event.name === 'fio' ? 'psync threads' : 'libuv thread pool'}`);
+        ctx.out(
+          `I/O by ${event.name} (${event.version}), ${event.name === 'fio' ? 'psync threads' : 'libuv thread pool'}`,
+        );
         if (event.name === 'node' && settings.engine === 'auto') {
-          ctx.out('(fio is not installed: Node adds 10-20 microseconds to every operation, so fast SSDs show less than they can do)');
+          ctx.out(
+            '(fio is not installed: Node adds 10-20 microseconds to every operation, so fast SSDs show less than they can do)',
+          );
         }
         ctx.out('');
         ctx.out(TABLE_HEADER);
@@ -108,7 +156,9 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
       case 'step-second':
         status.show(
           `threads ${event.threads}: second ${Math.min(event.t + 1, settings.seconds)}/${settings.seconds}` +
-            (event.opsPerSec === undefined ? '' : `, ${Math.round(event.opsPerSec).toLocaleString('en-US')} ops/s`),
+            (event.opsPerSec === undefined
+              ? ''
+              : `, ${Math.round(event.opsPerSec).toLocaleString('en-US')} ops/s`),
         );
         break;
       case 'step-done':
@@ -132,7 +182,10 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
   ctx.out('');
   const boundNote = engineBoundNote(result);
   if (boundNote) ctx.out(`${boundNote}\n`);
-  if (peak) ctx.out(`peak: ${Math.round(peak.opsPerSec.total).toLocaleString('en-US')} ops/s, ${peak.mbPerSec.toFixed(1)} MB/s at ${peak.threads} thread${peak.threads === 1 ? '' : 's'}`);
+  if (peak)
+    ctx.out(
+      `peak: ${Math.round(peak.opsPerSec.total).toLocaleString('en-US')} ops/s, ${peak.mbPerSec.toFixed(1)} MB/s at ${peak.threads} thread${peak.threads === 1 ? '' : 's'}`,
+    );
   ctx.out(directIoNote(result.io));
   if (filesystemNote(result.io)) ctx.out(`warning: ${filesystemNote(result.io)}`);
   if (!result.complete) ctx.err(`mongo-bench diskperf: incomplete: ${result.incompleteReason}`);

@@ -59,8 +59,16 @@ const HISTORY_OPTIONS = {
     help: `the results store: a folder of result files, or mongodb://host/db[.collection] (default: env ${STORE_ENV})`,
     schema: z.string(),
   }),
-  label: option({ flag: '--label <label>', help: 'only this label (default: every label in the store, each its own series)', schema: z.string() }),
-  workload: option({ flag: '--workload <name>', help: 'only results of this workload', schema: z.string() }),
+  label: option({
+    flag: '--label <label>',
+    help: 'only this label (default: every label in the store, each its own series)',
+    schema: z.string(),
+  }),
+  workload: option({
+    flag: '--workload <name>',
+    help: 'only results of this workload',
+    schema: z.string(),
+  }),
   threshold: option({
     flag: '--threshold <percent>',
     help: 'a significant worsening beyond this is a regression, exit code 1',
@@ -75,8 +83,20 @@ const HISTORY_OPTIONS = {
     default: HISTORY_DEFAULTS.pvalue,
     arg: numberArg,
   }),
-  permutations: option({ flag: '--permutations <n>', help: 'permutations per significance test', schema: z.number(), default: HISTORY_DEFAULTS.permutations, arg: intArg }),
-  seed: option({ flag: '--seed <n>', help: 'seed of the permutation test', schema: z.number(), default: HISTORY_DEFAULTS.seed, arg: intArg }),
+  permutations: option({
+    flag: '--permutations <n>',
+    help: 'permutations per significance test',
+    schema: z.number(),
+    default: HISTORY_DEFAULTS.permutations,
+    arg: intArg,
+  }),
+  seed: option({
+    flag: '--seed <n>',
+    help: 'seed of the permutation test',
+    schema: z.number(),
+    default: HISTORY_DEFAULTS.seed,
+    arg: intArg,
+  }),
   gate: option({
     flag: '--gate <metrics>',
     help: `also gate these, comma separated: ${Object.keys(GATE_CHOICES).join(', ')} (ops/s and p50 are always gated)`,
@@ -87,34 +107,66 @@ const HISTORY_OPTIONS = {
     help: 'an ISO time: runs from then on are the baseline (accept a change as the new normal; earlier runs are no baseline)',
     schema: z.string(),
   }),
-  out: option({ flag: '-o, --out <dir>', help: 'where history.md, history.json and the trend charts go (default: reports/history-<timestamp>/)', schema: z.string() }),
-  json: option({ flag: '--json', help: 'print history.json on stdout instead of the summary', schema: z.boolean() }),
+  out: option({
+    flag: '-o, --out <dir>',
+    help: 'where history.md, history.json and the trend charts go (default: reports/history-<timestamp>/)',
+    schema: z.string(),
+  }),
+  json: option({
+    flag: '--json',
+    help: 'print history.json on stdout instead of the summary',
+    schema: z.boolean(),
+  }),
 };
 
 type HistoryFlags = TableValues<typeof HISTORY_OPTIONS>;
 
 function requireStore(given: string | undefined): string {
   const spec = resolveStoreSpec(given);
-  if (spec === undefined) throw new UsageError(`option --store: required: a folder of result files or a mongodb:// URI (or env ${STORE_ENV})`);
+  if (spec === undefined)
+    throw new UsageError(
+      `option --store: required: a folder of result files or a mongodb:// URI (or env ${STORE_ENV})`,
+    );
   return spec;
 }
 
 export function registerHistory(program: Command, ctx: CliContext): void {
   const history = program
     .command('history')
-    .description('performance over time: the series of stored results per label, client count and metric, change points (E-Divisive means), trend charts; exit 1 when the newest change is a regression');
+    .description(
+      'performance over time: the series of stored results per label, client count and metric, change points (E-Divisive means), trend charts; exit 1 when the newest change is a regression',
+    );
   addOptions(history, HISTORY_OPTIONS)
     .addHelpText('after', HISTORY_HELP)
     .action(async (flags: HistoryFlags) => {
       const spec = requireStore(flags.store);
-      if (flags.threshold !== undefined && !(flags.threshold >= 0)) throw new UsageError(`option --threshold: must be a percentage >= 0, got ${flags.threshold}`);
-      if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1)) throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
-      if (flags.permutations !== undefined && flags.permutations < 1) throw new UsageError(`option --permutations: must be at least 1, got ${flags.permutations}`);
+      if (flags.threshold !== undefined && !(flags.threshold >= 0))
+        throw new UsageError(
+          `option --threshold: must be a percentage >= 0, got ${flags.threshold}`,
+        );
+      if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1))
+        throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
+      if (flags.permutations !== undefined && flags.permutations < 1)
+        throw new UsageError(
+          `option --permutations: must be at least 1, got ${flags.permutations}`,
+        );
       if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
-      const gate = flags.gate === undefined ? undefined : flags.gate.split(',').map((g) => g.trim()).filter((g) => g.length > 0);
+      const gate =
+        flags.gate === undefined
+          ? undefined
+          : flags.gate
+              .split(',')
+              .map((g) => g.trim())
+              .filter((g) => g.length > 0);
       const unknown = gate?.find((g) => !(g in GATE_CHOICES));
-      if (unknown !== undefined) throw new UsageError(`option --gate: unknown metric "${unknown}": choose from ${Object.keys(GATE_CHOICES).join(', ')}`);
-      if (flags.accept !== undefined && Number.isNaN(Date.parse(flags.accept))) throw new UsageError(`option --accept: not a time: "${flags.accept}" (an ISO time such as 2026-01-05T02:00:00Z)`);
+      if (unknown !== undefined)
+        throw new UsageError(
+          `option --gate: unknown metric "${unknown}": choose from ${Object.keys(GATE_CHOICES).join(', ')}`,
+        );
+      if (flags.accept !== undefined && Number.isNaN(Date.parse(flags.accept)))
+        throw new UsageError(
+          `option --accept: not a time: "${flags.accept}" (an ISO time such as 2026-01-05T02:00:00Z)`,
+        );
       // An unreachable store is not a regression: exit 2, never the gate's 1.
       const store = await openStore(spec).catch((err: unknown) => {
         throw err instanceof RunError ? new RunError(err.message, EXIT.usage) : err;
@@ -125,19 +177,37 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       } finally {
         await store.close();
       }
-      const history = buildHistory(stored, { store: store.description, label: flags.label }, { threshold: flags.threshold, pvalue: flags.pvalue, permutations: flags.permutations, seed: flags.seed, gate, accept: flags.accept });
+      const history = buildHistory(
+        stored,
+        { store: store.description, label: flags.label },
+        {
+          threshold: flags.threshold,
+          pvalue: flags.pvalue,
+          permutations: flags.permutations,
+          seed: flags.seed,
+          gate,
+          accept: flags.accept,
+        },
+      );
       const outDir = flags.out ?? join('reports', `history-${fileTimestamp(new Date())}`);
       const { files } = await writeHistory(history, outDir);
       if (flags.json) ctx.out(`${JSON.stringify(history, null, 2)}\n`);
       else ctx.out(renderSummary(history));
       for (const s of history.skipped) ctx.err(`warning: not read: ${s.why.split('\n')[0]}`);
       ctx.err(`wrote ${files.join(', ')}`);
-      ctx.exitCode = history.outcome === 'regression' ? EXIT.failed : history.outcome === 'not tested' ? EXIT.notCompared : EXIT.ok;
+      ctx.exitCode =
+        history.outcome === 'regression'
+          ? EXIT.failed
+          : history.outcome === 'not tested'
+            ? EXIT.notCompared
+            : EXIT.ok;
     });
 
   program
     .command('import')
-    .description('import result files (or folders of them) into a results store: a MongoDB collection or a folder')
+    .description(
+      'import result files (or folders of them) into a results store: a MongoDB collection or a folder',
+    )
     .argument('<paths...>', 'result files (results.json) or folders searched at any depth')
     .option('--store <dir|uri>', `the results store (default: env ${STORE_ENV})`)
     .addHelpText('after', IMPORT_HELP)
@@ -162,7 +232,9 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       } finally {
         await store.close();
       }
-      ctx.out(`imported ${created} result${created === 1 ? '' : 's'} into ${store.description}${results.length > created ? ` (${results.length - created} already there)` : ''}\n`);
+      ctx.out(
+        `imported ${created} result${created === 1 ? '' : 's'} into ${store.description}${results.length > created ? ` (${results.length - created} already there)` : ''}\n`,
+      );
     });
 }
 
@@ -171,16 +243,30 @@ function renderSummary(h: ReturnType<typeof buildHistory>): string {
   for (const label of h.labels) {
     const series = h.series.filter((s) => s.label === label.label);
     const points = series.flatMap((s) => s.changePoints.map((cp) => ({ s, cp })));
-    lines.push(`${label.label}: ${label.runs} run${label.runs === 1 ? '' : 's'} (${label.first} to ${label.last}), ${points.length} change point${points.length === 1 ? '' : 's'}${label.testDouble ? ' [test double: not MongoDB numbers]' : ''}`);
+    lines.push(
+      `${label.label}: ${label.runs} run${label.runs === 1 ? '' : 's'} (${label.first} to ${label.last}), ${points.length} change point${points.length === 1 ? '' : 's'}${label.testDouble ? ' [test double: not MongoDB numbers]' : ''}`,
+    );
     for (const { s, cp } of points) {
-      const verdict = cp.direction === 'regression' ? (cp.beyondThreshold ? 'REGRESSION' : 'regression within threshold') : 'improvement';
-      lines.push(`  ${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}`);
+      const verdict =
+        cp.direction === 'regression'
+          ? cp.beyondThreshold
+            ? 'REGRESSION'
+            : 'regression within threshold'
+          : 'improvement';
+      lines.push(
+        `  ${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}`,
+      );
     }
   }
   if (h.labels.length === 0) lines.push(`no results in ${h.store}`);
-  for (const f of h.newestRunFailures) lines.push(`  ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}`);
-  for (const t of h.notTested) lines.push(`  ${t.label}, ${t.metric} at ${t.clients} client${t.clients === 1 ? '' : 's'}: not tested (${t.why})`);
+  for (const f of h.newestRunFailures)
+    lines.push(
+      `  ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}`,
+    );
+  for (const t of h.notTested)
+    lines.push(
+      `  ${t.label}, ${t.metric} at ${t.clients} client${t.clients === 1 ? '' : 's'}: not tested (${t.why})`,
+    );
   lines.push(gateLine(h));
   return `${lines.join('\n')}\n`;
 }
-

@@ -19,10 +19,16 @@ import { suggestOptions } from './did-you-mean';
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('mongo-bench');
   program
-    .description('Benchmark MongoDB deployments: topology setup scripts, benchRun-style client sweeps, reports and charts.')
+    .description(
+      'Benchmark MongoDB deployments: topology setup scripts, benchRun-style client sweeps, reports and charts.',
+    )
     .version(toolInfo().version, '-V, --version')
     .showSuggestionAfterError(true)
-    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s), outputError: (s, write) => write(suggestOptions(s, program)) })
+    .configureOutput({
+      writeOut: (s) => ctx.out(s),
+      writeErr: (s) => ctx.err(s),
+      outputError: (s, write) => write(suggestOptions(s, program)),
+    })
     .addHelpText('after', `\n${exitCodesHelp()}${docsHelp()}`)
     .exitOverride();
   registerRun(program, ctx);
@@ -39,7 +45,11 @@ export function buildProgram(ctx: CliContext): Command {
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)
-      .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s), outputError: (s, write) => write(suggestOptions(s, command)) })
+      .configureOutput({
+        writeOut: (s) => ctx.out(s),
+        writeErr: (s) => ctx.err(s),
+        outputError: (s, write) => write(suggestOptions(s, command)),
+      })
       .exitOverride();
   }
   return program;
@@ -53,7 +63,12 @@ export async function main(argv: string[], ctx: CliContext = processContext()): 
     return ctx.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      if (
+        err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+      )
+        return EXIT.ok;
       // commander already printed its message (unknown option, missing argument, ...): bad input.
       return EXIT.usage;
     }
@@ -65,7 +80,9 @@ export async function main(argv: string[], ctx: CliContext = processContext()): 
       ctx.err(`mongo-bench: ${err.message}`);
       return err.exitCode;
     }
-    ctx.err(`mongo-bench: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    ctx.err(
+      `mongo-bench: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
     return EXIT.failed;
   }
 }

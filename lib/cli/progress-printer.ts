@@ -39,7 +39,8 @@ export class ProgressPrinter {
         say(`[${event.phase}] ${event.detail}`);
         break;
       case 'setup-step':
-        if (event.status !== 'running') say(`  setup ${event.step}/${event.steps} ${event.status}: ${event.description}`);
+        if (event.status !== 'running')
+          say(`  setup ${event.step}/${event.steps} ${event.status}: ${event.description}`);
         break;
       case 'note':
         say(`  ${event.text}`);
@@ -47,17 +48,26 @@ export class ProgressPrinter {
       case 'connected': {
         const t = event.target;
         // The product as it is (target.product), named as summary.md names it: "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
-        say(`[connect] ${t.uri}: ${t.product ? targetServerLabel(t) : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}`);
+        say(
+          `[connect] ${t.uri}: ${t.product ? targetServerLabel(t) : `server ${t.serverVersion ?? 'unknown'}`}, ${t.topology}`,
+        );
         const warning = connectWarning(event);
         if (warning) say(warning);
         break;
       }
       case 'load-start':
-        say(`[load] ${event.docs} documents ${event.like ? `like ${event.like}` : `of ~${event.docSize} bytes`} into ${event.ns} (batches of ${event.batchSize})`);
+        say(
+          `[load] ${event.docs} documents ${event.like ? `like ${event.like}` : `of ~${event.docSize} bytes`} into ${event.ns} (batches of ${event.batchSize})`,
+        );
         break;
       case 'load-progress': {
         const milestone = Math.floor((event.loaded / Math.max(1, event.total)) * 4);
-        if (!this.options.tty && milestone > this.loadMilestone && event.loaded > 0 && event.loaded < event.total) {
+        if (
+          !this.options.tty &&
+          milestone > this.loadMilestone &&
+          event.loaded > 0 &&
+          event.loaded < event.total
+        ) {
           this.loadMilestone = milestone;
           say(`  loaded ${event.loaded}/${event.total}`);
         } else if (this.options.tty) this.drawBar(state, `loaded ${event.loaded}/${event.total}`);
@@ -68,10 +78,14 @@ export class ProgressPrinter {
         break;
       case 'step-start':
         if (this.options.tty) this.drawBar(state, 'warming up');
-        else say(`[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${event.warmupSeconds} s warm-up + ${event.ops !== undefined ? `${event.ops} ops measured` : `${event.seconds} s measured; ~${formatDuration(state.remainingSeconds)} of sweep left`}`);
+        else
+          say(
+            `[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${event.warmupSeconds} s warm-up + ${event.ops !== undefined ? `${event.ops} ops measured` : `${event.seconds} s measured; ~${formatDuration(state.remainingSeconds)} of sweep left`}`,
+          );
         break;
       case 'tick':
-        if (this.options.tty) this.drawBar(state, event.tick.phase === 'warmup' ? 'warming up' : 'measuring');
+        if (this.options.tty)
+          this.drawBar(state, event.tick.phase === 'warmup' ? 'warming up' : 'measuring');
         break;
       case 'step-done':
         this.pauseBar();
@@ -85,7 +99,11 @@ export class ProgressPrinter {
         break;
       case 'outage':
         this.pauseBar();
-        say(event.end === undefined ? `[outage] no answer from the server since ${clockTime(event.since)}` : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`);
+        say(
+          event.end === undefined
+            ? `[outage] no answer from the server since ${clockTime(event.since)}`
+            : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`,
+        );
         break;
       case 'scenario':
         say(`[scenario] ${scenarioLine(event)}`);
@@ -94,7 +112,10 @@ export class ProgressPrinter {
         say(`[rate] ${rateProbeLine(event)}`);
         break;
       case 'warmup-done':
-        if (!this.options.tty) say(`[sweep] ${event.clients} client${event.clients === 1 ? '' : 's'}: warmed up for ${event.seconds} s, ${event.steady ? 'steady' : 'not steady at the cap (--warmup-max): measured anyway'}`);
+        if (!this.options.tty)
+          say(
+            `[sweep] ${event.clients} client${event.clients === 1 ? '' : 's'}: warmed up for ${event.seconds} s, ${event.steady ? 'steady' : 'not steady at the cap (--warmup-max): measured anyway'}`,
+          );
         break;
       case 'client-bound':
         this.pauseBar();
@@ -111,7 +132,10 @@ export class ProgressPrinter {
       phase: state.phase,
       step: state.step,
       steps: state.steps,
-      clients: state.clients === undefined ? '-' : `${state.clients} client${state.clients === 1 ? '' : 's'}`,
+      clients:
+        state.clients === undefined
+          ? '-'
+          : `${state.clients} client${state.clients === 1 ? '' : 's'}`,
       what,
       ops: Math.round(state.liveOpsPerSec).toLocaleString('en-US'),
       errors: state.liveErrorsPerSec > 0 ? ` (${state.liveErrorsPerSec} errors/s)` : '',
@@ -159,12 +183,15 @@ export function connectWarning(event: RunEvent): string | undefined {
   return warning === undefined ? undefined : `warning: ${warning}`;
 }
 
-
 function scenarioLine(news: ScenarioNews): string {
   switch (news.kind) {
     case 'planned': {
       const spec = news.scenario;
-      const load = spec.rate ? (spec.rate.kind === 'constant' ? `${spec.rate.opsPerSecond} ops/s` : 'a ramping rate') : counted(spec.clients!, 'client');
+      const load = spec.rate
+        ? spec.rate.kind === 'constant'
+          ? `${spec.rate.opsPerSecond} ops/s`
+          : 'a ramping rate'
+        : counted(spec.clients!, 'client');
       return `${spec.name}: ${load} from ${spec.start} s, ${spec.duration} s per step`;
     }
     case 'clock':
@@ -187,7 +214,8 @@ function scenarioLine(news: ScenarioNews): string {
 }
 
 function rateProbeLine(news: ProbeNews): string {
-  if ('clients' in news) return `probe: ${counted(news.clients, 'client')}, ${news.opsPerSec} ops/s`;
+  if ('clients' in news)
+    return `probe: ${counted(news.clients, 'client')}, ${news.opsPerSec} ops/s`;
   const { probe } = news;
   return `maximum ${probe.maxOpsPerSec} ops/s (${counted(probe.clientsAtMax, 'client')}): the run holds ${Math.round(probe.share * 1000) / 10}% of it, ${probe.targetOpsPerSec} ops/s`;
 }

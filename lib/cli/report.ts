@@ -24,12 +24,24 @@ async function loadAll(files: string[]): Promise<ResultDocument[]> {
 export function registerReport(program: Command, ctx: CliContext): void {
   program
     .command('report')
-    .description('render PNG charts, summary.md, results.csv and index.html from one or more results.json files')
-    .argument('<results...>', 'result files (results.json); several are compared, one series per result, legend = each result\'s label')
-    .option('-o, --out <dir>', `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`)
-    .addHelpText('after', '\nExamples:\n  mongo-bench report reports/run-1/results.json\n  mongo-bench report w0.json w1.json j-true.json --out reports/write-concern')
+    .description(
+      'render PNG charts, summary.md, results.csv and index.html from one or more results.json files',
+    )
+    .argument(
+      '<results...>',
+      "result files (results.json); several are compared, one series per result, legend = each result's label",
+    )
+    .option(
+      '-o, --out <dir>',
+      `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  mongo-bench report reports/run-1/results.json\n  mongo-bench report w0.json w1.json j-true.json --out reports/write-concern',
+    )
     .action(async (files: string[], options: ReportOptions) => {
-      const outDir = options.out ?? (files.length === 1 ? dirname(files[0]) : DEFAULT_COMPARISON_DIR);
+      const outDir =
+        options.out ?? (files.length === 1 ? dirname(files[0]) : DEFAULT_COMPARISON_DIR);
       // Before the work: an unwritable folder is refused (exit 2) naming it.
       assertWritableDir(outDir, options.out !== undefined ? 'option --out' : 'report folder');
       const results = await loadAll(files);

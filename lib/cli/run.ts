@@ -3,14 +3,27 @@ import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { intArg } from '../config/validate';
-import { BenchmarkFlags, RATE_PROBE_DEFAULT_SECONDS, RunFlags, RUN_DEFAULTS } from '../run/run-options';
+import {
+  BenchmarkFlags,
+  RATE_PROBE_DEFAULT_SECONDS,
+  RunFlags,
+  RUN_DEFAULTS,
+} from '../run/run-options';
 import { RUN_OPTIONS, RUN_OUTPUT_KEYS, RUN_OUTPUT_OPTIONS } from '../run/run-option-table';
 import { addOptions } from '../config/option-table';
 import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
-import { addConnectionOptions, ConnectionFlags, connectionSecrets, describeConnection, resolveConnectionOptions, splitConnectionFlags, toMongoClientOptions } from '../security/connection';
+import {
+  addConnectionOptions,
+  ConnectionFlags,
+  connectionSecrets,
+  describeConnection,
+  resolveConnectionOptions,
+  splitConnectionFlags,
+  toMongoClientOptions,
+} from '../security/connection';
 import { resolveRunPlan } from '../run/run-plan';
 import { RUN_TARGET_DEFAULTS } from '../server/flags';
 import { renderDryRun } from '../run/dry-run';
@@ -90,50 +103,93 @@ When several apply, the first of 2, 130/143, 1, 99 wins.`;
 function presetSweep(name: RunPresetName): string {
   const v: BenchmarkFlags = RUN_PRESETS[name].values;
   const clients = v.clients ?? clientCountsUpTo(v.maxClients ?? RUN_DEFAULTS.maxClients);
-  return formatDuration(sweepSeconds({ clients, trials: v.trials ?? RUN_DEFAULTS.trials, seconds: v.seconds ?? RUN_DEFAULTS.seconds, warmupSeconds: v.warmup === 'auto' ? (v.warmupMax ?? RUN_DEFAULTS.warmupMax) : v.warmup ?? RUN_DEFAULTS.warmup }));
+  return formatDuration(
+    sweepSeconds({
+      clients,
+      trials: v.trials ?? RUN_DEFAULTS.trials,
+      seconds: v.seconds ?? RUN_DEFAULTS.seconds,
+      warmupSeconds:
+        v.warmup === 'auto'
+          ? (v.warmupMax ?? RUN_DEFAULTS.warmupMax)
+          : (v.warmup ?? RUN_DEFAULTS.warmup),
+    }),
+  );
 }
 
 /** The table's rows under "Benchmark:" (the output rows go under "Output:"). */
-const BENCHMARK_KEYS = (Object.keys(RUN_OPTIONS) as (keyof typeof RUN_OPTIONS)[]).filter((key) => !(RUN_OUTPUT_KEYS as readonly string[]).includes(key));
+const BENCHMARK_KEYS = (Object.keys(RUN_OPTIONS) as (keyof typeof RUN_OPTIONS)[]).filter(
+  (key) => !(RUN_OUTPUT_KEYS as readonly string[]).includes(key),
+);
 
 export function registerRun(program: Command, ctx: CliContext): void {
   const command = program.command('run');
   command
-    .description('benchmark a MongoDB deployment end to end: get a server (embedded, launched, or --uri), set it up, load, sweep 1, 2, 4, ... clients, write the report')
+    .description(
+      'benchmark a MongoDB deployment end to end: get a server (embedded, launched, or --uri), set it up, load, sweep 1, 2, 4, ... clients, write the report',
+    )
     .optionsGroup('Existing deployment:')
-    .option('--uri <uri>', 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used')
+    .option(
+      '--uri <uri>',
+      'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used',
+    )
     .optionsGroup('Options from elsewhere:')
-    .option('--config <file>', 'options from a JSON or YAML file (keys as the flags: maxClients or max-clients); flags override it')
+    .option(
+      '--config <file>',
+      'options from a JSON or YAML file (keys as the flags: maxClients or max-clients); flags override it',
+    )
     .option('--preset <name>', `a named set of options: ${RUN_PRESET_NAMES.join(', ')}`)
-    .option('--dry-run', 'print the plan, the processes, the sweep and the expected duration; start and connect nothing')
+    .option(
+      '--dry-run',
+      'print the plan, the processes, the sweep and the expected duration; start and connect nothing',
+    )
     .optionsGroup('Launched or embedded server:');
-  addTopologyOptions(command, { serverVersion: 'launched or --setup: the MongoDB version the plan is for (default: 7.0)' });
+  addTopologyOptions(command, {
+    serverVersion: 'launched or --setup: the MongoDB version the plan is for (default: 7.0)',
+  });
   command
-    .option('--auth', 'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user')
+    .option(
+      '--auth',
+      'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user',
+    )
     .optionsGroup('Setup (sharding, the benchmark database):')
-    .option('--setup', 'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer')
-    .option('--drop', `drop the benchmark's database (--db) first and replace the collection whatever it holds; nothing else is ever dropped`)
+    .option(
+      '--setup',
+      'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer',
+    )
+    .option(
+      '--drop',
+      `drop the benchmark's database (--db) first and replace the collection whatever it holds; nothing else is ever dropped`,
+    )
     .option('--db <name>', `the benchmark's database (default: ${RUN_TARGET_DEFAULTS.db})`)
-    .option('--collection <name>', `the benchmark's collection (default: ${RUN_TARGET_DEFAULTS.collection})`)
+    .option(
+      '--collection <name>',
+      `the benchmark's collection (default: ${RUN_TARGET_DEFAULTS.collection})`,
+    )
     .option('--shard-key <field>', 'sharded: shard key field (default: _id)')
     .option('--hashed', 'sharded: hashed shard key instead of ranged')
-    .option('--presplit <min:max>', 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard (default for a ranged _id: 0:<docs>)')
-    .option('--chunk-size <mb>', 'sharded: chunk size in MB (config.settings)', intArg('--chunk-size'))
+    .option(
+      '--presplit <min:max>',
+      'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard (default for a ranged _id: 0:<docs>)',
+    )
+    .option(
+      '--chunk-size <mb>',
+      'sharded: chunk size in MB (config.settings)',
+      intArg('--chunk-size'),
+    )
     .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
     .optionsGroup('Benchmark:');
   addOptions(command, RUN_OPTIONS, BENCHMARK_KEYS);
-  command
-    .optionsGroup('Several load machines (docs/agents.md):');
+  command.optionsGroup('Several load machines (docs/agents.md):');
   addOptions(command, AGENT_RUN_OPTIONS);
-  command
-    .optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
+  command.optionsGroup('Credentials and TLS (every connection: benchmark, --drop, --setup):');
   addConnectionOptions(command);
-  command
-    .optionsGroup('Output:');
+  command.optionsGroup('Output:');
   addOptions(command, RUN_OPTIONS, RUN_OUTPUT_KEYS);
   addOptions(command, RUN_OUTPUT_OPTIONS)
     .addHelpText('after', RUN_HELP)
-    .action(async (_flags: RunFlags, cmd: Command) => runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')));
+    .action(async (_flags: RunFlags, cmd: Command) =>
+      runAction(commandLineFlags(cmd), ctx, ['mongo-bench', ...rawArgs(cmd)].join(' ')),
+    );
 }
 
 /** Only what was typed: commander's defaults (--no-load's true) must not override a config file. */
@@ -148,7 +204,9 @@ function commandLineFlags(command: Command): RunFlags {
 }
 
 async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): Promise<void> {
-  const { connection: connectionFlags, rest: flags } = splitConnectionFlags(typedFlags as RunFlags & ConnectionFlags);
+  const { connection: connectionFlags, rest: flags } = splitConnectionFlags(
+    typedFlags as RunFlags & ConnectionFlags,
+  );
   const connection = resolveConnectionOptions(connectionFlags);
   const secrets = connectionSecrets(connection.options);
   try {
@@ -160,13 +218,24 @@ async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): 
   }
 }
 
-async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveConnectionOptions>, secrets: string[], ctx: CliContext, typed: string): Promise<void> {
+async function runWith(
+  flags: RunFlags,
+  connection: ReturnType<typeof resolveConnectionOptions>,
+  secrets: string[],
+  ctx: CliContext,
+  typed: string,
+): Promise<void> {
   const { username, password } = connection.options;
   if (flags.auth && (username === undefined || password === undefined)) {
-    throw new UsageError("option --auth: needs the first admin user's name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)");
+    throw new UsageError(
+      "option --auth: needs the first admin user's name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)",
+    );
   }
   const plan = resolveRunPlan(flags, { authUser: username });
-  const agentOptions = resolveAgentRunOptions(plan.agents, plan.target.kind === 'uri' ? plan.target.uri : undefined);
+  const agentOptions = resolveAgentRunOptions(
+    plan.agents,
+    plan.target.kind === 'uri' ? plan.target.uri : undefined,
+  );
   // Every line this command prints goes through the redaction of the run's secrets.
   const out = (text: string) => ctx.out(redactText(text, secrets));
   const err = (text: string) => ctx.err(redactText(text, secrets));
@@ -177,7 +246,12 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
   }
   for (const w of [...connection.warnings, ...plan.warnings]) warn(w);
 
-  const tracker = new ProgressTracker({ clients: plan.benchmark.clients, trials: plan.benchmark.trials, seconds: plan.benchmark.seconds, warmupSeconds: plan.benchmark.warmupSeconds });
+  const tracker = new ProgressTracker({
+    clients: plan.benchmark.clients,
+    trials: plan.benchmark.trials,
+    seconds: plan.benchmark.seconds,
+    warmupSeconds: plan.benchmark.warmupSeconds,
+  });
   const printer = plan.quiet
     ? new SilentPrinter(tracker, err)
     : new ProgressPrinter(tracker, {
@@ -201,7 +275,12 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
   let coordinator: Coordinator | undefined;
   try {
     if (agentOptions && plan.target.kind === 'uri') {
-      coordinator = await startCoordinator(agentOptions, plan.benchmark, uriTarget(plan.target.uri, clientOptions), { signal: interrupt.signal, note: (text) => err(`${text}\n`) });
+      coordinator = await startCoordinator(
+        agentOptions,
+        plan.benchmark,
+        uriTarget(plan.target.uri, clientOptions),
+        { signal: interrupt.signal, note: (text) => err(`${text}\n`) },
+      );
       if (!coordinator) {
         err('mongo-bench run: interrupted while waiting for the agents; nothing was measured\n');
         ctx.exitCode = interrupt.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
@@ -213,26 +292,38 @@ async function runWith(flags: RunFlags, connection: ReturnType<typeof resolveCon
       emit: (event: RunEvent) => printer.handle(event),
       commandLine: redactText(typed, secrets),
       clientOptions,
-      ...(flags.auth && username !== undefined && password !== undefined ? { credentials: { username, password } } : {}),
+      ...(flags.auth && username !== undefined && password !== undefined
+        ? { credentials: { username, password } }
+        : {}),
       secrets,
       connectionNote: describeConnection(connection.options),
       ...(coordinator ? { stepExecutor: coordinator } : {}),
     });
     printer.stop();
     // The step tables carried each step's warnings; --quiet prints no tables, so it gets them here.
-    if (plan.quiet && outcome.result) for (const line of warningLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
+    if (plan.quiet && outcome.result)
+      for (const line of warningLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
     for (const line of sloLines(outcome.result)) (plan.json ? err : out)(`${line}\n`);
     outcome = await afterRun(outcome, plan.store, { note: (text) => err(`${text}\n`) });
     if (plan.json && outcome.result) out(`${JSON.stringify(outcome.result, null, 2)}\n`);
     if (outcome.message) err(`mongo-bench run: ${outcome.message}\n`);
     const where = `${outcome.result ? 'results, report, ' : ''}setup.js and command-log.txt in ${outcome.outDir}/`;
     if (plan.json) err(`${where}\n`);
-    else out(`${where}${outcome.result?.steps.length ? ` (open ${outcome.outDir}/index.html)` : ''}\n`);
+    else
+      out(
+        `${where}${outcome.result?.steps.length ? ` (open ${outcome.outDir}/index.html)` : ''}\n`,
+      );
     ctx.exitCode = outcome.exitCode;
-    await coordinator?.end(outcome.exitCode === 0 ? 'done' : interrupt.signal.aborted ? 'cancelled' : 'failed', outcome.message);
+    await coordinator?.end(
+      outcome.exitCode === 0 ? 'done' : interrupt.signal.aborted ? 'cancelled' : 'failed',
+      outcome.message,
+    );
   } finally {
     // A failed run (exit 1) ends here too: the agents must not wait for steps that will not come.
-    await coordinator?.end(interrupt.signal.aborted ? 'cancelled' : 'failed', 'the coordinator stopped');
+    await coordinator?.end(
+      interrupt.signal.aborted ? 'cancelled' : 'failed',
+      'the coordinator stopped',
+    );
     await coordinator?.close();
     printer.stop();
     interrupt.dispose();

@@ -12,9 +12,17 @@ import { RUN_TARGET_DEFAULTS } from '../server/flags';
 export function addClusterShapeOptions(command: Command): Command {
   return command
     .option('--topology <kind>', `${TOPOLOGY_KINDS.join(' | ')} (default: standalone)`)
-    .option('--replicas <n>', 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded; at most 50, and members past the 7th vote 0 with priority 0)', intArg('--replicas'))
+    .option(
+      '--replicas <n>',
+      'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded; at most 50, and members past the 7th vote 0 with priority 0)',
+      intArg('--replicas'),
+    )
     .option('--shards <n>', 'sharded: number of shards (default: 2)', intArg('--shards'))
-    .option('--config-servers <n>', 'sharded: members of the config server replica set (default: 1)', intArg('--config-servers'))
+    .option(
+      '--config-servers <n>',
+      'sharded: members of the config server replica set (default: 1)',
+      intArg('--config-servers'),
+    )
     .option('--mongos <n>', 'sharded: number of routers (default: 1)', intArg('--mongos'));
 }
 
@@ -26,14 +34,36 @@ export interface LaunchOptionsHelp {
 /** --mongod-bin, --bin-dir, --base-port, --data-dir, --keep-data, --ready-timeout, --server-version, --cache-size-gb. */
 export function addLaunchOptions(command: Command, help: LaunchOptionsHelp = {}): Command {
   return command
-    .option('--mongod-bin <path>', 'the mongod binary (mongos beside it for sharded); launches from the plan')
+    .option(
+      '--mongod-bin <path>',
+      'the mongod binary (mongos beside it for sharded); launches from the plan',
+    )
     .option('--bin-dir <dir>', 'a folder holding mongod and mongos; launches from the plan')
-    .option('--base-port <port>', 'launched: first port; the processes take consecutive ports (default: 27017)', intArg('--base-port'))
-    .option('--data-dir <dir>', 'launched: one folder per process under it, kept (default: a temp folder, removed at the end)')
+    .option(
+      '--base-port <port>',
+      'launched: first port; the processes take consecutive ports (default: 27017)',
+      intArg('--base-port'),
+    )
+    .option(
+      '--data-dir <dir>',
+      'launched: one folder per process under it, kept (default: a temp folder, removed at the end)',
+    )
     .option('--keep-data', 'launched: keep the default temp data folder')
-    .option('--ready-timeout <ms>', `launched: how long each process may take to answer hello (default: ${RUN_TARGET_DEFAULTS.readyTimeoutMs})`, intArg('--ready-timeout'))
-    .option('--server-version <x.y>', help.serverVersion ?? 'launched: the MongoDB version the plan is for (default: 7.0; at least 4.4)')
-    .option('--cache-size-gb <gb>', "launched: each mongod's WiredTiger cache in GB (default: 50% of (RAM - 1 GB) shared by the mongods, at least 0.25)", numberArg('--cache-size-gb'));
+    .option(
+      '--ready-timeout <ms>',
+      `launched: how long each process may take to answer hello (default: ${RUN_TARGET_DEFAULTS.readyTimeoutMs})`,
+      intArg('--ready-timeout'),
+    )
+    .option(
+      '--server-version <x.y>',
+      help.serverVersion ??
+        'launched: the MongoDB version the plan is for (default: 7.0; at least 4.4)',
+    )
+    .option(
+      '--cache-size-gb <gb>',
+      "launched: each mongod's WiredTiger cache in GB (default: 50% of (RAM - 1 GB) shared by the mongods, at least 0.25)",
+      numberArg('--cache-size-gb'),
+    );
 }
 
 /**

@@ -21,7 +21,10 @@ export function dirProblem(dir: string): string | undefined {
     if (level >= MAX_LEVELS) return `${dir} is more than ${MAX_LEVELS} levels deep`;
     const stat = statOrCode(existing);
     if (typeof stat !== 'string') {
-      if (!stat.isDirectory()) return existing === target ? `${dir} is a file, not a folder` : `${existing} is a file, not a folder, so nothing can be created under it`;
+      if (!stat.isDirectory())
+        return existing === target
+          ? `${dir} is a file, not a folder`
+          : `${existing} is a file, not a folder, so nothing can be created under it`;
       break;
     }
     if (stat !== 'ENOENT' && stat !== 'ENOTDIR') return `cannot look at ${existing}: ${stat}`;

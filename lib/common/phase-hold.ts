@@ -8,12 +8,17 @@ export const HOLD_PHASE_ENV = 'MONGO_BENCH_HOLD_PHASE';
 
 export type HoldablePhase = 'setup' | 'report';
 
-export function holdPhase(phase: HoldablePhase, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export function holdPhase(
+  phase: HoldablePhase,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const spec = env[HOLD_PHASE_ENV];
   if (!spec) return Promise.resolve();
   const [name, ms] = spec.split(':');
   const wait = Number(ms);
-  if (name !== phase || !Number.isFinite(wait) || wait <= 0 || signal.aborted) return Promise.resolve();
+  if (name !== phase || !Number.isFinite(wait) || wait <= 0 || signal.aborted)
+    return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -9,7 +9,10 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!isObject(value)) return false;
   const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
-  return proto === null || (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object');
+  return (
+    proto === null ||
+    (Object.getPrototypeOf(proto) === null && proto.constructor?.name === 'Object')
+  );
 }
 
 /** The object without its undefined fields. */
@@ -29,7 +32,10 @@ export function isAbortError(err: unknown): boolean {
 
 /** A moment as a file name: ISO time to the second, with dashes for colons (2024-05-01T12-00-00Z). */
 export function fileTimestamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 /** A value as JSON for a message (String() where JSON cannot say it). */
@@ -42,7 +48,11 @@ export function show(value: unknown): string {
 }
 
 /** A count with its noun, singular for exactly one: "1 client", "4 clients"; a list reads "1, 2, 4 clients" ("1 client" alone). */
-export function counted(count: number | readonly number[], noun: string, plural = `${noun}s`): string {
+export function counted(
+  count: number | readonly number[],
+  noun: string,
+  plural = `${noun}s`,
+): string {
   const list = typeof count === 'number' ? [count] : count;
   return `${list.join(', ')} ${list.length === 1 && list[0] === 1 ? noun : plural}`;
 }

@@ -4,10 +4,29 @@
  * change at 1, the regression threshold for ops/s, and each client count's verdict written above it. Drawn with the report's Chart.js-on-canvas
  * helpers (fonts, white background, warning lines) so it looks like every other chart of the tool.
  */
-import { ChartConfiguration, Legend, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, Scale, SubTitle, Title } from 'chart.js';
+import {
+  ChartConfiguration,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  Plugin,
+  PointElement,
+  Scale,
+  SubTitle,
+  Title,
+} from 'chart.js';
 import { PALETTE } from '../report/chart-data';
 import { CHART_FONT_FAMILY } from '../report/fonts';
-import { axisTitle, baseChartOptions, basePlugins, registerChartComponents, renderConfigurationPng, strokeGuideLine } from '../report/chart-base';
+import {
+  axisTitle,
+  baseChartOptions,
+  basePlugins,
+  registerChartComponents,
+  renderConfigurationPng,
+  strokeGuideLine,
+} from '../report/chart-base';
 import { Comparison, StepComparison } from './compare';
 
 /** The B/A ratios drawn, on the PNG and on the compare page. */
@@ -20,7 +39,9 @@ export const RATIO_SERIES: Array<{ label: string; value: (s: StepComparison) => 
 ];
 
 /** Horizontal reference lines: no change (1) and the ops/s regression threshold. */
-function referenceLinesPlugin(lines: Array<{ y: number; color: string; dash: number[]; label: string }>): Plugin<'line'> {
+function referenceLinesPlugin(
+  lines: Array<{ y: number; color: string; dash: number[]; label: string }>,
+): Plugin<'line'> {
   return {
     id: 'mbCompareReferences',
     beforeDatasetsDraw(chart) {
@@ -54,7 +75,11 @@ function verdictsPlugin(steps: readonly StepComparison[]): Plugin<'line'> {
       for (const s of steps) {
         const px = chart.scales.x.getPixelForValue(s.clients);
         if (px < chartArea.left || px > chartArea.right) continue;
-        ctx.fillStyle = s.regression ? '#b00020' : s.verdict === 'not compared' ? '#777777' : '#333333';
+        ctx.fillStyle = s.regression
+          ? '#b00020'
+          : s.verdict === 'not compared'
+            ? '#777777'
+            : '#333333';
         ctx.fillText(verdictLabel(s), px, chartArea.top + 4);
       }
       ctx.restore();
@@ -70,12 +95,18 @@ export function verdictLabel(s: StepComparison): string {
 }
 
 /** Ratio ticks of the log axis: the usual fractions and multiples, within the range drawn. */
-const RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 5, 10, 20, 50, 100];
+const RATIO_TICKS = [
+  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 5, 10, 20, 50, 100,
+];
 
 export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<'line'> {
   const steps = c.steps;
   const ticks = steps.map((s) => s.clients);
-  const datasets = RATIO_SERIES.map((series, i) => ({ series, color: PALETTE[i % PALETTE.length], points: steps.map((s) => ({ x: s.clients, y: series.value(s) })) }))
+  const datasets = RATIO_SERIES.map((series, i) => ({
+    series,
+    color: PALETTE[i % PALETTE.length],
+    points: steps.map((s) => ({ x: s.clients, y: series.value(s) })),
+  }))
     .filter((d) => d.points.some((p) => p.y !== null))
     .map((d) => ({
       label: d.series.label,
@@ -86,7 +117,9 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
       pointRadius: 5,
       spanGaps: false,
     }));
-  const values = datasets.flatMap((d) => d.data.map((p) => p.y)).filter((v): v is number => v !== null && v > 0);
+  const values = datasets
+    .flatMap((d) => d.data.map((p) => p.y))
+    .filter((v): v is number => v !== null && v > 0);
   const lowLine = 1 - c.threshold / 100;
   // Room above the highest ratio for the verdicts written at the top.
   const yMin = Math.min(lowLine * 0.9, ...values.map((v) => v / 1.1));
@@ -112,7 +145,12 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
           afterBuildTicks: (scale: Scale) => {
             scale.ticks = ticks.map((value) => ({ value }));
           },
-          ticks: { callback: (value) => String(value), autoSkip: true, autoSkipPadding: 8, maxRotation: 0 },
+          ticks: {
+            callback: (value) => String(value),
+            autoSkip: true,
+            autoSkipPadding: 8,
+            maxRotation: 0,
+          },
           title: axisTitle('concurrent clients (log scale)'),
         },
         y: {
@@ -122,7 +160,15 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
           afterBuildTicks: (scale: Scale) => {
             // Over a wide range the ticks near 1 would crowd: keep 1 and the decades' 1-2-5.
             const wide = yMax / yMin > 20;
-            scale.ticks = RATIO_TICKS.filter((v) => v >= yMin && v <= yMax && (!wide || [1, 2, 5].includes(Number((v / 10 ** Math.floor(Math.log10(v) + 1e-9)).toFixed(6))))).map((value) => ({ value }));
+            scale.ticks = RATIO_TICKS.filter(
+              (v) =>
+                v >= yMin &&
+                v <= yMax &&
+                (!wide ||
+                  [1, 2, 5].includes(
+                    Number((v / 10 ** Math.floor(Math.log10(v) + 1e-9)).toFixed(6)),
+                  )),
+            ).map((value) => ({ value }));
           },
           ticks: { callback: (value) => `${Number(value)}x` },
           title: axisTitle('ratio B / A (log scale; 1 = no change)'),
@@ -141,6 +187,15 @@ export function comparisonChartConfiguration(c: Comparison): ChartConfiguration<
 }
 
 export async function renderComparisonChart(c: Comparison): Promise<Buffer> {
-  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
+  registerChartComponents(
+    LineController,
+    LineElement,
+    PointElement,
+    LinearScale,
+    LogarithmicScale,
+    Title,
+    SubTitle,
+    Legend,
+  );
   return renderConfigurationPng(comparisonChartConfiguration(c));
 }

@@ -10,7 +10,12 @@
 import { UsageError } from '../config/errors';
 import { LatencySummary, ResultDocument, StepResult } from '../result';
 import { mannWhitneyU } from './mann-whitney';
-import { markedServerLabel, notMongoDBWarning, serverLabel, TEST_DOUBLE_WARNING } from '../report/describe';
+import {
+  markedServerLabel,
+  notMongoDBWarning,
+  serverLabel,
+  TEST_DOUBLE_WARNING,
+} from '../report/describe';
 import { serverDifferences } from './server-differences';
 import { minDetectableChange } from './power';
 import { roundRatioTrend, sideTrend } from './trend-check';
@@ -104,7 +109,12 @@ export interface Comparison {
   /** Differences in what was run (workload, document size), worth knowing when reading the ratios. */
   notes: string[];
   /** compare --run: how the trials were interleaved (per client count, each round's order, e.g. "BA"). */
-  design?: { kind: string; seed: number; rounds: number; order: { clients: number; rounds: string[] }[] };
+  design?: {
+    kind: string;
+    seed: number;
+    rounds: number;
+    order: { clients: number; rounds: string[] }[];
+  };
   /** The red lines its chart carries: a side measured on another product than MongoDB, or on a test double (lib/report/describe.ts). */
   warnings: string[];
 }
@@ -130,17 +140,25 @@ function ratio(b: number | undefined, a: number | undefined): number | null {
   return b / a;
 }
 
-function latencyRatios(a: LatencySummary | undefined, b: LatencySummary | undefined): LatencyRatios {
+function latencyRatios(
+  a: LatencySummary | undefined,
+  b: LatencySummary | undefined,
+): LatencyRatios {
   if (!a || !b || a.count === 0 || b.count === 0) return { p50: null, p99: null };
   return { p50: ratio(b.p50, a.p50), p99: ratio(b.p99, a.p99) };
 }
 
 function checkOption(name: string, value: number, min: number, max: number): void {
-  if (!Number.isFinite(value) || value < min || value > max) throw new UsageError(`option --${name}: must be a number from ${min} to ${max}, got ${value}`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new UsageError(`option --${name}: must be a number from ${min} to ${max}, got ${value}`);
 }
 
 /** Refuses a test-double result against one from another server: their ratio would mean nothing. */
-function assertComparable(a: ResultDocument, b: ResultDocument, names: { a: string; b: string }): void {
+function assertComparable(
+  a: ResultDocument,
+  b: ResultDocument,
+  names: { a: string; b: string },
+): void {
   const aDouble = a.target.testDouble === true;
   const bDouble = b.target.testDouble === true;
   if (aDouble !== bDouble) {
@@ -148,7 +166,7 @@ function assertComparable(a: ResultDocument, b: ResultDocument, names: { a: stri
     // The other side named as every summary names it: "MongoDB Community 7.0.14", or "NOT MongoDB: unidentified server, ..." (a null server).
     throw new UsageError(
       `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on ${markedServerLabel(realResult.target)}; ` +
-        'a test double\'s numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server',
+        "a test double's numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server",
     );
   }
 }
@@ -165,7 +183,9 @@ function pooledOpsPerSec(steps: StepResult[]): number | undefined {
   if (steps.length === 0) return undefined;
   if (steps.length === 1) return steps[0].opsPerSec.total;
   const elapsed = steps.reduce((s, x) => s + (x.elapsedSeconds ?? x.seconds * x.trials), 0);
-  return elapsed > 0 ? steps.reduce((s, x) => s + x.ops.reads + x.ops.writes, 0) / elapsed : undefined;
+  return elapsed > 0
+    ? steps.reduce((s, x) => s + x.ops.reads + x.ops.writes, 0) / elapsed
+    : undefined;
 }
 
 function pooledLatency(steps: StepResult[], kind: 'reads' | 'writes'): LatencySummary | undefined {
@@ -173,7 +193,12 @@ function pooledLatency(steps: StepResult[], kind: 'reads' | 'writes'): LatencySu
   return steps[0]?.latencyMicros[kind];
 }
 
-function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[], o: Required<CompareOptions>): StepComparison {
+function compareStep(
+  clients: number,
+  aSteps: StepResult[],
+  bSteps: StepResult[],
+  o: Required<CompareOptions>,
+): StepComparison {
   const opsA = pooledOpsPerSec(aSteps);
   const opsB = pooledOpsPerSec(bSteps);
   const x = aSteps.flatMap(replicateRates);
@@ -194,16 +219,25 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
     verdict: 'not compared',
     regression: false,
   };
-  if (aSteps.length === 0 || bSteps.length === 0) return { ...base, note: `no step with ${counted(clients, 'client')} in ${aSteps.length > 0 ? 'B' : 'A'}` };
+  if (aSteps.length === 0 || bSteps.length === 0)
+    return {
+      ...base,
+      note: `no step with ${counted(clients, 'client')} in ${aSteps.length > 0 ? 'B' : 'A'}`,
+    };
   const failed = [
-    aSteps.some((a) => a.status && a.status !== 'ok') ? `A's step ${aSteps.find((a) => a.status && a.status !== 'ok')?.status}` : '',
-    bSteps.some((b) => b.status && b.status !== 'ok') ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}` : '',
+    aSteps.some((a) => a.status && a.status !== 'ok')
+      ? `A's step ${aSteps.find((a) => a.status && a.status !== 'ok')?.status}`
+      : '',
+    bSteps.some((b) => b.status && b.status !== 'ok')
+      ? `B's step ${bSteps.find((b) => b.status && b.status !== 'ok')?.status}`
+      : '',
   ].filter(Boolean);
   if (failed.length > 0) return { ...base, note: failed.join(', ') };
   const detectable = minDetectableChange(x, y, { alpha: o.alpha, noise: o.noise });
   Object.assign(base, { minDetectablePercent: detectable.percent, detectable: detectable.text });
   if (x.length < 2 || y.length < 2) {
-    const what = x.length === 1 && y.length === 1 ? 'one run each' : `${x.length} and ${y.length} runs`;
+    const what =
+      x.length === 1 && y.length === 1 ? 'one run each' : `${x.length} and ${y.length} runs`;
     return {
       ...base,
       note: `${what}: cannot tell this from run-to-run variation; run ${REPLICATES_NEEDED} or more trials per side (--trials ${REPLICATES_NEEDED + 1}) or give several result files per side`,
@@ -211,15 +245,37 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   }
   const floor = smallestPossibleP(x.length, y.length);
   if (floor >= o.alpha) {
-    return { ...base, note: `${x.length} and ${y.length} runs cannot reach p < ${o.alpha} (the smallest possible p is ${floor.toPrecision(2)}): run ${REPLICATES_NEEDED} or more trials per side` };
+    return {
+      ...base,
+      note: `${x.length} and ${y.length} runs cannot reach p < ${o.alpha} (the smallest possible p is ${floor.toPrecision(2)}): run ${REPLICATES_NEEDED} or more trials per side`,
+    };
   }
-  const trend = o.interleaved ? roundRatioTrend(x, y) : (sideTrend('A', aSteps) ?? sideTrend('B', bSteps));
-  if (trend) return { ...base, note: `not steady: ${trend}; a verdict would compare moments, not configurations` };
-  const pairedOk = o.paired && o.interleaved && x.length === y.length && x.length >= PAIRED_MIN_ROUNDS && [...x, ...y].every((v) => v > 0);
+  const trend = o.interleaved
+    ? roundRatioTrend(x, y)
+    : (sideTrend('A', aSteps) ?? sideTrend('B', bSteps));
+  if (trend)
+    return {
+      ...base,
+      note: `not steady: ${trend}; a verdict would compare moments, not configurations`,
+    };
+  const pairedOk =
+    o.paired &&
+    o.interleaved &&
+    x.length === y.length &&
+    x.length >= PAIRED_MIN_ROUNDS &&
+    [...x, ...y].every((v) => v > 0);
   if (o.paired && !pairedOk) {
-    return { ...base, note: `a paired test needs ${PAIRED_MIN_ROUNDS} or more interleaved rounds with ops on both sides (${x.length} and ${y.length} here; 5 pairs cannot reach p < 0.0625)` };
+    return {
+      ...base,
+      note: `a paired test needs ${PAIRED_MIN_ROUNDS} or more interleaved rounds with ops on both sides (${x.length} and ${y.length} here; 5 pairs cannot reach p < 0.0625)`,
+    };
   }
-  const test = pairedOk ? { ...wilcoxonSignedRank(y.map((v, i) => Math.log(v / x[i]))), label: 'Wilcoxon signed-rank on the per-round ln(B/A)' } : { ...mannWhitneyU(x, y), label: 'Mann-Whitney U' };
+  const test = pairedOk
+    ? {
+        ...wilcoxonSignedRank(y.map((v, i) => Math.log(v / x[i]))),
+        label: 'Wilcoxon signed-rank on the per-round ln(B/A)',
+      }
+    : { ...mannWhitneyU(x, y), label: 'Mann-Whitney U' };
   const change = base.opsRatio === null ? 0 : base.opsRatio - 1;
   const significant = test.pValue < o.alpha;
   let verdict: Verdict = 'no difference beyond noise';
@@ -228,7 +284,14 @@ function compareStep(clients: number, aSteps: StepResult[], bSteps: StepResult[]
   else if (significant) note = `significant, but within the ${o.noise}% noise threshold`;
   const regression = verdict === 'slower' && -change * 100 > o.threshold;
   if (verdict === 'slower' && !regression) note = `within the ${o.threshold}% regression threshold`;
-  return { ...base, pValue: test.pValue, method: `${test.label}, ${test.method}`, verdict, regression, ...(note ? { note } : {}) };
+  return {
+    ...base,
+    pValue: test.pValue,
+    method: `${test.label}, ${test.method}`,
+    verdict,
+    regression,
+    ...(note ? { note } : {}),
+  };
 }
 
 /**
@@ -243,7 +306,8 @@ export function compareResults(
 ): Comparison {
   const as = Array.isArray(aSide) ? aSide : [aSide];
   const bs = Array.isArray(bSide) ? bSide : [bSide];
-  if (as.length === 0 || bs.length === 0) throw new UsageError('compare needs at least one result file on each side');
+  if (as.length === 0 || bs.length === 0)
+    throw new UsageError('compare needs at least one result file on each side');
   const [a, b] = [as[0], bs[0]];
   const o: Required<CompareOptions> = {
     threshold: options.threshold ?? COMPARE_DEFAULTS.threshold,
@@ -255,41 +319,80 @@ export function compareResults(
   checkOption('threshold', o.threshold, 0, 100);
   checkOption('alpha', o.alpha, 1e-6, 0.5);
   checkOption('noise', o.noise, 0, 100);
-  for (const x of as) for (const y of bs) assertComparable(x, y, { a: files.a ? `A (${files.a})` : 'A', b: files.b ? `B (${files.b})` : 'B' });
+  for (const x of as)
+    for (const y of bs)
+      assertComparable(x, y, {
+        a: files.a ? `A (${files.a})` : 'A',
+        b: files.b ? `B (${files.b})` : 'B',
+      });
 
   const all = [...as, ...bs];
-  const counts = [...new Set(all.flatMap((r) => r.steps.map((s) => s.clients)))].sort((p, q) => p - q);
-  const at = (side: ResultDocument[], c: number) => side.flatMap((r) => r.steps.filter((s) => s.clients === c));
+  const counts = [...new Set(all.flatMap((r) => r.steps.map((s) => s.clients)))].sort(
+    (p, q) => p - q,
+  );
+  const at = (side: ResultDocument[], c: number) =>
+    side.flatMap((r) => r.steps.filter((s) => s.clients === c));
   const steps = counts.map((c) => compareStep(c, at(as, c), at(bs, c), o));
   const notes: string[] = [];
-  if (a.workload.name !== b.workload.name) notes.push(`different workloads: A ran "${a.workload.name}", B ran "${b.workload.name}"`);
-  else if (JSON.stringify(a.workload.ops) !== JSON.stringify(b.workload.ops)) notes.push(`the workloads share the name "${a.workload.name}" but not the same ops`);
-  if (a.workload.docSize !== b.workload.docSize) notes.push(`different document sizes: A ${a.workload.docSize ?? '?'} bytes, B ${b.workload.docSize ?? '?'} bytes`);
+  if (a.workload.name !== b.workload.name)
+    notes.push(`different workloads: A ran "${a.workload.name}", B ran "${b.workload.name}"`);
+  else if (JSON.stringify(a.workload.ops) !== JSON.stringify(b.workload.ops))
+    notes.push(`the workloads share the name "${a.workload.name}" but not the same ops`);
+  if (a.workload.docSize !== b.workload.docSize)
+    notes.push(
+      `different document sizes: A ${a.workload.docSize ?? '?'} bytes, B ${b.workload.docSize ?? '?'} bytes`,
+    );
   const incomplete = (side: ResultDocument[]) => side.find((r) => !r.complete);
   const incompleteA = incomplete(as);
   const incompleteB = incomplete(bs);
-  if (incompleteA) notes.push(`A is incomplete${incompleteA.incompleteReason ? `: ${incompleteA.incompleteReason}` : ''}`);
-  if (incompleteB) notes.push(`B is incomplete${incompleteB.incompleteReason ? `: ${incompleteB.incompleteReason}` : ''}`);
-  if (as.length > 1 || bs.length > 1) notes.push(`${as.length} result file(s) for A, ${bs.length} for B: each trial of each file is one replicate`);
+  if (incompleteA)
+    notes.push(
+      `A is incomplete${incompleteA.incompleteReason ? `: ${incompleteA.incompleteReason}` : ''}`,
+    );
+  if (incompleteB)
+    notes.push(
+      `B is incomplete${incompleteB.incompleteReason ? `: ${incompleteB.incompleteReason}` : ''}`,
+    );
+  if (as.length > 1 || bs.length > 1)
+    notes.push(
+      `${as.length} result file(s) for A, ${bs.length} for B: each trial of each file is one replicate`,
+    );
   // The open model (a fixed arrival rate) times ops from their due time; the closed loop from their start.
-  const openModel = (side: ResultDocument[]) => side.some((r) => r.steps.some((s) => s.arrival !== undefined));
+  const openModel = (side: ResultDocument[]) =>
+    side.some((r) => r.steps.some((s) => s.arrival !== undefined));
   if (openModel(as) !== openModel(bs)) {
     const [open, closed] = openModel(as) ? ['A', 'B'] : ['B', 'A'];
-    notes.push(`${open} was measured in the open model (a fixed arrival rate: latency from each op's due time, queueing included) and ${closed} in the closed loop (clients wait for each reply): their latencies measure different things, and ${open}'s ops/s is set by its rate, so the ratios compare the models as much as the servers`);
+    notes.push(
+      `${open} was measured in the open model (a fixed arrival rate: latency from each op's due time, queueing included) and ${closed} in the closed loop (clients wait for each reply): their latencies measure different things, and ${open}'s ops/s is set by its rate, so the ratios compare the models as much as the servers`,
+    );
   }
-  for (const difference of serverDifferences(a, b)) notes.push(`A and B ran on different servers: ${difference}`);
+  for (const difference of serverDifferences(a, b))
+    notes.push(`A and B ran on different servers: ${difference}`);
   const testDouble = a.target.testDouble === true;
   const regression = steps.some((s) => s.regression);
-  if (testDouble) notes.push('both results come from a TEST DOUBLE server: these are not MongoDB numbers');
+  if (testDouble)
+    notes.push('both results come from a TEST DOUBLE server: these are not MongoDB numbers');
   // Both sides on the one product: one line for both.
   const sameServer = serverLabel(a) === serverLabel(b);
-  const sides = (sameServer ? [notMongoDBWarning(a)] : [notMongoDBWarning(a, 'A'), notMongoDBWarning(b, 'B')]).filter((w): w is string => w !== undefined);
+  const sides = (
+    sameServer ? [notMongoDBWarning(a)] : [notMongoDBWarning(a, 'A'), notMongoDBWarning(b, 'B')]
+  ).filter((w): w is string => w !== undefined);
   notes.push(...sides);
   const warnings = [...sides, ...(testDouble ? [TEST_DOUBLE_WARNING] : [])];
   return {
     schema: 'mongo-bench/compare@1',
-    a: { label: a.label, ...(files.a ? { file: files.a } : {}), server: serverLabel(a), complete: !incompleteA },
-    b: { label: b.label, ...(files.b ? { file: files.b } : {}), server: serverLabel(b), complete: !incompleteB },
+    a: {
+      label: a.label,
+      ...(files.a ? { file: files.a } : {}),
+      server: serverLabel(a),
+      complete: !incompleteA,
+    },
+    b: {
+      label: b.label,
+      ...(files.b ? { file: files.b } : {}),
+      server: serverLabel(b),
+      complete: !incompleteB,
+    },
     testDouble,
     threshold: o.threshold,
     alpha: o.alpha,
@@ -297,7 +400,11 @@ export function compareResults(
     method: METHOD_DESCRIPTION,
     steps,
     regression,
-    outcome: regression ? 'regression' : steps.some((s) => s.verdict !== 'not compared') ? 'no regression' : 'not compared',
+    outcome: regression
+      ? 'regression'
+      : steps.some((s) => s.verdict !== 'not compared')
+        ? 'no regression'
+        : 'not compared',
     notes,
     warnings,
   };

@@ -29,7 +29,7 @@ function rankWithTies(values: number[]): { ranks: number[]; tieSizes: number[] }
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
   const ranks = new Array<number>(values.length);
   const tieSizes: number[] = [];
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start + 1;
     while (end < order.length && order[end].v === order[start].v) end++;
     const rank = (start + 1 + end) / 2; // the mean of ranks start+1 .. end
@@ -64,8 +64,21 @@ export function normalUpperTail(z: number): number {
   const x = z / Math.SQRT2;
   const t = 1 / (1 + 0.5 * Math.abs(x));
   const poly =
-    -x * x - 1.26551223 +
-    t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+    -x * x -
+    1.26551223 +
+    t *
+      (1.00002368 +
+        t *
+          (0.37409196 +
+            t *
+              (0.09678418 +
+                t *
+                  (-0.18628806 +
+                    t *
+                      (0.27886807 +
+                        t *
+                          (-1.13520398 +
+                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
   const erfc = t * Math.exp(poly);
   return x >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
@@ -73,7 +86,11 @@ export function normalUpperTail(z: number): number {
 /** 'auto': exact where possible (no ties, few pairs), else normal; 'normal' forces the approximation. */
 export type MannWhitneyMethod = 'auto' | 'normal';
 
-export function mannWhitneyU(x: readonly number[], y: readonly number[], method: MannWhitneyMethod = 'auto'): MannWhitneyResult {
+export function mannWhitneyU(
+  x: readonly number[],
+  y: readonly number[],
+  method: MannWhitneyMethod = 'auto',
+): MannWhitneyResult {
   const m = x.length;
   const n = y.length;
   if (m === 0 || n === 0) throw new Error('mannWhitneyU: both samples need at least one value');
@@ -96,7 +113,14 @@ export function mannWhitneyU(x: readonly number[], y: readonly number[], method:
   const N = m + n;
   const tieTerm = tieSizes.reduce((a, t) => a + (t * t * t - t), 0);
   const variance = ((m * n) / 12) * (N + 1 - tieTerm / (N * (N - 1)));
-  if (variance <= 0) return { uX, uY, pValue: 1, method: 'normal approximation with tie correction', z: 0 }; // every value equal
+  if (variance <= 0)
+    return { uX, uY, pValue: 1, method: 'normal approximation with tie correction', z: 0 }; // every value equal
   const z = (big - (m * n) / 2 - 0.5) / Math.sqrt(variance);
-  return { uX, uY, pValue: Math.min(1, 2 * normalUpperTail(z)), method: 'normal approximation with tie correction', z };
+  return {
+    uX,
+    uY,
+    pValue: Math.min(1, 2 * normalUpperTail(z)),
+    method: 'normal approximation with tie correction',
+    z,
+  };
 }

@@ -83,7 +83,13 @@ const shiftCache = new Map<string, number | null>();
  * The standardized shift (in units of the spread) at which the test rejects, in the direction of the
  * shift, in 80% of simulated samples of sizes m and n; null when no shift reaches it.
  */
-export function detectableShift(m: number, n: number, alpha: number, simulations = 4000, seed = 1): number | null {
+export function detectableShift(
+  m: number,
+  n: number,
+  alpha: number,
+  simulations = 4000,
+  seed = 1,
+): number | null {
   const key = `${m},${n},${alpha},${simulations},${seed}`;
   if (shiftCache.has(key)) return shiftCache.get(key) ?? null;
   const critical = criticalU(m, n, alpha);
@@ -138,13 +144,26 @@ export function pooledLogSpread(x: readonly number[], y: readonly number[]): num
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /** The smallest slowdown (percent) the test would detect with 80% power, given the replicates each side gave. */
-export function minDetectableChange(x: readonly number[], y: readonly number[], options: DetectableOptions): DetectableChange {
+export function minDetectableChange(
+  x: readonly number[],
+  y: readonly number[],
+  options: DetectableOptions,
+): DetectableChange {
   const trials = `${x.length}+${y.length} trials`;
-  const none = (text: string, logSpread: number | null = null): DetectableChange => ({ percent: null, logSpread, floored: false, text });
-  const shift = x.length >= 1 && y.length >= 1 ? detectableShift(x.length, y.length, options.alpha, options.simulations, options.seed) : null;
+  const none = (text: string, logSpread: number | null = null): DetectableChange => ({
+    percent: null,
+    logSpread,
+    floored: false,
+    text,
+  });
+  const shift =
+    x.length >= 1 && y.length >= 1
+      ? detectableShift(x.length, y.length, options.alpha, options.simulations, options.seed)
+      : null;
   if (shift === null) return none(`no change is detectable with ${trials}`);
   const spread = pooledLogSpread(x, y);
-  if (spread === null) return none(`no detectable change can be estimated: a replicate's ops/s is not positive`);
+  if (spread === null)
+    return none(`no detectable change can be estimated: a replicate's ops/s is not positive`);
   const simulated = (1 - Math.exp(-shift * spread)) * 100;
   const floored = simulated < options.noise;
   const percent = round1(floored ? options.noise : simulated);

@@ -36,34 +36,65 @@ function detectableCell(s: StepComparison): string {
 
 /** Which latency classes the comparison has (a read-only workload has no write latencies). */
 function latencyClasses(c: Comparison): Array<'reads' | 'writes'> {
-  return (['reads', 'writes'] as const).filter((k) => c.steps.some((s) => s.latencyRatio[k].p50 !== null));
+  return (['reads', 'writes'] as const).filter((k) =>
+    c.steps.some((s) => s.latencyRatio[k].p50 !== null),
+  );
 }
 
 export function comparisonTable(c: Comparison): Table {
   const classes = latencyClasses(c);
   const columns = [
-    'Clients', 'A ops/s', 'B ops/s', 'ops/s B/A',
-    ...classes.flatMap((k) => [`${k === 'reads' ? 'read' : 'write'} p50 B/A`, `${k === 'reads' ? 'read' : 'write'} p99 B/A`]),
-    'runs A+B', 'p', `detectable (threshold ${c.threshold}%)`, 'Verdict',
+    'Clients',
+    'A ops/s',
+    'B ops/s',
+    'ops/s B/A',
+    ...classes.flatMap((k) => [
+      `${k === 'reads' ? 'read' : 'write'} p50 B/A`,
+      `${k === 'reads' ? 'read' : 'write'} p99 B/A`,
+    ]),
+    'runs A+B',
+    'p',
+    `detectable (threshold ${c.threshold}%)`,
+    'Verdict',
   ];
   const rows = c.steps.map((s) => [
     String(s.clients),
     s.opsPerSecA === null ? NONE : formatOps(s.opsPerSecA),
     s.opsPerSecB === null ? NONE : formatOps(s.opsPerSecB),
     formatRatio(s.opsRatio),
-    ...classes.flatMap((k) => [formatRatio(s.latencyRatio[k].p50), formatRatio(s.latencyRatio[k].p99)]),
+    ...classes.flatMap((k) => [
+      formatRatio(s.latencyRatio[k].p50),
+      formatRatio(s.latencyRatio[k].p99),
+    ]),
     `${s.samples.a}+${s.samples.b}`,
     formatP(s.pValue),
     detectableCell(s),
     verdictCell(s),
   ]);
-  return { title: 'B against A by client count', columns, rows, align: columns.map((col) => (col === 'Verdict' ? 'left' : 'right')) };
+  return {
+    title: 'B against A by client count',
+    columns,
+    rows,
+    align: columns.map((col) => (col === 'Verdict' ? 'left' : 'right')),
+  };
 }
 
 function textTable(table: Table): string {
-  const widths = table.columns.map((col, i) => Math.max(col.length, ...table.rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (table.align[i] === 'right' ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
-  return [line(table.columns), line(widths.map((w) => '-'.repeat(w))), ...table.rows.map(line)].join('\n');
+  const widths = table.columns.map((col, i) =>
+    Math.max(col.length, ...table.rows.map((r) => r[i].length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) =>
+        table.align[i] === 'right' ? cell.padStart(widths[i]) : cell.padEnd(widths[i]),
+      )
+      .join('  ')
+      .trimEnd();
+  return [
+    line(table.columns),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...table.rows.map(line),
+  ].join('\n');
 }
 
 /** The one-line outcome, also the last line on the terminal. */
@@ -71,22 +102,28 @@ export function conclusion(c: Comparison): string {
   const slower = c.steps.filter((s) => s.verdict === 'slower').map((s) => s.clients);
   const faster = c.steps.filter((s) => s.verdict === 'faster').map((s) => s.clients);
   const regressed = c.steps.filter((s) => s.regression).map((s) => s.clients);
-  if (regressed.length > 0) return `REGRESSION: B is slower than A beyond the ${c.threshold}% threshold at ${counted(regressed, 'client')}`;
+  if (regressed.length > 0)
+    return `REGRESSION: B is slower than A beyond the ${c.threshold}% threshold at ${counted(regressed, 'client')}`;
   if (c.outcome === 'not compared') {
     const why = c.steps.find((s) => s.note)?.note;
     return `NOT COMPARED: no client count could be tested${why ? ` (${why})` : ''}; the ratios are shown, but they are no verdict`;
   }
   const untested = c.steps.filter((s) => s.verdict === 'not compared').map((s) => s.clients);
   const parts: string[] = [];
-  if (slower.length > 0) parts.push(`slower (within the ${c.threshold}% threshold) at ${counted(slower, 'client')}`);
+  if (slower.length > 0)
+    parts.push(`slower (within the ${c.threshold}% threshold) at ${counted(slower, 'client')}`);
   if (faster.length > 0) parts.push(`faster at ${counted(faster, 'client')}`);
   const tail = untested.length > 0 ? ` (not compared at ${counted(untested, 'client')})` : '';
-  return parts.length > 0 ? `B is ${parts.join('; ')}; no regression beyond ${c.threshold}%${tail}` : `no difference beyond noise at any client count compared${tail}`;
+  return parts.length > 0
+    ? `B is ${parts.join('; ')}; no regression beyond ${c.threshold}%${tail}`
+    : `no difference beyond noise at any client count compared${tail}`;
 }
 
 /** Per client count, the smallest detectable change in words. */
 export function detectableLines(c: Comparison): string[] {
-  return c.steps.flatMap((s) => (s.detectable ? [`${s.clients} client${s.clients === 1 ? '' : 's'}: ${s.detectable}`] : []));
+  return c.steps.flatMap((s) =>
+    s.detectable ? [`${s.clients} client${s.clients === 1 ? '' : 's'}: ${s.detectable}`] : [],
+  );
 }
 
 function legend(c: Comparison): string[] {
@@ -116,7 +153,8 @@ export function renderComparisonText(c: Comparison): string {
 }
 
 export function renderComparisonMarkdown(c: Comparison): string {
-  const who = (side: 'A' | 'B', r: Comparison['a']) => `- **${side}**: ${r.label}${r.file ? ` (\`${r.file}\`)` : ''}, ${r.server}${r.complete ? '' : ' (incomplete)'}`;
+  const who = (side: 'A' | 'B', r: Comparison['a']) =>
+    `- **${side}**: ${r.label}${r.file ? ` (\`${r.file}\`)` : ''}, ${r.server}${r.complete ? '' : ' (incomplete)'}`;
   return [
     '# Comparison',
     '',

@@ -12,7 +12,15 @@ function first(result: ResultDocument): ServerProcessFacts | undefined {
 function hostLine(p: ServerProcessFacts | undefined): string | undefined {
   const h = p?.hostInfo;
   if (!h) return undefined;
-  return [h.cores !== undefined ? `${h.cores} cores` : '', h.memoryMB !== undefined ? `${h.memoryMB} MB` : '', h.os ?? ''].filter(Boolean).join(', ') || undefined;
+  return (
+    [
+      h.cores !== undefined ? `${h.cores} cores` : '',
+      h.memoryMB !== undefined ? `${h.memoryMB} MB` : '',
+      h.os ?? '',
+    ]
+      .filter(Boolean)
+      .join(', ') || undefined
+  );
 }
 
 export function serverDifferences(a: ResultDocument, b: ResultDocument): string[] {
@@ -22,11 +30,19 @@ export function serverDifferences(a: ResultDocument, b: ResultDocument): string[
   };
   const pa = a.target.product;
   const pb = b.target.product;
-  differ('product', pa ? `${pa.name}${pa.edition ? ` ${pa.edition}` : ''}` : undefined, pb ? `${pb.name}${pb.edition ? ` ${pb.edition}` : ''}` : undefined);
+  differ(
+    'product',
+    pa ? `${pa.name}${pa.edition ? ` ${pa.edition}` : ''}` : undefined,
+    pb ? `${pb.name}${pb.edition ? ` ${pb.edition}` : ''}` : undefined,
+  );
   differ('version', pa?.version ?? a.target.serverVersion, pb?.version ?? b.target.serverVersion);
-  if (pa?.name !== 'MongoDB' || pb?.name !== 'MongoDB') differ('reported MongoDB version', pa?.reportedMongoDBVersion, pb?.reportedMongoDBVersion);
+  if (pa?.name !== 'MongoDB' || pb?.name !== 'MongoDB')
+    differ('reported MongoDB version', pa?.reportedMongoDBVersion, pb?.reportedMongoDBVersion);
   differ('storage engine', first(a)?.storageEngine, first(b)?.storageEngine);
-  const cache = (p: ServerProcessFacts | undefined) => (p?.cacheBytes !== undefined ? `${Math.round((p.cacheBytes / 1024 ** 3) * 100) / 100} GiB` : undefined);
+  const cache = (p: ServerProcessFacts | undefined) =>
+    p?.cacheBytes !== undefined
+      ? `${Math.round((p.cacheBytes / 1024 ** 3) * 100) / 100} GiB`
+      : undefined;
   differ('WiredTiger cache', cache(first(a)), cache(first(b)));
   differ('server host', hostLine(first(a)), hostLine(first(b)));
   return out;

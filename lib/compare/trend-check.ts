@@ -16,7 +16,10 @@ import { trendTest, TrendTest } from '../metrics/steadiness';
 export const TREND_ALPHA = 0.05;
 
 function describe(t: TrendTest, over: string): string {
-  const change = t.changePercent === null ? 'from 0' : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)}%`;
+  const change =
+    t.changePercent === null
+      ? 'from 0'
+      : `${t.changePercent >= 0 ? '+' : ''}${t.changePercent.toFixed(1)}%`;
   return `${change} over ${over} (Mann-Kendall p ${t.pValue?.toFixed(3)})`;
 }
 
@@ -35,7 +38,8 @@ export function sideTrend(side: 'A' | 'B', steps: readonly StepResult[]): string
     }
     for (const [trial, seconds] of byTrial) {
       const st = trendTest(seconds, { alpha: TREND_ALPHA });
-      if (st.trending) return `${side}'s ${byTrial.size > 1 ? `trial ${trial}'s ` : ''}seconds trend: ${describe(st, `${seconds.length} s`)}`;
+      if (st.trending)
+        return `${side}'s ${byTrial.size > 1 ? `trial ${trial}'s ` : ''}seconds trend: ${describe(st, `${seconds.length} s`)}`;
     }
   }
   return undefined;
@@ -43,16 +47,21 @@ export function sideTrend(side: 'A' | 'B', steps: readonly StepResult[]): string
 
 /** Why the per-round ratios B/A of an interleaved comparison drift, or undefined. */
 export function roundRatioTrend(a: readonly number[], b: readonly number[]): string | undefined {
-  const ratios = a.map((x, i) => (x > 0 && b[i] !== undefined ? b[i] / x : NaN)).filter(Number.isFinite);
+  const ratios = a
+    .map((x, i) => (x > 0 && b[i] !== undefined ? b[i] / x : NaN))
+    .filter(Number.isFinite);
   const t = trendTest(ratios, { alpha: TREND_ALPHA });
-  return t.trending ? `the per-round ratio B/A trends: ${describe(t, `${ratios.length} rounds`)}` : undefined;
+  return t.trending
+    ? `the per-round ratio B/A trends: ${describe(t, `${ratios.length} rounds`)}`
+    : undefined;
 }
 
 /** Why a result's replicates are not steady (its first step whose trials or seconds trend), or undefined. */
 export function resultTrend(steps: readonly StepResult[]): string | undefined {
   for (const step of steps) {
     const why = sideTrend('B', [step]);
-    if (why) return `at ${step.clients} client${step.clients === 1 ? '' : 's'}, ${why.replace(/^B's /, 'the ')}`;
+    if (why)
+      return `at ${step.clients} client${step.clients === 1 ? '' : 's'}, ${why.replace(/^B's /, 'the ')}`;
   }
   return undefined;
 }

@@ -40,7 +40,7 @@ export function wilcoxonSignedRank(differences: readonly number[]): WilcoxonResu
   const order = d.map((v, i) => ({ a: Math.abs(v), i })).sort((p, q) => p.a - q.a);
   const ranks = new Array<number>(n);
   const ties: number[] = [];
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && order[end].a === order[start].a) end++;
     for (let k = start; k < end; k++) ranks[order[k].i] = (start + 1 + end) / 2;
@@ -58,8 +58,15 @@ export function wilcoxonSignedRank(differences: readonly number[]): WilcoxonResu
     return { wPlus, n, pValue: Math.min(1, (2 * Math.min(lower, upper)) / total), method: 'exact' };
   }
   const mean = (n * (n + 1)) / 4;
-  const variance = (n * (n + 1) * (2 * n + 1)) / 24 - ties.reduce((s, t) => s + (t * t * t - t), 0) / 48;
-  if (variance <= 0) return { wPlus, n, pValue: 1, method: 'normal approximation with tie correction' };
+  const variance =
+    (n * (n + 1) * (2 * n + 1)) / 24 - ties.reduce((s, t) => s + (t * t * t - t), 0) / 48;
+  if (variance <= 0)
+    return { wPlus, n, pValue: 1, method: 'normal approximation with tie correction' };
   const z = (Math.abs(wPlus - mean) - 0.5) / Math.sqrt(variance);
-  return { wPlus, n, pValue: Math.min(1, 2 * normalUpperTail(Math.max(0, z))), method: 'normal approximation with tie correction' };
+  return {
+    wPlus,
+    n,
+    pValue: Math.min(1, 2 * normalUpperTail(Math.max(0, z))),
+    method: 'normal approximation with tie correction',
+  };
 }

@@ -13,13 +13,19 @@ import { COMPARE_PAGE, renderComparePage } from './page';
 import { COMPARE_JSON, COMPARE_MD, COMPARE_PNG, renderComparisonMarkdown } from './render-text';
 import { messageOf } from '../common/values';
 
-export async function writeComparison(comparison: Comparison, outDir: string, results?: readonly [ResultDocument, ResultDocument]): Promise<{ files: string[] }> {
+export async function writeComparison(
+  comparison: Comparison,
+  outDir: string,
+  results?: readonly [ResultDocument, ResultDocument],
+): Promise<{ files: string[] }> {
   const png = await renderComparisonChart(comparison);
   const files: Array<[string, string | Buffer]> = [
     [COMPARE_MD, renderComparisonMarkdown(comparison)],
     [COMPARE_JSON, `${JSON.stringify(comparison, null, 2)}\n`],
     [COMPARE_PNG, png],
-    ...(results ? [[COMPARE_PAGE, renderComparePage(comparison, results)] as [string, string]] : []),
+    ...(results
+      ? [[COMPARE_PAGE, renderComparePage(comparison, results)] as [string, string]]
+      : []),
   ];
   try {
     await mkdir(outDir, { recursive: true });

@@ -30,25 +30,38 @@ export function camel(name: string): string {
  * Reads and validates a config file against `shape` (the flags' zod shape). `keys` lists every
  * key the file may hold (for "did you mean"); `notInFile` lists flags that make no sense there.
  */
-export function readConfigFile<S extends z.ZodRawShape>(file: string, shape: S, notInFile: Record<string, string> = {}): ConfigFileResult<z.output<z.ZodObject<S>>> {
+export function readConfigFile<S extends z.ZodRawShape>(
+  file: string,
+  shape: S,
+  notInFile: Record<string, string> = {},
+): ConfigFileResult<z.output<z.ZodObject<S>>> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`option --config: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`);
+    throw new UsageError(
+      `option --config: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`,
+    );
   }
   return parseConfigText(text, file, shape, notInFile);
 }
 
-export function parseConfigText<S extends z.ZodRawShape>(text: string, file: string, shape: S, notInFile: Record<string, string> = {}): ConfigFileResult<z.output<z.ZodObject<S>>> {
+export function parseConfigText<S extends z.ZodRawShape>(
+  text: string,
+  file: string,
+  shape: S,
+  notInFile: Record<string, string> = {},
+): ConfigFileResult<z.output<z.ZodObject<S>>> {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
     const pos = lines.linePos(first.pos[0]);
     const where = `${pos.line}:${pos.col}`;
-    throw new UsageError(`config file ${file}:${where}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${first.message.split('\n')[0]}`);
+    throw new UsageError(
+      `config file ${file}:${where}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${first.message.split('\n')[0]}`,
+    );
   }
   const lineNumber = (path: readonly (string | number)[]): number | undefined => {
     const node = nodeAt(doc, path);
@@ -60,7 +73,10 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
     return line !== undefined ? `:${line}` : '';
   };
   if (doc.contents === null) return { values: {} as z.output<z.ZodObject<S>>, file, places: {} };
-  if (!isMap(doc.contents)) throw new UsageError(`config file ${file}: expected an object of options (key: value), not a ${Array.isArray(doc.toJS()) ? 'list' : 'single value'}`);
+  if (!isMap(doc.contents))
+    throw new UsageError(
+      `config file ${file}: expected an object of options (key: value), not a ${Array.isArray(doc.toJS()) ? 'list' : 'single value'}`,
+    );
 
   // Keys: accept the flag's spelling (max-clients) and camelCase (maxClients).
   const known = Object.keys(shape);
@@ -73,16 +89,30 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
     const name = camel(key);
     const at = `${file}${lineOf([key])}`;
     if (notInFile[name] !== undefined) {
-      problems.push({ option: name, named: `config file ${at}: "${key}"`, joint: ' ', text: notInFile[name] });
+      problems.push({
+        option: name,
+        named: `config file ${at}: "${key}"`,
+        joint: ' ',
+        text: notInFile[name],
+      });
       continue;
     }
     if (!known.includes(name)) {
       const suggestion = closest(name, known);
-      problems.push({ option: key, named: `config file ${at}`, text: `unknown key "${key}"${suggestion ? ` (did you mean "${key.includes('-') ? kebab(suggestion) : suggestion}"?)` : ''}` });
+      problems.push({
+        option: key,
+        named: `config file ${at}`,
+        text: `unknown key "${key}"${suggestion ? ` (did you mean "${key.includes('-') ? kebab(suggestion) : suggestion}"?)` : ''}`,
+      });
       continue;
     }
     if (name in raw) {
-      problems.push({ option: name, named: `config file ${at}: "${key}"`, joint: ' ', text: `given twice (as "${sourceKey[name]}" too)` });
+      problems.push({
+        option: name,
+        named: `config file ${at}: "${key}"`,
+        joint: ' ',
+        text: `given twice (as "${sourceKey[name]}" too)`,
+      });
       continue;
     }
     raw[name] = values[key];
@@ -91,11 +121,15 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
   if (problems.length > 0) throw new UsageError(problems);
 
   const result = z.object(shape).strict().safeParse(raw);
-  const places = Object.fromEntries(Object.entries(sourceKey).map(([name, key]) => [name, { key, line: lineNumber([key]) }]));
+  const places = Object.fromEntries(
+    Object.entries(sourceKey).map(([name, key]) => [name, { key, line: lineNumber([key]) }]),
+  );
   // A later error deep in a value (scenarios[1].events[0].at) is sent to that line, not the key's.
   const lineAt = (path: readonly (string | number)[]): number | undefined => {
     for (let n = path.length; n > 0; n--) {
-      const range = (doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined)?.range;
+      const range = (
+        doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined
+      )?.range;
       if (range) return lines.linePos(range[0]).line;
     }
     return undefined;
@@ -106,7 +140,12 @@ export function parseConfigText<S extends z.ZodRawShape>(text: string, file: str
       const [head, ...rest] = issue.path as (string | number)[];
       if (head === undefined) return { text: `config file ${file}${lineOf([])}: ${issue.message}` };
       const original = sourceKey[String(head)] ?? String(head);
-      return { option: String(head), path: rest, named: `config file ${file}${lineOf([original, ...rest])}: ${original}`, text: issue.message };
+      return {
+        option: String(head),
+        path: rest,
+        named: `config file ${file}${lineOf([original, ...rest])}: ${original}`,
+        text: issue.message,
+      };
     }),
   );
 }
@@ -122,7 +161,11 @@ function nodeAt(doc: Document, path: readonly (string | number)[]): unknown {
  * gave, undefined for one it did not (that error names the flag, or the API key, as it was). `path`:
  * the part of the value the message names (`[1, 'events', 0, 'at']`), whose own line is given.
  */
-export function placeInFile(read: Pick<ConfigFileResult<unknown>, 'file' | 'places' | 'lineAt'>, key: string, path: readonly (string | number)[] = []): string | undefined {
+export function placeInFile(
+  read: Pick<ConfigFileResult<unknown>, 'file' | 'places' | 'lineAt'>,
+  key: string,
+  path: readonly (string | number)[] = [],
+): string | undefined {
   const place = read.places[key];
   if (!place) return undefined;
   // The line of the part the message names (`path`, below the key), else the key's own.

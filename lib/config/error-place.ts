@@ -24,7 +24,11 @@ export function checkApiKeys(input: object, known: readonly string[]): void {
     .filter((key) => !known.includes(key))
     .map((key) => {
       const suggestion = closest(key, known);
-      return { option: key, named: apiNamer(key), text: `unknown key${suggestion ? ` (did you mean "${suggestion}"?)` : ''}` };
+      return {
+        option: key,
+        named: apiNamer(key),
+        text: `unknown key${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+      };
     });
   if (problems.length > 0) throw new UsageError(problems);
 }

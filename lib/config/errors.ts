@@ -26,14 +26,18 @@ export interface UsageProblem extends OptionPlace {
  * default), a config file's line (`config file run.yaml:3: maxClients`), an API key (`option
  * maxClients`); undefined leaves the flag's name.
  */
-export type OptionNamer = (option: string, path?: readonly (string | number)[]) => string | undefined;
+export type OptionNamer = (
+  option: string,
+  path?: readonly (string | number)[],
+) => string | undefined;
 
 /** Options whose flag is not their key in kebab case (`opCount` is `--ops`), as the option tables tell them. */
 const FLAG_SPELLINGS = new Map<string, string>();
 export function spellFlag(option: string, flag: string): void {
   FLAG_SPELLINGS.set(option, flag);
 }
-export const flagNamer = (option: string): string => `option ${FLAG_SPELLINGS.get(option) ?? `--${kebab(option)}`}`;
+export const flagNamer = (option: string): string =>
+  `option ${FLAG_SPELLINGS.get(option) ?? `--${kebab(option)}`}`;
 
 /** `[1].rate` */
 export function pathText(path: readonly (string | number)[] = []): string {
@@ -55,8 +59,15 @@ function problemsOf(message: string): UsageProblem[] {
     const m = /^option --([a-z][a-z0-9-]*)((?:\[\d+\]|\.[\w$]+)*)(: | )(.*)$/s.exec(line);
     if (!m) return { text: line };
     const option = m[1].replace(/-([a-z])/g, (_x, c: string) => c.toUpperCase());
-    const path = [...m[2].matchAll(/\[(\d+)\]|\.([\w$]+)/g)].map((p) => (p[1] !== undefined ? Number(p[1]) : p[2]));
-    return { option, ...(path.length > 0 ? { path } : {}), text: m[4], ...(m[3] === ': ' ? {} : { joint: m[3] }) };
+    const path = [...m[2].matchAll(/\[(\d+)\]|\.([\w$]+)/g)].map((p) =>
+      p[1] !== undefined ? Number(p[1]) : p[2],
+    );
+    return {
+      option,
+      ...(path.length > 0 ? { path } : {}),
+      text: m[4],
+      ...(m[3] === ': ' ? {} : { joint: m[3] }),
+    };
   });
 }
 
@@ -69,8 +80,16 @@ export class UsageError extends Error {
   readonly exitCode = 2;
   readonly problems: readonly UsageProblem[];
   /** `new UsageError('must be at least 1', { option: 'maxClients' })`, or several problems at once. */
-  constructor(message: string | readonly UsageProblem[], place?: OptionPlace & Pick<UsageProblem, 'joint'>) {
-    const problems = typeof message !== 'string' ? message : place ? [{ ...place, text: message }] : problemsOf(message);
+  constructor(
+    message: string | readonly UsageProblem[],
+    place?: OptionPlace & Pick<UsageProblem, 'joint'>,
+  ) {
+    const problems =
+      typeof message !== 'string'
+        ? message
+        : place
+          ? [{ ...place, text: message }]
+          : problemsOf(message);
     super(problems.map((p) => renderProblem(p)).join('\n'));
     this.name = 'UsageError';
     this.problems = problems;
@@ -90,7 +109,8 @@ export class UsageError extends Error {
   placed(name: OptionNamer): UsageError {
     let renamed = false;
     const problems = this.problems.map((p) => {
-      const named = p.option === undefined || p.named !== undefined ? undefined : name(p.option, p.path);
+      const named =
+        p.option === undefined || p.named !== undefined ? undefined : name(p.option, p.path);
       if (named === undefined) return p;
       renamed = true;
       return { ...p, named };
@@ -118,23 +138,46 @@ export class RunError extends Error {
  */
 export const EXIT_CODES = {
   ok: { code: 0, meaning: 'success' },
-  failed: { code: 1, meaning: 'the run failed (server unreachable, a command failed, a step failed with --on-error stop)' },
+  failed: {
+    code: 1,
+    meaning:
+      'the run failed (server unreachable, a command failed, a step failed with --on-error stop)',
+  },
   usage: { code: 2, meaning: 'bad input: an unknown or invalid option, config key or file' },
   /** Not in the general help: compare's own help explains it. */
-  notCompared: { code: 3, meaning: 'no client count could be tested (e.g. one run each): neither a pass nor a failure', command: 'compare', general: false },
+  notCompared: {
+    code: 3,
+    meaning: 'no client count could be tested (e.g. one run each): neither a pass nor a failure',
+    command: 'compare',
+    general: false,
+  },
   objectiveFailed: { code: 99, meaning: 'an objective (--slo) failed', command: 'run' },
   sigint: { code: 130, meaning: 'interrupted by Ctrl-C (SIGINT); partial results were written' },
   sigterm: { code: 143, meaning: 'terminated (SIGTERM); partial results were written' },
-} as const satisfies Record<string, { code: number; meaning: string; command?: string; general?: false }>;
+} as const satisfies Record<
+  string,
+  { code: number; meaning: string; command?: string; general?: false }
+>;
 
-export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([name, row]) => [name, row.code])) as {
+export const EXIT = Object.fromEntries(
+  Object.entries(EXIT_CODES).map(([name, row]) => [name, row.code]),
+) as {
   readonly [K in keyof typeof EXIT_CODES]: (typeof EXIT_CODES)[K]['code'];
 };
 
 /** The general "Exit codes:" help: one line per code, `  99   run: an objective (--slo) failed`. */
 export function exitCodesHelp(): string {
-  const rows: readonly { code: number; meaning: string; command?: string; general?: false }[] = Object.values(EXIT_CODES);
-  return ['Exit codes:', ...rows.filter((row) => row.general !== false).map((row) => `  ${String(row.code).padEnd(5)}${row.command ? `${row.command}: ` : ''}${row.meaning}`)].join('\n');
+  const rows: readonly { code: number; meaning: string; command?: string; general?: false }[] =
+    Object.values(EXIT_CODES);
+  return [
+    'Exit codes:',
+    ...rows
+      .filter((row) => row.general !== false)
+      .map(
+        (row) =>
+          `  ${String(row.code).padEnd(5)}${row.command ? `${row.command}: ` : ''}${row.meaning}`,
+      ),
+  ].join('\n');
 }
 
 /**
@@ -142,7 +185,15 @@ export function exitCodesHelp(): string {
  * interrupt, a failure, a failed objective, nothing compared, success. A run that failed and also missed
  * an objective exits 1: the failure is the news.
  */
-export const EXIT_PRECEDENCE: readonly number[] = [EXIT.usage, EXIT.sigint, EXIT.sigterm, EXIT.failed, EXIT.objectiveFailed, EXIT.notCompared, EXIT.ok];
+export const EXIT_PRECEDENCE: readonly number[] = [
+  EXIT.usage,
+  EXIT.sigint,
+  EXIT.sigterm,
+  EXIT.failed,
+  EXIT.objectiveFailed,
+  EXIT.notCompared,
+  EXIT.ok,
+];
 
 /** The code that wins between two (by EXIT_PRECEDENCE; a code not listed ranks just after the interrupts). */
 export function worstExit(a: number, b: number): number {

@@ -40,11 +40,13 @@ export function findJsonError(text: string): JsonSyntaxError | undefined {
       if (text[i] === '\\') {
         const esc = text[i + 1];
         if (esc === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) throw new Stop(i, 'a \\u escape needs four hex digits');
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+            throw new Stop(i, 'a \\u escape needs four hex digits');
           i += 6;
         } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) i += 2;
         else throw new Stop(i, `unknown escape \\${esc ?? ''} in a string`);
-      } else if (text.charCodeAt(i) < 0x20) throw new Stop(i, 'a line break or control character inside a string (write \\n)');
+      } else if (text.charCodeAt(i) < 0x20)
+        throw new Stop(i, 'a line break or control character inside a string (write \\n)');
       else i++;
     }
     if (i >= text.length) throw new Stop(start, 'a string that is never closed');
@@ -67,7 +69,12 @@ export function findJsonError(text: string): JsonSyntaxError | undefined {
       i = NUMBER.lastIndex;
       return;
     }
-    throw new Stop(i, ch === "'" ? "a single-quoted string (JSON needs double quotes)" : `unexpected ${shown(ch)}: expected a value`);
+    throw new Stop(
+      i,
+      ch === "'"
+        ? 'a single-quoted string (JSON needs double quotes)'
+        : `unexpected ${shown(ch)}: expected a value`,
+    );
   };
   const list = (close: string, item: () => void) => {
     i++;
@@ -83,19 +90,23 @@ export function findJsonError(text: string): JsonSyntaxError | undefined {
         i++;
         return;
       }
-      if (text[i] !== ',') throw new Stop(i, `unexpected ${shown(text[i])}: expected ',' or '${close}'`);
+      if (text[i] !== ',')
+        throw new Stop(i, `unexpected ${shown(text[i])}: expected ',' or '${close}'`);
       const comma = i++;
       ws();
-      if (text[i] === close) throw new Stop(comma, `a trailing comma before '${close}' (JSON allows none: remove it)`);
+      if (text[i] === close)
+        throw new Stop(comma, `a trailing comma before '${close}' (JSON allows none: remove it)`);
     }
   };
   const object = () =>
     list('}', () => {
       ws();
-      if (text[i] !== '"') throw new Stop(i, `unexpected ${shown(text[i])}: expected a key in double quotes`);
+      if (text[i] !== '"')
+        throw new Stop(i, `unexpected ${shown(text[i])}: expected a key in double quotes`);
       string();
       ws();
-      if (text[i] !== ':') throw new Stop(i, `unexpected ${shown(text[i])}: expected ':' after the key`);
+      if (text[i] !== ':')
+        throw new Stop(i, `unexpected ${shown(text[i])}: expected ':' after the key`);
       i++;
       value();
     });
@@ -109,6 +120,10 @@ export function findJsonError(text: string): JsonSyntaxError | undefined {
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
     const before = text.slice(0, err.at).split('\n');
-    return { line: before.length, column: before[before.length - 1].length + 1, message: err.message };
+    return {
+      line: before.length,
+      column: before[before.length - 1].length + 1,
+      message: err.message,
+    };
   }
 }

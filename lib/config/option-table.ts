@@ -30,7 +30,9 @@ export interface OptionRow<S extends z.ZodType = z.ZodType, D = unknown> {
 }
 
 /** A row, its default typed as written (so RUN_DEFAULTS.maxErrorRate is a number, not the schema's union). */
-export function option<S extends z.ZodType, const D extends z.output<S> | undefined = undefined>(row: OptionRow<S, D>): OptionRow<S, D> {
+export function option<S extends z.ZodType, const D extends z.output<S> | undefined = undefined>(
+  row: OptionRow<S, D>,
+): OptionRow<S, D> {
   return row;
 }
 
@@ -42,17 +44,27 @@ export type TableShape<T extends OptionTable> = { [K in keyof T]: z.ZodOptional<
 /** The values a table takes (flags, config file, API), as parsed: z.infer of its shape. */
 export type TableValues<T extends OptionTable> = z.output<z.ZodObject<TableShape<T>>>;
 
-type DefaultedKeys<T extends OptionTable> = { [K in keyof T]: T[K]['default'] extends undefined ? never : K }[keyof T];
+type DefaultedKeys<T extends OptionTable> = {
+  [K in keyof T]: T[K]['default'] extends undefined ? never : K;
+}[keyof T];
 
 /** The defaults of a table: only the rows that have one. */
-export type TableDefaults<T extends OptionTable> = { readonly [K in DefaultedKeys<T>]: Exclude<T[K]['default'], undefined> };
+export type TableDefaults<T extends OptionTable> = {
+  readonly [K in DefaultedKeys<T>]: Exclude<T[K]['default'], undefined>;
+};
 
 export function tableShape<T extends OptionTable>(table: T): TableShape<T> {
-  return Object.fromEntries(Object.entries(table).map(([key, row]) => [key, row.schema.optional()])) as TableShape<T>;
+  return Object.fromEntries(
+    Object.entries(table).map(([key, row]) => [key, row.schema.optional()]),
+  ) as TableShape<T>;
 }
 
 export function tableDefaults<T extends OptionTable>(table: T): TableDefaults<T> {
-  return Object.fromEntries(Object.entries(table).flatMap(([key, row]) => (row.default === undefined ? [] : [[key, row.default]]))) as TableDefaults<T>;
+  return Object.fromEntries(
+    Object.entries(table).flatMap(([key, row]) =>
+      row.default === undefined ? [] : [[key, row.default]],
+    ),
+  ) as TableDefaults<T>;
 }
 
 /** '--batch-size <n>' -> '--batch-size'; '-o, --out <dir>' -> '--out'; '--no-load' stays. */
@@ -69,15 +81,25 @@ export function helpOf(row: OptionRow<z.ZodType, unknown>): string {
 }
 
 /** commander's Option for a row (no default value: only what was typed reaches the resolution, which applies the defaults). */
-export function commanderOption(row: OptionRow<z.ZodType, unknown> & { flag: string }, key?: string): Option {
+export function commanderOption(
+  row: OptionRow<z.ZodType, unknown> & { flag: string },
+  key?: string,
+): Option {
   const made = new Option(row.flag, helpOf(row));
   // commander names a value after its flag (--ops -> ops); a row whose key differs (opCount) keeps its key.
-  if (key !== undefined && !row.flag.includes('--no-') && made.attributeName() !== key) made.attributeName = () => key;
-  return row.arg ? made.argParser(row.arg(flagName(row.flag)) as (value: string, previous: unknown) => unknown) : made;
+  if (key !== undefined && !row.flag.includes('--no-') && made.attributeName() !== key)
+    made.attributeName = () => key;
+  return row.arg
+    ? made.argParser(row.arg(flagName(row.flag)) as (value: string, previous: unknown) => unknown)
+    : made;
 }
 
 /** Adds the table's options (those with a flag) to a command, in the table's order or the order of `keys`. */
-export function addOptions<T extends OptionTable>(command: Command, table: T, keys: readonly (keyof T & string)[] = Object.keys(table)): Command {
+export function addOptions<T extends OptionTable>(
+  command: Command,
+  table: T,
+  keys: readonly (keyof T & string)[] = Object.keys(table),
+): Command {
   for (const key of keys) {
     const row = table[key];
     if (row.flag !== undefined) command.addOption(commanderOption({ ...row, flag: row.flag }, key));
@@ -89,6 +111,7 @@ export function addOptions<T extends OptionTable>(command: Command, table: T, ke
 export function spellFlags(table: OptionTable): void {
   for (const [key, row] of Object.entries(table)) {
     const flag = row.flag === undefined ? undefined : flagName(row.flag);
-    if (flag !== undefined && !flag.startsWith('--no-') && flag !== `--${kebab(key)}`) spellFlag(key, flag);
+    if (flag !== undefined && !flag.startsWith('--no-') && flag !== `--${kebab(key)}`)
+      spellFlag(key, flag);
   }
 }

@@ -43,13 +43,22 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-function problemOf(issue: z.core.$ZodIssue, style: PathStyle, known: readonly string[] = []): UsageProblem {
+function problemOf(
+  issue: z.core.$ZodIssue,
+  style: PathStyle,
+  known: readonly string[] = [],
+): UsageProblem {
   // A flag's problem names its option (as data: the edge names it for its source); the path inside the value is left to the message.
-  if (style === 'flag' && issue.code !== 'unrecognized_keys' && issue.path.length > 0) return { option: String(issue.path[0]), text: issue.message };
+  if (style === 'flag' && issue.code !== 'unrecognized_keys' && issue.path.length > 0)
+    return { option: String(issue.path[0]), text: issue.message };
   return { text: formatIssue(issue, style, known) };
 }
 
-function formatIssue(issue: z.core.$ZodIssue, style: PathStyle, known: readonly string[] = []): string {
+function formatIssue(
+  issue: z.core.$ZodIssue,
+  style: PathStyle,
+  known: readonly string[] = [],
+): string {
   if (issue.code === 'unrecognized_keys') {
     const where = describePath(issue.path, 'config');
     const spell = (key: string) => (style === 'flag' ? `--${kebab(key)}` : key);
@@ -68,19 +77,25 @@ function formatIssue(issue: z.core.$ZodIssue, style: PathStyle, known: readonly 
  * Validates raw options against a schema and returns the typed result, or throws a UsageError whose
  * message names every bad option or config path.
  */
-export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, style: PathStyle = 'flag'): z.output<S> {
+export function parseOptions<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  style: PathStyle = 'flag',
+): z.output<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const known = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
   throw new UsageError(result.error.issues.map((issue) => problemOf(issue, style, known)));
 }
 
-export const positiveInt = (what: string) => z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
+export const positiveInt = (what: string) =>
+  z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
 /** Parses an integer flag value strictly ("12", not "12abc" or "1.5"), naming the flag on error. */
 export function intArg(flag: string) {
   return (value: string): number => {
-    if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`option ${flag}: expected an integer, got "${value}"`);
+    if (!/^-?\d+$/.test(value.trim()))
+      throw new UsageError(`option ${flag}: expected an integer, got "${value}"`);
     return Number(value);
   };
 }
@@ -88,7 +103,8 @@ export function intArg(flag: string) {
 /** A percentage written as --slo writes one ("50%", "0%", "12.5%"), as a fraction (0.5, 0, 0.125). */
 export function parsePercent(flag: string, value: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(value);
-  if (!m) throw new UsageError(`option ${flag}: expected a percentage such as 50% or 0%, got "${value}"`);
+  if (!m)
+    throw new UsageError(`option ${flag}: expected a percentage such as 50% or 0%, got "${value}"`);
   const n = Number(m[1]);
   if (n > 100) throw new UsageError(`option ${flag}: a percentage is at most 100%, got "${value}"`);
   return n / 100;
@@ -101,7 +117,8 @@ export function percentArg(flag: string) {
 export function numberArg(flag: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`option ${flag}: expected a number, got "${value}"`);
+    if (value.trim() === '' || !Number.isFinite(n))
+      throw new UsageError(`option ${flag}: expected a number, got "${value}"`);
     return n;
   };
 }
@@ -110,7 +127,10 @@ export function numberArg(flag: string) {
 export function intListArg(flag: string) {
   return (value: string): number[] =>
     value.split(',').map((part) => {
-      if (!/^\s*-?\d+\s*$/.test(part)) throw new UsageError(`option ${flag}: expected a comma-separated list of integers, got "${value}"`);
+      if (!/^\s*-?\d+\s*$/.test(part))
+        throw new UsageError(
+          `option ${flag}: expected a comma-separated list of integers, got "${value}"`,
+        );
       return Number(part);
     });
 }

@@ -8,8 +8,23 @@
 import { dirProblem } from '../common/dir-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { applyPlan, cacheSizeGbPerMongod, CommandLogEntry, describeCacheSize, driverConnector, ServerVersion, withCacheSize } from '../topology';
-import { launchProcesses, LaunchedGroup, PortsInUseError, requireMongod, requireMongos, startEmbedded } from '../launcher';
+import {
+  applyPlan,
+  cacheSizeGbPerMongod,
+  CommandLogEntry,
+  describeCacheSize,
+  driverConnector,
+  ServerVersion,
+  withCacheSize,
+} from '../topology';
+import {
+  launchProcesses,
+  LaunchedGroup,
+  PortsInUseError,
+  requireMongod,
+  requireMongos,
+  startEmbedded,
+} from '../launcher';
 import { serverBinaryVersion } from '../launcher/embedded';
 import { RunError, UsageError } from '../config/errors';
 import { MongoClientOptions } from 'mongodb';
@@ -50,7 +65,11 @@ export interface AcquireHooks {
  * failure everything it started is stopped before the error reaches the caller; on success the
  * caller must call the Target's release() (in a finally).
  */
-export async function acquireTarget(target: TargetPlan, hooks: AcquireHooks, clientOptions: MongoClientOptions = {}): Promise<Target> {
+export async function acquireTarget(
+  target: TargetPlan,
+  hooks: AcquireHooks,
+  clientOptions: MongoClientOptions = {},
+): Promise<Target> {
   switch (target.kind) {
     case 'uri':
       return openTarget({ uri: target.uri, origin: 'uri' }, clientOptions);
@@ -61,19 +80,44 @@ export async function acquireTarget(target: TargetPlan, hooks: AcquireHooks, cli
   }
 }
 
-async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>, hooks: AcquireHooks): Promise<TargetSource> {
-  const what = target.topology === 'standalone' ? 'a standalone' : `a ${target.replicas}-member replica set`;
-  hooks.emit({ type: 'phase', phase: 'launch', detail: `starting ${what} with mongodb-memory-server` });
-  note(hooks, `embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`);
-  const auth = target.auth ? requireCredentials(hooks) : undefined;
-  const server = await startEmbedded({ topology: target.topology, replicas: target.replicas, binary: target.binaries.mongod, signal: hooks.signal, ...(auth ? { auth } : {}) });
-  if (auth) note(hooks, `access control: mongodb-memory-server created the root user ${auth.username}`);
-  note(hooks, `embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
-  note(hooks, 
-    `embedded storage engine: ${server.storageEngine} (asked for explicitly)` +
-      (server.cacheSizeGb !== undefined ? `; each of the ${target.replicas} members gets --wiredTigerCacheSizeGB ${server.cacheSizeGb}, its share of this host's memory` : ''),
+async function acquireEmbedded(
+  target: Extract<TargetPlan, { kind: 'embedded' }>,
+  hooks: AcquireHooks,
+): Promise<TargetSource> {
+  const what =
+    target.topology === 'standalone' ? 'a standalone' : `a ${target.replicas}-member replica set`;
+  hooks.emit({
+    type: 'phase',
+    phase: 'launch',
+    detail: `starting ${what} with mongodb-memory-server`,
+  });
+  note(
+    hooks,
+    `embedded MongoDB (mongodb-memory-server): ${what}, binary ${target.binaries.mongod ?? 'from mongodb-memory-server (MONGOMS_* settings, its cache, or its download)'}`,
   );
-  if (target.topology === 'replset') note(hooks, 'mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command');
+  const auth = target.auth ? requireCredentials(hooks) : undefined;
+  const server = await startEmbedded({
+    topology: target.topology,
+    replicas: target.replicas,
+    binary: target.binaries.mongod,
+    signal: hooks.signal,
+    ...(auth ? { auth } : {}),
+  });
+  if (auth)
+    note(hooks, `access control: mongodb-memory-server created the root user ${auth.username}`);
+  note(hooks, `embedded MongoDB ${server.version} (${server.binary}) listening at ${server.uri}`);
+  note(
+    hooks,
+    `embedded storage engine: ${server.storageEngine} (asked for explicitly)` +
+      (server.cacheSizeGb !== undefined
+        ? `; each of the ${target.replicas} members gets --wiredTigerCacheSizeGB ${server.cacheSizeGb}, its share of this host's memory`
+        : ''),
+  );
+  if (target.topology === 'replset')
+    note(
+      hooks,
+      'mongodb-memory-server initiated the replica set itself (its own replSetInitiate); mongo-bench sent no setup command',
+    );
   return {
     uri: server.uri,
     origin: 'embedded',
@@ -84,13 +128,22 @@ async function acquireEmbedded(target: Extract<TargetPlan, { kind: 'embedded' }>
   };
 }
 
-async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>, hooks: AcquireHooks): Promise<TargetSource> {
+async function acquireLaunched(
+  target: Extract<TargetPlan, { kind: 'launched' }>,
+  hooks: AcquireHooks,
+): Promise<TargetSource> {
   const { plan } = target;
   const credentials = plan.topology.auth ? requireCredentials(hooks) : undefined;
   checkBinaryVersion(requireMongod(target.binaries), 'mongod', plan.topology.serverVersion, hooks);
   // mongos has start-up options of its own that differ by version (mongosShutdownTimeoutMillisForSignaledShutdown
   // from 4.5.0), so its binary is checked too, not only mongod's.
-  if (plan.processes.some((p) => p.kind === 'mongos')) checkBinaryVersion(requireMongos(target.binaries), 'mongos', plan.topology.serverVersion, hooks);
+  if (plan.processes.some((p) => p.kind === 'mongos'))
+    checkBinaryVersion(
+      requireMongos(target.binaries),
+      'mongos',
+      plan.topology.serverVersion,
+      hooks,
+    );
   // Checked level by level first (lib/common/dir-check): a recursive mkdir under /proc never returns.
   const problem = dirProblem(target.dataDir);
   if (problem) throw new UsageError(`option --data-dir: cannot use ${target.dataDir}: ${problem}`);
@@ -106,7 +159,11 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   const processes = withCacheSize(plan.processes, cacheGb);
   const mongods = processes.filter((p) => p.kind === 'mongod');
   const mongoses = processes.filter((p) => p.kind === 'mongos');
-  hooks.emit({ type: 'phase', phase: 'launch', detail: `starting ${mongods.length} mongod${mongods.length === 1 ? '' : 's'}${mongoses.length ? ` (then ${mongoses.length} mongos)` : ''}` });
+  hooks.emit({
+    type: 'phase',
+    phase: 'launch',
+    detail: `starting ${mongods.length} mongod${mongods.length === 1 ? '' : 's'}${mongoses.length ? ` (then ${mongoses.length} mongos)` : ''}`,
+  });
   let group: LaunchedGroup;
   try {
     group = await launchProcesses(mongods, {
@@ -131,9 +188,16 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
     const stopped = await group.stop();
     for (const s of stopped) {
       const how = `${s.signal ? `signal ${s.signal}` : `exit code ${s.code}`}${s.killed ? ' after SIGKILL' : ''}`;
-      note(hooks, `stopped ${s.name} (pid ${s.pid}): ${how}, in ${seconds(s.durationMs)}${s.wasPrimary ? ' (the PRIMARY, after the other members)' : ''}`);
+      note(
+        hooks,
+        `stopped ${s.name} (pid ${s.pid}): ${how}, in ${seconds(s.durationMs)}${s.wasPrimary ? ' (the PRIMARY, after the other members)' : ''}`,
+      );
     }
-    if (stopped.length > 0) note(hooks, `stopped ${stopped.length} process(es) in ${seconds(Date.now() - started)} (routers, then shards, then config servers; secondaries before primaries)`);
+    if (stopped.length > 0)
+      note(
+        hooks,
+        `stopped ${stopped.length} process(es) in ${seconds(Date.now() - started)} (routers, then shards, then config servers; secondaries before primaries)`,
+      );
     removeData();
   };
   // Stop the processes as soon as an interrupt comes, so a setup step waiting on them fails now.
@@ -143,7 +207,11 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
   let distributing = false;
   try {
     if (plan.steps.length > 0) {
-      hooks.emit({ type: 'phase', phase: 'setup', detail: `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}` });
+      hooks.emit({
+        type: 'phase',
+        phase: 'setup',
+        detail: `applying ${plan.steps.length} setup step${plan.steps.length === 1 ? '' : 's'}`,
+      });
       await holdPhase('setup', hooks.signal);
       if (hooks.signal.aborted) throw abortError();
     }
@@ -152,7 +220,11 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
       async (planTarget) => {
         // mongos reads the cluster's identity from the config servers: start it once they are initiated.
         if (planTarget.kind === 'mongos' && !group.processes.some((p) => p.kind === 'mongos')) {
-          hooks.emit({ type: 'phase', phase: 'launch', detail: `starting ${mongoses.length} mongos` });
+          hooks.emit({
+            type: 'phase',
+            phase: 'launch',
+            detail: `starting ${mongoses.length} mongos`,
+          });
           await group.launch(mongoses);
           hooks.emit({ type: 'phase', phase: 'setup', detail: 'applying the cluster steps' });
         }
@@ -163,14 +235,16 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
         onStep: (e) => hooks.emit({ type: 'setup-step', ...e }),
         ...(credentials ? { credentials } : {}),
         beforeStep: async (step) => {
-          if (distributing || !hooks.beforeDataDistribution || !('enableSharding' in step.command)) return;
+          if (distributing || !hooks.beforeDataDistribution || !('enableSharding' in step.command))
+            return;
           distributing = true;
           await hooks.beforeDataDistribution(plan.topology.uri);
         },
       },
     );
     // A plan with no mongos step (none here today) still needs its routers.
-    if (mongoses.length > 0 && !group.processes.some((p) => p.kind === 'mongos')) await group.launch(mongoses);
+    if (mongoses.length > 0 && !group.processes.some((p) => p.kind === 'mongos'))
+      await group.launch(mongoses);
     if (hooks.signal.aborted) throw abortError();
   } catch (err) {
     await driver.close().catch(() => undefined);
@@ -192,12 +266,20 @@ async function acquireLaunched(target: Extract<TargetPlan, { kind: 'launched' }>
  * The plan's start-up options follow --server-version (the quiesce parameters exist from 5.0, and a
  * server refuses an unknown --setParameter at start-up), so the binary must be that version.
  */
-function checkBinaryVersion(binary: string, kind: 'mongod' | 'mongos', planned: ServerVersion, hooks: AcquireHooks): void {
+function checkBinaryVersion(
+  binary: string,
+  kind: 'mongod' | 'mongos',
+  planned: ServerVersion,
+  hooks: AcquireHooks,
+): void {
   let version: string;
   try {
     version = serverBinaryVersion(binary, kind);
   } catch {
-    note(hooks, `could not read the version of ${binary} (--version); planned for MongoDB ${planned.text}`);
+    note(
+      hooks,
+      `could not read the version of ${binary} (--version); planned for MongoDB ${planned.text}`,
+    );
     return;
   }
   const [major, minor] = version.split('.').map(Number);
@@ -219,7 +301,10 @@ function seconds(ms: number): string {
 }
 
 function requireCredentials(hooks: AcquireHooks): { username: string; password: string } {
-  if (!hooks.credentials) throw new UsageError('option --auth: needs the first admin user\'s name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)');
+  if (!hooks.credentials)
+    throw new UsageError(
+      "option --auth: needs the first admin user's name and password: --username (or env MONGO_BENCH_USER) and env MONGO_BENCH_PASSWORD (or, visible in ps, --password)",
+    );
   return hooks.credentials;
 }
 

@@ -6,7 +6,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redactCommand, redactText } from '../security/redact';
-import { CommandLogEntry, formatCommandLogEntry, renderMongoshScript, SetupPlan, SetupStep } from '../topology';
+import {
+  CommandLogEntry,
+  formatCommandLogEntry,
+  renderMongoshScript,
+  SetupPlan,
+  SetupStep,
+} from '../topology';
 import type { TargetPlan } from './plan';
 
 export const COMMAND_LOG_FILE = 'command-log.txt';
@@ -53,7 +59,10 @@ export class CommandLog {
 
   command(entry: CommandLogEntry): void {
     this.open();
-    const line = formatCommandLogEntry({ ...entry, command: redactCommand(entry.command, this.secrets) });
+    const line = formatCommandLogEntry({
+      ...entry,
+      command: redactCommand(entry.command, this.secrets),
+    });
     // Commands outside the plan's numbered steps (--drop, looking at an existing cluster) carry a tag instead.
     this.line(entry.steps === 0 ? line.replace(/^\[0\/0\]/, `[${entry.description}]`) : line);
   }
@@ -70,7 +79,12 @@ export class CommandLog {
  * script `mongo-bench scripts` would write for them; for a target nothing was set up on, a script
  * that says so.
  */
-export function renderSetupJs(plan: SetupPlan | undefined, steps: SetupStep[], why: { purpose: string; nothingBecause: string }, secrets: readonly string[] = []): string {
+export function renderSetupJs(
+  plan: SetupPlan | undefined,
+  steps: SetupStep[],
+  why: { purpose: string; nothingBecause: string },
+  secrets: readonly string[] = [],
+): string {
   if (!plan || steps.length === 0) {
     return [
       `// ${SETUP_FILE}: what mongo-bench applied to the deployment before the benchmark.`,
@@ -79,7 +93,10 @@ export function renderSetupJs(plan: SetupPlan | undefined, steps: SetupStep[], w
       '',
     ].join('\n');
   }
-  const text = renderMongoshScript(plan, steps, { file: SETUP_FILE, purpose: `what mongo-bench applied before the benchmark (${why.purpose})` });
+  const text = renderMongoshScript(plan, steps, {
+    file: SETUP_FILE,
+    purpose: `what mongo-bench applied before the benchmark (${why.purpose})`,
+  });
   return redactText(text, secrets);
 }
 
@@ -88,8 +105,16 @@ export function renderSetupJs(plan: SetupPlan | undefined, steps: SetupStep[], w
  * stopped ('run', 'matrix'); `uri`: the purpose on an existing deployment, and why it gets no steps
  * (`asItIs`; undefined when it gets some, as with --setup).
  */
-export function setupJsWhy(target: TargetPlan, who: string, uri: { purpose: string; asItIs?: string }, launchedNoun = ''): { purpose: string; nothingBecause: string } {
-  const purpose = target.kind === 'launched' ? `the setup plan of the launched ${target.plan.topology.name}${launchedNoun}` : uri.purpose;
+export function setupJsWhy(
+  target: TargetPlan,
+  who: string,
+  uri: { purpose: string; asItIs?: string },
+  launchedNoun = '',
+): { purpose: string; nothingBecause: string } {
+  const purpose =
+    target.kind === 'launched'
+      ? `the setup plan of the launched ${target.plan.topology.name}${launchedNoun}`
+      : uri.purpose;
   const nothingBecause =
     target.kind === 'embedded'
       ? 'the embedded MongoDB (mongodb-memory-server) gets no setup steps from mongo-bench'
@@ -133,7 +158,8 @@ export class SetupJsRecord {
   /** A setup step's progress (applyPlan's onStep): a step that starts running is attempted. */
   step(event: { step: number; status: string }): void {
     const step = this.plan?.steps[event.step - 1];
-    if (event.status === 'running' && step && !this.attempted.includes(step)) this.attempted.push(step);
+    if (event.status === 'running' && step && !this.attempted.includes(step))
+      this.attempted.push(step);
   }
 
   get hasWritten(): boolean {

@@ -17,7 +17,8 @@ interface WasmMemoryApi {
 
 /** `count` buffers of `size` bytes each, every one starting at a 4096-aligned address. */
 export function alignedBuffers(count: number, size: number): Buffer[] {
-  if (size % 4096 !== 0) throw new Error(`aligned buffer size must be a multiple of 4096, got ${size}`);
+  if (size % 4096 !== 0)
+    throw new Error(`aligned buffer size must be a multiple of 4096, got ${size}`);
   const pages = Math.max(1, Math.ceil((count * size) / WASM_PAGE));
   const wasm = (globalThis as unknown as { WebAssembly: WasmMemoryApi }).WebAssembly;
   const memory = new wasm.Memory({ initial: pages, maximum: pages });

@@ -49,14 +49,17 @@ interface FioSide {
 export function parseFioOutput(stdout: string, threads: number): StepMeasurement {
   const start = stdout.indexOf('{');
   if (start < 0) throw new Error('no JSON in fio output');
-  const doc = JSON.parse(stdout.slice(start)) as { jobs?: Array<{ read: FioSide; write: FioSide; error?: number }> };
+  const doc = JSON.parse(stdout.slice(start)) as {
+    jobs?: Array<{ read: FioSide; write: FioSide; error?: number }>;
+  };
   const job = doc.jobs?.[0];
   if (!job) throw new Error('fio output has no jobs');
   if (job.error) throw new Error(`fio job error ${job.error}`);
   const { read, write } = job;
   const ms = Math.max(read.runtime, write.runtime);
   const ops = read.total_ios + write.total_ios;
-  const latencySum = read.total_ios * (read.lat_ns?.mean ?? 0) + write.total_ios * (write.lat_ns?.mean ?? 0);
+  const latencySum =
+    read.total_ios * (read.lat_ns?.mean ?? 0) + write.total_ios * (write.lat_ns?.mean ?? 0);
   return {
     threads,
     elapsedSeconds: ms / 1000,
@@ -79,7 +82,9 @@ export class FioEngine implements IoEngine {
   runStep(request: StepRequest, hooks: StepHooks = {}): Promise<StepMeasurement | undefined> {
     if (hooks.signal?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
-      const child = spawn(this.command, fioArgs(this.target, request), { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.command, fioArgs(this.target, request), {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,5 +1,13 @@
 import { MEMORY_FILESYSTEMS } from './test-dir';
-import { BYTES_PER_MB, DiskperfResult, DiskperfStep, ENGINE_BOUND_BUSY, engineBound, modeLabel, peakStep } from './result';
+import {
+  BYTES_PER_MB,
+  DiskperfResult,
+  DiskperfStep,
+  ENGINE_BOUND_BUSY,
+  engineBound,
+  modeLabel,
+  peakStep,
+} from './result';
 
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const one = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -9,8 +17,10 @@ export const TABLE_HEADER = `${'threads'.padStart(7)}  ${'ops/s'.padStart(10)}  
 
 /** One line of the table, printed as each step finishes. */
 export function tableRow(step: DiskperfStep): string {
-  const latency = step.avgLatencyMicros === undefined ? '-' : two.format(step.avgLatencyMicros / 1000);
-  const mark = (engineBound(step) ? '  *' : '') + (step.status === 'ok' ? '' : `  (${step.status})`);
+  const latency =
+    step.avgLatencyMicros === undefined ? '-' : two.format(step.avgLatencyMicros / 1000);
+  const mark =
+    (engineBound(step) ? '  *' : '') + (step.status === 'ok' ? '' : `  (${step.status})`);
   return (
     `${String(step.threads).padStart(7)}  ${int.format(step.opsPerSec.total).padStart(10)}  ${int.format(step.opsPerSec.reads).padStart(10)}  ` +
     `${int.format(step.opsPerSec.writes).padStart(10)}  ${one.format(step.mbPerSec).padStart(8)}  ${latency.padStart(7)}${mark}`
@@ -32,7 +42,9 @@ export function engineBoundNote(result: DiskperfResult): string | undefined {
 }
 
 /** The line that says how trustworthy the figures are: direct I/O or the page cache. */
-export function directIoNote(io: Pick<DiskperfResult['io'], 'direct' | 'directUnavailableReason'>): string {
+export function directIoNote(
+  io: Pick<DiskperfResult['io'], 'direct' | 'directUnavailableReason'>,
+): string {
   if (io.direct) return 'direct I/O (O_DIRECT): the OS page cache is bypassed';
   return `NOT direct I/O: ${io.directUnavailableReason ?? 'unavailable'}; reads and writes go through the OS page cache, which inflates the figures`;
 }
@@ -49,11 +61,35 @@ export function describeRun(result: DiskperfResult): string {
   return `${modeLabel(s.mode)} on a ${s.fileSizeMB} MB file in ${s.dir}${fs}, ${s.seconds} s per step, engine ${result.io.engine} (${result.io.engineVersion})`;
 }
 
-const CSV_COLUMNS = ['threads', 'status', 'elapsed_seconds', 'reads', 'writes', 'ops_per_sec', 'reads_per_sec', 'writes_per_sec', 'mb_per_sec', 'avg_latency_us', 'engine_busy'];
+const CSV_COLUMNS = [
+  'threads',
+  'status',
+  'elapsed_seconds',
+  'reads',
+  'writes',
+  'ops_per_sec',
+  'reads_per_sec',
+  'writes_per_sec',
+  'mb_per_sec',
+  'avg_latency_us',
+  'engine_busy',
+];
 
 export function toCsv(result: DiskperfResult): string {
   const rows = result.steps.map((s) =>
-    [s.threads, s.status, s.elapsedSeconds.toFixed(3), s.reads, s.writes, s.opsPerSec.total.toFixed(1), s.opsPerSec.reads.toFixed(1), s.opsPerSec.writes.toFixed(1), s.mbPerSec.toFixed(3), s.avgLatencyMicros?.toFixed(1) ?? '', s.engineBusy?.toFixed(3) ?? ''].join(','),
+    [
+      s.threads,
+      s.status,
+      s.elapsedSeconds.toFixed(3),
+      s.reads,
+      s.writes,
+      s.opsPerSec.total.toFixed(1),
+      s.opsPerSec.reads.toFixed(1),
+      s.opsPerSec.writes.toFixed(1),
+      s.mbPerSec.toFixed(3),
+      s.avgLatencyMicros?.toFixed(1) ?? '',
+      s.engineBusy?.toFixed(3) ?? '',
+    ].join(','),
   );
   return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n';
 }
@@ -80,7 +116,9 @@ export function toSummaryMarkdown(result: DiskperfResult, chartFile: string): st
     ),
     '',
     ...(engineBoundNote(result) ? [engineBoundNote(result) as string, ''] : []),
-    peak ? `Peak: ${int.format(peak.opsPerSec.total)} ops/s (${one.format(peak.mbPerSec)} MB/s) with ${peak.threads} thread${peak.threads === 1 ? '' : 's'}.` : 'Nothing was measured.',
+    peak
+      ? `Peak: ${int.format(peak.opsPerSec.total)} ops/s (${one.format(peak.mbPerSec)} MB/s) with ${peak.threads} thread${peak.threads === 1 ? '' : 's'}.`
+      : 'Nothing was measured.',
     '',
     `![ops/s and MB/s by threads](${chartFile})`,
     '',

@@ -33,14 +33,17 @@ export class NodeEngine implements IoEngine {
     const onAbort = () => this.post({ type: 'stop' });
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const done = await this.exchange({ type: 'step', threads: request.threads, seconds: request.seconds, mode: request.mode }, (m) => {
-        if (m.type === 'second') {
-          perSecond.push({ t: m.t, reads: m.reads, writes: m.writes });
-          hooks.onSecond?.(m);
-          return undefined;
-        }
-        return m.type === 'done' ? m : undefined;
-      });
+      const done = await this.exchange(
+        { type: 'step', threads: request.threads, seconds: request.seconds, mode: request.mode },
+        (m) => {
+          if (m.type === 'second') {
+            perSecond.push({ t: m.t, reads: m.reads, writes: m.writes });
+            hooks.onSecond?.(m);
+            return undefined;
+          }
+          return m.type === 'done' ? m : undefined;
+        },
+      );
       const ops = done.reads + done.writes;
       return {
         threads: request.threads,

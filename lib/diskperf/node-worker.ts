@@ -21,7 +21,15 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready'; poolSize: number }
   | { type: 'second'; t: number; reads: number; writes: number }
-  | { type: 'done'; reads: number; writes: number; elapsedSeconds: number; latencySumMicros: number; busy: number; stopped: boolean }
+  | {
+      type: 'done';
+      reads: number;
+      writes: number;
+      elapsedSeconds: number;
+      latencySumMicros: number;
+      busy: number;
+      stopped: boolean;
+    }
   | { type: 'error'; message: string };
 
 let fd = -1;
@@ -70,7 +78,15 @@ function runStep(threads: number, seconds: number, mode: IoMode): void {
     clearInterval(ticker);
     if (!failed) {
       const busy = performance.eventLoopUtilization(loopAtStart).utilization;
-      send({ type: 'done', reads, writes, elapsedSeconds: (performance.now() - start) / 1000, latencySumMicros: latencySum, busy, stopped: stopRequested });
+      send({
+        type: 'done',
+        reads,
+        writes,
+        elapsedSeconds: (performance.now() - start) / 1000,
+        latencySumMicros: latencySum,
+        busy,
+        stopped: stopRequested,
+      });
     }
   };
 
@@ -82,8 +98,14 @@ function runStep(threads: number, seconds: number, mode: IoMode): void {
     const position = Math.floor(Math.random() * blocks) * t.blockSize;
     const done = (err: NodeJS.ErrnoException | null, bytes: number) => {
       if (err || bytes !== t.blockSize) {
-        const why = err ? (err.code ?? err.message) : `${bytes} of ${t.blockSize} bytes (did the test file shrink?)`;
-        if (!failed) send({ type: 'error', message: `${isWrite ? 'write' : 'read'} at offset ${position} failed: ${why}` });
+        const why = err
+          ? (err.code ?? err.message)
+          : `${bytes} of ${t.blockSize} bytes (did the test file shrink?)`;
+        if (!failed)
+          send({
+            type: 'error',
+            message: `${isWrite ? 'write' : 'read'} at offset ${position} failed: ${why}`,
+          });
         failed = true;
         return finishOne();
       }

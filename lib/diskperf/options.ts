@@ -30,7 +30,12 @@ const schema = z
   .object({
     read: z.boolean().optional(),
     write: z.boolean().optional(),
-    fileSizeMb: z.number().int().min(1, 'must be at least 1 (MB)').max(1024 * 1024, 'must be at most 1048576 (1 TB)').default(DISKPERF_DEFAULTS.fileSizeMB),
+    fileSizeMb: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1 (MB)')
+      .max(1024 * 1024, 'must be at most 1048576 (1 TB)')
+      .default(DISKPERF_DEFAULTS.fileSizeMB),
     dir: z.string().min(1, 'must not be empty').optional(),
     maxThreads: z
       .number()
@@ -38,8 +43,15 @@ const schema = z
       .min(1, 'must be at least 1')
       .max(MAX_THREADS_LIMIT, `must be at most ${MAX_THREADS_LIMIT} (the libuv thread pool limit)`)
       .default(DISKPERF_DEFAULTS.maxThreads),
-    seconds: z.number().int().min(1, 'must be at least 1').max(3600, 'must be at most 3600').default(DISKPERF_DEFAULTS.seconds),
-    engine: z.enum(['auto', 'node', 'fio'], { error: oneOfError(['auto', 'node', 'fio']) }).default('auto'),
+    seconds: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(3600, 'must be at most 3600')
+      .default(DISKPERF_DEFAULTS.seconds),
+    engine: z
+      .enum(['auto', 'node', 'fio'], { error: oneOfError(['auto', 'node', 'fio']) })
+      .default('auto'),
     direct: z.boolean().default(true),
   })
   .strict();

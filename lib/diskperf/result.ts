@@ -86,7 +86,11 @@ export interface DiskperfResult {
 }
 
 /** Derives the per-second figures from raw counts; MB/s is always ops/s x block size. */
-export function toStep(m: StepMeasurement, blockSize: number, status: DiskperfStep['status'] = 'ok'): DiskperfStep {
+export function toStep(
+  m: StepMeasurement,
+  blockSize: number,
+  status: DiskperfStep['status'] = 'ok',
+): DiskperfStep {
   const seconds = m.elapsedSeconds > 0 ? m.elapsedSeconds : Number.NaN;
   const reads = m.reads / seconds;
   const writes = m.writes / seconds;
@@ -106,10 +110,15 @@ function finite(n: number): number {
 /** The step with the most operations per second, if any step measured something. */
 export function peakStep(result: DiskperfResult): DiskperfStep | undefined {
   let best: DiskperfStep | undefined;
-  for (const step of result.steps) if (!best || step.opsPerSec.total > best.opsPerSec.total) best = step;
+  for (const step of result.steps)
+    if (!best || step.opsPerSec.total > best.opsPerSec.total) best = step;
   return best && best.opsPerSec.total > 0 ? best : undefined;
 }
 
 export function modeLabel(mode: IoMode): string {
-  return mode === 'mixed' ? 'random 4 KB reads + writes (50/50)' : mode === 'read' ? 'random 4 KB reads' : 'random 4 KB writes';
+  return mode === 'mixed'
+    ? 'random 4 KB reads + writes (50/50)'
+    : mode === 'read'
+      ? 'random 4 KB reads'
+      : 'random 4 KB writes';
 }

@@ -4,13 +4,28 @@ import { AbortedError, createTestFile, removeTestFile, testFilePath } from './te
 import { TestFileSpec, IoEngine } from './engine';
 import { NodeEngine } from './node-engine';
 import { FioEngine, findFio } from './fio-engine';
-import { BYTES_PER_MB, DISKPERF_SCHEMA, DiskperfResult, DiskperfSettings, DiskperfStep, EngineName, toStep } from './result';
+import {
+  BYTES_PER_MB,
+  DISKPERF_SCHEMA,
+  DiskperfResult,
+  DiskperfSettings,
+  DiskperfStep,
+  EngineName,
+  toStep,
+} from './result';
 import { toolInfo } from '../common/version';
 import { UsageError } from '../config/errors';
 
 export type DiskperfEvent =
   | { type: 'file-progress'; bytesDone: number; bytesTotal: number }
-  | { type: 'file-ready'; file: string; seconds: number; direct: boolean; reason?: string; filesystem?: string }
+  | {
+      type: 'file-ready';
+      file: string;
+      seconds: number;
+      direct: boolean;
+      reason?: string;
+      filesystem?: string;
+    }
   | { type: 'engine'; name: EngineName; version: string }
   | { type: 'step-start'; threads: number; seconds: number; index: number; count: number }
   /** Once a second during a step; opsPerSec when the engine reports as it goes (fio reports at the end). */
@@ -38,7 +53,10 @@ export interface DiskperfRunOptions {
  * delete the file. Bad input throws a UsageError before anything is measured; later failures and
  * aborts come back in the outcome together with what was measured.
  */
-export async function runDiskperf(settings: DiskperfSettings, options: DiskperfRunOptions = {}): Promise<DiskperfOutcome> {
+export async function runDiskperf(
+  settings: DiskperfSettings,
+  options: DiskperfRunOptions = {},
+): Promise<DiskperfOutcome> {
   const emit = options.onEvent ?? (() => undefined);
   const signal = options.signal;
   const fileBytes = settings.fileSizeMB * BYTES_PER_MB;
@@ -54,9 +72,20 @@ export async function runDiskperf(settings: DiskperfSettings, options: DiskperfR
     complete: false,
     startedAt,
     finishedAt: startedAt,
-    host: { hostname: hostname(), platform: `${process.platform} ${process.arch}`, cpus: cpus().length, memoryMB: Math.round(totalmem() / BYTES_PER_MB) },
+    host: {
+      hostname: hostname(),
+      platform: `${process.platform} ${process.arch}`,
+      cpus: cpus().length,
+      memoryMB: Math.round(totalmem() / BYTES_PER_MB),
+    },
     settings,
-    io: { engine: engineChoice.name, engineVersion: engineChoice.version, direct: false, filesystem: dirInfo.filesystem, fileCreateSeconds: 0 },
+    io: {
+      engine: engineChoice.name,
+      engineVersion: engineChoice.version,
+      direct: false,
+      filesystem: dirInfo.filesystem,
+      fileCreateSeconds: 0,
+    },
     steps,
   };
 
@@ -72,21 +101,50 @@ export async function runDiskperf(settings: DiskperfSettings, options: DiskperfR
     result.io.direct = ready.direct;
     result.io.directUnavailableReason = ready.directUnavailableReason;
     result.io.fileCreateSeconds = ready.seconds;
-    emit({ type: 'file-ready', file, seconds: ready.seconds, direct: ready.direct, reason: ready.directUnavailableReason, filesystem: dirInfo.filesystem });
+    emit({
+      type: 'file-ready',
+      file,
+      seconds: ready.seconds,
+      direct: ready.direct,
+      reason: ready.directUnavailableReason,
+      filesystem: dirInfo.filesystem,
+    });
 
-    const target: TestFileSpec = { file, fileBytes, blockSize: settings.blockSize, direct: ready.direct, maxThreads: Math.max(...settings.threads) };
-    engine = engineChoice.name === 'fio' ? new FioEngine(target, engineChoice.version, options.fioCommand) : await NodeEngine.open(target);
+    const target: TestFileSpec = {
+      file,
+      fileBytes,
+      blockSize: settings.blockSize,
+      direct: ready.direct,
+      maxThreads: Math.max(...settings.threads),
+    };
+    engine =
+      engineChoice.name === 'fio'
+        ? new FioEngine(target, engineChoice.version, options.fioCommand)
+        : await NodeEngine.open(target);
     emit({ type: 'engine', name: engine.name, version: engine.version });
 
     for (const [index, threads] of settings.threads.entries()) {
       if (signal?.aborted) break;
-      emit({ type: 'step-start', threads, seconds: settings.seconds, index, count: settings.threads.length });
+      emit({
+        type: 'step-start',
+        threads,
+        seconds: settings.seconds,
+        index,
+        count: settings.threads.length,
+      });
       let second = 0;
-      const clock = engine.name === 'fio' ? setInterval(() => emit({ type: 'step-second', threads, t: second++ }), 1000) : undefined;
+      const clock =
+        engine.name === 'fio'
+          ? setInterval(() => emit({ type: 'step-second', threads, t: second++ }), 1000)
+          : undefined;
       const measured = await engine
         .runStep(
           { threads, seconds: settings.seconds, mode: settings.mode },
-          { signal, onSecond: (s) => emit({ type: 'step-second', threads, t: s.t, opsPerSec: s.reads + s.writes }) },
+          {
+            signal,
+            onSecond: (s) =>
+              emit({ type: 'step-second', threads, t: s.t, opsPerSec: s.reads + s.writes }),
+          },
         )
         .finally(() => clearInterval(clock));
       if (!measured) break;
@@ -105,9 +163,13 @@ export async function runDiskperf(settings: DiskperfSettings, options: DiskperfR
   result.finishedAt = new Date().toISOString();
   result.complete = !aborted && !error && steps.length === settings.threads.length;
   const completed = steps.filter((step) => step.status === 'ok').length;
-  const cut = steps.length > completed ? ` (the next one was cut short; its figures are kept, marked interrupted)` : '';
+  const cut =
+    steps.length > completed
+      ? ` (the next one was cut short; its figures are kept, marked interrupted)`
+      : '';
   const progress = `after ${completed} of ${settings.threads.length} steps${cut}`;
-  if (aborted) result.incompleteReason = `interrupted (${String(signal?.reason ?? 'aborted')}) ${progress}`;
+  if (aborted)
+    result.incompleteReason = `interrupted (${String(signal?.reason ?? 'aborted')}) ${progress}`;
   else if (error) result.incompleteReason = `failed ${progress}: ${error.message}`;
   return { result, error, aborted };
 }
@@ -121,10 +183,16 @@ async function cleanUp(engine: IoEngine | undefined, file: string): Promise<void
 }
 
 /** auto: fio when it is installed (standard, well-known numbers), else our Node engine. */
-export function chooseEngine(choice: DiskperfSettings['engine'], fioCommand = 'fio'): { name: EngineName; version: string } {
+export function chooseEngine(
+  choice: DiskperfSettings['engine'],
+  fioCommand = 'fio',
+): { name: EngineName; version: string } {
   if (choice === 'node') return { name: 'node', version: `node ${process.version}` };
   const fio = findFio(fioCommand);
   if (fio) return { name: 'fio', version: fio };
-  if (choice === 'fio') throw new UsageError('option --engine: fio was not found on PATH (install the fio package, or use --engine node)');
+  if (choice === 'fio')
+    throw new UsageError(
+      'option --engine: fio was not found on PATH (install the fio package, or use --engine node)',
+    );
   return { name: 'node', version: `node ${process.version}` };
 }

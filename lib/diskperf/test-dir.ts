@@ -51,7 +51,8 @@ export async function checkTestDir(dir: string, fileBytes: number): Promise<Test
     const fs = await fsp.statfs(dir);
     // Pseudo filesystems (proc, sysfs) report no blocks at all: no capacity to check against.
     if (Number(fs.blocks) > 0) info.freeBytes = Number(fs.bavail) * Number(fs.bsize);
-    if (process.platform === 'linux') info.filesystem = LINUX_FS_TYPES[Number(fs.type)] ?? `0x${Number(fs.type).toString(16)}`;
+    if (process.platform === 'linux')
+      info.filesystem = LINUX_FS_TYPES[Number(fs.type)] ?? `0x${Number(fs.type).toString(16)}`;
   } catch {
     // statfs is not available everywhere; the write itself will then report a full disk.
   }

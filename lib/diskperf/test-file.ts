@@ -36,7 +36,12 @@ export class AbortedError extends Error {
 export async function createTestFile(
   path: string,
   bytes: number,
-  opts: { directRequested: boolean; filesystem?: string; signal?: AbortSignal; onProgress?: (done: number, total: number) => void },
+  opts: {
+    directRequested: boolean;
+    filesystem?: string;
+    signal?: AbortSignal;
+    onProgress?: (done: number, total: number) => void;
+  },
 ): Promise<TestFileReady> {
   const started = performance.now();
   await createEmpty(path);
@@ -58,7 +63,8 @@ export async function createTestFile(
     for (let done = 0; done < bytes; done += CHUNK) {
       if (opts.signal?.aborted) throw new AbortedError();
       // A different stamp in every 4 KB block, so no layer can deduplicate the file into nothing.
-      for (let block = 0; block < CHUNK; block += 4096) chunk.writeUInt32LE((done + block) / 4096, block);
+      for (let block = 0; block < CHUNK; block += 4096)
+        chunk.writeUInt32LE((done + block) / 4096, block);
       await writeFully(handle, chunk, done, path);
       opts.onProgress?.(done + CHUNK, bytes);
     }
@@ -76,12 +82,17 @@ async function createEmpty(path: string): Promise<void> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const meaning = e.errno !== undefined ? getSystemErrorMap().get(e.errno)?.[1] : undefined;
-    throw new UsageError(`option --dir: cannot create the test file in "${join(path, '..')}": ${e.code ?? e.message}${meaning ? ` (${meaning})` : ''}`);
+    throw new UsageError(
+      `option --dir: cannot create the test file in "${join(path, '..')}": ${e.code ?? e.message}${meaning ? ` (${meaning})` : ''}`,
+    );
   }
 }
 
 /** Opens the file with O_DIRECT and proves it with one aligned read; says why when it cannot. */
-async function openDirect(path: string, filesystem?: string): Promise<{ handle?: fsp.FileHandle; reason?: string }> {
+async function openDirect(
+  path: string,
+  filesystem?: string,
+): Promise<{ handle?: fsp.FileHandle; reason?: string }> {
   const flag = fsConstants.O_DIRECT;
   if (flag === undefined) return { reason: `Node has no O_DIRECT on ${process.platform}` };
   let handle: fsp.FileHandle;
@@ -90,7 +101,10 @@ async function openDirect(path: string, filesystem?: string): Promise<{ handle?:
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const fs = filesystem ? `${filesystem} ` : '';
-    const memory = filesystem && MEMORY_FILESYSTEMS.has(filesystem) ? ' (it lives in RAM: this measures memory, not a disk)' : '';
+    const memory =
+      filesystem && MEMORY_FILESYSTEMS.has(filesystem)
+        ? ' (it lives in RAM: this measures memory, not a disk)'
+        : '';
     return { reason: `the ${fs}filesystem of --dir refuses O_DIRECT (${code})${memory}` };
   }
   try {
@@ -100,17 +114,28 @@ async function openDirect(path: string, filesystem?: string): Promise<{ handle?:
     return { handle };
   } catch (err) {
     await handle.close();
-    return { reason: `an aligned O_DIRECT read/write failed here (${(err as NodeJS.ErrnoException).code ?? messageOf(err)})` };
+    return {
+      reason: `an aligned O_DIRECT read/write failed here (${(err as NodeJS.ErrnoException).code ?? messageOf(err)})`,
+    };
   }
 }
 
-async function writeFully(handle: fsp.FileHandle, chunk: Buffer, position: number, path: string): Promise<void> {
+async function writeFully(
+  handle: fsp.FileHandle,
+  chunk: Buffer,
+  position: number,
+  path: string,
+): Promise<void> {
   try {
     const { bytesWritten } = await handle.write(chunk, 0, chunk.length, position);
-    if (bytesWritten !== chunk.length) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+    if (bytesWritten !== chunk.length)
+      throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOSPC') throw new UsageError(`option --file-size-mb: the disk of --dir filled up while writing "${path}"`);
+    if (e.code === 'ENOSPC')
+      throw new UsageError(
+        `option --file-size-mb: the disk of --dir filled up while writing "${path}"`,
+      );
     throw err;
   }
 }

@@ -5,7 +5,12 @@ import { toCsv, toSummaryMarkdown } from './format';
 import { renderDiskperfChart } from './chart';
 import { fileTimestamp } from '../common/values';
 
-export const DISKPERF_FILES = { json: 'diskperf.json', csv: 'diskperf.csv', summary: 'summary.md', chart: 'diskperf.png' } as const;
+export const DISKPERF_FILES = {
+  json: 'diskperf.json',
+  csv: 'diskperf.csv',
+  summary: 'summary.md',
+  chart: 'diskperf.png',
+} as const;
 
 /** reports/<timestamp>-diskperf, the timestamp in UTC and safe in file names. */
 export function defaultDiskperfOutDir(now = new Date()): string {

@@ -3,7 +3,9 @@ import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { dropCollection, GuardPolicy } from '../server/data-guard';
 import { MatrixConfiguration, WriteConcernSpec } from './experiment';
 
-export function driverWriteConcern(spec: WriteConcernSpec | undefined): WriteConcernSettings | undefined {
+export function driverWriteConcern(
+  spec: WriteConcernSpec | undefined,
+): WriteConcernSettings | undefined {
   if (!spec) return undefined;
   const out: WriteConcernSettings = {};
   if (spec.w !== undefined) out.w = spec.w as WriteConcernSettings['w'];
@@ -26,7 +28,8 @@ export function describeSettings(config: MatrixConfiguration): string {
   const parts = [describeWriteConcern(config.writeConcern)];
   if (config.capped !== undefined) parts.push(config.capped ? 'capped' : 'not capped');
   if (config.readPreference) parts.push(`reads: ${config.readPreference}`);
-  for (const [key, value] of Object.entries(config.parameters ?? {})) parts.push(`${key}=${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(config.parameters ?? {}))
+    parts.push(`${key}=${JSON.stringify(value)}`);
   return parts.join(', ');
 }
 
@@ -40,11 +43,21 @@ export function requiredAcks(spec: WriteConcernSpec | undefined): number {
  * through the data guard: a collection holding documents mongo-bench did not load is refused (exit 2)
  * unless the guard has the user's consent (--drop).
  */
-export async function dropOwn(client: MongoClient, db: string, collection: string, guard: GuardPolicy): Promise<void> {
+export async function dropOwn(
+  client: MongoClient,
+  db: string,
+  collection: string,
+  guard: GuardPolicy,
+): Promise<void> {
   await dropCollection(client, db, collection, guard, { claim: true });
 }
 
 /** Drops what the experiment wrote, after it (ignoring failures: cleanup must not hide the result). */
-export async function dropQuietly(client: MongoClient, db: string, collection: string, guard: GuardPolicy): Promise<void> {
+export async function dropQuietly(
+  client: MongoClient,
+  db: string,
+  collection: string,
+  guard: GuardPolicy,
+): Promise<void> {
   await dropCollection(client, db, collection, guard).catch(() => undefined);
 }

@@ -15,7 +15,8 @@ export interface WriteConcernSpec {
   wtimeoutMS?: number;
 }
 
-export type ReadPreferenceMode = 'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
+export type ReadPreferenceMode =
+  'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
 
 /** One labelled configuration: what differs from the experiment's defaults. */
 export interface MatrixConfiguration {
@@ -86,7 +87,12 @@ export interface SetupChanges {
 }
 
 /** The seed's parameters (--scale 1), which one --scale multiplies, the default scale, and what --scale 1 means. */
-export type ExperimentSizing = { full: Record<string, unknown>; scaled: string; defaultScale: number; scaleNote: string };
+export type ExperimentSizing = {
+  full: Record<string, unknown>;
+  scaled: string;
+  defaultScale: number;
+  scaleNote: string;
+};
 
 /** Where the matrix is about to run; allowSetup: --setup, or a server the matrix starts. */
 export type PlanContext = { uri: string; db: string; allowSetup: boolean };
@@ -140,7 +146,12 @@ export interface Experiment<Kept = unknown> {
   /** Refuses parameters before anything connects (errors name `parameters.x` or the option). */
   checkParameters?(parameters: Record<string, unknown>, ctx: PlanContext): void;
   /** Refuses one configuration; `where` is its path ("...: configurations[i].parameters"). */
-  checkConfiguration?(parameters: Record<string, unknown>, config: MatrixConfiguration, where: string, ctx: PlanContext): void;
+  checkConfiguration?(
+    parameters: Record<string, unknown>,
+    config: MatrixConfiguration,
+    where: string,
+    ctx: PlanContext,
+  ): void;
   /** The settings column; default: the write concern, capped, read preference and parameters in words. */
   describeSettings?(parameters: Record<string, unknown>, config: MatrixConfiguration): string;
   /** Why the target cannot run any configuration of this experiment. */

@@ -16,15 +16,30 @@ export function numberListArg(flag: string) {
   return (value: string): number[] =>
     value.split(',').map((part) => {
       const n = Number(part.trim());
-      if (part.trim() === '' || !Number.isFinite(n)) throw new UsageError(`option ${flag}: expected a comma-separated list of numbers, got "${value}"`);
+      if (part.trim() === '' || !Number.isFinite(n))
+        throw new UsageError(
+          `option ${flag}: expected a comma-separated list of numbers, got "${value}"`,
+        );
       return n;
     });
 }
 
 export const MATRIX_OPTIONS = {
-  preset: option({ flag: '--preset <name>', help: `one of the seeds' experiments: ${experimentNames().join(', ')}`, schema: z.string().min(1) }),
-  matrix: option({ flag: '--matrix <file>', help: 'a custom list of configurations (JSON or YAML; see docs/matrix.md)', schema: z.string().min(1) }),
-  dryRun: option({ flag: '--dry-run', help: 'print the configurations, the target and what would be launched; start and connect nothing', schema: z.boolean() }),
+  preset: option({
+    flag: '--preset <name>',
+    help: `one of the seeds' experiments: ${experimentNames().join(', ')}`,
+    schema: z.string().min(1),
+  }),
+  matrix: option({
+    flag: '--matrix <file>',
+    help: 'a custom list of configurations (JSON or YAML; see docs/matrix.md)',
+    schema: z.string().min(1),
+  }),
+  dryRun: option({
+    flag: '--dry-run',
+    help: 'print the configurations, the target and what would be launched; start and connect nothing',
+    schema: z.boolean(),
+  }),
   uri: option({
     flag: '--uri <uri>',
     help: 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used',
@@ -37,11 +52,17 @@ export const MATRIX_OPTIONS = {
     schema: z.number().positive("must be > 0 (1 = the seed's full size)"),
     arg: numberArg,
   }),
-  out: option({ flag: '--out <dir>', help: 'output folder (default: reports/<timestamp>-matrix-<preset>/)', schema: z.string().min(1, 'must not be empty') }),
+  out: option({
+    flag: '--out <dir>',
+    help: 'output folder (default: reports/<timestamp>-matrix-<preset>/)',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
   db: option({
     flag: '--db <name>',
     help: 'database the experiments write to',
-    schema: z.string().regex(/^[^/\\. "$]+$/, 'expected a database name (no dots, slashes, spaces, quotes or $)'),
+    schema: z
+      .string()
+      .regex(/^[^/\\. "$]+$/, 'expected a database name (no dots, slashes, spaces, quotes or $)'),
     default: 'mongo_bench_matrix',
   }),
   docs: option({
@@ -53,27 +74,68 @@ export const MATRIX_OPTIONS = {
   docSize: option({
     flag: '--doc-size <bytes>',
     help: 'most/softlayer/presplit-import: approximate BSON size of each document',
-    schema: z.number().int().min(64, 'documents are at least 64 bytes').max(16 * 1024 * 1024, 'at most 16 MiB (the BSON limit)'),
+    schema: z
+      .number()
+      .int()
+      .min(64, 'documents are at least 64 bytes')
+      .max(16 * 1024 * 1024, 'at most 16 MiB (the BSON limit)'),
     arg: intArg,
   }),
-  batchSize: option({ flag: '--batch-size <n>', help: 'most/softlayer/presplit-import: documents per insertMany', schema: positiveInt('the batch size'), arg: intArg }),
-  writers: option({ flag: '--writers <n>', help: 'most/presplit-import: writer connections (default 6, as the seed)', schema: positiveInt('writers'), arg: intArg }),
-  readers: option({ flag: '--readers <n>', help: 'most: reader connections (default 6)', schema: positiveInt('readers'), arg: intArg }),
+  batchSize: option({
+    flag: '--batch-size <n>',
+    help: 'most/softlayer/presplit-import: documents per insertMany',
+    schema: positiveInt('the batch size'),
+    arg: intArg,
+  }),
+  writers: option({
+    flag: '--writers <n>',
+    help: 'most/presplit-import: writer connections (default 6, as the seed)',
+    schema: positiveInt('writers'),
+    arg: intArg,
+  }),
+  readers: option({
+    flag: '--readers <n>',
+    help: 'most: reader connections (default 6)',
+    schema: positiveInt('readers'),
+    arg: intArg,
+  }),
   readStart: option({
     flag: '--read-start <when>',
     help: 'most: after-writes (default, the seed) or with-writes (readers race the writers)',
-    schema: z.enum(['after-writes', 'with-writes'], { error: 'expected after-writes or with-writes' }),
+    schema: z.enum(['after-writes', 'with-writes'], {
+      error: 'expected after-writes or with-writes',
+    }),
   }),
-  inserts: option({ flag: '--inserts <n>', help: 'write-concern-latency: inserts per write concern and round (default 200)', schema: positiveInt('inserts'), arg: intArg }),
-  rounds: option({ flag: '--rounds <n>', help: 'write-concern-latency: rounds, the last is kept (default 2)', schema: positiveInt('rounds'), arg: intArg }),
+  inserts: option({
+    flag: '--inserts <n>',
+    help: 'write-concern-latency: inserts per write concern and round (default 200)',
+    schema: positiveInt('inserts'),
+    arg: intArg,
+  }),
+  rounds: option({
+    flag: '--rounds <n>',
+    help: 'write-concern-latency: rounds, the last is kept (default 2)',
+    schema: positiveInt('rounds'),
+    arg: intArg,
+  }),
   maxClients: option({
     flag: '--max-clients <n>',
     help: 'softlayer: sweep clients 1, 2, 4, ... n (default 32; the seed went to 128 on larger servers)',
     schema: positiveInt('the maximum client count'),
     arg: intArg,
   }),
-  seconds: option({ flag: '--seconds <s>', help: 'softlayer: measured seconds per client count (default 10)', schema: positiveInt('seconds per step'), arg: intArg }),
-  warmup: option({ flag: '--warmup <s>', help: 'softlayer: warm-up seconds per client count (default 2)', schema: z.number().int().min(0, 'must be >= 0'), arg: intArg }),
+  seconds: option({
+    flag: '--seconds <s>',
+    help: 'softlayer: measured seconds per client count (default 10)',
+    schema: positiveInt('seconds per step'),
+    arg: intArg,
+  }),
+  warmup: option({
+    flag: '--warmup <s>',
+    help: 'softlayer: warm-up seconds per client count (default 2)',
+    schema: z.number().int().min(0, 'must be >= 0'),
+    arg: intArg,
+  }),
   datasetRatio: option({
     flag: '--dataset-ratio <r>',
     help: "softlayer: data = r x the server's RAM; a list (0.5,2) runs one configuration per ratio",
@@ -103,14 +165,26 @@ export const MATRIX_OPTIONS = {
   chunkSize: option({
     flag: '--chunk-size <MB>',
     help: "presplit-import: way (b)'s chunk size (default 1024, as the seed)",
-    schema: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)'),
+    schema: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be from 1 to 1024 (MB)')
+      .max(1024, 'must be from 1 to 1024 (MB)'),
     arg: intArg,
   }),
-  hashedKey: option({ flag: '--hashed-key <field>', help: "presplit-import: way (c)'s hashed key: _id (default) or the ranged key", schema: z.string().min(1, 'must not be empty') }),
+  hashedKey: option({
+    flag: '--hashed-key <field>',
+    help: "presplit-import: way (c)'s hashed key: _id (default) or the ranged key",
+    schema: z.string().min(1, 'must not be empty'),
+  }),
   sampleInterval: option({
     flag: '--sample-interval <ms>',
     help: "presplit-import: read every shard's insert counter this often (default 1000)",
-    schema: z.number().int().min(100, 'must be at least 100 ms').max(60_000, 'must be at most 60000 ms'),
+    schema: z
+      .number()
+      .int()
+      .min(100, 'must be at least 100 ms')
+      .max(60_000, 'must be at most 60000 ms'),
     arg: intArg,
   }),
   maxSeconds: option({
@@ -119,7 +193,12 @@ export const MATRIX_OPTIONS = {
     schema: z.number().positive('must be > 0').max(86_400, 'must be at most 86400 (a day)'),
     arg: numberArg,
   }),
-  seed: option({ flag: '--seed <n>', help: 'random seed of the document contents', schema: z.number().int(), arg: intArg }),
+  seed: option({
+    flag: '--seed <n>',
+    help: 'random seed of the document contents',
+    schema: z.number().int(),
+    arg: intArg,
+  }),
   trials: option({
     flag: '--trials <n>',
     help: "run every configuration n times, in interleaved rounds (A B C, then B C A, ...), so a drift over the run falls on all alike; the table shows each one's median",
@@ -129,11 +208,19 @@ export const MATRIX_OPTIONS = {
   }),
   /** run's own row: the same flag, meaning and default. */
   serverSelectionTimeout: RUN_OPTIONS.serverSelectionTimeout,
-  testDouble: option({ flag: '--test-double', help: 'mark the server as a test double (auto-detected for mongo-java-server)', schema: z.boolean() }),
+  testDouble: option({
+    flag: '--test-double',
+    help: 'mark the server as a test double (auto-detected for mongo-java-server)',
+    schema: z.boolean(),
+  }),
 };
 
 /** The rows --help shows before the target's ("Options:"), and the target's own (--uri). */
-export const MATRIX_HEAD_KEYS = ['preset', 'matrix', 'dryRun'] as const satisfies readonly (keyof typeof MATRIX_OPTIONS)[];
+export const MATRIX_HEAD_KEYS = [
+  'preset',
+  'matrix',
+  'dryRun',
+] as const satisfies readonly (keyof typeof MATRIX_OPTIONS)[];
 
 export const matrixShape = tableShape(MATRIX_OPTIONS);
 

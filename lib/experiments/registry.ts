@@ -8,10 +8,13 @@ import { presplitImport } from './presplit-import/one-way';
 import { softlayer } from './softlayer';
 import { writeConcernLatency } from './write-concern-latency';
 
-const EXPERIMENTS = new Map<string, Experiment>([most, writeConcernLatency, softlayer, presplitImport].map((e) => [e.name, e as Experiment]));
+const EXPERIMENTS = new Map<string, Experiment>(
+  [most, writeConcernLatency, softlayer, presplitImport].map((e) => [e.name, e as Experiment]),
+);
 
 export function registerExperiment<Kept>(experiment: Experiment<Kept>): void {
-  if (EXPERIMENTS.has(experiment.name)) throw new Error(`experiment "${experiment.name}" is already registered`);
+  if (EXPERIMENTS.has(experiment.name))
+    throw new Error(`experiment "${experiment.name}" is already registered`);
   EXPERIMENTS.set(experiment.name, experiment as Experiment);
 }
 

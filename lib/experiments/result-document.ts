@@ -16,11 +16,19 @@ export interface ResultContext {
   matrix: string;
 }
 
-export function errorTallies(count: number, example: string | undefined): StepMeasurement['errorTallies'] {
+export function errorTallies(
+  count: number,
+  example: string | undefined,
+): StepMeasurement['errorTallies'] {
   return count > 0 ? [{ error: 'write failed', count, example: example ?? '' }] : [];
 }
 
-export function resultBase(ctx: ResultContext, workload: ResultDocument['workload'], config: Record<string, unknown>, interrupted: boolean): Omit<ResultDocument, 'steps'> {
+export function resultBase(
+  ctx: ResultContext,
+  workload: ResultDocument['workload'],
+  config: Record<string, unknown>,
+  interrupted: boolean,
+): Omit<ResultDocument, 'steps'> {
   const doc: Omit<ResultDocument, 'steps'> = {
     schema: RESULT_SCHEMA,
     tool: toolInfo(),
@@ -30,7 +38,14 @@ export function resultBase(ctx: ResultContext, workload: ResultDocument['workloa
     finishedAt: ctx.finishedAt.toISOString(),
     target: ctx.target,
     workload,
-    config: { matrix: ctx.matrix, writeConcern: ctx.config.writeConcern ?? null, capped: ctx.config.capped ?? false, readPreference: ctx.config.readPreference ?? 'primary', ns: ctx.ns, ...config },
+    config: {
+      matrix: ctx.matrix,
+      writeConcern: ctx.config.writeConcern ?? null,
+      capped: ctx.config.capped ?? false,
+      readPreference: ctx.config.readPreference ?? 'primary',
+      ns: ctx.ns,
+      ...config,
+    },
   };
   if (interrupted) doc.incompleteReason = 'interrupted';
   return doc;

@@ -39,7 +39,10 @@ export interface ChangePoint {
 }
 
 /** The energy statistics of two samples (reference: `_calculate_stats`): E, the test statistic t, and the coefficient of inhomogeneity h. */
-export function energyStatistics(x: readonly number[], y: readonly number[]): { e: number; t: number; h: number } {
+export function energyStatistics(
+  x: readonly number[],
+  y: readonly number[],
+): { e: number; t: number; h: number } {
   let xy = 0;
   let xx = 0;
   let yy = 0;
@@ -49,7 +52,13 @@ export function energyStatistics(x: readonly number[], y: readonly number[]): { 
   return stats(xx, yy, xy, x.length, y.length);
 }
 
-function stats(x: number, y: number, xy: number, n: number, m: number): { e: number; t: number; h: number } {
+function stats(
+  x: number,
+  y: number,
+  xy: number,
+  n: number,
+  m: number,
+): { e: number; t: number; h: number } {
   const xyAvg = n > 0 && m > 0 ? xy / (n * m) : 0;
   const xAvg = n > 0 ? x / (n * n) : 0;
   const yAvg = m > 0 ? y / (m * m) : 0;
@@ -67,7 +76,10 @@ function stats(x: number, y: number, xy: number, n: number, m: number): { e: num
  * sorted prefix sums, the distance to X from a Fenwick tree over the ranks of the values moved so
  * far, O(k log k) in all (1000 runs: milliseconds instead of seconds per permutation test).
  */
-export function tStatistics(series: readonly number[], order: readonly number[] = series.map((_, i) => i)): Float64Array {
+export function tStatistics(
+  series: readonly number[],
+  order: readonly number[] = series.map((_, i) => i),
+): Float64Array {
   const k = order.length;
   const v = Float64Array.from(order, (i) => series[i]);
   const out = new Float64Array(k);
@@ -148,11 +160,15 @@ function shuffle(values: number[], prng: Prng): void {
 }
 
 /** The change points of a series, in the order they were found (most significant first). */
-export function eDivisive(series: readonly number[], options: EDivisiveOptions = {}): ChangePoint[] {
+export function eDivisive(
+  series: readonly number[],
+  options: EDivisiveOptions = {},
+): ChangePoint[] {
   const pvalue = options.pvalue ?? E_DIVISIVE_DEFAULTS.pvalue;
   const permutations = options.permutations ?? E_DIVISIVE_DEFAULTS.permutations;
   const prng = new Prng(options.seed ?? E_DIVISIVE_DEFAULTS.seed);
-  if (series.some((v) => !Number.isFinite(v))) throw new Error('eDivisive: the series holds a value that is not a finite number');
+  if (series.some((v) => !Number.isFinite(v)))
+    throw new Error('eDivisive: the series holds a value that is not a finite number');
   const found: ChangePoint[] = [];
   const memo = new Map<string, { index: number; statistic: number }>();
   for (;;) {

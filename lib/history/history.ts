@@ -12,9 +12,18 @@ import { E_DIVISIVE_MIN_RUNS, newestRunCheck, NewestRunCheck } from './newest-ru
 import { dropUndefined } from '../common/values';
 
 /** The metrics the gate checks unless --gate adds more: ops/s and the p50s (p99 and errors vary too much night to night). */
-export const DEFAULT_GATED: readonly HistoryMetric['key'][] = ['opsPerSec', 'readsP50', 'writesP50'];
+export const DEFAULT_GATED: readonly HistoryMetric['key'][] = [
+  'opsPerSec',
+  'readsP50',
+  'writesP50',
+];
 /** What `--gate` may add, and the metrics each name stands for. */
-export const GATE_CHOICES: Record<string, HistoryMetric['key'][]> = { ops: ['opsPerSec'], p50: ['readsP50', 'writesP50'], p99: ['readsP99', 'writesP99'], errors: ['errorRate'] };
+export const GATE_CHOICES: Record<string, HistoryMetric['key'][]> = {
+  ops: ['opsPerSec'],
+  p50: ['readsP50', 'writesP50'],
+  p99: ['readsP99', 'writesP99'],
+  errors: ['errorRate'],
+};
 
 export const HISTORY_SCHEMA = 'mongo-bench/history@1' as const;
 
@@ -88,7 +97,12 @@ export interface HistoryDocument {
   }[];
   series: HistorySeries[];
   /** Series whose newest change point is a regression beyond the threshold: the CI gate fails on any. */
-  regressions: { label: string; clients: number; metric: string; changePoint: HistoryChangePoint }[];
+  regressions: {
+    label: string;
+    clients: number;
+    metric: string;
+    changePoint: HistoryChangePoint;
+  }[];
   /** Gated series whose newest run failed the newest-run check: the CI gate fails on any. */
   newestRunFailures: { label: string; clients: number; metric: string; check: NewestRunCheck }[];
   /** Gated series that neither test could check, and why. */
@@ -108,7 +122,13 @@ function ref(p: RunRef): RunRef {
 export function analyseSeries(series: Series, options: HistoryDocument['options']): HistorySeries {
   const values = series.points.map((p) => p.value);
   const longEnough = values.length >= E_DIVISIVE_MIN_RUNS;
-  const found = longEnough ? eDivisive(values, { pvalue: options.pvalue, permutations: options.permutations, seed: options.seed }) : [];
+  const found = longEnough
+    ? eDivisive(values, {
+        pvalue: options.pvalue,
+        permutations: options.permutations,
+        seed: options.seed,
+      })
+    : [];
   const bounds = [0, ...found.map((c) => c.index).sort((a, b) => a - b), values.length];
   const changePoints = found
     .sort((a, b) => a.index - b.index)
@@ -116,7 +136,8 @@ export function analyseSeries(series: Series, options: HistoryDocument['options'
       const at = bounds.indexOf(cp.index);
       const meanBefore = mean(values.slice(bounds[at - 1], cp.index));
       const meanAfter = mean(values.slice(cp.index, bounds[at + 1]));
-      const changePercent = meanBefore !== 0 ? ((meanAfter - meanBefore) / Math.abs(meanBefore)) * 100 : null;
+      const changePercent =
+        meanBefore !== 0 ? ((meanAfter - meanBefore) / Math.abs(meanBefore)) * 100 : null;
       const worse = series.metric.higherIsBetter ? meanAfter < meanBefore : meanAfter > meanBefore;
       return {
         index: cp.index,
@@ -128,11 +149,18 @@ export function analyseSeries(series: Series, options: HistoryDocument['options'
         pvalue: cp.pvalue,
         statistic: cp.statistic,
         direction: worse ? 'regression' : 'improvement',
-        beyondThreshold: worse && (changePercent === null || Math.abs(changePercent) > options.threshold),
+        beyondThreshold:
+          worse && (changePercent === null || Math.abs(changePercent) > options.threshold),
       };
     });
-  const accepted = options.accept !== undefined ? series.points.findIndex((p) => Date.parse(p.startedAt) >= Date.parse(options.accept as string)) : 0;
-  const improvement = changePoints.filter((cp) => cp.direction === 'improvement').at(-1)?.index ?? 0;
+  const accepted =
+    options.accept !== undefined
+      ? series.points.findIndex(
+          (p) => Date.parse(p.startedAt) >= Date.parse(options.accept as string),
+        )
+      : 0;
+  const improvement =
+    changePoints.filter((cp) => cp.direction === 'improvement').at(-1)?.index ?? 0;
   const regressionAt = changePoints.filter((cp) => cp.direction === 'regression').at(-1)?.index;
   const gated = gatedMetrics(options.gate).includes(series.metric.key);
   return {
@@ -186,21 +214,48 @@ export function buildHistory(
       testDouble: results.every((r) => r.result.target.testDouble === true),
       mixesTestDouble: mixesTestDouble(results),
       servers: [...new Set(results.map((r) => serverLabel(r.result)))],
-      notMongoDB: [...new Set(results.map((r) => notMongoDBWarning(r.result)).filter((w): w is string => w !== undefined))],
+      notMongoDB: [
+        ...new Set(
+          results
+            .map((r) => notMongoDBWarning(r.result))
+            .filter((w): w is string => w !== undefined),
+        ),
+      ],
     });
     for (const s of seriesOf(label, results)) series.push(analyseSeries(s, options));
   }
   const gatedSeries = series.filter((s) => s.gated);
   const regressions = gatedSeries.flatMap((s) => {
     const newest = s.changePoints.at(-1);
-    return newest && newest.direction === 'regression' && newest.beyondThreshold ? [{ label: s.label, clients: s.clients, metric: s.name, changePoint: newest }] : [];
+    return newest && newest.direction === 'regression' && newest.beyondThreshold
+      ? [{ label: s.label, clients: s.clients, metric: s.name, changePoint: newest }]
+      : [];
   });
-  const newestRunFailures = gatedSeries.flatMap((s) => (s.newestRun.failed ? [{ label: s.label, clients: s.clients, metric: s.name, check: s.newestRun }] : []));
+  const newestRunFailures = gatedSeries.flatMap((s) =>
+    s.newestRun.failed
+      ? [{ label: s.label, clients: s.clients, metric: s.name, check: s.newestRun }]
+      : [],
+  );
   const notTested = gatedSeries.flatMap((s) =>
-    s.eDivisive === 'tested' || s.newestRun.tested ? [] : [{ label: s.label, clients: s.clients, metric: s.name, why: s.newestRun.reason ?? 'series too short' }],
+    s.eDivisive === 'tested' || s.newestRun.tested
+      ? []
+      : [
+          {
+            label: s.label,
+            clients: s.clients,
+            metric: s.name,
+            why: s.newestRun.reason ?? 'series too short',
+          },
+        ],
   );
   const outcome: HistoryDocument['outcome'] =
-    regressions.length > 0 || newestRunFailures.length > 0 ? 'regression' : gatedSeries.length > 0 && notTested.length === gatedSeries.length ? 'not tested' : gatedSeries.length === 0 ? 'not tested' : 'no regression';
+    regressions.length > 0 || newestRunFailures.length > 0
+      ? 'regression'
+      : gatedSeries.length > 0 && notTested.length === gatedSeries.length
+        ? 'not tested'
+        : gatedSeries.length === 0
+          ? 'not tested'
+          : 'no regression';
   return {
     schema: HISTORY_SCHEMA,
     generatedAt: (context.now ?? new Date()).toISOString(),

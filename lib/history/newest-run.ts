@@ -65,7 +65,16 @@ function median(values: readonly number[]): number {
 }
 
 /** Croux & Rousseeuw's small-sample correction of the MAD (n = 2..9); about n / (n - 0.8) beyond. */
-const MAD_SMALL_SAMPLE: Record<number, number> = { 2: 1.196, 3: 1.495, 4: 1.363, 5: 1.206, 6: 1.2, 7: 1.14, 8: 1.129, 9: 1.107 };
+const MAD_SMALL_SAMPLE: Record<number, number> = {
+  2: 1.196,
+  3: 1.495,
+  4: 1.363,
+  5: 1.206,
+  6: 1.2,
+  7: 1.14,
+  8: 1.129,
+  9: 1.107,
+};
 
 function check(input: NewestRunInput, i: number, baselineEnd: number): NewestRunCheck {
   const { points, start } = input;
@@ -82,7 +91,10 @@ function check(input: NewestRunInput, i: number, baselineEnd: number): NewestRun
   const values = baseline.map((p) => p.value);
   const center = median(values);
   const n = values.length;
-  const mad = 1.4826 * (MAD_SMALL_SAMPLE[n] ?? n / (n - 0.8)) * median(values.map((v) => Math.abs(v - center)));
+  const mad =
+    1.4826 *
+    (MAD_SMALL_SAMPLE[n] ?? n / (n - 0.8)) *
+    median(values.map((v) => Math.abs(v - center)));
   const mean = values.reduce((s, v) => s + v, 0) / n;
   const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1));
   let change: number;
@@ -95,15 +107,25 @@ function check(input: NewestRunInput, i: number, baselineEnd: number): NewestRun
   } else {
     if (!(center > 0)) return { tested: false, reason: 'the baseline median is 0', failed: false };
     change = ((newest.value - center) / center) * 100;
-    const spreads = [...baseline, newest].flatMap((p) => (p.trialSpread !== undefined ? [p.trialSpread] : []));
-    const pooled = spreads.length > 0 ? Math.sqrt(spreads.reduce((s, v) => s + v * v, 0) / spreads.length) * 100 : 0;
+    const spreads = [...baseline, newest].flatMap((p) =>
+      p.trialSpread !== undefined ? [p.trialSpread] : [],
+    );
+    const pooled =
+      spreads.length > 0
+        ? Math.sqrt(spreads.reduce((s, v) => s + v * v, 0) / spreads.length) * 100
+        : 0;
     scale = Math.max((mad / center) * 100, (sd / center) * 100, pooled, SCALE_FLOOR_PERCENT);
     limit = Math.max(input.threshold, SCALE_MULTIPLE * scale);
   }
   const worsening = input.higherIsBetter ? -change : change;
   return {
     tested: true,
-    baseline: { first: ref(baseline[0]), last: ref(baseline[baseline.length - 1]), runs: baseline.length, median: center },
+    baseline: {
+      first: ref(baseline[0]),
+      last: ref(baseline[baseline.length - 1]),
+      runs: baseline.length,
+      median: center,
+    },
     newest: { ...ref(newest), value: newest.value },
     changePercent: change,
     scalePercent: scale,
@@ -120,7 +142,12 @@ export function newestRunCheck(input: NewestRunInput): NewestRunCheck {
   let last: NewestRunCheck = check(input, n - 1, n - 1);
   for (let i = input.start + 1; i < n; i++) {
     let end = i;
-    if (input.regressionAt !== undefined && input.regressionAt > input.start && input.regressionAt <= i) end = Math.min(end, input.regressionAt);
+    if (
+      input.regressionAt !== undefined &&
+      input.regressionAt > input.start &&
+      input.regressionAt <= i
+    )
+      end = Math.min(end, input.regressionAt);
     if (streakStart !== undefined) end = Math.min(end, streakStart);
     const result = check(input, i, end);
     if (result.failed) streakStart ??= i;

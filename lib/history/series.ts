@@ -16,14 +16,45 @@ export interface HistoryMetric {
   value(step: StepResult): number | undefined;
 }
 
-const latency = (kind: 'reads' | 'writes', q: 'p50' | 'p99') => (s: StepResult) => (s.latencyMicros[kind].count > 0 ? s.latencyMicros[kind][q] : undefined);
+const latency = (kind: 'reads' | 'writes', q: 'p50' | 'p99') => (s: StepResult) =>
+  s.latencyMicros[kind].count > 0 ? s.latencyMicros[kind][q] : undefined;
 
 export const HISTORY_METRICS: readonly HistoryMetric[] = [
-  { key: 'opsPerSec', name: 'ops/s', unit: 'ops/s', higherIsBetter: true, value: (s) => s.opsPerSec.total },
-  { key: 'readsP50', name: 'read p50', unit: 'µs', higherIsBetter: false, value: latency('reads', 'p50') },
-  { key: 'readsP99', name: 'read p99', unit: 'µs', higherIsBetter: false, value: latency('reads', 'p99') },
-  { key: 'writesP50', name: 'write p50', unit: 'µs', higherIsBetter: false, value: latency('writes', 'p50') },
-  { key: 'writesP99', name: 'write p99', unit: 'µs', higherIsBetter: false, value: latency('writes', 'p99') },
+  {
+    key: 'opsPerSec',
+    name: 'ops/s',
+    unit: 'ops/s',
+    higherIsBetter: true,
+    value: (s) => s.opsPerSec.total,
+  },
+  {
+    key: 'readsP50',
+    name: 'read p50',
+    unit: 'µs',
+    higherIsBetter: false,
+    value: latency('reads', 'p50'),
+  },
+  {
+    key: 'readsP99',
+    name: 'read p99',
+    unit: 'µs',
+    higherIsBetter: false,
+    value: latency('reads', 'p99'),
+  },
+  {
+    key: 'writesP50',
+    name: 'write p50',
+    unit: 'µs',
+    higherIsBetter: false,
+    value: latency('writes', 'p50'),
+  },
+  {
+    key: 'writesP99',
+    name: 'write p99',
+    unit: 'µs',
+    higherIsBetter: false,
+    value: latency('writes', 'p99'),
+  },
   {
     key: 'errorRate',
     name: 'errors',
@@ -72,7 +103,9 @@ function usable(step: StepResult): boolean {
 
 /** The series of one label's results (already ordered by startedAt), every client count and metric. */
 export function seriesOf(label: string, results: readonly StoredResult[]): Series[] {
-  const clientCounts = [...new Set(results.flatMap((r) => r.result.steps.filter(usable).map((s) => s.clients)))].sort((a, b) => a - b);
+  const clientCounts = [
+    ...new Set(results.flatMap((r) => r.result.steps.filter(usable).map((s) => s.clients))),
+  ].sort((a, b) => a - b);
   const out: Series[] = [];
   for (const clients of clientCounts) {
     for (const metric of HISTORY_METRICS) {
@@ -82,7 +115,13 @@ export function seriesOf(label: string, results: readonly StoredResult[]): Serie
         const value = step ? metric.value(step) : undefined;
         if (value === undefined || !Number.isFinite(value)) continue;
         const spread = step && metric.key === 'opsPerSec' ? trialSpreadOf(step) : undefined;
-        points.push({ startedAt: result.startedAt, label: result.label, source, value, ...dropUndefined({ trialSpread: spread }) });
+        points.push({
+          startedAt: result.startedAt,
+          label: result.label,
+          source,
+          value,
+          ...dropUndefined({ trialSpread: spread }),
+        });
       }
       if (points.length > 0) out.push({ label, clients, metric, points });
     }

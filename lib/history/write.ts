@@ -14,7 +14,10 @@ function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[_.]+|_+$/g, '') || 'label';
 }
 
-export async function writeHistory(h: HistoryDocument, outDir: string): Promise<{ files: string[] }> {
+export async function writeHistory(
+  h: HistoryDocument,
+  outDir: string,
+): Promise<{ files: string[] }> {
   await mkdir(outDir, { recursive: true });
   const files: string[] = [];
   const charts = new Map<string, string[]>();

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../config/errors';
 
-export type BinarySource = 'mongod-bin' | 'bin-dir' | 'MONGOMS_SYSTEM_BINARY' | 'MONGOD_BIN' | 'none';
+export type BinarySource =
+  'mongod-bin' | 'bin-dir' | 'MONGOMS_SYSTEM_BINARY' | 'MONGOD_BIN' | 'none';
 
 export interface ResolveBinariesInput {
   /** --mongod-bin PATH: a mongod binary; mongos is looked for beside it. */
@@ -35,17 +36,27 @@ export function resolveBinaries(input: ResolveBinariesInput): ResolvedBinaries {
   const mongodBin = nonEmpty(input.mongodBin);
   const binDir = nonEmpty(input.binDir);
   if (mongodBin && binDir) {
-    throw new UsageError('options --mongod-bin and --bin-dir both given: use one (--bin-dir DIR for a folder holding mongod and mongos)');
+    throw new UsageError(
+      'options --mongod-bin and --bin-dir both given: use one (--bin-dir DIR for a folder holding mongod and mongos)',
+    );
   }
   if (mongodBin) return fromMongodPath(mongodBin, 'mongod-bin', `option --mongod-bin ${mongodBin}`);
   if (binDir) return fromBinDir(binDir);
 
   const systemBinary = nonEmpty(input.env.MONGOMS_SYSTEM_BINARY);
-  if (systemBinary) return fromMongodPath(systemBinary, 'MONGOMS_SYSTEM_BINARY', `MONGOMS_SYSTEM_BINARY=${systemBinary}`);
+  if (systemBinary)
+    return fromMongodPath(
+      systemBinary,
+      'MONGOMS_SYSTEM_BINARY',
+      `MONGOMS_SYSTEM_BINARY=${systemBinary}`,
+    );
   const mongodEnv = nonEmpty(input.env.MONGOD_BIN);
   if (mongodEnv) return fromMongodPath(mongodEnv, 'MONGOD_BIN', `MONGOD_BIN=${mongodEnv}`);
 
-  return { source: 'none', origin: 'no --mongod-bin, --bin-dir, MONGOMS_SYSTEM_BINARY or MONGOD_BIN' };
+  return {
+    source: 'none',
+    origin: 'no --mongod-bin, --bin-dir, MONGOMS_SYSTEM_BINARY or MONGOD_BIN',
+  };
 }
 
 /** The mongos a sharded cluster needs, or a UsageError that says where it was looked for. */
@@ -87,12 +98,21 @@ function fromBinDir(given: string): ResolvedBinaries {
   } catch {
     throw new UsageError(`${origin}: directory ${dir} does not exist`);
   }
-  if (!stat.isDirectory()) throw new UsageError(`${origin}: ${dir} is not a directory (give the folder that holds mongod)`);
+  if (!stat.isDirectory())
+    throw new UsageError(
+      `${origin}: ${dir} is not a directory (give the folder that holds mongod)`,
+    );
   const mongod = path.join(dir, `mongod${EXE}`);
-  if (!fs.existsSync(mongod)) throw new UsageError(`${origin}: no mongod in ${dir} (looked for ${mongod})`);
+  if (!fs.existsSync(mongod))
+    throw new UsageError(`${origin}: no mongod in ${dir} (looked for ${mongod})`);
   checkExecutableFile(mongod, origin);
   const mongos = path.join(dir, `mongos${EXE}`);
-  return { mongod, mongos: isExecutableFile(mongos) ? mongos : undefined, source: 'bin-dir', origin };
+  return {
+    mongod,
+    mongos: isExecutableFile(mongos) ? mongos : undefined,
+    source: 'bin-dir',
+    origin,
+  };
 }
 
 function checkExecutableFile(file: string, origin: string): void {
@@ -102,11 +122,14 @@ function checkExecutableFile(file: string, origin: string): void {
   } catch {
     throw new UsageError(`${origin}: ${file} does not exist`);
   }
-  if (!stat.isFile()) throw new UsageError(`${origin}: ${file} is not a file (give the mongod binary itself)`);
+  if (!stat.isFile())
+    throw new UsageError(`${origin}: ${file} is not a file (give the mongod binary itself)`);
   try {
     fs.accessSync(file, fs.constants.X_OK);
   } catch {
-    throw new UsageError(`${origin}: ${file} is not executable (chmod +x it, or give another binary)`);
+    throw new UsageError(
+      `${origin}: ${file} is not executable (chmod +x it, or give another binary)`,
+    );
   }
 }
 

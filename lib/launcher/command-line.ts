@@ -20,7 +20,9 @@ function withoutUriCredentials(arg: string): string {
 /** `--setParameter name=value` where name looks secret. */
 function redactSetParameter(value: string): string {
   const eq = value.indexOf('=');
-  return eq > 0 && SECRET_OPTION.test(value.slice(0, eq)) ? `${value.slice(0, eq + 1)}${REDACTED}` : value;
+  return eq > 0 && SECRET_OPTION.test(value.slice(0, eq))
+    ? `${value.slice(0, eq + 1)}${REDACTED}`
+    : value;
 }
 
 export function redactArgs(args: readonly string[]): string[] {

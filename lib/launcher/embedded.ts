@@ -55,7 +55,10 @@ export const NO_MONGOD_HELP = [
 
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedServer> {
   const replicas = options.replicas ?? 3;
-  if (options.topology === 'replset' && (!Number.isInteger(replicas) || replicas < 1 || replicas > 50)) {
+  if (
+    options.topology === 'replset' &&
+    (!Number.isInteger(replicas) || replicas < 1 || replicas > 50)
+  ) {
     throw new UsageError(`option --replicas must be an integer from 1 to 50, got ${replicas}`);
   }
   throwIfAborted(options.signal);
@@ -91,18 +94,36 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const storageEngine = EMBEDDED_STORAGE_ENGINE;
   // Every member of the set runs on this host: each gets its share of the WiredTiger cache, as launched
   // clusters do (cache-size.ts), instead of mongod's default half of (RAM - 1 GB) each.
-  const cacheSizeGb = options.topology === 'replset' ? cacheSizeGbPerMongod(os.totalmem(), replicas) : undefined;
+  const cacheSizeGb =
+    options.topology === 'replset' ? cacheSizeGbPerMongod(os.totalmem(), replicas) : undefined;
   const starting: Promise<{ uri: string; stop: () => Promise<unknown> }> =
     options.topology === 'standalone'
-      ? MongoMemoryServer.create({ binary: binaryOptions, instance: { ip: '127.0.0.1', dbPath: memberDir(0), launchTimeout, storageEngine }, ...(auth ? { auth } : {}) }).then((server) => ({
+      ? MongoMemoryServer.create({
+          binary: binaryOptions,
+          instance: { ip: '127.0.0.1', dbPath: memberDir(0), launchTimeout, storageEngine },
+          ...(auth ? { auth } : {}),
+        }).then((server) => ({
           uri: server.getUri(),
           stop: () => server.stop({ doCleanup: true, force: true }),
         }))
       : MongoMemoryReplSet.create({
           binary: binaryOptions,
-          replSet: { count: replicas, ip: '127.0.0.1', storageEngine, args: [CACHE_SIZE_ARG, String(cacheSizeGb)], ...(auth ? { auth } : {}) },
-          instanceOpts: Array.from({ length: replicas }, (_, i) => ({ dbPath: memberDir(i), launchTimeout, storageEngine })),
-        }).then((set) => ({ uri: set.getUri(), stop: () => set.stop({ doCleanup: true, force: true }) }));
+          replSet: {
+            count: replicas,
+            ip: '127.0.0.1',
+            storageEngine,
+            args: [CACHE_SIZE_ARG, String(cacheSizeGb)],
+            ...(auth ? { auth } : {}),
+          },
+          instanceOpts: Array.from({ length: replicas }, (_, i) => ({
+            dbPath: memberDir(i),
+            launchTimeout,
+            storageEngine,
+          })),
+        }).then((set) => ({
+          uri: set.getUri(),
+          stop: () => set.stop({ doCleanup: true, force: true }),
+        }));
 
   let started: { uri: string; stop: () => Promise<unknown> };
   try {
@@ -110,7 +131,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   } catch (err) {
     if (isAbortError(err)) {
       // Whatever still comes up is stopped, and its data removed, once it is there.
-      void starting.then((late) => late.stop(), () => undefined).catch(() => undefined).finally(removeData);
+      void starting
+        .then(
+          (late) => late.stop(),
+          () => undefined,
+        )
+        .catch(() => undefined)
+        .finally(removeData);
       throw err;
     }
     removeData();
@@ -128,10 +155,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     version,
     storageEngine,
     ...dropUndefined({ cacheSizeGb }),
-    stop: () => (stopped ??= started.stop().then(removeData, (err: unknown) => {
-      removeData();
-      throw err;
-    })),
+    stop: () =>
+      (stopped ??= started.stop().then(removeData, (err: unknown) => {
+        removeData();
+        throw err;
+      })),
   };
 }
 
@@ -147,10 +175,16 @@ export function mongodVersion(binary: string): string {
 export function serverBinaryVersion(binary: string, kind: 'mongod' | 'mongos'): string {
   const run = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 15_000 });
   const label = kind === 'mongod' ? 'db' : 'mongos';
-  const match = new RegExp(`^\\s*${label}\\s+version\\s+v?(\\d+\\.\\d+\\.\\d+)`, 'im').exec(run.stdout ?? '');
+  const match = new RegExp(`^\\s*${label}\\s+version\\s+v?(\\d+\\.\\d+\\.\\d+)`, 'im').exec(
+    run.stdout ?? '',
+  );
   if (match) return match[1];
-  const why = run.error ? run.error.message : `it printed ${JSON.stringify((run.stdout || run.stderr || '').trim().slice(0, 200))}`;
-  throw new UsageError(`${binary} does not look like a ${kind}: \`${binary} --version\` gave no "${label} version vX.Y.Z" line (${why})`);
+  const why = run.error
+    ? run.error.message
+    : `it printed ${JSON.stringify((run.stdout || run.stderr || '').trim().slice(0, 200))}`;
+  throw new UsageError(
+    `${binary} does not look like a ${kind}: \`${binary} --version\` gave no "${label} version vX.Y.Z" line (${why})`,
+  );
 }
 
 /** MONGOMS_SYSTEM_BINARY, mongodb-memory-server's cache, or its download; else the clear error. */
@@ -158,13 +192,16 @@ async function locateMongod(): Promise<string> {
   try {
     return await MongoBinary.getPath();
   } catch (err) {
-    throw new RunError(`no mongod binary for the embedded MongoDB: ${describeDownloadFailure(err)}. Nothing was run.\n${NO_MONGOD_HELP}`);
+    throw new RunError(
+      `no mongod binary for the embedded MongoDB: ${describeDownloadFailure(err)}. Nothing was run.\n${NO_MONGOD_HELP}`,
+    );
   }
 }
 
 function describeDownloadFailure(err: unknown): string {
   const e = err as { message?: string; code?: string; url?: string };
-  if (e.url && e.code) return `mongodb-memory-server could not download ${e.url} (${e.code}; offline?)`;
+  if (e.url && e.code)
+    return `mongodb-memory-server could not download ${e.url} (${e.code}; offline?)`;
   return `mongodb-memory-server could not provide one (${firstLineOf(err)})`;
 }
 

@@ -14,7 +14,18 @@ import { formatCommandLine } from './command-line';
 import { describeTail, OutputTail } from './log-tail';
 import { directUri, helloOnce, portBlocker, waitForHello } from './ports';
 import { ensureKeyFile } from './keyfile';
-import { argValue, bindAddresses, dataDirOf, effectiveArgs, hasArg, logPathOf, stopTier, validateSpecs, type ProcessKind, type ProcessSpec } from './spec';
+import {
+  argValue,
+  bindAddresses,
+  dataDirOf,
+  effectiveArgs,
+  hasArg,
+  logPathOf,
+  stopTier,
+  validateSpecs,
+  type ProcessKind,
+  type ProcessSpec,
+} from './spec';
 
 export interface LaunchOptions {
   /** From resolveBinaries(); mongos is only needed when a spec asks for one. */
@@ -95,7 +106,10 @@ export interface LaunchedGroup {
    * is initiated). Same checks and failure handling: on error the whole group is stopped.
    * `readyTimeoutMs` here overrides the group's for these processes (a mongos may need longer).
    */
-  launch(specs: readonly ProcessSpec[], overrides?: { readyTimeoutMs?: number }): Promise<LaunchedProcess[]>;
+  launch(
+    specs: readonly ProcessSpec[],
+    overrides?: { readyTimeoutMs?: number },
+  ): Promise<LaunchedProcess[]>;
   /**
    * Stops every process and waits for each to exit: mongos, then the shards' (or a replica set's)
    * members, then the config servers; within a tier the secondaries before the primaries, so no
@@ -122,7 +136,10 @@ const DEFAULT_STOP_GRACE_MS = 120_000;
 /** How long stop() asks each member whether it is the PRIMARY (hello) before it orders the stops. */
 const STOP_HELLO_TIMEOUT_MS = 2_000;
 
-export async function launchProcesses(specs: readonly ProcessSpec[], options: LaunchOptions): Promise<LaunchedGroup> {
+export async function launchProcesses(
+  specs: readonly ProcessSpec[],
+  options: LaunchOptions,
+): Promise<LaunchedGroup> {
   const group = new Group(options);
   await group.launch(specs);
   return group;
@@ -139,10 +156,17 @@ class Group implements LaunchedGroup {
     return this.entries.map((e) => e.info);
   }
 
-  async launch(specs: readonly ProcessSpec[], overrides: { readyTimeoutMs?: number } = {}): Promise<LaunchedProcess[]> {
-    if (this.stopping) throw new RunError('cannot launch more processes: this group was already stopped');
+  async launch(
+    specs: readonly ProcessSpec[],
+    overrides: { readyTimeoutMs?: number } = {},
+  ): Promise<LaunchedProcess[]> {
+    if (this.stopping)
+      throw new RunError('cannot launch more processes: this group was already stopped');
     try {
-      return await this.launchOrThrow(specs, overrides.readyTimeoutMs ?? this.options.readyTimeoutMs);
+      return await this.launchOrThrow(
+        specs,
+        overrides.readyTimeoutMs ?? this.options.readyTimeoutMs,
+      );
     } catch (err) {
       await this.stop();
       throw err;
@@ -154,7 +178,10 @@ class Group implements LaunchedGroup {
     return this.stopping;
   }
 
-  private async launchOrThrow(given: readonly ProcessSpec[], readyTimeoutMs: number): Promise<LaunchedProcess[]> {
+  private async launchOrThrow(
+    given: readonly ProcessSpec[],
+    readyTimeoutMs: number,
+  ): Promise<LaunchedProcess[]> {
     const specs = withKeyFile(given, this.options.keyFile);
     validateSpecs([...this.entries.map((e) => e.spec), ...specs]);
     if (!this.options.allowNonLoopbackBind) assertLoopbackOnly(specs);
@@ -178,14 +205,19 @@ class Group implements LaunchedGroup {
   }
 
   private binaryFor(kind: ProcessKind): string {
-    return kind === 'mongos' ? requireMongos(this.options.binaries) : requireMongod(this.options.binaries);
+    return kind === 'mongos'
+      ? requireMongos(this.options.binaries)
+      : requireMongod(this.options.binaries);
   }
 
   private async spawnOne(spec: ProcessSpec, binary: string): Promise<Entry> {
     const args = effectiveArgs(spec);
     const commandLine = formatCommandLine(binary, args);
     this.options.onCommandLine?.(commandLine, spec);
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: this.options.env ?? process.env });
+    const child = spawn(binary, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: this.options.env ?? process.env,
+    });
     const spawnedAt = Date.now();
     const tracked = track(child);
     const drained = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -197,7 +229,9 @@ class Group implements LaunchedGroup {
       child.once('error', (err) => resolve(err));
     });
     if (spawnError || child.pid === undefined) {
-      throw new RunError(`could not start ${spec.kind} "${spec.name}" (${binary}): ${spawnError?.message ?? 'no pid'}`);
+      throw new RunError(
+        `could not start ${spec.kind} "${spec.name}" (${binary}): ${spawnError?.message ?? 'no pid'}`,
+      );
     }
     const entry: Entry = {
       spec,
@@ -238,7 +272,8 @@ class Group implements LaunchedGroup {
         const deadline = entry.spawnedAt + readyTimeoutMs;
         const ready = await waitForHello(spec.host, spec.port, {
           deadline,
-          cancelled: () => failure !== undefined || tracked.exit !== undefined || signal?.aborted === true,
+          cancelled: () =>
+            failure !== undefined || tracked.exit !== undefined || signal?.aborted === true,
         });
         entry.ready = ready;
         if (ready || failure) return;
@@ -264,16 +299,35 @@ class Group implements LaunchedGroup {
         entries.map(async (e) => {
           const started = Date.now();
           const { exit, killed } = await terminate(e.tracked, grace);
-          const stopped: StoppedProcess = { name: e.info.name, pid: e.info.pid, code: exit.code, signal: exit.signal, killed, durationMs: Date.now() - started };
+          const stopped: StoppedProcess = {
+            name: e.info.name,
+            pid: e.info.pid,
+            code: exit.code,
+            signal: exit.signal,
+            killed,
+            durationMs: Date.now() - started,
+          };
           if (wasPrimary) stopped.wasPrimary = true;
           return stopped;
         }),
       );
     for (const tier of [0, 1, 2]) {
       const inTier = this.entries.filter((e) => stopTier(e.spec) === tier);
-      const primary = await Promise.all(inTier.map((e) => (tier === 0 || e.tracked.exit ? false : isPrimary(e))));
-      results.push(...(await stopAll(inTier.filter((_, i) => !primary[i]), false)));
-      results.push(...(await stopAll(inTier.filter((_, i) => primary[i]), true)));
+      const primary = await Promise.all(
+        inTier.map((e) => (tier === 0 || e.tracked.exit ? false : isPrimary(e))),
+      );
+      results.push(
+        ...(await stopAll(
+          inTier.filter((_, i) => !primary[i]),
+          false,
+        )),
+      );
+      results.push(
+        ...(await stopAll(
+          inTier.filter((_, i) => primary[i]),
+          true,
+        )),
+      );
     }
     return results;
   }
@@ -283,18 +337,26 @@ class Group implements LaunchedGroup {
 async function isPrimary(entry: Entry): Promise<boolean> {
   if (!entry.ready) return false;
   const hello = await helloOnce(entry.spec.host, entry.spec.port, STOP_HELLO_TIMEOUT_MS);
-  return hello?.isWritablePrimary === true || hello?.ismaster === true ? hello.setName !== undefined : false;
+  return hello?.isWritablePrimary === true || hello?.ismaster === true
+    ? hello.setName !== undefined
+    : false;
 }
 
 const KEY_FILE = '--keyFile';
 
 function withKeyFile(specs: readonly ProcessSpec[], keyFile: string | undefined): ProcessSpec[] {
   if (keyFile === undefined) return [...specs];
-  return specs.map((spec) => (hasArg(spec.args, KEY_FILE) ? spec : { ...spec, args: [...spec.args, KEY_FILE, keyFile] }));
+  return specs.map((spec) =>
+    hasArg(spec.args, KEY_FILE) ? spec : { ...spec, args: [...spec.args, KEY_FILE, keyFile] },
+  );
 }
 
 function keyFilesOf(specs: readonly ProcessSpec[]): string[] {
-  return [...new Set(specs.map((s) => argValue(s.args, KEY_FILE)).filter((f): f is string => f !== undefined))];
+  return [
+    ...new Set(
+      specs.map((s) => argValue(s.args, KEY_FILE)).filter((f): f is string => f !== undefined),
+    ),
+  ];
 }
 
 export function isLoopbackAddress(address: string): boolean {
@@ -326,7 +388,9 @@ export class PortsInUseError extends RunError {
 async function assertPortsFree(specs: readonly ProcessSpec[]): Promise<void> {
   const checks = specs.flatMap((spec) => bindAddresses(spec).map((address) => ({ spec, address })));
   const blocked = (
-    await Promise.all(checks.map(async (c) => ({ ...c, code: await portBlocker(c.address, c.spec.port) })))
+    await Promise.all(
+      checks.map(async (c) => ({ ...c, code: await portBlocker(c.address, c.spec.port) })),
+    )
   ).filter((b) => b.code !== undefined);
   if (blocked.length === 0) return;
   const lines = blocked.map(({ spec, address, code }) =>
@@ -334,7 +398,9 @@ async function assertPortsFree(specs: readonly ProcessSpec[]): Promise<void> {
       ? `port ${spec.port} on ${address} is already in use; ${spec.kind} "${spec.name}" needs it`
       : `cannot listen on ${address}:${spec.port} (${code}); ${spec.kind} "${spec.name}" needs it`,
   );
-  throw new PortsInUseError(`${lines.join('\n')}\nNothing was started. Stop whatever listens there or choose other ports.`);
+  throw new PortsInUseError(
+    `${lines.join('\n')}\nNothing was started. Stop whatever listens there or choose other ports.`,
+  );
 }
 
 function prepareDirectories(specs: readonly ProcessSpec[], allowExistingData: boolean): void {

@@ -58,7 +58,8 @@ export function describeTail(output: OutputTail, logPath: string | undefined, n 
   const sections: string[] = [];
   if (fromFile.length > 0) sections.push(`last lines of ${logPath}:\n${indent(fromFile)}`);
   if (fromOutput.length > 0) sections.push(`last lines of its output:\n${indent(fromOutput)}`);
-  if (sections.length === 0) return logPath ? `it wrote nothing to ${logPath} or its output` : 'it wrote no output';
+  if (sections.length === 0)
+    return logPath ? `it wrote nothing to ${logPath} or its output` : 'it wrote no output';
   return sections.join('\n');
 }
 

@@ -44,7 +44,11 @@ function canConnect(host: string, port: number, timeoutMs: number): Promise<bool
  * Where hello is unknown (4.4.0 and 4.4.1 answer CommandNotFound, 59: CmdHello arrives in r4.4.2,
  * src/mongo/db/repl/replication_info.cpp) it asks isMaster, whose reply has `ismaster` instead.
  */
-export async function helloOnce(host: string, port: number, timeoutMs: number): Promise<Record<string, unknown> | undefined> {
+export async function helloOnce(
+  host: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Record<string, unknown> | undefined> {
   const client = new MongoClient(directUri(host, port), {
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
@@ -74,14 +78,22 @@ export interface WaitForHelloOptions {
 }
 
 /** Polls until the port accepts a connection and answers hello; false on deadline or cancel. */
-export async function waitForHello(host: string, port: number, options: WaitForHelloOptions): Promise<boolean> {
+export async function waitForHello(
+  host: string,
+  port: number,
+  options: WaitForHelloOptions,
+): Promise<boolean> {
   const pollMs = options.pollMs ?? 100;
   while (!options.cancelled()) {
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) return false;
     // A bare connect first: cheap while the server is still starting, no driver set-up per try.
     if (await canConnect(host, port, Math.min(1000, remaining))) {
-      const reply = await helloOnce(host, port, Math.max(200, Math.min(2000, options.deadline - Date.now())));
+      const reply = await helloOnce(
+        host,
+        port,
+        Math.max(200, Math.min(2000, options.deadline - Date.now())),
+      );
       if (reply && reply.ok === 1) return true;
     }
     if (options.cancelled()) return false;

@@ -49,7 +49,8 @@ export function effectiveArgs(spec: ProcessSpec): string[] {
   const args = [...spec.args];
   if (!hasArg(args, PORT)) args.push(PORT, String(spec.port));
   if (!hasArg(args, BIND_IP) && !hasArg(args, BIND_IP_ALL)) args.push(BIND_IP, spec.host);
-  if (spec.kind === 'mongod' && spec.dbPath !== undefined && !hasArg(args, DBPATH)) args.push(DBPATH, spec.dbPath);
+  if (spec.kind === 'mongod' && spec.dbPath !== undefined && !hasArg(args, DBPATH))
+    args.push(DBPATH, spec.dbPath);
   if (spec.logPath !== undefined && !hasArg(args, LOGPATH)) args.push(LOGPATH, spec.logPath);
   return args;
 }
@@ -58,7 +59,11 @@ export function effectiveArgs(spec: ProcessSpec): string[] {
 export function bindAddresses(spec: ProcessSpec): string[] {
   if (hasArg(spec.args, BIND_IP_ALL)) return ['0.0.0.0'];
   const list = argValue(spec.args, BIND_IP);
-  const addresses = list?.split(',').map((a) => a.trim()).filter((a) => a !== '') ?? [];
+  const addresses =
+    list
+      ?.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '') ?? [];
   return addresses.length > 0 ? addresses : [spec.host];
 }
 
@@ -87,10 +92,15 @@ export function validateSpecs(specs: readonly ProcessSpec[]): void {
   specs.forEach((spec, i) => {
     const where = `process[${i}]${spec.name ? ` "${spec.name}"` : ''}`;
     if (!spec.name) throw new UsageError(`${where}: name is empty`);
-    if (names.has(spec.name)) throw new UsageError(`${where}: name "${spec.name}" is used twice (also process[${names.get(spec.name)}])`);
+    if (names.has(spec.name))
+      throw new UsageError(
+        `${where}: name "${spec.name}" is used twice (also process[${names.get(spec.name)}])`,
+      );
     names.set(spec.name, i);
     if (spec.kind !== 'mongod' && spec.kind !== 'mongos') {
-      throw new UsageError(`${where}: kind must be "mongod" or "mongos", got ${JSON.stringify(spec.kind)}`);
+      throw new UsageError(
+        `${where}: kind must be "mongod" or "mongos", got ${JSON.stringify(spec.kind)}`,
+      );
     }
     if (!Number.isInteger(spec.port) || spec.port < 1 || spec.port > 65535) {
       throw new UsageError(`${where}: port must be an integer from 1 to 65535, got ${spec.port}`);
@@ -102,21 +112,30 @@ export function validateSpecs(specs: readonly ProcessSpec[]): void {
     }
     const argDbPath = argValue(spec.args, DBPATH);
     if (spec.dbPath !== undefined && argDbPath !== undefined && argDbPath !== spec.dbPath) {
-      throw new UsageError(`${where}: args say ${DBPATH} ${argDbPath} but dbPath is ${spec.dbPath}`);
+      throw new UsageError(
+        `${where}: args say ${DBPATH} ${argDbPath} but dbPath is ${spec.dbPath}`,
+      );
     }
     const argLogPath = argValue(spec.args, LOGPATH);
     if (spec.logPath !== undefined && argLogPath !== undefined && argLogPath !== spec.logPath) {
-      throw new UsageError(`${where}: args say ${LOGPATH} ${argLogPath} but logPath is ${spec.logPath}`);
+      throw new UsageError(
+        `${where}: args say ${LOGPATH} ${argLogPath} but logPath is ${spec.logPath}`,
+      );
     }
     if (spec.kind === 'mongod' && dataDirOf(spec) === undefined) {
-      throw new UsageError(`${where}: a mongod needs a data directory (dbPath or ${DBPATH} in args); mongod's default /data/db is never used`);
+      throw new UsageError(
+        `${where}: a mongod needs a data directory (dbPath or ${DBPATH} in args); mongod's default /data/db is never used`,
+      );
     }
     if (hasArg(spec.args, '--fork')) {
-      throw new UsageError(`${where}: --fork is not allowed (the launcher keeps each process as its child so it can stop it)`);
+      throw new UsageError(
+        `${where}: --fork is not allowed (the launcher keeps each process as its child so it can stop it)`,
+      );
     }
     const key = String(spec.port);
     const other = ports.get(key);
-    if (other !== undefined) throw new UsageError(`${where}: port ${spec.port} is also used by "${other}"`);
+    if (other !== undefined)
+      throw new UsageError(`${where}: port ${spec.port} is also used by "${other}"`);
     ports.set(key, spec.name);
   });
 }

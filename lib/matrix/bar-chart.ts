@@ -2,9 +2,28 @@
  * Grouped bar charts of the matrix (Chart.js 4 on @napi-rs/canvas, the report's font and palette).
  * barChartSpec() is pure (matrix document in, plain chart description out); renderBarChart() draws it.
  */
-import { BarController, BarElement, CategoryScale, ChartConfiguration, Legend, LinearScale, LogarithmicScale, Plugin, SubTitle, Title } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  ChartConfiguration,
+  Legend,
+  LinearScale,
+  LogarithmicScale,
+  Plugin,
+  SubTitle,
+  Title,
+} from 'chart.js';
 import { PALETTE } from '../report/chart-data';
-import { axisTitle, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, registerChartComponents, renderConfigurationPng } from '../report/chart-base';
+import {
+  axisTitle,
+  baseChartOptions,
+  basePlugins,
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  registerChartComponents,
+  renderConfigurationPng,
+} from '../report/chart-base';
 import { CHART_FONT_FAMILY } from '../report/fonts';
 import { logTickLabel, wrapSubtitle } from '../report/render-chart';
 import { MatrixDocument, sharedParameters } from './matrix-document';
@@ -36,18 +55,29 @@ function unique(values: string[]): string[] {
 
 function targetLine(doc: MatrixDocument): string {
   const t = doc.target;
-  const server = t.testDouble ? `test double (reports ${t.serverVersion ?? '?'}), not MongoDB` : `MongoDB ${t.serverVersion ?? '?'}`;
+  const server = t.testDouble
+    ? `test double (reports ${t.serverVersion ?? '?'}), not MongoDB`
+    : `MongoDB ${t.serverVersion ?? '?'}`;
   const params = sharedParameters(doc)
     .filter(([k]) => k !== 'randomSeed')
     .map(([k, v]) => `${k} ${typeof v === 'number' ? v.toLocaleString('en-US') : String(v)}`)
     .join(', ');
   const scale = doc.scaleApplied ? [`scale ${doc.scale}`] : [];
-  return [doc.name === doc.experiment ? doc.name : `${doc.name} (${doc.experiment})`, doc.capabilities.topology.kind, server, ...scale, params].join(' · ');
+  return [
+    doc.name === doc.experiment ? doc.name : `${doc.name} (${doc.experiment})`,
+    doc.capabilities.topology.kind,
+    server,
+    ...scale,
+    params,
+  ].join(' · ');
 }
 
 function chartWarnings(doc: MatrixDocument): string[] {
   const out: string[] = [];
-  if (!doc.complete) out.push(`INCOMPLETE matrix${doc.incompleteReason ? `: ${doc.incompleteReason}` : ''} (showing the configurations that finished)`);
+  if (!doc.complete)
+    out.push(
+      `INCOMPLETE matrix${doc.incompleteReason ? `: ${doc.incompleteReason}` : ''} (showing the configurations that finished)`,
+    );
   if (doc.target.testDouble) out.push('TEST DOUBLE server: these numbers are not MongoDB numbers');
   return out;
 }
@@ -60,7 +90,13 @@ export function barChartSpec(doc: MatrixDocument, def: MatrixChartDefinition): B
     if (!m) throw new Error(`chart ${def.file}: unknown measure ${key}`);
     return m;
   });
-  const common = { file: def.file, title: def.title, subtitle: targetLine(doc), warnings: chartWarnings(doc), y: { title: def.yTitle, scale: def.scale, measure: measures[0] } };
+  const common = {
+    file: def.file,
+    title: def.title,
+    subtitle: targetLine(doc),
+    warnings: chartWarnings(doc),
+    y: { title: def.yTitle, scale: def.scale, measure: measures[0] },
+  };
   if (measures.length === 1) {
     // One measure: x = configuration groups, one bar per series within a group.
     const [measure] = measures;
@@ -90,7 +126,9 @@ export function barChartSpec(doc: MatrixDocument, def: MatrixChartDefinition): B
     color: PALETTE[i % PALETTE.length],
     values: doc.rows.map((r) => (r.status === 'ok' ? (r.measures[m.key] ?? null) : null)),
     // The note stands once, under the middle bar of the group.
-    notes: doc.rows.map((r) => (i === Math.floor((measures.length - 1) / 2) ? noteFor(r.status) || null : null)),
+    notes: doc.rows.map((r) =>
+      i === Math.floor((measures.length - 1) / 2) ? noteFor(r.status) || null : null,
+    ),
   }));
   return { ...common, categories, datasets };
 }
@@ -112,7 +150,11 @@ function labelsPlugin(spec: BarChartSpec): Plugin<'bar'> {
           if (value !== null && Number.isFinite(y)) {
             ctx.fillStyle = '#222222';
             ctx.textBaseline = 'bottom';
-            ctx.fillText(formatMeasure(value, spec.y.measure), x, Math.max(chartArea.top + 12, y - 3));
+            ctx.fillText(
+              formatMeasure(value, spec.y.measure),
+              x,
+              Math.max(chartArea.top + 12, y - 3),
+            );
           } else if (ds.notes[i]) {
             ctx.fillStyle = '#888888';
             ctx.translate(x, chartArea.bottom - 6);
@@ -134,7 +176,10 @@ function labelsPlugin(spec: BarChartSpec): Plugin<'bar'> {
 export function logAxisBounds(values: number[]): { min?: number; max?: number } {
   const positive = values.filter((v) => v > 0);
   if (positive.length === 0) return {};
-  return { min: 10 ** Math.floor(Math.log10(Math.min(...positive))), max: 10 ** Math.ceil(Math.log10(Math.max(...positive) * 1.5)) };
+  return {
+    min: 10 ** Math.floor(Math.log10(Math.min(...positive))),
+    max: 10 ** Math.ceil(Math.log10(Math.max(...positive) * 1.5)),
+  };
 }
 
 /** Splits a long category label over lines at ", " / " (" so ticks do not overlap. */
@@ -153,7 +198,10 @@ export function wrapCategory(label: string, maxChars = 18): string[] {
   return lines;
 }
 
-export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): ChartConfiguration<'bar'> {
+export function barChartConfiguration(
+  spec: BarChartSpec,
+  width = CHART_WIDTH,
+): ChartConfiguration<'bar'> {
   const values = spec.datasets.flatMap((d) => d.values).filter((v): v is number => v !== null);
   const plugins = [...basePlugins<'bar'>(spec.warnings), labelsPlugin(spec)];
   const yTitle = axisTitle(spec.y.title);
@@ -162,7 +210,14 @@ export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): 
     type: 'bar',
     data: {
       labels: spec.categories.map((c) => wrapCategory(c, maxChars)),
-      datasets: spec.datasets.map((d) => ({ label: d.label, data: d.values, backgroundColor: d.color, borderColor: d.color, borderWidth: 1, maxBarThickness: 90 })),
+      datasets: spec.datasets.map((d) => ({
+        label: d.label,
+        data: d.values,
+        backgroundColor: d.color,
+        borderColor: d.color,
+        borderWidth: 1,
+        maxBarThickness: 90,
+      })),
     },
     options: {
       ...baseChartOptions({
@@ -173,13 +228,30 @@ export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): 
         legend: spec.datasets.length > 1 ? { boxWidth: 14 } : false,
       }),
       scales: {
-        x: { ticks: { font: { size: 12 }, maxRotation: 0, autoSkip: false }, grid: { display: false } },
+        x: {
+          ticks: { font: { size: 12 }, maxRotation: 0, autoSkip: false },
+          grid: { display: false },
+        },
         y:
           spec.y.scale === 'log'
-            ? { type: 'logarithmic', ...logAxisBounds(values), ticks: { autoSkip: false, callback: (v) => logTickLabel(Number(v)) }, title: yTitle }
+            ? {
+                type: 'logarithmic',
+                ...logAxisBounds(values),
+                ticks: { autoSkip: false, callback: (v) => logTickLabel(Number(v)) },
+                title: yTitle,
+              }
             : spec.y.measure.unit === '%'
               ? // A share: the axis ends at 100 %, with room above for the value labels.
-                { type: 'linear', min: 0, max: 110, afterBuildTicks: (scale) => { scale.ticks = scale.ticks.filter((t) => t.value <= 100); }, ticks: { stepSize: 20 }, title: yTitle }
+                {
+                  type: 'linear',
+                  min: 0,
+                  max: 110,
+                  afterBuildTicks: (scale) => {
+                    scale.ticks = scale.ticks.filter((t) => t.value <= 100);
+                  },
+                  ticks: { stepSize: 20 },
+                  title: yTitle,
+                }
               : { type: 'linear', beginAtZero: true, grace: '8%', title: yTitle },
       },
     },
@@ -187,8 +259,24 @@ export function barChartConfiguration(spec: BarChartSpec, width = CHART_WIDTH): 
   };
 }
 
-export async function renderBarChart(spec: BarChartSpec, size: { width?: number; height?: number } = {}): Promise<Buffer> {
-  registerChartComponents(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
+export async function renderBarChart(
+  spec: BarChartSpec,
+  size: { width?: number; height?: number } = {},
+): Promise<Buffer> {
+  registerChartComponents(
+    BarController,
+    BarElement,
+    CategoryScale,
+    LinearScale,
+    LogarithmicScale,
+    Title,
+    SubTitle,
+    Legend,
+  );
   const width = size.width ?? CHART_WIDTH;
-  return renderConfigurationPng(barChartConfiguration(spec, width), width, size.height ?? CHART_HEIGHT);
+  return renderConfigurationPng(
+    barChartConfiguration(spec, width),
+    width,
+    size.height ?? CHART_HEIGHT,
+  );
 }

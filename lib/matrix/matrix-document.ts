@@ -39,9 +39,14 @@ export interface MatrixDocument {
 }
 
 /** The parameters every configuration shares; one a configuration overrides reads "varies". */
-export function sharedParameters(doc: Pick<MatrixDocument, 'parameters' | 'rows'>): Array<[string, unknown]> {
+export function sharedParameters(
+  doc: Pick<MatrixDocument, 'parameters' | 'rows'>,
+): Array<[string, unknown]> {
   return Object.entries(doc.parameters).map(([key, value]) => {
-    const differs = doc.rows.some((r) => r.parameters !== undefined && JSON.stringify(r.parameters[key]) !== JSON.stringify(value));
+    const differs = doc.rows.some(
+      (r) =>
+        r.parameters !== undefined && JSON.stringify(r.parameters[key]) !== JSON.stringify(value),
+    );
     return [key, differs ? 'varies' : value];
   });
 }
@@ -52,6 +57,9 @@ export async function writeMatrixFile(path: string, doc: MatrixDocument): Promis
 
 export async function readMatrixDocument(path: string): Promise<MatrixDocument> {
   const doc = JSON.parse(await readFile(path, 'utf8')) as MatrixDocument;
-  if (doc.schema !== MATRIX_SCHEMA) throw new Error(`${path}: not a ${MATRIX_SCHEMA} document (schema ${JSON.stringify(doc.schema)})`);
+  if (doc.schema !== MATRIX_SCHEMA)
+    throw new Error(
+      `${path}: not a ${MATRIX_SCHEMA} document (schema ${JSON.stringify(doc.schema)})`,
+    );
   return doc;
 }

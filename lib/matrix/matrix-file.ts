@@ -14,15 +14,26 @@ import { experimentNames, findExperiment } from '../experiments/registry';
 import { MatrixDefinition } from './types';
 import { messageOf } from '../common/values';
 
-const READ_PREFERENCES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const;
+const READ_PREFERENCES = [
+  'primary',
+  'primaryPreferred',
+  'secondary',
+  'secondaryPreferred',
+  'nearest',
+] as const;
 
 const W_EXPECTED = 'expected a number of members (0, 1, 2, ...), "majority" or a tag-set name';
 
 const writeConcernSchema = z
   .object({
-    w: z.union([z.number().int(W_EXPECTED).min(0, W_EXPECTED), z.string().min(1, W_EXPECTED)], { error: W_EXPECTED }),
+    w: z.union([z.number().int(W_EXPECTED).min(0, W_EXPECTED), z.string().min(1, W_EXPECTED)], {
+      error: W_EXPECTED,
+    }),
     j: z.boolean({ error: 'expected true or false' }),
-    wtimeoutMS: z.number({ error: 'expected milliseconds' }).int('expected whole milliseconds').min(0, 'must be >= 0'),
+    wtimeoutMS: z
+      .number({ error: 'expected milliseconds' })
+      .int('expected whole milliseconds')
+      .min(0, 'must be >= 0'),
   })
   .partial()
   .strict();
@@ -30,11 +41,15 @@ const writeConcernSchema = z
 function configurationSchema(experiment: Experiment) {
   return z
     .object({
-      label: z.string({ error: 'required: a name for this configuration' }).min(1, 'must not be empty'),
+      label: z
+        .string({ error: 'required: a name for this configuration' })
+        .min(1, 'must not be empty'),
       description: z.string().optional(),
       writeConcern: writeConcernSchema.optional(),
       capped: z.boolean({ error: 'expected true or false' }).optional(),
-      readPreference: z.enum(READ_PREFERENCES, { error: `expected one of ${READ_PREFERENCES.join(', ')}` }).optional(),
+      readPreference: z
+        .enum(READ_PREFERENCES, { error: `expected one of ${READ_PREFERENCES.join(', ')}` })
+        .optional(),
       parameters: experiment.parameters.partial().optional(),
       group: z.string().min(1).optional(),
       series: z.string().min(1).optional(),
@@ -45,18 +60,29 @@ function configurationSchema(experiment: Experiment) {
 function fileSchema(experiment: Experiment) {
   return z
     .object({
-      schema: z.literal('mongo-bench/matrix-file@1', { error: 'expected "mongo-bench/matrix-file@1" (or leave it out)' }).optional(),
+      schema: z
+        .literal('mongo-bench/matrix-file@1', {
+          error: 'expected "mongo-bench/matrix-file@1" (or leave it out)',
+        })
+        .optional(),
       name: z.string().min(1, 'must not be empty').optional(),
       experiment: z.string(),
       parameters: experiment.parameters.partial().optional(),
-      configurations: z.array(configurationSchema(experiment), { error: 'required: a list of configurations' }).min(1, 'expected at least one configuration'),
+      configurations: z
+        .array(configurationSchema(experiment), { error: 'required: a list of configurations' })
+        .min(1, 'expected at least one configuration'),
     })
     .strict()
     .superRefine((doc, ctx) => {
       const seen = new Map<string, number>();
       doc.configurations.forEach((c, i) => {
         const first = seen.get(c.label);
-        if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['configurations', i, 'label'], message: `duplicate label "${c.label}" (also configurations[${first}])` });
+        if (first !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['configurations', i, 'label'],
+            message: `duplicate label "${c.label}" (also configurations[${first}])`,
+          });
         else seen.set(c.label, i);
       });
     });
@@ -65,7 +91,8 @@ function fileSchema(experiment: Experiment) {
 /** "configurations[2].writeConcern.w" */
 function pathText(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
   return out;
 }
 
@@ -79,17 +106,23 @@ function issueText(issue: z.core.$ZodIssue): string {
 
 /** Validates a parsed matrix document; `where` prefixes every message (the file's name). */
 export function parseMatrixDocument(raw: unknown, where: string): MatrixDefinition {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`${where}: expected an object with "experiment" and "configurations"`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new UsageError(`${where}: expected an object with "experiment" and "configurations"`);
   const experiment = (raw as Record<string, unknown>).experiment;
   const chosen = typeof experiment === 'string' ? findExperiment(experiment) : undefined;
   if (!chosen) {
     const names = experimentNames();
     const suggestion = typeof experiment === 'string' ? closest(experiment, names) : undefined;
     const got = experiment === undefined ? 'missing' : `got ${JSON.stringify(experiment)}`;
-    throw new UsageError(`${where}: experiment: expected one of ${names.join(', ')} (${got})${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+    throw new UsageError(
+      `${where}: experiment: expected one of ${names.join(', ')} (${got})${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+    );
   }
   const result = fileSchema(chosen).safeParse(raw);
-  if (!result.success) throw new UsageError(result.error.issues.map((issue) => `${where}: ${issueText(issue)}`).join('\n'));
+  if (!result.success)
+    throw new UsageError(
+      result.error.issues.map((issue) => `${where}: ${issueText(issue)}`).join('\n'),
+    );
   const doc = result.data;
   return {
     name: doc.name ?? chosen.name,
@@ -105,14 +138,24 @@ export function readMatrixFile(path: string): MatrixDefinition {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new UsageError(`option --matrix: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`);
+    throw new UsageError(
+      `option --matrix: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? messageOf(err)}`,
+    );
   }
   let raw: unknown;
   try {
     raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`matrix file ${path}: not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${messageOf(err)}`);
+    throw new UsageError(
+      `matrix file ${path}: not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${messageOf(err)}`,
+    );
   }
   const definition = parseMatrixDocument(raw, `matrix file ${path}`);
-  return { ...definition, name: definition.name === definition.experiment && !(raw as { name?: string }).name ? basename(path).replace(/\.[^.]+$/, '') : definition.name };
+  return {
+    ...definition,
+    name:
+      definition.name === definition.experiment && !(raw as { name?: string }).name
+        ? basename(path).replace(/\.[^.]+$/, '')
+        : definition.name,
+  };
 }

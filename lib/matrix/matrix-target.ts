@@ -32,10 +32,17 @@ export interface ResolveTargetContext {
 }
 
 /** --uri, or the topology flags -> the target plan. Every error is a UsageError naming the flag. */
-export function resolveMatrixTarget(uri: string | undefined, flags: TopologyFlags, ctx: ResolveTargetContext): MatrixTarget {
+export function resolveMatrixTarget(
+  uri: string | undefined,
+  flags: TopologyFlags,
+  ctx: ResolveTargetContext,
+): MatrixTarget {
   const given = TOPOLOGY_FLAG_KEYS.filter((k) => flags[k] !== undefined);
   if (uri !== undefined) {
-    if (given.length > 0) throw new UsageError(`option --${kebab(given[0])}: does not apply with --uri (the deployment exists; nothing is started)`);
+    if (given.length > 0)
+      throw new UsageError(
+        `option --${kebab(given[0])}: does not apply with --uri (the deployment exists; nothing is started)`,
+      );
     return { plan: { kind: 'uri', uri }, warnings: [] };
   }
   const topology = flags.topology ?? 'standalone';
@@ -48,7 +55,11 @@ export function resolveMatrixTarget(uri: string | undefined, flags: TopologyFlag
   // run's own resolution (binaries from --mongod-bin, --bin-dir, MONGOMS_*/MONGOD_BIN; embedded or
   // launched; the plan), with no benchmark collection: a sharded cluster is planned up to its shards.
   const checked = parseOptions(z.object(targetShape).strict(), flags) as TopologyFlags;
-  const resolved = resolveTargetPlan(checked, { env: ctx.env ?? process.env, now: ctx.now ?? new Date(), db: ctx.db });
+  const resolved = resolveTargetPlan(checked, {
+    env: ctx.env ?? process.env,
+    now: ctx.now ?? new Date(),
+    db: ctx.db,
+  });
   return { plan: resolved.target, warnings: resolved.warnings };
 }
 
@@ -66,7 +77,9 @@ export function describeTarget(plan: TargetPlan): string {
 
 /** "<name> <where it logs its own setup>" for each experiment that changes a deployment's setup. */
 function selfLogging(): string {
-  return allExperiments().flatMap((e) => (e.needs?.setup ? [`${e.name} ${e.needs.setup.loggedIn}`] : [])).join('; ');
+  return allExperiments()
+    .flatMap((e) => (e.needs?.setup ? [`${e.name} ${e.needs.setup.loggedIn}`] : []))
+    .join('; ');
 }
 
 export interface MatrixTargetHooks {
@@ -79,9 +92,19 @@ export interface MatrixTargetHooks {
  * On failure everything started is stopped (by acquireTarget) and setup.js shows what was attempted;
  * the Target's release() stops what was started, then writes setup.js if the log was opened.
  */
-export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, outDir: string, hooks: MatrixTargetHooks): Promise<Target> {
+export async function acquireMatrixTarget(
+  target: TargetPlan,
+  log: CommandLog,
+  outDir: string,
+  hooks: MatrixTargetHooks,
+): Promise<Target> {
   // Never reached a server (the log not opened): nothing is written.
-  const setupJs = new SetupJsRecord(outDir, log, target, setupJsWhy(target, 'matrix', { purpose: '', asItIs: selfLogging() }));
+  const setupJs = new SetupJsRecord(
+    outDir,
+    log,
+    target,
+    setupJsWhy(target, 'matrix', { purpose: '', asItIs: selfLogging() }),
+  );
   let acquired: Target;
   try {
     acquired = await acquireTarget(target, {
@@ -93,7 +116,8 @@ export async function acquireMatrixTarget(target: TargetPlan, log: CommandLog, o
         else if (e.type === 'phase') hooks.note(`${e.phase}: ${e.detail}`);
         else if (e.type === 'setup-step') {
           setupJs.step(e);
-          if (e.status !== 'running') hooks.note(`setup ${e.step}/${e.steps}: ${e.description} (${e.status})`);
+          if (e.status !== 'running')
+            hooks.note(`setup ${e.step}/${e.steps}: ${e.description} (${e.status})`);
         }
       },
     });

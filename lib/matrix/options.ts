@@ -20,8 +20,6 @@ import { MATRIX_DEFAULTS, matrixShape } from '../experiments/matrix-flags';
 
 export { MATRIX_DEFAULTS, numberListArg } from '../experiments/matrix-flags';
 
-
-
 const flagsSchema = z
   .object({
     ...matrixShape,
@@ -48,7 +46,20 @@ export type MatrixCliFlags = MatrixFlags & TopologyFlags;
 
 /** Command-line option (commander's key) -> the experiment parameter it sets (in --help's order). */
 const PARAMETER_FLAGS: Record<string, string> = {
-  ...same('docs', 'docSize', 'batchSize', 'writers', 'readers', 'readStart', 'inserts', 'rounds', 'maxClients', 'seconds', 'warmup', 'shardKey'),
+  ...same(
+    'docs',
+    'docSize',
+    'batchSize',
+    'writers',
+    'readers',
+    'readStart',
+    'inserts',
+    'rounds',
+    'maxClients',
+    'seconds',
+    'warmup',
+    'shardKey',
+  ),
   presplit: 'range',
   ...same('chunkSize', 'hashedKey'),
   sampleInterval: 'sampleIntervalMs',
@@ -64,41 +75,76 @@ export interface ResolveMatrixContext {
   commandLine?: string;
 }
 
-export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date(), ctx: ResolveMatrixContext = {}): MatrixRunOptions {
-  const flags = parseOptions(flagsSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
-  if (flags.preset !== undefined && flags.matrix !== undefined) throw new UsageError('options --preset and --matrix cannot be combined: choose a preset or a file');
-  if (flags.preset === undefined && flags.matrix === undefined) throw new UsageError(`option --preset or --matrix: required (presets: ${experimentNames().join(', ')})`);
-  const definition = flags.preset !== undefined ? matrixPreset(flags.preset) : readMatrixFile(flags.matrix as string);
+export function resolveMatrixOptions(
+  raw: MatrixCliFlags,
+  now: Date = new Date(),
+  ctx: ResolveMatrixContext = {},
+): MatrixRunOptions {
+  const flags = parseOptions(
+    flagsSchema,
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)),
+  );
+  if (flags.preset !== undefined && flags.matrix !== undefined)
+    throw new UsageError(
+      'options --preset and --matrix cannot be combined: choose a preset or a file',
+    );
+  if (flags.preset === undefined && flags.matrix === undefined)
+    throw new UsageError(
+      `option --preset or --matrix: required (presets: ${experimentNames().join(', ')})`,
+    );
+  const definition =
+    flags.preset !== undefined
+      ? matrixPreset(flags.preset)
+      : readMatrixFile(flags.matrix as string);
   const experiment = definition.experiment;
   const chosen = experimentOf(definition);
   const known = chosen.parameters.shape as Record<string, unknown>;
 
   const overrides: Record<string, unknown> = {};
-  const applicable = Object.entries(PARAMETER_FLAGS).filter(([, parameter]) => parameter in known).map(([key]) => `--${kebab(key)}`);
+  const applicable = Object.entries(PARAMETER_FLAGS)
+    .filter(([, parameter]) => parameter in known)
+    .map(([key]) => `--${kebab(key)}`);
   for (const [key, parameter] of Object.entries(PARAMETER_FLAGS)) {
     const value = flags[key as keyof typeof flags];
     if (value === undefined) continue;
     const flag = `--${kebab(key)}`;
-    if (!(parameter in known)) throw new UsageError(`option ${flag}: does not apply to the ${experiment} experiment (its options: ${applicable.join(', ')})`);
+    if (!(parameter in known))
+      throw new UsageError(
+        `option ${flag}: does not apply to the ${experiment} experiment (its options: ${applicable.join(', ')})`,
+      );
     overrides[parameter] = value;
   }
   // The range's own checks (numbers, MIN < MAX) name the flag here; the configurations would name the parameter.
-  if (flags.presplit !== undefined && 'range' in known) parsePresplit(flags.presplit, 'option --presplit');
+  if (flags.presplit !== undefined && 'range' in known)
+    parsePresplit(flags.presplit, 'option --presplit');
   if (flags.setup && !chosen.needs?.setup) {
-    const changers = allExperiments().filter((e) => e.needs?.setup).map((e) => e.name);
-    throw new UsageError(`option --setup: only ${changers.join(', ')} changes the target's setup (this matrix runs ${experiment})`);
+    const changers = allExperiments()
+      .filter((e) => e.needs?.setup)
+      .map((e) => e.name);
+    throw new UsageError(
+      `option --setup: only ${changers.join(', ')} changes the target's setup (this matrix runs ${experiment})`,
+    );
   }
   if (flags.seed !== undefined) {
-    if (!('randomSeed' in known)) throw new UsageError(`option --seed: does not apply to the ${experiment} experiment`);
+    if (!('randomSeed' in known))
+      throw new UsageError(`option --seed: does not apply to the ${experiment} experiment`);
     overrides.randomSeed = flags.seed;
   }
   if (flags.datasetRatio !== undefined) {
     if (!('datasetRatio' in known)) throw new UsageError(ratioRefusal(experiment));
-    if (flags.docs !== undefined) throw new UsageError('options --docs and --dataset-ratio cannot be combined: give a document count or a ratio of the server\'s RAM');
+    if (flags.docs !== undefined)
+      throw new UsageError(
+        "options --docs and --dataset-ratio cannot be combined: give a document count or a ratio of the server's RAM",
+      );
   }
   const scale = flags.scale ?? chosen.sizing.defaultScale;
   const db = flags.db ?? MATRIX_DEFAULTS.db;
-  const target = resolveMatrixTarget(flags.uri, pickTopologyFlags(flags), { db, experiment: chosen, env: ctx.env, now });
+  const target = resolveMatrixTarget(flags.uri, pickTopologyFlags(flags), {
+    db,
+    experiment: chosen,
+    env: ctx.env,
+    now,
+  });
   return {
     definition,
     uri: targetUri(target.plan),
@@ -112,7 +158,8 @@ export function resolveMatrixOptions(raw: MatrixCliFlags, now: Date = new Date()
     datasetRatios: flags.datasetRatio,
     outDir: flags.out ?? `reports/${fileTimestamp(now)}-matrix-${slug(definition.name)}`,
     ...(flags.trials !== undefined && flags.trials > 1 ? { trials: flags.trials } : {}),
-    serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
+    serverSelectionTimeoutMS:
+      flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     // A server the matrix starts is its own to change: no --setup needed there.
     allowSetup: flags.setup === true || target.plan.kind !== 'uri',
@@ -128,4 +175,3 @@ function targetUri(plan: TargetPlan): string {
 }
 
 export const EMBEDDED_URI_PLACEHOLDER = 'mongodb://127.0.0.1/';
-

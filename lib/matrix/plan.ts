@@ -68,13 +68,16 @@ export interface MatrixPlan {
 /** The registered experiment of a definition (files and presets are checked against the registry when read). */
 export function experimentOf(definition: MatrixDefinition): Experiment {
   const experiment = findExperiment(definition.experiment);
-  if (!experiment) throw new UsageError(`${definition.source}: unknown experiment "${definition.experiment}"`);
+  if (!experiment)
+    throw new UsageError(`${definition.source}: unknown experiment "${definition.experiment}"`);
   return experiment;
 }
 
 /** "--dataset-ratio" applies to experiments that size their data by the server's RAM. */
 export function ratioRefusal(experiment: string): string {
-  const sizers = allExperiments().filter((e) => 'datasetRatio' in e.parameters.shape).map((e) => e.name);
+  const sizers = allExperiments()
+    .filter((e) => 'datasetRatio' in e.parameters.shape)
+    .map((e) => e.name);
   return `option --dataset-ratio: only the ${sizers.join(', ')} experiment sizes data by RAM (this matrix runs ${experiment})`;
 }
 
@@ -86,17 +89,34 @@ export function scaledDefaults(experiment: Experiment, scale: number): Record<st
 
 /** Folder-safe slug of a label: "SAFE (w:1), capped" -> "safe-w-1-capped". */
 export function slug(label: string): string {
-  return label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'config';
+  return (
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'config'
+  );
 }
 
-function validate(experiment: Experiment, raw: Record<string, unknown>, where: string): Record<string, unknown> {
+function validate(
+  experiment: Experiment,
+  raw: Record<string, unknown>,
+  where: string,
+): Record<string, unknown> {
   const result = experiment.parameters.safeParse(raw);
   if (result.success) return result.data as Record<string, unknown>;
-  throw new UsageError(result.error.issues.map((i) => `${where}${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`).join('\n'));
+  throw new UsageError(
+    result.error.issues
+      .map((i) => `${where}${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`)
+      .join('\n'),
+  );
 }
 
 /** --dataset-ratio: each configuration once per ratio. */
-function expandRatios(configs: MatrixConfiguration[], ratios: number[] | undefined): MatrixConfiguration[] {
+function expandRatios(
+  configs: MatrixConfiguration[],
+  ratios: number[] | undefined,
+): MatrixConfiguration[] {
   if (!ratios || ratios.length === 0) return configs;
   return configs.flatMap((c) =>
     ratios.map((ratio) => ({
@@ -111,10 +131,20 @@ function expandRatios(configs: MatrixConfiguration[], ratios: number[] | undefin
 
 export function planMatrix(options: MatrixRunOptions): MatrixPlan {
   const { definition } = options;
-  if (!(options.scale > 0) || !Number.isFinite(options.scale)) throw new UsageError(`option --scale: must be a number > 0, got ${options.scale}`);
+  if (!(options.scale > 0) || !Number.isFinite(options.scale))
+    throw new UsageError(`option --scale: must be a number > 0, got ${options.scale}`);
   const experiment = experimentOf(definition);
-  if (options.datasetRatios && !('datasetRatio' in experiment.parameters.shape)) throw new UsageError(ratioRefusal(definition.experiment));
-  const parameters = validate(experiment, { ...scaledDefaults(experiment, options.scale), ...definition.parameters, ...options.overrides }, `${definition.source}: parameters`);
+  if (options.datasetRatios && !('datasetRatio' in experiment.parameters.shape))
+    throw new UsageError(ratioRefusal(definition.experiment));
+  const parameters = validate(
+    experiment,
+    {
+      ...scaledDefaults(experiment, options.scale),
+      ...definition.parameters,
+      ...options.overrides,
+    },
+    `${definition.source}: parameters`,
+  );
   const planContext = { uri: options.uri, db: options.db, allowSetup: options.allowSetup === true };
   experiment.checkParameters?.(parameters, planContext);
   const configs = expandRatios(definition.configurations, options.datasetRatios);
@@ -127,7 +157,9 @@ export function planMatrix(options: MatrixRunOptions): MatrixPlan {
       config,
       parameters: own,
       dir: `${String(i + 1).padStart(Math.max(2, width), '0')}-${slug(config.label)}`,
-      settings: experiment.describeSettings ? experiment.describeSettings(own, config) : describeSettings(config),
+      settings: experiment.describeSettings
+        ? experiment.describeSettings(own, config)
+        : describeSettings(config),
       group: config.group ?? config.label,
       series: config.series ?? (config.group ? config.label : definition.name),
     };
@@ -138,5 +170,10 @@ export function planMatrix(options: MatrixRunOptions): MatrixPlan {
     scaled in options.overrides ||
     (options.datasetRatios?.length ?? 0) > 0 ||
     definition.configurations.some((c) => c.parameters !== undefined && scaled in c.parameters);
-  return { parameters, configurations, scaleNote: overridden ? `${scaleNote}; not applied here: ${scaled} was given` : scaleNote, scaleApplied: !overridden };
+  return {
+    parameters,
+    configurations,
+    scaleNote: overridden ? `${scaleNote}; not applied here: ${scaled} was given` : scaleNote,
+    scaleApplied: !overridden,
+  };
 }

@@ -10,7 +10,9 @@ import { MatrixDefinition } from './types';
 
 /** The presets when this module loaded; experimentNames() also has any registered later. */
 export const MATRIX_PRESET_NAMES: readonly string[] = experimentNames();
-export const MATRIX_PRESET_DESCRIPTIONS: Readonly<Record<string, string>> = Object.fromEntries(allExperiments().map((e) => [e.name, e.description]));
+export const MATRIX_PRESET_DESCRIPTIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  allExperiments().map((e) => [e.name, e.description]),
+);
 export type MatrixPresetName = string;
 
 export function isMatrixPreset(name: string): boolean {
@@ -23,7 +25,15 @@ export function matrixPreset(name: string): MatrixDefinition {
   if (!experiment) {
     const names = experimentNames();
     const suggestion = closest(name, names);
-    throw new UsageError(`option --preset: unknown preset "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${names.join(', ')}`);
+    throw new UsageError(
+      `option --preset: unknown preset "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${names.join(', ')}`,
+    );
   }
-  return { name, experiment: name, parameters: {}, configurations: experiment.preset, source: `preset ${name}` };
+  return {
+    name,
+    experiment: name,
+    parameters: {},
+    configurations: experiment.preset,
+    source: `preset ${name}`,
+  };
 }

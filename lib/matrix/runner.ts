@@ -19,22 +19,57 @@ import { ResultDocument } from '../result';
 import { neededProbes, skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
 import { Experiment } from '../experiments/experiment';
-import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix, PlannedConfiguration } from './plan';
+import {
+  experimentOf,
+  MatrixPlan,
+  MatrixRunOptions,
+  planMatrix,
+  PlannedConfiguration,
+} from './plan';
 import { acquireMatrixTarget, describeTarget } from './matrix-target';
 import { Target } from '../server/target';
-import { probeCapped, probeTopology, probeUnacknowledgedWrites, TargetCapabilities } from './target-probe';
+import {
+  probeCapped,
+  probeTopology,
+  probeUnacknowledgedWrites,
+  TargetCapabilities,
+} from './target-probe';
 import { MatrixRow, MatrixTrial } from './types';
 import { interleavedRounds, interleavingNote, summariseTrials, trialView } from './trials';
 import { dropUndefined, messageOf } from '../common/values';
 import { writeMatrixReport } from './write-matrix-report';
 
 export type MatrixEvent =
-  | { type: 'planned'; name: string; experiment: string; configurations: number; scale: number; scaleNote: string; parameters: Record<string, unknown>; outDir: string }
+  | {
+      type: 'planned';
+      name: string;
+      experiment: string;
+      configurations: number;
+      scale: number;
+      scaleNote: string;
+      parameters: Record<string, unknown>;
+      outDir: string;
+    }
   | { type: 'connected'; target: ResultDocument['target']; capabilities: TargetCapabilities }
   | { type: 'note'; text: string }
-  | { type: 'config-start'; index: number; total: number; label: string; settings: string; trial?: number; trials?: number }
+  | {
+      type: 'config-start';
+      index: number;
+      total: number;
+      label: string;
+      settings: string;
+      trial?: number;
+      trials?: number;
+    }
   | { type: 'config-progress'; index: number; text: string }
-  | { type: 'config-done'; index: number; total: number; row: MatrixRow; trial?: number; trials?: number }
+  | {
+      type: 'config-done';
+      index: number;
+      total: number;
+      row: MatrixRow;
+      trial?: number;
+      trials?: number;
+    }
   | { type: 'written'; files: string[] };
 
 export interface MatrixHooks {
@@ -45,7 +80,8 @@ export interface MatrixHooks {
 export { JOURNAL_NOTE, MAPPING_NOTE } from '../experiments/write-concern-notes';
 
 function notesFor(experiment: Experiment, target: ResultDocument['target']): string[] {
-  const testDouble = 'The target is a TEST DOUBLE (not MongoDB): its figures show that the harness works, not how MongoDB performs.';
+  const testDouble =
+    'The target is a TEST DOUBLE (not MongoDB): its figures show that the harness works, not how MongoDB performs.';
   return [...(target.testDouble ? [testDouble] : []), ...(experiment.notes ?? [])];
 }
 
@@ -59,7 +95,11 @@ function pendingRow(p: PlannedConfiguration): MatrixRow {
     group: p.group,
     series: p.series,
     parameters: p.parameters,
-    details: { writeConcern: p.config.writeConcern ?? null, capped: p.config.capped ?? false, readPreference: p.config.readPreference ?? 'primary' },
+    details: {
+      writeConcern: p.config.writeConcern ?? null,
+      capped: p.config.capped ?? false,
+      readPreference: p.config.readPreference ?? 'primary',
+    },
   };
 }
 
@@ -68,13 +108,25 @@ function abortReason(signal: AbortSignal): string {
   return typeof reason === 'string' ? reason : reason instanceof Error ? reason.message : 'aborted';
 }
 
-export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = {}): Promise<MatrixDocument> {
+export async function runMatrix(
+  options: MatrixRunOptions,
+  hooks: MatrixHooks = {},
+): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const plan = planMatrix(options);
   // Before anything starts or connects: an output folder nothing can be created under is refused (exit 2).
   assertWritableDir(options.outDir, 'option --out');
   const { definition } = options;
-  emit({ type: 'planned', name: definition.name, experiment: definition.experiment, configurations: plan.configurations.length, scale: options.scale, scaleNote: plan.scaleNote, parameters: plan.parameters, outDir: options.outDir });
+  emit({
+    type: 'planned',
+    name: definition.name,
+    experiment: definition.experiment,
+    configurations: plan.configurations.length,
+    scale: options.scale,
+    scaleNote: plan.scaleNote,
+    parameters: plan.parameters,
+    outDir: options.outDir,
+  });
 
   const target = options.target ?? { kind: 'uri', uri: options.uri };
   const signal = hooks.signal ?? new AbortController().signal;
@@ -84,7 +136,9 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
     log.note(text);
     emit({ type: 'note', text });
   };
-  log.note(`${tool.name} ${tool.version} matrix ${definition.name} started; output ${resolve(options.outDir)}`);
+  log.note(
+    `${tool.name} ${tool.version} matrix ${definition.name} started; output ${resolve(options.outDir)}`,
+  );
   if (options.commandLine) log.line(`# command: ${options.commandLine}`);
   note(`target: ${describeTarget(target)}`);
   for (const w of options.targetWarnings ?? []) note(`warning: ${w}`);
@@ -96,15 +150,29 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
     } catch (err) {
       if (signal.aborted && !(err instanceof UsageError)) {
         log.note(`interrupted (${abortReason(signal)}) before the first configuration`);
-        throw new RunError(`interrupted (${abortReason(signal)}) while starting the target: nothing was measured; every process started was stopped`, signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+        throw new RunError(
+          `interrupted (${abortReason(signal)}) while starting the target: nothing was measured; every process started was stopped`,
+          signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint,
+        );
       }
       throw err;
     }
-    const doc = await runOnTarget(acquired, { ...options, uri: acquired.uri }, plan, { ...hooks, signal }, log, describeTarget(target));
+    const doc = await runOnTarget(
+      acquired,
+      { ...options, uri: acquired.uri },
+      plan,
+      { ...hooks, signal },
+      log,
+      describeTarget(target),
+    );
     log.note(`matrix ${doc.complete ? 'complete' : `incomplete: ${doc.incompleteReason ?? ''}`}`);
     return doc;
   } catch (err) {
-    if (!(err instanceof RunError && (err.exitCode === EXIT.sigint || err.exitCode === EXIT.sigterm))) log.note(`failed: ${messageOf(err)}`);
+    if (!(
+      err instanceof RunError &&
+      (err.exitCode === EXIT.sigint || err.exitCode === EXIT.sigterm)
+    ))
+      log.note(`failed: ${messageOf(err)}`);
     throw err;
   } finally {
     await acquired?.release();
@@ -113,24 +181,45 @@ export async function runMatrix(options: MatrixRunOptions, hooks: MatrixHooks = 
 }
 
 /** The matrix on a server that is there: connect, probe, run every configuration, write the report. */
-async function runOnTarget(server: Target, options: MatrixRunOptions, plan: MatrixPlan, hooks: MatrixHooks & { signal: AbortSignal }, log: CommandLog, targetDescription: string): Promise<MatrixDocument> {
+async function runOnTarget(
+  server: Target,
+  options: MatrixRunOptions,
+  plan: MatrixPlan,
+  hooks: MatrixHooks & { signal: AbortSignal },
+  log: CommandLog,
+  targetDescription: string,
+): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
   const { definition } = options;
   const experiment = experimentOf(definition);
   const total = plan.configurations.length;
-  const maxClients = Math.max(1, ...plan.configurations.map((p) => experiment.clientsNeeded?.(p.parameters) ?? 1));
+  const maxClients = Math.max(
+    1,
+    ...plan.configurations.map((p) => experiment.clientsNeeded?.(p.parameters) ?? 1),
+  );
   log.note(`connecting to ${redactUri(options.uri)}`);
-  const { client, target } = await connectTarget(server.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, maxClients, testDouble: options.testDouble, clientOptions: server.clientOptions });
+  const { client, target } = await connectTarget(server.uri, {
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+    maxClients,
+    testDouble: options.testDouble,
+    clientOptions: server.clientOptions,
+  });
   // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
   log.open();
   // What the experiments may drop in --db (lib/server/data-guard): on --uri only what mongo-bench loaded, unless --drop.
-  const guard = guardPolicy(server.origin, options.drop === true, '--drop', `the experiments' collections in ${options.db} are replaced whatever they hold`);
+  const guard = guardPolicy(
+    server.origin,
+    options.drop === true,
+    '--drop',
+    `the experiments' collections in ${options.db} are replaced whatever they hold`,
+  );
   let rowGuard = guard;
   try {
     // Before anything is probed or written: the experiment's collections are the tool's, or --drop was given.
     // Settled once here: its rows then drop and refill them without asking again (a w:0 row on a server that
     // answers w:0 writes anyway, FerretDB, leaves the shared client reading shifted replies).
-    for (const coll of experiment.collections ?? []) await assertMayReplace(client, options.db, coll, guard);
+    for (const coll of experiment.collections ?? [])
+      await assertMayReplace(client, options.db, coll, guard);
     if (experiment.collections) rowGuard = { ...guard, consent: true };
     const probes = neededProbes(plan.configurations.map((p) => p.config));
     const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
@@ -138,7 +227,10 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
     if (probes.unacknowledgedWrites) {
       // On a client of its own: a server that answers a w:0 write anyway (FerretDB) leaves that reply on the
       // connection, and the next command there would read it as its own.
-      const own = new MongoClient(server.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...server.clientOptions });
+      const own = new MongoClient(server.uri, {
+        serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+        ...server.clientOptions,
+      });
       try {
         capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(own, options.db, guard);
       } finally {
@@ -147,7 +239,11 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
     }
     emit({ type: 'connected', target, capabilities });
 
-    const prepared = (await experiment.prepare?.(client, plan.configurations.map((p) => p.parameters))) ?? {};
+    const prepared =
+      (await experiment.prepare?.(
+        client,
+        plan.configurations.map((p) => p.parameters),
+      )) ?? {};
     for (const text of prepared.progress ?? []) emit({ type: 'note', text });
 
     const doc: MatrixDocument = {
@@ -166,7 +262,11 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
       parameters: plan.parameters,
       measures: experiment.measures,
       rows: plan.configurations.map(pendingRow),
-      notes: [...notesFor(experiment, target), `Target: ${targetDescription}; command-log.txt and setup.js say what was started and applied.`, ...(prepared.notes ?? [])],
+      notes: [
+        ...notesFor(experiment, target),
+        `Target: ${targetDescription}; command-log.txt and setup.js say what was started and applied.`,
+        ...(prepared.notes ?? []),
+      ],
     };
     for (const note of doc.notes) emit({ type: 'note', text: `note: ${note}` });
     const matrixPath = join(options.outDir, MATRIX_FILE);
@@ -187,7 +287,14 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
       const trial = trials > 1 ? { trial: round + 1, trials } : undefined;
       const tag = trial ? ` (trial ${trial.trial}/${trials})` : '';
       log.note(`[${i + 1}/${total}] ${row.label}${tag} (${row.settings})`);
-      emit({ type: 'config-start', index: i, total, label: row.label, settings: row.settings, ...trial });
+      emit({
+        type: 'config-start',
+        index: i,
+        total,
+        label: row.label,
+        settings: row.settings,
+        ...trial,
+      });
       const skip = skipReason(planned.config, capabilities, experiment);
       const startedAt = new Date().toISOString();
       row.startedAt ??= startedAt;
@@ -200,19 +307,49 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
         let run: MatrixTrial;
         try {
           const outcome = await experiment.run({
-            ...{ client, target, shared: prepared.shared ?? {}, signal: hooks.signal, matrixName: definition.name },
-            ...{ uri: options.uri, db: options.db, serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, testDouble: options.testDouble },
-            ...{ config: planned.config, parameters: planned.parameters, dir: join(options.outDir, dir), relativeDir: dir },
+            ...{
+              client,
+              target,
+              shared: prepared.shared ?? {},
+              signal: hooks.signal,
+              matrixName: definition.name,
+            },
+            ...{
+              uri: options.uri,
+              db: options.db,
+              serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+              testDouble: options.testDouble,
+            },
+            ...{
+              config: planned.config,
+              parameters: planned.parameters,
+              dir: join(options.outDir, dir),
+              relativeDir: dir,
+            },
             progress: (text) => emit({ type: 'config-progress', index: i, text }),
             guard: rowGuard,
           });
-          run = { trial: round + 1, startedAt, seconds: 0, status: outcome.status, measures: outcome.measures, ...dropUndefined({ reason: outcome.reason, resultFile: outcome.resultFile }) };
+          run = {
+            trial: round + 1,
+            startedAt,
+            seconds: 0,
+            status: outcome.status,
+            measures: outcome.measures,
+            ...dropUndefined({ reason: outcome.reason, resultFile: outcome.resultFile }),
+          };
           row.details = { ...row.details, ...outcome.details };
           // The experiment draws its configurations together from one run of each: the first round's.
           if (outcome.kept !== undefined && round === 0) kept.push(outcome.kept);
         } catch (err) {
           if (err instanceof UsageError) throw err;
-          run = { trial: round + 1, startedAt, seconds: 0, status: 'failed', reason: messageOf(err), measures: {} };
+          run = {
+            trial: round + 1,
+            startedAt,
+            seconds: 0,
+            status: 'failed',
+            reason: messageOf(err),
+            measures: {},
+          };
         }
         run.seconds = Math.round((performance.now() - started) / 10) / 100;
         if (trial) {
@@ -229,8 +366,11 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
           row.seconds = run.seconds;
         }
       }
-      log.note(`[${i + 1}/${total}] ${row.label}${tag}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`);
-      const shown = trial && row.trials ? { ...row, ...trialView(row.trials[row.trials.length - 1]) } : row;
+      log.note(
+        `[${i + 1}/${total}] ${row.label}${tag}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`,
+      );
+      const shown =
+        trial && row.trials ? { ...row, ...trialView(row.trials[row.trials.length - 1]) } : row;
       emit({ type: 'config-done', index: i, total, row: shown, ...trial });
       await save();
     };
@@ -250,7 +390,8 @@ async function runOnTarget(server: Target, options: MatrixRunOptions, plan: Matr
     if (hooks.signal?.aborted) {
       doc.complete = false;
       doc.incompleteReason = `interrupted (${abortReason(hooks.signal)}) after ${doc.rows.filter((r) => r.status !== 'not-run').length} of ${total} configurations`;
-      for (const row of doc.rows) if (row.status === 'not-run') row.reason = 'not run: the matrix was interrupted';
+      for (const row of doc.rows)
+        if (row.status === 'not-run') row.reason = 'not run: the matrix was interrupted';
     } else {
       doc.complete = true;
     }

@@ -23,7 +23,10 @@ export function columnTitle(m: MeasureDefinition): string {
 }
 
 /** Display of one measure: MiB/s to 0.1, ms as in the reports, a share never rounded up to 100 %. */
-export function formatMeasure(value: number | null | undefined, measure: MeasureDefinition): string {
+export function formatMeasure(
+  value: number | null | undefined,
+  measure: MeasureDefinition,
+): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NONE;
   switch (measure.unit) {
     case 'ms':
@@ -56,39 +59,90 @@ export interface TableModel {
 export function matrixTable(doc: MatrixDocument): TableModel {
   const measures = doc.measures;
   const columns = ['Configuration', 'Settings', ...measures.map(columnTitle), 'Status'];
-  const rows = doc.rows.map((row) => [row.label, row.settings, ...measures.map((m) => formatMeasure(row.measures[m.key], m)), statusCell(row)]);
-  return { columns, rows, align: ['left', 'left', ...measures.map(() => 'right' as const), 'left'] };
+  const rows = doc.rows.map((row) => [
+    row.label,
+    row.settings,
+    ...measures.map((m) => formatMeasure(row.measures[m.key], m)),
+    statusCell(row),
+  ]);
+  return {
+    columns,
+    rows,
+    align: ['left', 'left', ...measures.map(() => 'right' as const), 'left'],
+  };
 }
 
 function describeTarget(doc: MatrixDocument): string {
   const t = doc.target;
-  const server = t.testDouble ? `TEST DOUBLE (reports ${t.serverVersion ?? 'unknown'}), not MongoDB` : `MongoDB ${t.serverVersion ?? '(version unknown)'}`;
+  const server = t.testDouble
+    ? `TEST DOUBLE (reports ${t.serverVersion ?? 'unknown'}), not MongoDB`
+    : `MongoDB ${t.serverVersion ?? '(version unknown)'}`;
   const topo = doc.capabilities.topology;
-  const members = topo.kind === 'replicaSet' ? ` ${topo.setName}, ${topo.dataMembers} data-bearing members` : '';
+  const members =
+    topo.kind === 'replicaSet' ? ` ${topo.setName}, ${topo.dataMembers} data-bearing members` : '';
   return `${t.uri} · ${topo.kind}${members} · ${server}`;
 }
 
-export function renderMatrixMarkdown(doc: MatrixDocument, chartFiles: readonly { file: string; title: string }[]): string {
+export function renderMatrixMarkdown(
+  doc: MatrixDocument,
+  chartFiles: readonly { file: string; title: string }[],
+): string {
   const out: string[] = [`# mongo-bench matrix: ${doc.name}`, ''];
-  if (doc.target.testDouble) out.push('> **TEST DOUBLE server: these numbers are not MongoDB numbers.**', '');
-  if (!doc.complete) out.push(`> **INCOMPLETE${doc.incompleteReason ? `: ${doc.incompleteReason}` : ''}** (rows not run are marked).`, '');
+  if (doc.target.testDouble)
+    out.push('> **TEST DOUBLE server: these numbers are not MongoDB numbers.**', '');
+  if (!doc.complete)
+    out.push(
+      `> **INCOMPLETE${doc.incompleteReason ? `: ${doc.incompleteReason}` : ''}** (rows not run are marked).`,
+      '',
+    );
   out.push(`- Experiment: ${doc.experiment} (${doc.source})`);
   out.push(`- Target: ${describeTarget(doc)}`);
   out.push(`- Scale: ${doc.scaleApplied ? doc.scale : 'not applied'} (${doc.scaleNote})`);
-  out.push(`- Parameters: ${sharedParameters(doc).filter(([k]) => k !== 'randomSeed').map(([k, v]) => `${k}=${typeof v === 'number' ? formatOps(v) : String(v)}`).join(', ')}`);
+  out.push(
+    `- Parameters: ${sharedParameters(doc)
+      .filter(([k]) => k !== 'randomSeed')
+      .map(([k, v]) => `${k}=${typeof v === 'number' ? formatOps(v) : String(v)}`)
+      .join(', ')}`,
+  );
   out.push(`- Started: ${doc.startedAt}; finished: ${doc.finishedAt ?? 'did not finish'}`);
   out.push(...(findExperiment(doc.experiment)?.summaryLines ?? []));
   out.push('', markdownTable({ title: doc.name, ...matrixTable(doc) }));
   if (doc.notes.length > 0) out.push('', '## Notes', '', ...doc.notes.map((n) => `- ${n}`));
   const withResults = doc.rows.filter((r) => r.resultFile);
-  if (withResults.length > 0) out.push('', '## Result documents', '', ...withResults.map((r) => `- ${r.label}: [${r.resultFile}](${encodeURI(r.resultFile as string)})`));
-  if (chartFiles.length > 0) out.push('', '## Charts', '', chartFiles.map((c) => `![${c.title}](${encodeURI(c.file)})`).join('\n\n'));
+  if (withResults.length > 0)
+    out.push(
+      '',
+      '## Result documents',
+      '',
+      ...withResults.map(
+        (r) => `- ${r.label}: [${r.resultFile}](${encodeURI(r.resultFile as string)})`,
+      ),
+    );
+  if (chartFiles.length > 0)
+    out.push(
+      '',
+      '## Charts',
+      '',
+      chartFiles.map((c) => `![${c.title}](${encodeURI(c.file)})`).join('\n\n'),
+    );
   return `${out.join('\n')}\n`;
 }
 
 export function renderMatrixCsv(doc: MatrixDocument): string {
   const measures = doc.measures;
-  const header = ['label', 'status', 'reason', 'group', 'series', 'write_concern', 'capped', 'read_preference', 'test_double', ...measures.map((m) => m.csv), 'result_file'];
+  const header = [
+    'label',
+    'status',
+    'reason',
+    'group',
+    'series',
+    'write_concern',
+    'capped',
+    'read_preference',
+    'test_double',
+    ...measures.map((m) => m.csv),
+    'result_file',
+  ];
   const lines = [header.join(',')];
   for (const row of doc.rows) {
     const wc = row.details?.writeConcern;

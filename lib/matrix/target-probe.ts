@@ -10,7 +10,12 @@ import { Capability, TopologyFacts } from '../experiments/experiment';
 import { tryCommand } from '../server/connect';
 import { messageOf } from '../common/values';
 
-export type { Capability, TargetCapabilities, TopologyFacts, TopologyKind } from '../experiments/experiment';
+export type {
+  Capability,
+  TargetCapabilities,
+  TopologyFacts,
+  TopologyKind,
+} from '../experiments/experiment';
 
 /** Pure: the topology from a hello (or isMaster) reply. */
 export function topologyFromHello(reply: Document, source: TopologyFacts['source']): TopologyFacts {
@@ -32,7 +37,11 @@ export async function probeTopology(client: MongoClient): Promise<TopologyFacts>
 }
 
 /** Creates (and drops) a small capped collection; the server's refusal is the reason. */
-export async function probeCapped(client: MongoClient, db: string, guard: GuardPolicy): Promise<Capability> {
+export async function probeCapped(
+  client: MongoClient,
+  db: string,
+  guard: GuardPolicy,
+): Promise<Capability> {
   const name = `probe_capped_${process.pid}`;
   // A name of its own; refused like any other collection if something not ours is there.
   await assertMayReplace(client, db, name, guard);
@@ -41,8 +50,12 @@ export async function probeCapped(client: MongoClient, db: string, guard: GuardP
     await client.db(db).createCollection(name, { capped: true, size: 1 << 20 });
     return { supported: true };
   } catch (err) {
-    const code = err instanceof MongoServerError && err.code !== undefined ? ` (code ${err.code})` : '';
-    return { supported: false, reason: `the server refused to create a capped collection: ${messageOf(err)}${code}` };
+    const code =
+      err instanceof MongoServerError && err.code !== undefined ? ` (code ${err.code})` : '';
+    return {
+      supported: false,
+      reason: `the server refused to create a capped collection: ${messageOf(err)}${code}`,
+    };
   } finally {
     await dropScratch(client, db, name);
   }
@@ -53,7 +66,12 @@ export async function probeCapped(client: MongoClient, db: string, guard: GuardP
  * unacknowledged writes: mongo-java-server closes the connection on OP_MSG's moreToCome flag, so a w:0
  * configuration there would measure nothing real.
  */
-export async function probeUnacknowledgedWrites(client: MongoClient, db: string, guard: GuardPolicy, waitMs = 2000): Promise<Capability> {
+export async function probeUnacknowledgedWrites(
+  client: MongoClient,
+  db: string,
+  guard: GuardPolicy,
+  waitMs = 2000,
+): Promise<Capability> {
   const name = `probe_unack_${process.pid}`;
   await assertMayReplace(client, db, name, guard);
   const coll = client.db(db).collection<{ _id: string }>(name);
@@ -66,7 +84,10 @@ export async function probeUnacknowledgedWrites(client: MongoClient, db: string,
       if (found) return { supported: true };
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    return { supported: false, reason: `an unacknowledged (w:0) insert was not applied within ${waitMs} ms: this server drops w:0 writes (mongo-java-server does not support OP_MSG moreToCome)` };
+    return {
+      supported: false,
+      reason: `an unacknowledged (w:0) insert was not applied within ${waitMs} ms: this server drops w:0 writes (mongo-java-server does not support OP_MSG moreToCome)`,
+    };
   } finally {
     await dropScratch(client, db, name);
   }

@@ -13,7 +13,9 @@ export const MATRIX_CSV_FILE = 'results.csv';
 /** Returns the files written; charts with no measured bar are left out. */
 export async function writeMatrixReport(doc: MatrixDocument, outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
-  const specs = (findExperiment(doc.experiment)?.charts ?? []).map((def) => barChartSpec(doc, def)).filter((s) => s.datasets.some((d) => d.values.some((v) => v !== null)));
+  const specs = (findExperiment(doc.experiment)?.charts ?? [])
+    .map((def) => barChartSpec(doc, def))
+    .filter((s) => s.datasets.some((d) => d.values.some((v) => v !== null)));
   const written: string[] = [];
   for (const spec of specs) {
     const path = join(outDir, spec.file);

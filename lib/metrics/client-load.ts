@@ -27,7 +27,6 @@ export interface LoopReading {
   wallMicros: number;
 }
 
-
 /** Cores available to this process. */
 export function availableCores(): number {
   return availableParallelism();
@@ -65,8 +64,15 @@ export function isClientBound(load: Pick<ClientLoad, 'eventLoopUtilization'>): b
 export function mergeClientLoads(loads: ClientLoad[]): ClientLoad | undefined {
   if (loads.length === 0) return undefined;
   const workers = Math.max(...loads.map((l) => l.workers));
-  const eventLoopUtilization = Array.from({ length: workers }, (_, w) => Math.max(0, ...loads.map((l) => l.eventLoopUtilization[w] ?? 0)));
-  return { workers, eventLoopUtilization, cpuPercent: Math.max(...loads.map((l) => l.cpuPercent)), cores: loads[0].cores };
+  const eventLoopUtilization = Array.from({ length: workers }, (_, w) =>
+    Math.max(0, ...loads.map((l) => l.eventLoopUtilization[w] ?? 0)),
+  );
+  return {
+    workers,
+    eventLoopUtilization,
+    cpuPercent: Math.max(...loads.map((l) => l.cpuPercent)),
+    cores: loads[0].cores,
+  };
 }
 
 /**
@@ -91,8 +97,12 @@ const MEANING = 'these figures measure the load generator; use more workers or m
 export const CLIENT_BOUND_MESSAGE = `${BOTTLENECK}: ${MEANING}`;
 
 /** The warning, in two lines short enough for a chart: which steps (of which result), and what it means. */
-export function clientBoundWarningLines(clients: readonly number[], label?: string): [string, string] {
-  const which = clients.length === 1 && clients[0] === 1 ? '1 client' : `${clients.join(', ')} clients`;
+export function clientBoundWarningLines(
+  clients: readonly number[],
+  label?: string,
+): [string, string] {
+  const which =
+    clients.length === 1 && clients[0] === 1 ? '1 client' : `${clients.join(', ')} clients`;
   return [`CLIENT-BOUND at ${which}${label ? ` (${label})` : ''}: ${BOTTLENECK}:`, MEANING];
 }
 

@@ -5,7 +5,10 @@
 import type { StepResult } from '../result';
 
 /** Why the step failed by its share of failed ops, or undefined when the share is within `maxErrorRate` (0..1). */
-export function errorRateFailure(step: Pick<StepResult, 'ops' | 'errorSamples'>, maxErrorRate: number): string | undefined {
+export function errorRateFailure(
+  step: Pick<StepResult, 'ops' | 'errorSamples'>,
+  maxErrorRate: number,
+): string | undefined {
   const attempts = step.ops.reads + step.ops.writes + step.ops.errors;
   if (attempts === 0 || step.ops.errors / attempts <= maxErrorRate) return undefined;
   const share = Math.round((step.ops.errors / attempts) * 1000) / 10;

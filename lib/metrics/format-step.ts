@@ -8,11 +8,21 @@ function pad(cells: string[], widths: number[]): string {
 }
 
 const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
-const n1 = (x: number): string => x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const n1 = (x: number): string =>
+  x.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** A percentile from too few samples is shown as its sample count ("12 samples"), never as a bare number. */
 function latencyCells(l: LatencySummary): string[] {
-  return l.count === 0 ? ['-', '-', '-', '-', '-', '-'] : [n0(l.avg), n0(l.p50), n0(l.p95), percentileCell(l, 'p99', n0), percentileCell(l, 'p999', n0), n0(l.max)];
+  return l.count === 0
+    ? ['-', '-', '-', '-', '-', '-']
+    : [
+        n0(l.avg),
+        n0(l.p50),
+        n0(l.p95),
+        percentileCell(l, 'p99', n0),
+        percentileCell(l, 'p999', n0),
+        n0(l.max),
+      ];
 }
 
 /**
@@ -26,7 +36,8 @@ export function lateOpsLine(step: StepResult): string | undefined {
   const o = step.overrun;
   const late = o ? o.reads + o.writes + o.errors : 0;
   const total = step.ops.reads + step.ops.writes + step.ops.errors;
-  if (!o || late === 0 || (late < 0.01 * total && late <= step.clients * step.trials)) return undefined;
+  if (!o || late === 0 || (late < 0.01 * total && late <= step.clients * step.trials))
+    return undefined;
   const ops = `${n0(late)} op${late === 1 ? '' : 's'}`;
   // One op per client (and trial) at most is in flight at the close; in the open model the rest were due in
   // the window but waited for a busy client, so they started after it.
@@ -42,12 +53,38 @@ export function lateOpsLine(step: StepResult): string | undefined {
 export function formatStepTable(step: StepResult, heading = `clients ${step.clients}`): string {
   const header = ['', 'ops', 'ops/s', 'peak/s', 'avg µs', 'p50', 'p95', 'p99', 'p99.9', 'max'];
   const rows = [
-    ['reads', n0(step.ops.reads), n1(step.opsPerSec.reads), n0(step.peakOpsPerSec.reads), ...latencyCells(step.latencyMicros.reads)],
-    ['writes', n0(step.ops.writes), n1(step.opsPerSec.writes), n0(step.peakOpsPerSec.writes), ...latencyCells(step.latencyMicros.writes)],
-    ['total', n0(step.ops.reads + step.ops.writes), n1(step.opsPerSec.total), n0(step.peakOpsPerSec.total), '', '', '', '', '', ''],
+    [
+      'reads',
+      n0(step.ops.reads),
+      n1(step.opsPerSec.reads),
+      n0(step.peakOpsPerSec.reads),
+      ...latencyCells(step.latencyMicros.reads),
+    ],
+    [
+      'writes',
+      n0(step.ops.writes),
+      n1(step.opsPerSec.writes),
+      n0(step.peakOpsPerSec.writes),
+      ...latencyCells(step.latencyMicros.writes),
+    ],
+    [
+      'total',
+      n0(step.ops.reads + step.ops.writes),
+      n1(step.opsPerSec.total),
+      n0(step.peakOpsPerSec.total),
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ],
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const status = step.status && step.status !== 'ok' ? ` [${step.status}${step.error ? `: ${step.error}` : ''}]` : '';
+  const status =
+    step.status && step.status !== 'ok'
+      ? ` [${step.status}${step.error ? `: ${step.error}` : ''}]`
+      : '';
   const lines = [
     `${heading}: ${step.seconds} s x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
     pad(header, widths),
@@ -55,23 +92,35 @@ export function formatStepTable(step: StepResult, heading = `clients ${step.clie
   ];
   if (step.ops.errors > 0) {
     // The first kind carries the server's own message: "FailedToParse (9) x8228: Unknown modifier: $sett ...".
-    const kinds = (step.errorSamples ?? []).map((e, i) => `${e.error} x${e.count}${i === 0 && e.example ? `: ${e.example}` : ''}`).join(', ');
+    const kinds = (step.errorSamples ?? [])
+      .map((e, i) => `${e.error} x${e.count}${i === 0 && e.example ? `: ${e.example}` : ''}`)
+      .join(', ');
     lines.push(`errors: ${n0(step.ops.errors)}${kinds ? ` (${kinds})` : ''}`);
   }
   if (step.availability) {
     const a = step.availability;
-    const down = a.outages.map((o) => `${o.seconds} s${o.end === undefined ? ' (no answer since)' : ''}`).join(', ');
-    lines.push(`no answer from the server: ${a.outages.length} outage${a.outages.length === 1 ? '' : 's'} (${down})${a.opsPerSecExcludesSeconds !== undefined ? `; ops/s leaves out ${a.opsPerSecExcludesSeconds} dead s (the step failed)` : '; ops/s over the whole window'}`);
+    const down = a.outages
+      .map((o) => `${o.seconds} s${o.end === undefined ? ' (no answer since)' : ''}`)
+      .join(', ');
+    lines.push(
+      `no answer from the server: ${a.outages.length} outage${a.outages.length === 1 ? '' : 's'} (${down})${a.opsPerSecExcludesSeconds !== undefined ? `; ops/s leaves out ${a.opsPerSecExcludesSeconds} dead s (the step failed)` : '; ops/s over the whole window'}`,
+    );
   }
   if (step.trialStats) {
     const t = step.trialStats.opsPerSec;
-    lines.push(`ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`);
+    lines.push(
+      `ops/s across trials: mean ${n1(t.mean)}, median ${n1(t.median)}, stdev ${n1(t.stdev)}`,
+    );
   }
   const late = lateOpsLine(step);
   if (late) lines.push(late);
-  if (step.client) lines.push(`load generator: ${step.agents?.length ? describeAgentsLoad(step.client, step.agents.length) : describeClientLoad(step.client)}`);
+  if (step.client)
+    lines.push(
+      `load generator: ${step.agents?.length ? describeAgentsLoad(step.client, step.agents.length) : describeClientLoad(step.client)}`,
+    );
   if (step.clientBound) lines.push(`CLIENT-BOUND: ${CLIENT_BOUND_MESSAGE}`);
-  for (const w of step.warnings ?? []) if (w.code !== 'client-bound') lines.push(`warning [${w.code}]: ${w.message}`);
+  for (const w of step.warnings ?? [])
+    if (w.code !== 'client-bound') lines.push(`warning [${w.code}]: ${w.message}`);
   if (step.steadiness?.note) lines.push(step.steadiness.note);
   return lines.join('\n');
 }

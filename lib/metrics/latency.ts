@@ -43,10 +43,18 @@ export class LatencyRecorder {
    * that is not a positive number is a timing bug, thrown as a RangeError rather than clamped into the figures.
    */
   record(micros: number): void {
-    if (!(micros > 0) || !Number.isFinite(micros)) throw new RangeError(`a latency must be a positive number of microseconds, got ${micros}: the op was timed from after it ended`);
+    if (!(micros > 0) || !Number.isFinite(micros))
+      throw new RangeError(
+        `a latency must be a positive number of microseconds, got ${micros}: the op was timed from after it ended`,
+      );
     this.sumMicros += micros;
     if (micros < this.minMicros) this.minMicros = micros;
-    const v = micros < 1 ? 1 : micros > HIGHEST_TRACKABLE_MICROS ? HIGHEST_TRACKABLE_MICROS : Math.round(micros);
+    const v =
+      micros < 1
+        ? 1
+        : micros > HIGHEST_TRACKABLE_MICROS
+          ? HIGHEST_TRACKABLE_MICROS
+          : Math.round(micros);
     this.histogram.recordValue(v);
     if (v > this.maxMicros) this.maxMicros = v;
   }
@@ -74,7 +82,11 @@ export class LatencyRecorder {
    * the histogram in HdrHistogram's compressed encoding, so the parent adds counts exactly.
    */
   encode(): EncodedLatency {
-    const encoded: EncodedLatency = { histogram: hdr.encodeIntoCompressedBase64(this.histogram), sumMicros: this.sumMicros, maxMicros: this.maxMicros };
+    const encoded: EncodedLatency = {
+      histogram: hdr.encodeIntoCompressedBase64(this.histogram),
+      sumMicros: this.sumMicros,
+      maxMicros: this.maxMicros,
+    };
     if (Number.isFinite(this.minMicros)) encoded.minMicros = this.minMicros;
     return encoded;
   }
@@ -110,7 +122,15 @@ export function summarize(recorder: LatencyRecorder): LatencySummary {
   const max = recorder.max;
   // A percentile is reported as its bucket's highest equivalent value, which can pass the true max.
   const at = (p: number) => Math.min(h.getValueAtPercentile(p), max);
-  const summary: LatencySummary = { avg: round1(recorder.sum / count), p50: at(50), p95: at(95), p99: at(99), p999: at(99.9), max, count };
+  const summary: LatencySummary = {
+    avg: round1(recorder.sum / count),
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    p999: at(99.9),
+    max,
+    count,
+  };
   // The true minimum, to the nanosecond (a histogram bucket would round it).
   const min = recorder.min;
   if (min !== undefined) summary.min = Math.round(min * 1000) / 1000;

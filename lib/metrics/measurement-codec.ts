@@ -6,7 +6,12 @@ import { EncodedLatency, LatencyRecorder } from './latency';
 import { OpLatency, StepMeasurement } from './measurement';
 
 export type EncodedMeasurement = Omit<StepMeasurement, 'latency'> & {
-  latency: { reads: EncodedLatency; writes: EncodedLatency; byOp: [string, EncodedLatency][]; byIndex?: Array<Omit<OpLatency, 'recorder'> & { recorder: EncodedLatency }> };
+  latency: {
+    reads: EncodedLatency;
+    writes: EncodedLatency;
+    byOp: [string, EncodedLatency][];
+    byIndex?: Array<Omit<OpLatency, 'recorder'> & { recorder: EncodedLatency }>;
+  };
 };
 
 export function encodeMeasurement(m: StepMeasurement): EncodedMeasurement {
@@ -17,7 +22,9 @@ export function encodeMeasurement(m: StepMeasurement): EncodedMeasurement {
       reads: latency.reads.encode(),
       writes: latency.writes.encode(),
       byOp: [...latency.byOp].map(([type, r]) => [type, r.encode()]),
-      ...(latency.byIndex ? { byIndex: latency.byIndex.map((o) => ({ ...o, recorder: o.recorder.encode() })) } : {}),
+      ...(latency.byIndex
+        ? { byIndex: latency.byIndex.map((o) => ({ ...o, recorder: o.recorder.encode() })) }
+        : {}),
     },
   };
 }
@@ -30,7 +37,14 @@ export function decodeMeasurement(e: EncodedMeasurement): StepMeasurement {
       reads: LatencyRecorder.decode(latency.reads),
       writes: LatencyRecorder.decode(latency.writes),
       byOp: new Map(latency.byOp.map(([type, r]) => [type, LatencyRecorder.decode(r)])),
-      ...(latency.byIndex ? { byIndex: latency.byIndex.map((o) => ({ ...o, recorder: LatencyRecorder.decode(o.recorder) })) } : {}),
+      ...(latency.byIndex
+        ? {
+            byIndex: latency.byIndex.map((o) => ({
+              ...o,
+              recorder: LatencyRecorder.decode(o.recorder),
+            })),
+          }
+        : {}),
     },
   };
 }

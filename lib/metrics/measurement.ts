@@ -73,7 +73,12 @@ export interface StepMeasurement {
    * Per op class, per op type (findOne, update, ...), and per op of the ops array (`byIndex`, in index
    * order; absent from measurements made before it was kept, and where ops of different workloads met).
    */
-  latency: { reads: LatencyRecorder; writes: LatencyRecorder; byOp: Map<string, LatencyRecorder>; byIndex?: OpLatency[] };
+  latency: {
+    reads: LatencyRecorder;
+    writes: LatencyRecorder;
+    byOp: Map<string, LatencyRecorder>;
+    byIndex?: OpLatency[];
+  };
   /** Index = second of the window in which the op completed; ops completing after the close are in `overrun`. */
   /** `latencyMicros`: the summed latency of the successful ops completed in each second (absent from older measurements). */
   perSecond: { reads: number[]; writes: number[]; errors: number[]; latencyMicros?: number[] };

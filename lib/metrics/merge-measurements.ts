@@ -5,7 +5,14 @@
  * clock, so bucket t is the same second everywhere) and error tallies add by kind.
  */
 import { LatencyRecorder, mergeRecorders } from './latency';
-import { ArrivalMeasurement, BenchRunCounts, ErrorTally, OpLatency, StepMeasurement, StepOverrun } from './measurement';
+import {
+  ArrivalMeasurement,
+  BenchRunCounts,
+  ErrorTally,
+  OpLatency,
+  StepMeasurement,
+  StepOverrun,
+} from './measurement';
 import { dropUndefined } from '../common/values';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
@@ -22,10 +29,17 @@ export function mergeErrorTallies(lists: ErrorTally[][]): ErrorTally[] {
   const byKind = new Map<string, ErrorTally>();
   for (const list of lists) {
     for (const tally of list) {
-      const known = byKind.get(tally.error) ?? (byKind.size >= MAX_DISTINCT_ERRORS ? byKind.get('other errors') : undefined);
+      const known =
+        byKind.get(tally.error) ??
+        (byKind.size >= MAX_DISTINCT_ERRORS ? byKind.get('other errors') : undefined);
       if (known) known.count += tally.count;
       else if (byKind.size < MAX_DISTINCT_ERRORS) byKind.set(tally.error, { ...tally });
-      else byKind.set('other errors', { error: 'other errors', count: tally.count, example: tally.example });
+      else
+        byKind.set('other errors', {
+          error: 'other errors',
+          count: tally.count,
+          example: tally.example,
+        });
     }
   }
   return [...byKind.values()];
@@ -48,13 +62,24 @@ export function mergeOpLatencies(parts: (OpLatency[] | undefined)[]): OpLatency[
   if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
   const lists = parts as OpLatency[][];
   const first = lists[0];
-  const same = (list: OpLatency[]) => list.length === first.length && list.every((o, i) => o.index === first[i].index && o.op === first[i].op && o.name === first[i].name);
+  const same = (list: OpLatency[]) =>
+    list.length === first.length &&
+    list.every(
+      (o, i) => o.index === first[i].index && o.op === first[i].op && o.name === first[i].name,
+    );
   if (!lists.every(same)) return undefined;
-  return first.map((o, i) => ({ index: o.index, op: o.op, name: o.name, recorder: mergeRecorders(lists.map((l) => l[i].recorder)) }));
+  return first.map((o, i) => ({
+    index: o.index,
+    op: o.op,
+    name: o.name,
+    recorder: mergeRecorders(lists.map((l) => l[i].recorder)),
+  }));
 }
 
 /** benchRun's counts of several event loops (or trials) add up; undefined when none has them. */
-export function addBenchRunCounts(parts: (BenchRunCounts | undefined)[]): BenchRunCounts | undefined {
+export function addBenchRunCounts(
+  parts: (BenchRunCounts | undefined)[],
+): BenchRunCounts | undefined {
   const present = parts.filter((p): p is BenchRunCounts => p !== undefined);
   if (present.length === 0) return undefined;
   const out: BenchRunCounts = { totalOps: 0, errCount: 0, byOp: {} };
@@ -86,14 +111,21 @@ export function addConcurrentOverruns(parts: (StepOverrun | undefined)[]): StepO
 }
 
 /** The timer waits of several arrival measurements together (none when no part recorded them). */
-export function sumTimerWaits(parts: ArrivalMeasurement[]): Pick<ArrivalMeasurement, 'timerWaits' | 'timerLateMsSum'> {
+export function sumTimerWaits(
+  parts: ArrivalMeasurement[],
+): Pick<ArrivalMeasurement, 'timerWaits' | 'timerLateMsSum'> {
   const counted = parts.filter((p) => p.timerWaits !== undefined);
   if (counted.length === 0) return {};
-  return { timerWaits: counted.reduce((s, p) => s + (p.timerWaits ?? 0), 0), timerLateMsSum: counted.reduce((s, p) => s + (p.timerLateMsSum ?? 0), 0) };
+  return {
+    timerWaits: counted.reduce((s, p) => s + (p.timerWaits ?? 0), 0),
+    timerLateMsSum: counted.reduce((s, p) => s + (p.timerLateMsSum ?? 0), 0),
+  };
 }
 
 /** The arrival counts of event loops that each held a share of one schedule: the series add. */
-export function addConcurrentArrivals(parts: (ArrivalMeasurement | undefined)[]): ArrivalMeasurement | undefined {
+export function addConcurrentArrivals(
+  parts: (ArrivalMeasurement | undefined)[],
+): ArrivalMeasurement | undefined {
   const present = parts.filter((p): p is ArrivalMeasurement => p !== undefined);
   if (present.length === 0) return undefined;
   const { target, lateAfterMs, dropAfterMs } = present[0];
@@ -114,12 +146,16 @@ export function addConcurrentArrivals(parts: (ArrivalMeasurement | undefined)[])
  * server or was cut if any loop was.
  */
 export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasurement {
-  if (parts.length === 0) throw new RangeError('mergeConcurrentMeasurements needs at least one measurement');
+  if (parts.length === 0)
+    throw new RangeError('mergeConcurrentMeasurements needs at least one measurement');
   const first = parts[0];
   const sum = (pick: (m: StepMeasurement) => number) => parts.reduce((s, m) => s + pick(m), 0);
   const opTypes = [...new Set(parts.flatMap((m) => [...m.latency.byOp.keys()]))];
   const byOp = new Map<string, LatencyRecorder>(
-    opTypes.map((type) => [type, mergeRecorders(parts.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined))]),
+    opTypes.map((type) => [
+      type,
+      mergeRecorders(parts.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined)),
+    ]),
   );
   const byIndex = mergeOpLatencies(parts.map((m) => m.latency.byIndex));
   const lostServer = parts.find((m) => m.lostServer !== undefined)?.lostServer;
@@ -137,12 +173,19 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     reads: sum((m) => m.reads),
     writes: sum((m) => m.writes),
     errors: sum((m) => m.errors),
-    latency: { reads: mergeRecorders(parts.map((m) => m.latency.reads)), writes: mergeRecorders(parts.map((m) => m.latency.writes)), byOp, ...(byIndex ? { byIndex } : {}) },
+    latency: {
+      reads: mergeRecorders(parts.map((m) => m.latency.reads)),
+      writes: mergeRecorders(parts.map((m) => m.latency.writes)),
+      byOp,
+      ...(byIndex ? { byIndex } : {}),
+    },
     perSecond: {
       reads: addSeries(parts.map((m) => m.perSecond.reads)),
       writes: addSeries(parts.map((m) => m.perSecond.writes)),
       errors: addSeries(parts.map((m) => m.perSecond.errors)),
-      ...(parts.every((m) => m.perSecond.latencyMicros) ? { latencyMicros: addSeries(parts.map((m) => m.perSecond.latencyMicros as number[])) } : {}),
+      ...(parts.every((m) => m.perSecond.latencyMicros)
+        ? { latencyMicros: addSeries(parts.map((m) => m.perSecond.latencyMicros as number[])) }
+        : {}),
     },
     errorTallies: mergeErrorTallies(parts.map((m) => m.errorTallies)),
     ...(benchRun ? { benchRun } : {}),
@@ -164,7 +207,8 @@ function mergedOutages(parts: StepMeasurement[]): Pick<StepMeasurement, 'outages
   for (const o of all) {
     const last = out.at(-1);
     if (last && (last.end === undefined || o.start <= last.end)) {
-      if (last.end !== undefined) last.end = o.end === undefined ? undefined : Math.max(last.end, o.end);
+      if (last.end !== undefined)
+        last.end = o.end === undefined ? undefined : Math.max(last.end, o.end);
       if (last.end === undefined) delete last.end;
     } else out.push({ ...o });
   }

@@ -135,7 +135,19 @@ export function normalUpperTail(z: number): number {
     Math.exp(
       -x * x -
         1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 +
+                            t *
+                              (-1.13520398 +
+                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   const upper = erfc / 2;
   return z >= 0 ? upper : 1 - upper;
@@ -182,7 +194,8 @@ function mannKendallP(values: readonly number[], slope: number): number {
   const n = values.length;
   const s = kendallS(values);
   const ties = tieGroups(values);
-  const inflation = n >= AUTOCORRELATION_MIN_N ? varianceInflation(n, lag1Autocorrelation(values, slope)) : 1;
+  const inflation =
+    n >= AUTOCORRELATION_MIN_N ? varianceInflation(n, lag1Autocorrelation(values, slope)) : 1;
   if (ties.length === 0 && n <= EXACT_MAX_N && inflation === 1) return exactTwoSidedP(n, s);
   const tieTerm = ties.reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0);
   const variance = ((n * (n - 1) * (2 * n + 5) - tieTerm) / 18) * inflation;
@@ -197,13 +210,29 @@ export function trendTest(values: readonly number[], options: TrendOptions = {})
   const minChangePercent = options.minChangePercent ?? 10;
   const series = values.filter((v) => Number.isFinite(v));
   const n = series.length;
-  if (n < MIN_TREND_POINTS) return { n, testable: false, pValue: null, senSlope: null, changePercent: null, trending: false };
+  if (n < MIN_TREND_POINTS)
+    return {
+      n,
+      testable: false,
+      pValue: null,
+      senSlope: null,
+      changePercent: null,
+      trending: false,
+    };
   const slope = senSlope(series);
   const pValue = mannKendallP(series, slope);
   const median = Math.abs(medianOf(series));
   const changePercent = median > 0 ? (slope * (n - 1) * 100) / median : slope === 0 ? 0 : null;
-  const trending = pValue < alpha && changePercent !== null && Math.abs(changePercent) >= minChangePercent;
-  return { n, testable: true, pValue, senSlope: slope, changePercent, trending: trending || (changePercent === null && pValue < alpha) };
+  const trending =
+    pValue < alpha && changePercent !== null && Math.abs(changePercent) >= minChangePercent;
+  return {
+    n,
+    testable: true,
+    pValue,
+    senSlope: slope,
+    changePercent,
+    trending: trending || (changePercent === null && pValue < alpha),
+  };
 }
 
 /**

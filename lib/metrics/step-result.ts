@@ -2,7 +2,12 @@
 import { isClientBound, mergeClientLoads, round1 } from './client-load';
 import { mergeRecorders } from './latency';
 import { ArrivalMeasurement, StepMeasurement } from './measurement';
-import { addBenchRunCounts, addOpCounts, mergeOpLatencies, sumTimerWaits } from './merge-measurements';
+import {
+  addBenchRunCounts,
+  addOpCounts,
+  mergeOpLatencies,
+  sumTimerWaits,
+} from './merge-measurements';
 import { PerSecondSample, StepArrival, StepResult } from '../result';
 import { trialStats } from './trial-stats';
 
@@ -24,7 +29,11 @@ export interface SummarizeOptions {
   error?: string;
 }
 
-export function summarizeTrials(trials: StepMeasurement[], benchRunNames: BenchRunNames, options: SummarizeOptions = {}): StepResult {
+export function summarizeTrials(
+  trials: StepMeasurement[],
+  benchRunNames: BenchRunNames,
+  options: SummarizeOptions = {},
+): StepResult {
   if (trials.length === 0) throw new RangeError('summarizeStep needs at least one trial');
   const first = trials[0];
   const sum = (pick: (m: StepMeasurement) => number) => trials.reduce((s, m) => s + pick(m), 0);
@@ -37,28 +46,44 @@ export function summarizeTrials(trials: StepMeasurement[], benchRunNames: BenchR
   const perSecond: PerSecondSample[] = [];
   trials.forEach((m, trial) => {
     m.perSecond.reads.forEach((r, t) => {
-      const sample: PerSecondSample = { t, reads: r, writes: m.perSecond.writes[t], errors: m.perSecond.errors[t] };
+      const sample: PerSecondSample = {
+        t,
+        reads: r,
+        writes: m.perSecond.writes[t],
+        errors: m.perSecond.errors[t],
+      };
       if (trials.length > 1) sample.trial = trial + 1;
       const latencySum = m.perSecond.latencyMicros?.[t];
       const answered = r + m.perSecond.writes[t];
-      if (latencySum !== undefined && answered > 0) sample.latencyAvgMicros = round1(latencySum / answered);
+      if (latencySum !== undefined && answered > 0)
+        sample.latencyAvgMicros = round1(latencySum / answered);
       if (m.arrival) Object.assign(sample, arrivalSecond(m.arrival, t));
       perSecond.push(sample);
     });
   });
-  const peak = (pick: (s: PerSecondSample) => number) => perSecond.reduce((max, s) => Math.max(max, pick(s)), 0);
+  const peak = (pick: (s: PerSecondSample) => number) =>
+    perSecond.reduce((max, s) => Math.max(max, pick(s)), 0);
 
   const readLatency = mergeRecorders(trials.map((m) => m.latency.reads));
   const writeLatency = mergeRecorders(trials.map((m) => m.latency.writes));
   const opTypes = [...new Set(trials.flatMap((m) => [...m.latency.byOp.keys()]))];
-  const byOp = new Map(opTypes.map((type) => [type, mergeRecorders(trials.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined))]));
+  const byOp = new Map(
+    opTypes.map((type) => [
+      type,
+      mergeRecorders(trials.map((m) => m.latency.byOp.get(type)).filter((r) => r !== undefined)),
+    ]),
+  );
 
   const counted = addBenchRunCounts(trials.map((m) => m.benchRun));
   let benchRun: Record<string, number>;
   if (counted) {
     // benchRun's own figures, by its rules (lib/workload/engine/benchrun-outcome.ts): nop/let in totalOps,
     // failed attempts in the per-op counters; mongo-bench's own figures are ops/opsPerSec above.
-    benchRun = { totalOps: counted.totalOps, 'totalOps/s': perSec(counted.totalOps), errCount: counted.errCount };
+    benchRun = {
+      totalOps: counted.totalOps,
+      'totalOps/s': perSec(counted.totalOps),
+      errCount: counted.errCount,
+    };
     for (const [type, names] of Object.entries(benchRunNames)) {
       const c = counted.byOp[type] ?? { count: 0, micros: 0 };
       benchRun[names.rate] = perSec(c.count);
@@ -93,9 +118,15 @@ export function summarizeTrials(trials: StepMeasurement[], benchRunNames: BenchR
     status: options.status ?? (trials.some((m) => m.interrupted) ? 'interrupted' : 'ok'),
     ops: { reads, writes, errors },
     opsPerSec: { total: perSec(reads + writes), reads: perSec(reads), writes: perSec(writes) },
-    peakOpsPerSec: { total: peak((s) => s.reads + s.writes), reads: peak((s) => s.reads), writes: peak((s) => s.writes) },
+    peakOpsPerSec: {
+      total: peak((s) => s.reads + s.writes),
+      reads: peak((s) => s.reads),
+      writes: peak((s) => s.writes),
+    },
     latencyMicros: { reads: readLatency.summary(), writes: writeLatency.summary() },
-    latencyByOpMicros: Object.fromEntries([...byOp].map(([type, recorder]) => [type, recorder.summary()])),
+    latencyByOpMicros: Object.fromEntries(
+      [...byOp].map(([type, recorder]) => [type, recorder.summary()]),
+    ),
     perSecond,
     benchRun,
     elapsedSeconds: Math.round(elapsed * 1000) / 1000,
@@ -104,15 +135,31 @@ export function summarizeTrials(trials: StepMeasurement[], benchRunNames: BenchR
   const overruns = trials.flatMap((m) => (m.overrun ? [m.overrun] : []));
   if (overruns.length > 0) {
     // Trials ran one after another: counts add, and the overrun is the longest of any trial.
-    const add = (pick: (o: (typeof overruns)[number]) => number) => overruns.reduce((s, o) => s + pick(o), 0);
-    step.overrun = { reads: add((o) => o.reads), writes: add((o) => o.writes), errors: add((o) => o.errors), seconds: Math.max(...overruns.map((o) => o.seconds)) };
+    const add = (pick: (o: (typeof overruns)[number]) => number) =>
+      overruns.reduce((s, o) => s + pick(o), 0);
+    step.overrun = {
+      reads: add((o) => o.reads),
+      writes: add((o) => o.writes),
+      errors: add((o) => o.errors),
+      seconds: Math.max(...overruns.map((o) => o.seconds)),
+    };
   }
   if (trials.length > 1) {
-    step.trialStats = { opsPerSec: trialStats(trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0))) };
+    step.trialStats = {
+      opsPerSec: trialStats(
+        trials.map((m) => (m.elapsedSeconds > 0 ? (m.reads + m.writes) / m.elapsedSeconds : 0)),
+      ),
+    };
   }
   if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
   const byIndex = mergeOpLatencies(trials.map((m) => m.latency.byIndex));
-  if (byIndex) step.latencyByOp = byIndex.map(({ index, name, op, recorder }) => ({ index, name, op, ...recorder.summary() }));
+  if (byIndex)
+    step.latencyByOp = byIndex.map(({ index, name, op, recorder }) => ({
+      index,
+      name,
+      op,
+      ...recorder.summary(),
+    }));
   const opCounts = addOpCounts(trials.map((m) => m.opCounts));
   if (opCounts) step.opCounts = opCounts;
   const arrival = summarizeArrival(trials);
@@ -126,7 +173,10 @@ export function summarizeTrials(trials: StepMeasurement[], benchRunNames: BenchR
 }
 
 /** One second's open-model counts (the engine's series may be one shorter when the step was cut short). */
-function arrivalSecond(a: ArrivalMeasurement, t: number): Pick<PerSecondSample, 'scheduled' | 'dropped' | 'late'> {
+function arrivalSecond(
+  a: ArrivalMeasurement,
+  t: number,
+): Pick<PerSecondSample, 'scheduled' | 'dropped' | 'late'> {
   return { scheduled: a.scheduled[t] ?? 0, dropped: a.dropped[t] ?? 0, late: a.late[t] ?? 0 };
 }
 
@@ -134,9 +184,17 @@ function arrivalSecond(a: ArrivalMeasurement, t: number): Pick<PerSecondSample, 
 function summarizeArrival(trials: StepMeasurement[]): StepArrival | undefined {
   const parts = trials.flatMap((m) => (m.arrival ? [m.arrival] : []));
   if (parts.length === 0) return undefined;
-  const total = (pick: (a: ArrivalMeasurement) => number[]) => parts.reduce((s, a) => s + pick(a).reduce((x, y) => x + y, 0), 0);
+  const total = (pick: (a: ArrivalMeasurement) => number[]) =>
+    parts.reduce((s, a) => s + pick(a).reduce((x, y) => x + y, 0), 0);
   const { target, lateAfterMs, dropAfterMs } = parts[0];
-  const arrival: StepArrival = { target, lateAfterMs, dropAfterMs, scheduled: total((a) => a.scheduled), dropped: total((a) => a.dropped), late: total((a) => a.late) };
+  const arrival: StepArrival = {
+    target,
+    lateAfterMs,
+    dropAfterMs,
+    scheduled: total((a) => a.scheduled),
+    dropped: total((a) => a.dropped),
+    late: total((a) => a.late),
+  };
   const { timerWaits, timerLateMsSum } = sumTimerWaits(parts);
   if (timerWaits !== undefined && timerWaits > 0) {
     arrival.timerWaits = timerWaits;

@@ -23,5 +23,10 @@ export function stdev(values: number[]): number {
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 export function trialStats(values: number[]): TrialStats {
-  return { mean: round2(mean(values)), median: round2(median(values)), stdev: round2(stdev(values)), values: values.map(round2) };
+  return {
+    mean: round2(mean(values)),
+    median: round2(median(values)),
+    stdev: round2(stdev(values)),
+    values: values.map(round2),
+  };
 }

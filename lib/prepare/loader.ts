@@ -54,18 +54,36 @@ export async function loadData(
   hooks: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<LoadResult> {
   const started = performance.now();
-  const guard = plan.guard ?? { ours: false, consent: false, consentFlag: 'guard: { consent: true } in the load plan' };
+  const guard = plan.guard ?? {
+    ours: false,
+    consent: false,
+    consentFlag: 'guard: { consent: true } in the load plan',
+  };
   const db = client.db(plan.ns.db);
   const coll = db.collection<{ _id: number }>(plan.ns.coll);
-  if (plan.keepCollection) await emptyCollection(client, plan.ns.db, plan.ns.coll, guard, plan.writeConcern);
-  else await dropCollection(client, plan.ns.db, plan.ns.coll, guard, { claim: true, ...(plan.writeConcern ? { writeConcern: plan.writeConcern } : {}) });
-  if (plan.documentTemplate === undefined) await coll.createIndexes(INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })));
-  const factory = plan.documentTemplate !== undefined ? templateDocumentFactory(plan.documentTemplate, plan.randomSeed) : documentFactory(plan.docs, plan.docSize, plan.randomSeed);
-  const options = plan.writeConcern ? { ordered: false, writeConcern: plan.writeConcern } : { ordered: false };
+  if (plan.keepCollection)
+    await emptyCollection(client, plan.ns.db, plan.ns.coll, guard, plan.writeConcern);
+  else
+    await dropCollection(client, plan.ns.db, plan.ns.coll, guard, {
+      claim: true,
+      ...(plan.writeConcern ? { writeConcern: plan.writeConcern } : {}),
+    });
+  if (plan.documentTemplate === undefined)
+    await coll.createIndexes(
+      INDEXED_FIELDS.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` })),
+    );
+  const factory =
+    plan.documentTemplate !== undefined
+      ? templateDocumentFactory(plan.documentTemplate, plan.randomSeed)
+      : documentFactory(plan.docs, plan.docSize, plan.randomSeed);
+  const options = plan.writeConcern
+    ? { ordered: false, writeConcern: plan.writeConcern }
+    : { ordered: false };
   let loaded = 0;
   hooks.onProgress?.({ loaded, total: plan.docs });
   while (loaded < plan.docs) {
-    if (hooks.signal?.aborted) return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: false };
+    if (hooks.signal?.aborted)
+      return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: false };
     const end = Math.min(plan.docs, loaded + plan.batchSize);
     const batch: { _id: number }[] = [];
     for (let id = loaded; id < end; id++) batch.push(factory.make(id));

@@ -9,7 +9,13 @@ import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'm
 import { RunError } from '../config/errors';
 import { SetupStep } from '../workload/language/setup-spec';
 import { compileTemplate, TemplateScope } from '../workload/language/template';
-import { assertMayDropDatabase, assertMayReplace, dropCollection, dropDatabase, GuardPolicy } from '../server/data-guard';
+import {
+  assertMayDropDatabase,
+  assertMayReplace,
+  dropCollection,
+  dropDatabase,
+  GuardPolicy,
+} from '../server/data-guard';
 import { messageOf } from '../common/values';
 
 const NAMESPACE_NOT_FOUND = 26;
@@ -31,7 +37,11 @@ export interface SetupHooks {
 const STRICT: GuardPolicy = { ours: false, consent: false, consentFlag: '--drop' };
 
 /** Refuses (exit 2), before any step runs, a set-up whose drops would destroy what mongo-bench did not load. */
-export async function assertSetupMayRun(client: MongoClient, steps: SetupStep[], guard: GuardPolicy): Promise<void> {
+export async function assertSetupMayRun(
+  client: MongoClient,
+  steps: SetupStep[],
+  guard: GuardPolicy,
+): Promise<void> {
   for (const step of steps) {
     if (step.kind !== 'command') continue;
     const name = Object.keys(step.command)[0];
@@ -41,9 +51,14 @@ export async function assertSetupMayRun(client: MongoClient, steps: SetupStep[],
 }
 
 /** A drop or dropDatabase step, through the guard (the dropped collection is marked as the tool's). */
-async function runCommandStep(client: MongoClient, step: Extract<SetupStep, { kind: 'command' }>, guard: GuardPolicy): Promise<void> {
+async function runCommandStep(
+  client: MongoClient,
+  step: Extract<SetupStep, { kind: 'command' }>,
+  guard: GuardPolicy,
+): Promise<void> {
   const name = Object.keys(step.command)[0];
-  if (name === 'drop') await dropCollection(client, step.db, String(step.command.drop), guard, { claim: true });
+  if (name === 'drop')
+    await dropCollection(client, step.db, String(step.command.drop), guard, { claim: true });
   else if (name === 'dropDatabase') await dropDatabase(client, step.db, guard);
   else await client.db(step.db).command(step.command);
 }
@@ -59,19 +74,27 @@ export interface SetupOutcome {
 function tolerated(step: SetupStep, err: unknown): boolean {
   if (step.kind !== 'command' || !(err instanceof MongoServerError)) return false;
   const name = Object.keys(step.command)[0];
-  if (name === 'drop' || name === 'dropDatabase') return err.code === NAMESPACE_NOT_FOUND || /ns not found/i.test(err.message);
-  if (name === 'dropIndexes') return err.code === NAMESPACE_NOT_FOUND || err.code === INDEX_NOT_FOUND;
-  if (name === 'create') return err.code === NAMESPACE_EXISTS || /already exists/i.test(err.message);
+  if (name === 'drop' || name === 'dropDatabase')
+    return err.code === NAMESPACE_NOT_FOUND || /ns not found/i.test(err.message);
+  if (name === 'dropIndexes')
+    return err.code === NAMESPACE_NOT_FOUND || err.code === INDEX_NOT_FOUND;
+  if (name === 'create')
+    return err.code === NAMESPACE_EXISTS || /already exists/i.test(err.message);
   return false;
 }
 
 function describe(step: SetupStep): string {
-  if (step.kind === 'command') return `command ${JSON.stringify(step.command).slice(0, 120)} on ${step.db}`;
+  if (step.kind === 'command')
+    return `command ${JSON.stringify(step.command).slice(0, 120)} on ${step.db}`;
   const n = step.kind === 'documents' ? step.documents.length : step.count;
   return `insert of ${n} document${n === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll}`;
 }
 
-async function insertAll(client: MongoClient, step: Extract<SetupStep, { kind: 'documents' | 'generate' }>, hooks: SetupHooks): Promise<number> {
+async function insertAll(
+  client: MongoClient,
+  step: Extract<SetupStep, { kind: 'documents' | 'generate' }>,
+  hooks: SetupHooks,
+): Promise<number> {
   const coll = client.db(step.ns.db).collection(step.ns.coll);
   const wc = hooks.writeConcern ? { writeConcern: hooks.writeConcern as WriteConcernSettings } : {};
   // insertMany splits a batch by the server's size limits (large documents in a pre() exceed 16 MB per command).
@@ -79,7 +102,8 @@ async function insertAll(client: MongoClient, step: Extract<SetupStep, { kind: '
     await coll.insertMany(documents, { ordered: true, ...wc });
   };
   if (step.kind === 'documents') {
-    for (let i = 0; i < step.documents.length && !hooks.signal?.aborted; i += 1000) await send(step.documents.slice(i, i + 1000).map((d) => ({ ...d })));
+    for (let i = 0; i < step.documents.length && !hooks.signal?.aborted; i += 1000)
+      await send(step.documents.slice(i, i + 1000).map((d) => ({ ...d })));
     return step.documents.length;
   }
   const scope = new TemplateScope();
@@ -88,25 +112,43 @@ async function insertAll(client: MongoClient, step: Extract<SetupStep, { kind: '
   let made = 0;
   while (made < step.count && !hooks.signal?.aborted) {
     const batch: Document[] = [];
-    for (const end = Math.min(step.count, made + step.batchSize); made < end; made++) batch.push({ ...(make(state) as Document) });
+    for (const end = Math.min(step.count, made + step.batchSize); made < end; made++)
+      batch.push({ ...(make(state) as Document) });
     await send(batch);
   }
   return made;
 }
 
-export async function runSetup(client: MongoClient, steps: SetupStep[], hooks: SetupHooks): Promise<SetupOutcome> {
+export async function runSetup(
+  client: MongoClient,
+  steps: SetupStep[],
+  hooks: SetupHooks,
+): Promise<SetupOutcome> {
   const started = performance.now();
   let documents = 0;
   for (let i = 0; i < steps.length; i++) {
-    if (hooks.signal?.aborted) return { steps: i, documents, seconds: (performance.now() - started) / 1000, complete: false };
+    if (hooks.signal?.aborted)
+      return {
+        steps: i,
+        documents,
+        seconds: (performance.now() - started) / 1000,
+        complete: false,
+      };
     const step = steps[i];
     try {
       if (step.kind === 'command') await runCommandStep(client, step, hooks.guard ?? STRICT);
       else documents += await insertAll(client, step, hooks);
     } catch (err) {
       if (tolerated(step, err)) continue;
-      throw new RunError(`set-up step ${i + 1} of ${steps.length} (${describe(step)}) failed: ${messageOf(err)}`);
+      throw new RunError(
+        `set-up step ${i + 1} of ${steps.length} (${describe(step)}) failed: ${messageOf(err)}`,
+      );
     }
   }
-  return { steps: steps.length, documents, seconds: (performance.now() - started) / 1000, complete: !hooks.signal?.aborted };
+  return {
+    steps: steps.length,
+    documents,
+    seconds: (performance.now() - started) / 1000,
+    complete: !hooks.signal?.aborted,
+  };
 }

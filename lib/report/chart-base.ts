@@ -5,7 +5,14 @@
  * A chart module builds its datasets and scales and takes the rest from here, so they all look alike.
  */
 import { createCanvas } from '@napi-rs/canvas';
-import { Chart, ChartComponentLike, ChartConfiguration, ChartOptions, ChartType, Plugin } from 'chart.js';
+import {
+  Chart,
+  ChartComponentLike,
+  ChartConfiguration,
+  ChartOptions,
+  ChartType,
+  Plugin,
+} from 'chart.js';
 import { CHART_FONT_FAMILY, registerChartFonts } from './fonts';
 
 export const CHART_WIDTH = 1000;
@@ -54,7 +61,9 @@ export function warningsPlugin<T extends ChartType>(lines: readonly string[]): P
       ctx.font = `bold 14px "${CHART_FONT_FAMILY}"`;
       ctx.textBaseline = 'bottom';
       ctx.textAlign = 'left';
-      lines.forEach((line, i) => ctx.fillText(line, 12, chart.height - 6 - (lines.length - 1 - i) * WARNING_LINE_HEIGHT));
+      lines.forEach((line, i) =>
+        ctx.fillText(line, 12, chart.height - 6 - (lines.length - 1 - i) * WARNING_LINE_HEIGHT),
+      );
       ctx.restore();
     },
   };
@@ -70,7 +79,12 @@ export interface GuideLine {
  * Strokes one guide line across the plot area (a step boundary, a change point, a threshold) at a
  * value of the x or y scale; returns its pixel position, snapped to the pixel grid so it stays sharp.
  */
-export function strokeGuideLine(chart: Chart, axis: 'x' | 'y', value: number, line: GuideLine): number {
+export function strokeGuideLine(
+  chart: Chart,
+  axis: 'x' | 'y',
+  value: number,
+  line: GuideLine,
+): number {
   const { ctx, chartArea } = chart;
   const at = Math.round(chart.scales[axis].getPixelForValue(value)) + 0.5;
   ctx.save();
@@ -95,10 +109,17 @@ export function basePlugins<T extends ChartType>(warnings: readonly string[] = [
   return [backgroundPlugin<T>(), ...(warnings.length > 0 ? [warningsPlugin<T>(warnings)] : [])];
 }
 
-type LegendLabels = NonNullable<NonNullable<NonNullable<ChartOptions<'line'>['plugins']>['legend']>['labels']>;
+type LegendLabels = NonNullable<
+  NonNullable<NonNullable<ChartOptions<'line'>['plugins']>['legend']>['labels']
+>;
 
 /** The legend of the line charts: round markers above the plot. */
-export const LINE_LEGEND_LABELS: LegendLabels = { usePointStyle: true, boxWidth: 9, boxHeight: 9, padding: 18 };
+export const LINE_LEGEND_LABELS: LegendLabels = {
+  usePointStyle: true,
+  boxWidth: 9,
+  boxHeight: 9,
+  padding: 18,
+};
 
 export interface ChartFrame {
   title: string;
@@ -131,8 +152,17 @@ export function baseChartOptions(frame: ChartFrame) {
         color: TITLE_COLOR,
         ...(frame.titlePadding ? { padding: frame.titlePadding } : {}),
       },
-      subtitle: { display: true, text: frame.subtitle, font: { size: 13 }, color: frame.subtitleColor ?? SUBTITLE_COLOR, padding: { bottom: 8 } },
-      legend: frame.legend === false ? { display: false } : { display: true, position: 'top' as const, labels: frame.legend ?? LINE_LEGEND_LABELS },
+      subtitle: {
+        display: true,
+        text: frame.subtitle,
+        font: { size: 13 },
+        color: frame.subtitleColor ?? SUBTITLE_COLOR,
+        padding: { bottom: 8 },
+      },
+      legend:
+        frame.legend === false
+          ? { display: false }
+          : { display: true, position: 'top' as const, labels: frame.legend ?? LINE_LEGEND_LABELS },
     },
   };
 }
@@ -143,7 +173,11 @@ export function axisTitle(text: string) {
 }
 
 /** Draws a Chart.js configuration (its components registered) on a canvas of that size: PNG bytes. */
-export async function renderConfigurationPng<T extends ChartType>(configuration: ChartConfiguration<T>, width = CHART_WIDTH, height = CHART_HEIGHT): Promise<Buffer> {
+export async function renderConfigurationPng<T extends ChartType>(
+  configuration: ChartConfiguration<T>,
+  width = CHART_WIDTH,
+  height = CHART_HEIGHT,
+): Promise<Buffer> {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d') as unknown as ConstructorParameters<typeof Chart>[0];
   const chart = new Chart(context, configuration);

@@ -9,7 +9,14 @@
 import type { ChartSpec, Unit } from './chart-data';
 
 /** The unit written after a figure in the page's tooltip. */
-export const UNIT_SUFFIX: Record<Unit, string> = { 'ops/s': ' ops/s', ms: ' ms', '%': '%', s: ' s', count: '', ratio: '×' };
+export const UNIT_SUFFIX: Record<Unit, string> = {
+  'ops/s': ' ops/s',
+  ms: ' ms',
+  '%': '%',
+  s: ' s',
+  count: '',
+  ratio: '×',
+};
 
 function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -29,7 +36,9 @@ export function formatNumber(v: number | null | undefined): string {
 
 /** A tick label without trailing zeros: 0.2, 1.5, 10, 25,000. */
 export function tickNumber(value: number): string {
-  return Math.abs(value) >= 1000 ? formatNumber(value) : String(Number(Number(value).toPrecision(3)));
+  return Math.abs(value) >= 1000
+    ? formatNumber(value)
+    : String(Number(Number(value).toPrecision(3)));
 }
 
 /** Chart.js puts a tick at every 1..9 x 10^n on a log axis; label only 1, 2, 5 x 10^n so labels do not collide. */
@@ -61,7 +70,9 @@ export interface TickedScale {
 /** Ticks exactly at these values, those inside the range shown (a zoomed page axis shows fewer). */
 export function ticksAt(values: readonly number[]): (scale: TickedScale) => void {
   return (scale) => {
-    scale.ticks = values.filter((v) => v >= scale.min && v <= scale.max).map((value) => ({ value }));
+    scale.ticks = values
+      .filter((v) => v >= scale.min && v <= scale.max)
+      .map((value) => ({ value }));
   };
 }
 
@@ -83,7 +94,12 @@ export function xScales(spec: ChartSpec) {
         max: hi * 1.25,
         afterBuildTicks: ticksAt(ticks),
         // autoSkip only thins labels out when dense client lists (1..10, 20..100) would collide.
-        ticks: { callback: (value: number | string) => String(value), autoSkip: true, autoSkipPadding: 8, maxRotation: 0 },
+        ticks: {
+          callback: (value: number | string) => String(value),
+          autoSkip: true,
+          autoSkipPadding: 8,
+          maxRotation: 0,
+        },
         title: axisTitle(spec.x.title),
       },
     };
@@ -94,7 +110,11 @@ export function xScales(spec: ChartSpec) {
     min: 0,
     max: spec.x.max,
     // No extra tick at an odd max (e.g. 72s next to 70s), whose labels would overlap.
-    ticks: { callback: (value: number | string) => `${value}s`, maxRotation: 0, includeBounds: false },
+    ticks: {
+      callback: (value: number | string) => `${value}s`,
+      maxRotation: 0,
+      includeBounds: false,
+    },
     title: axisTitle(spec.x.title),
   };
   if (steps.length === 0) return { x: seconds };
@@ -125,7 +145,12 @@ export function xScales(spec: ChartSpec) {
 export function yScales(spec: ChartSpec) {
   const y =
     spec.y.scale === 'log'
-      ? { type: 'logarithmic' as const, ...logBounds(spec, 'y'), ticks: { callback: (value: number | string) => logTickLabel(Number(value)) }, title: axisTitle(spec.y.title) }
+      ? {
+          type: 'logarithmic' as const,
+          ...logBounds(spec, 'y'),
+          ticks: { callback: (value: number | string) => logTickLabel(Number(value)) },
+          title: axisTitle(spec.y.title),
+        }
       : {
           type: 'linear' as const,
           beginAtZero: true,
@@ -133,7 +158,10 @@ export function yScales(spec: ChartSpec) {
           // (No dropUndefined: the page embeds this module, which imports nothing at run time.)
           ...(spec.y.suggestedMax !== undefined ? { suggestedMax: spec.y.suggestedMax } : {}),
           // A gauge of whole things (queued ops, tickets) has no 0.5 tick.
-          ticks: { ...(spec.y.unit === 'count' ? { precision: 0 } : {}), callback: (value: number | string) => tickNumber(Number(value)) },
+          ticks: {
+            ...(spec.y.unit === 'count' ? { precision: 0 } : {}),
+            callback: (value: number | string) => tickNumber(Number(value)),
+          },
           title: axisTitle(spec.y.title),
         };
   if (!spec.y2) return { y };

@@ -14,7 +14,8 @@ export interface Point {
   partial?: boolean;
 }
 
-export type PointStyle = 'circle' | 'rect' | 'triangle' | 'rectRot' | 'crossRot' | 'star' | 'rectRounded';
+export type PointStyle =
+  'circle' | 'rect' | 'triangle' | 'rectRot' | 'crossRot' | 'star' | 'rectRounded';
 
 export interface Series {
   label: string;
@@ -94,9 +95,25 @@ export interface TimeMarker {
 }
 
 /** Okabe-Ito colours (colour-blind safe), without the yellow that vanishes on white. */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+export const PALETTE = [
+  '#0072B2',
+  '#D55E00',
+  '#009E73',
+  '#CC79A7',
+  '#E69F00',
+  '#56B4E9',
+  '#000000',
+];
 // Filled shapes first: thin ones (crossRot, star) read poorly in the legend.
-const POINT_STYLES: PointStyle[] = ['circle', 'rect', 'triangle', 'rectRot', 'rectRounded', 'crossRot', 'star'];
+const POINT_STYLES: PointStyle[] = [
+  'circle',
+  'rect',
+  'triangle',
+  'rectRot',
+  'rectRounded',
+  'crossRot',
+  'star',
+];
 
 function seriesStyle(index: number): Pick<Series, 'color' | 'pointStyle' | 'dash'> {
   return {
@@ -110,7 +127,10 @@ function seriesStyle(index: number): Pick<Series, 'color' | 'pointStyle' | 'dash
 export type ThroughputMetric = 'avgReads' | 'peakReads' | 'avgWrites' | 'peakWrites';
 
 /** The mean (avg) or the best second (peak) of reads or writes, by concurrent clients. */
-function throughput(kind: OpKind, peak: boolean): { file: string; title: string; yTitle: string; value: (s: StepResult) => number } {
+function throughput(
+  kind: OpKind,
+  peak: boolean,
+): { file: string; title: string; yTitle: string; value: (s: StepResult) => number } {
   const word = kind === 'reads' ? 'read' : 'write';
   return {
     file: `${peak ? 'peak' : 'avg'}-${word}-ops.png`,
@@ -138,18 +158,25 @@ function clientsAxis(results: readonly ResultDocument[]): ClientsAxis {
   return { kind: 'clients', title: 'concurrent clients (log scale)', ticks: clientCounts(results) };
 }
 
-export const PARTIAL_NOTE = 'hollow points: steps cut short (interrupted or failed), partial figures';
+export const PARTIAL_NOTE =
+  'hollow points: steps cut short (interrupted or failed), partial figures';
 
 function isPartial(step: StepResult): boolean {
   return stepStatus(step) !== 'ok';
 }
 
-function common(results: readonly ResultDocument[], partialMarkers = true): Pick<ChartSpec, 'subtitle' | 'warnings'> {
+function common(
+  results: readonly ResultDocument[],
+  partialMarkers = true,
+): Pick<ChartSpec, 'subtitle' | 'warnings'> {
   const notes = warnings(results);
   for (const lines of clientBoundWarnings(results)) notes.push(...lines);
   if (partialMarkers && results.some((r) => r.steps.some(isPartial))) notes.push(PARTIAL_NOTE);
   const measured = measuredLine(results);
-  return { subtitle: results.length === 1 ? `${seriesLabels(results)[0]} · ${measured}` : measured, warnings: notes };
+  return {
+    subtitle: results.length === 1 ? `${seriesLabels(results)[0]} · ${measured}` : measured,
+    warnings: notes,
+  };
 }
 
 function clientPoint(step: StepResult, y: number | null): Point {
@@ -157,7 +184,10 @@ function clientPoint(step: StepResult, y: number | null): Point {
 }
 
 /** One of the SoftLayer four: a throughput figure by concurrent clients, one series per result. */
-export function throughputChart(results: readonly ResultDocument[], metric: ThroughputMetric): ChartSpec {
+export function throughputChart(
+  results: readonly ResultDocument[],
+  metric: ThroughputMetric,
+): ChartSpec {
   const def = THROUGHPUT[metric];
   const labels = seriesLabels(results);
   return {
@@ -185,7 +215,9 @@ export function latencyMs(summary: LatencySummary, percentile: Percentile): numb
 
 /** Log scale when the values span more than ~1.5 decades, so fast and slow series both stay readable. */
 export function chooseLatencyScale(series: readonly Series[]): 'linear' | 'log' {
-  const values = series.flatMap((s) => s.points.map((p) => p.y)).filter((y): y is number => y !== null && y > 0);
+  const values = series
+    .flatMap((s) => s.points.map((p) => p.y))
+    .filter((y): y is number => y !== null && y > 0);
   if (values.length === 0) return 'linear';
   return Math.max(...values) / Math.min(...values) > 30 ? 'log' : 'linear';
 }
@@ -193,7 +225,11 @@ export function chooseLatencyScale(series: readonly Series[]): 'linear' | 'log' 
 type Scale = ChartSpec['y']['scale'];
 
 /** A latency axis: log or linear as given, else as its own series need. */
-function latencyAxis(what: string, series: readonly Series[], scale: Scale = chooseLatencyScale(series)): ChartSpec['y'] {
+function latencyAxis(
+  what: string,
+  series: readonly Series[],
+  scale: Scale = chooseLatencyScale(series),
+): ChartSpec['y'] {
   return { title: `${what} (ms${scale === 'log' ? ', log scale' : ''})`, unit: 'ms', scale };
 }
 
@@ -202,7 +238,11 @@ const kindWord = (kind: OpKind) => (kind === 'reads' ? 'Read' : 'Write');
 /** One result: p50, p95 and p99 of reads (or writes) by concurrent clients. */
 export function latencyChart(result: ResultDocument, kind: OpKind, scale?: Scale): ChartSpec {
   // Blue, orange, vermillion: light to dark as the percentile rises; solid markers stay visible in the legend.
-  const percentileStyle: Record<Percentile, [number, PointStyle]> = { p50: [0, 'circle'], p95: [4, 'triangle'], p99: [1, 'rect'] };
+  const percentileStyle: Record<Percentile, [number, PointStyle]> = {
+    p50: [0, 'circle'],
+    p95: [4, 'triangle'],
+    p99: [1, 'rect'],
+  };
   const series: Series[] = PERCENTILES.map((p) => ({
     label: p,
     ...seriesStyle(percentileStyle[p][0]),
@@ -220,7 +260,12 @@ export function latencyChart(result: ResultDocument, kind: OpKind, scale?: Scale
 }
 
 /** Several results: one percentile of reads (or writes), one series per result. */
-export function latencyComparisonChart(results: readonly ResultDocument[], kind: OpKind, percentile: Percentile, scale?: Scale): ChartSpec {
+export function latencyComparisonChart(
+  results: readonly ResultDocument[],
+  kind: OpKind,
+  percentile: Percentile,
+  scale?: Scale,
+): ChartSpec {
   const labels = seriesLabels(results);
   const series: Series[] = results.map((r, i) => ({
     label: labels[i],
@@ -241,12 +286,16 @@ export function latencyComparisonChart(results: readonly ResultDocument[], kind:
  * A step's per-second samples on one continuous clock: with several trials `t` restarts at 0 per
  * trial, so each trial is placed after the previous one.
  */
-export function stepSeconds(step: StepResult): Array<{ at: number; sample: StepResult['perSecond'][number] }> {
+export function stepSeconds(
+  step: StepResult,
+): Array<{ at: number; sample: StepResult['perSecond'][number] }> {
   const trials = [...new Set(step.perSecond.map((p) => p.trial ?? 1))].sort((a, b) => a - b);
   const out: Array<{ at: number; sample: StepResult['perSecond'][number] }> = [];
   let offset = 0;
   for (const trial of trials) {
-    const samples = step.perSecond.filter((p) => (p.trial ?? 1) === trial).sort((a, b) => a.t - b.t);
+    const samples = step.perSecond
+      .filter((p) => (p.trial ?? 1) === trial)
+      .sort((a, b) => a.t - b.t);
     for (const sample of samples) out.push({ at: offset + sample.t, sample });
     offset += Math.max(...samples.map((p) => p.t)) + 1;
   }
@@ -264,7 +313,8 @@ function stepLength(step: StepResult): number {
  */
 export function timelineSegments(results: readonly ResultDocument[]): StepSegment[] {
   const order: number[] = [];
-  for (const r of results) for (const s of r.steps) if (!order.includes(s.clients)) order.push(s.clients);
+  for (const r of results)
+    for (const s of r.steps) if (!order.includes(s.clients)) order.push(s.clients);
   if (results.length > 1) order.sort((a, b) => a - b);
   let start = 0;
   return order.map((clients) => {
@@ -277,12 +327,17 @@ export function timelineSegments(results: readonly ResultDocument[]): StepSegmen
 }
 
 /** Per-second points of one result; each second is plotted at its middle, with a gap between steps. */
-export function timelinePoints(result: ResultDocument, segments: readonly StepSegment[], value: (p: StepResult['perSecond'][number]) => number): Point[] {
+export function timelinePoints(
+  result: ResultDocument,
+  segments: readonly StepSegment[],
+  value: (p: StepResult['perSecond'][number]) => number,
+): Point[] {
   const points: Point[] = [];
   for (const seg of segments) {
     const step = result.steps.find((s) => s.clients === seg.clients);
     if (!step) continue;
-    for (const { at, sample } of stepSeconds(step)) points.push({ x: seg.start + at + 0.5, y: value(sample) });
+    for (const { at, sample } of stepSeconds(step))
+      points.push({ x: seg.start + at + 0.5, y: value(sample) });
     points.push({ x: seg.start + seg.length, y: null });
   }
   return points;
@@ -297,16 +352,34 @@ export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
     const [r] = results;
     title = 'Operations per second over time, step by step';
     series = [
-      { label: 'reads/sec', ...seriesStyle(0), points: timelinePoints(r, segments, (p) => p.reads) },
-      { label: 'writes/sec', ...seriesStyle(1), points: timelinePoints(r, segments, (p) => p.writes) },
+      {
+        label: 'reads/sec',
+        ...seriesStyle(0),
+        points: timelinePoints(r, segments, (p) => p.reads),
+      },
+      {
+        label: 'writes/sec',
+        ...seriesStyle(1),
+        points: timelinePoints(r, segments, (p) => p.writes),
+      },
     ];
     if (r.steps.some((s) => s.perSecond.some((p) => p.errors > 0))) {
-      series.push({ label: 'errors/sec (right axis)', ...seriesStyle(6), dash: [6, 3], yAxis: 'y2', points: timelinePoints(r, segments, (p) => p.errors) });
+      series.push({
+        label: 'errors/sec (right axis)',
+        ...seriesStyle(6),
+        dash: [6, 3],
+        yAxis: 'y2',
+        points: timelinePoints(r, segments, (p) => p.errors),
+      });
     }
   } else {
     title = 'Total operations per second over time, step by step';
     const labels = seriesLabels(results);
-    series = results.map((r, i) => ({ label: labels[i], ...seriesStyle(i), points: timelinePoints(r, segments, (p) => p.reads + p.writes) }));
+    series = results.map((r, i) => ({
+      label: labels[i],
+      ...seriesStyle(i),
+      points: timelinePoints(r, segments, (p) => p.reads + p.writes),
+    }));
   }
   for (const s of series) s.pointStyle = 'circle';
   const last = segments[segments.length - 1];
@@ -314,9 +387,21 @@ export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
     file: 'timeline.png',
     title,
     ...common(results, false),
-    x: { kind: 'seconds', title: 'seconds into the sweep (measured seconds only, warm-up excluded)', max: last ? last.start + last.length : 1, steps: segments },
-    y: { title: results.length === 1 ? 'operations/sec (each second)' : 'reads + writes/sec (each second)', unit: 'ops/s', scale: 'linear' },
-    ...(series.some((s) => s.yAxis === 'y2') ? { y2: { title: 'errors/sec', unit: 'ops/s' as const } } : {}),
+    x: {
+      kind: 'seconds',
+      title: 'seconds into the sweep (measured seconds only, warm-up excluded)',
+      max: last ? last.start + last.length : 1,
+      steps: segments,
+    },
+    y: {
+      title:
+        results.length === 1 ? 'operations/sec (each second)' : 'reads + writes/sec (each second)',
+      unit: 'ops/s',
+      scale: 'linear',
+    },
+    ...(series.some((s) => s.yAxis === 'y2')
+      ? { y2: { title: 'errors/sec', unit: 'ops/s' as const } }
+      : {}),
     series,
   };
 }
@@ -342,13 +427,23 @@ export function latencyCharts(results: readonly ResultDocument[]): ChartSpec[] {
   if (results.length === 0) return [];
   const kinds: OpKind[] = ['reads', 'writes'];
   const build = (scale?: Scale) =>
-    (results.length === 1 ? kinds.map((kind) => latencyChart(results[0], kind, scale)) : kinds.flatMap((kind) => PERCENTILES.map((p) => latencyComparisonChart(results, kind, p, scale)))).filter(hasPoints);
+    (results.length === 1
+      ? kinds.map((kind) => latencyChart(results[0], kind, scale))
+      : kinds.flatMap((kind) =>
+          PERCENTILES.map((p) => latencyComparisonChart(results, kind, p, scale)),
+        )
+    ).filter(hasPoints);
   const series = build().flatMap((c) => c.series);
-  const values = series.flatMap((s) => s.points.map((p) => p.y)).filter((y): y is number => y !== null && y > 0);
+  const values = series
+    .flatMap((s) => s.points.map((p) => p.y))
+    .filter((y): y is number => y !== null && y > 0);
   if (values.length === 0) return build();
   const scale = chooseLatencyScale(series);
   const range = { min: Math.min(...values), max: Math.max(...values) };
-  return build(scale).map((c) => ({ ...c, y: { ...c.y, ...(scale === 'log' ? { logRange: range } : { suggestedMax: range.max }) } }));
+  return build(scale).map((c) => ({
+    ...c,
+    y: { ...c.y, ...(scale === 'log' ? { logRange: range } : { suggestedMax: range.max }) },
+  }));
 }
 
 /** The timeline of every measured second (none when no step finished). */

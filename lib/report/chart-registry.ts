@@ -44,13 +44,43 @@ export interface ReportChart {
 }
 
 export const REPORT_CHARTS: readonly ReportChart[] = [
-  { id: 'throughput', section: 'throughput', png: true, comparePage: true, build: throughputCharts },
+  {
+    id: 'throughput',
+    section: 'throughput',
+    png: true,
+    comparePage: true,
+    build: throughputCharts,
+  },
   { id: 'latency', section: 'latency', png: true, comparePage: true, build: latencyCharts },
-  { id: 'timeline', section: 'timeline', png: true, comparePage: true, build: (results) => withEventMarkers(timelineCharts(results), results) },
-  { id: 'scenarios-timeline', section: 'scenarios', png: true, comparePage: false, build: buildScenarioCharts },
+  {
+    id: 'timeline',
+    section: 'timeline',
+    png: true,
+    comparePage: true,
+    build: (results) => withEventMarkers(timelineCharts(results), results),
+  },
+  {
+    id: 'scenarios-timeline',
+    section: 'scenarios',
+    png: true,
+    comparePage: false,
+    build: buildScenarioCharts,
+  },
   { id: 'rate', section: 'timeline', png: true, comparePage: false, build: rateCharts },
-  { id: 'server-ops', section: 'server-ops', png: true, comparePage: true, build: (results) => buildServerCharts(results, 'ops') },
-  { id: 'server-state', section: 'server-other', png: true, comparePage: true, build: (results) => buildServerCharts(results, 'state') },
+  {
+    id: 'server-ops',
+    section: 'server-ops',
+    png: true,
+    comparePage: true,
+    build: (results) => buildServerCharts(results, 'ops'),
+  },
+  {
+    id: 'server-state',
+    section: 'server-other',
+    png: true,
+    comparePage: true,
+    build: (results) => buildServerCharts(results, 'state'),
+  },
   {
     id: 'load-machine',
     section: 'load-machine',
@@ -69,7 +99,10 @@ export function buildEntry(entry: ReportChart, results: readonly ResultDocument[
 }
 
 /** The charts of the entries chosen, in the registry's order. */
-export function buildReportCharts(results: readonly ResultDocument[], which: (entry: ReportChart) => boolean): ChartSpec[] {
+export function buildReportCharts(
+  results: readonly ResultDocument[],
+  which: (entry: ReportChart) => boolean,
+): ChartSpec[] {
   return REPORT_CHARTS.filter(which).flatMap((entry) => buildEntry(entry, results));
 }
 

@@ -29,7 +29,10 @@ export function isTestDouble(result: ResultDocument): boolean {
 }
 
 /** What a target says of the server that answered: enough to name it (a result's `target`, a run's `connected` event). */
-export type ServerFacts = Pick<ResultDocument['target'], 'testDouble' | 'product' | 'serverVersion'>;
+export type ServerFacts = Pick<
+  ResultDocument['target'],
+  'testDouble' | 'product' | 'serverVersion'
+>;
 
 /**
  * The server as it is: the identified product's label (lib/server/identify-server.ts), marked when it
@@ -43,10 +46,15 @@ export function serverLabel(result: ResultDocument): string {
 export function targetServerLabel(target: ServerFacts): string {
   const product = target.product;
   const version = target.serverVersion;
-  if (product) return product.testDouble ? `TEST DOUBLE server ${product.label.replace(' (test double)', '')}, not MongoDB` : product.label;
+  if (product)
+    return product.testDouble
+      ? `TEST DOUBLE server ${product.label.replace(' (test double)', '')}, not MongoDB`
+      : product.label;
   return target.testDouble === true
     ? `TEST DOUBLE server${version ? ` (reports ${version})` : ''}, not MongoDB`
-    : version ? `MongoDB ${version}` : 'MongoDB (version unknown)';
+    : version
+      ? `MongoDB ${version}`
+      : 'MongoDB (version unknown)';
 }
 
 /** True when the result names a product other than MongoDB (FerretDB, DocumentDB, ...; test doubles too). */
@@ -98,7 +106,10 @@ function formatGiB(bytes: number): string {
 /** "64 GiB", or "2 GiB of a 64 GiB host" when the server may use less than the host has (hostInfo memLimitMB). */
 function hostMemory(h: { memoryMB?: number; memoryLimitMB?: number }): string {
   const gib = (mb: number) => `${trimNumber(mb / 1024)} GiB`;
-  if (h.memoryLimitMB !== undefined) return h.memoryMB !== undefined ? `${gib(h.memoryLimitMB)} memory limit of a ${gib(h.memoryMB)} host` : `${gib(h.memoryLimitMB)} memory limit`;
+  if (h.memoryLimitMB !== undefined)
+    return h.memoryMB !== undefined
+      ? `${gib(h.memoryLimitMB)} memory limit of a ${gib(h.memoryMB)} host`
+      : `${gib(h.memoryLimitMB)} memory limit`;
   return h.memoryMB !== undefined ? gib(h.memoryMB) : '';
 }
 
@@ -117,11 +128,14 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
       p.storageEngine ? `storage engine ${p.storageEngine}` : '',
       p.cacheBytes !== undefined ? `WiredTiger cache ${formatGiB(p.cacheBytes)}` : '',
       p.featureCompatibilityVersion ? `FCV ${p.featureCompatibilityVersion}` : '',
-      p.hostInfo ? `host ${[p.hostInfo.cores !== undefined ? `${p.hostInfo.cores} cores` : '', hostMemory(p.hostInfo), p.hostInfo.os ?? ''].filter(Boolean).join(', ')}` : '',
+      p.hostInfo
+        ? `host ${[p.hostInfo.cores !== undefined ? `${p.hostInfo.cores} cores` : '', hostMemory(p.hostInfo), p.hostInfo.os ?? ''].filter(Boolean).join(', ')}`
+        : '',
       p.options ? `options ${JSON.stringify(p.options)}` : '',
     ].filter(Boolean);
     out.push([`Process ${p.host}`, parts.length > 0 ? parts.join(' · ') : 'no facts given']);
-    if (p.unavailable && p.unavailable.length > 0) out.push([`Not recorded for ${p.host}`, p.unavailable.join('; ')]);
+    if (p.unavailable && p.unavailable.length > 0)
+      out.push([`Not recorded for ${p.host}`, p.unavailable.join('; ')]);
   }
   const sized = result.steps.filter((st) => st.dataVsCache);
   if (sized.length > 0) {
@@ -135,7 +149,9 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
     const texts = [...new Set(said)];
     const lines = texts.map((text) => {
       const clients = sized.filter((_st, i) => said[i] === text).map((st) => st.clients);
-      return texts.length === 1 && sized.length > 1 ? `every step: ${text}` : `${counted(clients, 'client')}: ${text}`;
+      return texts.length === 1 && sized.length > 1
+        ? `every step: ${text}`
+        : `${counted(clients, 'client')}: ${text}`;
     });
     out.push(['Collection vs cache', lines.join('; ')]);
   }
@@ -155,7 +171,10 @@ export function resultFacts(result: ResultDocument): ResultFacts {
     workload: result.workload.name,
     topology: result.target.topology,
     server,
-    docSize: result.workload.docSize === undefined ? 'doc size not recorded' : `${formatBytes(result.workload.docSize)} docs`,
+    docSize:
+      result.workload.docSize === undefined
+        ? 'doc size not recorded'
+        : `${formatBytes(result.workload.docSize)} docs`,
   };
 }
 
@@ -189,7 +208,8 @@ export function uniqueLabels(results: readonly ResultDocument[]): string[] {
 export function seriesLabels(results: readonly ResultDocument[]): string[] {
   return uniqueLabels(results).map((label, i) => {
     const r = results[i];
-    const other = !isTestDouble(r) && isNotMongoDB(r) ? ` (${r.target.product?.name ?? 'not MongoDB'})` : '';
+    const other =
+      !isTestDouble(r) && isNotMongoDB(r) ? ` (${r.target.product?.name ?? 'not MongoDB'})` : '';
     return `${label}${r.complete ? '' : ' (incomplete)'}${isTestDouble(r) ? ' (test double)' : ''}${other}`;
   });
 }
@@ -200,9 +220,13 @@ export function warnings(results: readonly ResultDocument[]): string[] {
   const labels = uniqueLabels(results);
   const incomplete = results.map((r, i) => ({ r, label: labels[i] })).filter((x) => !x.r.complete);
   if (results.length === 1 && incomplete.length === 1) {
-    out.push(`INCOMPLETE run${results[0].incompleteReason ? `: ${results[0].incompleteReason}` : ''} (showing the steps it finished)`);
+    out.push(
+      `INCOMPLETE run${results[0].incompleteReason ? `: ${results[0].incompleteReason}` : ''} (showing the steps it finished)`,
+    );
   } else if (incomplete.length > 0) {
-    out.push(`INCOMPLETE (showing the steps that finished): ${incomplete.map((x) => x.label).join(', ')}`);
+    out.push(
+      `INCOMPLETE (showing the steps that finished): ${incomplete.map((x) => x.label).join(', ')}`,
+    );
   }
   results.forEach((r, i) => {
     const line = notMongoDBWarning(r, results.length > 1 ? labels[i] : undefined);
@@ -211,7 +235,9 @@ export function warnings(results: readonly ResultDocument[]): string[] {
   // Each step's warnings (lib/metrics/warnings.ts), client-bound aside: clientBoundWarnings says it in its own lines.
   results.forEach((r, i) => {
     const prefix = results.length > 1 ? `${labels[i]}: ` : '';
-    for (const { where, warning } of resultWarnings(r)) if (warning.code !== 'client-bound') out.push(`${prefix}WARNING ${where} [${warning.code}]: ${warning.message}`);
+    for (const { where, warning } of resultWarnings(r))
+      if (warning.code !== 'client-bound')
+        out.push(`${prefix}WARNING ${where} [${warning.code}]: ${warning.message}`);
   });
   if (results.some(isTestDouble)) {
     out.push(
@@ -231,7 +257,9 @@ export function clientBoundWarnings(results: readonly ResultDocument[]): Array<[
   const labels = uniqueLabels(results);
   return results.flatMap((r, i) => {
     const clients = clientBoundClients(r.steps);
-    return clients.length > 0 ? [clientBoundWarningLines(clients, results.length > 1 ? labels[i] : undefined)] : [];
+    return clients.length > 0
+      ? [clientBoundWarningLines(clients, results.length > 1 ? labels[i] : undefined)]
+      : [];
   });
 }
 

@@ -1,7 +1,13 @@
 // The report module's public surface: load result files, build chart data, write the report.
 export { loadResult, parseResult } from '../result';
 export { writeReport, SUMMARY_FILE, CSV_FILE, INDEX_FILE } from './write-report';
-export { throughputChart, latencyChart, latencyComparisonChart, timelineChart, timelineSegments } from './chart-data';
+export {
+  throughputChart,
+  latencyChart,
+  latencyComparisonChart,
+  timelineChart,
+  timelineSegments,
+} from './chart-data';
 export { buildCharts } from './chart-registry';
 export type { ChartSpec, Series, Point, StepSegment } from './chart-data';
 export { renderChart, CHART_WIDTH, CHART_HEIGHT } from './render-chart';
@@ -10,6 +16,16 @@ export { renderResultsCsv } from './results-csv';
 export { renderIndexHtml } from './index-html';
 // The interactive page: index.html, the compare page, and any other page (a history) built as a PageModel.
 export { renderPage, htmlTable, embedJson, CONTENT_SECURITY_POLICY } from './page/page';
-export type { PageModel, PageBlock, ChartBlock, TableBlock, TextBlock, ListBlock, FactsBlock, GridBlock, SectionBlock } from './page/page';
+export type {
+  PageModel,
+  PageBlock,
+  ChartBlock,
+  TableBlock,
+  TextBlock,
+  ListBlock,
+  FactsBlock,
+  GridBlock,
+  SectionBlock,
+} from './page/page';
 export { reportPageModel } from './index-html';
 export { loadMachineChart } from './load-machine-chart';

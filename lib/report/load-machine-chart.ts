@@ -21,14 +21,22 @@ export function loadMachineChart(result: ResultDocument): ChartSpec | undefined 
       color: PALETTE[1],
       pointStyle: 'circle',
       dash: [],
-      points: steps.map((s) => ({ x: s.clients, y: round1(Math.max(0, ...s.client!.eventLoopUtilization) * 100), ...(partial(s) ? { partial: true } : {}) })),
+      points: steps.map((s) => ({
+        x: s.clients,
+        y: round1(Math.max(0, ...s.client!.eventLoopUtilization) * 100),
+        ...(partial(s) ? { partial: true } : {}),
+      })),
     },
     {
       label: "process CPU, % of the machine's cores",
       color: PALETTE[0],
       pointStyle: 'rect',
       dash: [],
-      points: steps.map((s) => ({ x: s.clients, y: round1(s.client!.cpuPercent / Math.max(1, s.client!.cores)), ...(partial(s) ? { partial: true } : {}) })),
+      points: steps.map((s) => ({
+        x: s.clients,
+        y: round1(s.client!.cpuPercent / Math.max(1, s.client!.cores)),
+        ...(partial(s) ? { partial: true } : {}),
+      })),
     },
     {
       label: `client-bound above ${CLIENT_BOUND_ELU * 100}% busy`,
@@ -44,7 +52,11 @@ export function loadMachineChart(result: ResultDocument): ChartSpec | undefined 
     title: 'The load machine: how busy mongo-bench itself was, by concurrent clients',
     subtitle: `${seriesLabels([result])[0]} · ${measuredLine([result])} · ${cores.join(' / ')} core${cores.length === 1 && cores[0] === 1 ? '' : 's'} on the load machine`,
     warnings: [],
-    x: { kind: 'clients', title: 'concurrent clients (log scale)', ticks: clientCounts([{ ...result, steps }]) },
+    x: {
+      kind: 'clients',
+      title: 'concurrent clients (log scale)',
+      ticks: clientCounts([{ ...result, steps }]),
+    },
     y: { title: '% busy', unit: '%', scale: 'linear', suggestedMax: 100 },
     series,
   };

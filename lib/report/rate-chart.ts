@@ -10,13 +10,17 @@ import { openModelSteps } from './rate-summary';
 
 export const RATE_CHART_FILE = 'rate.png';
 
-function points(result: ResultDocument, value: (p: StepResult['perSecond'][number]) => number | undefined): Point[] {
+function points(
+  result: ResultDocument,
+  value: (p: StepResult['perSecond'][number]) => number | undefined,
+): Point[] {
   const out: Point[] = [];
   if (result.scenarios) {
     // Only the open-model scenarios, each second on the run's clock (their steps' startSecond).
     for (const { step } of openModelSteps(result)) {
       const start = step.startSecond ?? 0;
-      for (const sample of step.perSecond) out.push({ x: start + sample.t + 0.5, y: value(sample) ?? null });
+      for (const sample of step.perSecond)
+        out.push({ x: start + sample.t + 0.5, y: value(sample) ?? null });
       out.push({ x: start + step.seconds, y: null });
     }
     return out;
@@ -24,7 +28,8 @@ function points(result: ResultDocument, value: (p: StepResult['perSecond'][numbe
   for (const seg of timelineSegments([result])) {
     const step = result.steps.find((s) => s.clients === seg.clients);
     if (!step?.arrival) continue;
-    for (const { at, sample } of stepSeconds(step)) out.push({ x: seg.start + at + 0.5, y: value(sample) ?? null });
+    for (const { at, sample } of stepSeconds(step))
+      out.push({ x: seg.start + at + 0.5, y: value(sample) ?? null });
     out.push({ x: seg.start + seg.length, y: null });
   }
   return out;
@@ -43,13 +48,46 @@ export function rateCharts(results: readonly ResultDocument[]): ChartSpec[] {
       title: 'Target rate against achieved ops/s, each second (dropped: never started)',
       subtitle: `${seriesLabels(results)[0]} · ${measuredLine(results)}`,
       warnings: warnings(results),
-      x: { kind: 'seconds', title: 'seconds into the sweep (measured seconds only, warm-up excluded)', max: last ? last.start + last.length : 1, steps: segments },
+      x: {
+        kind: 'seconds',
+        title: 'seconds into the sweep (measured seconds only, warm-up excluded)',
+        max: last ? last.start + last.length : 1,
+        steps: segments,
+      },
       y: { title: 'operations/sec (each second)', unit: 'ops/s', scale: 'linear' },
       series: [
-        { label: 'target (ops due)', color: PALETTE[6], pointStyle: 'circle', dash: [6, 3], points: points(r, (p) => p.scheduled) },
-        { label: 'achieved (completed)', color: PALETTE[0], pointStyle: 'circle', dash: [], points: points(r, (p) => p.reads + p.writes) },
-        { label: 'dropped', color: PALETTE[1], pointStyle: 'circle', dash: [], points: points(r, (p) => p.dropped) },
-        ...(late ? [{ label: 'late (started after their due time)', color: PALETTE[4], pointStyle: 'circle' as const, dash: [2, 2], points: points(r, (p) => p.late) }] : []),
+        {
+          label: 'target (ops due)',
+          color: PALETTE[6],
+          pointStyle: 'circle',
+          dash: [6, 3],
+          points: points(r, (p) => p.scheduled),
+        },
+        {
+          label: 'achieved (completed)',
+          color: PALETTE[0],
+          pointStyle: 'circle',
+          dash: [],
+          points: points(r, (p) => p.reads + p.writes),
+        },
+        {
+          label: 'dropped',
+          color: PALETTE[1],
+          pointStyle: 'circle',
+          dash: [],
+          points: points(r, (p) => p.dropped),
+        },
+        ...(late
+          ? [
+              {
+                label: 'late (started after their due time)',
+                color: PALETTE[4],
+                pointStyle: 'circle' as const,
+                dash: [2, 2],
+                points: points(r, (p) => p.late),
+              },
+            ]
+          : []),
       ],
     },
   ];

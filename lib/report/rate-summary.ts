@@ -9,7 +9,10 @@ export function describeRequestedRate(target: RequestedRate): string {
   if (target.kind === 'constant') return `${count(target.opsPerSecond)} ops/s`;
   const rates = [target.startRate, ...target.stages.map((s) => s.rate)];
   const seconds = target.stages.reduce((s, x) => s + x.seconds, 0);
-  return `stages ${rates.filter((r, i) => i === 0 || r !== rates[i - 1]).map(count).join(' → ')} ops/s over ${Math.round(seconds * 10) / 10} s`;
+  return `stages ${rates
+    .filter((r, i) => i === 0 || r !== rates[i - 1])
+    .map(count)
+    .join(' → ')} ops/s over ${Math.round(seconds * 10) / 10} s`;
 }
 
 /** A step of the open model (its `arrival` set; a scenario's step keeps its `startSecond`). */
@@ -20,9 +23,15 @@ export type OpenModelStep = StepResult & { arrival: StepArrival; startSecond?: n
  * scenarios, only the open-model scenarios' steps, each against its own target (the run's one step adds
  * every scenario together, closed ones included, and is no open-model step).
  */
-export function openModelSteps(result: ResultDocument): Array<{ name: string; step: OpenModelStep }> {
-  const open = (name: string, step: StepResult) => (step.arrival ? [{ name, step: { ...step, arrival: step.arrival } }] : []);
-  if (result.scenarios) return result.scenarios.filter((sc) => sc.rate !== undefined).flatMap((sc) => sc.steps.flatMap((step) => open(sc.name, step)));
+export function openModelSteps(
+  result: ResultDocument,
+): Array<{ name: string; step: OpenModelStep }> {
+  const open = (name: string, step: StepResult) =>
+    step.arrival ? [{ name, step: { ...step, arrival: step.arrival } }] : [];
+  if (result.scenarios)
+    return result.scenarios
+      .filter((sc) => sc.rate !== undefined)
+      .flatMap((sc) => sc.steps.flatMap((step) => open(sc.name, step)));
   return result.steps.flatMap((step) => open(String(step.clients), step));
 }
 
@@ -31,17 +40,37 @@ export function rateTable(result: ResultDocument): Table | undefined {
   if (steps.length === 0) return undefined;
   return {
     title: 'Open model (--rate)',
-    columns: [result.scenarios ? 'scenario' : 'clients', 'target', 'scheduled', 'achieved ops/s', 'dropped', 'late'],
+    columns: [
+      result.scenarios ? 'scenario' : 'clients',
+      'target',
+      'scheduled',
+      'achieved ops/s',
+      'dropped',
+      'late',
+    ],
     rows: steps.map(({ name, step: s }) => {
       const a = s.arrival;
-      const share = (n: number) => (a.scheduled > 0 ? ` (${((100 * n) / a.scheduled).toFixed(n > 0 && n < a.scheduled / 1000 ? 3 : 1)}%)` : '');
-      return [name, describeRequestedRate(a.target), count(a.scheduled), count(s.opsPerSec.total), `${count(a.dropped)}${share(a.dropped)}`, `${count(a.late)}${share(a.late)}`];
+      const share = (n: number) =>
+        a.scheduled > 0
+          ? ` (${((100 * n) / a.scheduled).toFixed(n > 0 && n < a.scheduled / 1000 ? 3 : 1)}%)`
+          : '';
+      return [
+        name,
+        describeRequestedRate(a.target),
+        count(a.scheduled),
+        count(s.opsPerSec.total),
+        `${count(a.dropped)}${share(a.dropped)}`,
+        `${count(a.late)}${share(a.late)}`,
+      ];
     }),
     align: [result.scenarios ? 'left' : 'right', 'left', 'right', 'right', 'right', 'right'],
   };
 }
 
-export function rateSummaryLines(result: ResultDocument, markdownTable: (t: Table) => string): string[] {
+export function rateSummaryLines(
+  result: ResultDocument,
+  markdownTable: (t: Table) => string,
+): string[] {
   const table = rateTable(result);
   if (!table) return [];
   const out = ['', '### Open model (--rate)', ''];

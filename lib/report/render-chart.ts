@@ -1,6 +1,30 @@
 /** Draws a ChartSpec into a PNG with Chart.js 4 on @napi-rs/canvas (no DOM, no native build). */
-import { Chart, ChartConfiguration, Legend, LegendItem, LinearScale, LineController, LineElement, LogarithmicScale, Plugin, PointElement, SubTitle, Title } from 'chart.js';
-import { BACKGROUND, baseChartOptions, basePlugins, CHART_HEIGHT, CHART_WIDTH, LINE_LEGEND_LABELS, registerChartComponents, renderConfigurationPng, strokeGuideLine, WARNING_COLOR } from './chart-base';
+import {
+  Chart,
+  ChartConfiguration,
+  Legend,
+  LegendItem,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  Plugin,
+  PointElement,
+  SubTitle,
+  Title,
+} from 'chart.js';
+import {
+  BACKGROUND,
+  baseChartOptions,
+  basePlugins,
+  CHART_HEIGHT,
+  CHART_WIDTH,
+  LINE_LEGEND_LABELS,
+  registerChartComponents,
+  renderConfigurationPng,
+  strokeGuideLine,
+  WARNING_COLOR,
+} from './chart-base';
 import { CHART_FONT_FAMILY } from './fonts';
 import { ChartSpec } from './chart-data';
 import { chartScales, dashedLegend, lineStyle } from './chart-config';
@@ -23,7 +47,8 @@ function stepBoundariesPlugin(starts: number[]): Plugin<'line'> {
   return {
     id: 'mbStepBoundaries',
     beforeDatasetsDraw(chart) {
-      for (const start of starts) strokeGuideLine(chart, 'x', start, { color: '#888888', width: 1, dash: [4, 4] });
+      for (const start of starts)
+        strokeGuideLine(chart, 'x', start, { color: '#888888', width: 1, dash: [4, 4] });
     },
   };
 }
@@ -87,14 +112,20 @@ export function wrapSubtitle(text: string, maxChars: number): string[] {
 function labelsWithDashes(chart: Chart): LegendItem[] {
   return Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({
     ...item,
-    lineDash: (chart.data.datasets[item.datasetIndex ?? 0] as { borderDash?: number[] } | undefined)?.borderDash ?? [],
+    lineDash:
+      (chart.data.datasets[item.datasetIndex ?? 0] as { borderDash?: number[] } | undefined)
+        ?.borderDash ?? [],
     lineWidth: 2,
   }));
 }
 
-export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {}): ChartConfiguration<'line'> {
+export function chartConfiguration(
+  spec: ChartSpec,
+  options: RenderOptions = {},
+): ChartConfiguration<'line'> {
   const plugins = basePlugins<'line'>(spec.warnings);
-  if (spec.x.kind === 'seconds') plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
+  if (spec.x.kind === 'seconds')
+    plugins.push(stepBoundariesPlugin(spec.x.steps.slice(1).map((s) => s.start)));
   if (spec.markers && spec.markers.length > 0) plugins.push(timeMarkersPlugin(spec.markers));
   const lines = lineStyle(spec);
   return {
@@ -125,7 +156,16 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
         subtitle: wrapSubtitle(spec.subtitle, Math.floor((options.width ?? CHART_WIDTH) / 8.5)),
         warnings: spec.warnings,
         // Where dashes tell series apart (server charts), the legend shows each line's own stroke.
-        legend: dashedLegend(spec) ? { usePointStyle: true, pointStyle: 'line', pointStyleWidth: 30, boxHeight: 9, padding: 18, generateLabels: labelsWithDashes } : LINE_LEGEND_LABELS,
+        legend: dashedLegend(spec)
+          ? {
+              usePointStyle: true,
+              pointStyle: 'line',
+              pointStyleWidth: 30,
+              boxHeight: 9,
+              padding: 18,
+              generateLabels: labelsWithDashes,
+            }
+          : LINE_LEGEND_LABELS,
       }),
       parsing: false,
       // The scales, tick labels and number formats the page draws too (chart-config.ts).
@@ -137,6 +177,19 @@ export function chartConfiguration(spec: ChartSpec, options: RenderOptions = {})
 
 /** Renders one chart to PNG bytes. */
 export async function renderChart(spec: ChartSpec, options: RenderOptions = {}): Promise<Buffer> {
-  registerChartComponents(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, Title, SubTitle, Legend);
-  return renderConfigurationPng(chartConfiguration(spec, options), options.width ?? CHART_WIDTH, options.height ?? CHART_HEIGHT);
+  registerChartComponents(
+    LineController,
+    LineElement,
+    PointElement,
+    LinearScale,
+    LogarithmicScale,
+    Title,
+    SubTitle,
+    Legend,
+  );
+  return renderConfigurationPng(
+    chartConfiguration(spec, options),
+    options.width ?? CHART_WIDTH,
+    options.height ?? CHART_HEIGHT,
+  );
 }

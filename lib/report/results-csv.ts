@@ -39,14 +39,18 @@ const COLUMNS: Array<[string, (r: ResultDocument, s: StepResult, label: string) 
 const CLIENT_LOAD_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult) => Cell]> = [
   ['client_bound', (_r, s) => (s.client ? s.clientBound === true : undefined)],
   ['workers', (_r, s) => s.client?.workers],
-  ['max_event_loop_utilization', (_r, s) => (s.client ? Math.max(0, ...s.client.eventLoopUtilization) : undefined)],
+  [
+    'max_event_loop_utilization',
+    (_r, s) => (s.client ? Math.max(0, ...s.client.eventLoopUtilization) : undefined),
+  ],
   ['client_cpu_percent', (_r, s) => s.client?.cpuPercent],
 ];
 
 /** RFC 4180 quoting; numbers rounded to 3 decimals so float noise does not leak into the file. */
 export function csvCell(value: Cell): string {
   if (value === undefined) return '';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
   const text = String(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -54,7 +58,9 @@ export function csvCell(value: Cell): string {
 export const CSV_HEADER = COLUMNS.map(([name]) => name);
 
 /** Appended only when some result ran scenarios: which scenario a row is ("all scenarios": the run's own step), and when its step began on the run's clock. */
-const SCENARIO_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult & { scenario?: string; startSecond?: number }) => Cell]> = [
+const SCENARIO_COLUMNS: Array<
+  [string, (r: ResultDocument, s: StepResult & { scenario?: string; startSecond?: number }) => Cell]
+> = [
   ['scenario', (r, s) => (r.scenarios ? (s.scenario ?? 'all scenarios') : undefined)],
   ['start_second', (r, s) => (r.scenarios ? (s.startSecond ?? 0) : undefined)],
 ];
@@ -64,21 +70,26 @@ const SCENARIO_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult & { sce
  * order, `op<index>_<op>[_<name>]_count` and its avg, p50, p95, p99 and max in µs (raw, as the read and write
  * columns: judge a percentile by its count beside it). Empty where a row's result has no such op.
  */
-function opLatencyColumns(results: readonly ResultDocument[]): Array<[string, (r: ResultDocument, s: StepResult) => Cell]> {
+function opLatencyColumns(
+  results: readonly ResultDocument[],
+): Array<[string, (r: ResultDocument, s: StepResult) => Cell]> {
   const keys = new Map<string, { index: number; key: string }>();
   for (const r of results) {
-    for (const s of r.steps) for (const o of s.latencyByOp ?? []) keys.set(opKey(o), { index: o.index, key: opKey(o) });
+    for (const s of r.steps)
+      for (const o of s.latencyByOp ?? []) keys.set(opKey(o), { index: o.index, key: opKey(o) });
   }
   return [...keys.values()]
     .sort((a, b) => a.index - b.index || a.key.localeCompare(b.key))
     .flatMap(({ key }) =>
-      (['count', 'avg', 'p50', 'p95', 'p99', 'max'] as const).map((p): [string, (r: ResultDocument, s: StepResult) => Cell] => [
-        `${key}_${p}${p === 'count' ? '' : '_us'}`,
-        (_r, s) => {
-          const o = s.latencyByOp?.find((x) => opKey(x) === key);
-          return o && (p === 'count' || o.count > 0) ? o[p] : undefined;
-        },
-      ]),
+      (['count', 'avg', 'p50', 'p95', 'p99', 'max'] as const).map(
+        (p): [string, (r: ResultDocument, s: StepResult) => Cell] => [
+          `${key}_${p}${p === 'count' ? '' : '_us'}`,
+          (_r, s) => {
+            const o = s.latencyByOp?.find((x) => opKey(x) === key);
+            return o && (p === 'count' || o.count > 0) ? o[p] : undefined;
+          },
+        ],
+      ),
     );
 }
 
@@ -90,11 +101,20 @@ export function renderResultsCsv(results: readonly ResultDocument[]): string {
   const labels = uniqueLabels(results);
   const withLoad = results.some((r) => r.steps.some((s) => s.client !== undefined));
   const withScenarios = results.some((r) => r.scenarios !== undefined);
-  const columns = [...COLUMNS, ...(withLoad ? CLIENT_LOAD_COLUMNS : []), ...(withScenarios ? SCENARIO_COLUMNS : []), ...opLatencyColumns(results)];
+  const columns = [
+    ...COLUMNS,
+    ...(withLoad ? CLIENT_LOAD_COLUMNS : []),
+    ...(withScenarios ? SCENARIO_COLUMNS : []),
+    ...opLatencyColumns(results),
+  ];
   const lines = [columns.map(([name]) => name).join(',')];
   results.forEach((r, i) => {
-    const rows: StepResult[] = [...r.steps, ...(r.scenarios ?? []).flatMap((sc) => sc.steps.map((s) => ({ ...s, scenario: sc.name })))];
-    for (const s of rows) lines.push(columns.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
+    const rows: StepResult[] = [
+      ...r.steps,
+      ...(r.scenarios ?? []).flatMap((sc) => sc.steps.map((s) => ({ ...s, scenario: sc.name }))),
+    ];
+    for (const s of rows)
+      lines.push(columns.map(([, get]) => csvCell(get(r, s, labels[i]))).join(','));
   });
   return `${lines.join('\n')}\n`;
 }

@@ -32,7 +32,8 @@ export function eventMarkers(result: ResultDocument): TimeMarker[] {
 function scenarioPoints(scenario: ScenarioResult): Point[] {
   const points: Point[] = [];
   for (const step of scenario.steps) {
-    for (const p of step.perSecond) points.push({ x: step.startSecond + p.t + 0.5, y: p.reads + p.writes });
+    for (const p of step.perSecond)
+      points.push({ x: step.startSecond + p.t + 0.5, y: p.reads + p.writes });
     points.push({ x: step.startSecond + step.seconds, y: null });
   }
   return points;
@@ -43,18 +44,40 @@ export function scenarioTimelineChart(result: ResultDocument): ChartSpec | undef
   const scenarios = result.scenarios;
   if (!scenarios || scenarios.length === 0) return undefined;
   const together = result.steps[0];
-  const series: Series[] = scenarios.map((s, i) => ({ label: s.name, color: PALETTE[i % PALETTE.length], pointStyle: 'circle', dash: [], points: scenarioPoints(s) }));
+  const series: Series[] = scenarios.map((s, i) => ({
+    label: s.name,
+    color: PALETTE[i % PALETTE.length],
+    pointStyle: 'circle',
+    dash: [],
+    points: scenarioPoints(s),
+  }));
   if (together) {
-    series.push({ label: 'all scenarios', color: '#000000', pointStyle: 'circle', dash: [6, 3], points: together.perSecond.map((p) => ({ x: p.t + 0.5, y: p.reads + p.writes })) });
+    series.push({
+      label: 'all scenarios',
+      color: '#000000',
+      pointStyle: 'circle',
+      dash: [6, 3],
+      points: together.perSecond.map((p) => ({ x: p.t + 0.5, y: p.reads + p.writes })),
+    });
   }
-  const end = Math.max(1, ...scenarios.map((s) => s.start + s.duration * Math.max(1, s.steps.length, s.clients?.length ?? 1)));
+  const end = Math.max(
+    1,
+    ...scenarios.map(
+      (s) => s.start + s.duration * Math.max(1, s.steps.length, s.clients?.length ?? 1),
+    ),
+  );
   const notes = warnings([result]);
   return {
     file: SCENARIO_TIMELINE_FILE,
     title: 'Operations per second of each scenario, on one clock',
     subtitle: `${scenarios.map((s) => s.name).join(' + ')} · ${measuredLine([result])}`,
     warnings: notes,
-    x: { kind: 'seconds', title: "seconds since the scenarios' clock began (shaded: background events, start to end)", max: end, steps: [] },
+    x: {
+      kind: 'seconds',
+      title: "seconds since the scenarios' clock began (shaded: background events, start to end)",
+      max: end,
+      steps: [],
+    },
     y: { title: 'reads + writes/sec (each second)', unit: 'ops/s', scale: 'linear' },
     // Markers on every second: a step of one second is a single point, invisible as a bare line.
     lines: { width: 1.5, pointRadius: 3 },
@@ -71,7 +94,10 @@ export function buildScenarioCharts(results: readonly ResultDocument[]): ChartSp
 }
 
 /** The run's own timeline (all scenarios together, one step on the same clock) gets the events marked too. */
-export function withEventMarkers(charts: ChartSpec[], results: readonly ResultDocument[]): ChartSpec[] {
+export function withEventMarkers(
+  charts: ChartSpec[],
+  results: readonly ResultDocument[],
+): ChartSpec[] {
   if (results.length !== 1) return charts;
   const markers = eventMarkers(results[0]);
   if (markers.length === 0) return charts;
@@ -86,8 +112,11 @@ function load(scenario: ScenarioResult, step: ScenarioStep): string {
   return `${step.clients} client${step.clients === 1 ? '' : 's'}`;
 }
 
-const latency = (s: ScenarioStep | ResultDocument['steps'][number], kind: 'reads' | 'writes', p: 'p50' | 'p99') =>
-  s.latencyMicros[kind].count > 0 ? formatMicrosAsMs(s.latencyMicros[kind][p]) : NONE;
+const latency = (
+  s: ScenarioStep | ResultDocument['steps'][number],
+  kind: 'reads' | 'writes',
+  p: 'p50' | 'p99',
+) => (s.latencyMicros[kind].count > 0 ? formatMicrosAsMs(s.latencyMicros[kind][p]) : NONE);
 
 /** One row per scenario step, and one for all of them together. */
 export function scenarioStepsTable(result: ResultDocument): Table | undefined {
@@ -99,7 +128,9 @@ export function scenarioStepsTable(result: ResultDocument): Table | undefined {
       load(s, step),
       `${step.startSecond}`,
       `${step.seconds}`,
-      step.startedLateBy !== undefined ? `${stepStatus(step)}, began ${step.startedLateBy} s late` : stepStatus(step),
+      step.startedLateBy !== undefined
+        ? `${stepStatus(step)}, began ${step.startedLateBy} s late`
+        : stepStatus(step),
       formatOps(step.ops.reads),
       formatOps(step.ops.writes),
       formatOps(step.ops.errors),
@@ -112,13 +143,55 @@ export function scenarioStepsTable(result: ResultDocument): Table | undefined {
   );
   const all = result.steps[0];
   if (all) {
-    rows.push(['all scenarios', `${all.clients} clients at most`, '0', `${all.seconds}`, stepStatus(all), formatOps(all.ops.reads), formatOps(all.ops.writes), formatOps(all.ops.errors), formatOps(all.opsPerSec.total), latency(all, 'reads', 'p50'), latency(all, 'reads', 'p99'), latency(all, 'writes', 'p50'), latency(all, 'writes', 'p99')]);
+    rows.push([
+      'all scenarios',
+      `${all.clients} clients at most`,
+      '0',
+      `${all.seconds}`,
+      stepStatus(all),
+      formatOps(all.ops.reads),
+      formatOps(all.ops.writes),
+      formatOps(all.ops.errors),
+      formatOps(all.opsPerSec.total),
+      latency(all, 'reads', 'p50'),
+      latency(all, 'reads', 'p99'),
+      latency(all, 'writes', 'p50'),
+      latency(all, 'writes', 'p99'),
+    ]);
   }
   return {
     title: 'Scenarios',
-    columns: ['scenario', 'load', 'from (s)', 'seconds', 'status', 'reads', 'writes', 'errors', 'ops/s avg', 'read p50 ms', 'read p99 ms', 'write p50 ms', 'write p99 ms'],
+    columns: [
+      'scenario',
+      'load',
+      'from (s)',
+      'seconds',
+      'status',
+      'reads',
+      'writes',
+      'errors',
+      'ops/s avg',
+      'read p50 ms',
+      'read p99 ms',
+      'write p50 ms',
+      'write p99 ms',
+    ],
     rows,
-    align: ['left', 'left', 'right', 'right', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+    align: [
+      'left',
+      'left',
+      'right',
+      'right',
+      'left',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+    ],
   };
 }
 
@@ -135,15 +208,38 @@ export function scenarioEventsTable(result: ResultDocument): Table | undefined {
     ]),
   );
   if (rows.length === 0) return undefined;
-  return { title: 'Background events', columns: ['scenario', 'event', 'planned (s)', 'started (s)', 'ended (s)', 'outcome'], rows, align: ['left', 'left', 'right', 'right', 'right', 'left'] };
+  return {
+    title: 'Background events',
+    columns: ['scenario', 'event', 'planned (s)', 'started (s)', 'ended (s)', 'outcome'],
+    rows,
+    align: ['left', 'left', 'right', 'right', 'right', 'left'],
+  };
 }
 
 /** summary.md's scenario section (empty for a result without scenarios). */
-export function scenarioSummaryLines(result: ResultDocument, markdownTable: (t: Table) => string): string[] {
+export function scenarioSummaryLines(
+  result: ResultDocument,
+  markdownTable: (t: Table) => string,
+): string[] {
   const steps = scenarioStepsTable(result);
   if (!steps) return [];
-  const out = ['', '### Scenarios', '', 'The scenarios ran at once on one clock; "from" is when each step began on it. The last row is all of them together.', '', markdownTable(steps)];
+  const out = [
+    '',
+    '### Scenarios',
+    '',
+    'The scenarios ran at once on one clock; "from" is when each step began on it. The last row is all of them together.',
+    '',
+    markdownTable(steps),
+  ];
   const events = scenarioEventsTable(result);
-  if (events) out.push('', '### Background events', '', 'Seconds on the same clock; a failed event is recorded and the run goes on.', '', markdownTable(events));
+  if (events)
+    out.push(
+      '',
+      '### Background events',
+      '',
+      'Seconds on the same clock; a failed event is recorded and the run goes on.',
+      '',
+      markdownTable(events),
+    );
   return out;
 }

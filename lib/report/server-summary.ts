@@ -10,7 +10,15 @@ export function consistencyTable(result: ResultDocument): Table | undefined {
   if (checks.length === 0) return undefined;
   return {
     title: 'Servers against clients',
-    columns: ['clients', 'servers counted', 'clients counted', 'difference', 'allowed', 'check', 'counted on'],
+    columns: [
+      'clients',
+      'servers counted',
+      'clients counted',
+      'difference',
+      'allowed',
+      'check',
+      'counted on',
+    ],
     align: ['right', 'right', 'right', 'right', 'right', 'left', 'left'],
     rows: checks.map((c) => [
       String(c.clients),
@@ -25,19 +33,34 @@ export function consistencyTable(result: ResultDocument): Table | undefined {
 }
 
 /** Markdown lines (no heading level above ###), empty when there is nothing to say. */
-export function serverSummaryLines(result: ResultDocument, markdownTable: (t: Table) => string): string[] {
+export function serverSummaryLines(
+  result: ResultDocument,
+  markdownTable: (t: Table) => string,
+): string[] {
   const out: string[] = ['', '### Servers'];
   const server = result.server;
   if (server) {
-    out.push('', `serverStatus every ${server.intervalMs / 1000} s from ${server.processes.map((p) => `${p.shard ? `${p.shard}/` : ''}${p.id} (${p.kind})`).join(', ') || 'no process'}.`);
+    out.push(
+      '',
+      `serverStatus every ${server.intervalMs / 1000} s from ${server.processes.map((p) => `${p.shard ? `${p.shard}/` : ''}${p.id} (${p.kind})`).join(', ') || 'no process'}.`,
+    );
     for (const check of server.checks) {
       const warning = checkWarning(check);
       if (warning) out.push('', `> **Warning: ${warning}**`);
     }
     const table = consistencyTable(result);
-    if (table) out.push('', markdownTable(table), '', "Servers' counts: opcounters query + insert + update + delete between readings taken as each measured window opened and closed; allowed = 2% of the clients' ops + the sampler's own commands + failed ops.");
+    if (table)
+      out.push(
+        '',
+        markdownTable(table),
+        '',
+        "Servers' counts: opcounters query + insert + update + delete between readings taken as each measured window opened and closed; allowed = 2% of the clients' ops + the sampler's own commands + failed ops.",
+      );
     // A gap's note is in its warning above and an unchecked one's in the table; an ok check's caveat goes here, once.
-    for (const note of new Set(server.checks.filter((c) => c.status === 'ok' && c.note).map((c) => c.note!))) out.push('', `Note: ${note}.`);
+    for (const note of new Set(
+      server.checks.filter((c) => c.status === 'ok' && c.note).map((c) => c.note!),
+    ))
+      out.push('', `Note: ${note}.`);
     for (const note of server.notes) out.push(`- Could not sample: ${note}`);
   }
   const absence = serverChartsAbsence(result);

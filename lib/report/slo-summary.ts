@@ -6,7 +6,12 @@ import { SLO_EXIT_CODE } from '../slo/outcome';
 function cell(v: SloVerdict | undefined): string {
   if (!v) return '–';
   if (v.pass === null || v.actual === null) return 'n/a';
-  const actual = v.unit === 'µs' ? `${(v.actual / 1000).toFixed(v.actual >= 100_000 ? 0 : 2)} ms` : v.unit === '%' ? `${v.actual.toFixed(3)}%` : `${Math.round(v.actual).toLocaleString('en-US')} ${v.unit}`;
+  const actual =
+    v.unit === 'µs'
+      ? `${(v.actual / 1000).toFixed(v.actual >= 100_000 ? 0 : 2)} ms`
+      : v.unit === '%'
+        ? `${v.actual.toFixed(3)}%`
+        : `${Math.round(v.actual).toLocaleString('en-US')} ${v.unit}`;
   return `${v.pass ? 'pass' : '**FAIL**'} (${actual})`;
 }
 
@@ -17,12 +22,18 @@ export function sloTable(result: ResultDocument): Table | undefined {
   return {
     title: 'Objectives',
     columns: ['objective', ...clients.map((c) => `${c} client${c === 1 ? '' : 's'}`)],
-    rows: slo.objectives.map((o) => [o, ...clients.map((c) => cell(slo.verdicts.find((v) => v.objective === o && v.clients === c)))]),
+    rows: slo.objectives.map((o) => [
+      o,
+      ...clients.map((c) => cell(slo.verdicts.find((v) => v.objective === o && v.clients === c))),
+    ]),
     align: ['left', ...clients.map(() => 'left' as const)],
   };
 }
 
-export function sloSummaryLines(result: ResultDocument, markdownTable: (t: Table) => string): string[] {
+export function sloSummaryLines(
+  result: ResultDocument,
+  markdownTable: (t: Table) => string,
+): string[] {
   const table = sloTable(result);
   if (!table || !result.slo) return [];
   const slo = result.slo;

@@ -2,7 +2,13 @@
 import { sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../result';
 import { ChartSpec } from './chart-data';
-import { clientBoundWarnings, environmentDetails, resultFacts, seriesLabels, warnings } from './describe';
+import {
+  clientBoundWarnings,
+  environmentDetails,
+  resultFacts,
+  seriesLabels,
+  warnings,
+} from './describe';
 import { formatOps } from './format';
 import { comparisonTables, latencyByOpTable, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
@@ -29,11 +35,19 @@ export function resultDetails(result: ResultDocument): Array<[string, string]> {
     ['Workload', facts.workload],
     ['Topology', facts.topology],
     ['Server', facts.server],
-    ['Documents', `${result.workload.docs === undefined ? 'count not recorded' : formatOps(result.workload.docs)} (${facts.docSize})`],
+    [
+      'Documents',
+      `${result.workload.docs === undefined ? 'count not recorded' : formatOps(result.workload.docs)} (${facts.docSize})`,
+    ],
     ['Target', result.target.uri],
     ['Started', result.startedAt],
     ['Finished', result.finishedAt ?? 'did not finish'],
-    ['Status', result.complete ? 'complete' : `INCOMPLETE${result.incompleteReason ? `: ${result.incompleteReason}` : ''}`],
+    [
+      'Status',
+      result.complete
+        ? 'complete'
+        : `INCOMPLETE${result.incompleteReason ? `: ${result.incompleteReason}` : ''}`,
+    ],
     ['Written by', `${result.tool.name} ${result.tool.version}`],
     ...environmentDetails(result),
   ];
@@ -43,7 +57,10 @@ export function resultDetails(result: ResultDocument): Array<[string, string]> {
 /** "32 clients: DuplicateKey (11000) x 3, e.g. E11000 ..." for every error kind a step recorded. */
 export function errorLines(result: ResultDocument): string[] {
   return result.steps.flatMap((s) =>
-    (s.errorSamples ?? []).map((e) => `${s.clients} client${s.clients === 1 ? '' : 's'}: ${e.error} x ${formatOps(e.count)}, e.g. ${e.example}`),
+    (s.errorSamples ?? []).map(
+      (e) =>
+        `${s.clients} client${s.clients === 1 ? '' : 's'}: ${e.error} x ${formatOps(e.count)}, e.g. ${e.example}`,
+    ),
   );
 }
 
@@ -51,27 +68,44 @@ function chartLinks(charts: readonly ChartSpec[]): string {
   return charts.map((c) => `![${c.title}](${encodeURI(c.file)})`).join('\n\n');
 }
 
-export function renderSummaryMarkdown(results: readonly ResultDocument[], charts: readonly ChartSpec[]): string {
+export function renderSummaryMarkdown(
+  results: readonly ResultDocument[],
+  charts: readonly ChartSpec[],
+): string {
   const labels = seriesLabels(results);
   const out: string[] = ['# mongo-bench report', ''];
-  out.push(results.length === 1 ? `Result: **${escapeCell(labels[0])}**.` : `Comparison of ${results.length} results: ${labels.map((l) => `**${escapeCell(l)}**`).join(', ')}.`);
-  out.push('', 'Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds.');
+  out.push(
+    results.length === 1
+      ? `Result: **${escapeCell(labels[0])}**.`
+      : `Comparison of ${results.length} results: ${labels.map((l) => `**${escapeCell(l)}**`).join(', ')}.`,
+  );
+  out.push(
+    '',
+    'Throughput is operations per second (reads = queries, writes = updates/inserts/deletes); latency is in milliseconds.',
+  );
   for (const w of warnings(results)) out.push('', `> **${w}**`);
-  for (const [what, meaning] of clientBoundWarnings(results)) out.push('', `> **${escapeCell(what)} ${meaning}**`);
+  for (const [what, meaning] of clientBoundWarnings(results))
+    out.push('', `> **${escapeCell(what)} ${meaning}**`);
   if (results.length > 1) {
     out.push('', '## Comparison', '', 'One column per result; rows are concurrent clients.');
-    for (const table of comparisonTables(results)) out.push('', `### ${table.title}`, '', markdownTable(table));
+    for (const table of comparisonTables(results))
+      out.push('', `### ${table.title}`, '', markdownTable(table));
     if (charts.length > 0) out.push('', '### Charts', '', chartLinks(charts));
   }
   results.forEach((result, i) => {
     out.push('', `## ${results.length > 1 ? 'Result: ' : ''}${escapeCell(labels[i])}`, '');
     for (const [key, value] of resultDetails(result)) out.push(`- ${key}: ${escapeCell(value)}`);
     out.push('');
-    out.push(result.steps.length > 0 ? markdownTable(resultTable(result, labels[i])) : '_No step finished: nothing measured._');
+    out.push(
+      result.steps.length > 0
+        ? markdownTable(resultTable(result, labels[i]))
+        : '_No step finished: nothing measured._',
+    );
     const byOp = latencyByOpTable(result);
     if (byOp) out.push('', `### ${byOp.title}`, '', markdownTable(byOp));
     const errors = errorLines(result);
-    if (errors.length > 0) out.push('', 'Errors by kind:', '', ...errors.map((line) => `- ${escapeCell(line)}`));
+    if (errors.length > 0)
+      out.push('', 'Errors by kind:', '', ...errors.map((line) => `- ${escapeCell(line)}`));
     const advice = sweepAdvice(result.steps);
     if (advice) out.push('', `**Load generator:** ${advice}`);
     out.push(...agentSummaryLines(result, markdownTable));

@@ -23,7 +23,10 @@ interface StepMetric {
 
 /** A percentile from too few samples shows its sample count ("12 samples") instead of a number. */
 function latency(kind: 'reads' | 'writes', p: 'p50' | 'p99') {
-  return (s: StepResult) => (s.latencyMicros[kind].count > 0 ? percentileCell(s.latencyMicros[kind], p, formatMicrosAsMs) : NONE);
+  return (s: StepResult) =>
+    s.latencyMicros[kind].count > 0
+      ? percentileCell(s.latencyMicros[kind], p, formatMicrosAsMs)
+      : NONE;
 }
 
 /** The figures of one step that summary tables show, in column order. */
@@ -53,14 +56,33 @@ export function resultTable(result: ResultDocument, title: string): Table {
   const withStatus = result.steps.some((s) => stepStatus(s) !== 'ok');
   const withLoad = result.steps.some((s) => s.client !== undefined);
   const withWarnings = result.steps.some((s) => (s.warnings ?? []).length > 0);
-  const columns = ['Clients', ...STEP_METRICS.map((m) => m.title), ...(withStatus ? ['Status'] : []), ...(withWarnings ? ['Warnings'] : []), ...(withLoad ? ['Load generator'] : [])];
+  const columns = [
+    'Clients',
+    ...STEP_METRICS.map((m) => m.title),
+    ...(withStatus ? ['Status'] : []),
+    ...(withWarnings ? ['Warnings'] : []),
+    ...(withLoad ? ['Load generator'] : []),
+  ];
   const rows = result.steps.map((s) => {
     const status = stepStatus(s);
     const statusCell = status === 'ok' ? 'ok' : `${status}${s.error ? `: ${s.error}` : ''}`;
     const warningsCell = (s.warnings ?? []).map((w) => w.code).join(', ') || NONE;
-    return [String(s.clients), ...STEP_METRICS.map((m) => m.value(s)), ...(withStatus ? [statusCell] : []), ...(withWarnings ? [warningsCell] : []), ...(withLoad ? [loadGeneratorCell(s)] : [])];
+    return [
+      String(s.clients),
+      ...STEP_METRICS.map((m) => m.value(s)),
+      ...(withStatus ? [statusCell] : []),
+      ...(withWarnings ? [warningsCell] : []),
+      ...(withLoad ? [loadGeneratorCell(s)] : []),
+    ];
   });
-  return { title, columns, rows, align: columns.map((c) => (c === 'Status' || c === 'Load generator' || c === 'Warnings' ? 'left' : 'right')) };
+  return {
+    title,
+    columns,
+    rows,
+    align: columns.map((c) =>
+      c === 'Status' || c === 'Load generator' || c === 'Warnings' ? 'left' : 'right',
+    ),
+  };
 }
 
 /** Several results: one table per figure, one row per client count, one column per result. */
@@ -76,8 +98,14 @@ export function comparisonTables(results: readonly ResultDocument[]): Table[] {
         const step = r.steps.find((s) => s.clients === clients);
         if (!step) return NONE;
         const codes = (step.warnings ?? []).map((w) => w.code);
-        const notes = [...(stepStatus(step) === 'ok' ? [] : [stepStatus(step)]), ...(step.clientBound && !codes.includes('client-bound') ? ['client-bound'] : []), ...codes];
-        return notes.length === 0 ? metric.value(step) : `${metric.value(step)} (${notes.join(', ')})`;
+        const notes = [
+          ...(stepStatus(step) === 'ok' ? [] : [stepStatus(step)]),
+          ...(step.clientBound && !codes.includes('client-bound') ? ['client-bound'] : []),
+          ...codes,
+        ];
+        return notes.length === 0
+          ? metric.value(step)
+          : `${metric.value(step)} (${notes.join(', ')})`;
       }),
     ]),
     align: ['right', ...labels.map(() => 'right' as const)],
@@ -94,8 +122,16 @@ export interface OpLatencyRow {
 
 /** A step's latency per op of the workload (`latencyByOp`), or per op type in results written before it was kept. */
 export function opLatencyRows(step: StepResult): OpLatencyRow[] {
-  if (step.latencyByOp) return step.latencyByOp.map(({ index, name, op, ...summary }) => ({ index, label: name === op ? op : `${op} ${name}`, summary }));
-  return Object.entries(step.latencyByOpMicros ?? {}).map(([op, summary]) => ({ label: op, summary }));
+  if (step.latencyByOp)
+    return step.latencyByOp.map(({ index, name, op, ...summary }) => ({
+      index,
+      label: name === op ? op : `${op} ${name}`,
+      summary,
+    }));
+  return Object.entries(step.latencyByOpMicros ?? {}).map(([op, summary]) => ({
+    label: op,
+    summary,
+  }));
 }
 
 /**
@@ -106,12 +142,38 @@ export function opLatencyRows(step: StepResult): OpLatencyRow[] {
 export function latencyByOpTable(result: ResultDocument): Table | undefined {
   const rows = result.steps.flatMap((s) =>
     opLatencyRows(s).map(({ index, label, summary }) => {
-      const cell = (p: 'p50' | 'p95' | 'p99') => (summary.count > 0 ? percentileCell(summary, p, formatMicrosAsMs) : NONE);
+      const cell = (p: 'p50' | 'p95' | 'p99') =>
+        summary.count > 0 ? percentileCell(summary, p, formatMicrosAsMs) : NONE;
       const plain = (micros: number) => (summary.count > 0 ? formatMicrosAsMs(micros) : NONE);
-      return [String(s.clients), index === undefined ? NONE : String(index), label, formatOps(summary.count), plain(summary.avg), cell('p50'), cell('p95'), cell('p99'), plain(summary.max)];
+      return [
+        String(s.clients),
+        index === undefined ? NONE : String(index),
+        label,
+        formatOps(summary.count),
+        plain(summary.avg),
+        cell('p50'),
+        cell('p95'),
+        cell('p99'),
+        plain(summary.max),
+      ];
     }),
   );
   if (rows.length === 0) return undefined;
-  const columns = ['Clients', 'Op #', 'Op', 'Count', 'Avg (ms)', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'Max (ms)'];
-  return { title: 'Latency by op', columns, rows, align: columns.map((c) => (c === 'Op' ? 'left' : 'right')) };
+  const columns = [
+    'Clients',
+    'Op #',
+    'Op',
+    'Count',
+    'Avg (ms)',
+    'p50 (ms)',
+    'p95 (ms)',
+    'p99 (ms)',
+    'Max (ms)',
+  ];
+  return {
+    title: 'Latency by op',
+    columns,
+    rows,
+    align: columns.map((c) => (c === 'Op' ? 'left' : 'right')),
+  };
 }

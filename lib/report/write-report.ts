@@ -20,7 +20,10 @@ export const INDEX_FILE = 'index.html';
  * into outDir. Called by `report`, and by `run` after every step so an interrupted run still has a report.
  * Returns the paths written (PNGs first, then summary.md, results.csv, index.html).
  */
-export async function writeReport(results: ResultDocument[], outDir: string): Promise<{ files: string[] }> {
+export async function writeReport(
+  results: ResultDocument[],
+  outDir: string,
+): Promise<{ files: string[] }> {
   if (results.length === 0) throw new UsageError('no result to report on');
   try {
     await mkdir(outDir, { recursive: true });
@@ -30,7 +33,9 @@ export async function writeReport(results: ResultDocument[], outDir: string): Pr
   // Every PNG chart of the registry, in its order.
   const charts = pngCharts(results);
   // Chart.js draws synchronously; the PNG encodes run on libuv's pool, so let them overlap.
-  const pngs = await Promise.all(charts.map(async (spec) => ({ file: join(outDir, spec.file), png: await renderChart(spec) })));
+  const pngs = await Promise.all(
+    charts.map(async (spec) => ({ file: join(outDir, spec.file), png: await renderChart(spec) })),
+  );
   const texts: Array<[string, string]> = [
     [SUMMARY_FILE, renderSummaryMarkdown(results, charts)],
     [CSV_FILE, renderResultsCsv(results)],

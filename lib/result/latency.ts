@@ -16,7 +16,11 @@ export const latencySummarySchema = z.object({
 });
 export type LatencySummary = z.infer<typeof latencySummarySchema>;
 
-export const opTotalsSchema = z.object({ reads: z.number(), writes: z.number(), errors: z.number() });
+export const opTotalsSchema = z.object({
+  reads: z.number(),
+  writes: z.number(),
+  errors: z.number(),
+});
 
 export const ratesSchema = z.object({ total: z.number(), reads: z.number(), writes: z.number() });
 

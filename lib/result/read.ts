@@ -6,7 +6,8 @@ import { messageOf } from '../common/values';
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
   return out || '(document)';
 }
 
@@ -23,23 +24,32 @@ export function parseResult(text: string, source: string): ResultDocument {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${source}: not a JSON file (${messageOf(err).replace(/\s+/g, " ")})`);
+    throw new UsageError(`${source}: not a JSON file (${messageOf(err).replace(/\s+/g, ' ')})`);
   }
   const supported = SUPPORTED_RESULT_SCHEMAS.map((s) => `"${s}"`).join(', ');
   if (!isPlainObject(raw) || typeof raw.schema !== 'string') {
-    throw new UsageError(`${source}: not a mongo-bench result document (expected a JSON object with "schema": ${supported})`);
+    throw new UsageError(
+      `${source}: not a mongo-bench result document (expected a JSON object with "schema": ${supported})`,
+    );
   }
   if (!SUPPORTED_RESULT_SCHEMAS.includes(raw.schema)) {
     const hint = raw.schema.startsWith('mongo-bench/result@')
       ? 'it was probably written by a newer mongo-bench; upgrade to render it'
       : 'not a mongo-bench result document';
-    throw new UsageError(`${source}: unsupported result schema "${raw.schema}" (${hint}); this version reads ${supported}`);
+    throw new UsageError(
+      `${source}: unsupported result schema "${raw.schema}" (${hint}); this version reads ${supported}`,
+    );
   }
   const parsed = resultDocumentSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 5).map((issue: z.core.$ZodIssue) => `  ${formatPath(issue.path)}: ${issue.message}`);
-    const more = parsed.error.issues.length > 5 ? [`  ... and ${parsed.error.issues.length - 5} more`] : [];
-    throw new UsageError([`${source}: not a valid ${raw.schema} document:`, ...problems, ...more].join('\n'));
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((issue: z.core.$ZodIssue) => `  ${formatPath(issue.path)}: ${issue.message}`);
+    const more =
+      parsed.error.issues.length > 5 ? [`  ... and ${parsed.error.issues.length - 5} more`] : [];
+    throw new UsageError(
+      [`${source}: not a valid ${raw.schema} document:`, ...problems, ...more].join('\n'),
+    );
   }
   return parsed.data;
 }
@@ -51,7 +61,8 @@ export async function loadResult(file: string): Promise<ResultDocument> {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : messageOf(err);
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : messageOf(err);
     throw new UsageError(`${file}: cannot read result file (${why})`);
   }
   return parseResult(text, file);

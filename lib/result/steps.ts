@@ -23,7 +23,11 @@ export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
 /** A rate the engine schedules (lib/workload/language/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
 export const requestedRateSchema = z.union([
   z.object({ kind: z.literal('constant'), opsPerSecond: z.number() }),
-  z.object({ kind: z.literal('stages'), startRate: z.number(), stages: z.array(z.object({ rate: z.number(), seconds: z.number() })) }),
+  z.object({
+    kind: z.literal('stages'),
+    startRate: z.number(),
+    stages: z.array(z.object({ rate: z.number(), seconds: z.number() })),
+  }),
 ]);
 export type RequestedRate = z.infer<typeof requestedRateSchema>;
 
@@ -122,7 +126,9 @@ export const stepResultSchema = z.object({
    */
   availability: z
     .object({
-      outages: z.array(z.object({ start: z.string(), end: z.string().optional(), seconds: z.number() })),
+      outages: z.array(
+        z.object({ start: z.string(), end: z.string().optional(), seconds: z.number() }),
+      ),
       opsPerSecExcludesSeconds: z.number().optional(),
     })
     .optional(),
@@ -137,7 +143,15 @@ export const stepResultSchema = z.object({
    * it runs (a command's name, else the type), so two aggregates and a distinct stay apart. Successful ops
    * only, summed over trials. Absent in older results and where no one workload applies (the run's step of scenarios).
    */
-  latencyByOp: z.array(latencySummarySchema.extend({ index: z.number().int().nonnegative(), name: z.string(), op: z.string() })).optional(),
+  latencyByOp: z
+    .array(
+      latencySummarySchema.extend({
+        index: z.number().int().nonnegative(),
+        name: z.string(),
+        op: z.string(),
+      }),
+    )
+    .optional(),
   /** Across trials, when trials > 1: total ops/sec per trial. */
   trialStats: z
     .object({
@@ -156,9 +170,13 @@ export const stepResultSchema = z.object({
    * latencies, never in `perSecond` or the peak. `seconds`: the longest overrun of a trial, from the
    * window's close to the last of them. Absent in results written before it was kept.
    */
-  overrun: z.object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() }).optional(),
+  overrun: z
+    .object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() })
+    .optional(),
   /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
-  errorSamples: z.array(z.object({ error: z.string(), count: z.number(), example: z.string() })).optional(),
+  errorSamples: z
+    .array(z.object({ error: z.string(), count: z.number(), example: z.string() }))
+    .optional(),
   /**
    * True when a worker's event loop was busy more than 90% of the measured window: the load
    * generator, not the server, set the pace, and the figures measure mongo-bench. Absent in results

@@ -16,13 +16,19 @@ export interface AfterRunNotes {
 }
 
 /** Stores the result (when there is one and a store is set) and applies the objectives' exit code. */
-export async function afterRun(outcome: RunOutcome, store: string | undefined, notes: AfterRunNotes): Promise<RunOutcome> {
+export async function afterRun(
+  outcome: RunOutcome,
+  store: string | undefined,
+  notes: AfterRunNotes,
+): Promise<RunOutcome> {
   let exitCode = outcome.exitCode;
   let message = outcome.message;
   if (store !== undefined && outcome.result && outcome.result.steps.length > 0) {
     try {
       const kept = await keepResult(store, outcome.result);
-      notes.note(`${kept.created ? 'stored' : 'already stored'} in ${kept.description} (${kept.id})`);
+      notes.note(
+        `${kept.created ? 'stored' : 'already stored'} in ${kept.description} (${kept.id})`,
+      );
     } catch (err) {
       const why = redactText(messageOf(err));
       notes.note(`could not store the result in the results store: ${why}`);
@@ -33,10 +39,21 @@ export async function afterRun(outcome: RunOutcome, store: string | undefined, n
     }
   }
   const slo = sloOutcome(outcome.result, exitCode);
-  return { ...outcome, exitCode: slo.exitCode, ...(slo.message !== undefined ? { message: message ? `${message}; ${slo.message}` : slo.message } : message !== undefined ? { message } : {}) };
+  return {
+    ...outcome,
+    exitCode: slo.exitCode,
+    ...(slo.message !== undefined
+      ? { message: message ? `${message}; ${slo.message}` : slo.message }
+      : message !== undefined
+        ? { message }
+        : {}),
+  };
 }
 
-async function keepResult(spec: string, result: ResultDocument): Promise<{ description: string; id: string; created: boolean }> {
+async function keepResult(
+  spec: string,
+  result: ResultDocument,
+): Promise<{ description: string; id: string; created: boolean }> {
   const store = await openStore(spec);
   try {
     const put = await store.put(result);

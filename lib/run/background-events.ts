@@ -34,7 +34,10 @@ export function eventCommand(event: BackgroundEventSpec): SentCommand {
   switch (event.action) {
     case 'createIndex': {
       const ns = parseNamespace(event.ns, false)!;
-      return { db: ns.db, command: { createIndexes: ns.coll, indexes: [{ key: event.keys, name: event.name }] } };
+      return {
+        db: ns.db,
+        command: { createIndexes: ns.coll, indexes: [{ key: event.keys, name: event.name }] },
+      };
     }
     case 'stopBalancer':
       return { db: 'admin', command: { balancerStop: 1 } };
@@ -61,14 +64,21 @@ export async function stepDownThroughMongos(client: MongoClient): Promise<string
     .db('admin')
     .command({ listShards: 1 })
     .catch(() => undefined);
-  const shards = Array.isArray(listed?.shards) ? (listed.shards as Array<{ _id?: unknown; host?: unknown }>) : [];
+  const shards = Array.isArray(listed?.shards)
+    ? (listed.shards as Array<{ _id?: unknown; host?: unknown }>)
+    : [];
   const members = shards
     .filter((s) => typeof s.host === 'string')
     .map((s) => {
-      const [set, hosts] = String(s.host).includes('/') ? String(s.host).split('/') : [String(s._id), String(s.host)];
+      const [set, hosts] = String(s.host).includes('/')
+        ? String(s.host).split('/')
+        : [String(s._id), String(s.host)];
       return `mongodb://${hosts}/?replicaSet=${set}`;
     });
-  const where = members.length > 0 ? `connect to a shard's replica set instead (${members.join(', ')}) and step its primary down there` : "connect to a shard's replica set instead (listShards names them) and step its primary down there";
+  const where =
+    members.length > 0
+      ? `connect to a shard's replica set instead (${members.join(', ')}) and step its primary down there`
+      : "connect to a shard's replica set instead (listShards names them) and step its primary down there";
   return `not sent: this is a mongos, which has no replSetStepDown (a replica-set command; it would answer CommandNotFound): ${where}`;
 }
 
@@ -83,7 +93,12 @@ export async function runBackgroundEvent(
   signal?: AbortSignal,
 ): Promise<ScenarioEvent> {
   const sent = eventCommand(event);
-  const record: ScenarioEvent = { action: event.action, at: clock.atSecond, ok: false, command: sent.command };
+  const record: ScenarioEvent = {
+    action: event.action,
+    at: clock.atSecond,
+    ok: false,
+    command: sent.command,
+  };
   if (event.action === 'stepDown') {
     const refused = await stepDownThroughMongos(client);
     if (refused) return { ...record, error: refused };
@@ -91,7 +106,8 @@ export async function runBackgroundEvent(
   const due = clock.t0 + clock.atSecond * 1000;
   await sleepUntil(due, signal);
   // A timer may fire a fraction of a millisecond early on this clock: never send before the time given.
-  while (performance.now() < due && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
+  while (performance.now() < due && !signal?.aborted)
+    await new Promise<void>((resolve) => setImmediate(resolve));
   if (signal?.aborted) return { ...record, error: 'not sent: the run stopped first' };
   const seconds = () => Math.round(performance.now() - clock.t0) / 1000;
   record.startedAt = seconds();
@@ -99,9 +115,14 @@ export async function runBackgroundEvent(
     await client.db(sent.db).command(sent.command);
     record.ok = true;
   } catch (err) {
-    const message = redactUri(err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 300);
+    const message = redactUri(
+      err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    ).slice(0, 300);
     // Since 4.2 replSetStepDown answers ok: 1 on its own connection: a lost one says nothing of the step-down.
-    record.error = event.action === 'stepDown' && isLostServerError(err) ? `the connection was lost before the answer, so whether the primary stepped down is unknown: ${message}` : message;
+    record.error =
+      event.action === 'stepDown' && isLostServerError(err)
+        ? `the connection was lost before the answer, so whether the primary stepped down is unknown: ${message}`
+        : message;
   }
   record.endedAt = seconds();
   return record;

@@ -22,7 +22,11 @@ import { describeLoadMachine } from '../server/load-machine';
 import { readDataVsCache } from '../server/data-vs-cache';
 import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
-import { localStepExecutor, singleLoopExecutor, workerThreadsExecutor } from '../workload/engine/local-executors';
+import {
+  localStepExecutor,
+  singleLoopExecutor,
+  workerThreadsExecutor,
+} from '../workload/engine/local-executors';
 import { workersForStep } from '../workload/engine/parallel-step';
 import { loadData } from '../prepare/loader';
 import { parseNamespace, parseOps } from '../workload/language/op-spec';
@@ -66,7 +70,9 @@ export interface BenchmarkHooks {
 export const RESULTS_FILE = 'results.json';
 
 /** Parses and compiles the workload: every op/template error surfaces here, before any connection. */
-export function compileRunWorkload(options: Pick<RunOptions, 'workload' | 'ns' | 'writeConcern'>): PreparedWorkload {
+export function compileRunWorkload(
+  options: Pick<RunOptions, 'workload' | 'ns' | 'writeConcern'>,
+): PreparedWorkload {
   const where = options.workload.file ? `workload file ${options.workload.file}: ` : '';
   const specs = parseOps(options.workload.ops, { defaultNs: options.ns, where });
   try {
@@ -77,7 +83,9 @@ export function compileRunWorkload(options: Pick<RunOptions, 'workload' | 'ns' |
   }
 }
 
-function toDriverWriteConcern(wc: Record<string, unknown> | undefined): WriteConcernSettings | undefined {
+function toDriverWriteConcern(
+  wc: Record<string, unknown> | undefined,
+): WriteConcernSettings | undefined {
   if (!wc) return undefined;
   const out: WriteConcernSettings = {};
   if (wc.w !== undefined) out.w = wc.w as WriteConcernSettings['w'];
@@ -87,7 +95,11 @@ function toDriverWriteConcern(wc: Record<string, unknown> | undefined): WriteCon
   return out;
 }
 
-export function initialResult(options: RunOptions, target: ResultDocument['target'], startedAt: Date): ResultDocument {
+export function initialResult(
+  options: RunOptions,
+  target: ResultDocument['target'],
+  startedAt: Date,
+): ResultDocument {
   return {
     schema: RESULT_SCHEMA,
     tool: toolInfo(),
@@ -108,7 +120,9 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
       seconds: options.ops !== undefined ? null : options.seconds,
       ...dropUndefined({ ops: options.ops }),
       warmupSeconds: options.warmupSeconds,
-      ...(options.warmup === 'auto' ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
+      ...(options.warmup === 'auto'
+        ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax }
+        : {}),
       trials: options.trials,
       rate: options.rate ?? null,
       ...(options.arrival ? { rateSpec: options.arrival } : {}),
@@ -130,22 +144,41 @@ export function initialResult(options: RunOptions, target: ResultDocument['targe
   };
 }
 
-export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = {}): Promise<ResultDocument> {
+export async function runBenchmark(
+  options: RunOptions,
+  hooks: BenchmarkHooks = {},
+): Promise<ResultDocument> {
   const prepared = compileRunWorkload(options);
-  if (options.scenarios && hooks.stepExecutor) throw new UsageError('scenarios run in this process: they cannot be combined with --agents');
-  if (options.warmup === 'auto' && hooks.stepExecutor) throw new UsageError('option --warmup auto: not through --agents yet; give the warm-up in seconds');
+  if (options.scenarios && hooks.stepExecutor)
+    throw new UsageError('scenarios run in this process: they cannot be combined with --agents');
+  if (options.warmup === 'auto' && hooks.stepExecutor)
+    throw new UsageError(
+      'option --warmup auto: not through --agents yet; give the warm-up in seconds',
+    );
   if (options.arrival && hooks.stepExecutor) {
-    throw new UsageError('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
+    throw new UsageError(
+      'option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)',
+    );
   }
   const emit = (event: BenchmarkEvent) => hooks.onEvent?.(event);
   const signal = hooks.signal;
   // Connected, the data guard passed, the result begun, the servers sampled. Every way out below is
   // `return run.end(...)` (the sampler stopped, the result stamped and written), then run.close().
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
-  const { run, client, server, guard } = await RunLifecycle.start(options, hooks, emit, resultsPath, (target, startedAt) => initialResult(options, target, startedAt));
+  const { run, client, server, guard } = await RunLifecycle.start(
+    options,
+    hooks,
+    emit,
+    resultsPath,
+    (target, startedAt) => initialResult(options, target, startedAt),
+  );
   const { result, save, serverStats } = run;
   try {
-    const counting = workloadCounting(options.workload.ops, server.uri, result.target.serverVersion);
+    const counting = workloadCounting(
+      options.workload.ops,
+      server.uri,
+      result.target.serverVersion,
+    );
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     const toldNotes = new Set<string>(serverStats?.section().notes ?? []);
     let docsLike: DocumentTemplate | undefined;
@@ -154,63 +187,133 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
     // --no-load). Returns why it stopped short, or undefined when done.
     const prepareData = async (clients: number): Promise<string | undefined> => {
       if (options.setup) {
-        const done = await runSetup(client, setupFor(options.setup, clients), { randomSeed: options.randomSeed, writeConcern: options.writeConcern, signal, guard });
-        emit({ type: 'setup-done', clients, steps: done.steps, docs: done.documents, seconds: done.seconds });
-        return done.complete ? undefined : `interrupted during the set-up (${done.steps} steps done)`;
+        const done = await runSetup(client, setupFor(options.setup, clients), {
+          randomSeed: options.randomSeed,
+          writeConcern: options.writeConcern,
+          signal,
+          guard,
+        });
+        emit({
+          type: 'setup-done',
+          clients,
+          steps: done.steps,
+          docs: done.documents,
+          seconds: done.seconds,
+        });
+        return done.complete
+          ? undefined
+          : `interrupted during the set-up (${done.steps} steps done)`;
       }
       if (!options.load) {
         if (!warnedEmpty) {
           warnedEmpty = true;
-          const empty = await emptyNamespaces(client, prepared.ops.map((op) => op.spec));
-          if (empty.length > 0) emit({ type: 'empty-namespaces', namespaces: empty, advice: emptyNamespacesAdvice(empty) });
+          const empty = await emptyNamespaces(
+            client,
+            prepared.ops.map((op) => op.spec),
+          );
+          if (empty.length > 0)
+            emit({
+              type: 'empty-namespaces',
+              namespaces: empty,
+              advice: emptyNamespacesAdvice(empty),
+            });
         }
         return undefined;
       }
       const ns = parseNamespace(options.ns, false)!;
       // --docs-like: sampled once, before the loader drops anything (the sample may be the load namespace itself).
       if (options.docsLike && !docsLike) docsLike = await resolveDocsLike(options.docsLike, client);
-      emit({ type: 'load-start', ns: options.ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, ...(docsLike ? { like: docsLike.source } : {}) });
+      emit({
+        type: 'load-start',
+        ns: options.ns,
+        docs: options.docs,
+        docSize: options.docSize,
+        batchSize: options.batchSize,
+        ...(docsLike ? { like: docsLike.source } : {}),
+      });
       const loaded = await loadData(
         client,
-        { ns, docs: options.docs, docSize: options.docSize, batchSize: options.batchSize, writeConcern: toDriverWriteConcern(options.writeConcern), randomSeed: options.randomSeed, keepCollection: options.keepCollection, guard, ...(docsLike ? { documentTemplate: docsLike.template } : {}) },
+        {
+          ns,
+          docs: options.docs,
+          docSize: options.docSize,
+          batchSize: options.batchSize,
+          writeConcern: toDriverWriteConcern(options.writeConcern),
+          randomSeed: options.randomSeed,
+          keepCollection: options.keepCollection,
+          guard,
+          ...(docsLike ? { documentTemplate: docsLike.template } : {}),
+        },
         { onProgress: (p) => emit({ type: 'load-progress', ...p }), signal },
       );
       emit({ type: 'load-done', docs: loaded.docs, seconds: loaded.seconds });
-      return loaded.complete ? undefined : `interrupted while loading (${loaded.docs} of ${options.docs} documents)`;
+      return loaded.complete
+        ? undefined
+        : `interrupted while loading (${loaded.docs} of ${options.docs} documents)`;
     };
     // --reset each-step: as mongo-perf re-runs a test's set-up before every thread count and trial (util/utils.js, runTest).
     const resetEachStep = options.reset === 'each-step';
     if (!resetEachStep) {
-      const releasePrepare = hooks.turn ? await hooks.turn('prepare', options.clients[0], 0) : undefined;
+      const releasePrepare = hooks.turn
+        ? await hooks.turn('prepare', options.clients[0], 0)
+        : undefined;
       const stopped = await prepareData(options.clients[0]).finally(releasePrepare);
       if (stopped) return await run.end({ incomplete: stopped });
     }
 
     if (options.scenarios) {
       // Several workloads at once on one clock (a config's `scenarios`): lib/run/scenarios.ts runs them.
-      const failed = await runScenarios({ client, options: { ...options, scenarios: options.scenarios }, result, signal, emit, save, onStepComplete: hooks.onStepComplete, serverStats, counting });
-      return await run.end(signal?.aborted ? { incomplete: `interrupted (${abortReason(signal)})` } : failed ? { incomplete: failed } : { complete: true });
+      const failed = await runScenarios({
+        client,
+        options: { ...options, scenarios: options.scenarios },
+        result,
+        signal,
+        emit,
+        save,
+        onStepComplete: hooks.onStepComplete,
+        serverStats,
+        counting,
+      });
+      return await run.end(
+        signal?.aborted
+          ? { incomplete: `interrupted (${abortReason(signal)})` }
+          : failed
+            ? { incomplete: failed }
+            : { complete: true },
+      );
     }
     const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
     // Where every step's clients run, chosen once: agents when given, else this process.
-    const executor: StepExecutor = hooks.stepExecutor ?? localStepExecutor(
-      singleLoopExecutor(client, ops, prepared.scope),
-      workerThreadsExecutor(
-        {
-          uri: server.uri,
-          clientOptions: server.clientOptions,
-          workload: { ops: options.workload.ops, ns: options.ns, writeConcern: options.writeConcern },
-          serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-          opTimeoutMS: options.opTimeoutMS,
-        },
-        (clients) => workersForStep(clients, options.workers ?? 'auto'),
-      ),
-      options.workers ?? 'auto',
-    );
+    const executor: StepExecutor =
+      hooks.stepExecutor ??
+      localStepExecutor(
+        singleLoopExecutor(client, ops, prepared.scope),
+        workerThreadsExecutor(
+          {
+            uri: server.uri,
+            clientOptions: server.clientOptions,
+            workload: {
+              ops: options.workload.ops,
+              ns: options.ns,
+              writeConcern: options.writeConcern,
+            },
+            serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+            opTimeoutMS: options.opTimeoutMS,
+          },
+          (clients) => workersForStep(clients, options.workers ?? 'auto'),
+        ),
+        options.workers ?? 'auto',
+      );
     // The open model: stages as given; a share of the maximum once a closed probe has measured it.
-    let arrival: ScheduledRate | undefined = options.arrival?.kind === 'stages' ? options.arrival : undefined;
+    let arrival: ScheduledRate | undefined =
+      options.arrival?.kind === 'stages' ? options.arrival : undefined;
     if (options.arrival?.kind === 'shareOfMax') {
-      const probe = await probeMaximum(executor, probeSettings(options, options.arrival.share, overrunLimit(options)), (news) => emit({ type: 'rate-probe', ...news }), signal);
+      const probe = await probeMaximum(
+        executor,
+        probeSettings(options, options.arrival.share, overrunLimit(options)),
+        (news) => emit({ type: 'rate-probe', ...news }),
+        signal,
+      );
       if (!probe) return await run.end({ incomplete: 'interrupted during the --rate probe' });
       result.rateProbe = probe;
       arrival = resolveShareOfMax(options.arrival, probe.maxOpsPerSec);
@@ -232,31 +335,78 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           if (stopped) return await run.end({ incomplete: stopped });
         }
         trialStarts.push(new Date().toISOString());
-        emit({ type: 'step-start', clients, trial, trials: options.trials, seconds: options.seconds, warmupSeconds: options.warmupSeconds, ...dropUndefined({ ops: options.ops }) });
+        emit({
+          type: 'step-start',
+          clients,
+          trial,
+          trials: options.trials,
+          seconds: options.seconds,
+          warmupSeconds: options.warmupSeconds,
+          ...dropUndefined({ ops: options.ops }),
+        });
         try {
-          const plan: StepPlan = { clients, seconds: options.seconds, warmupSeconds: options.warmupSeconds, rate: options.rate, randomSeed: options.randomSeed, overrunLimitMs: overrunLimit(options) };
+          const plan: StepPlan = {
+            clients,
+            seconds: options.seconds,
+            warmupSeconds: options.warmupSeconds,
+            rate: options.rate,
+            randomSeed: options.randomSeed,
+            overrunLimitMs: overrunLimit(options),
+          };
           if (arrival) plan.arrival = arrival;
           if (options.ops !== undefined) plan.ops = options.ops;
           if (options.warmup === 'auto') {
-            const warmed = await autoWarmup(executor, plan, options.warmupMax ?? RUN_DEFAULTS.warmupMax, trial, { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) });
+            const warmed = await autoWarmup(
+              executor,
+              plan,
+              options.warmupMax ?? RUN_DEFAULTS.warmupMax,
+              trial,
+              { signal, onTick: (tick: TickEvent) => emit({ type: 'tick', clients, trial, tick }) },
+            );
             if (!warmed) break; // interrupted while warming up
-            emit({ type: 'warmup-done', clients, trial, seconds: warmed.seconds, steady: warmed.steady });
+            emit({
+              type: 'warmup-done',
+              clients,
+              trial,
+              seconds: warmed.seconds,
+              steady: warmed.steady,
+            });
             // Over the trials: the longest warm-up, steady only if every one was.
-            warmup = { seconds: Math.max(warmup?.seconds ?? 0, warmed.seconds), steady: (warmup?.steady ?? true) && warmed.steady };
+            warmup = {
+              seconds: Math.max(warmup?.seconds ?? 0, warmed.seconds),
+              steady: (warmup?.steady ?? true) && warmed.steady,
+            };
           }
-          const onWindowOpen = serverStats ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial) : undefined;
+          const onWindowOpen = serverStats
+            ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial)
+            : undefined;
           const outage = outageAnnouncer(emit, clients, trial);
           const onTick = (tick: TickEvent) => {
             outage.onTick(tick);
             emit({ type: 'tick', clients, trial, tick });
           };
-          const outcome = await executor.runStep(plan, trial, { signal, onTick, onNoAnswer: outage.onNoAnswer, onWindowOpen });
+          const outcome = await executor.runStep(plan, trial, {
+            signal,
+            onTick,
+            onNoAnswer: outage.onNoAnswer,
+            onWindowOpen,
+          });
           const m = outcome.measurement;
           // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
-          const fresh = (timeoutMS: number) => new MongoClient(server.uri, { ...server.clientOptions, serverSelectionTimeoutMS: timeoutMS, connectTimeoutMS: timeoutMS });
-          if (m.lostServer !== undefined && (await awaitAnswer(m, fresh, options.serverSelectionTimeoutMS))) delete m.lostServer;
+          const fresh = (timeoutMS: number) =>
+            new MongoClient(server.uri, {
+              ...server.clientOptions,
+              serverSelectionTimeoutMS: timeoutMS,
+              connectTimeoutMS: timeoutMS,
+            });
+          if (
+            m.lostServer !== undefined &&
+            (await awaitAnswer(m, fresh, options.serverSelectionTimeoutMS))
+          )
+            delete m.lostServer;
           const closed = m.outages?.at(-1)?.end;
-          if (closed !== undefined) emit({ type: 'outage', clients, trial, since: m.outages!.at(-1)!.start, end: closed });
+          if (closed !== undefined)
+            emit({ type: 'outage', clients, trial, since: m.outages!.at(-1)!.start, end: closed });
           const remoteFailure = outcome.failure;
           if (m.interrupted && m.elapsedSeconds <= 0) {
             serverStats?.cancelOpen();
@@ -266,7 +416,12 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           await serverStats?.windowClosed();
           measurements.push(m);
           // The server went away (network errors) or an op outlived the window: this step failed.
-          failure = remoteFailure ?? m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
+          failure =
+            remoteFailure ??
+            m.cut ??
+            (m.lostServer !== undefined
+              ? `lost the server: ${redactUri(m.lostServer)}`
+              : undefined);
           if (failure) break;
         } catch (err) {
           serverStats?.cancelOpen();
@@ -276,22 +431,32 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         }
       }
       if (measurements.length === 0 && !failure) break; // interrupted before this step measured anything
-      const step = measurements.length > 0
-        ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
-        : failedStep(clients, options, failure as string);
+      const step =
+        measurements.length > 0
+          ? summarizeStep(measurements, failure ? { status: 'failed', error: failure } : {})
+          : failedStep(clients, options, failure as string);
       addAvailability(step, measurements);
       // Most ops failed: the step measured the failures, not the server (--max-error-rate).
-      const tooManyErrors = failure === undefined && !signal?.aborted ? errorRateFailure(step, options.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate) : undefined;
+      const tooManyErrors =
+        failure === undefined && !signal?.aborted
+          ? errorRateFailure(step, options.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate)
+          : undefined;
       if (tooManyErrors) {
         failure = tooManyErrors;
         step.status = 'failed';
         step.error = tooManyErrors;
       }
       if (warmup && measurements.length > 0) step.warmup = warmup;
-      if (step.trialStats && trialStarts.length === measurements.length) step.trialStats.startedAt = trialStarts;
+      if (step.trialStats && trialStarts.length === measurements.length)
+        step.trialStats.startedAt = trialStarts;
       executor.describeStep?.(step);
       // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
-      if (measurements.length > 0) step.dataVsCache = await readDataVsCache(client, options.ns, result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes);
+      if (measurements.length > 0)
+        step.dataVsCache = await readDataVsCache(
+          client,
+          options.ns,
+          result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes,
+        );
       result.steps.push(step);
       annotateResult(result);
       if (serverStats && measurements.length > 0) {
@@ -301,15 +466,19 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
         if (warning) emit({ type: 'server-stats', text: `warning: ${warning}` });
         // What the servers would not tell (a test double's serverStatus, say): once, as soon as it is known.
         for (const note of serverStats.section().notes) {
-          if (!toldNotes.has(note)) emit({ type: 'server-stats', text: `could not sample: ${note}` });
+          if (!toldNotes.has(note))
+            emit({ type: 'server-stats', text: `could not sample: ${note}` });
           toldNotes.add(note);
         }
       }
       // The objectives (--slo), judged on every finished step.
-      const sloFailure = result.slo && options.slo ? addStepVerdicts(result.slo, options.slo, step) : undefined;
+      const sloFailure =
+        result.slo && options.slo ? addStepVerdicts(result.slo, options.slo, step) : undefined;
       emit({ type: 'step-done', step });
       if (failure) {
-        failedSteps.push(`the step with ${clients} client${clients === 1 ? '' : 's'} failed: ${failure}`);
+        failedSteps.push(
+          `the step with ${clients} client${clients === 1 ? '' : 's'} failed: ${failure}`,
+        );
         result.incompleteReason = failedSteps.join('; ');
       }
       await save();
@@ -322,9 +491,16 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
           reason: `${failedSteps.join('; ')} (--on-error stop: the remaining steps were not run)`,
         });
       }
-      if (sloFailure && options.sloAbort && result.slo && clients !== options.clients[options.clients.length - 1]) {
+      if (
+        sloFailure &&
+        options.sloAbort &&
+        result.slo &&
+        clients !== options.clients[options.clients.length - 1]
+      ) {
         result.slo.aborted = true;
-        return await run.end({ incomplete: `an objective failed (--slo-abort): ${describeVerdict(sloFailure)}; the remaining steps were not run` });
+        return await run.end({
+          incomplete: `an objective failed (--slo-abort): ${describeVerdict(sloFailure)}; the remaining steps were not run`,
+        });
       }
     }
     // Objectives scoped @best: judged on the sweep's best step, once every step is in.
@@ -337,10 +513,16 @@ export async function runBenchmark(options: RunOptions, hooks: BenchmarkHooks = 
 }
 
 /** How a sweep that ran to its end (or was interrupted between trials) ends. */
-function sweepEnding(failedSteps: string[], signal: AbortSignal | undefined, resultsPath: string | undefined): RunEnding {
+function sweepEnding(
+  failedSteps: string[],
+  signal: AbortSignal | undefined,
+  resultsPath: string | undefined,
+): RunEnding {
   if (failedSteps.length > 0 && !signal?.aborted) {
     // --on-error continue: every step ran, but not every step measured what it should have.
-    return { failed: `${failedSteps.length} step${failedSteps.length === 1 ? '' : 's'} failed (--on-error continue: the others ran): ${failedSteps.join('; ')}${resultsPath ? ` (results in ${resultsPath})` : ''}` };
+    return {
+      failed: `${failedSteps.length} step${failedSteps.length === 1 ? '' : 's'} failed (--on-error continue: the others ran): ${failedSteps.join('; ')}${resultsPath ? ` (results in ${resultsPath})` : ''}`,
+    };
   }
   if (signal?.aborted) return { incomplete: `interrupted (${abortReason(signal)})` };
   return { complete: true };
@@ -376,4 +558,3 @@ function failedStep(clients: number, options: RunOptions, error: string): StepRe
     benchRun: {},
   };
 }
-

@@ -12,7 +12,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import { UsageError } from '../config/errors';
-import { DOCS_LIKE_FILE, parseDocsLike, sampleCollection, sampleDocsLike } from '../capture/docs-like';
+import {
+  DOCS_LIKE_FILE,
+  parseDocsLike,
+  sampleCollection,
+  sampleDocsLike,
+} from '../capture/docs-like';
 import { parseNamespace } from '../workload/language/op-spec';
 import { parseTypedEjson } from '../workload/language/typed-ejson';
 import { messageOf } from '../common/values';
@@ -29,7 +34,8 @@ export interface DocumentTemplate {
   template: unknown;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readTemplateFile(path: string): DocsLikeSpec {
   let parsed: unknown;
@@ -39,9 +45,16 @@ function readTemplateFile(path: string): DocsLikeSpec {
     throw new UsageError(`option --docs-like: cannot read ${path}: ${messageOf(err)}`);
   }
   if (!isObject(parsed) || !isObject(parsed.template)) {
-    throw new UsageError(`option --docs-like: ${path} has no "template" object (capture --docs-like writes ${DOCS_LIKE_FILE})`);
+    throw new UsageError(
+      `option --docs-like: ${path} has no "template" object (capture --docs-like writes ${DOCS_LIKE_FILE})`,
+    );
   }
-  return { kind: 'file', path, source: typeof parsed.source === 'string' ? parsed.source : path, template: parsed.template };
+  return {
+    kind: 'file',
+    path,
+    source: typeof parsed.source === 'string' ? parsed.source : path,
+    template: parsed.template,
+  };
 }
 
 /** Checks the option's value at once (before connecting), reading a template file now. */
@@ -54,24 +67,38 @@ export function parseDocsLikeOption(value: string): DocsLikeSpec {
   if (existsSync(v)) {
     if (!statSync(v).isDirectory()) return readTemplateFile(v);
     const inside = join(v, DOCS_LIKE_FILE);
-    if (!existsSync(inside)) throw new UsageError(`option --docs-like: ${v} holds no ${DOCS_LIKE_FILE} (capture writes it when given --docs-like)`);
+    if (!existsSync(inside))
+      throw new UsageError(
+        `option --docs-like: ${v} holds no ${DOCS_LIKE_FILE} (capture writes it when given --docs-like)`,
+      );
     return readTemplateFile(inside);
   }
   const ns = parseNamespace(v, false);
-  if (ns && !v.includes('/') && !v.endsWith('.json')) return { kind: 'namespace', db: ns.db, coll: ns.coll };
+  if (ns && !v.includes('/') && !v.endsWith('.json'))
+    return { kind: 'namespace', db: ns.db, coll: ns.coll };
   throw new UsageError(
     `option --docs-like: expected a capture folder (or its ${DOCS_LIKE_FILE}), a namespace database.collection on the target, or mongodb://HOST/database.collection; "${value}" is none of these (no such file)`,
   );
 }
 
 /** The template the loader uses; samples now for the `uri` and `namespace` forms. */
-export async function resolveDocsLike(spec: DocsLikeSpec, target: MongoClient, sampleSize?: number): Promise<DocumentTemplate> {
+export async function resolveDocsLike(
+  spec: DocsLikeSpec,
+  target: MongoClient,
+  sampleSize?: number,
+): Promise<DocumentTemplate> {
   const sampled =
     spec.kind === 'file'
       ? { source: spec.source, template: spec.template }
       : spec.kind === 'uri'
         ? await sampleDocsLike(spec.value, sampleSize)
-        : await sampleCollection(target, spec.db, spec.coll, `${spec.db}.${spec.coll} on the target`, sampleSize);
+        : await sampleCollection(
+            target,
+            spec.db,
+            spec.coll,
+            `${spec.db}.${spec.coll} on the target`,
+            sampleSize,
+          );
   // Typed as a workload file's templates are ({"$date": ...} constants become dates).
   return { source: sampled.source, template: parseTypedEjson(JSON.stringify(sampled.template)) };
 }

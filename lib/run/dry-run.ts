@@ -15,23 +15,33 @@ export function describeDataRule(plan: RunPlan): string {
   const b = plan.benchmark;
   const db = b.ns.split('.')[0];
   const dropped = plan.drop ? `drop database ${db} first (--drop); ` : '';
-  if (b.setup) return `${dropped}the workload file's set-up steps run as written; the workload writes where its ops say`;
-  if (!b.load) return `${dropped}nothing is loaded or dropped (--no-load); the workload's own writes, if it has any, change the documents in ${b.ns} (--no-load is that consent)`;
+  if (b.setup)
+    return `${dropped}the workload file's set-up steps run as written; the workload writes where its ops say`;
+  if (!b.load)
+    return `${dropped}nothing is loaded or dropped (--no-load); the workload's own writes, if it has any, change the documents in ${b.ns} (--no-load is that consent)`;
   const origin = plan.target.kind === 'uri' ? 'uri' : plan.target.kind;
   if (plan.drop) return `${dropped}the loader then fills ${b.ns}`;
-  return describePolicy(guardPolicy(origin, false, '--drop', `it drops database ${db} first`), b.ns);
+  return describePolicy(
+    guardPolicy(origin, false, '--drop', `it drops database ${db} first`),
+    b.ns,
+  );
 }
 
 export function renderDryRun(plan: RunPlan): string {
   const b = plan.benchmark;
   const out: string[] = [];
-  out.push(`mongo-bench run --dry-run (options from ${plan.sources.length ? plan.sources.join(' < ') : 'defaults'})`, '');
+  out.push(
+    `mongo-bench run --dry-run (options from ${plan.sources.length ? plan.sources.join(' < ') : 'defaults'})`,
+    '',
+  );
   const t = plan.target;
   out.push('Target:');
   switch (t.kind) {
     case 'uri':
       out.push(`  the existing deployment at ${redactUri(t.uri)} (nothing is started or stopped)`);
-      out.push(`  changes: ${describeDataRule(plan)}${t.setup ? '; the data-distribution steps below (--setup)' : ''}; nothing else`);
+      out.push(
+        `  changes: ${describeDataRule(plan)}${t.setup ? '; the data-distribution steps below (--setup)' : ''}; nothing else`,
+      );
       break;
     case 'embedded':
       out.push(
@@ -70,28 +80,61 @@ export function renderDryRun(plan: RunPlan): string {
     );
   }
   out.push('', 'Benchmark:');
-  out.push(`  workload ${b.workload.name}${b.workload.file ? ` (${b.workload.file})` : ''}: ${b.workload.ops.length} op${b.workload.ops.length === 1 ? '' : 's'} per pass, namespace ${b.ns}`);
-  const when = b.reset === 'each-step' ? 'before every step (--reset each-step)' : 'once, before the sweep';
+  out.push(
+    `  workload ${b.workload.name}${b.workload.file ? ` (${b.workload.file})` : ''}: ${b.workload.ops.length} op${b.workload.ops.length === 1 ? '' : 's'} per pass, namespace ${b.ns}`,
+  );
+  const when =
+    b.reset === 'each-step' ? 'before every step (--reset each-step)' : 'once, before the sweep';
   if (b.setup) {
     out.push(`  set-up (the workload file's \`setup\`, instead of the loader), ${when}:`);
     for (const step of b.setup.steps) out.push(`    ${describeSetupStep(step)}`);
-    if (b.setup.byClients) out.push(`    (other steps for ${Object.keys(b.setup.byClients).join(', ')} clients)`);
+    if (b.setup.byClients)
+      out.push(`    (other steps for ${Object.keys(b.setup.byClients).join(', ')} clients)`);
   } else {
-    const shape = b.docsLike ? `documents like ${b.docsLike.kind === 'file' ? b.docsLike.source : b.docsLike.kind === 'uri' ? redactUri(b.docsLike.value) : `${b.docsLike.db}.${b.docsLike.coll} on the target`} (--docs-like)` : `documents of ~${b.docSize} bytes`;
-    out.push(`  load, ${when}: ${b.load ? `${b.docs} ${shape} in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`);
+    const shape = b.docsLike
+      ? `documents like ${b.docsLike.kind === 'file' ? b.docsLike.source : b.docsLike.kind === 'uri' ? redactUri(b.docsLike.value) : `${b.docsLike.db}.${b.docsLike.coll} on the target`} (--docs-like)`
+      : `documents of ~${b.docSize} bytes`;
+    out.push(
+      `  load, ${when}: ${b.load ? `${b.docs} ${shape} in batches of ${b.batchSize}` : `none (--no-load: the existing ${b.docs} documents)`}${b.writeConcern ? `, write concern ${JSON.stringify(b.writeConcern)}` : ''}`,
+    );
   }
   if (b.scenarios) {
-    out.push(...describeScenarios(b.scenarios).map((line) => `  ${line}`), `  not counted: ${uncountedWork(plan).join(', ')}`);
+    out.push(
+      ...describeScenarios(b.scenarios).map((line) => `  ${line}`),
+      `  not counted: ${uncountedWork(plan).join(', ')}`,
+    );
   } else {
-    out.push(`  sweep: clients ${b.clients.join(', ')}; ${b.ops !== undefined ? `${b.ops} ops` : `${b.seconds} s`} measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`);
-    const seconds = sweepSeconds({ clients: b.clients, trials: b.trials, seconds: b.seconds, warmupSeconds: b.warmupSeconds });
+    out.push(
+      `  sweep: clients ${b.clients.join(', ')}; ${b.ops !== undefined ? `${b.ops} ops` : `${b.seconds} s`} measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`,
+    );
+    const seconds = sweepSeconds({
+      clients: b.clients,
+      trials: b.trials,
+      seconds: b.seconds,
+      warmupSeconds: b.warmupSeconds,
+    });
     if (b.arrival) out.push(`  ${describeArrival(b)}`);
-    if (b.ops !== undefined) out.push(`  expected duration: as long as the ops take (a step ends when its ${b.ops} ops are done), plus ${b.warmupSeconds} s warm-up per step and trial; not counted: ${uncountedWork(plan).join(', ')}`);
-    else out.push(`  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`);
+    if (b.ops !== undefined)
+      out.push(
+        `  expected duration: as long as the ops take (a step ends when its ${b.ops} ops are done), plus ${b.warmupSeconds} s warm-up per step and trial; not counted: ${uncountedWork(plan).join(', ')}`,
+      );
+    else
+      out.push(
+        `  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`,
+      );
   }
-  if (b.slo) out.push(`  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`);
-  out.push('', `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`);
-  if (plan.store) out.push(`Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`);
+  if (b.slo)
+    out.push(
+      `  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`,
+    );
+  out.push(
+    '',
+    `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`,
+  );
+  if (plan.store)
+    out.push(
+      `Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`,
+    );
   out.push('Nothing was started or connected (--dry-run).');
   return `${out.join('\n')}\n`;
 }
@@ -103,15 +146,24 @@ function uncountedWork(plan: RunPlan): string[] {
   return [
     ...(plan.target.kind === 'uri' ? [] : ['starting the servers']),
     'connecting',
-    ...(plan.target.kind === 'uri' && plan.target.setup ? ['the sharding set-up'] : plan.target.kind === 'launched' ? ['the setup plan'] : []),
-    ...(b.setup ? [`the workload's set-up${each}`] : b.load ? [`loading ${b.docs} documents${each}`] : []),
+    ...(plan.target.kind === 'uri' && plan.target.setup
+      ? ['the sharding set-up']
+      : plan.target.kind === 'launched'
+        ? ['the setup plan']
+        : []),
+    ...(b.setup
+      ? [`the workload's set-up${each}`]
+      : b.load
+        ? [`loading ${b.docs} documents${each}`]
+        : []),
     'writing the report',
   ];
 }
 
 function describeSetupStep(step: SetupStep): string {
   if (step.kind === 'command') return `command on ${step.db}: ${JSON.stringify(step.command)}`;
-  if (step.kind === 'documents') return `insert ${step.documents.length} document${step.documents.length === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll}`;
+  if (step.kind === 'documents')
+    return `insert ${step.documents.length} document${step.documents.length === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll}`;
   return `insert ${step.count} generated document${step.count === 1 ? '' : 's'} into ${step.ns.db}.${step.ns.coll} (batches of ${step.batchSize})`;
 }
 

@@ -23,7 +23,8 @@ export async function emptyNamespaces(client: MongoClient, specs: OpSpec[]): Pro
   const empty: string[] = [];
   for (const [name, ns] of namespaces) {
     try {
-      if ((await client.db(ns.db).collection(ns.coll).estimatedDocumentCount()) === 0) empty.push(name);
+      if ((await client.db(ns.db).collection(ns.coll).estimatedDocumentCount()) === 0)
+        empty.push(name);
     } catch {
       // A server (or a user) that cannot count: no warning rather than a wrong one.
     }
@@ -32,7 +33,11 @@ export async function emptyNamespaces(client: MongoClient, specs: OpSpec[]): Pro
 }
 
 export function emptyNamespacesAdvice(namespaces: string[]): string {
-  const shown = namespaces.slice(0, 5).join(', ') + (namespaces.length > 5 ? ` and ${namespaces.length - 5} more` : '');
-  return `--no-load: the workload's namespaces ${shown} hold no documents: its reads, updates and removes find nothing. ` +
-    'Load data shaped like yours first (run --docs-like DIR|db.coll|URI/db.coll, without --no-load), or restore a copy of it.';
+  const shown =
+    namespaces.slice(0, 5).join(', ') +
+    (namespaces.length > 5 ? ` and ${namespaces.length - 5} more` : '');
+  return (
+    `--no-load: the workload's namespaces ${shown} hold no documents: its reads, updates and removes find nothing. ` +
+    'Load data shaped like yours first (run --docs-like DIR|db.coll|URI/db.coll, without --no-load), or restore a copy of it.'
+  );
 }

@@ -10,7 +10,10 @@ import type { ScenarioSpec } from './scenario-spec';
 /** What a scenario run tells (lib/run/scenarios.ts); the printer words it. */
 export type ScenarioNews =
   /** Before the clock starts: each scenario as planned. */
-  | { kind: 'planned'; scenario: Pick<ScenarioSpec, 'name' | 'clients' | 'rate' | 'start' | 'duration'> }
+  | {
+      kind: 'planned';
+      scenario: Pick<ScenarioSpec, 'name' | 'clients' | 'rate' | 'start' | 'duration'>;
+    }
   /** Then: how many run at once, and for how long in all (seconds). */
   | { kind: 'clock'; scenarios: number; seconds: number }
   /** No answer from the server since `since` (epoch ms). */
@@ -24,12 +27,27 @@ export type ScenarioNews =
 
 export type BenchmarkEvent =
   | { type: 'connected'; target: ResultDocument['target'] }
-  | { type: 'load-start'; ns: string; docs: number; docSize: number; batchSize: number; /** --docs-like: what the documents are modelled on */ like?: string }
+  | {
+      type: 'load-start';
+      ns: string;
+      docs: number;
+      docSize: number;
+      batchSize: number;
+      /** --docs-like: what the documents are modelled on */ like?: string;
+    }
   | { type: 'load-progress'; loaded: number; total: number }
   | { type: 'load-done'; docs: number; seconds: number }
   /** The workload's own set-up ran (before the sweep, or before this step with --reset each-step). */
   | { type: 'setup-done'; clients: number; steps: number; docs: number; seconds: number }
-  | { type: 'step-start'; clients: number; trial: number; trials: number; seconds: number; warmupSeconds: number; ops?: number }
+  | {
+      type: 'step-start';
+      clients: number;
+      trial: number;
+      trials: number;
+      seconds: number;
+      warmupSeconds: number;
+      ops?: number;
+    }
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }

@@ -25,7 +25,12 @@ export interface InterleavedDesign {
 }
 
 /** Draws the order of every round: a seeded Fisher-Yates shuffle of the configurations per round. */
-export function drawDesign(sides: number, clientCounts: readonly number[], rounds: number, seed: number): InterleavedDesign {
+export function drawDesign(
+  sides: number,
+  clientCounts: readonly number[],
+  rounds: number,
+  seed: number,
+): InterleavedDesign {
   const prng = new Prng(seed);
   const order = clientCounts.map((clients) => ({
     clients,
@@ -55,14 +60,21 @@ export class TrialScheduler {
   private waiters: (() => void)[] = [];
 
   constructor(design: InterleavedDesign) {
-    this.queue = design.order.flatMap((o) => o.rounds.flatMap((perm, r) => perm.map((side) => ({ side, clients: o.clients, trial: r + 1 }))));
+    this.queue = design.order.flatMap((o) =>
+      o.rounds.flatMap((perm, r) =>
+        perm.map((side) => ({ side, clients: o.clients, trial: r + 1 })),
+      ),
+    );
   }
 
   /** The BenchmarkHooks.turn of one run. */
   turnFor(side: number): NonNullable<BenchmarkHooks['turn']> {
     return async (kind, clients, trial) => {
       if (kind === 'trial') this.skipPassed(side, clients, trial);
-      await this.until(() => this.holder === undefined && (kind === 'prepare' || this.isNext(side, clients, trial)));
+      await this.until(
+        () =>
+          this.holder === undefined && (kind === 'prepare' || this.isNext(side, clients, trial)),
+      );
       this.holder = side;
       let released = false;
       return () => {
@@ -78,7 +90,8 @@ export class TrialScheduler {
   /** A run that ended: its remaining slots are dropped and a turn it still held is freed. */
   retire(side: number): void {
     this.retired.add(side);
-    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].side === side) this.queue.splice(i, 1);
+    for (let i = this.queue.length - 1; i >= 0; i--)
+      if (this.queue[i].side === side) this.queue.splice(i, 1);
     if (this.holder === side) this.holder = undefined;
     this.wake();
   }
@@ -87,13 +100,18 @@ export class TrialScheduler {
     this.dropRetired();
     const head = this.queue[0];
     // A slot the design does not hold (more trials than rounds): the run goes when nothing else is due.
-    if (!this.queue.some((s) => s.side === side && s.clients === clients && s.trial === trial)) return true;
-    return head !== undefined && head.side === side && head.clients === clients && head.trial === trial;
+    if (!this.queue.some((s) => s.side === side && s.clients === clients && s.trial === trial))
+      return true;
+    return (
+      head !== undefined && head.side === side && head.clients === clients && head.trial === trial
+    );
   }
 
   /** A run asking for a later slot has moved past its earlier ones (a failed step): drop them. */
   private skipPassed(side: number, clients: number, trial: number): void {
-    const at = this.queue.findIndex((s) => s.side === side && s.clients === clients && s.trial === trial);
+    const at = this.queue.findIndex(
+      (s) => s.side === side && s.clients === clients && s.trial === trial,
+    );
     if (at < 0) return;
     for (let i = at - 1; i >= 0; i--) if (this.queue[i].side === side) this.queue.splice(i, 1);
     this.wake();
@@ -131,14 +149,24 @@ export interface InterleavedRun {
  * counts and trials (the caller checks and says which key differs). Resolves with every run's result
  * (a run that failed rejects the whole, after every run has ended) and the design drawn.
  */
-export async function runInterleaved(runs: readonly InterleavedRun[], seed: number): Promise<{ results: ResultDocument[]; design: InterleavedDesign }> {
+export async function runInterleaved(
+  runs: readonly InterleavedRun[],
+  seed: number,
+): Promise<{ results: ResultDocument[]; design: InterleavedDesign }> {
   const first = runs[0].options;
   const design = drawDesign(runs.length, first.clients, first.trials, seed);
   const scheduler = new TrialScheduler(design);
   const settled = await Promise.allSettled(
-    runs.map((run, side) => runBenchmark(run.options, { ...run.hooks, turn: scheduler.turnFor(side) }).finally(() => scheduler.retire(side))),
+    runs.map((run, side) =>
+      runBenchmark(run.options, { ...run.hooks, turn: scheduler.turnFor(side) }).finally(() =>
+        scheduler.retire(side),
+      ),
+    ),
   );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) throw failed.reason;
-  return { results: settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value), design };
+  return {
+    results: settled.map((s) => (s as PromiseFulfilledResult<ResultDocument>).value),
+    design,
+  };
 }

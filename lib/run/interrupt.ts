@@ -25,7 +25,10 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
     const first = !controller.signal.aborted;
     options.onSignal(name, first);
     if (first) controller.abort(name);
-    else (options.forceExit ?? ((code: number) => process.exit(code)))(name === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+    else
+      (options.forceExit ?? ((code: number) => process.exit(code)))(
+        name === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint,
+      );
   };
   const onInt = () => handler('SIGINT');
   const onTerm = () => handler('SIGTERM');

@@ -17,7 +17,11 @@ export function clockTime(epochMs: number): string {
 }
 
 /** Announces each outage once: at the engine's first network error, or from a tick (worker threads). */
-export function outageAnnouncer(emit: (e: BenchmarkEvent) => void, clients: number, trial: number): { onNoAnswer(since: number): void; onTick(tick: TickEvent): void } {
+export function outageAnnouncer(
+  emit: (e: BenchmarkEvent) => void,
+  clients: number,
+  trial: number,
+): { onNoAnswer(since: number): void; onTick(tick: TickEvent): void } {
   let open: number | undefined;
   const onNoAnswer = (since: number) => {
     if (open !== undefined) return;
@@ -42,7 +46,11 @@ const LAST_PING_MS = 1000;
  * server-selection timeout (at least a second). Answered: the outage closes then and the step is not
  * failed for it. Returns whether the server answered.
  */
-export async function awaitAnswer(m: StepMeasurement, connect: (timeoutMS: number) => MongoClient, serverSelectionTimeoutMS: number): Promise<boolean> {
+export async function awaitAnswer(
+  m: StepMeasurement,
+  connect: (timeoutMS: number) => MongoClient,
+  serverSelectionTimeoutMS: number,
+): Promise<boolean> {
   const deadline = (m.window?.end ?? Date.now()) + serverSelectionTimeoutMS;
   const left = Math.max(LAST_PING_MS, deadline - Date.now());
   const client = connect(left);
@@ -95,7 +103,11 @@ export function addAvailability(step: StepResult, measurements: StepMeasurement[
   const alive = elapsed - dead;
   if (dead <= 0 || alive <= 0) return;
   const scale = elapsed / alive;
-  const rescale = (r: StepResult['opsPerSec']) => ({ total: r.total * scale, reads: r.reads * scale, writes: r.writes * scale });
+  const rescale = (r: StepResult['opsPerSec']) => ({
+    total: r.total * scale,
+    reads: r.reads * scale,
+    writes: r.writes * scale,
+  });
   step.opsPerSec = rescale(step.opsPerSec);
   step.availability.opsPerSecExcludesSeconds = Math.round(dead * 1000) / 1000;
 }

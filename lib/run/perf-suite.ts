@@ -15,7 +15,14 @@ import { ResultDocument } from '../result';
 import { compileRunWorkload, runBenchmark } from './benchmark';
 import { BenchmarkEvent } from './events';
 import { ResetMode } from '../workload/language/setup-spec';
-import { collectionName, loadMongoPerfFile, MONGO_PERF_DB, MongoPerfTest, mongoPerfOps, mongoPerfSetup } from '../workload/language/mongo-perf/load-suite';
+import {
+  collectionName,
+  loadMongoPerfFile,
+  MONGO_PERF_DB,
+  MongoPerfTest,
+  mongoPerfOps,
+  mongoPerfSetup,
+} from '../workload/language/mongo-perf/load-suite';
 import { UnsupportedShellCall } from '../workload/language/mongo-perf/shell-recorder';
 import { Target, uriTarget } from '../server/target';
 import { dropUndefined, messageOf } from '../common/values';
@@ -70,15 +77,27 @@ export interface SuiteHooks {
   target?: Target;
 }
 
-export function selectTests(tests: MongoPerfTest[], filter: Pick<SuiteOptions, 'tests' | 'tags'>): MongoPerfTest[] {
-  return tests.filter((t) => (!filter.tests || filter.tests.test(t.name)) && (!filter.tags || filter.tags.some((tag) => t.tags.includes(tag))));
+export function selectTests(
+  tests: MongoPerfTest[],
+  filter: Pick<SuiteOptions, 'tests' | 'tags'>,
+): MongoPerfTest[] {
+  return tests.filter(
+    (t) =>
+      (!filter.tests || filter.tests.test(t.name)) &&
+      (!filter.tags || filter.tags.some((tag) => t.tags.includes(tag))),
+  );
 }
 
 function safeDir(name: string): string {
   return name.replace(/[^A-Za-z0-9_.-]+/g, '_');
 }
 
-function testRunOptions(options: SuiteOptions, test: MongoPerfTest, ops: unknown[], setup: RunOptions['setup']): RunOptions {
+function testRunOptions(
+  options: SuiteOptions,
+  test: MongoPerfTest,
+  ops: unknown[],
+  setup: RunOptions['setup'],
+): RunOptions {
   return {
     uri: options.uri,
     workload: { name: test.name, ops, tags: test.tags },
@@ -105,15 +124,24 @@ function testRunOptions(options: SuiteOptions, test: MongoPerfTest, ops: unknown
 }
 
 function summarize(result: ResultDocument): Pick<TestOutcome, 'status' | 'reason' | 'steps'> {
-  const steps = result.steps.map((s) => ({ clients: s.clients, 'totalOps/s': s.benchRun['totalOps/s'] ?? 0, errCount: s.benchRun.errCount ?? 0 }));
+  const steps = result.steps.map((s) => ({
+    clients: s.clients,
+    'totalOps/s': s.benchRun['totalOps/s'] ?? 0,
+    errCount: s.benchRun.errCount ?? 0,
+  }));
   const sample = result.steps.flatMap((s) => s.errorSamples ?? [])[0];
-  if (!result.complete) return { status: 'failed', reason: result.incompleteReason ?? 'incomplete', steps };
+  if (!result.complete)
+    return { status: 'failed', reason: result.incompleteReason ?? 'incomplete', steps };
   if (sample) return { status: 'errors', reason: `${sample.error}: ${sample.example}`, steps };
   return { status: 'ran', steps };
 }
 
 /** Prepares one test (no connection): its ops and set-up, or why it cannot run. */
-export function prepareMongoPerfTest(file: ReturnType<typeof loadMongoPerfFile>, test: MongoPerfTest, options: SuiteOptions): RunOptions | { unsupported: string } {
+export function prepareMongoPerfTest(
+  file: ReturnType<typeof loadMongoPerfFile>,
+  test: MongoPerfTest,
+  options: SuiteOptions,
+): RunOptions | { unsupported: string } {
   let setup: RunOptions['setup'];
   try {
     setup = mongoPerfSetup(file, test, options.clients);
@@ -137,13 +165,22 @@ function resultsFile(outDir: string, since: number): Pick<TestOutcome, 'results'
   const path = join(outDir, 'results.json');
   // Written by this run: an --out folder used before may hold an older one.
   const written = existsSync(path) && statSync(path).mtimeMs >= since;
-  return written ? { results: path } : { noResults: 'no results.json: the test stopped before its first step was measured' };
+  return written
+    ? { results: path }
+    : { noResults: 'no results.json: the test stopped before its first step was measured' };
 }
 
-export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks = {}): Promise<SuiteReport> {
+export async function runMongoPerfSuite(
+  options: SuiteOptions,
+  hooks: SuiteHooks = {},
+): Promise<SuiteReport> {
   // suite.json is shared with others: never with a password in it.
   const target = hooks.target ?? uriTarget(options.uri);
-  const report: SuiteReport = { schema: 'mongo-bench/perf-suite@1', uri: redactUri(target.uri), outcomes: [] };
+  const report: SuiteReport = {
+    schema: 'mongo-bench/perf-suite@1',
+    uri: redactUri(target.uri),
+    outcomes: [],
+  };
   const reportPath = join(options.outDir, 'suite.json');
   for (const path of options.files) {
     const file = loadMongoPerfFile(path);
@@ -153,15 +190,29 @@ export async function runMongoPerfSuite(options: SuiteOptions, hooks: SuiteHooks
       const prepared = prepareMongoPerfTest(file, test, options);
       let outcome: TestOutcome;
       if ('unsupported' in prepared) {
-        outcome = { ...base, status: 'unsupported', reason: prepared.unsupported, noResults: 'not run: unsupported (see reason)' };
+        outcome = {
+          ...base,
+          status: 'unsupported',
+          reason: prepared.unsupported,
+          noResults: 'not run: unsupported (see reason)',
+        };
       } else {
         const started = Date.now();
         try {
-          const result = await runBenchmark(prepared, { signal: hooks.signal, target, onEvent: (e) => hooks.onEvent?.(test.name, e) });
+          const result = await runBenchmark(prepared, {
+            signal: hooks.signal,
+            target,
+            onEvent: (e) => hooks.onEvent?.(test.name, e),
+          });
           if (result.target.testDouble) report.testDouble = true;
           outcome = { ...base, ...summarize(result), ...resultsFile(prepared.outDir!, started) };
         } catch (err) {
-          outcome = { ...base, status: 'failed', reason: messageOf(err), ...resultsFile(prepared.outDir!, started) };
+          outcome = {
+            ...base,
+            status: 'failed',
+            reason: messageOf(err),
+            ...resultsFile(prepared.outDir!, started),
+          };
         }
       }
       report.outcomes.push(outcome);

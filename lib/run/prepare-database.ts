@@ -9,7 +9,16 @@ import { RunError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { Target } from '../server/target';
 import { dropDatabase, GuardCommand, guardPolicy } from '../server/data-guard';
-import { applyPlan, CommandLogEntry, dataDistributionSteps, driverConnector, parseServerVersion, SetupPlan, SetupStep, versionNotes } from '../topology';
+import {
+  applyPlan,
+  CommandLogEntry,
+  dataDistributionSteps,
+  driverConnector,
+  parseServerVersion,
+  SetupPlan,
+  SetupStep,
+  versionNotes,
+} from '../topology';
 import { messageOf } from '../common/values';
 
 export interface PrepareHooks {
@@ -35,41 +44,78 @@ export interface Prepared {
   steps: SetupStep[];
 }
 
-export async function prepareDatabase(options: PrepareOptions, hooks: PrepareHooks): Promise<Prepared> {
+export async function prepareDatabase(
+  options: PrepareOptions,
+  hooks: PrepareHooks,
+): Promise<Prepared> {
   if (!options.drop && !options.setup) return { steps: [] };
   const { target } = options;
-  return target.withClient(async (client) => {
-    const address = client.options.hosts.map((h) => h.toString()).join(',');
-    await client.connect();
-    if (options.drop) {
-      const started = Date.now();
-      const log = (c: GuardCommand) => hooks.onCommand({ step: 0, steps: 0, description: '--drop', target: 'target', address, purpose: 'apply', ...c, durationMs: Date.now() - started });
-      try {
-        // --drop is the user's consent (lib/server/data-guard).
-        await dropDatabase(client, options.db, guardPolicy(target.origin, true), log);
-      } catch (err) {
-        throw new RunError(`--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${messageOf(err)}`);
+  return target.withClient(
+    async (client) => {
+      const address = client.options.hosts.map((h) => h.toString()).join(',');
+      await client.connect();
+      if (options.drop) {
+        const started = Date.now();
+        const log = (c: GuardCommand) =>
+          hooks.onCommand({
+            step: 0,
+            steps: 0,
+            description: '--drop',
+            target: 'target',
+            address,
+            purpose: 'apply',
+            ...c,
+            durationMs: Date.now() - started,
+          });
+        try {
+          // --drop is the user's consent (lib/server/data-guard).
+          await dropDatabase(client, options.db, guardPolicy(target.origin, true), log);
+        } catch (err) {
+          throw new RunError(
+            `--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${messageOf(err)}`,
+          );
+        }
       }
-    }
-    if (!options.setup) return { steps: [] };
-    return await applyDistribution(client, options, address, hooks);
-  }, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS });
+      if (!options.setup) return { steps: [] };
+      return await applyDistribution(client, options, address, hooks);
+    },
+    { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS },
+  );
 }
 
-async function applyDistribution(client: MongoClient, options: PrepareOptions, address: string, hooks: PrepareHooks): Promise<Prepared> {
+async function applyDistribution(
+  client: MongoClient,
+  options: PrepareOptions,
+  address: string,
+  hooks: PrepareHooks,
+): Promise<Prepared> {
   const plan = options.setup!;
   const sharding = plan.topology.sharding!;
   const admin = client.db('admin');
   // What the cluster is: logged like the plan's own checks.
   const ask = async (command: Record<string, unknown>) => {
     const started = Date.now();
-    const entry = { step: 0, steps: 0, description: '--setup', target: 'mongos-0', address, db: 'admin', command, purpose: 'check' as const };
+    const entry = {
+      step: 0,
+      steps: 0,
+      description: '--setup',
+      target: 'mongos-0',
+      address,
+      db: 'admin',
+      command,
+      purpose: 'check' as const,
+    };
     try {
       const reply = await admin.command(command);
       hooks.onCommand({ ...entry, ok: true, durationMs: Date.now() - started });
       return reply;
     } catch (err) {
-      hooks.onCommand({ ...entry, ok: false, error: messageOf(err), durationMs: Date.now() - started });
+      hooks.onCommand({
+        ...entry,
+        ok: false,
+        error: messageOf(err),
+        durationMs: Date.now() - started,
+      });
       throw err;
     }
   };
@@ -78,22 +124,45 @@ async function applyDistribution(client: MongoClient, options: PrepareOptions, a
     const reply = await ask({ listShards: 1 });
     shardIds = ((reply.shards as { _id: string }[] | undefined) ?? []).map((s) => s._id);
   } catch (err) {
-    throw new RunError(`--setup: ${redactUri(options.target.uri)} did not answer listShards (${messageOf(err)}); --setup needs a mongos of a sharded cluster`);
+    throw new RunError(
+      `--setup: ${redactUri(options.target.uri)} did not answer listShards (${messageOf(err)}); --setup needs a mongos of a sharded cluster`,
+    );
   }
   const build = await ask({ buildInfo: 1 });
   // The patch matters (6.0.3 stops auto-splitting; hello from 4.4.2): keep X.Y.Z, drop a suffix such as -rc0.
-  const version = typeof build.version === 'string' ? (/^\d+\.\d+(\.\d+)?/.exec(build.version)?.[0] ?? plan.topology.serverVersion.text) : plan.topology.serverVersion.text;
-  hooks.onNote(`existing cluster: shards ${shardIds.join(', ') || '(none)'}, MongoDB ${String(build.version ?? 'unknown')}`);
+  const version =
+    typeof build.version === 'string'
+      ? (/^\d+\.\d+(\.\d+)?/.exec(build.version)?.[0] ?? plan.topology.serverVersion.text)
+      : plan.topology.serverVersion.text;
+  hooks.onNote(
+    `existing cluster: shards ${shardIds.join(', ') || '(none)'}, MongoDB ${String(build.version ?? 'unknown')}`,
+  );
   // primaryShard: null = leave the database's primary shard alone; moves already in place are skipped by their checks.
-  const { steps, warnings } = dataDistributionSteps(sharding, { shardIds, serverVersion: parseServerVersion(version, '--uri (the cluster\'s buildInfo.version)'), target: 'mongos-0', primaryShard: null });
+  const { steps, warnings } = dataDistributionSteps(sharding, {
+    shardIds,
+    serverVersion: parseServerVersion(version, "--uri (the cluster's buildInfo.version)"),
+    target: 'mongos-0',
+    primaryShard: null,
+  });
   for (const w of warnings) hooks.onNote(`warning: ${w}`);
-  const targets: SetupPlan['targets'] = { 'mongos-0': { name: 'mongos-0', kind: 'mongos', address } };
+  const targets: SetupPlan['targets'] = {
+    'mongos-0': { name: 'mongos-0', kind: 'mongos', address },
+  };
   // The existing cluster's processes are not ours: only the version notes apply (no cache or quiesce note).
   const applied: SetupPlan = { ...plan, steps, targets, notes: versionNotes(plan.topology) };
   hooks.onPlanned?.(applied);
-  const connector = driverConnector({ uri: options.target.uri, clientOptions: { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS, ...options.target.clientOptions } });
+  const connector = driverConnector({
+    uri: options.target.uri,
+    clientOptions: {
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
+      ...options.target.clientOptions,
+    },
+  });
   try {
-    await applyPlan({ steps, targets }, connector.connect, { onCommand: (e) => hooks.onCommand(e), onStep: (e) => hooks.onStep?.(e) });
+    await applyPlan({ steps, targets }, connector.connect, {
+      onCommand: (e) => hooks.onCommand(e),
+      onStep: (e) => hooks.onStep?.(e),
+    });
   } finally {
     await connector.close().catch(() => undefined);
   }

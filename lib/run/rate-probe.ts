@@ -23,15 +23,29 @@ export interface ProbeSettings {
 export type ProbeNews = { clients: number; opsPerSec: number } | { probe: RateProbe };
 
 /** Runs the probe; undefined when it was interrupted before it measured anything. */
-export async function probeMaximum(executor: StepExecutor, settings: ProbeSettings, tell: (news: ProbeNews) => void, signal?: AbortSignal): Promise<RateProbe | undefined> {
+export async function probeMaximum(
+  executor: StepExecutor,
+  settings: ProbeSettings,
+  tell: (news: ProbeNews) => void,
+  signal?: AbortSignal,
+): Promise<RateProbe | undefined> {
   const opsPerSec: number[] = [];
   const bound: boolean[] = [];
   for (const clients of settings.clients) {
     if (signal?.aborted) break;
-    const plan: StepPlan = { clients, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, randomSeed: settings.randomSeed, overrunLimitMs: settings.overrunLimitMs };
+    const plan: StepPlan = {
+      clients,
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      randomSeed: settings.randomSeed,
+      overrunLimitMs: settings.overrunLimitMs,
+    };
     const { measurement: m, failure } = await executor.runStep(plan, 1, { signal });
     const failed = failure ?? m.cut ?? m.lostServer;
-    if (failed) throw new Error(`the --rate probe with ${clients} client${clients === 1 ? '' : 's'} failed: ${failed}`);
+    if (failed)
+      throw new Error(
+        `the --rate probe with ${clients} client${clients === 1 ? '' : 's'} failed: ${failed}`,
+      );
     if (m.elapsedSeconds <= 0) break;
     const rate = Math.round(((m.reads + m.writes) / m.elapsedSeconds) * 10) / 10;
     opsPerSec.push(rate);
@@ -42,7 +56,10 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
   if (opsPerSec.length === 0) return undefined;
   const best = opsPerSec.indexOf(Math.max(...opsPerSec));
   const maxOpsPerSec = opsPerSec[best];
-  if (!(maxOpsPerSec > 0)) throw new Error('the --rate probe measured 0 ops/s: no maximum to take a share of (do the ops succeed?)');
+  if (!(maxOpsPerSec > 0))
+    throw new Error(
+      'the --rate probe measured 0 ops/s: no maximum to take a share of (do the ops succeed?)',
+    );
   const probe: RateProbe = {
     share: settings.share,
     clients: settings.clients.slice(0, opsPerSec.length),
@@ -59,7 +76,18 @@ export async function probeMaximum(executor: StepExecutor, settings: ProbeSettin
 }
 
 /** The probe's settings from the run's options (its client counts default to the sweep's). */
-export function probeSettings(options: RunOptions, share: number, overrunLimitMs: number | undefined): ProbeSettings {
+export function probeSettings(
+  options: RunOptions,
+  share: number,
+  overrunLimitMs: number | undefined,
+): ProbeSettings {
   const probe = options.rateProbe ?? { seconds: 3, warmupSeconds: 1 };
-  return { share, clients: probe.clients ?? options.clients, seconds: probe.seconds, warmupSeconds: probe.warmupSeconds, randomSeed: options.randomSeed, overrunLimitMs };
+  return {
+    share,
+    clients: probe.clients ?? options.clients,
+    seconds: probe.seconds,
+    warmupSeconds: probe.warmupSeconds,
+    randomSeed: options.randomSeed,
+    overrunLimitMs,
+  };
 }

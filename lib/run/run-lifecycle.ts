@@ -80,12 +80,18 @@ export class RunLifecycle {
     });
     emit({ type: 'connected', target });
     // What the loader may replace (lib/server/data-guard), refused before anything else is done on the server.
-    const guard = guardPolicy(server.origin, options.drop === true, '--drop', `it drops database ${options.ns.split('.')[0]} first`);
+    const guard = guardPolicy(
+      server.origin,
+      options.drop === true,
+      '--drop',
+      `it drops database ${options.ns.split('.')[0]} first`,
+    );
     const closeClient = () => client.close().catch(() => undefined);
     if (options.setup || options.load) {
       const ns = parseNamespace(options.ns, false)!;
       try {
-        if (options.setup) await assertSetupMayRun(client, setupFor(options.setup, options.clients[0]), guard);
+        if (options.setup)
+          await assertSetupMayRun(client, setupFor(options.setup, options.clients[0]), guard);
         else await assertMayReplace(client, ns.db, ns.coll, guard);
       } catch (err) {
         await closeClient();
@@ -93,7 +99,8 @@ export class RunLifecycle {
       }
     }
     const result = begin(target, startedAt);
-    if (options.slo && options.slo.length > 0) result.slo = emptySloSection(options.slo, options.sloAbort === true);
+    if (options.slo && options.slo.length > 0)
+      result.slo = emptySloSection(options.slo, options.sloAbort === true);
     hooks.stepExecutor?.describeRun?.(result);
     let serverStats: ServerStatsRecorder | undefined;
     try {
@@ -102,11 +109,19 @@ export class RunLifecycle {
         const started = await startServerStats(
           (command) => client.db('admin').command(command),
           client.options.hosts.map((h) => h.toString()),
-          { intervalMs: options.serverStatsIntervalMs, connect: hooks.connectProcess ?? driverProcessConnector(options.serverStatsIntervalMs ?? 1000, server.clientOptions) },
+          {
+            intervalMs: options.serverStatsIntervalMs,
+            connect:
+              hooks.connectProcess ??
+              driverProcessConnector(options.serverStatsIntervalMs ?? 1000, server.clientOptions),
+          },
         );
         serverStats = started.recorder;
         // What each sampled process says about itself (version, engine, cache, options, host), before the load.
-        if (serverStats) result.target.processes = await serverStats.eachProcess((run, p) => readProcessFactsAnew(run, p.id));
+        if (serverStats)
+          result.target.processes = await serverStats.eachProcess((run, p) =>
+            readProcessFactsAnew(run, p.id),
+          );
         // Not sampled at all: the result still says why (the report shows it instead of server charts).
         if (!serverStats) result.server = unsampledSection(started.warnings);
         for (const text of started.warnings) emit({ type: 'server-stats', text });
@@ -115,7 +130,12 @@ export class RunLifecycle {
       await new RunLifecycle(result, emit, closeClient, resultsPath, serverStats).close();
       throw err;
     }
-    return { run: new RunLifecycle(result, emit, closeClient, resultsPath, serverStats), client, server, guard };
+    return {
+      run: new RunLifecycle(result, emit, closeClient, resultsPath, serverStats),
+      client,
+      server,
+      guard,
+    };
   }
 
   /** Writes the result so far: the sampler's section and every step's warnings, computed before it is written. */
@@ -140,7 +160,10 @@ export class RunLifecycle {
     } else {
       result.complete = 'complete' in ending;
       // Keep what a failed step (--on-error continue) already said.
-      if ('incomplete' in ending) result.incompleteReason = result.incompleteReason ? `${ending.incomplete}; ${result.incompleteReason}` : ending.incomplete;
+      if ('incomplete' in ending)
+        result.incompleteReason = result.incompleteReason
+          ? `${ending.incomplete}; ${result.incompleteReason}`
+          : ending.incomplete;
     }
     result.finishedAt = new Date().toISOString();
     await this.save();

@@ -7,7 +7,14 @@
  */
 import { z } from 'zod';
 import { intArg, intListArg, positiveInt } from '../config/validate';
-import { option, spellFlags, TableDefaults, tableDefaults, tableShape, TableValues } from '../config/option-table';
+import {
+  option,
+  spellFlags,
+  TableDefaults,
+  tableDefaults,
+  tableShape,
+  TableValues,
+} from '../config/option-table';
 import { PRESET_NAMES } from '../workload/language/presets';
 import { RESET_CHOICES } from '../workload/language/setup-spec';
 
@@ -35,17 +42,31 @@ export function rateArg(value: string): number | string {
 
 /** --warmup: whole seconds, or auto. */
 function warmupArg(flag: string) {
-  return (value: string): number | 'auto' => (value.trim() === 'auto' ? 'auto' : intArg(flag)(value));
+  return (value: string): number | 'auto' =>
+    value.trim() === 'auto' ? 'auto' : intArg(flag)(value);
 }
 
 /** A repeatable flag: every value given, in order. */
-const repeatable = () => (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+const repeatable = () => (value: string, previous: string[] | undefined) => [
+  ...(previous ?? []),
+  value,
+];
 
-const clientCount = (what: string, why = ' (one connection per client)') => positiveInt(what).max(MAX_CLIENTS, `${what} must be at most ${MAX_CLIENTS}${why}`);
+const clientCount = (what: string, why = ' (one connection per client)') =>
+  positiveInt(what).max(MAX_CLIENTS, `${what} must be at most ${MAX_CLIENTS}${why}`);
 
 export const RUN_OPTIONS = {
-  workload: option({ flag: '--workload <name>', help: `a preset: ${PRESET_NAMES.join(', ')}`, schema: z.string(), default: '6to1' }),
-  workloadFile: option({ flag: '--workload-file <file>', help: 'a benchRun ops array (JSON), or {"ops": [...], "ns": "db.coll", "setup": [...]}', schema: z.string() }),
+  workload: option({
+    flag: '--workload <name>',
+    help: `a preset: ${PRESET_NAMES.join(', ')}`,
+    schema: z.string(),
+    default: '6to1',
+  }),
+  workloadFile: option({
+    flag: '--workload-file <file>',
+    help: 'a benchRun ops array (JSON), or {"ops": [...], "ns": "db.coll", "setup": [...]}',
+    schema: z.string(),
+  }),
   reset: option({
     flag: '--reset <when>',
     help: "when the workload's set-up (or the loader) runs: once before the sweep, or each-step: before every client count and trial",
@@ -58,8 +79,20 @@ export const RUN_OPTIONS = {
     schema: z.array(clientCount('each client count')).min(1, 'expected at least one client count'),
     arg: intListArg,
   }),
-  maxClients: option({ flag: '--max-clients <n>', help: 'sweep 1, 2, 4, ... up to n', schema: clientCount('the maximum client count'), default: 64, arg: intArg }),
-  seconds: option({ flag: '--seconds <s>', help: 'measured seconds per step', schema: positiveInt('seconds per step'), default: 10, arg: intArg }),
+  maxClients: option({
+    flag: '--max-clients <n>',
+    help: 'sweep 1, 2, 4, ... up to n',
+    schema: clientCount('the maximum client count'),
+    default: 64,
+    arg: intArg,
+  }),
+  seconds: option({
+    flag: '--seconds <s>',
+    help: 'measured seconds per step',
+    schema: positiveInt('seconds per step'),
+    default: 10,
+    arg: intArg,
+  }),
   // The API and config files say opCount: their `ops` is the workload's op array.
   opCount: option({
     flag: '--ops <n>',
@@ -69,19 +102,33 @@ export const RUN_OPTIONS = {
   }),
   warmup: option({
     flag: '--warmup <s>',
-    help: (d) => `seconds run before each measured step, not counted (default: ${d}); auto: until the last 10 one-second ops/s are level (slope within +-1% per second), at most --warmup-max`,
-    schema: z.union([z.literal('auto'), z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0')], { error: 'must be auto or a whole number of seconds >= 0' }),
+    help: (d) =>
+      `seconds run before each measured step, not counted (default: ${d}); auto: until the last 10 one-second ops/s are level (slope within +-1% per second), at most --warmup-max`,
+    schema: z.union(
+      [
+        z.literal('auto'),
+        z.number().int('warm-up seconds must be an integer').min(0, 'warm-up seconds must be >= 0'),
+      ],
+      { error: 'must be auto or a whole number of seconds >= 0' },
+    ),
     default: 2,
     arg: warmupArg,
   }),
   warmupMax: option({
     flag: '--warmup-max <s>',
-    help: (d) => `with --warmup auto: the most seconds a step warms up; at the cap it is measured anyway and marked not-steady (default: ${d})`,
+    help: (d) =>
+      `with --warmup auto: the most seconds a step warms up; at the cap it is measured anyway and marked not-steady (default: ${d})`,
     schema: positiveInt('the warm-up cap (seconds)'),
     default: 60,
     arg: intArg,
   }),
-  trials: option({ flag: '--trials <n>', help: 'trials per client count: mean, median and stdev across them', schema: positiveInt('trials per step'), default: 1, arg: intArg }),
+  trials: option({
+    flag: '--trials <n>',
+    help: 'trials per client count: mean, median and stdev across them',
+    schema: positiveInt('trials per step'),
+    default: 1,
+    arg: intArg,
+  }),
   rate: option({
     flag: '--rate <rate>',
     help: "the open model: ops start on a schedule, latency from each op's due time; 500 (ops/s), 80% (of a maximum a closed probe measures first) or stages 100:30s,2000:2m (ramps; see below)",
@@ -99,7 +146,9 @@ export const RUN_OPTIONS = {
   rateProbeClients: option({
     flag: '--rate-probe-clients <list>',
     help: "with --rate N%: the closed probe's client counts (default: the sweep's)",
-    schema: z.array(clientCount('each client count', '')).min(1, 'expected at least one client count'),
+    schema: z
+      .array(clientCount('each client count', ''))
+      .min(1, 'expected at least one client count'),
     arg: intListArg,
   }),
   replayRate: option({
@@ -107,29 +156,60 @@ export const RUN_OPTIONS = {
     help: 'with a captured --workload-file: issue ops at 1x, 2x, 0.5x... the rate its source served (an open model, as --rate)',
     schema: z.string(),
   }),
-  docs: option({ flag: '--docs <n>', help: 'documents to load, _id 0..n-1', schema: z.number().int('must be an integer').min(1, 'at least 1 document'), default: 10_000, arg: intArg }),
+  docs: option({
+    flag: '--docs <n>',
+    help: 'documents to load, _id 0..n-1',
+    schema: z.number().int('must be an integer').min(1, 'at least 1 document'),
+    default: 10_000,
+    arg: intArg,
+  }),
   docSize: option({
     flag: '--doc-size <bytes>',
     help: 'approximate BSON size of each document',
-    schema: z.number().int('must be an integer').min(16, 'documents are at least 16 bytes').max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)'),
+    schema: z
+      .number()
+      .int('must be an integer')
+      .min(16, 'documents are at least 16 bytes')
+      .max(16 * 1024 * 1024, 'at most 16 MB (the BSON limit)'),
     default: 1024,
     arg: intArg,
   }),
-  batchSize: option({ flag: '--batch-size <n>', help: 'documents per insert batch while loading', schema: positiveInt('the batch size'), default: 256, arg: intArg }),
+  batchSize: option({
+    flag: '--batch-size <n>',
+    help: 'documents per insert batch while loading',
+    schema: positiveInt('the batch size'),
+    default: 256,
+    arg: intArg,
+  }),
   writeConcern: option({
     flag: '--write-concern <w>',
     help: 'for loading and for workload writes without one: 1, majority, or {"w":1,"j":true}',
     // The flag gives text; a config file or the API may give a number or an object (YAML's `writeConcern: {w: 1, j: true}`).
     schema: z.union([z.string(), z.number(), z.record(z.string(), z.unknown())]),
   }),
-  load: option({ flag: '--no-load', help: "use the existing data (--docs must match it); the workload's own writes change it (--no-load is that consent)", schema: z.boolean() }),
+  load: option({
+    flag: '--no-load',
+    help: "use the existing data (--docs must match it); the workload's own writes change it (--no-load is that consent)",
+    schema: z.boolean(),
+  }),
   docsLike: option({
     flag: '--docs-like <source>',
     help: 'load documents shaped like yours: a capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll ($sample; types, sizes, ranges; no value copied)',
     schema: z.string().min(1, 'must not be empty'),
   }),
-  ns: option({ flag: '--ns <db.coll>', help: 'namespace of the loaded documents, instead of --db/--collection', schema: z.string(), default: 'mongo_bench.docs' }),
-  seed: option({ flag: '--seed <n>', help: 'random seed; client i uses seed + i', schema: z.number().int('must be an integer'), default: 1314159265, arg: intArg }),
+  ns: option({
+    flag: '--ns <db.coll>',
+    help: 'namespace of the loaded documents, instead of --db/--collection',
+    schema: z.string(),
+    default: 'mongo_bench.docs',
+  }),
+  seed: option({
+    flag: '--seed <n>',
+    help: 'random seed; client i uses seed + i',
+    schema: z.number().int('must be an integer'),
+    default: 1314159265,
+    arg: intArg,
+  }),
   serverSelectionTimeout: option({
     flag: '--server-selection-timeout <ms>',
     help: 'give up on an unreachable server after this long',
@@ -142,13 +222,17 @@ export const RUN_OPTIONS = {
     help: 'per-operation time limit (driver timeoutMS, maxTimeMS on the server); a step still running this long after its window is cut and marked failed',
     schema: positiveInt('the operation timeout (ms)'),
     default: 30_000,
-  arg: intArg,
+    arg: intArg,
   }),
   maxErrorRate: option({
     flag: '--max-error-rate <percent>',
-    help: (d) => `a step in which more than this share of the ops failed is a failed step, exit 1 (default: ${Number(d) * 100}%; 0%: any failed op)`,
+    help: (d) =>
+      `a step in which more than this share of the ops failed is a failed step, exit 1 (default: ${Number(d) * 100}%; 0%: any failed op)`,
     // "50%", "0%" from a flag or a file; a number is a fraction (from the API).
-    schema: z.union([z.string(), z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1')]),
+    schema: z.union([
+      z.string(),
+      z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
+    ]),
     default: 0.5,
   }),
   onError: option({
@@ -157,16 +241,33 @@ export const RUN_OPTIONS = {
     schema: z.enum(ON_ERROR_CHOICES, { error: `must be ${ON_ERROR_CHOICES.join(' or ')}` }),
     default: 'stop',
   }),
-  serverStats: option({ flag: '--no-server-stats', help: "do not sample the servers' serverStatus during the run (no server charts, no consistency check)", schema: z.boolean() }),
+  serverStats: option({
+    flag: '--no-server-stats',
+    help: "do not sample the servers' serverStatus during the run (no server charts, no consistency check)",
+    schema: z.boolean(),
+  }),
   workers: option({
     flag: '--workers <n>',
     help: 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))',
-    schema: z.union([z.literal('auto'), positiveInt('the worker count').max(MAX_WORKERS, `the worker count must be at most ${MAX_WORKERS}`)], {
-      error: `must be auto or a whole number from 1 to ${MAX_WORKERS}`,
-    }),
+    schema: z.union(
+      [
+        z.literal('auto'),
+        positiveInt('the worker count').max(
+          MAX_WORKERS,
+          `the worker count must be at most ${MAX_WORKERS}`,
+        ),
+      ],
+      {
+        error: `must be auto or a whole number from 1 to ${MAX_WORKERS}`,
+      },
+    ),
     arg: () => workersArg,
   }),
-  testDouble: option({ flag: '--test-double', help: 'mark the server as a test double in the result (auto-detected for mongo-java-server)', schema: z.boolean() }),
+  testDouble: option({
+    flag: '--test-double',
+    help: 'mark the server as a test double in the result (auto-detected for mongo-java-server)',
+    schema: z.boolean(),
+  }),
   slo: option({
     flag: '--slo <objective>',
     help: "a service-level objective checked on every step, repeatable: 'reads.p99<5ms', 'errors<0.1%', 'total>2000/s'; scoped: 'total@8>4000/s' (8 clients), 'total@best>4000/s' (the best step) (exit 99 when one fails)",
@@ -174,11 +275,26 @@ export const RUN_OPTIONS = {
     schema: z.union([z.string(), z.array(z.string())]),
     arg: repeatable,
   }),
-  sloAbort: option({ flag: '--slo-abort', help: 'with --slo: stop the sweep at the first failed objective (what was measured is kept, marked incomplete)', schema: z.boolean() }),
+  sloAbort: option({
+    flag: '--slo-abort',
+    help: 'with --slo: stop the sweep at the first failed objective (what was measured is kept, marked incomplete)',
+    schema: z.boolean(),
+  }),
   /** Config files and the API only: several workloads at once on one clock, validated by lib/run/scenario-spec.ts. */
-  scenarios: option({ help: 'several workloads at once on one clock (a config file or the API)', schema: z.array(z.unknown()) }),
-  label: option({ flag: '--label <label>', help: 'name of this run (default: the workload name)', schema: z.string().min(1, 'must not be empty') }),
-  out: option({ flag: '--out <dir>', help: 'output folder (default: reports/<timestamp>-<label>/)', schema: z.string().min(1, 'must not be empty') }),
+  scenarios: option({
+    help: 'several workloads at once on one clock (a config file or the API)',
+    schema: z.array(z.unknown()),
+  }),
+  label: option({
+    flag: '--label <label>',
+    help: 'name of this run (default: the workload name)',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  out: option({
+    flag: '--out <dir>',
+    help: 'output folder (default: reports/<timestamp>-<label>/)',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
 };
 
 spellFlags(RUN_OPTIONS);
@@ -190,12 +306,23 @@ export const RUN_OUTPUT_OPTIONS = {
     help: 'also keep the result in a results store: a folder, or mongodb://host/db[.collection] (default: env MONGO_BENCH_STORE); mongo-bench history reads it',
     schema: z.string().min(1, 'must not be empty'),
   }),
-  json: option({ flag: '--json', help: 'print the result document on stdout, and nothing else there (progress and tables go to stderr)', schema: z.boolean() }),
-  quiet: option({ flag: '--quiet', help: 'no progress and no tables; errors, warnings and the output folder only', schema: z.boolean() }),
+  json: option({
+    flag: '--json',
+    help: 'print the result document on stdout, and nothing else there (progress and tables go to stderr)',
+    schema: z.boolean(),
+  }),
+  quiet: option({
+    flag: '--quiet',
+    help: 'no progress and no tables; errors, warnings and the output folder only',
+    schema: z.boolean(),
+  }),
 };
 
 /** The rows run's --help shows under "Output:" (the others go under "Benchmark:"), before RUN_OUTPUT_OPTIONS. */
-export const RUN_OUTPUT_KEYS = ['label', 'out'] as const satisfies readonly (keyof typeof RUN_OPTIONS)[];
+export const RUN_OUTPUT_KEYS = [
+  'label',
+  'out',
+] as const satisfies readonly (keyof typeof RUN_OPTIONS)[];
 
 /** The benchmark's options as flags, config files and the API give them (validated by benchmarkShape). */
 export const benchmarkShape = tableShape(RUN_OPTIONS);

@@ -12,17 +12,40 @@ import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { parseNamespace } from '../workload/language/op-spec';
 import { parseSetup, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
-import { arrivalTimes, parseRateText, RateSpec, ScheduledRate } from '../workload/language/rate-spec';
+import {
+  arrivalTimes,
+  parseRateText,
+  RateSpec,
+  ScheduledRate,
+} from '../workload/language/rate-spec';
 import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
 import type { TargetFlags } from '../server/flags';
-import { compileScenario, parseScenarios, RATE_SCENARIO_CLIENTS, ScenarioSpec } from './scenario-spec';
+import {
+  compileScenario,
+  parseScenarios,
+  RATE_SCENARIO_CLIENTS,
+  ScenarioSpec,
+} from './scenario-spec';
 import { dropUndefined, fileTimestamp } from '../common/values';
-import { BenchmarkFlags, benchmarkShape, RUN_DEFAULTS, RUN_OUTPUT_OPTIONS } from './run-option-table';
+import {
+  BenchmarkFlags,
+  benchmarkShape,
+  RUN_DEFAULTS,
+  RUN_OUTPUT_OPTIONS,
+} from './run-option-table';
 import type { TableValues } from '../config/option-table';
 import type { OnError } from './run-option-table';
 
-export { benchmarkShape, MAX_CLIENTS, MAX_WORKERS, ON_ERROR_CHOICES, rateArg, RUN_DEFAULTS, workersArg } from './run-option-table';
+export {
+  benchmarkShape,
+  MAX_CLIENTS,
+  MAX_WORKERS,
+  ON_ERROR_CHOICES,
+  rateArg,
+  RUN_DEFAULTS,
+  workersArg,
+} from './run-option-table';
 export type { BenchmarkFlags, OnError } from './run-option-table';
 
 /** The seconds --rate 80%'s closed probe runs each client count by default (plus one second of warm-up). */
@@ -121,10 +144,13 @@ export type OutputFlags = TableValues<typeof RUN_OUTPUT_OPTIONS> & {
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 
-
 const flagsSchema = z
   .object({
-    uri: z.string({ error: 'required: the deployment to benchmark, e.g. --uri mongodb://127.0.0.1:27017' }).min(1, 'must not be empty'),
+    uri: z
+      .string({
+        error: 'required: the deployment to benchmark, e.g. --uri mongodb://127.0.0.1:27017',
+      })
+      .min(1, 'must not be empty'),
     json: z.boolean().optional(),
     ...benchmarkShape,
   })
@@ -139,25 +165,37 @@ export function parseWriteConcern(text: string): Record<string, unknown> {
     try {
       parsed = JSON.parse(trimmed);
     } catch {
-      throw new UsageError(`expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`, { option: 'writeConcern' });
+      throw new UsageError(
+        `expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`,
+        { option: 'writeConcern' },
+      );
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`expected a JSON object, got ${text}`, { option: 'writeConcern' });
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new UsageError(`expected a JSON object, got ${text}`, { option: 'writeConcern' });
     for (const key of Object.keys(parsed)) {
       const fields = ['w', 'j', 'wtimeout', 'wtimeoutMS'];
       if (!fields.includes(key)) {
         // "journal" is the driver's and the old shell's name for the server's "j".
         const suggestion = key.toLowerCase() === 'journal' ? 'j' : closest(key, fields);
-        throw new UsageError(`unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`, { option: 'writeConcern' });
+        throw new UsageError(
+          `unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; fields: ${fields.join(', ')}`,
+          { option: 'writeConcern' },
+        );
       }
     }
     return parsed as Record<string, unknown>;
   }
   if (/^[A-Za-z][\w-]*$/.test(trimmed)) return { w: trimmed };
-  throw new UsageError(`expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`, { option: 'writeConcern' });
+  throw new UsageError(
+    `expected 1, majority, or a JSON object like {"w":1,"j":true}, got ${text}`,
+    { option: 'writeConcern' },
+  );
 }
 
 /** --write-concern as text (a flag), a number or an object (a config file, the API): parsed as the flag's text. */
-function writeConcernOf(given: BenchmarkFlags['writeConcern']): Record<string, unknown> | undefined {
+function writeConcernOf(
+  given: BenchmarkFlags['writeConcern'],
+): Record<string, unknown> | undefined {
   if (given === undefined) return undefined;
   return parseWriteConcern(typeof given === 'object' ? JSON.stringify(given) : String(given));
 }
@@ -172,18 +210,41 @@ function safeLabel(label: string): string {
  * run's warm-up and measured seconds (workload/replay-curve: a longer capture is cut, a shorter one
  * repeats); `rate` is the capture's average times N either way (`capture.opsPerSecond`).
  */
-function replayRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions, 'rate' | 'arrival'> {
-  if (flags.rate !== undefined) throw new UsageError('options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one');
+function replayRate(
+  flags: BenchmarkFlags,
+  spanSeconds: number,
+): Pick<RunOptions, 'rate' | 'arrival'> {
+  if (flags.rate !== undefined)
+    throw new UsageError(
+      'options --rate and --replay-rate cannot be combined: give the rate, or a multiple of the captured one',
+    );
   const m = /^(\d+(?:\.\d+)?)x?$/i.exec(String(flags.replayRate).trim());
   const multiple = m ? Number(m[1]) : NaN;
-  if (!(multiple > 0)) throw new UsageError(`expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`, { option: 'replayRate' });
-  if (flags.workloadFile === undefined) throw new UsageError('needs --workload-file: a workload written by mongo-bench capture', { option: 'replayRate', joint: ' ' });
+  if (!(multiple > 0))
+    throw new UsageError(`expected a multiple such as 1x, 2x or 0.5x, got "${flags.replayRate}"`, {
+      option: 'replayRate',
+    });
+  if (flags.workloadFile === undefined)
+    throw new UsageError('needs --workload-file: a workload written by mongo-bench capture', {
+      option: 'replayRate',
+      joint: ' ',
+    });
   const captured = readWorkloadFile(flags.workloadFile).capture;
-  if (!captured) throw new UsageError(`workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`, { option: 'replayRate' });
+  if (!captured)
+    throw new UsageError(
+      `workload file ${flags.workloadFile} has no "capture" rate (write it with mongo-bench capture)`,
+      { option: 'replayRate' },
+    );
   const rate = captured.opsPerSecond * multiple;
   // A file without the per-second curve (written before it was recorded) replays its average rate.
   if (!captured.perSecond) return { rate };
-  return { arrival: replayStages({ perSecond: captured.perSecond, bucketSeconds: captured.bucketSeconds }, multiple, spanSeconds) };
+  return {
+    arrival: replayStages(
+      { perSecond: captured.perSecond, bucketSeconds: captured.bucketSeconds },
+      multiple,
+      spanSeconds,
+    ),
+  };
 }
 
 /**
@@ -191,8 +252,18 @@ function replayRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions
  * before anything starts (a capture's curve may open with a burst and then fall silent, its burst all in
  * the warm-up).
  */
-function refuseEmptyWindow(flags: BenchmarkFlags, rate: Pick<RunOptions, 'rate' | 'arrival'>, warmupSeconds: number, seconds: number): void {
-  const spec: ScheduledRate | undefined = rate.rate !== undefined ? { kind: 'constant', opsPerSecond: rate.rate } : rate.arrival?.kind === 'shareOfMax' ? undefined : rate.arrival;
+function refuseEmptyWindow(
+  flags: BenchmarkFlags,
+  rate: Pick<RunOptions, 'rate' | 'arrival'>,
+  warmupSeconds: number,
+  seconds: number,
+): void {
+  const spec: ScheduledRate | undefined =
+    rate.rate !== undefined
+      ? { kind: 'constant', opsPerSecond: rate.rate }
+      : rate.arrival?.kind === 'shareOfMax'
+        ? undefined
+        : rate.arrival;
   if (!spec) return;
   for (const at of arrivalTimes(spec, warmupSeconds + seconds)) if (at >= warmupSeconds) return;
   const option = flags.replayRate !== undefined ? 'replayRate' : 'rate';
@@ -216,15 +287,30 @@ function refuseWithOps(flags: BenchmarkFlags): void {
   ];
   const given = clash.filter(([, value]) => value !== undefined).map(([name]) => name);
   if (given.length > 0) {
-    throw new UsageError(`cannot be combined with ${given.join(', ')} (a step of --ops N ends when its N ops are done: it has no seconds, no rate and no shared clock)`, { option: 'opCount' });
+    throw new UsageError(
+      `cannot be combined with ${given.join(', ')} (a step of --ops N ends when its N ops are done: it has no seconds, no rate and no shared clock)`,
+      { option: 'opCount' },
+    );
   }
 }
 
 /** --docs-like shapes what the built-in loader writes: it needs the loader. */
 function docsLikeFor(flags: BenchmarkFlags, setup: WorkloadSetup | undefined): DocsLikeSpec {
-  if (flags.load === false) throw new UsageError('shapes the documents the loader writes: it cannot be combined with --no-load', { option: 'docsLike', joint: ' ' });
-  if (setup && flags.workloadFile === undefined) throw new UsageError(`workload ${flags.workload} loads its own records (YCSB's), which --docs-like cannot shape`, { option: 'docsLike' });
-  if (setup) throw new UsageError(`workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`, { option: 'docsLike' });
+  if (flags.load === false)
+    throw new UsageError(
+      'shapes the documents the loader writes: it cannot be combined with --no-load',
+      { option: 'docsLike', joint: ' ' },
+    );
+  if (setup && flags.workloadFile === undefined)
+    throw new UsageError(
+      `workload ${flags.workload} loads its own records (YCSB's), which --docs-like cannot shape`,
+      { option: 'docsLike' },
+    );
+  if (setup)
+    throw new UsageError(
+      `workload file ${flags.workloadFile} has its own "setup", which replaces the loader --docs-like shapes`,
+      { option: 'docsLike' },
+    );
   return parseDocsLikeOption(flags.docsLike ?? '');
 }
 
@@ -237,14 +323,32 @@ function parseRateFlag(value: unknown): RateSpec {
     return parseRateText(value, 'option --rate');
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    throw new UsageError(err.problems.map((p) => (p.option === 'rate' && p.path ? { option: 'rate', text: `rate${pathText(p.path)}: ${p.text}` } : p)));
+    throw new UsageError(
+      err.problems.map((p) =>
+        p.option === 'rate' && p.path
+          ? { option: 'rate', text: `rate${pathText(p.path)}: ${p.text}` }
+          : p,
+      ),
+    );
   }
 }
 
 /** --rate in any form: a constant rate, stages, or a share of the maximum (with its probe). */
-function resolveRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
-  const probeFlag = flags.rateProbeSeconds !== undefined ? 'rateProbeSeconds' : flags.rateProbeClients !== undefined ? 'rateProbeClients' : undefined;
-  const needsShare = (option: string) => new UsageError('needs --rate with a share of the maximum, such as --rate 80%', { option, joint: ' ' });
+function resolveRate(
+  flags: BenchmarkFlags,
+  spanSeconds: number,
+): Pick<RunOptions, 'rate' | 'arrival' | 'rateProbe'> {
+  const probeFlag =
+    flags.rateProbeSeconds !== undefined
+      ? 'rateProbeSeconds'
+      : flags.rateProbeClients !== undefined
+        ? 'rateProbeClients'
+        : undefined;
+  const needsShare = (option: string) =>
+    new UsageError('needs --rate with a share of the maximum, such as --rate 80%', {
+      option,
+      joint: ' ',
+    });
   if (flags.replayRate !== undefined) {
     if (probeFlag) throw needsShare(probeFlag);
     return replayRate(flags, spanSeconds);
@@ -253,27 +357,40 @@ function resolveRate(flags: BenchmarkFlags, spanSeconds: number): Pick<RunOption
     if (probeFlag) throw needsShare(probeFlag);
     return {};
   }
-  if (typeof flags.rate === 'number' && !(flags.rate > 0)) throw new UsageError('the target rate must be > 0 ops/s', { option: 'rate' });
+  if (typeof flags.rate === 'number' && !(flags.rate > 0))
+    throw new UsageError('the target rate must be > 0 ops/s', { option: 'rate' });
   const spec = parseRateFlag(flags.rate);
   if (spec.kind !== 'shareOfMax' && probeFlag) throw needsShare(probeFlag);
   if (spec.kind === 'constant') return { rate: spec.opsPerSecond };
   if (spec.kind === 'stages') return { arrival: spec };
   return {
     arrival: spec,
-    rateProbe: { seconds: flags.rateProbeSeconds ?? RATE_PROBE_DEFAULT_SECONDS, warmupSeconds: 1, ...(flags.rateProbeClients ? { clients: flags.rateProbeClients } : {}) },
+    rateProbe: {
+      seconds: flags.rateProbeSeconds ?? RATE_PROBE_DEFAULT_SECONDS,
+      warmupSeconds: 1,
+      ...(flags.rateProbeClients ? { clients: flags.rateProbeClients } : {}),
+    },
   };
 }
 
 /** Validates the engine's flags and applies defaults (no --uri: the target is settled elsewhere). */
-export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new Date()): Omit<RunOptions, 'uri'> {
+export function resolveBenchmarkOptions(
+  flags: BenchmarkFlags,
+  now: Date = new Date(),
+): Omit<RunOptions, 'uri'> {
   if (flags.workload !== undefined && flags.workloadFile !== undefined) {
-    throw new UsageError('options --workload and --workload-file cannot be combined: choose a preset or a file');
+    throw new UsageError(
+      'options --workload and --workload-file cannot be combined: choose a preset or a file',
+    );
   }
   if (flags.clients !== undefined && flags.maxClients !== undefined) {
-    throw new UsageError('options --clients and --max-clients cannot be combined: give the list, or the maximum of 1, 2, 4, ...');
+    throw new UsageError(
+      'options --clients and --max-clients cannot be combined: give the list, or the maximum of 1, 2, 4, ...',
+    );
   }
   const ns = flags.ns ?? RUN_DEFAULTS.ns;
-  if (!parseNamespace(ns, false)) throw new UsageError(`expected "database.collection", got "${ns}"`, { option: 'ns' });
+  if (!parseNamespace(ns, false))
+    throw new UsageError(`expected "database.collection", got "${ns}"`, { option: 'ns' });
   const docs = flags.docs ?? RUN_DEFAULTS.docs;
   const docSize = flags.docSize ?? RUN_DEFAULTS.docSize;
 
@@ -284,33 +401,59 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     const file = readWorkloadFile(flags.workloadFile);
     workload = { name: file.name, ops: file.ops, file: flags.workloadFile };
     if (file.ns && flags.ns === undefined) workloadNs = file.ns;
-    if (file.setup !== undefined) setup = parseSetup(file.setup, workloadNs, `workload file ${flags.workloadFile}: `);
+    if (file.setup !== undefined)
+      setup = parseSetup(file.setup, workloadNs, `workload file ${flags.workloadFile}: `);
   } else {
     const name = flags.workload ?? RUN_DEFAULTS.workload;
     if (!isPresetName(name)) presetOps(name, { ns, docs, docSize }); // throws the named error
     workload = { name, ops: presetOps(name, { ns, docs, docSize }) };
     // A preset with its own records (YCSB's) loads them in place of the built-in loader, unless --no-load.
-    if (flags.load !== false) setup = presetSetup(name, { ns, docs, docSize, batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize });
+    if (flags.load !== false)
+      setup = presetSetup(name, {
+        ns,
+        docs,
+        docSize,
+        batchSize: flags.batchSize ?? RUN_DEFAULTS.batchSize,
+      });
   }
-  const scenarios = flags.scenarios !== undefined ? resolveScenarios(flags, { ns, docs, docSize }) : undefined;
+  const scenarios =
+    flags.scenarios !== undefined ? resolveScenarios(flags, { ns, docs, docSize }) : undefined;
   if (scenarios) {
     workload = scenariosWorkload(scenarios);
     workloadNs = ns;
   }
   // With scenarios: the connections they hold at most at once (the pool's size).
-  const clients = scenarios ? [scenarios.reduce((sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS), 0)] : flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients);
+  const clients = scenarios
+    ? [
+        scenarios.reduce(
+          (sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS),
+          0,
+        ),
+      ]
+    : (flags.clients ?? clientCountsUpTo(flags.maxClients ?? RUN_DEFAULTS.maxClients));
   const label = flags.label ?? workload.name;
   const slo = parseObjectives(flags.slo);
-  if (flags.sloAbort && slo.length === 0) throw new UsageError("needs at least one objective (--slo 'reads.p99<5ms')", { option: 'sloAbort' });
+  if (flags.sloAbort && slo.length === 0)
+    throw new UsageError("needs at least one objective (--slo 'reads.p99<5ms')", {
+      option: 'sloAbort',
+    });
   checkObjectiveScopes(slo, clients);
   const seconds = flags.seconds ?? RUN_DEFAULTS.seconds;
   const autoWarmup = flags.warmup === 'auto';
-  if (flags.warmupMax !== undefined && !autoWarmup) throw new UsageError('needs --warmup auto', { option: 'warmupMax' });
-  const warmupSeconds = flags.warmup === 'auto' ? 0 : flags.warmup ?? RUN_DEFAULTS.warmup;
+  if (flags.warmupMax !== undefined && !autoWarmup)
+    throw new UsageError('needs --warmup auto', { option: 'warmupMax' });
+  const warmupSeconds = flags.warmup === 'auto' ? 0 : (flags.warmup ?? RUN_DEFAULTS.warmup);
   if (autoWarmup && (flags.rate !== undefined || flags.replayRate !== undefined)) {
-    throw new UsageError("auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds", { option: 'warmup', joint: ' ' });
+    throw new UsageError(
+      "auto: it waits for the closed loop's ops/s to settle, which a rate (--rate, --replay-rate) fixes; give the warm-up in seconds",
+      { option: 'warmup', joint: ' ' },
+    );
   }
-  if (autoWarmup && flags.scenarios !== undefined) throw new UsageError('auto: not with scenarios (they share one clock); give the warm-up in seconds', { option: 'warmup', joint: ' ' });
+  if (autoWarmup && flags.scenarios !== undefined)
+    throw new UsageError(
+      'auto: not with scenarios (they share one clock); give the warm-up in seconds',
+      { option: 'warmup', joint: ' ' },
+    );
   if (flags.opCount !== undefined) refuseWithOps(flags);
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
@@ -322,7 +465,9 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     seconds,
     ...dropUndefined({ ops: flags.opCount }),
     warmupSeconds,
-    ...(autoWarmup ? { warmup: 'auto' as const, warmupMax: flags.warmupMax ?? RUN_DEFAULTS.warmupMax } : {}),
+    ...(autoWarmup
+      ? { warmup: 'auto' as const, warmupMax: flags.warmupMax ?? RUN_DEFAULTS.warmupMax }
+      : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     ...rate,
     load: flags.load ?? true,
@@ -338,7 +483,10 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
     onError: flags.onError ?? RUN_DEFAULTS.onError,
-    maxErrorRate: typeof flags.maxErrorRate === 'string' ? parsePercent('--max-error-rate', flags.maxErrorRate) : flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate,
+    maxErrorRate:
+      typeof flags.maxErrorRate === 'string'
+        ? parsePercent('--max-error-rate', flags.maxErrorRate)
+        : (flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate),
     ...dropUndefined({ workers: flags.workers }),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),
@@ -349,14 +497,36 @@ export function resolveBenchmarkOptions(flags: BenchmarkFlags, now: Date = new D
 }
 
 /** The options a scenario gives for itself: set at the top as well, they would say nothing. */
-const NOT_WITH_SCENARIOS = ['workload', 'workloadFile', 'clients', 'maxClients', 'rate', 'replayRate', 'trials'] as const;
+const NOT_WITH_SCENARIOS = [
+  'workload',
+  'workloadFile',
+  'clients',
+  'maxClients',
+  'rate',
+  'replayRate',
+  'trials',
+] as const;
 
 /** `scenarios`: validated and every scenario's ops compiled; errors name `option --scenarios[i]...` (re-aimed at the file or API key). */
-function resolveScenarios(flags: BenchmarkFlags, defaults: { ns: string; docs: number; docSize: number }): ScenarioSpec[] {
+function resolveScenarios(
+  flags: BenchmarkFlags,
+  defaults: { ns: string; docs: number; docSize: number },
+): ScenarioSpec[] {
   const clash = NOT_WITH_SCENARIOS.find((key) => flags[key] !== undefined);
-  if (clash) throw new UsageError('cannot be combined with scenarios (each scenario gives its own ops and clients or rate)', { option: clash });
-  if (flags.reset === 'each-step') throw new UsageError('each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)', { option: 'reset' });
-  const specs = parseScenarios(flags.scenarios, 'option --scenarios', { ...defaults, seconds: flags.seconds ?? RUN_DEFAULTS.seconds });
+  if (clash)
+    throw new UsageError(
+      'cannot be combined with scenarios (each scenario gives its own ops and clients or rate)',
+      { option: clash },
+    );
+  if (flags.reset === 'each-step')
+    throw new UsageError(
+      'each-step cannot be combined with scenarios (they run at once; the data is loaded once, before them)',
+      { option: 'reset' },
+    );
+  const specs = parseScenarios(flags.scenarios, 'option --scenarios', {
+    ...defaults,
+    seconds: flags.seconds ?? RUN_DEFAULTS.seconds,
+  });
   const wc = writeConcernOf(flags.writeConcern);
   specs.forEach((spec, i) => compileScenario(spec, `option --scenarios[${i}]`, wc));
   return specs;
@@ -373,13 +543,18 @@ export function defaultOutDir(label: string, now: Date): string {
 }
 
 /** Unchecked input: a choice among words (--reset's once or each-step) may be any text, which validation names. */
-export type TextChoices<T> = { [K in keyof T]: T[K] extends string | undefined ? string | undefined : T[K] };
+export type TextChoices<T> = {
+  [K in keyof T]: T[K] extends string | undefined ? string | undefined : T[K];
+};
 
 /**
  * The engine's options for an existing deployment (`--uri` required): what runBenchmark() takes.
  * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
  */
-export function resolveRunOptions(raw: TextChoices<BenchmarkFlags> & { uri?: string; json?: boolean }, now: Date = new Date()): RunOptions {
+export function resolveRunOptions(
+  raw: TextChoices<BenchmarkFlags> & { uri?: string; json?: boolean },
+  now: Date = new Date(),
+): RunOptions {
   const flags = parseOptions(flagsSchema, dropUndefined(raw));
   const { uri, json: _json, ...benchmark } = flags;
   void _json;

@@ -12,7 +12,15 @@ import { runPreset } from './presets';
 import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../agents/options';
 import { tableShape } from '../config/option-table';
 import { RUN_OUTPUT_OPTIONS } from './run-option-table';
-import { benchmarkShape, BenchmarkFlags, OutputFlags, resolveBenchmarkOptions, RunFlags, RunOptions, RUN_DEFAULTS } from './run-options';
+import {
+  benchmarkShape,
+  BenchmarkFlags,
+  OutputFlags,
+  resolveBenchmarkOptions,
+  RunFlags,
+  RunOptions,
+  RUN_DEFAULTS,
+} from './run-options';
 import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
 import { parseOptions } from '../config/validate';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
@@ -64,7 +72,10 @@ const EXCLUSIVE_GROUPS: (keyof RunFlags)[][] = [
 ];
 
 /** lower < higher: the higher source wins, and replaces any exclusive group it touches. */
-export function mergeSources(lower: Partial<RunFlags>, higher: Partial<RunFlags>): Partial<RunFlags> {
+export function mergeSources(
+  lower: Partial<RunFlags>,
+  higher: Partial<RunFlags>,
+): Partial<RunFlags> {
   const base: Record<string, unknown> = { ...lower };
   for (const group of EXCLUSIVE_GROUPS) {
     if (group.some((k) => higher[k] !== undefined)) for (const k of group) delete base[k];
@@ -94,23 +105,54 @@ export function resolveRunPlan(cliFlags: RunFlags, ctx: ResolveContext = {}): Ru
     fileValues = fromFile.values as Partial<RunFlags>;
   }
   const presetName = cliValues.preset ?? fileValues.preset;
-  const presetValues: Partial<RunFlags> = presetName !== undefined ? { ...runPreset(presetName, cliValues.preset !== undefined ? 'option --preset' : `config ${config} preset`).values } : {};
+  const presetValues: Partial<RunFlags> =
+    presetName !== undefined
+      ? {
+          ...runPreset(
+            presetName,
+            cliValues.preset !== undefined ? 'option --preset' : `config ${config} preset`,
+          ).values,
+        }
+      : {};
   if (presetName !== undefined) sources.push(`preset ${presetName}`);
   if (config !== undefined) sources.push(`config ${config}`);
   if (Object.keys(cli).some((k) => k !== 'preset')) sources.push('flags');
   const flags = mergeSources(mergeSources(presetValues, fileValues), cliValues);
   // A check of a value the file gave names the file and line, not the flag nobody typed.
-  const place = (key: string, path: ReadonlyArray<string | number> = []) => (fromFile && (cliValues as Record<string, unknown>)[key] === undefined ? placeInFile(fromFile, key, path) : undefined);
-  return withOptionPlaces(() => planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser }), place);
+  const place = (key: string, path: ReadonlyArray<string | number> = []) =>
+    fromFile && (cliValues as Record<string, unknown>)[key] === undefined
+      ? placeInFile(fromFile, key, path)
+      : undefined;
+  return withOptionPlaces(
+    () =>
+      planFromFlags(flags, { now, env, dryRun: dryRun === true, sources, authUser: ctx.authUser }),
+    place,
+  );
 }
 
-function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly<Record<string, string | undefined>>; dryRun: boolean; sources: string[]; authUser?: string }): RunPlan {
+function planFromFlags(
+  flags: Partial<RunFlags>,
+  ctx: {
+    now: Date;
+    env: Readonly<Record<string, string | undefined>>;
+    dryRun: boolean;
+    sources: string[];
+    authUser?: string;
+  },
+): RunPlan {
   // The namespace: --ns, or --db and --collection (the scripts command's names for it).
   if (flags.ns !== undefined && (flags.db !== undefined || flags.collection !== undefined)) {
-    throw new UsageError('option --ns cannot be combined with --db/--collection: give "database.collection" with --ns, or the parts');
+    throw new UsageError(
+      'option --ns cannot be combined with --db/--collection: give "database.collection" with --ns, or the parts',
+    );
   }
-  const ns = flags.ns ?? `${flags.db ?? RUN_TARGET_DEFAULTS.db}.${flags.collection ?? RUN_TARGET_DEFAULTS.collection}`;
-  const benchmarkFlags: BenchmarkFlags = pick(flags, Object.keys(benchmarkShape) as (keyof BenchmarkFlags)[]);
+  const ns =
+    flags.ns ??
+    `${flags.db ?? RUN_TARGET_DEFAULTS.db}.${flags.collection ?? RUN_TARGET_DEFAULTS.collection}`;
+  const benchmarkFlags: BenchmarkFlags = pick(
+    flags,
+    Object.keys(benchmarkShape) as (keyof BenchmarkFlags)[],
+  );
   benchmarkFlags.ns = ns;
   const benchmark = resolveBenchmarkOptions(benchmarkFlags, ctx.now) as RunPlan['benchmark'];
   // Every op and template error now, before anything is launched or written.
@@ -119,11 +161,22 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
   const db = ns.slice(0, dot);
   const collection = ns.slice(dot + 1);
   // --drop drops the benchmark's whole database: never one that holds the documents --docs-like models.
-  if (flags.drop === true && benchmark.docsLike?.kind === 'namespace' && benchmark.docsLike.db === db) {
-    throw new UsageError(`option --drop: it drops database ${db}, which holds --docs-like's source ${db}.${benchmark.docsLike.coll}: benchmark in another database (--ns) or leave out --drop`);
+  if (
+    flags.drop === true &&
+    benchmark.docsLike?.kind === 'namespace' &&
+    benchmark.docsLike.db === db
+  ) {
+    throw new UsageError(
+      `option --drop: it drops database ${db}, which holds --docs-like's source ${db}.${benchmark.docsLike.coll}: benchmark in another database (--ns) or leave out --drop`,
+    );
   }
 
-  const { target, warnings, notes } = resolveTargetPlan(flags, { now: ctx.now, env: ctx.env, authUser: ctx.authUser, collection: { db, collection, docs: benchmark.docs, load: benchmark.load } });
+  const { target, warnings, notes } = resolveTargetPlan(flags, {
+    now: ctx.now,
+    env: ctx.env,
+    authUser: ctx.authUser,
+    collection: { db, collection, docs: benchmark.docs, load: benchmark.load },
+  });
   return {
     benchmark,
     target,
@@ -140,7 +193,10 @@ function planFromFlags(flags: Partial<RunFlags>, ctx: { now: Date; env: Readonly
   };
 }
 
-function storeOf(given: string | undefined, env: Readonly<Record<string, string | undefined>>): { store?: string } {
+function storeOf(
+  given: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): { store?: string } {
   const store = resolveStoreSpec(given, env);
   return store !== undefined ? { store } : {};
 }

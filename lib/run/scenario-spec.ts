@@ -12,7 +12,12 @@ import { readWorkloadFile } from '../workload/language/workload-file';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { parseNamespace, parseOps } from '../workload/language/op-spec';
 import { prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
-import { parseDurationSeconds, parseRateSpec, rateDurationSeconds, ScheduledRate } from '../workload/language/rate-spec';
+import {
+  parseDurationSeconds,
+  parseRateSpec,
+  rateDurationSeconds,
+  ScheduledRate,
+} from '../workload/language/rate-spec';
 import { closest } from '../config/validate';
 
 /** Connections that serve a rate scenario's arrivals (the open model issues ops on schedule; these carry them). */
@@ -86,7 +91,9 @@ function zodProblem(error: z.ZodError, where: string): UsageError {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
     const suggestion = closest(key, SCENARIO_KEYS);
-    return new UsageError(`${where}: unknown key "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; a scenario has ${SCENARIO_KEYS.join(', ')}`);
+    return new UsageError(
+      `${where}: unknown key "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; a scenario has ${SCENARIO_KEYS.join(', ')}`,
+    );
   }
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
   return new UsageError(`${where}${path}: ${issue.message}`);
@@ -95,7 +102,10 @@ function zodProblem(error: z.ZodError, where: string): UsageError {
 /** `clients`: 8, [1, 2, 4], "1,2,4", or "1..16" (1, 2, 4, 8, 16: the doubling sweep of --max-clients). */
 export function parseScenarioClients(value: unknown, where: string): number[] {
   const check = (n: number): number => {
-    if (!Number.isInteger(n) || n < 1 || n > MAX_SCENARIO_CLIENTS) throw new UsageError(`${where}: each client count must be a whole number from 1 to ${MAX_SCENARIO_CLIENTS}, got ${JSON.stringify(n)}`);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_SCENARIO_CLIENTS)
+      throw new UsageError(
+        `${where}: each client count must be a whole number from 1 to ${MAX_SCENARIO_CLIENTS}, got ${JSON.stringify(n)}`,
+      );
     return n;
   };
   if (typeof value === 'number') return [check(value)];
@@ -106,14 +116,20 @@ export function parseScenarioClients(value: unknown, where: string): number[] {
   if (typeof value === 'string') {
     const sweep = /^\s*1\s*\.\.\s*(\d+)\s*$/.exec(value);
     if (sweep) return clientCountsUpTo(check(Number(sweep[1])));
-    if (/^\s*\d+(\s*,\s*\d+)*\s*$/.test(value)) return value.split(',').map((p) => check(Number(p)));
+    if (/^\s*\d+(\s*,\s*\d+)*\s*$/.test(value))
+      return value.split(',').map((p) => check(Number(p)));
   }
-  throw new UsageError(`${where}: expected a client count (8), a list ([1, 2, 4] or "1,2,4") or a doubling sweep ("1..16"), got ${JSON.stringify(value)}`);
+  throw new UsageError(
+    `${where}: expected a client count (8), a list ([1, 2, 4] or "1,2,4") or a doubling sweep ("1..16"), got ${JSON.stringify(value)}`,
+  );
 }
 
 function wholeSeconds(value: unknown, where: string): number {
   const seconds = parseDurationSeconds(value, where);
-  if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError(`${where}: a step lasts a whole number of seconds >= 1, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(seconds) || seconds < 1)
+    throw new UsageError(
+      `${where}: a step lasts a whole number of seconds >= 1, got ${JSON.stringify(value)}`,
+    );
   return seconds;
 }
 
@@ -128,29 +144,66 @@ function parseEvent(raw: Record<string, unknown>, where: string, ns: string): Ba
   const action = raw.action;
   if (typeof action !== 'string' || !(EVENT_ACTIONS as readonly string[]).includes(action)) {
     const suggestion = typeof action === 'string' ? closest(action, EVENT_ACTIONS) : undefined;
-    throw new UsageError(`${where}.action: must be one of ${EVENT_ACTIONS.join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}, got ${JSON.stringify(action)}`);
+    throw new UsageError(
+      `${where}.action: must be one of ${EVENT_ACTIONS.join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}, got ${JSON.stringify(action)}`,
+    );
   }
-  if (raw.at === undefined) throw new UsageError(`${where}.at: required: when the event starts, after the scenario's start (e.g. "10s")`);
+  if (raw.at === undefined)
+    throw new UsageError(
+      `${where}.at: required: when the event starts, after the scenario's start (e.g. "10s")`,
+    );
   const at = parseDurationSeconds(raw.at, `${where}.at`);
-  const allowed: Record<string, string[]> = { createIndex: ['keys', 'ns', 'name'], stopBalancer: [], startBalancer: [], stepDown: ['seconds'] };
+  const allowed: Record<string, string[]> = {
+    createIndex: ['keys', 'ns', 'name'],
+    stopBalancer: [],
+    startBalancer: [],
+    stepDown: ['seconds'],
+  };
   for (const key of Object.keys(raw)) {
     if (key !== 'action' && key !== 'at' && !allowed[action].includes(key)) {
-      throw new UsageError(`${where}: unknown key "${key}" for ${action}${allowed[action].length ? ` (it takes ${allowed[action].join(', ')})` : ''}`);
+      throw new UsageError(
+        `${where}: unknown key "${key}" for ${action}${allowed[action].length ? ` (it takes ${allowed[action].join(', ')})` : ''}`,
+      );
     }
   }
   if (action === 'createIndex') {
     const keys = raw.keys;
-    if (keys === null || typeof keys !== 'object' || Array.isArray(keys) || Object.keys(keys).length === 0) {
-      throw new UsageError(`${where}.keys: expected the index's keys, e.g. { k: 1 }, got ${JSON.stringify(keys)}`);
+    if (
+      keys === null ||
+      typeof keys !== 'object' ||
+      Array.isArray(keys) ||
+      Object.keys(keys).length === 0
+    ) {
+      throw new UsageError(
+        `${where}.keys: expected the index's keys, e.g. { k: 1 }, got ${JSON.stringify(keys)}`,
+      );
     }
     const eventNs = raw.ns === undefined ? ns : String(raw.ns);
-    if (!parseNamespace(eventNs, false)) throw new UsageError(`${where}.ns: expected "database.collection", got ${JSON.stringify(raw.ns)}`);
-    if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name === '')) throw new UsageError(`${where}.name: expected the index's name, got ${JSON.stringify(raw.name)}`);
-    return { action, at, ns: eventNs, keys: keys as Record<string, unknown>, name: (raw.name as string | undefined) ?? indexName(keys as Record<string, unknown>) };
+    if (!parseNamespace(eventNs, false))
+      throw new UsageError(
+        `${where}.ns: expected "database.collection", got ${JSON.stringify(raw.ns)}`,
+      );
+    if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name === ''))
+      throw new UsageError(
+        `${where}.name: expected the index's name, got ${JSON.stringify(raw.name)}`,
+      );
+    return {
+      action,
+      at,
+      ns: eventNs,
+      keys: keys as Record<string, unknown>,
+      name: (raw.name as string | undefined) ?? indexName(keys as Record<string, unknown>),
+    };
   }
   if (action === 'stepDown') {
-    const seconds = raw.seconds === undefined ? STEP_DOWN_DEFAULT_SECONDS : parseDurationSeconds(raw.seconds, `${where}.seconds`);
-    if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError(`${where}.seconds: a whole number of seconds >= 1 (replSetStepDown's stepDownSecs), got ${JSON.stringify(raw.seconds)}`);
+    const seconds =
+      raw.seconds === undefined
+        ? STEP_DOWN_DEFAULT_SECONDS
+        : parseDurationSeconds(raw.seconds, `${where}.seconds`);
+    if (!Number.isInteger(seconds) || seconds < 1)
+      throw new UsageError(
+        `${where}.seconds: a whole number of seconds >= 1 (replSetStepDown's stepDownSecs), got ${JSON.stringify(raw.seconds)}`,
+      );
     if (seconds < STEP_DOWN_MIN_SECONDS) {
       throw new UsageError(
         `${where}.seconds: the server refuses a step-down shorter than its secondaryCatchUpPeriodSecs (${STEP_DOWN_MIN_SECONDS} s by default: BadValue "stepdown period must be longer than secondaryCatchUpPeriodSecs"), so the scenario would run without a failover; give ${STEP_DOWN_MIN_SECONDS} or more, got ${JSON.stringify(raw.seconds)}`,
@@ -162,39 +215,67 @@ function parseEvent(raw: Record<string, unknown>, where: string, ns: string): Ba
 }
 
 function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults): ScenarioSpec {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`${where}: expected a scenario ({ name, ops | workload | workloadFile, clients | rate, start?, duration?, events? })`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new UsageError(
+      `${where}: expected a scenario ({ name, ops | workload | workloadFile, clients | rate, start?, duration?, events? })`,
+    );
   const parsed = scenarioInput.safeParse(raw);
   if (!parsed.success) throw zodProblem(parsed.error, where);
   const s = parsed.data;
   const sources = (['ops', 'workload', 'workloadFile'] as const).filter((k) => s[k] !== undefined);
   if (sources.length !== 1) {
-    throw new UsageError(`${where}: ${sources.length === 0 ? 'needs its ops: one of ops, workload (a preset) or workloadFile' : `give one of ops, workload or workloadFile, not ${sources.join(' and ')}`}`);
+    throw new UsageError(
+      `${where}: ${sources.length === 0 ? 'needs its ops: one of ops, workload (a preset) or workloadFile' : `give one of ops, workload or workloadFile, not ${sources.join(' and ')}`}`,
+    );
   }
-  if (s.clients !== undefined && s.rate !== undefined) throw new UsageError(`${where}: give clients (closed model) or rate (open model), not both`);
-  if (s.clients === undefined && s.rate === undefined) throw new UsageError(`${where}: needs clients (a count, a list or "1..16") or rate (ops/s or stages)`);
+  if (s.clients !== undefined && s.rate !== undefined)
+    throw new UsageError(`${where}: give clients (closed model) or rate (open model), not both`);
+  if (s.clients === undefined && s.rate === undefined)
+    throw new UsageError(
+      `${where}: needs clients (a count, a list or "1..16") or rate (ops/s or stages)`,
+    );
 
   let ns = s.ns ?? defaults.ns;
-  if (!parseNamespace(ns, false)) throw new UsageError(`${where}.ns: expected "database.collection", got ${JSON.stringify(s.ns)}`);
+  if (!parseNamespace(ns, false))
+    throw new UsageError(
+      `${where}.ns: expected "database.collection", got ${JSON.stringify(s.ns)}`,
+    );
   let workload: ScenarioSpec['workload'];
   if (s.workloadFile !== undefined) {
     let file;
     try {
       file = readWorkloadFile(s.workloadFile);
     } catch (err) {
-      throw err instanceof UsageError ? new UsageError(`${where}.workloadFile: ${err.message.replace(/^option --workload-file: /, '')}`) : err;
+      throw err instanceof UsageError
+        ? new UsageError(
+            `${where}.workloadFile: ${err.message.replace(/^option --workload-file: /, '')}`,
+          )
+        : err;
     }
-    if (file.setup !== undefined) throw new UsageError(`${where}.workloadFile: ${s.workloadFile} has a set-up, which a scenario does not run (scenarios share the run's data: load it with the run's docs/ns, or run the file alone)`);
+    if (file.setup !== undefined)
+      throw new UsageError(
+        `${where}.workloadFile: ${s.workloadFile} has a set-up, which a scenario does not run (scenarios share the run's data: load it with the run's docs/ns, or run the file alone)`,
+      );
     if (file.ns && s.ns === undefined) ns = file.ns;
     workload = { name: file.name, ops: file.ops, file: s.workloadFile };
   } else if (s.workload !== undefined) {
     if (!isPresetName(s.workload)) {
       const suggestion = closest(s.workload, PRESET_NAMES);
-      throw new UsageError(`${where}.workload: unknown preset "${s.workload}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${PRESET_NAMES.join(', ')}`);
+      throw new UsageError(
+        `${where}.workload: unknown preset "${s.workload}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${PRESET_NAMES.join(', ')}`,
+      );
     }
-    if (presetSetup(s.workload, { ns, docs: defaults.docs, docSize: defaults.docSize, batchSize: 1 })) {
-      throw new UsageError(`${where}.workload: ${s.workload} runs over YCSB's records, which a scenario does not load (scenarios share the run's data, the built-in loader's): run it alone`);
+    if (
+      presetSetup(s.workload, { ns, docs: defaults.docs, docSize: defaults.docSize, batchSize: 1 })
+    ) {
+      throw new UsageError(
+        `${where}.workload: ${s.workload} runs over YCSB's records, which a scenario does not load (scenarios share the run's data, the built-in loader's): run it alone`,
+      );
     }
-    workload = { name: s.workload, ops: presetOps(s.workload, { ns, docs: defaults.docs, docSize: defaults.docSize }) };
+    workload = {
+      name: s.workload,
+      ops: presetOps(s.workload, { ns, docs: defaults.docs, docSize: defaults.docSize }),
+    };
   } else {
     workload = { name: s.name, ops: s.ops as unknown[] };
   }
@@ -204,7 +285,9 @@ function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults):
   if (s.rate !== undefined) {
     const spec = parseRateSpec(s.rate, `${where}.rate`);
     if (spec.kind === 'shareOfMax') {
-      throw new UsageError(`${where}.rate: a share of the measured maximum ("${Math.round(spec.share * 100)}%") is not supported in a scenario: give ops/s (e.g. 500) or stages`);
+      throw new UsageError(
+        `${where}.rate: a share of the measured maximum ("${Math.round(spec.share * 100)}%") is not supported in a scenario: give ops/s (e.g. 500) or stages`,
+      );
     }
     rate = spec;
   } else {
@@ -212,25 +295,55 @@ function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults):
   }
   const start = s.start === undefined ? 0 : parseDurationSeconds(s.start, `${where}.start`);
   // Whole seconds, so every scenario's per-second buckets line up with the run's clock.
-  if (!Number.isInteger(start)) throw new UsageError(`${where}.start: a whole number of seconds after the run's start, got ${JSON.stringify(s.start)}`);
+  if (!Number.isInteger(start))
+    throw new UsageError(
+      `${where}.start: a whole number of seconds after the run's start, got ${JSON.stringify(s.start)}`,
+    );
   const stagesSeconds = rate ? rateDurationSeconds(rate) : undefined;
-  const duration = s.duration !== undefined ? wholeSeconds(s.duration, `${where}.duration`) : stagesSeconds !== undefined ? Math.max(1, Math.ceil(stagesSeconds)) : defaults.seconds;
+  const duration =
+    s.duration !== undefined
+      ? wholeSeconds(s.duration, `${where}.duration`)
+      : stagesSeconds !== undefined
+        ? Math.max(1, Math.ceil(stagesSeconds))
+        : defaults.seconds;
   const events = (s.events ?? []).map((e, i) => parseEvent(e, `${where}.events[${i}]`, ns));
   const length = duration * (clients?.length ?? 1);
   for (const [i, e] of events.entries()) {
-    if (e.at > length) throw new UsageError(`${where}.events[${i}].at: ${e.at} s is after the scenario ends (${length} s after its start)`);
+    if (e.at > length)
+      throw new UsageError(
+        `${where}.events[${i}].at: ${e.at} s is after the scenario ends (${length} s after its start)`,
+      );
   }
-  return { name: s.name, workload, ns, ...(clients ? { clients } : {}), ...(rate ? { rate } : {}), start, duration, events };
+  return {
+    name: s.name,
+    workload,
+    ns,
+    ...(clients ? { clients } : {}),
+    ...(rate ? { rate } : {}),
+    start,
+    duration,
+    events,
+  };
 }
 
 /** Validates `scenarios` (`where`: its path as shown in errors, e.g. "scenarios"). */
-export function parseScenarios(raw: unknown, where: string, defaults: ScenarioDefaults): ScenarioSpec[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new UsageError(`${where}: expected a list of scenarios ([{ name, ops, clients | rate, ... }, ...])`);
+export function parseScenarios(
+  raw: unknown,
+  where: string,
+  defaults: ScenarioDefaults,
+): ScenarioSpec[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new UsageError(
+      `${where}: expected a list of scenarios ([{ name, ops, clients | rate, ... }, ...])`,
+    );
   const specs = raw.map((item, i) => parseScenario(item, `${where}[${i}]`, defaults));
   const seen = new Map<string, number>();
   specs.forEach((s, i) => {
     const first = seen.get(s.name);
-    if (first !== undefined) throw new UsageError(`${where}[${i}].name: "${s.name}" is also the name of scenarios[${first}]: each scenario needs a name of its own`);
+    if (first !== undefined)
+      throw new UsageError(
+        `${where}[${i}].name: "${s.name}" is also the name of scenarios[${first}]: each scenario needs a name of its own`,
+      );
     seen.set(s.name, i);
   });
   return specs;
@@ -242,12 +355,19 @@ export function scenarioSeconds(spec: ScenarioSpec): number {
 }
 
 /** Compiles a scenario's ops: every op and template error names `scenarios[i].ops[j]...`, before anything connects. */
-export function compileScenario(spec: ScenarioSpec, where: string, writeConcern: Record<string, unknown> | undefined): PreparedWorkload {
+export function compileScenario(
+  spec: ScenarioSpec,
+  where: string,
+  writeConcern: Record<string, unknown> | undefined,
+): PreparedWorkload {
   const origin = spec.workload.file ? `${where}.workloadFile ${spec.workload.file}: ` : `${where}.`;
   try {
-    return prepareWorkload(parseOps(spec.workload.ops, { defaultNs: spec.ns, where: origin }), { defaultWriteConcern: writeConcern });
+    return prepareWorkload(parseOps(spec.workload.ops, { defaultNs: spec.ns, where: origin }), {
+      defaultWriteConcern: writeConcern,
+    });
   } catch (err) {
-    if (err instanceof UsageError && !err.message.startsWith(origin)) throw new UsageError(`${origin}${err.message}`);
+    if (err instanceof UsageError && !err.message.startsWith(origin))
+      throw new UsageError(`${origin}${err.message}`);
     throw err;
   }
 }
@@ -256,9 +376,18 @@ export function compileScenario(spec: ScenarioSpec, where: string, writeConcern:
 export function describeScenarios(specs: readonly ScenarioSpec[]): string[] {
   const lines = [`${specs.length} scenarios at once on one clock, no warm-up:`];
   for (const s of specs) {
-    const load = s.rate ? (s.rate.kind === 'constant' ? `${s.rate.opsPerSecond} ops/s on ${RATE_SCENARIO_CLIENTS} connections` : 'a ramping rate') : `clients ${s.clients!.join(', ')}`;
-    lines.push(`  ${s.name} (${s.workload.name}, ${s.workload.ops.length} op${s.workload.ops.length === 1 ? '' : 's'} per pass): ${load}, ${s.duration} s per step, from ${s.start} s to ${s.start + scenarioSeconds(s)} s`);
-    for (const e of s.events) lines.push(`    at ${s.start + e.at} s: ${e.action}${e.action === 'createIndex' ? ` ${JSON.stringify(e.keys)} on ${e.ns}` : ''}`);
+    const load = s.rate
+      ? s.rate.kind === 'constant'
+        ? `${s.rate.opsPerSecond} ops/s on ${RATE_SCENARIO_CLIENTS} connections`
+        : 'a ramping rate'
+      : `clients ${s.clients!.join(', ')}`;
+    lines.push(
+      `  ${s.name} (${s.workload.name}, ${s.workload.ops.length} op${s.workload.ops.length === 1 ? '' : 's'} per pass): ${load}, ${s.duration} s per step, from ${s.start} s to ${s.start + scenarioSeconds(s)} s`,
+    );
+    for (const e of s.events)
+      lines.push(
+        `    at ${s.start + e.at} s: ${e.action}${e.action === 'createIndex' ? ` ${JSON.stringify(e.keys)} on ${e.ns}` : ''}`,
+      );
   }
   const length = Math.max(...specs.map((s) => s.start + scenarioSeconds(s)));
   lines.push(`expected duration: ${length} s of scenarios`);

@@ -22,7 +22,12 @@ import { addBestVerdicts, addStepVerdicts } from '../slo/check';
 import { runBackgroundEvent } from './background-events';
 import type { BenchmarkEvent } from './events';
 import type { RunOptions } from './run-options';
-import { compileScenario, RATE_SCENARIO_CLIENTS, ScenarioSpec, scenarioSeconds } from './scenario-spec';
+import {
+  compileScenario,
+  RATE_SCENARIO_CLIENTS,
+  ScenarioSpec,
+  scenarioSeconds,
+} from './scenario-spec';
 import { counted, messageOf } from '../common/values';
 
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
@@ -51,7 +56,11 @@ function onRunClock(m: StepMeasurement, offset: number): StepMeasurement {
     ...m,
     seconds: offset + m.seconds,
     elapsedSeconds: offset + m.elapsedSeconds,
-    perSecond: { reads: pad(m.perSecond.reads), writes: pad(m.perSecond.writes), errors: pad(m.perSecond.errors) },
+    perSecond: {
+      reads: pad(m.perSecond.reads),
+      writes: pad(m.perSecond.writes),
+      errors: pad(m.perSecond.errors),
+    },
   };
 }
 
@@ -61,7 +70,11 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
   const specs = options.scenarios;
   const bound = specs.map((spec, i) => {
     const prepared = compileScenario(spec, `scenarios[${i}]`, options.writeConcern);
-    return { spec, prepared, ops: bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS }) };
+    return {
+      spec,
+      prepared,
+      ops: bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS }),
+    };
   });
   const sections: ScenarioResult[] = specs.map((spec) => ({
     name: spec.name,
@@ -73,11 +86,15 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     ...(spec.events.length > 0 ? { events: [] } : {}),
   }));
   result.scenarios = sections;
-  const peakClients = specs.reduce((sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS), 0);
+  const peakClients = specs.reduce(
+    (sum, s) => sum + (s.clients ? Math.max(...s.clients) : RATE_SCENARIO_CLIENTS),
+    0,
+  );
   const overrunLimitMs = options.opTimeoutMS !== undefined ? options.opTimeoutMS + 1000 : undefined;
   const t0 = performance.now() + CLOCK_LEAD_MS;
   const length = Math.max(...specs.map((s) => s.start + scenarioSeconds(s)));
-  for (const { name, clients, rate, start, duration } of specs) emit({ type: 'scenario', kind: 'planned', scenario: { name, clients, rate, start, duration } });
+  for (const { name, clients, rate, start, duration } of specs)
+    emit({ type: 'scenario', kind: 'planned', scenario: { name, clients, rate, start, duration } });
   emit({ type: 'scenario', kind: 'clock', scenarios: specs.length, seconds: length });
   // One measured window for the servers' side too: from the clock's start to the last scenario's end.
   ctx.serverStats?.windowOpensAt(t0, peakClients, 1);
@@ -104,22 +121,54 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
       // A sweep's steps keep their place on the clock; one whose predecessor overran starts late, and says so.
       const lateMs = performance.now() - plan.startAt!;
       try {
-        const m = await runStep(ops, prepared.scope, plan, { signal, onNoAnswer: (since) => emit({ type: 'scenario', kind: 'no-answer', scenario: spec.name, since }) });
+        const m = await runStep(ops, prepared.scope, plan, {
+          signal,
+          onNoAnswer: (since) =>
+            emit({ type: 'scenario', kind: 'no-answer', scenario: spec.name, since }),
+        });
         if (m.interrupted && m.elapsedSeconds <= 0) return;
-        const failure = m.cut ?? (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
-        step = summarizeStep([m], failure ? { status: 'failed', error: failure } : m.interrupted ? { status: 'interrupted' } : {});
+        const failure =
+          m.cut ??
+          (m.lostServer !== undefined ? `lost the server: ${redactUri(m.lostServer)}` : undefined);
+        step = summarizeStep(
+          [m],
+          failure
+            ? { status: 'failed', error: failure }
+            : m.interrupted
+              ? { status: 'interrupted' }
+              : {},
+        );
         addAvailability(step, [m]);
         measured.push(onRunClock(m, startSecond));
-        if (failure) failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${failure}`);
+        if (failure)
+          failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${failure}`);
       } catch (err) {
         const error = redactUri(messageOf(err));
         failures.push(`scenario ${spec.name}, ${counted(clients, 'client')}: ${error}`);
         emit({ type: 'scenario', kind: 'step-failed', scenario: spec.name, clients, error });
         return;
       }
-      sections[i].steps.push({ ...step, startSecond, ...(lateMs >= LATE_START_MS ? { startedLateBy: Math.round(lateMs) / 1000 } : {}) });
-      if (lateMs >= LATE_START_MS) emit({ type: 'scenario', kind: 'late-start', scenario: spec.name, clients, lateSeconds: Math.round(lateMs) / 1000 });
-      emit({ type: 'scenario', kind: 'step-done', scenario: spec.name, clients, step, startSecond });
+      sections[i].steps.push({
+        ...step,
+        startSecond,
+        ...(lateMs >= LATE_START_MS ? { startedLateBy: Math.round(lateMs) / 1000 } : {}),
+      });
+      if (lateMs >= LATE_START_MS)
+        emit({
+          type: 'scenario',
+          kind: 'late-start',
+          scenario: spec.name,
+          clients,
+          lateSeconds: Math.round(lateMs) / 1000,
+        });
+      emit({
+        type: 'scenario',
+        kind: 'step-done',
+        scenario: spec.name,
+        clients,
+        step,
+        startSecond,
+      });
       await ctx.save();
     }
   };
@@ -127,7 +176,12 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     const spec = specs[i];
     await Promise.all(
       spec.events.map(async (event, e) => {
-        const done: ScenarioEvent = await runBackgroundEvent(client, event, { t0, atSecond: spec.start + event.at }, signal);
+        const done: ScenarioEvent = await runBackgroundEvent(
+          client,
+          event,
+          { t0, atSecond: spec.start + event.at },
+          signal,
+        );
         sections[i].events![e] = done;
         emit({ type: 'scenario', kind: 'event-done', scenario: spec.name, event: done });
       }),
@@ -142,11 +196,19 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     return failures.length > 0 ? failures.join('; ') : undefined;
   }
   await ctx.serverStats?.windowClosed();
-  const together = summarizeStep([{ ...mergeConcurrentMeasurements(measured), clients: peakClients, seconds: length }], failures.length > 0 ? { status: 'failed', error: failures.join('; ') } : {});
+  const together = summarizeStep(
+    [{ ...mergeConcurrentMeasurements(measured), clients: peakClients, seconds: length }],
+    failures.length > 0 ? { status: 'failed', error: failures.join('; ') } : {},
+  );
   delete together.latencyByOp; // the scenarios' ops arrays differ: an index names no one op here
   result.steps = [together];
   if (ctx.serverStats) {
-    const check = checkStep(together, ctx.serverStats.windowsSoFar(), ctx.serverStats.processes, ctx.counting);
+    const check = checkStep(
+      together,
+      ctx.serverStats.windowsSoFar(),
+      ctx.serverStats.processes,
+      ctx.counting,
+    );
     ctx.serverStats.addCheck(check);
     const warning = checkWarning(check);
     if (warning) emit({ type: 'server-stats', text: `warning: ${warning}` });
@@ -157,7 +219,11 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     addBestVerdicts(result.slo, options.slo, result.steps);
   }
   annotateResult(result);
-  emit({ type: 'step-done', step: together, heading: `scenarios ${specs.map((s) => s.name).join(' + ')} together (${together.clients} clients at most)` });
+  emit({
+    type: 'step-done',
+    step: together,
+    heading: `scenarios ${specs.map((s) => s.name).join(' + ')} together (${together.clients} clients at most)`,
+  });
   await ctx.save();
   await ctx.onStepComplete?.(result);
   return failures.length > 0 ? failures.join('; ') : undefined;

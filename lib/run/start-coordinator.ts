@@ -17,26 +17,40 @@ export async function startCoordinator(
   io: { signal: AbortSignal; note: (text: string) => void },
 ): Promise<Coordinator | undefined> {
   // The control server's credentials: the run's own when it is the target; else those in --control-uri.
-  const coordinator = await Coordinator.open({ ...options, ...(options.controlUri === target.uri ? { clientOptions: target.clientOptions } : {}) });
+  const coordinator = await Coordinator.open({
+    ...options,
+    ...(options.controlUri === target.uri ? { clientOptions: target.clientOptions } : {}),
+  });
   try {
     const b = benchmark;
     const runId = await coordinator.publish(
       buildRunSpec({
         uri: target.uri,
-        workload: { ops: b.workload.ops, ns: b.ns, ...(b.writeConcern ? { writeConcern: b.writeConcern } : {}) },
+        workload: {
+          ops: b.workload.ops,
+          ns: b.ns,
+          ...(b.writeConcern ? { writeConcern: b.writeConcern } : {}),
+        },
         serverSelectionTimeoutMS: b.serverSelectionTimeoutMS,
         ...dropUndefined({ opTimeoutMS: b.opTimeoutMS }),
         lostAfterMs: options.lostAfterMs,
         label: b.label,
       }),
     );
-    io.note(`agents: run ${runId} published in ${options.controlDb}; waiting up to ${Math.round(options.waitMs / 1000)} s for ${options.agents} agent${options.agents === 1 ? '' : 's'} (coordinator clock offset ${coordinator.clock.offsetMs} ms)`);
+    io.note(
+      `agents: run ${runId} published in ${options.controlDb}; waiting up to ${Math.round(options.waitMs / 1000)} s for ${options.agents} agent${options.agents === 1 ? '' : 's'} (coordinator clock offset ${coordinator.clock.offsetMs} ms)`,
+    );
     if (!(await coordinator.waitForAgents(io.signal))) {
       await coordinator.end('cancelled', 'interrupted while waiting for agents');
       await coordinator.close();
       return undefined;
     }
-    io.note(`agents: ${coordinator.agents().map((a) => `${a.name} (${a.host}, ${a.cores} cores, clock offset ${a.clockOffsetMs} ms)`).join(', ')}`);
+    io.note(
+      `agents: ${coordinator
+        .agents()
+        .map((a) => `${a.name} (${a.host}, ${a.cores} cores, clock offset ${a.clockOffsetMs} ms)`)
+        .join(', ')}`,
+    );
     return coordinator;
   } catch (err) {
     await coordinator.end('failed', messageOf(err));

@@ -15,7 +15,15 @@ import { dropUndefined } from '../common/values';
 export const PASSWORD_ENV = 'MONGO_BENCH_PASSWORD';
 export const USER_ENV = 'MONGO_BENCH_USER';
 
-export const AUTH_MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-1', 'MONGODB-X509', 'PLAIN', 'GSSAPI', 'MONGODB-AWS', 'MONGODB-OIDC'] as const;
+export const AUTH_MECHANISMS = [
+  'SCRAM-SHA-256',
+  'SCRAM-SHA-1',
+  'MONGODB-X509',
+  'PLAIN',
+  'GSSAPI',
+  'MONGODB-AWS',
+  'MONGODB-OIDC',
+] as const;
 
 /** As commander hands them over (camelCase of the flags). */
 export interface ConnectionFlags {
@@ -50,13 +58,28 @@ export interface ResolvedConnection {
 export function addConnectionOptions(command: Command): Command {
   return command
     .option('--username <name>', `user to authenticate as (or env ${USER_ENV})`)
-    .option('--password <password>', `password; prefer env ${PASSWORD_ENV}: a password on the command line is visible in ps`)
-    .option('--auth-source <db>', 'database that holds the user (default: admin, or the URI\'s)')
-    .option('--auth-mechanism <name>', `${AUTH_MECHANISMS.join(' | ')} (default: negotiated with the server)`)
+    .option(
+      '--password <password>',
+      `password; prefer env ${PASSWORD_ENV}: a password on the command line is visible in ps`,
+    )
+    .option('--auth-source <db>', "database that holds the user (default: admin, or the URI's)")
+    .option(
+      '--auth-mechanism <name>',
+      `${AUTH_MECHANISMS.join(' | ')} (default: negotiated with the server)`,
+    )
     .option('--tls', 'connect with TLS')
-    .option('--tls-ca-file <file>', 'PEM file of the certificate authorities to trust (implies --tls)')
-    .option('--tls-certificate-key-file <file>', 'PEM file with the client certificate and key (implies --tls)')
-    .option('--tls-allow-invalid-certificates', 'accept a server certificate that does not validate (testing only)');
+    .option(
+      '--tls-ca-file <file>',
+      'PEM file of the certificate authorities to trust (implies --tls)',
+    )
+    .option(
+      '--tls-certificate-key-file <file>',
+      'PEM file with the client certificate and key (implies --tls)',
+    )
+    .option(
+      '--tls-allow-invalid-certificates',
+      'accept a server certificate that does not validate (testing only)',
+    );
 }
 
 const nonEmpty = z.string().min(1, 'must not be empty');
@@ -75,14 +98,29 @@ const schema = z
   .strict();
 
 /** The flags addConnectionOptions adds, as commander names them. */
-export const CONNECTION_KEYS: (keyof ConnectionFlags)[] = ['username', 'password', 'authSource', 'authMechanism', 'tls', 'tlsCaFile', 'tlsCertificateKeyFile', 'tlsAllowInvalidCertificates'];
+export const CONNECTION_KEYS: (keyof ConnectionFlags)[] = [
+  'username',
+  'password',
+  'authSource',
+  'authMechanism',
+  'tls',
+  'tlsCaFile',
+  'tlsCertificateKeyFile',
+  'tlsAllowInvalidCertificates',
+];
 
 /** A command's flags split into the connection flags and the rest. */
-export function splitConnectionFlags<T extends object>(flags: T): { connection: ConnectionFlags; rest: Omit<T, keyof ConnectionFlags> } {
+export function splitConnectionFlags<T extends object>(
+  flags: T,
+): { connection: ConnectionFlags; rest: Omit<T, keyof ConnectionFlags> } {
   const connection: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(flags)) ((CONNECTION_KEYS as string[]).includes(key) ? connection : rest)[key] = value;
-  return { connection: connection as ConnectionFlags, rest: rest as Omit<T, keyof ConnectionFlags> };
+  for (const [key, value] of Object.entries(flags))
+    ((CONNECTION_KEYS as string[]).includes(key) ? connection : rest)[key] = value;
+  return {
+    connection: connection as ConnectionFlags,
+    rest: rest as Omit<T, keyof ConnectionFlags>,
+  };
 }
 
 /**
@@ -90,9 +128,14 @@ export function splitConnectionFlags<T extends object>(flags: T): { connection: 
  * settles the password: the flag, else env MONGO_BENCH_PASSWORD; the username: the flag, else
  * env MONGO_BENCH_USER. Errors name the flag; the password never appears in one.
  */
-export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, style: PathStyle = 'flag'): ResolvedConnection {
+export function resolveConnectionOptions(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  style: PathStyle = 'flag',
+): ResolvedConnection {
   const input = parseOptions(schema, dropUndefined(flags), style);
-  const name = (key: keyof ConnectionFlags) => (style === 'flag' ? `option --${kebab(key)}` : `config connection.${key}`);
+  const name = (key: keyof ConnectionFlags) =>
+    style === 'flag' ? `option --${kebab(key)}` : `config connection.${key}`;
   const warnings: string[] = [];
 
   let username = input.username ?? (env[USER_ENV] || undefined);
@@ -100,7 +143,10 @@ export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.Pro
   let passwordFrom: ConnectionOptions['passwordFrom'];
   if (password !== undefined) {
     passwordFrom = 'flag';
-    if (style === 'flag') warnings.push(`${name('password')}: a password on the command line is visible to every user of this machine (ps); set ${PASSWORD_ENV} instead`);
+    if (style === 'flag')
+      warnings.push(
+        `${name('password')}: a password on the command line is visible to every user of this machine (ps); set ${PASSWORD_ENV} instead`,
+      );
   } else if (env[PASSWORD_ENV]) {
     password = env[PASSWORD_ENV];
     passwordFrom = 'env';
@@ -109,31 +155,55 @@ export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.Pro
 
   const mechanism = input.authMechanism;
   // A user name exported for the setup scripts alone, with no password: no authentication asked for.
-  if (input.username === undefined && password === undefined && mechanism === undefined) username = undefined;
+  if (input.username === undefined && password === undefined && mechanism === undefined)
+    username = undefined;
   if (mechanism === 'MONGODB-X509') {
-    if (passwordFrom === 'flag') throw new UsageError(`${name('password')}: MONGODB-X509 authenticates with the client certificate, not a password`);
+    if (passwordFrom === 'flag')
+      throw new UsageError(
+        `${name('password')}: MONGODB-X509 authenticates with the client certificate, not a password`,
+      );
     if (passwordFrom === 'env') password = undefined; // a stray env var must not be sent
-    if (!input.tlsCertificateKeyFile) throw new UsageError(`${name('authMechanism')}: MONGODB-X509 needs --tls-certificate-key-file`);
-  } else if (mechanism === 'MONGODB-AWS' || mechanism === 'MONGODB-OIDC' || mechanism === 'GSSAPI') {
+    if (!input.tlsCertificateKeyFile)
+      throw new UsageError(
+        `${name('authMechanism')}: MONGODB-X509 needs --tls-certificate-key-file`,
+      );
+  } else if (
+    mechanism === 'MONGODB-AWS' ||
+    mechanism === 'MONGODB-OIDC' ||
+    mechanism === 'GSSAPI'
+  ) {
     // These can take their credentials from the environment; a user name alone is allowed.
   } else if (password !== undefined && username === undefined) {
     throw new UsageError(`${name('password')}: needs --username (or env ${USER_ENV})`);
   } else if (mechanism !== undefined && username === undefined) {
-    throw new UsageError(`${name('authMechanism')}: ${mechanism} needs --username (or env ${USER_ENV})`);
+    throw new UsageError(
+      `${name('authMechanism')}: ${mechanism} needs --username (or env ${USER_ENV})`,
+    );
   } else if (username !== undefined && password === undefined && input.username !== undefined) {
-    throw new UsageError(`${name('username')}: no password: set env ${PASSWORD_ENV} (or, visible in ps, --password)`);
+    throw new UsageError(
+      `${name('username')}: no password: set env ${PASSWORD_ENV} (or, visible in ps, --password)`,
+    );
   }
 
   for (const key of ['tlsCaFile', 'tlsCertificateKeyFile'] as const) {
     const file = input[key];
     if (file !== undefined) checkReadableFile(file, name(key));
   }
-  if (input.tls === false && (input.tlsCaFile || input.tlsCertificateKeyFile || input.tlsAllowInvalidCertificates)) {
-    throw new UsageError(`${name('tls')}: is off, but TLS files or --tls-allow-invalid-certificates are given`);
+  if (
+    input.tls === false &&
+    (input.tlsCaFile || input.tlsCertificateKeyFile || input.tlsAllowInvalidCertificates)
+  ) {
+    throw new UsageError(
+      `${name('tls')}: is off, but TLS files or --tls-allow-invalid-certificates are given`,
+    );
   }
-  const tls = input.tls ?? Boolean(input.tlsCaFile || input.tlsCertificateKeyFile || input.tlsAllowInvalidCertificates);
+  const tls =
+    input.tls ??
+    Boolean(input.tlsCaFile || input.tlsCertificateKeyFile || input.tlsAllowInvalidCertificates);
   if (input.tlsAllowInvalidCertificates) {
-    warnings.push(`${name('tlsAllowInvalidCertificates')}: the server's certificate is not checked; anyone in the middle can read the credentials`);
+    warnings.push(
+      `${name('tlsAllowInvalidCertificates')}: the server's certificate is not checked; anyone in the middle can read the credentials`,
+    );
   }
   if (input.authSource !== undefined && username === undefined && mechanism === undefined) {
     throw new UsageError(`${name('authSource')}: needs --username (or env ${USER_ENV})`);
@@ -156,7 +226,10 @@ export function resolveConnectionOptions(flags: ConnectionFlags, env: NodeJS.Pro
 export function toMongoClientOptions(o: ConnectionOptions): MongoClientOptions {
   const out: MongoClientOptions = {};
   if (o.username !== undefined || o.password !== undefined) {
-    out.auth = { ...dropUndefined({ username: o.username }), ...dropUndefined({ password: o.password }) };
+    out.auth = {
+      ...dropUndefined({ username: o.username }),
+      ...dropUndefined({ password: o.password }),
+    };
   }
   if (o.authSource !== undefined) out.authSource = o.authSource;
   if (o.authMechanism !== undefined) out.authMechanism = o.authMechanism as AuthMechanism;
@@ -179,12 +252,19 @@ export function connectionSecrets(o: Pick<ConnectionOptions, 'password'>): strin
 export function describeConnection(o: ConnectionOptions): string {
   const parts: string[] = [];
   if (o.username !== undefined || o.authMechanism !== undefined) {
-    const details = [o.authSource ? `authSource ${o.authSource}` : undefined, o.authMechanism].filter(Boolean);
-    parts.push(`user ${o.username ?? '(from the environment)'}${details.length > 0 ? ` (${details.join(', ')})` : ''}`);
+    const details = [
+      o.authSource ? `authSource ${o.authSource}` : undefined,
+      o.authMechanism,
+    ].filter(Boolean);
+    parts.push(
+      `user ${o.username ?? '(from the environment)'}${details.length > 0 ? ` (${details.join(', ')})` : ''}`,
+    );
   } else {
     parts.push('no authentication');
   }
-  parts.push(o.tls ? `TLS${o.tlsAllowInvalidCertificates ? ' (certificate not checked)' : ''}` : 'no TLS');
+  parts.push(
+    o.tls ? `TLS${o.tlsAllowInvalidCertificates ? ' (certificate not checked)' : ''}` : 'no TLS',
+  );
   return parts.join(', ');
 }
 
@@ -195,6 +275,8 @@ function checkReadableFile(file: string, name: string): void {
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`${name}: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`);
+    throw new UsageError(
+      `${name}: cannot read ${file} (${code === 'ENOENT' ? 'no such file' : (code ?? String(err))})`,
+    );
   }
 }

@@ -10,7 +10,8 @@ const URI_IN_TEXT = /mongodb(?:\+srv)?:\/\/[^\s"'`<>]+/gi;
 /** What a host list may contain: names, IPv4/IPv6 literals, ports, commas, percent-escapes (unix sockets). */
 const HOST_LIST = /^[A-Za-z0-9.\-_:[\],%~]*$/;
 /** Query-string options whose value is secret. */
-const SECRET_PARAM = /^(?:.*password|.*secret.*|.*token.*|authMechanismProperties|.*credential.*)$/i;
+const SECRET_PARAM =
+  /^(?:.*password|.*secret.*|.*token.*|authMechanismProperties|.*credential.*)$/i;
 
 /** `mongodb://user:pass@h1,h2/db?tlsCertificateKeyFilePassword=x` -> `mongodb://user:****@h1,h2/db?tlsCertificateKeyFilePassword=****`. */
 export function redactUri(uri: string): string {
@@ -73,10 +74,20 @@ function safeDecode(text: string): string {
  */
 export function secretForms(secret: string): string[] {
   if (secret === '') return [];
-  const forms = new Set<string>([secret, encodeURIComponent(secret), encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), encodeURI(secret)]);
+  const forms = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    encodeURI(secret),
+  ]);
   forms.add(JSON.stringify(secret).slice(1, -1));
   // encodeURIComponent leaves !'()* alone; strict encoders escape them too.
-  forms.add(encodeURIComponent(secret).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  forms.add(
+    encodeURIComponent(secret).replace(
+      /[!'()*]/g,
+      (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+    ),
+  );
   if (/[\r\n]/.test(secret)) {
     for (const line of secret.split(/\r?\n/)) if (line.trim() !== '') forms.add(line.trim());
   }
@@ -89,13 +100,16 @@ export function secretForms(secret: string): string[] {
  */
 export function redactText(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = redactUri(text);
-  const forms = [...new Set(secrets.flatMap((s) => (s ? secretForms(s) : [])))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(secrets.flatMap((s) => (s ? secretForms(s) : [])))].sort(
+    (a, b) => b.length - a.length,
+  );
   for (const form of forms) out = out.split(form).join(MASK);
   return out;
 }
 
 /** Command fields whose value is a credential, whatever the command. */
-const SECRET_FIELD = /^(?:pwd|password|payload|speculativeAuthenticate|authMechanismProperties|.*password|.*secret.*|.*token.*|.*credential.*)$/i;
+const SECRET_FIELD =
+  /^(?:pwd|password|payload|speculativeAuthenticate|authMechanismProperties|.*password|.*secret.*|.*token.*|.*credential.*)$/i;
 /** Commands whose every argument is credential material (legacy `authenticate` carries a key and nonce). */
 const SECRET_COMMANDS = new Set(['authenticate', 'copydbgetnonce']);
 
@@ -109,7 +123,10 @@ export function redactCommand<T>(doc: T, secrets: readonly (string | undefined)[
   const commandName = isPlainObject(doc) ? Object.keys(doc)[0]?.toLowerCase() : undefined;
   const wholeCommand = commandName !== undefined && SECRET_COMMANDS.has(commandName);
   const visit = (value: unknown, key: string | undefined, depth: number): unknown => {
-    if (key !== undefined && (SECRET_FIELD.test(key) || (wholeCommand && depth === 1 && key.toLowerCase() !== commandName))) {
+    if (
+      key !== undefined &&
+      (SECRET_FIELD.test(key) || (wholeCommand && depth === 1 && key.toLowerCase() !== commandName))
+    ) {
       return value === undefined || value === null || typeof value === 'boolean' ? value : MASK;
     }
     if (typeof value === 'string') return redactText(value, secrets);
@@ -131,7 +148,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** True when `text` holds any form of any of the secrets: for tests and for last-line-of-defence checks. */
-export function containsSecret(text: string, secrets: readonly (string | undefined)[]): string | undefined {
+export function containsSecret(
+  text: string,
+  secrets: readonly (string | undefined)[],
+): string | undefined {
   for (const s of secrets) {
     if (!s) continue;
     const form = secretForms(s).find((f) => text.includes(f));

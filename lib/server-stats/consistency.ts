@@ -50,7 +50,12 @@ export interface WorkloadCounting {
 
 /** A readPreference (a mode string or {mode}) that may send reads to a secondary. */
 function mayReadSecondaries(rp: unknown): boolean {
-  const mode = typeof rp === 'string' ? rp : typeof rp === 'object' && rp !== null ? (rp as { mode?: unknown }).mode : undefined;
+  const mode =
+    typeof rp === 'string'
+      ? rp
+      : typeof rp === 'object' && rp !== null
+        ? (rp as { mode?: unknown }).mode
+        : undefined;
   return typeof mode === 'string' && mode.toLowerCase() !== 'primary';
 }
 
@@ -60,18 +65,31 @@ function mayReadSecondaries(rp: unknown): boolean {
  * kind (lib/workload/language/ops), handed in by the caller (lib/workload/engine/op-figures.ts
  * workloadCounting); undefined for an op no kind knows.
  */
-export type OpCounting = (op: Record<string, unknown>) => { opcounters: readonly OpCounterName[]; batch: boolean } | undefined;
+export type OpCounting = (
+  op: Record<string, unknown>,
+) => { opcounters: readonly OpCounterName[]; batch: boolean } | undefined;
 
 /** What the workload's op specs (and the URI's readPreference) say about how the servers will count them. */
-export function countWorkload(ops: readonly unknown[], countOp: OpCounting, uri?: string, serverVersion?: string): WorkloadCounting {
-  const specs = ops.filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
+export function countWorkload(
+  ops: readonly unknown[],
+  countOp: OpCounting,
+  uri?: string,
+  serverVersion?: string,
+): WorkloadCounting {
+  const specs = ops.filter(
+    (o): o is Record<string, unknown> => typeof o === 'object' && o !== null,
+  );
   const uriReadPreference = uri ? /[?&]readPreference=([^&]*)/i.exec(uri)?.[1] : undefined;
   const counted = specs.map(countOp);
   return {
     countsCommands: counted.some((c) => c?.opcounters.includes('command') === true),
     batchInserts: counted.some((c) => c?.batch === true),
-    ...(counted.some((c) => (c?.opcounters.filter((name) => name !== 'command').length ?? 0) > 1) ? { multiCommandOps: true } : {}),
-    secondaryReads: mayReadSecondaries(uriReadPreference) || specs.some((o) => mayReadSecondaries(o.readPreference)),
+    ...(counted.some((c) => (c?.opcounters.filter((name) => name !== 'command').length ?? 0) > 1)
+      ? { multiCommandOps: true }
+      : {}),
+    secondaryReads:
+      mayReadSecondaries(uriReadPreference) ||
+      specs.some((o) => mayReadSecondaries(o.readPreference)),
     ...(serverVersion ? { serverVersion } : {}),
   };
 }
@@ -88,7 +106,8 @@ function mongosCountsWritesAsCommands(version: string | undefined): boolean {
  * shards (no shard key in the filter) counts once on each shard but once at the client, so on that
  * path the servers may count more than the clients without anything else loading them.
  */
-export const SHARD_PRIMARIES_NOTE = "no mongos was sampled: counted on the shards' primaries, where a query sent to several shards counts once on each";
+export const SHARD_PRIMARIES_NOTE =
+  "no mongos was sampled: counted on the shards' primaries, where a query sent to several shards counts once on each";
 
 interface Counted {
   ids: string[];
@@ -100,24 +119,57 @@ interface Counted {
   replicaSet: boolean;
 }
 
-function countingProcesses(windows: readonly ServerWindow[], processes: readonly ServerProcessInfo[], secondaryReads: boolean): Counted {
-  const hasCounts = (id: string) => windows.every((w) => w.counted[id] != null && Object.keys(w.counted[id]!).length > 0);
+function countingProcesses(
+  windows: readonly ServerWindow[],
+  processes: readonly ServerProcessInfo[],
+  secondaryReads: boolean,
+): Counted {
+  const hasCounts = (id: string) =>
+    windows.every((w) => w.counted[id] != null && Object.keys(w.counted[id]!).length > 0);
   const mongos = processes.filter((p) => p.kind === 'mongos' && hasCounts(p.id)).map((p) => p.id);
-  if (mongos.length > 0) return { ids: mongos, what: `mongos ${mongos.join(', ')}`, shardPrimaries: false, mongos: true, replicaSet: false };
+  if (mongos.length > 0)
+    return {
+      ids: mongos,
+      what: `mongos ${mongos.join(', ')}`,
+      shardPrimaries: false,
+      mongos: true,
+      replicaSet: false,
+    };
   const last = windows[windows.length - 1];
   const roleOf = (id: string) => last?.roles[id] ?? '';
-  const primaries = processes.filter((p) => p.kind === 'mongod' && ['primary', 'standalone'].includes(roleOf(p.id)) && hasCounts(p.id)).map((p) => p.id);
-  const secondaries = secondaryReads ? processes.filter((p) => p.kind === 'mongod' && roleOf(p.id) === 'secondary' && hasCounts(p.id)).map((p) => p.id) : [];
+  const primaries = processes
+    .filter(
+      (p) =>
+        p.kind === 'mongod' && ['primary', 'standalone'].includes(roleOf(p.id)) && hasCounts(p.id),
+    )
+    .map((p) => p.id);
+  const secondaries = secondaryReads
+    ? processes
+        .filter((p) => p.kind === 'mongod' && roleOf(p.id) === 'secondary' && hasCounts(p.id))
+        .map((p) => p.id)
+    : [];
   const sharded = processes.some((p) => p.shard !== undefined);
   const standalone = roleOf(primaries[0]) === 'standalone';
   const role = sharded ? "the shards' primaries" : standalone ? 'standalone' : 'primary';
   const ids = [...primaries, ...secondaries];
-  const what = primaries.length > 0 ? `${role} ${primaries.join(', ')}${secondaries.length > 0 ? ` and secondaries ${secondaries.join(', ')} (reads may go there)` : ''}` : 'no process gave opcounters';
-  return { ids, what, shardPrimaries: sharded, mongos: false, replicaSet: !standalone && ids.length > 0 };
+  const what =
+    primaries.length > 0
+      ? `${role} ${primaries.join(', ')}${secondaries.length > 0 ? ` and secondaries ${secondaries.join(', ')} (reads may go there)` : ''}`
+      : 'no process gave opcounters';
+  return {
+    ids,
+    what,
+    shardPrimaries: sharded,
+    mongos: false,
+    replicaSet: !standalone && ids.length > 0,
+  };
 }
 
 /** Why opcounters.command of these processes cannot be compared with the clients' commands, if it cannot. */
-function commandCounterProblem(counted: Counted, serverVersion: string | undefined): string | undefined {
+function commandCounterProblem(
+  counted: Counted,
+  serverVersion: string | undefined,
+): string | undefined {
   if (counted.replicaSet) {
     return "the workload runs commands, and a replica-set member's opcounters.command also counts the members' replSetHeartbeat and replSetUpdatePosition (src/mongo/db/repl/repl_set_commands.cpp) and every driver monitor's hello: command is not compared";
   }
@@ -127,19 +179,48 @@ function commandCounterProblem(counted: Counted, serverVersion: string | undefin
   return undefined;
 }
 
-export function checkStep(step: StepResult, allWindows: readonly ServerWindow[], processes: readonly ServerProcessInfo[], counting: WorkloadCounting): ConsistencyCheck {
+export function checkStep(
+  step: StepResult,
+  allWindows: readonly ServerWindow[],
+  processes: readonly ServerProcessInfo[],
+  counting: WorkloadCounting,
+): ConsistencyCheck {
   const windows = allWindows.filter((w) => w.clients === step.clients);
   const clientOps = step.ops.reads + step.ops.writes;
-  const counters: OpCounterName[] = ['query', 'insert', 'update', 'delete', ...(counting.countsCommands ? ['command' as const] : [])];
+  const counters: OpCounterName[] = [
+    'query',
+    'insert',
+    'update',
+    'delete',
+    ...(counting.countsCommands ? ['command' as const] : []),
+  ];
   const countedProcesses = countingProcesses(windows, processes, counting.secondaryReads === true);
   const { ids, what, shardPrimaries } = countedProcesses;
   const base = { clients: step.clients, clientOps, counted: `${what}: ${counters.join('+')}` };
-  const unchecked = (note: string): ConsistencyCheck => ({ ...base, status: 'unchecked', serverOps: null, difference: null, allowance: 0, note });
+  const unchecked = (note: string): ConsistencyCheck => ({
+    ...base,
+    status: 'unchecked',
+    serverOps: null,
+    difference: null,
+    allowance: 0,
+    note,
+  });
   if (windows.length === 0) return unchecked('no measured window was sampled');
-  if (counting.batchInserts) return unchecked('the workload inserts batches: the server counts each document, the clients one op');
-  if (counting.multiCommandOps) return unchecked('an op of the workload sends several commands (readModifyWrite: a read, then an update): the server counts each, the clients one op');
-  if (ids.length === 0) return unchecked('the servers gave no opcounters for the measured windows (a test double, a refused serverStatus, or a failed reading)');
-  const commandProblem = counting.countsCommands ? commandCounterProblem(countedProcesses, counting.serverVersion) : undefined;
+  if (counting.batchInserts)
+    return unchecked(
+      'the workload inserts batches: the server counts each document, the clients one op',
+    );
+  if (counting.multiCommandOps)
+    return unchecked(
+      'an op of the workload sends several commands (readModifyWrite: a read, then an update): the server counts each, the clients one op',
+    );
+  if (ids.length === 0)
+    return unchecked(
+      'the servers gave no opcounters for the measured windows (a test double, a refused serverStatus, or a failed reading)',
+    );
+  const commandProblem = counting.countsCommands
+    ? commandCounterProblem(countedProcesses, counting.serverVersion)
+    : undefined;
   if (commandProblem) return unchecked(commandProblem);
   let serverOps = 0;
   let samplerCommands = 0;
@@ -153,23 +234,33 @@ export function checkStep(step: StepResult, allWindows: readonly ServerWindow[],
       if (counting.countsCommands) monitorHellos += Math.ceil(w.close - w.open);
     }
   }
-  const allowance = Math.ceil(clientOps * CHECK_TOLERANCE) + samplerCommands + monitorHellos + step.ops.errors;
+  const allowance =
+    Math.ceil(clientOps * CHECK_TOLERANCE) + samplerCommands + monitorHellos + step.ops.errors;
   const difference = serverOps - clientOps;
   const ok = Math.abs(difference) <= allowance;
-  const check: ConsistencyCheck = { ...base, status: ok ? 'ok' : 'gap', serverOps, difference, allowance };
+  const check: ConsistencyCheck = {
+    ...base,
+    status: ok ? 'ok' : 'gap',
+    serverOps,
+    difference,
+    allowance,
+  };
   if (!ok) {
     check.note =
       difference > 0
         ? 'the servers counted more than the clients sent: something else is loading the server, or ops are being retried'
         : 'the servers counted fewer than the clients: ops are being lost, or another router or member took part of the load';
   }
-  if (shardPrimaries) check.note = check.note ? `${check.note} (${SHARD_PRIMARIES_NOTE})` : SHARD_PRIMARIES_NOTE;
+  if (shardPrimaries)
+    check.note = check.note ? `${check.note} (${SHARD_PRIMARIES_NOTE})` : SHARD_PRIMARIES_NOTE;
   return check;
 }
 
 /** One line per check beyond the allowance, for the summary and the console. */
 export function checkWarning(check: ConsistencyCheck): string | undefined {
-  if (check.status !== 'gap' || check.serverOps === null || check.difference === null) return undefined;
-  const pct = check.clientOps > 0 ? ` (${((check.difference / check.clientOps) * 100).toFixed(1)}%)` : '';
+  if (check.status !== 'gap' || check.serverOps === null || check.difference === null)
+    return undefined;
+  const pct =
+    check.clientOps > 0 ? ` (${((check.difference / check.clientOps) * 100).toFixed(1)}%)` : '';
   return `step ${counted(check.clients, 'client')}: the servers counted ${check.serverOps} ops, the clients ${check.clientOps}; off by ${check.difference}${pct}, more than the ${check.allowance} allowed: ${check.note}`;
 }

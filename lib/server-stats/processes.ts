@@ -38,7 +38,10 @@ export interface Discovered {
  * `admin` runs a command through the benchmark's own client (before the load: not counted);
  * `seedHosts` are the hosts the URI names.
  */
-export async function discoverProcesses(admin: (command: Doc) => Promise<Doc>, seedHosts: readonly string[]): Promise<Discovered> {
+export async function discoverProcesses(
+  admin: (command: Doc) => Promise<Doc>,
+  seedHosts: readonly string[],
+): Promise<Discovered> {
   const hello = await admin({ hello: 1 }).catch(() => admin({ isMaster: 1 }));
   const notes: string[] = [];
   if (hello.msg === 'isdbgrid') {
@@ -48,17 +51,31 @@ export async function discoverProcesses(admin: (command: Doc) => Promise<Doc>, s
     try {
       shards = await listShards({ command: admin });
     } catch (err) {
-      notes.push(`listShards failed (${messageOf(err)}): only the mongos ${seedHosts.length === 1 ? 'is' : 'are'} sampled, not the shards`);
+      notes.push(
+        `listShards failed (${messageOf(err)}): only the mongos ${seedHosts.length === 1 ? 'is' : 'are'} sampled, not the shards`,
+      );
     }
     for (const shard of shards) {
-      for (const host of shard.hosts) processes.push({ id: host, kind: 'mongod', shard: shard.id, ...(shard.setName ? { set: shard.setName } : {}) });
+      for (const host of shard.hosts)
+        processes.push({
+          id: host,
+          kind: 'mongod',
+          shard: shard.id,
+          ...(shard.setName ? { set: shard.setName } : {}),
+        });
     }
     return { processes, notes };
   }
   if (typeof hello.setName === 'string') {
-    const members = [...((hello.hosts as string[] | undefined) ?? []), ...((hello.passives as string[] | undefined) ?? [])];
+    const members = [
+      ...((hello.hosts as string[] | undefined) ?? []),
+      ...((hello.passives as string[] | undefined) ?? []),
+    ];
     const hosts = members.length > 0 ? members : seedHosts;
-    return { processes: hosts.map((id) => ({ id, kind: 'mongod' as const, set: hello.setName as string })), notes };
+    return {
+      processes: hosts.map((id) => ({ id, kind: 'mongod' as const, set: hello.setName as string })),
+      notes,
+    };
   }
   const me = typeof hello.me === 'string' ? hello.me : seedHosts[0];
   return { processes: me ? [{ id: me, kind: 'mongod' }] : [], notes };
@@ -68,7 +85,10 @@ export async function discoverProcesses(admin: (command: Doc) => Promise<Doc>, s
 export { parseShardHost };
 
 /** The driver, straight to the one process (directConnection), with the run's credentials and TLS. */
-export function driverProcessConnector(intervalMs: number, clientOptions: MongoClientOptions = {}): ConnectProcess {
+export function driverProcessConnector(
+  intervalMs: number,
+  clientOptions: MongoClientOptions = {},
+): ConnectProcess {
   return (host) => {
     const client = new MongoClient(`mongodb://${host}/?directConnection=true`, {
       ...clientOptions,

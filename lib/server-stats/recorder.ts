@@ -15,7 +15,14 @@ import { lagFromReplSetStatus, ServerSnapshot, snapshotOf } from './snapshot';
 type Doc = Record<string, unknown>;
 
 /** Leave out the expensive sections (metrics, locks, ...); unknown names are ignored by the server. */
-export const SAMPLER_SERVER_STATUS: Doc = { serverStatus: 1, metrics: 0, locks: 0, tcmalloc: 0, transactions: 0, mirroredReads: 0 };
+export const SAMPLER_SERVER_STATUS: Doc = {
+  serverStatus: 1,
+  metrics: 0,
+  locks: 0,
+  tcmalloc: 0,
+  transactions: 0,
+  mirroredReads: 0,
+};
 
 export const DEFAULT_SAMPLE_INTERVAL_MS = 1000;
 
@@ -29,14 +36,19 @@ const FEATURES: Array<[string, (s: ServerSnapshot) => boolean]> = [
   ['network bytes', (s) => s.bytesIn !== undefined],
 ];
 
-function processSource(p: ServerProcess, connection: ProcessConnection): SampleSource<ServerSnapshot> {
+function processSource(
+  p: ServerProcess,
+  connection: ProcessConnection,
+): SampleSource<ServerSnapshot> {
   return {
     id: p.id,
     read: async () => {
       const snapshot = snapshotOf(await connection.command(SAMPLER_SERVER_STATUS));
       if (snapshot.role === 'primary' && p.set) {
         // The lag is optional: a failure leaves it out of this reading.
-        const lag = await connection.command({ replSetGetStatus: 1 }).then(lagFromReplSetStatus, () => undefined);
+        const lag = await connection
+          .command({ replSetGetStatus: 1 })
+          .then(lagFromReplSetStatus, () => undefined);
         if (lag) snapshot.lagSeconds = lag;
       }
       return snapshot;
@@ -53,17 +65,26 @@ export interface StartOptions {
   connect: ConnectProcess;
 }
 
-export type StartOutcome = { recorder: ServerStatsRecorder; warnings: string[] } | { recorder?: undefined; warnings: string[] };
+export type StartOutcome =
+  | { recorder: ServerStatsRecorder; warnings: string[] }
+  | { recorder?: undefined; warnings: string[] };
 
 /** Discovers the processes and takes the baseline reading; never throws. */
-export async function startServerStats(admin: (command: Doc) => Promise<Doc>, seedHosts: readonly string[], options: StartOptions): Promise<StartOutcome> {
+export async function startServerStats(
+  admin: (command: Doc) => Promise<Doc>,
+  seedHosts: readonly string[],
+  options: StartOptions,
+): Promise<StartOutcome> {
   let discovered;
   try {
     discovered = await discoverProcesses(admin, seedHosts);
   } catch (err) {
-    return { warnings: [`server stats off: could not find the deployment's processes (${messageOf(err)})`] };
+    return {
+      warnings: [`server stats off: could not find the deployment's processes (${messageOf(err)})`],
+    };
   }
-  if (discovered.processes.length === 0) return { warnings: ['server stats off: no process to sample'] };
+  if (discovered.processes.length === 0)
+    return { warnings: ['server stats off: no process to sample'] };
   const connections = discovered.processes.map((p) => options.connect(p.id));
   const sampler = new Sampler(
     discovered.processes.map((p, i) => processSource(p, connections[i])),
@@ -76,28 +97,65 @@ export async function startServerStats(admin: (command: Doc) => Promise<Doc>, se
   if (first.every((r) => r.value === null && isUnauthorized(r.error))) {
     await sampler.stop({ finalSample: false });
     await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
-    return { warnings: [`server stats off: serverStatus was refused (${first[0].error}); the user needs the clusterMonitor role`] };
+    return {
+      warnings: [
+        `server stats off: serverStatus was refused (${first[0].error}); the user needs the clusterMonitor role`,
+      ],
+    };
   }
   const notes = [...discovered.notes];
   discovered.processes.forEach((p, i) => {
-    if (first[i].value === null) notes.push(`${p.id}: no answer to serverStatus at the start (${first[i].error ?? 'unknown error'})`);
+    if (first[i].value === null)
+      notes.push(
+        `${p.id}: no answer to serverStatus at the start (${first[i].error ?? 'unknown error'})`,
+      );
   });
   const answered = first.flatMap((r) => (r.value ? [r.value] : []));
-  const missing = FEATURES.filter(([, has]) => answered.length > 0 && !answered.some(has)).map(([name]) => name);
-  if (missing.length > 0) notes.push(`the server reports no ${missing.join(', ')} in serverStatus: those series are absent${missing.includes('opcounters') ? ', and the consistency check cannot run' : ''}`);
-  const recorder = new ServerStatsRecorder(sampler, discovered.processes, connections, startedAt, notes);
+  const missing = FEATURES.filter(([, has]) => answered.length > 0 && !answered.some(has)).map(
+    ([name]) => name,
+  );
+  if (missing.length > 0)
+    notes.push(
+      `the server reports no ${missing.join(', ')} in serverStatus: those series are absent${missing.includes('opcounters') ? ', and the consistency check cannot run' : ''}`,
+    );
+  const recorder = new ServerStatsRecorder(
+    sampler,
+    discovered.processes,
+    connections,
+    startedAt,
+    notes,
+  );
   return { recorder, warnings: notes.map((n) => `server stats: ${n}`) };
 }
 
 /** The section of a run whose servers could not be sampled at all: only why. */
-export function unsampledSection(notes: readonly string[], intervalMs = DEFAULT_SAMPLE_INTERVAL_MS): ServerSection {
-  return { intervalMs, startedAt: new Date().toISOString(), processes: [], notes: [...notes], series: {}, windows: [], checks: [] };
+export function unsampledSection(
+  notes: readonly string[],
+  intervalMs = DEFAULT_SAMPLE_INTERVAL_MS,
+): ServerSection {
+  return {
+    intervalMs,
+    startedAt: new Date().toISOString(),
+    processes: [],
+    notes: [...notes],
+    series: {},
+    windows: [],
+    checks: [],
+  };
 }
 
 export class ServerStatsRecorder {
   private readonly windows: ServerWindow[] = [];
   private readonly checks: ConsistencyCheck[] = [];
-  private open: { clients: number; trial: number; at: number; readings: Promise<Record<string, Reading<ServerSnapshot>>>; timer?: NodeJS.Timeout } | undefined;
+  private open:
+    | {
+        clients: number;
+        trial: number;
+        at: number;
+        readings: Promise<Record<string, Reading<ServerSnapshot>>>;
+        timer?: NodeJS.Timeout;
+      }
+    | undefined;
   private stopped: ServerSection | undefined;
 
   constructor(
@@ -109,8 +167,15 @@ export class ServerStatsRecorder {
   ) {}
 
   /** Runs `fn` against each sampled process over its own connection (e.g. to read what it says about itself). */
-  eachProcess<T>(fn: (command: (command: Record<string, unknown>) => Promise<Record<string, unknown>>, process: ServerProcess) => Promise<T>): Promise<T[]> {
-    return Promise.all(this.processes.map((p, i) => fn((command) => this.connections[i].command(command), p)));
+  eachProcess<T>(
+    fn: (
+      command: (command: Record<string, unknown>) => Promise<Record<string, unknown>>,
+      process: ServerProcess,
+    ) => Promise<T>,
+  ): Promise<T[]> {
+    return Promise.all(
+      this.processes.map((p, i) => fn((command) => this.connections[i].command(command), p)),
+    );
   }
 
   /**
@@ -122,7 +187,10 @@ export class ServerStatsRecorder {
     let resolve!: (r: Record<string, Reading<ServerSnapshot>>) => void;
     const readings = new Promise<Record<string, Reading<ServerSnapshot>>>((r) => (resolve = r));
     const at = (atMs - this.sampler.originMs) / 1000;
-    const timer = setTimeout(() => void this.sampler.sampleNow().then(resolve), Math.max(0, atMs - performance.now()));
+    const timer = setTimeout(
+      () => void this.sampler.sampleNow().then(resolve),
+      Math.max(0, atMs - performance.now()),
+    );
     this.open = { clients, trial, at, readings, timer };
   }
 
@@ -134,7 +202,15 @@ export class ServerStatsRecorder {
     const opening = await open.readings;
     const closing = await this.sampler.sampleNow();
     const all = this.sampler.snapshot();
-    const window: ServerWindow = { clients: open.clients, trial: open.trial, open: open.at, close: this.sampler.now(), counted: {}, roles: {}, samplerCommands: {} };
+    const window: ServerWindow = {
+      clients: open.clients,
+      trial: open.trial,
+      open: open.at,
+      close: this.sampler.now(),
+      counted: {},
+      roles: {},
+      samplerCommands: {},
+    };
     for (const p of this.processes) {
       window.counted[p.id] = counterDeltas(opening[p.id], closing[p.id]);
       const role = closing[p.id]?.value?.role;
@@ -142,7 +218,9 @@ export class ServerStatsRecorder {
       const from = opening[p.id]?.t ?? open.at;
       const to = closing[p.id]?.t ?? window.close;
       // Each reading is one serverStatus; a primary of a set adds replSetGetStatus.
-      window.samplerCommands[p.id] = all[p.id].filter((r) => r.t > from && r.t <= to).reduce((n, r) => n + (r.value?.lagSeconds ? 2 : 1), 0);
+      window.samplerCommands[p.id] = all[p.id]
+        .filter((r) => r.t > from && r.t <= to)
+        .reduce((n, r) => n + (r.value?.lagSeconds ? 2 : 1), 0);
     }
     window.open = Math.round(window.open * 1000) / 1000;
     window.close = Math.round(window.close * 1000) / 1000;

@@ -113,7 +113,8 @@ export class Sampler<T> {
     if (options.finalSample !== false) {
       // A last interval of a few milliseconds would make a noisy rate: let it last at least half an interval.
       const sinceTick = performance.now() - this.origin - this.lastTick * this.intervalMs;
-      if (sinceTick < this.intervalMs / 2) await new Promise((resolve) => setTimeout(resolve, this.intervalMs / 2 - sinceTick));
+      if (sinceTick < this.intervalMs / 2)
+        await new Promise((resolve) => setTimeout(resolve, this.intervalMs / 2 - sinceTick));
       await this.sampleAll(false, true);
     }
     return this.snapshot();
@@ -125,12 +126,15 @@ export class Sampler<T> {
     // A timer may fire a little early: never fire the same tick twice.
     const elapsed = performance.now() - this.origin;
     const tick = Math.max(this.lastTick + 1, Math.floor(elapsed / this.intervalMs) + 1);
-    this.timer = setTimeout(() => {
-      if (this.stopped) return;
-      this.lastTick = tick;
-      void this.track(this.sampleAll(false));
-      this.schedule();
-    }, Math.max(0, tick * this.intervalMs - elapsed));
+    this.timer = setTimeout(
+      () => {
+        if (this.stopped) return;
+        this.lastTick = tick;
+        void this.track(this.sampleAll(false));
+        this.schedule();
+      },
+      Math.max(0, tick * this.intervalMs - elapsed),
+    );
   }
 
   private track(p: Promise<void>): Promise<void> {
@@ -143,7 +147,11 @@ export class Sampler<T> {
     await Promise.all(this.sources.map((s) => this.sampleOne(s, boundary, edge)));
   }
 
-  private async sampleOne(source: SampleSource<T>, boundary: boolean, edge: boolean): Promise<void> {
+  private async sampleOne(
+    source: SampleSource<T>,
+    boundary: boolean,
+    edge: boolean,
+  ): Promise<void> {
     const list = this.readings.get(source.id)!;
     const mark = boundary ? { boundary: true as const } : {};
     const timeoutMs = edge ? Math.max(this.timeoutMs, EDGE_TIMEOUT_MS) : this.timeoutMs;
@@ -153,7 +161,12 @@ export class Sampler<T> {
     if (pending && (boundary || edge)) await settledWithin(pending, timeoutMs);
     const sent = this.now();
     if (this.busy.has(source.id)) {
-      list.push({ t: round3(sent), value: null, error: 'no answer yet to the previous reading', ...mark });
+      list.push({
+        t: round3(sent),
+        value: null,
+        error: 'no answer yet to the previous reading',
+        ...mark,
+      });
       return;
     }
     const reading = source.read();
@@ -183,7 +196,13 @@ export class Sampler<T> {
 /** Resolves when `p` settles or after `ms`, whichever comes first; never rejects. */
 function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export function round3(n: number): number {

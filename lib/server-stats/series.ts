@@ -11,7 +11,11 @@ import { OP_COUNTERS, OpCounterName, ServerSnapshot } from './snapshot';
 
 const round4 = (n: number) => Math.round(n * 10000) / 10000;
 
-function rate(now: number | undefined, before: number | undefined, seconds: number): number | undefined {
+function rate(
+  now: number | undefined,
+  before: number | undefined,
+  seconds: number,
+): number | undefined {
   if (now === undefined || before === undefined || now < before) return undefined;
   return round3((now - before) / seconds);
 }
@@ -21,7 +25,8 @@ function share(part: number | undefined, max: number | undefined): number | unde
 }
 
 function withDefined(point: ServerPoint, fields: Partial<ServerPoint>): ServerPoint {
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (point as unknown as Record<string, unknown>)[key] = value;
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) (point as unknown as Record<string, unknown>)[key] = value;
   return point;
 }
 
@@ -45,21 +50,24 @@ export function pointsFromReadings(readings: readonly Reading<ServerSnapshot>[])
           if (r !== undefined) ops[name] = r;
         }
         points.push(
-          withDefined({ t: reading.t, seconds: round3(seconds) }, {
-            role: now.role,
-            opsPerSec: Object.keys(ops).length > 0 ? ops : undefined,
-            connections: now.connections,
-            queuedReaders: now.queuedReaders,
-            queuedWriters: now.queuedWriters,
-            readTicketsOut: now.readTicketsOut,
-            writeTicketsOut: now.writeTicketsOut,
-            cacheUsedShare: share(now.cacheBytes, now.cacheMaxBytes),
-            cacheDirtyShare: share(now.cacheDirtyBytes, now.cacheMaxBytes),
-            pagesReadPerSec: rate(now.pagesRead, before.pagesRead, seconds),
-            bytesInPerSec: rate(now.bytesIn, before.bytesIn, seconds),
-            bytesOutPerSec: rate(now.bytesOut, before.bytesOut, seconds),
-            lagSeconds: now.lagSeconds,
-          }),
+          withDefined(
+            { t: reading.t, seconds: round3(seconds) },
+            {
+              role: now.role,
+              opsPerSec: Object.keys(ops).length > 0 ? ops : undefined,
+              connections: now.connections,
+              queuedReaders: now.queuedReaders,
+              queuedWriters: now.queuedWriters,
+              readTicketsOut: now.readTicketsOut,
+              writeTicketsOut: now.writeTicketsOut,
+              cacheUsedShare: share(now.cacheBytes, now.cacheMaxBytes),
+              cacheDirtyShare: share(now.cacheDirtyBytes, now.cacheMaxBytes),
+              pagesReadPerSec: rate(now.pagesRead, before.pagesRead, seconds),
+              bytesInPerSec: rate(now.bytesIn, before.bytesIn, seconds),
+              bytesOutPerSec: rate(now.bytesOut, before.bytesOut, seconds),
+              lagSeconds: now.lagSeconds,
+            },
+          ),
         );
       }
     }
@@ -69,7 +77,10 @@ export function pointsFromReadings(readings: readonly Reading<ServerSnapshot>[])
 }
 
 /** Counter deltas between two readings; null when either failed. A counter that went down is left out. */
-export function counterDeltas(open: Reading<ServerSnapshot> | undefined, close: Reading<ServerSnapshot> | undefined): Partial<Record<OpCounterName, number>> | null {
+export function counterDeltas(
+  open: Reading<ServerSnapshot> | undefined,
+  close: Reading<ServerSnapshot> | undefined,
+): Partial<Record<OpCounterName, number>> | null {
   if (!open?.value || !close?.value) return null;
   const out: Partial<Record<OpCounterName, number>> = {};
   for (const name of OP_COUNTERS) {

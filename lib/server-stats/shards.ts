@@ -36,9 +36,13 @@ export function shardConnectionString(shard: ShardInfo): string {
 }
 
 /** listShards on the mongos, in the order the cluster lists them. */
-export async function listShards(admin: { command(command: Record<string, unknown>): Promise<Record<string, unknown>> }): Promise<ShardInfo[]> {
+export async function listShards(admin: {
+  command(command: Record<string, unknown>): Promise<Record<string, unknown>>;
+}): Promise<ShardInfo[]> {
   const reply = await admin.command({ listShards: 1 });
-  const shards = (reply.shards as Array<{ _id?: unknown; host?: unknown; draining?: unknown }> | undefined) ?? [];
+  const shards =
+    (reply.shards as Array<{ _id?: unknown; host?: unknown; draining?: unknown }> | undefined) ??
+    [];
   return shards
     .filter((s) => s.draining !== true)
     .map((s) => parseShardHost(String(s._id), String(s.host ?? '')));

@@ -28,7 +28,14 @@
 type Doc = Record<string, unknown>;
 
 export type OpCounterName = 'query' | 'insert' | 'update' | 'delete' | 'getmore' | 'command';
-export const OP_COUNTERS: readonly OpCounterName[] = ['query', 'insert', 'update', 'delete', 'getmore', 'command'];
+export const OP_COUNTERS: readonly OpCounterName[] = [
+  'query',
+  'insert',
+  'update',
+  'delete',
+  'getmore',
+  'command',
+];
 
 export interface ServerSnapshot {
   /** Cumulative counters (deltas are taken later). */
@@ -60,7 +67,12 @@ export function numberOf(raw: unknown): number | undefined {
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
   if (typeof raw === 'bigint') return Number(raw);
   if (raw instanceof Object && typeof raw.valueOf() === 'number') return numberOf(raw.valueOf());
-  if (typeof raw === 'object' && raw !== null && 'toNumber' in raw && typeof (raw as { toNumber: unknown }).toNumber === 'function') {
+  if (
+    typeof raw === 'object' &&
+    raw !== null &&
+    'toNumber' in raw &&
+    typeof (raw as { toNumber: unknown }).toNumber === 'function'
+  ) {
     const n = (raw as { toNumber(): number }).toNumber();
     return Number.isFinite(n) ? n : undefined;
   }
@@ -76,14 +88,25 @@ function at(doc: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-function put<K extends keyof ServerSnapshot>(out: ServerSnapshot, key: K, value: ServerSnapshot[K] | undefined): void {
+function put<K extends keyof ServerSnapshot>(
+  out: ServerSnapshot,
+  key: K,
+  value: ServerSnapshot[K] | undefined,
+): void {
   if (value !== undefined) out[key] = value;
 }
 
 function roleOf(reply: Doc): ServerSnapshot['role'] {
-  if (reply.process === 'mongos' || (typeof reply.process === 'string' && reply.process.startsWith('mongos'))) return 'mongos';
+  if (
+    reply.process === 'mongos' ||
+    (typeof reply.process === 'string' && reply.process.startsWith('mongos'))
+  )
+    return 'mongos';
   const repl = reply.repl as Doc | undefined;
-  if (!repl) return typeof reply.process === 'string' && reply.process.startsWith('mongod') ? 'standalone' : undefined;
+  if (!repl)
+    return typeof reply.process === 'string' && reply.process.startsWith('mongod')
+      ? 'standalone'
+      : undefined;
   if (repl.isWritablePrimary === true || repl.ismaster === true) return 'primary';
   if (repl.secondary === true) return 'secondary';
   return repl.setName !== undefined ? 'other' : 'standalone';
@@ -101,11 +124,21 @@ export function snapshotOf(reply: Doc): ServerSnapshot {
   put(out, 'queuedReaders', numberOf(at(reply, 'globalLock', 'currentQueue', 'readers')));
   put(out, 'queuedWriters', numberOf(at(reply, 'globalLock', 'currentQueue', 'writers')));
   // queues.execution (admission control, later releases), else wiredTiger.concurrentTransactions (6.x and before).
-  const tickets = (kind: 'read' | 'write') => numberOf(at(reply, 'queues', 'execution', kind, 'out')) ?? numberOf(at(reply, 'wiredTiger', 'concurrentTransactions', kind, 'out'));
+  const tickets = (kind: 'read' | 'write') =>
+    numberOf(at(reply, 'queues', 'execution', kind, 'out')) ??
+    numberOf(at(reply, 'wiredTiger', 'concurrentTransactions', kind, 'out'));
   put(out, 'readTicketsOut', tickets('read'));
   put(out, 'writeTicketsOut', tickets('write'));
-  put(out, 'cacheBytes', numberOf(at(reply, 'wiredTiger', 'cache', 'bytes currently in the cache')));
-  put(out, 'cacheDirtyBytes', numberOf(at(reply, 'wiredTiger', 'cache', 'tracked dirty bytes in the cache')));
+  put(
+    out,
+    'cacheBytes',
+    numberOf(at(reply, 'wiredTiger', 'cache', 'bytes currently in the cache')),
+  );
+  put(
+    out,
+    'cacheDirtyBytes',
+    numberOf(at(reply, 'wiredTiger', 'cache', 'tracked dirty bytes in the cache')),
+  );
   put(out, 'cacheMaxBytes', numberOf(at(reply, 'wiredTiger', 'cache', 'maximum bytes configured')));
   put(out, 'pagesRead', numberOf(at(reply, 'wiredTiger', 'cache', 'pages read into cache')));
   put(out, 'bytesIn', numberOf(at(reply, 'network', 'bytesIn')));
@@ -123,7 +156,8 @@ export function lagFromReplSetStatus(reply: Doc): Record<string, number> | undef
   const members = reply.members as Doc[] | undefined;
   if (!Array.isArray(members)) return undefined;
   const primary = members.find((m) => m.stateStr === 'PRIMARY' || m.state === 1);
-  const primaryTime = primary?.optimeDate instanceof Date ? primary.optimeDate.getTime() : undefined;
+  const primaryTime =
+    primary?.optimeDate instanceof Date ? primary.optimeDate.getTime() : undefined;
   if (primaryTime === undefined) return undefined;
   const lag: Record<string, number> = {};
   for (const m of members) {

@@ -37,7 +37,10 @@ export interface ConnectedTarget {
 /** Headroom for the loader and pings beside the benchmark's clients. */
 const POOL_HEADROOM = 2;
 
-export function createClient(uri: string, options: ConnectOptions): { client: MongoClient; hosts: string[] } {
+export function createClient(
+  uri: string,
+  options: ConnectOptions,
+): { client: MongoClient; hosts: string[] } {
   let client: MongoClient;
   try {
     client = new MongoClient(uri, {
@@ -53,7 +56,8 @@ export function createClient(uri: string, options: ConnectOptions): { client: Mo
   } catch (err) {
     // The constructor only parses (the URI and the options): whatever it throws is bad input. The
     // connection-string parser has its own MongoParseError class, and a bad port is a MongoRuntimeError.
-    if (err instanceof MongoParseError || err instanceof Error) throw new UsageError(`option --uri: ${redactUri(messageOf(err))} (uri: ${redactUri(uri)})`);
+    if (err instanceof MongoParseError || err instanceof Error)
+      throw new UsageError(`option --uri: ${redactUri(messageOf(err))} (uri: ${redactUri(uri)})`);
     throw err;
   }
   const hosts = client.options.hosts.map((h) => h.toString());
@@ -71,7 +75,8 @@ const REFUSAL_PROBE_MS = 2000;
  */
 export async function refusedSingleHost(client: MongoClient): Promise<string | undefined> {
   const o = client.options;
-  if (o.hosts.length !== 1 || o.srvHost || o.replicaSet || o.loadBalanced || o.proxyHost) return undefined;
+  if (o.hosts.length !== 1 || o.srvHost || o.replicaSet || o.loadBalanced || o.proxyHost)
+    return undefined;
   const host = o.hosts[0];
   if (host.socketPath !== undefined || host.host === undefined) return undefined;
   const address = host.toString();
@@ -84,22 +89,39 @@ export async function refusedSingleHost(client: MongoClient): Promise<string | u
     };
     const timer = setTimeout(() => done(undefined), REFUSAL_PROBE_MS);
     socket.once('connect', () => done(undefined));
-    socket.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ECONNREFUSED' ? `connect ECONNREFUSED ${address}: nothing listens there` : undefined));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      done(
+        err.code === 'ECONNREFUSED'
+          ? `connect ECONNREFUSED ${address}: nothing listens there`
+          : undefined,
+      ),
+    );
   });
 }
 
 /** Throws at once (RunError) when `uri` is a single host that refuses connections; connects nothing else. */
-export async function assertNotRefused(uri: string, clientOptions: MongoClientOptions = {}): Promise<void> {
-  const { client, hosts } = createClient(uri, { serverSelectionTimeoutMS: 1000, maxClients: 1, clientOptions });
+export async function assertNotRefused(
+  uri: string,
+  clientOptions: MongoClientOptions = {},
+): Promise<void> {
+  const { client, hosts } = createClient(uri, {
+    serverSelectionTimeoutMS: 1000,
+    maxClients: 1,
+    clientOptions,
+  });
   try {
     const refused = await refusedSingleHost(client);
-    if (refused) throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
+    if (refused)
+      throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}): ${refused}`);
   } finally {
     await client.close().catch(() => undefined);
   }
 }
 
-export async function connectTarget(uri: string, options: ConnectOptions): Promise<ConnectedTarget> {
+export async function connectTarget(
+  uri: string,
+  options: ConnectOptions,
+): Promise<ConnectedTarget> {
   const { client, hosts } = createClient(uri, options);
   const refused = await refusedSingleHost(client);
   if (refused) {
@@ -111,8 +133,13 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
   } catch (err) {
     await client.close().catch(() => undefined);
     const reason = messageOf(err);
-    if ((err as Error).name === 'MongoServerSelectionError' || (err as Error).name === 'MongoOperationTimeoutError') {
-      throw new RunError(`cannot reach ${hosts.join(', ')} (${redactUri(uri)}) within the server-selection timeout of ${options.serverSelectionTimeoutMS} ms: ${reason}`);
+    if (
+      (err as Error).name === 'MongoServerSelectionError' ||
+      (err as Error).name === 'MongoOperationTimeoutError'
+    ) {
+      throw new RunError(
+        `cannot reach ${hosts.join(', ')} (${redactUri(uri)}) within the server-selection timeout of ${options.serverSelectionTimeoutMS} ms: ${reason}`,
+      );
     }
     // Reached, but refused us (authentication, TLS, ...).
     throw new RunError(`cannot connect to ${hosts.join(', ')} (${redactUri(uri)}): ${reason}`);
@@ -122,12 +149,17 @@ export async function connectTarget(uri: string, options: ConnectOptions): Promi
     return { client, target, hosts };
   } catch (err) {
     await client.close().catch(() => undefined);
-    throw new RunError(`connected to ${hosts.join(', ')} but could not read its build info: ${messageOf(err)}`);
+    throw new RunError(
+      `connected to ${hosts.join(', ')} but could not read its build info: ${messageOf(err)}`,
+    );
   }
 }
 
 /** An admin command's answer, or undefined when the server refuses it. */
-export async function tryCommand(client: MongoClient, command: Document): Promise<Document | undefined> {
+export async function tryCommand(
+  client: MongoClient,
+  command: Document,
+): Promise<Document | undefined> {
   try {
     return await client.db('admin').command(command);
   } catch {
@@ -145,10 +177,15 @@ async function commandError(client: MongoClient, command: Document): Promise<str
   }
 }
 
-export async function describeTarget(client: MongoClient, uri: string, forceTestDouble: boolean): Promise<ResultDocument['target']> {
+export async function describeTarget(
+  client: MongoClient,
+  uri: string,
+  forceTestDouble: boolean,
+): Promise<ResultDocument['target']> {
   const buildInfo = await client.db('admin').command({ buildInfo: 1 });
   // isMaster rather than hello: mongo-java-server knows only the former, and every mongod still answers it.
-  const hello = (await tryCommand(client, { isMaster: 1 })) ?? (await tryCommand(client, { hello: 1 })) ?? {};
+  const hello =
+    (await tryCommand(client, { isMaster: 1 })) ?? (await tryCommand(client, { hello: 1 })) ?? {};
   let statusError: unknown;
   const status = await client
     .db('admin')
@@ -157,21 +194,45 @@ export async function describeTarget(client: MongoClient, uri: string, forceTest
       statusError = err;
       return undefined;
     });
-  const topology = hello.msg === 'isdbgrid' ? 'sharded' : typeof hello.setName === 'string' ? 'replicaSet' : 'standalone';
+  const topology =
+    hello.msg === 'isdbgrid'
+      ? 'sharded'
+      : typeof hello.setName === 'string'
+        ? 'replicaSet'
+        : 'standalone';
   // The product, named by the fields each product documents (lib/server/identify-server.ts):
   // mongo-java-server reports a MongoDB version but runs in a JVM (serverStatus.process is "java").
-  const [getParameterError, getCmdLineOptsError] = await Promise.all([commandError(client, IDENTIFY_PROBES.getParameter), commandError(client, IDENTIFY_PROBES.getCmdLineOpts)]);
-  const product = identifyServer({ uri, buildInfo, serverStatus: status, hello, getParameterError, getCmdLineOptsError, declaredTestDouble: forceTestDouble });
+  const [getParameterError, getCmdLineOptsError] = await Promise.all([
+    commandError(client, IDENTIFY_PROBES.getParameter),
+    commandError(client, IDENTIFY_PROBES.getCmdLineOpts),
+  ]);
+  const product = identifyServer({
+    uri,
+    buildInfo,
+    serverStatus: status,
+    hello,
+    getParameterError,
+    getCmdLineOptsError,
+    declaredTestDouble: forceTestDouble,
+  });
   const testDouble = forceTestDouble || product.testDouble;
-  const host = typeof hello.me === 'string' ? hello.me : (client.options.hosts[0]?.toString() ?? 'unknown');
-  const processFacts = await readConnectedProcessFacts(client, host, { buildInfo, serverStatus: status, serverStatusError: statusError });
+  const host =
+    typeof hello.me === 'string' ? hello.me : (client.options.hosts[0]?.toString() ?? 'unknown');
+  const processFacts = await readConnectedProcessFacts(client, host, {
+    buildInfo,
+    serverStatus: status,
+    serverStatusError: statusError,
+  });
   const target: ResultDocument['target'] = {
     uri: redactUri(uri),
     serverVersion: typeof buildInfo.version === 'string' ? buildInfo.version : undefined,
     topology,
   };
   if (testDouble) target.testDouble = true;
-  target.product = testDouble && !product.testDouble ? { ...product, testDouble: true, label: `${product.label} (declared a test double)` } : product;
+  target.product =
+    testDouble && !product.testDouble
+      ? { ...product, testDouble: true, label: `${product.label} (declared a test double)` }
+      : product;
   target.processes = [processFacts];
   // serverStatus.storageEngine.name: the engine the figures were measured on (wiredTiger, or e.g. an
   // in-memory engine that would make them incomparable).

@@ -36,8 +36,18 @@ export interface GuardPolicy {
   consentEffect?: string;
 }
 
-export function guardPolicy(origin: TargetOrigin, consent: boolean, consentFlag = '--drop', consentEffect?: string): GuardPolicy {
-  return { ours: origin !== 'uri', consent, consentFlag, ...(consentEffect ? { consentEffect } : {}) };
+export function guardPolicy(
+  origin: TargetOrigin,
+  consent: boolean,
+  consentFlag = '--drop',
+  consentEffect?: string,
+): GuardPolicy {
+  return {
+    ours: origin !== 'uri',
+    consent,
+    consentFlag,
+    ...(consentEffect ? { consentEffect } : {}),
+  };
 }
 
 /** What a command was, for a caller's command log. */
@@ -56,29 +66,57 @@ export interface Ownership {
   why: string;
 }
 
-const namespaceNotFound = (err: unknown) => err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message));
+const namespaceNotFound = (err: unknown) =>
+  err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message));
 
 /** Whether `db.coll` holds only what this tool loaded (see the rule above); reads only. */
 export async function ownership(client: MongoClient, db: string, coll: string): Promise<Ownership> {
   const collection = client.db(db).collection<Document>(coll);
   // One document or none, read (not a count from the collection's statistics: FerretDB's lag behind its inserts).
-  if (!(await collection.findOne({}, { projection: { _id: 1 } }))) return { ours: true, docs: 0, why: 'empty or absent' };
-  const marker = await client.db(db).collection<{ _id: string; loadedBy?: string }>(OWNER_COLLECTION).findOne({ _id: coll });
-  if (marker) return { ours: true, docs: await collection.estimatedDocumentCount(), why: `loaded by ${String(marker.loadedBy ?? 'mongo-bench')}` };
+  if (!(await collection.findOne({}, { projection: { _id: 1 } })))
+    return { ours: true, docs: 0, why: 'empty or absent' };
+  const marker = await client
+    .db(db)
+    .collection<{ _id: string; loadedBy?: string }>(OWNER_COLLECTION)
+    .findOne({ _id: coll });
+  if (marker)
+    return {
+      ours: true,
+      docs: await collection.estimatedDocumentCount(),
+      why: `loaded by ${String(marker.loadedBy ?? 'mongo-bench')}`,
+    };
   const docs = await collection.countDocuments({});
   // An earlier version's load: every _id an integer 0..docs-1, every document with the loader's fields.
-  const notTheLoaders: Document = { $or: [{ _id: { $not: { $gte: 0, $lt: docs } } }, ...LOADER_FIELDS.map((f) => ({ [f]: { $exists: false } }))] };
+  const notTheLoaders: Document = {
+    $or: [
+      { _id: { $not: { $gte: 0, $lt: docs } } },
+      ...LOADER_FIELDS.map((f) => ({ [f]: { $exists: false } })),
+    ],
+  };
   const strangers = await collection.countDocuments(notTheLoaders);
-  if (strangers === 0) return { ours: true, docs, why: "the built-in loader's documents (no owner marker)" };
-  return { ours: false, docs, why: `no ${OWNER_COLLECTION} marker and not the built-in loader's documents` };
+  if (strangers === 0)
+    return { ours: true, docs, why: "the built-in loader's documents (no owner marker)" };
+  return {
+    ours: false,
+    docs,
+    why: `no ${OWNER_COLLECTION} marker and not the built-in loader's documents`,
+  };
 }
 
 /** Throws the refusal unless `db.coll` may be dropped, emptied or filled under `policy`. */
-export async function assertMayReplace(client: MongoClient, db: string, coll: string, policy: GuardPolicy, doing = 'drop, empty or fill'): Promise<void> {
+export async function assertMayReplace(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  policy: GuardPolicy,
+  doing = 'drop, empty or fill',
+): Promise<void> {
   if (policy.ours || policy.consent) return;
   const found = await ownership(client, db, coll).catch((err: unknown) => {
     // Unchecked is refused: nothing is dropped, emptied or filled on a guess.
-    throw new RunError(`cannot check whether ${db}.${coll} holds only what mongo-bench loaded, so nothing was changed: ${messageOf(err)}`);
+    throw new RunError(
+      `cannot check whether ${db}.${coll} holds only what mongo-bench loaded, so nothing was changed: ${messageOf(err)}`,
+    );
   });
   if (found.ours) return;
   throw new UsageError(
@@ -89,12 +127,21 @@ export async function assertMayReplace(client: MongoClient, db: string, coll: st
 }
 
 /** Marks `db.coll` as loaded by this tool (a later run may drop and reload it). */
-export async function claimCollection(client: MongoClient, db: string, coll: string, writeConcern?: WriteConcernSettings): Promise<void> {
+export async function claimCollection(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  writeConcern?: WriteConcernSettings,
+): Promise<void> {
   const tool = toolInfo();
   await client
     .db(db)
     .collection<{ _id: string }>(OWNER_COLLECTION)
-    .replaceOne({ _id: coll }, { loadedBy: `${tool.name} ${tool.version}`, at: new Date() }, { upsert: true, ...(writeConcern ? { writeConcern } : {}) });
+    .replaceOne(
+      { _id: coll },
+      { loadedBy: `${tool.name} ${tool.version}`, at: new Date() },
+      { upsert: true, ...(writeConcern ? { writeConcern } : {}) },
+    );
 }
 
 /**
@@ -106,7 +153,11 @@ export async function dropCollection(
   db: string,
   coll: string,
   policy: GuardPolicy,
-  options: { claim?: boolean; onCommand?: (c: GuardCommand) => void; writeConcern?: WriteConcernSettings } = {},
+  options: {
+    claim?: boolean;
+    onCommand?: (c: GuardCommand) => void;
+    writeConcern?: WriteConcernSettings;
+  } = {},
 ): Promise<void> {
   await assertMayReplace(client, db, coll, policy);
   const command = { drop: coll };
@@ -124,9 +175,18 @@ export async function dropCollection(
 }
 
 /** Empties `db.coll` (deleteMany {}), keeping the collection (its sharding, its options), after the ownership check. */
-export async function emptyCollection(client: MongoClient, db: string, coll: string, policy: GuardPolicy, writeConcern?: WriteConcernSettings): Promise<void> {
+export async function emptyCollection(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  policy: GuardPolicy,
+  writeConcern?: WriteConcernSettings,
+): Promise<void> {
   await assertMayReplace(client, db, coll, policy);
-  await client.db(db).collection(coll).deleteMany({}, writeConcern ? { writeConcern } : {});
+  await client
+    .db(db)
+    .collection(coll)
+    .deleteMany({}, writeConcern ? { writeConcern } : {});
   await mark(client, db, coll, policy, true, writeConcern);
 }
 
@@ -135,16 +195,28 @@ export async function emptyCollection(client: MongoClient, db: string, coll: str
  * collection): no ownership check, since nothing else can have written it; failures are ignored.
  */
 export async function dropScratch(client: MongoClient, db: string, coll: string): Promise<void> {
-  await client.db(db).collection(coll).drop().catch(() => undefined);
+  await client
+    .db(db)
+    .collection(coll)
+    .drop()
+    .catch(() => undefined);
 }
 
 /** Throws the refusal unless database `db` may be dropped: a server the tool started, or the user's consent. */
 export function assertMayDropDatabase(db: string, policy: GuardPolicy): void {
-  if (!policy.ours && !policy.consent) throw new UsageError(`database ${db} is dropped only with ${policy.consentFlag} on a deployment mongo-bench did not start`);
+  if (!policy.ours && !policy.consent)
+    throw new UsageError(
+      `database ${db} is dropped only with ${policy.consentFlag} on a deployment mongo-bench did not start`,
+    );
 }
 
 /** Drops database `db`: only on a deployment the tool started, or with the user's consent (--drop). */
-export async function dropDatabase(client: MongoClient, db: string, policy: GuardPolicy, onCommand?: (c: GuardCommand) => void): Promise<void> {
+export async function dropDatabase(
+  client: MongoClient,
+  db: string,
+  policy: GuardPolicy,
+  onCommand?: (c: GuardCommand) => void,
+): Promise<void> {
   assertMayDropDatabase(db, policy);
   const command = { dropDatabase: 1 };
   try {
@@ -158,14 +230,27 @@ export async function dropDatabase(client: MongoClient, db: string, policy: Guar
 
 /** Whether the rule applies at all (for the console and --dry-run): the words that say what may be changed. */
 export function describePolicy(policy: GuardPolicy, ns: string): string {
-  if (policy.ours) return `${ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own)`;
-  if (policy.consent) return `${ns} is replaced (${policy.consentFlag}${policy.consentEffect ? `: ${policy.consentEffect}` : ''})`;
+  if (policy.ours)
+    return `${ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own)`;
+  if (policy.consent)
+    return `${ns} is replaced (${policy.consentFlag}${policy.consentEffect ? `: ${policy.consentEffect}` : ''})`;
   return `${ns} is dropped and reloaded only if it is absent, empty or loaded by mongo-bench (the ${OWNER_COLLECTION} marker); one holding other documents is refused (exit 2) unless ${policy.consentFlag} is given`;
 }
 
-async function mark(client: MongoClient, db: string, coll: string, policy: GuardPolicy, claim: boolean, writeConcern?: WriteConcernSettings): Promise<void> {
+async function mark(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  policy: GuardPolicy,
+  claim: boolean,
+  writeConcern?: WriteConcernSettings,
+): Promise<void> {
   // A server the tool started needs no marker: everything on it is its own.
   if (policy.ours) return;
   if (claim) await claimCollection(client, db, coll, writeConcern);
-  else await client.db(db).collection<{ _id: string }>(OWNER_COLLECTION).deleteOne({ _id: coll }, writeConcern ? { writeConcern } : {});
+  else
+    await client
+      .db(db)
+      .collection<{ _id: string }>(OWNER_COLLECTION)
+      .deleteOne({ _id: coll }, writeConcern ? { writeConcern } : {});
 }

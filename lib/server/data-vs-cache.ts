@@ -10,12 +10,15 @@ import { Document, MongoClient } from 'mongodb';
 import type { StepDataVsCache } from '../result';
 import { messageOf } from '../common/values';
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined;
 
 function fromStats(stats: Document[], cacheBytes: number | undefined): StepDataVsCache | undefined {
   const add = (pick: (d: Document) => unknown) => {
     const values = stats.map(pick).map(num);
-    return values.every((v) => v !== undefined) && values.length > 0 ? values.reduce((s, v) => s + (v as number), 0) : undefined;
+    return values.every((v) => v !== undefined) && values.length > 0
+      ? values.reduce((s, v) => s + (v as number), 0)
+      : undefined;
   };
   const dataBytes = add((d) => d.size);
   const indexBytes = add((d) => d.totalIndexSize);
@@ -33,14 +36,24 @@ function fromStats(stats: Document[], cacheBytes: number | undefined): StepDataV
   return out;
 }
 
-export async function readDataVsCache(client: MongoClient, ns: string, cacheBytes: number | undefined): Promise<StepDataVsCache> {
+export async function readDataVsCache(
+  client: MongoClient,
+  ns: string,
+  cacheBytes: number | undefined,
+): Promise<StepDataVsCache> {
   const dot = ns.indexOf('.');
   const db = client.db(ns.slice(0, dot));
   const coll = ns.slice(dot + 1);
   const reasons: string[] = [];
   try {
-    const docs = await db.collection(coll).aggregate([{ $collStats: { storageStats: {} } }]).toArray();
-    const parsed = fromStats(docs.map((d) => (d.storageStats ?? {}) as Document), cacheBytes);
+    const docs = await db
+      .collection(coll)
+      .aggregate([{ $collStats: { storageStats: {} } }])
+      .toArray();
+    const parsed = fromStats(
+      docs.map((d) => (d.storageStats ?? {}) as Document),
+      cacheBytes,
+    );
     if (parsed) return parsed;
     reasons.push('$collStats gave no storageStats.size');
   } catch (err) {

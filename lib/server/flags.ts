@@ -7,7 +7,11 @@
 import { z } from 'zod';
 import { positiveInt } from '../config/validate';
 
-export const RUN_TARGET_DEFAULTS = { db: 'mongo_bench', collection: 'docs', readyTimeoutMs: 60_000 } as const;
+export const RUN_TARGET_DEFAULTS = {
+  db: 'mongo_bench',
+  collection: 'docs',
+  readyTimeoutMs: 60_000,
+} as const;
 
 export const targetShape = {
   uri: z.string().min(1, 'must not be empty').optional(),
@@ -27,7 +31,9 @@ export const targetShape = {
   keepData: z.boolean().optional(),
   shardKey: z.string().optional(),
   hashed: z.boolean().optional(),
-  presplit: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]).optional(),
+  presplit: z
+    .union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()])
+    .optional(),
   chunkSize: z.number().optional(),
   stopBalancer: z.boolean().optional(),
   serverVersion: z.string().optional(),

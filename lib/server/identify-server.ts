@@ -25,9 +25,13 @@ export interface ServerAnswers {
 }
 
 /** The probes identifyServer reads besides buildInfo, serverStatus and hello: what a caller sends to fill ServerAnswers. */
-export const IDENTIFY_PROBES = { getParameter: { getParameter: 'foo' }, getCmdLineOpts: { getCmdLineOpts: 1 } } as const;
+export const IDENTIFY_PROBES = {
+  getParameter: { getParameter: 'foo' },
+  getCmdLineOpts: { getCmdLineOpts: 1 },
+} as const;
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.length > 0 ? v : undefined;
 
 /** "v1.24.2" -> "1.24.2" */
 const bare = (version: string): string => version.replace(/^v(?=\d)/, '');
@@ -50,8 +54,13 @@ const COSMOS_DB_HOST = /\.cosmos\.azure\.com$/i;
 const DOCUMENT_DB_HOST = /docdb(-elastic)?\.amazonaws\.com$/i;
 
 function product(p: Omit<ServerProduct, 'label'>): ServerProduct {
-  const own = p.version ? `${p.name}${p.edition ? ` ${p.edition}` : ''} ${p.version}` : `${p.name}${p.edition ? ` ${p.edition}` : ''}`;
-  const reports = p.reportedMongoDBVersion && p.name !== 'MongoDB' ? `, reports MongoDB ${p.reportedMongoDBVersion}` : '';
+  const own = p.version
+    ? `${p.name}${p.edition ? ` ${p.edition}` : ''} ${p.version}`
+    : `${p.name}${p.edition ? ` ${p.edition}` : ''}`;
+  const reports =
+    p.reportedMongoDBVersion && p.name !== 'MongoDB'
+      ? `, reports MongoDB ${p.reportedMongoDBVersion}`
+      : '';
   const double = p.testDouble ? ' (test double)' : '';
   return { ...p, label: `${own}${double}${reports}` };
 }
@@ -66,7 +75,12 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
   // process "java" (bwaldvogel/mongo-java-server, de.bwaldvogel.mongo.backend.AbstractMongoBackend,
   // getServerStatus: `process: "java"`), where mongod says "mongod" and mongos "mongos".
   if (str(serverStatus?.process) === 'java') {
-    return product({ name: 'mongo-java-server', ...base, testDouble: true, evidence: ['serverStatus.process is "java" (mongo-java-server runs in a JVM)'] });
+    return product({
+      name: 'mongo-java-server',
+      ...base,
+      testDouble: true,
+      evidence: ['serverStatus.process is "java" (mongo-java-server runs in a JVM)'],
+    });
   }
 
   // FerretDB adds its own version to buildInfo: `ferretdbVersion` in 1.x (FerretDB/FerretDB,
@@ -81,7 +95,11 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
       ...(version ? { version: bare(version) } : {}),
       ...base,
       testDouble: answers.declaredTestDouble === true,
-      evidence: [ferret1 ? `buildInfo.ferretdbVersion is "${ferret1}"` : 'buildInfo has a "ferretdb" document'],
+      evidence: [
+        ferret1
+          ? `buildInfo.ferretdbVersion is "${ferret1}"`
+          : 'buildInfo has a "ferretdb" document',
+      ],
     });
   }
 
@@ -90,7 +108,13 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
   // percona-server-for-mongodb FAQ; added in 3.6.11-3.1 / 4.0.6-3, PSMDB-216).
   const psmdb = str(buildInfo.psmdbVersion);
   if (psmdb) {
-    return product({ name: 'Percona Server for MongoDB', version: psmdb, ...base, testDouble: answers.declaredTestDouble === true, evidence: [`buildInfo.psmdbVersion is "${psmdb}"`] });
+    return product({
+      name: 'Percona Server for MongoDB',
+      version: psmdb,
+      ...base,
+      testDouble: answers.declaredTestDouble === true,
+      evidence: [`buildInfo.psmdbVersion is "${psmdb}"`],
+    });
   }
 
   // Microsoft's DocumentDB gateway (pg_documentdb, on PostgreSQL; FerretDB 2.x builds on it): a
@@ -99,8 +123,12 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
   // /documentdb_api/ in the error, "pg_documentdb"); its hello carries `internal.documentdb_versions`
   // (documentdb/documentdb pg_documentdb_gw src/processor/ismaster.rs `"internal": topology()`, filled
   // by src/configuration/pg_configuration.rs load_topology). Its buildInfo has no gitVersion.
-  const internal = typeof answers.hello?.internal === 'object' && answers.hello.internal !== null ? (answers.hello.internal as Record<string, unknown>) : undefined;
-  const documentdbApi = answers.getParameterError !== undefined && /documentdb_api/.test(answers.getParameterError);
+  const internal =
+    typeof answers.hello?.internal === 'object' && answers.hello.internal !== null
+      ? (answers.hello.internal as Record<string, unknown>)
+      : undefined;
+  const documentdbApi =
+    answers.getParameterError !== undefined && /documentdb_api/.test(answers.getParameterError);
   if (documentdbApi || internal?.documentdb_versions !== undefined) {
     const kind = str(internal?.kind);
     return product({
@@ -109,17 +137,33 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
       ...base,
       testDouble: answers.declaredTestDouble === true,
       evidence: [
-        ...(documentdbApi ? ['the getParameter error names documentdb_api (the pg_documentdb extension)'] : []),
-        ...(internal?.documentdb_versions !== undefined ? [`hello.internal.documentdb_versions is ${JSON.stringify(internal.documentdb_versions)}`] : []),
+        ...(documentdbApi
+          ? ['the getParameter error names documentdb_api (the pg_documentdb extension)']
+          : []),
+        ...(internal?.documentdb_versions !== undefined
+          ? [
+              `hello.internal.documentdb_versions is ${JSON.stringify(internal.documentdb_versions)}`,
+            ]
+          : []),
       ],
     });
   }
 
   if (COSMOS_DB_HOST.test(host)) {
-    return product({ name: 'Azure Cosmos DB for MongoDB', ...base, testDouble: false, evidence: [`host ${host} is an Azure Cosmos DB endpoint (*.cosmos.azure.com)`] });
+    return product({
+      name: 'Azure Cosmos DB for MongoDB',
+      ...base,
+      testDouble: false,
+      evidence: [`host ${host} is an Azure Cosmos DB endpoint (*.cosmos.azure.com)`],
+    });
   }
   if (DOCUMENT_DB_HOST.test(host)) {
-    return product({ name: 'Amazon DocumentDB', ...base, testDouble: false, evidence: [`host ${host} is an Amazon DocumentDB endpoint (*.docdb.amazonaws.com)`] });
+    return product({
+      name: 'Amazon DocumentDB',
+      ...base,
+      testDouble: false,
+      evidence: [`host ${host} is an Amazon DocumentDB endpoint (*.docdb.amazonaws.com)`],
+    });
   }
 
   // Behind a tunnel or a private endpoint (a localhost or IP host) the host rules above miss them.
@@ -131,14 +175,34 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
   // DOCUMENTDB_CMD_LINE_OPTS). Neither product documents them as an interface: a server that changed
   // them would fall through to "unidentified" (no gitVersion) or, with a commit-like gitVersion, to MongoDB.
   if (Object.prototype.hasOwnProperty.call(buildInfo, '_t')) {
-    return product({ name: 'Azure Cosmos DB for MongoDB', ...base, testDouble: false, evidence: [`buildInfo has "_t" (${JSON.stringify(buildInfo._t)}), as Cosmos DB answers it`] });
+    return product({
+      name: 'Azure Cosmos DB for MongoDB',
+      ...base,
+      testDouble: false,
+      evidence: [`buildInfo has "_t" (${JSON.stringify(buildInfo._t)}), as Cosmos DB answers it`],
+    });
   }
-  if (answers.getCmdLineOptsError !== undefined && /not supported/i.test(answers.getCmdLineOptsError)) {
-    return product({ name: 'Amazon DocumentDB', ...base, testDouble: false, evidence: [`getCmdLineOpts failed with "${answers.getCmdLineOptsError.slice(0, 120)}", as Amazon DocumentDB answers it`] });
+  if (
+    answers.getCmdLineOptsError !== undefined &&
+    /not supported/i.test(answers.getCmdLineOptsError)
+  ) {
+    return product({
+      name: 'Amazon DocumentDB',
+      ...base,
+      testDouble: false,
+      evidence: [
+        `getCmdLineOpts failed with "${answers.getCmdLineOptsError.slice(0, 120)}", as Amazon DocumentDB answers it`,
+      ],
+    });
   }
 
   if (answers.declaredTestDouble) {
-    return product({ name: 'test double', ...base, testDouble: true, evidence: ['declared a test double (--test-double)'] });
+    return product({
+      name: 'test double',
+      ...base,
+      testDouble: true,
+      evidence: ['declared a test double (--test-double)'],
+    });
   }
 
   // MongoDB itself: buildInfo.gitVersion is the commit it was built from (40 hex digits; mongodb/mongo,
@@ -147,7 +211,9 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
   // mongodb-build-info isEnterprise applies, with a gitVersion naming "enterprise").
   const gitVersion = str(buildInfo.gitVersion);
   if (gitVersion && /^[0-9a-f]{40}$/i.test(gitVersion) && reported) {
-    const modules = Array.isArray(buildInfo.modules) ? buildInfo.modules.filter((m): m is string => typeof m === 'string') : [];
+    const modules = Array.isArray(buildInfo.modules)
+      ? buildInfo.modules.filter((m): m is string => typeof m === 'string')
+      : [];
     const enterprise = modules.includes('enterprise') || /enterprise/i.test(gitVersion);
     return product({
       name: 'MongoDB',
@@ -157,7 +223,9 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
       testDouble: false,
       evidence: [
         `buildInfo.gitVersion is a commit (${gitVersion.slice(0, 12)}...) and no other product's field or host matched`,
-        enterprise ? 'buildInfo.modules includes "enterprise"' : `buildInfo.modules ${modules.length > 0 ? `is [${modules.join(', ')}]` : 'is empty'}: Community`,
+        enterprise
+          ? 'buildInfo.modules includes "enterprise"'
+          : `buildInfo.modules ${modules.length > 0 ? `is [${modules.join(', ')}]` : 'is empty'}: Community`,
       ],
     });
   }
@@ -167,6 +235,11 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
     name: 'unidentified server',
     ...base,
     testDouble: false,
-    evidence: [gitVersion ? `buildInfo.gitVersion "${gitVersion}" is not a commit` : 'buildInfo has no gitVersion', 'no product field or host matched'],
+    evidence: [
+      gitVersion
+        ? `buildInfo.gitVersion "${gitVersion}" is not a commit`
+        : 'buildInfo has no gitVersion',
+      'no product field or host matched',
+    ],
   });
 }

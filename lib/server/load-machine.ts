@@ -27,7 +27,9 @@ export function gitCommit(root: string): string | undefined {
     const dotGit = join(root, '.git');
     try {
       const text = readFileSync(dotGit, 'utf8');
-      return text.startsWith('gitdir:') ? resolve(root, text.slice('gitdir:'.length).trim()) : dotGit;
+      return text.startsWith('gitdir:')
+        ? resolve(root, text.slice('gitdir:'.length).trim())
+        : dotGit;
     } catch {
       return dotGit;
     }
@@ -38,14 +40,18 @@ export function gitCommit(root: string): string | undefined {
     const ref = head.startsWith('ref:') ? head.slice(4).trim() : undefined;
     if (!ref) return undefined;
     // A worktree keeps refs in the common directory.
-    const common = existsSync(join(gitDir, 'commondir')) ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
+    const common = existsSync(join(gitDir, 'commondir'))
+      ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim())
+      : gitDir;
     for (const dir of [gitDir, common]) {
       const file = join(dir, ref);
       if (existsSync(file)) return readFileSync(file, 'utf8').trim();
     }
     const packed = join(common, 'packed-refs');
     if (existsSync(packed)) {
-      const line = readFileSync(packed, 'utf8').split('\n').find((l) => l.endsWith(` ${ref}`));
+      const line = readFileSync(packed, 'utf8')
+        .split('\n')
+        .find((l) => l.endsWith(` ${ref}`));
       if (line) return line.split(' ')[0];
     }
   } catch {

@@ -14,20 +14,29 @@ type Run = (command: Document) => Promise<Document>;
 function why(command: string, err: unknown): string {
   const e = err as { codeName?: unknown; code?: unknown; message?: unknown };
   const name = typeof e.codeName === 'string' ? e.codeName : undefined;
-  if (name === 'Unauthorized' || e.code === 13) return `${command}: not authorized (needs the clusterMonitor role)`;
-  if (name === 'CommandNotFound' || e.code === 59) return `${command}: not implemented by this server`;
+  if (name === 'Unauthorized' || e.code === 13)
+    return `${command}: not authorized (needs the clusterMonitor role)`;
+  if (name === 'CommandNotFound' || e.code === 59)
+    return `${command}: not implemented by this server`;
   return `${command}: ${name ?? 'failed'}${e.code !== undefined ? ` (${String(e.code)})` : ''}: ${String(e.message ?? err).slice(0, 160)}`;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : undefined;
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.length > 0 ? v : undefined;
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : undefined;
 
 /**
  * getCmdLineOpts.parsed, kept to what shapes performance: storage (engine, cacheSizeGB, block and
  * journal compressors, journal), network compression, the oplog size. Never security or paths of keys.
  */
-export function performanceOptions(parsed: Record<string, unknown>): Record<string, unknown> | undefined {
+export function performanceOptions(
+  parsed: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   const storage = obj(parsed.storage);
   if (storage) {
@@ -58,10 +67,15 @@ export async function readProcessFacts(
     if (engine) facts.storageEngine = engine;
     const cache = num(obj(obj(serverStatus.wiredTiger)?.cache)?.['maximum bytes configured']);
     if (cache !== undefined) facts.cacheBytes = cache;
-    else if (engine === 'wiredTiger' || engine === undefined) unavailable.push('WiredTiger cache: serverStatus has no wiredTiger.cache');
+    else if (engine === 'wiredTiger' || engine === undefined)
+      unavailable.push('WiredTiger cache: serverStatus has no wiredTiger.cache');
     if (engine === undefined) unavailable.push('storage engine: serverStatus has no storageEngine');
   } else {
-    unavailable.push(known.serverStatusError !== undefined ? why('serverStatus', known.serverStatusError) : 'serverStatus: not read');
+    unavailable.push(
+      known.serverStatusError !== undefined
+        ? why('serverStatus', known.serverStatusError)
+        : 'serverStatus: not read',
+    );
   }
   const [fcv, opts, hostInfo] = await Promise.allSettled([
     run({ getParameter: 1, featureCompatibilityVersion: 1 }),
@@ -91,7 +105,8 @@ export async function readProcessFacts(
     // memSizeMB, the host's (src/mongo/db/commands/generic_servers.cpp HostInfoCmd, already in 4.4).
     // Kept only when it is below the host's: then the server lives in less than the machine has.
     const limitMB = num(system?.memLimitMB);
-    if (limitMB !== undefined && limitMB > 0 && (memoryMB === undefined || limitMB < memoryMB)) info.memoryLimitMB = limitMB;
+    if (limitMB !== undefined && limitMB > 0 && (memoryMB === undefined || limitMB < memoryMB))
+      info.memoryLimitMB = limitMB;
     if (osName) info.os = osName;
     if (str(system?.cpuArch)) info.cpuArch = system?.cpuArch as string;
     if (Object.keys(info).length > 0) facts.hostInfo = info;
@@ -123,6 +138,10 @@ export async function readProcessFactsAnew(run: Run, host: string): Promise<Serv
 }
 
 /** The facts of the process `client` talks to (its admin database). */
-export function readConnectedProcessFacts(client: MongoClient, host: string, known: { buildInfo: Document; serverStatus?: Document; serverStatusError?: unknown }): Promise<ServerProcessFacts> {
+export function readConnectedProcessFacts(
+  client: MongoClient,
+  host: string,
+  known: { buildInfo: Document; serverStatus?: Document; serverStatusError?: unknown },
+): Promise<ServerProcessFacts> {
   return readProcessFacts((command) => client.db('admin').command(command), host, known);
 }

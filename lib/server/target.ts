@@ -25,9 +25,15 @@ export interface Target {
   /** Credentials and TLS for every connection to the target (lib/security's toMongoClientOptions). */
   readonly clientOptions: MongoClientOptions;
   /** Runs `fn` with a connected client, closed afterwards whatever `fn` does. */
-  withClient<T>(fn: (client: MongoClient) => Promise<T>, options?: { serverSelectionTimeoutMS?: number }): Promise<T>;
+  withClient<T>(
+    fn: (client: MongoClient) => Promise<T>,
+    options?: { serverSelectionTimeoutMS?: number },
+  ): Promise<T>;
   /** What the result records about the server (identify-server, server-facts): version, topology, product. */
-  describe(options?: { serverSelectionTimeoutMS?: number; testDouble?: boolean }): Promise<ResultDocument['target']>;
+  describe(options?: {
+    serverSelectionTimeoutMS?: number;
+    testDouble?: boolean;
+  }): Promise<ResultDocument['target']>;
   /** Stops what was started (nothing for --uri); idempotent: later calls wait for the first. */
   release(): Promise<void>;
 }
@@ -41,7 +47,10 @@ export function openTarget(source: TargetSource, clientOptions: MongoClientOptio
     origin: source.origin,
     clientOptions,
     async withClient(fn, options = {}) {
-      const client = new MongoClient(source.uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SELECTION_TIMEOUT_MS, ...clientOptions });
+      const client = new MongoClient(source.uri, {
+        serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SELECTION_TIMEOUT_MS,
+        ...clientOptions,
+      });
       try {
         return await fn(client);
       } finally {

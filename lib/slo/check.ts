@@ -42,22 +42,45 @@ export function actualValue(objective: Objective, step: StepResult): number | un
  * Verdicts for one step, of the objectives unscoped or scoped to its client count (`@best` ones:
  * addBestVerdicts); a latency objective on a step without that kind of operation is not applicable (pass: null).
  */
-export function checkStepObjectives(objectives: readonly Objective[], step: StepResult): SloVerdict[] {
-  return objectives.filter((o) => o.at === undefined || o.at === step.clients).map((o) => {
-    const actual = actualValue(o, step);
-    return { clients: step.clients, objective: o.expression, actual: actual ?? null, unit: o.unit, pass: actual === undefined ? null : compare(actual, o.comparison, o.limit) };
-  });
+export function checkStepObjectives(
+  objectives: readonly Objective[],
+  step: StepResult,
+): SloVerdict[] {
+  return objectives
+    .filter((o) => o.at === undefined || o.at === step.clients)
+    .map((o) => {
+      const actual = actualValue(o, step);
+      return {
+        clients: step.clients,
+        objective: o.expression,
+        actual: actual ?? null,
+        unit: o.unit,
+        pass: actual === undefined ? null : compare(actual, o.comparison, o.limit),
+      };
+    });
 }
 
-export function emptySloSection(objectives: readonly Objective[], abortOnFailure: boolean): SloSection {
-  return { objectives: objectives.map((o) => o.expression), abortOnFailure, verdicts: [], pass: true };
+export function emptySloSection(
+  objectives: readonly Objective[],
+  abortOnFailure: boolean,
+): SloSection {
+  return {
+    objectives: objectives.map((o) => o.expression),
+    abortOnFailure,
+    verdicts: [],
+    pass: true,
+  };
 }
 
 /**
  * Adds a finished step's verdicts to the section (a failed step is not judged: its figures are not a
  * measurement). Returns the first failed verdict of this step, if any.
  */
-export function addStepVerdicts(section: SloSection, objectives: readonly Objective[], step: StepResult): SloVerdict | undefined {
+export function addStepVerdicts(
+  section: SloSection,
+  objectives: readonly Objective[],
+  step: StepResult,
+): SloVerdict | undefined {
   if (step.status === 'failed') return undefined;
   const verdicts = checkStepObjectives(objectives, step);
   section.verdicts.push(...verdicts);
@@ -71,14 +94,24 @@ export function addStepVerdicts(section: SloSection, objectives: readonly Object
  * among the steps that did not fail). The best of several noisy steps is biased upward (docs/history.md).
  * Returns the first failed verdict, if any.
  */
-export function addBestVerdicts(section: SloSection, objectives: readonly Objective[], steps: readonly StepResult[]): SloVerdict | undefined {
+export function addBestVerdicts(
+  section: SloSection,
+  objectives: readonly Objective[],
+  steps: readonly StepResult[],
+): SloVerdict | undefined {
   const best = objectives.filter((o) => o.at === 'best');
   const judged = steps.filter((s) => s.status !== 'failed');
   if (best.length === 0 || judged.length === 0) return undefined;
   const top = judged.reduce((a, b) => (b.opsPerSec.total > a.opsPerSec.total ? b : a));
   const verdicts = best.map((o) => {
     const actual = actualValue(o, top);
-    return { clients: top.clients, objective: o.expression, actual: actual ?? null, unit: o.unit, pass: actual === undefined ? null : compare(actual, o.comparison, o.limit) };
+    return {
+      clients: top.clients,
+      objective: o.expression,
+      actual: actual ?? null,
+      unit: o.unit,
+      pass: actual === undefined ? null : compare(actual, o.comparison, o.limit),
+    };
   });
   section.verdicts.push(...verdicts);
   const failed = verdicts.find((v) => v.pass === false);
@@ -87,6 +120,13 @@ export function addBestVerdicts(section: SloSection, objectives: readonly Object
 }
 
 export function describeVerdict(v: SloVerdict): string {
-  const actual = v.actual === null ? 'n/a' : v.unit === 'µs' ? `${(v.actual / 1000).toFixed(3)}ms` : v.unit === '%' ? `${v.actual.toFixed(3)}%` : `${Math.round(v.actual * 100) / 100} ${v.unit}`;
+  const actual =
+    v.actual === null
+      ? 'n/a'
+      : v.unit === 'µs'
+        ? `${(v.actual / 1000).toFixed(3)}ms`
+        : v.unit === '%'
+          ? `${v.actual.toFixed(3)}%`
+          : `${Math.round(v.actual * 100) / 100} ${v.unit}`;
   return `${v.objective} at ${v.clients} client${v.clients === 1 ? '' : 's'}: ${actual}, ${v.pass === null ? 'not applicable' : v.pass ? 'pass' : 'FAIL'}`;
 }

@@ -12,7 +12,10 @@ import { parseStoreUri } from './mongo-store';
 import { isMongoStoreSpec } from './store';
 import { refusedSingleHost } from '../server/connect';
 
-export async function assertStoreWritable(spec: string, options: { serverSelectionTimeoutMS?: number; option?: string } = {}): Promise<void> {
+export async function assertStoreWritable(
+  spec: string,
+  options: { serverSelectionTimeoutMS?: number; option?: string } = {},
+): Promise<void> {
   const option = options.option ?? 'option --store';
   if (!isMongoStoreSpec(spec)) {
     const problem = dirProblem(spec);
@@ -20,11 +23,15 @@ export async function assertStoreWritable(spec: string, options: { serverSelecti
     return;
   }
   const { uri, db, collection } = parseStoreUri(spec);
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 });
+  const client = new MongoClient(uri, {
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
+  });
   const refused = await refusedSingleHost(client);
   if (refused) {
     await client.close().catch(() => undefined);
-    throw new UsageError(`${option}: the results store ${redactUri(spec)} cannot be reached: ${refused}`);
+    throw new UsageError(
+      `${option}: the results store ${redactUri(spec)} cannot be reached: ${refused}`,
+    );
   }
   const probe = `mongo-bench-write-check-${process.pid}-${Date.now()}`;
   try {
@@ -32,7 +39,9 @@ export async function assertStoreWritable(spec: string, options: { serverSelecti
     await coll.insertOne({ _id: probe });
     await coll.deleteOne({ _id: probe });
   } catch (err) {
-    throw new UsageError(`${option}: the results store ${redactUri(spec)} (${db}.${collection}) cannot be written: ${redactUri(messageOf(err))}`);
+    throw new UsageError(
+      `${option}: the results store ${redactUri(spec)} (${db}.${collection}) cannot be written: ${redactUri(messageOf(err))}`,
+    );
   } finally {
     await client.close().catch(() => undefined);
   }

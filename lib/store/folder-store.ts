@@ -13,7 +13,15 @@ import type { ResultDocument } from '../result';
 import { writeFileAtomically } from '../common/atomic-write';
 import { parseResult } from '../result';
 import { resultForStore } from './redact-result';
-import { matchesFilter, orderAndDeduplicate, PutOutcome, ResultStore, SkippedEntry, StoredResult, StoreFilter } from './store';
+import {
+  matchesFilter,
+  orderAndDeduplicate,
+  PutOutcome,
+  ResultStore,
+  SkippedEntry,
+  StoredResult,
+  StoreFilter,
+} from './store';
 import { messageOf } from '../common/values';
 
 /** Folders a walk never enters (dependencies, version control). */
@@ -44,7 +52,13 @@ async function jsonFiles(dir: string): Promise<string[]> {
 function isOtherDocument(text: string): boolean {
   try {
     const raw: unknown = JSON.parse(text);
-    return typeof raw !== 'object' || raw === null || Array.isArray(raw) || typeof (raw as { schema?: unknown }).schema !== 'string' || !(raw as { schema: string }).schema.startsWith('mongo-bench/result@');
+    return (
+      typeof raw !== 'object' ||
+      raw === null ||
+      Array.isArray(raw) ||
+      typeof (raw as { schema?: unknown }).schema !== 'string' ||
+      !(raw as { schema: string }).schema.startsWith('mongo-bench/result@')
+    );
   } catch {
     return false;
   }
@@ -61,7 +75,11 @@ export class FolderStore implements ResultStore {
     const kept = resultForStore(result);
     const text = `${JSON.stringify(kept, null, 2)}\n`;
     const hash = createHash('sha256').update(text).digest('hex').slice(0, 10);
-    const file = path.join(this.dir, safeName(kept.label), `${safeName(kept.startedAt)}-${hash}.json`);
+    const file = path.join(
+      this.dir,
+      safeName(kept.label),
+      `${safeName(kept.startedAt)}-${hash}.json`,
+    );
     if (existsSync(file)) return { id: file, created: false };
     await mkdir(path.dirname(file), { recursive: true });
     await writeFileAtomically(file, text);
@@ -70,8 +88,14 @@ export class FolderStore implements ResultStore {
 
   async list(filter?: StoreFilter): Promise<{ results: StoredResult[]; skipped: SkippedEntry[] }> {
     const info = await stat(this.dir).catch(() => undefined);
-    if (!info) throw new UsageError(`store ${this.dir}: no such folder (run --store ${this.dir} creates it with the first result)`);
-    if (!info.isDirectory()) throw new UsageError(`store ${this.dir}: not a folder (a folder store holds result files; a MongoDB store is a mongodb:// URI)`);
+    if (!info)
+      throw new UsageError(
+        `store ${this.dir}: no such folder (run --store ${this.dir} creates it with the first result)`,
+      );
+    if (!info.isDirectory())
+      throw new UsageError(
+        `store ${this.dir}: not a folder (a folder store holds result files; a MongoDB store is a mongodb:// URI)`,
+      );
     const results: StoredResult[] = [];
     const skipped: SkippedEntry[] = [];
     for (const file of await jsonFiles(this.dir)) {

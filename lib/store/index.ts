@@ -9,6 +9,9 @@ export { STORE_ENV, resolveStoreSpec, isMongoStoreSpec, orderAndDeduplicate } fr
 export type { ResultStore, StoredResult, SkippedEntry, StoreFilter, PutOutcome } from './store';
 
 /** A folder path or a mongodb:// URI -> the store (a MongoDB store connects now). */
-export async function openStore(spec: string, options: { clientOptions?: MongoClientOptions; serverSelectionTimeoutMS?: number } = {}): Promise<ResultStore> {
+export async function openStore(
+  spec: string,
+  options: { clientOptions?: MongoClientOptions; serverSelectionTimeoutMS?: number } = {},
+): Promise<ResultStore> {
   return isMongoStoreSpec(spec) ? MongoStore.open(spec, options) : new FolderStore(spec);
 }

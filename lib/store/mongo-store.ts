@@ -14,7 +14,15 @@ import type { ResultDocument } from '../result';
 import { parseResult } from '../result';
 import { redactUri } from '../security/redact';
 import { resultForStore } from './redact-result';
-import { orderAndDeduplicate, PutOutcome, ResultStore, runKey, SkippedEntry, StoredResult, StoreFilter } from './store';
+import {
+  orderAndDeduplicate,
+  PutOutcome,
+  ResultStore,
+  runKey,
+  SkippedEntry,
+  StoredResult,
+  StoreFilter,
+} from './store';
 import { dropUndefined, messageOf } from '../common/values';
 
 export const MONGO_STORE_DEFAULTS = { db: 'mongo_bench', collection: 'results' } as const;
@@ -27,13 +35,17 @@ export interface MongoStoreOptions {
 /** Splits `mongodb://h/db.coll?x` into the URI the driver gets (`mongodb://h/db?x`), the database and the collection. */
 export function parseStoreUri(spec: string): { uri: string; db: string; collection: string } {
   const m = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/([^?]*))?(\?.*)?$/i.exec(spec);
-  if (!m) throw new UsageError(`option --store: not a MongoDB connection string: ${redactUri(spec)}`);
+  if (!m)
+    throw new UsageError(`option --store: not a MongoDB connection string: ${redactUri(spec)}`);
   const [, base, pathPart = '', query = ''] = m;
   const decoded = decodeURIComponent(pathPart);
   const dot = decoded.indexOf('.');
   const db = (dot < 0 ? decoded : decoded.slice(0, dot)) || MONGO_STORE_DEFAULTS.db;
   const collection = (dot < 0 ? '' : decoded.slice(dot + 1)) || MONGO_STORE_DEFAULTS.collection;
-  if (/[/\\. "$]/.test(db)) throw new UsageError(`option --store: "${db}" is not a valid database name (${redactUri(spec)})`);
+  if (/[/\\. "$]/.test(db))
+    throw new UsageError(
+      `option --store: "${db}" is not a valid database name (${redactUri(spec)})`,
+    );
   return { uri: `${base}/${encodeURIComponent(db)}${query}`, db, collection };
 }
 
@@ -47,7 +59,16 @@ interface StoredDocument {
   finishedAt?: Date;
   complete: boolean;
   tool: { name: string; version: string };
-  steps: { clients: number; status: string; opsPerSec: number; readsP50Micros: number; readsP99Micros: number; writesP50Micros: number; writesP99Micros: number; errors: number }[];
+  steps: {
+    clients: number;
+    status: string;
+    opsPerSec: number;
+    readsP50Micros: number;
+    readsP99Micros: number;
+    writesP50Micros: number;
+    writesP99Micros: number;
+    errors: number;
+  }[];
   storedAt: Date;
   /** The result document, exactly as JSON. */
   result: string;
@@ -100,7 +121,9 @@ export class MongoStore implements ResultStore {
   static async open(spec: string, options: MongoStoreOptions = {}): Promise<MongoStore> {
     const { uri, db, collection } = parseStoreUri(spec);
     // A serverSelectionTimeoutMS in the URI wins over the default.
-    const timeout = /[?&]serverSelectionTimeoutMS=/i.test(uri) ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 };
+    const timeout = /[?&]serverSelectionTimeoutMS=/i.test(uri)
+      ? {}
+      : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 };
     const client = new MongoClient(uri, { ...timeout, ...options.clientOptions });
     try {
       await client.connect();
@@ -119,14 +142,21 @@ export class MongoStore implements ResultStore {
   private async ensureIndexes(): Promise<void> {
     if (this.indexed) return;
     await this.collection.createIndex({ label: 1, startedAt: 1 }, { name: 'label_startedAt' });
-    await this.collection.createIndex({ workload: 1, 'target.uri': 1, startedAt: 1 }, { name: 'workload_target_startedAt' });
+    await this.collection.createIndex(
+      { workload: 1, 'target.uri': 1, startedAt: 1 },
+      { name: 'workload_target_startedAt' },
+    );
     this.indexed = true;
   }
 
   async put(result: ResultDocument): Promise<PutOutcome> {
     await this.ensureIndexes();
     const doc = toStored(resultForStore(result));
-    const outcome = await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+    const outcome = await this.collection.updateOne(
+      { _id: doc._id },
+      { $setOnInsert: doc },
+      { upsert: true },
+    );
     return { id: doc._id, created: outcome.upsertedCount === 1 };
   }
 
@@ -136,11 +166,19 @@ export class MongoStore implements ResultStore {
     if (filter?.workload !== undefined) query.workload = filter.workload;
     const results: StoredResult[] = [];
     const skipped: SkippedEntry[] = [];
-    const cursor = this.collection.find(query, { projection: { result: 1 } }).sort({ startedAt: 1, _id: 1 });
+    const cursor = this.collection
+      .find(query, { projection: { result: 1 } })
+      .sort({ startedAt: 1, _id: 1 });
     for await (const doc of cursor) {
       const source = `${this.db}.${this.collectionName} _id ${doc._id}`;
       try {
-        results.push({ result: parseResult(typeof doc.result === 'string' ? doc.result : JSON.stringify(doc.result), source), source });
+        results.push({
+          result: parseResult(
+            typeof doc.result === 'string' ? doc.result : JSON.stringify(doc.result),
+            source,
+          ),
+          source,
+        });
       } catch (err) {
         skipped.push({ source, why: messageOf(err) });
       }

@@ -45,7 +45,10 @@ export interface ResultStore {
 }
 
 /** The store spec in force: the flag or config value, else MONGO_BENCH_STORE; undefined when none. */
-export function resolveStoreSpec(given: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function resolveStoreSpec(
+  given: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
   const spec = given ?? env[STORE_ENV];
   return spec !== undefined && spec.trim() !== '' ? spec.trim() : undefined;
 }
@@ -68,7 +71,11 @@ export function orderAndDeduplicate(results: StoredResult[]): StoredResult[] {
     seen.add(key);
     return true;
   });
-  return unique.sort((a, b) => Date.parse(a.result.startedAt) - Date.parse(b.result.startedAt) || a.source.localeCompare(b.source));
+  return unique.sort(
+    (a, b) =>
+      Date.parse(a.result.startedAt) - Date.parse(b.result.startedAt) ||
+      a.source.localeCompare(b.source),
+  );
 }
 
 export function matchesFilter(result: ResultDocument, filter: StoreFilter | undefined): boolean {

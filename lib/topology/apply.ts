@@ -47,7 +47,12 @@ export interface StepOutcome {
 
 export interface ApplyOptions {
   onCommand?: (entry: CommandLogEntry) => void;
-  onStep?: (event: { step: number; steps: number; description: string; status: 'running' | StepOutcome['status'] }) => void;
+  onStep?: (event: {
+    step: number;
+    steps: number;
+    description: string;
+    status: 'running' | StepOutcome['status'];
+  }) => void;
   /** Overrides every step's waitFor.timeoutMs (bounded wait for a PRIMARY). */
   primaryTimeoutMs?: number;
   pollIntervalMs?: number;
@@ -74,14 +79,22 @@ export class SetupStepError extends RunError {
 /** The plan or any list of its steps (e.g. dataDistributionSteps for an existing cluster). */
 export type ApplicablePlan = Pick<SetupPlan, 'steps'> & { targets?: SetupPlan['targets'] };
 
-export async function applyPlan(plan: ApplicablePlan, connect: Connect, options: ApplyOptions = {}): Promise<StepOutcome[]> {
+export async function applyPlan(
+  plan: ApplicablePlan,
+  connect: Connect,
+  options: ApplyOptions = {},
+): Promise<StepOutcome[]> {
   const runners = new Map<string, CommandRunner>();
   const outcomes: StepOutcome[] = [];
   const total = plan.steps.length;
   for (let i = 0; i < total; i++) {
     const step = plan.steps[i];
     const number = i + 1;
-    const target: PlanProcess = plan.targets?.[step.target] ?? { name: step.target, kind: 'mongos', address: '' };
+    const target: PlanProcess = plan.targets?.[step.target] ?? {
+      name: step.target,
+      kind: 'mongos',
+      address: '',
+    };
     const failure = (message: string) =>
       new SetupStepError(
         `setup step ${number}/${total} "${step.description}" on ${step.target}${target.address ? ` (${target.address})` : ''} failed: ${message}`,
@@ -89,7 +102,12 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
         step,
       );
     await options.beforeStep?.(step);
-    options.onStep?.({ step: number, steps: total, description: step.description, status: 'running' });
+    options.onStep?.({
+      step: number,
+      steps: total,
+      description: step.description,
+      status: 'running',
+    });
 
     const connectTo = async (key: string, to: PlanProcess): Promise<CommandRunner> => {
       let r = runners.get(key);
@@ -97,7 +115,9 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
         try {
           r = await connect(to);
         } catch (err) {
-          throw failure(`could not connect${to.address !== target.address ? ` to ${to.address}` : ''}: ${messageOf(err)}`);
+          throw failure(
+            `could not connect${to.address !== target.address ? ` to ${to.address}` : ''}: ${messageOf(err)}`,
+          );
         }
         runners.set(key, r);
       }
@@ -115,24 +135,46 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
         throw failure(`could not find the PRIMARY: ${messageOf(err)}`);
       }
       if (!isWritablePrimary(hello)) {
-        if (typeof hello.primary !== 'string' || hello.primary === '') throw failure('the set has no PRIMARY to run this on');
+        if (typeof hello.primary !== 'string' || hello.primary === '')
+          throw failure('the set has no PRIMARY to run this on');
         address = hello.primary;
         runnerKey = `${step.target} -> ${address}`;
         runner = await connectTo(runnerKey, { ...target, address });
       }
     }
-    const send = async (db: string, command: Doc, purpose: CommandLogEntry['purpose']): Promise<Doc> => {
+    const send = async (
+      db: string,
+      command: Doc,
+      purpose: CommandLogEntry['purpose'],
+    ): Promise<Doc> => {
       const started = Date.now();
-      const entry = { step: number, steps: total, description: step.description, target: step.target, address, db, command, purpose };
+      const entry = {
+        step: number,
+        steps: total,
+        description: step.description,
+        target: step.target,
+        address,
+        db,
+        command,
+        purpose,
+      };
       try {
-        const wire = purpose === 'apply' && options.credentials ? withCredentials(command, options.credentials) : command;
+        const wire =
+          purpose === 'apply' && options.credentials
+            ? withCredentials(command, options.credentials)
+            : command;
         const reply = await runner.command(db, wire);
         const writeError = writeErrorOf(reply);
         if (writeError) throw new Error(writeError);
         options.onCommand?.({ ...entry, ok: true, durationMs: Date.now() - started });
         return reply;
       } catch (err) {
-        options.onCommand?.({ ...entry, ok: false, error: messageOf(err), durationMs: Date.now() - started });
+        options.onCommand?.({
+          ...entry,
+          ok: false,
+          error: messageOf(err),
+          durationMs: Date.now() - started,
+        });
         throw err;
       }
     };
@@ -142,12 +184,18 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
       try {
         done = await isDone(step.check, send, runner.authenticated);
       } catch (err) {
-        throw failure(err instanceof CheckConflict ? err.message : `could not check whether it is already done: ${messageOf(err)}`);
+        throw failure(
+          err instanceof CheckConflict
+            ? err.message
+            : `could not check whether it is already done: ${messageOf(err)}`,
+        );
       }
     }
     if (!done) {
       if (step.command.createUser !== undefined && !options.credentials) {
-        throw failure('the plan creates the admin user, but no credentials were given (ApplyOptions.credentials)');
+        throw failure(
+          'the plan creates the admin user, but no credentials were given (ApplyOptions.credentials)',
+        );
       }
       try {
         await send(step.db, step.command, 'apply');
@@ -172,23 +220,31 @@ export async function applyPlan(plan: ApplicablePlan, connect: Connect, options:
         }
         return r;
       };
-      const found = await waitForPrimary(runner, primaryRunner, timeoutMs, options.pollIntervalMs ?? 500, (attempts, ok, durationMs, error) =>
-        options.onCommand?.({
-          step: number,
-          steps: total,
-          description: step.description,
-          target: step.target,
-          address: target.address,
-          db: 'admin',
-          command: { hello: 1 },
-          purpose: 'wait',
-          ok,
-          error,
-          durationMs,
-          attempts,
-        }),
+      const found = await waitForPrimary(
+        runner,
+        primaryRunner,
+        timeoutMs,
+        options.pollIntervalMs ?? 500,
+        (attempts, ok, durationMs, error) =>
+          options.onCommand?.({
+            step: number,
+            steps: total,
+            description: step.description,
+            target: step.target,
+            address: target.address,
+            db: 'admin',
+            command: { hello: 1 },
+            purpose: 'wait',
+            ok,
+            error,
+            durationMs,
+            attempts,
+          }),
       );
-      if (!found) throw failure(`no PRIMARY in replica set ${step.waitFor.setName} after ${timeoutMs / 1000} s; look at the members' logs`);
+      if (!found)
+        throw failure(
+          `no PRIMARY in replica set ${step.waitFor.setName} after ${timeoutMs / 1000} s; look at the members' logs`,
+        );
     }
     const status = done ? 'skipped' : 'applied';
     outcomes.push({ step, status });
@@ -202,7 +258,12 @@ class CheckConflict extends Error {}
 
 type Send = (db: string, command: Doc, purpose: CommandLogEntry['purpose']) => Promise<Doc>;
 
-async function findOne(send: Send, db: string, collection: string, filter: Doc): Promise<Doc | null> {
+async function findOne(
+  send: Send,
+  db: string,
+  collection: string,
+  filter: Doc,
+): Promise<Doc | null> {
   const reply = await send(db, { find: collection, filter, limit: 1 }, 'check');
   const batch = (reply.cursor as { firstBatch?: Doc[] } | undefined)?.firstBatch ?? [];
   return batch[0] ?? null;
@@ -220,10 +281,20 @@ async function findChunk(send: Send, ns: string, bound: Doc): Promise<Doc | null
 }
 
 function sameValue(actual: unknown, expected: unknown): boolean {
-  return actual === expected || (typeof expected === 'number' && actual !== null && actual !== undefined && Number(actual) === expected);
+  return (
+    actual === expected ||
+    (typeof expected === 'number' &&
+      actual !== null &&
+      actual !== undefined &&
+      Number(actual) === expected)
+  );
 }
 
-async function isDone(check: StepCheck, send: Send, authenticated: boolean | undefined): Promise<boolean> {
+async function isDone(
+  check: StepCheck,
+  send: Send,
+  authenticated: boolean | undefined,
+): Promise<boolean> {
   switch (check.kind) {
     case 'replSetInitiated':
       if (authenticated === false) return replSetInitiatedWithoutUser(send, check.setName);
@@ -304,7 +375,9 @@ async function replSetInitiatedWithoutUser(send: Send, setName: string): Promise
   } catch (err) {
     if ((err as { code?: number }).code === 94) return false; // NotYetInitialized
     if ((err as { code?: number }).code === 13) {
-      throw new CheckConflict('not authorized: a user exists, but logging in failed; check the user name and password');
+      throw new CheckConflict(
+        'not authorized: a user exists, but logging in failed; check the user name and password',
+      );
     }
     throw err;
   }
@@ -367,11 +440,19 @@ export interface DriverConnector {
  * target (an existing cluster's mongos, or a test double).
  */
 export function driverConnector(
-  options: { uri?: string; clientOptions?: MongoClientOptions; credentials?: { username: string; password: string } } = {},
+  options: {
+    uri?: string;
+    clientOptions?: MongoClientOptions;
+    credentials?: { username: string; password: string };
+  } = {},
 ): DriverConnector {
   const clients: MongoClient[] = [];
   const open = async (uri: string, extra: MongoClientOptions): Promise<MongoClient> => {
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, ...options.clientOptions, ...extra });
+    const client = new MongoClient(uri, {
+      serverSelectionTimeoutMS: 10_000,
+      ...options.clientOptions,
+      ...extra,
+    });
     clients.push(client);
     await client.connect();
     return client;

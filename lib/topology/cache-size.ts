@@ -19,17 +19,26 @@ export function cacheSizeGbPerMongod(totalMemBytes: number, mongods: number): nu
 }
 
 /** The mongods of a plan with --wiredTigerCacheSizeGB added (unless their args set it); mongos has no storage. */
-export function withCacheSize<T extends Pick<ProcessSpec, 'kind' | 'args'>>(processes: readonly T[], cacheSizeGb: number): T[] {
+export function withCacheSize<T extends Pick<ProcessSpec, 'kind' | 'args'>>(
+  processes: readonly T[],
+  cacheSizeGb: number,
+): T[] {
   return processes.map((p) =>
-    p.kind === 'mongod' && !p.args.some((a) => a === CACHE_SIZE_ARG || a.startsWith(`${CACHE_SIZE_ARG}=`))
+    p.kind === 'mongod' &&
+    !p.args.some((a) => a === CACHE_SIZE_ARG || a.startsWith(`${CACHE_SIZE_ARG}=`))
       ? { ...p, args: [...p.args, CACHE_SIZE_ARG, String(cacheSizeGb)] }
       : p,
   );
 }
 
 /** One sentence for the plan's notes and the command log. */
-export function describeCacheSize(mongods: number, chosenGb: number | undefined, computedGb?: number): string {
-  if (chosenGb !== undefined) return `Each mongod gets --wiredTigerCacheSizeGB ${chosenGb} (--cache-size-gb).`;
+export function describeCacheSize(
+  mongods: number,
+  chosenGb: number | undefined,
+  computedGb?: number,
+): string {
+  if (chosenGb !== undefined)
+    return `Each mongod gets --wiredTigerCacheSizeGB ${chosenGb} (--cache-size-gb).`;
   const share = `50% of (RAM - 1 GB) shared by the ${mongods} mongod(s) on this host, at least ${MIN_CACHE_SIZE_GB} GB (mongod's default assumes one mongod per machine; --cache-size-gb overrides it)`;
   return computedGb !== undefined
     ? `Each mongod gets --wiredTigerCacheSizeGB ${computedGb}: ${share}.`

@@ -3,7 +3,11 @@ import { TOPOLOGY_DEFAULTS, TopologyOptions } from './options';
 
 export function scriptsCommandLine(o: TopologyOptions): string {
   const args: string[] = ['--topology', o.topology];
-  const add = (flag: string, value: string | number | undefined, defaultValue?: string | number) => {
+  const add = (
+    flag: string,
+    value: string | number | undefined,
+    defaultValue?: string | number,
+  ) => {
     if (value !== undefined && value !== defaultValue) args.push(flag, String(value));
   };
   if (o.topology !== 'standalone') args.push('--replicas', String(o.replicas));

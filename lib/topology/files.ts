@@ -17,7 +17,9 @@ export function renderScriptFiles(plan: SetupPlan): GeneratedFile[] {
   return [
     { file: '00-start.sh', text: renderStartScript(plan), executable: true },
     ...scripts.map((s) => ({ file: s.file, text: s.text })),
-    ...(sharded ? [{ file: '15-start-mongos.sh', text: renderStartMongosScript(plan), executable: true }] : []),
+    ...(sharded
+      ? [{ file: '15-start-mongos.sh', text: renderStartMongosScript(plan), executable: true }]
+      : []),
     { file: '99-stop.sh', text: renderStopScript(plan), executable: true },
     { file: 'README.md', text: renderReadme(plan, scripts) },
   ].sort((a, b) => a.file.localeCompare(b.file));

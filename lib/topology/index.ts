@@ -6,7 +6,15 @@ export * from './split';
 export * from './plan';
 export { renderMongosh, renderMongoshScript } from './render-mongosh';
 export type { MongoshScript, ScriptHeading } from './render-mongosh';
-export { renderStartScript, renderStartMongosScript, renderStopScript, startCommandWords, describeProcess, DATA_DIR_ENV, CACHE_GB_ENV } from './render-start-sh';
+export {
+  renderStartScript,
+  renderStartMongosScript,
+  renderStopScript,
+  startCommandWords,
+  describeProcess,
+  DATA_DIR_ENV,
+  CACHE_GB_ENV,
+} from './render-start-sh';
 export * from './cache-size';
 export { stopTierOf } from './stop-order';
 export { RUN_DOCUMENT_FIELDS, isRunDocumentField } from './run-documents';
@@ -23,7 +31,11 @@ import { buildSetupPlan, PlanOptions, SetupPlan } from './plan';
 import { PathStyle } from '../config/validate';
 
 /** Options in, plan out: validation, defaults, the model and the steps, with every warning collected. */
-export function planFromOptions(input: TopologyInput, style: PathStyle = 'flag', planOptions: PlanOptions = {}): SetupPlan {
+export function planFromOptions(
+  input: TopologyInput,
+  style: PathStyle = 'flag',
+  planOptions: PlanOptions = {},
+): SetupPlan {
   const { options, warnings } = resolveTopologyOptions(input, style);
   const plan = buildSetupPlan(buildTopology(options), planOptions);
   return { ...plan, warnings: [...warnings, ...plan.warnings] };

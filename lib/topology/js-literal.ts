@@ -23,8 +23,12 @@ function scalar(value: unknown): string {
 export function oneLine(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? '[]' : `[${value.map(oneLine).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${key(k)}: ${oneLine(v)}`).join(', ')} }`;
+    const entries = Object.entries(value as Record<string, unknown>).filter(
+      ([, v]) => v !== undefined,
+    );
+    return entries.length === 0
+      ? '{}'
+      : `{ ${entries.map(([k, v]) => `${key(k)}: ${oneLine(v)}`).join(', ')} }`;
   }
   return scalar(value);
 }
@@ -35,12 +39,15 @@ export function oneLine(value: unknown): string {
  */
 export function jsLiteral(value: unknown, indent = 0, column = indent): string {
   const flat = oneLine(value);
-  if (column + flat.length <= LINE_WIDTH || value === null || typeof value !== 'object') return flat;
+  if (column + flat.length <= LINE_WIDTH || value === null || typeof value !== 'object')
+    return flat;
   const pad = ' '.repeat(indent + 2);
   const close = ' '.repeat(indent);
   if (Array.isArray(value)) {
     return `[\n${value.map((v) => `${pad}${jsLiteral(v, indent + 2)},`).join('\n')}\n${close}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    ([, v]) => v !== undefined,
+  );
   return `{\n${entries.map(([k, v]) => `${pad}${key(k)}: ${jsLiteral(v, indent + 2, indent + 2 + key(k).length + 2)},`).join('\n')}\n${close}}`;
 }

@@ -23,7 +23,10 @@ export const QUIESCE_MS = 1000;
 /** The start-up arguments that shorten the quiesce period; none on 4.4, which refuses the unknown parameters. */
 export function quiesceArgs(kind: 'mongod' | 'mongos', version: ServerVersion): string[] {
   if (!versionFeatures(version).quiesceParameters) return [];
-  const name = kind === 'mongod' ? 'shutdownTimeoutMillisForSignaledShutdown' : 'mongosShutdownTimeoutMillisForSignaledShutdown';
+  const name =
+    kind === 'mongod'
+      ? 'shutdownTimeoutMillisForSignaledShutdown'
+      : 'mongosShutdownTimeoutMillisForSignaledShutdown';
   return ['--setParameter', `${name}=${QUIESCE_MS}`];
 }
 
@@ -168,12 +171,16 @@ export function checkPortRange(o: TopologyOptions): void {
 }
 
 /** No two processes may share host:port (a guard for hand-built or merged process lists too). */
-export function checkPortsDistinct(processes: readonly Pick<ProcessSpec, 'name' | 'address'>[]): void {
+export function checkPortsDistinct(
+  processes: readonly Pick<ProcessSpec, 'name' | 'address'>[],
+): void {
   const seen = new Map<string, string>();
   for (const p of processes) {
     const other = seen.get(p.address);
     if (other !== undefined) {
-      throw new UsageError(`option --base-port: processes "${other}" and "${p.name}" would both listen on ${p.address}`);
+      throw new UsageError(
+        `option --base-port: processes "${other}" and "${p.name}" would both listen on ${p.address}`,
+      );
     }
     seen.set(p.address, p.name);
   }
@@ -188,15 +195,40 @@ export function buildTopology(o: TopologyOptions): Topology {
   const authArgs = keyFile ? ['--keyFile', keyFile] : o.auth ? ['--auth'] : [];
   const replicaSets: ReplicaSetSpec[] = [];
 
-  const addProcess = (name: string, kind: ProcessSpec['kind'], role: ProcessRole, extraArgs: string[], replSet?: string) => {
+  const addProcess = (
+    name: string,
+    kind: ProcessSpec['kind'],
+    role: ProcessRole,
+    extraArgs: string[],
+    replSet?: string,
+  ) => {
     const port = nextPort++;
     const dir = path.posix.join(o.dataDir, name);
     const logPath = path.posix.join(dir, `${kind}.log`);
     const dbPath = kind === 'mongod' ? dir : undefined;
     const args = ['--port', String(port), '--bind_ip', o.bindIp];
     if (dbPath) args.push('--dbpath', dbPath);
-    args.push('--logpath', logPath, '--logappend', ...extraArgs, ...authArgs, ...quiesceArgs(kind, o.serverVersion));
-    const spec: ProcessSpec = { name, kind, role, host: o.host, port, address: `${o.host}:${port}`, replSet, dir, dbPath, logPath, args };
+    args.push(
+      '--logpath',
+      logPath,
+      '--logappend',
+      ...extraArgs,
+      ...authArgs,
+      ...quiesceArgs(kind, o.serverVersion),
+    );
+    const spec: ProcessSpec = {
+      name,
+      kind,
+      role,
+      host: o.host,
+      port,
+      address: `${o.host}:${port}`,
+      replSet,
+      dir,
+      dbPath,
+      logPath,
+      args,
+    };
     processes.push(spec);
     return spec;
   };
@@ -211,9 +243,26 @@ export function buildTopology(o: TopologyOptions): Topology {
     const specs: ProcessSpec[] = [];
     const processRole: ProcessRole = role === 'replset' ? 'member' : role;
     for (let i = 0; i < members; i++) {
-      specs.push(addProcess(`${extra.processPrefix}-${i}`, 'mongod', processRole, ['--replSet', name, ...memberArgs], name));
+      specs.push(
+        addProcess(
+          `${extra.processPrefix}-${i}`,
+          'mongod',
+          processRole,
+          ['--replSet', name, ...memberArgs],
+          name,
+        ),
+      );
     }
-    if (extra.arbiter) specs.push(addProcess(`${extra.processPrefix}-arbiter`, 'mongod', 'arbiter', ['--replSet', name], name));
+    if (extra.arbiter)
+      specs.push(
+        addProcess(
+          `${extra.processPrefix}-arbiter`,
+          'mongod',
+          'arbiter',
+          ['--replSet', name],
+          name,
+        ),
+      );
     // An arbiter must vote (member_config.cpp: "Arbiter must vote (cannot have 0 votes)"), so it
     // takes one of the 7 votes and the data-bearing members past the rest vote 0.
     const votingDataMembers = MAX_VOTING_MEMBERS - (extra.arbiter ? 1 : 0);
@@ -236,7 +285,11 @@ export function buildTopology(o: TopologyOptions): Topology {
       name,
       role,
       processes: specs.map((p) => p.name),
-      config: { _id: name, ...(role === 'config' ? { configsvr: true } : {}), members: configMembers },
+      config: {
+        _id: name,
+        ...(role === 'config' ? { configsvr: true } : {}),
+        members: configMembers,
+      },
     };
     replicaSets.push(rs);
     return { rs, specs };
@@ -254,7 +307,11 @@ export function buildTopology(o: TopologyOptions): Topology {
       break;
     }
     case 'replset': {
-      const { specs } = addReplicaSet('rs0', 'replset', o.replicas, [], { arbiter: o.arbiter, priorities: o.priorities, processPrefix: 'rs0' });
+      const { specs } = addReplicaSet('rs0', 'replset', o.replicas, [], {
+        arbiter: o.arbiter,
+        priorities: o.priorities,
+        processPrefix: 'rs0',
+      });
       const dataBearing = specs.filter((p) => p.role !== 'arbiter');
       uri = `mongodb://${dataBearing.map((p) => p.address).join(',')}/?replicaSet=rs0`;
       break;
@@ -263,11 +320,19 @@ export function buildTopology(o: TopologyOptions): Topology {
       // The routers come first so the cluster's entry point is the base port, as for a standalone.
       const routerPorts: number[] = [];
       for (let i = 0; i < o.mongos; i++) routerPorts.push(nextPort++);
-      const config = addReplicaSet('cfg', 'config', o.configServers, ['--configsvr'], { processPrefix: 'cfg' });
+      const config = addReplicaSet('cfg', 'config', o.configServers, ['--configsvr'], {
+        processPrefix: 'cfg',
+      });
       for (let s = 0; s < o.shards; s++) {
         const name = `shard${s}`;
-        const { specs } = addReplicaSet(name, 'shard', o.replicas, ['--shardsvr'], { processPrefix: name });
-        shards.push({ id: name, replicaSet: name, connectionString: `${name}/${specs.map((p) => p.address).join(',')}` });
+        const { specs } = addReplicaSet(name, 'shard', o.replicas, ['--shardsvr'], {
+          processPrefix: name,
+        });
+        shards.push({
+          id: name,
+          replicaSet: name,
+          connectionString: `${name}/${specs.map((p) => p.address).join(',')}`,
+        });
       }
       const configDb = `cfg/${config.specs.map((p) => p.address).join(',')}`;
       const afterShards = nextPort;

@@ -202,7 +202,8 @@ export function mongoshRuntime(auth?: { user: string }): string {
   if (!auth) return MONGOSH_RUNTIME;
   let text = MONGOSH_RUNTIME;
   const swap = (from: string, to: string) => {
-    if (!text.includes(from)) throw new Error(`mongosh runtime: cannot find ${JSON.stringify(from.slice(0, 60))}`);
+    if (!text.includes(from))
+      throw new Error(`mongosh runtime: cannot find ${JSON.stringify(from.slice(0, 60))}`);
     text = text.replace(from, to);
   };
   swap(
@@ -297,9 +298,9 @@ function withCredentials(value) {
     "  print('FAILED: step ' + n + '/' + STEPS + ' \"' + s.description + '\" on ' + s.target + ': ' + scrub(message));",
   );
   swap(
-    "  if (reply.ok !== 1) return fail(n, s, reply.errmsg || JSON.stringify(reply));",
+    '  if (reply.ok !== 1) return fail(n, s, reply.errmsg || JSON.stringify(reply));',
     "  if (reply.ok !== 1 && reply.code === 13) return fail(n, s, (reply.errmsg || 'Unauthorized') + ' (logged in: ' + (authenticated[s.target] === true) + '; check MONGO_BENCH_USER and MONGO_BENCH_PASSWORD)');\n" +
-      "  if (reply.ok !== 1) return fail(n, s, reply.errmsg || JSON.stringify(reply));",
+      '  if (reply.ok !== 1) return fail(n, s, reply.errmsg || JSON.stringify(reply));',
   );
   swap(
     'function isDone(n, s, admin) {\n  const c = s.check;\n',

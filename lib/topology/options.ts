@@ -103,41 +103,97 @@ export const TOPOLOGY_DEFAULTS = {
 } as const;
 
 const positiveInt = (max: number, what: string) =>
-  z.number().int('must be an integer').min(1, `must be at least 1 (${what})`).max(max, `must be at most ${max}`);
+  z
+    .number()
+    .int('must be an integer')
+    .min(1, `must be at least 1 (${what})`)
+    .max(max, `must be at most ${max}`);
 
 // Names MongoDB rejects in a database name (plus the empty name).
 const DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
 
 const inputSchema = z
   .object({
-    topology: z.enum(TOPOLOGY_KINDS, { error: `must be one of ${TOPOLOGY_KINDS.join(', ')}` }).optional(),
+    topology: z
+      .enum(TOPOLOGY_KINDS, { error: `must be one of ${TOPOLOGY_KINDS.join(', ')}` })
+      .optional(),
     replicas: positiveInt(50, 'a replica set has at least one member').optional(),
     arbiter: z.boolean().optional(),
-    priorities: z.array(z.number().min(0, 'priorities must be >= 0').max(1000, 'priorities must be <= 1000')).optional(),
+    priorities: z
+      .array(z.number().min(0, 'priorities must be >= 0').max(1000, 'priorities must be <= 1000'))
+      .optional(),
     shards: positiveInt(1000, 'a sharded cluster needs at least one shard').optional(),
-    configServers: positiveInt(50, 'a config server replica set needs at least one member').optional(),
+    configServers: positiveInt(
+      50,
+      'a config server replica set needs at least one member',
+    ).optional(),
     mongos: positiveInt(100, 'a sharded cluster needs at least one mongos').optional(),
-    host: z.string().min(1, 'must not be empty').regex(/^[^\s,/:]+$/, 'must be a host name or IPv4 address (no port, no spaces)').optional(),
-    bindIp: z.string().min(1, 'must not be empty').regex(/^[^\s]+$/, 'must be a comma-separated list without spaces').optional(),
-    basePort: z.number().int('must be an integer').min(1, 'must be from 1 to 65535').max(65535, 'must be from 1 to 65535').optional(),
+    host: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^\s,/:]+$/, 'must be a host name or IPv4 address (no port, no spaces)')
+      .optional(),
+    bindIp: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^\s]+$/, 'must be a comma-separated list without spaces')
+      .optional(),
+    basePort: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be from 1 to 65535')
+      .max(65535, 'must be from 1 to 65535')
+      .optional(),
     dataDir: z.string().min(1, 'must not be empty').optional(),
-    db: z.string().regex(DB_NAME, 'must be a database name (1-63 characters, none of / \\ . space " $ * < > : | ?)').optional(),
-    collection: z.string().min(1, 'must not be empty').regex(/^[^$\0]+$/, 'must not contain $').optional(),
-    shardKey: z.string().min(1, 'must not be empty').regex(/^[^$\0][^\0]*$/, 'must be a field name (not starting with $)').optional(),
+    db: z
+      .string()
+      .regex(
+        DB_NAME,
+        'must be a database name (1-63 characters, none of / \\ . space " $ * < > : | ?)',
+      )
+      .optional(),
+    collection: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^$\0]+$/, 'must not contain $')
+      .optional(),
+    shardKey: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^$\0][^\0]*$/, 'must be a field name (not starting with $)')
+      .optional(),
     hashed: z.boolean().optional(),
-    presplit: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]).optional(),
-    chunkSize: z.number().int('must be an integer').min(1, 'must be from 1 to 1024 (MB)').max(1024, 'must be from 1 to 1024 (MB)').optional(),
+    presplit: z
+      .union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()])
+      .optional(),
+    chunkSize: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be from 1 to 1024 (MB)')
+      .max(1024, 'must be from 1 to 1024 (MB)')
+      .optional(),
     stopBalancer: z.boolean().optional(),
     serverVersion: z.string().optional(),
     // mongod's own bounds for --wiredTigerCacheSizeGB (src/mongo/db/storage/wiredtiger/wiredtiger_global_options.idl).
-    cacheSizeGb: z.number().min(0.25, 'must be from 0.25 to 10000 (GB; mongod refuses less than 0.25)').max(10000, 'must be from 0.25 to 10000 (GB)').optional(),
+    cacheSizeGb: z
+      .number()
+      .min(0.25, 'must be from 0.25 to 10000 (GB; mongod refuses less than 0.25)')
+      .max(10000, 'must be from 0.25 to 10000 (GB)')
+      .optional(),
     auth: z.boolean().optional(),
-    authUser: z.string().min(1, 'must not be empty').regex(/^[^\s:@/]+$/, 'must be a user name without spaces, ":", "@" or "/"').optional(),
+    authUser: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^\s:@/]+$/, 'must be a user name without spaces, ":", "@" or "/"')
+      .optional(),
   })
   .strict();
 
 /** "0:64" -> {min: 0, max: 64}; the error names the option and says why a range needs a numeric key. */
-export function parsePresplit(value: string | PresplitRange, name = 'option --presplit'): PresplitRange {
+export function parsePresplit(
+  value: string | PresplitRange,
+  name = 'option --presplit',
+): PresplitRange {
   let range: PresplitRange;
   if (typeof value === 'string') {
     const parts = value.split(':');
@@ -168,44 +224,71 @@ export interface ResolvedOptions {
  * Validates what the user gave and fills in defaults. `style` decides how paths are named in
  * errors: `--shards` for flags, `config shards` for a config file.
  */
-export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'flag'): ResolvedOptions {
+export function resolveTopologyOptions(
+  raw: TopologyInput,
+  style: PathStyle = 'flag',
+): ResolvedOptions {
   const input = parseOptions(inputSchema, dropUndefined(raw), style);
-  const name = (key: keyof TopologyInput) => (style === 'flag' ? `option --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : `config ${key}`);
+  const name = (key: keyof TopologyInput) =>
+    style === 'flag'
+      ? `option --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+      : `config ${key}`;
   const warnings: string[] = [];
   const topology = (input.topology ?? TOPOLOGY_DEFAULTS.topology) as TopologyKind;
 
   const onlyFor = (key: keyof TopologyInput, kinds: TopologyKind[]) => {
     if (input[key] !== undefined && !kinds.includes(topology)) {
-      throw new UsageError(`${name(key)}: only applies to --topology ${kinds.join(' or ')} (topology is ${topology})`);
+      throw new UsageError(
+        `${name(key)}: only applies to --topology ${kinds.join(' or ')} (topology is ${topology})`,
+      );
     }
   };
   onlyFor('replicas', ['replset', 'sharded']);
   onlyFor('arbiter', ['replset']);
   onlyFor('priorities', ['replset']);
-  for (const key of ['shards', 'configServers', 'mongos', 'shardKey', 'hashed', 'presplit', 'chunkSize', 'stopBalancer'] as const) {
+  for (const key of [
+    'shards',
+    'configServers',
+    'mongos',
+    'shardKey',
+    'hashed',
+    'presplit',
+    'chunkSize',
+    'stopBalancer',
+  ] as const) {
     onlyFor(key, ['sharded']);
   }
 
   const replicas = input.replicas ?? (topology === 'sharded' ? 1 : TOPOLOGY_DEFAULTS.replicas);
   const arbiter = input.arbiter ?? false;
   if (input.priorities && input.priorities.length !== replicas) {
-    throw new UsageError(`${name('priorities')}: give one priority per member (${replicas}), got ${input.priorities.length}`);
+    throw new UsageError(
+      `${name('priorities')}: give one priority per member (${replicas}), got ${input.priorities.length}`,
+    );
   }
   if (input.priorities && !input.priorities.some((p) => p > 0)) {
-    throw new UsageError(`${name('priorities')}: at least one member needs a priority above 0, or no member can become primary`);
+    throw new UsageError(
+      `${name('priorities')}: at least one member needs a priority above 0, or no member can become primary`,
+    );
   }
   // ReplSetConfig::validate (src/mongo/db/repl/repl_set_config.cpp) refuses more than kMaxMembers (50).
   if (replicas + (arbiter ? 1 : 0) > 50) {
-    throw new UsageError(`${name('replicas')}: ${replicas} members plus an arbiter make ${replicas + 1}; a replica set has at most 50 members`);
+    throw new UsageError(
+      `${name('replicas')}: ${replicas} members plus an arbiter make ${replicas + 1}; a replica set has at most 50 members`,
+    );
   }
   const hashed = input.hashed ?? false;
-  const presplit = input.presplit === undefined ? undefined : parsePresplit(input.presplit, name('presplit'));
+  const presplit =
+    input.presplit === undefined ? undefined : parsePresplit(input.presplit, name('presplit'));
   if (presplit && hashed) {
     throw new UsageError(
       `${name('presplit')}: needs a ranged shard key; with --hashed MongoDB creates and distributes the initial chunks itself`,
     );
   }
-  const serverVersion = parseServerVersion(input.serverVersion ?? TOPOLOGY_DEFAULTS.serverVersion, style === 'flag' ? '--server-version' : 'serverVersion');
+  const serverVersion = parseServerVersion(
+    input.serverVersion ?? TOPOLOGY_DEFAULTS.serverVersion,
+    style === 'flag' ? '--server-version' : 'serverVersion',
+  );
 
   const options: TopologyOptions = {
     topology,
@@ -231,7 +314,9 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
     ...(input.auth ? { auth: { user: input.authUser ?? TOPOLOGY_DEFAULTS.authUser } } : {}),
   };
   if (input.authUser !== undefined && !input.auth) {
-    throw new UsageError(`${name('authUser')}: only means something with ${style === 'flag' ? '--auth' : 'auth: true'}`);
+    throw new UsageError(
+      `${name('authUser')}: only means something with ${style === 'flag' ? '--auth' : 'auth: true'}`,
+    );
   }
 
   // Elections need a strict majority of voting members; with an even count a split vote can leave no primary.
@@ -244,20 +329,33 @@ export function resolveTopologyOptions(raw: TopologyInput, style: PathStyle = 'f
         (topology === 'replset' && !arbiter ? ' or add --arbiter' : ''),
     );
   }
-  if (topology === 'sharded' && options.configServers > 1 && Math.min(7, options.configServers) % 2 === 0) {
-    warnings.push(`${name('configServers')} ${options.configServers}: an even number of config servers can split a vote; use an odd count`);
+  if (
+    topology === 'sharded' &&
+    options.configServers > 1 &&
+    Math.min(7, options.configServers) % 2 === 0
+  ) {
+    warnings.push(
+      `${name('configServers')} ${options.configServers}: an even number of config servers can split a vote; use an odd count`,
+    );
   }
   if (topology === 'sharded' && !hashed && options.shardKey === '_id' && !presplit) {
     // Said differently when nobody chose _id: the user should learn it is the default, and how to choose.
     const flag = (f: string, key: string) => (style === 'flag' ? `--${f}` : key);
-    const what = input.shardKey === undefined ? `the default shard key _id (ranged; no ${flag('shard-key', 'shardKey')} given)` : `${name('shardKey')} _id (ranged)`;
+    const what =
+      input.shardKey === undefined
+        ? `the default shard key _id (ranged; no ${flag('shard-key', 'shardKey')} given)`
+        : `${name('shardKey')} _id (ranged)`;
     warnings.push(
       `${what}: ObjectId values grow monotonically, so every insert lands in the last chunk; ` +
         `pass ${flag('hashed', 'hashed: true')} to hash _id, or ${flag('shard-key', 'shardKey')} with a numeric field and ${flag('presplit', 'presplit')} min:max`,
     );
   }
   const bindIps = options.bindIp.split(',');
-  if (!bindIps.includes(options.host) && !bindIps.includes('0.0.0.0') && !isLoopback(options.host)) {
+  if (
+    !bindIps.includes(options.host) &&
+    !bindIps.includes('0.0.0.0') &&
+    !isLoopback(options.host)
+  ) {
     warnings.push(
       `${name('host')} ${options.host}: the processes listen on ${options.bindIp} only, but members reach each other ` +
         `at ${options.host}; add it with --bind-ip ${options.bindIp},${options.host}`,

@@ -7,7 +7,14 @@
  * describes the read-only test that tells whether the step is already done, so a second run skips
  * it; both renderers implement the same checks.
  */
-import { Topology, ProcessSpec, ShardingSpec, processByName, QUIESCE_MS, MAX_VOTING_MEMBERS } from './model';
+import {
+  Topology,
+  ProcessSpec,
+  ShardingSpec,
+  processByName,
+  QUIESCE_MS,
+  MAX_VOTING_MEMBERS,
+} from './model';
 import { describeCacheSize } from './cache-size';
 import { presplit } from './split';
 import { oneLine } from './js-literal';
@@ -44,7 +51,11 @@ export type StepCheck =
    * balancerStatus says mode "off", or every chunk of the pre-split already sits on its shard (a
    * second run, after the balancer was started again, has nothing to split or move).
    */
-  | { kind: 'balancerStoppedOrDistributed'; ns: string; chunks: { chunk: { min: Doc } | { max: Doc }; shard: string }[] }
+  | {
+      kind: 'balancerStoppedOrDistributed';
+      ns: string;
+      chunks: { chunk: { min: Doc } | { max: Doc }; shard: string }[];
+    }
   /** balancerStatus says mode "full". */
   | { kind: 'balancerRunning' }
   /** The connection to the target authenticated as the plan's admin user (so the user exists). */
@@ -55,7 +66,10 @@ export type StepCheck =
  * the command log show these; the executors (the mongosh runtime, applyPlan) put the real values in
  * at the last moment, from MONGO_BENCH_USER / MONGO_BENCH_PASSWORD or the prompt.
  */
-export const CREDENTIAL_PLACEHOLDERS = { user: '<MONGO_BENCH_USER>', password: '<MONGO_BENCH_PASSWORD>' } as const;
+export const CREDENTIAL_PLACEHOLDERS = {
+  user: '<MONGO_BENCH_USER>',
+  password: '<MONGO_BENCH_PASSWORD>',
+} as const;
 
 /**
  * Wait until the set has a PRIMARY that accepts writes: the member the target names as primary (or
@@ -138,10 +152,12 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
       check: { kind: 'replSetInitiated', setName: rs.name },
       waitFor: { kind: 'primary', setName: rs.name, timeoutMs },
     });
-    if (topology.auth) steps.push(firstUserStep(target, 'replsets', `on the PRIMARY of ${rs.name}`));
+    if (topology.auth)
+      steps.push(firstUserStep(target, 'replsets', `on the PRIMARY of ${rs.name}`));
   }
   // A standalone has no set to initiate: only its first user.
-  if (topology.auth && topology.kind === 'standalone') steps.push(firstUserStep(topology.processes[0].name, 'replsets', 'on the standalone'));
+  if (topology.auth && topology.kind === 'standalone')
+    steps.push(firstUserStep(topology.processes[0].name, 'replsets', 'on the standalone'));
 
   if (topology.kind === 'sharded' && topology.sharding) {
     const mongos = topology.routers[0];
@@ -169,7 +185,12 @@ export function buildSetupPlan(topology: Topology, options: PlanOptions = {}): S
   const targets: Record<string, PlanProcess> = {};
   for (const step of steps) {
     const p = processByName(topology, step.target);
-    targets[p.name] = { name: p.name, kind: p.kind, address: p.address, ...(p.replSet ? { replSet: p.replSet } : {}) };
+    targets[p.name] = {
+      name: p.name,
+      kind: p.kind,
+      address: p.address,
+      ...(p.replSet ? { replSet: p.replSet } : {}),
+    };
   }
   return {
     topology,
@@ -204,12 +225,19 @@ export function firstUserStep(target: string, phase: SetupStep['phase'], where: 
 }
 
 /** A copy of a command with the credential stand-ins replaced by the real values. */
-export function withCredentials(command: Doc, credentials: { username: string; password: string }): Doc {
+export function withCredentials(
+  command: Doc,
+  credentials: { username: string; password: string },
+): Doc {
   const fill = (value: unknown): unknown => {
     if (value === CREDENTIAL_PLACEHOLDERS.user) return credentials.username;
     if (value === CREDENTIAL_PLACEHOLDERS.password) return credentials.password;
     if (Array.isArray(value)) return value.map(fill);
-    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      Object.getPrototypeOf(value) === Object.prototype
+    ) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
     }
     return value;
@@ -234,9 +262,15 @@ export interface DistributionContext {
  * The data-distribution steps: what `run --setup` applies to an existing cluster. enableSharding,
  * shardCollection, chunk size, pre-split (split + moveChunk), balancer stop, in that order.
  */
-export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionContext): { steps: SetupStep[]; warnings: string[] } {
+export function dataDistributionSteps(
+  sharding: ShardingSpec,
+  ctx: DistributionContext,
+): { steps: SetupStep[]; warnings: string[] } {
   const target = ctx.target ?? 'mongos-0';
-  if (ctx.shardIds.length === 0) throw new RunError('cannot plan the data distribution: the cluster has no shards (listShards is empty)');
+  if (ctx.shardIds.length === 0)
+    throw new RunError(
+      'cannot plan the data distribution: the cluster has no shards (listShards is empty)',
+    );
   const features = versionFeatures(ctx.serverVersion);
   const steps: SetupStep[] = [];
   const warnings: string[] = [];
@@ -248,12 +282,17 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
   });
 
   // enableSharding's primaryShard exists on every supported server (4.2.2+; the floor is 4.4).
-  const primaryShard = ctx.primaryShard === null ? undefined : (ctx.primaryShard ?? ctx.shardIds[0]);
+  const primaryShard =
+    ctx.primaryShard === null ? undefined : (ctx.primaryShard ?? ctx.shardIds[0]);
   steps.push(
     cluster({
       command: { enableSharding: sharding.db, ...(primaryShard ? { primaryShard } : {}) },
       description: `Enable sharding for database ${sharding.db}${primaryShard ? ` (primary shard ${primaryShard})` : ''}`,
-      check: { kind: 'databaseExists', db: sharding.db, ...(features.partitionedField ? { partitioned: true as const } : {}) },
+      check: {
+        kind: 'databaseExists',
+        db: sharding.db,
+        ...(features.partitionedField ? { partitioned: true as const } : {}),
+      },
     }),
   );
   steps.push(
@@ -270,7 +309,11 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
       cluster({
         command: { configureCollectionBalancing: sharding.ns, chunkSize: sharding.chunkSizeMb },
         description: `Set the chunk size of ${sharding.ns} to ${sharding.chunkSizeMb} MB`,
-        check: { kind: 'collectionChunkSize', ns: sharding.ns, bytes: sharding.chunkSizeMb * 1024 * 1024 },
+        check: {
+          kind: 'collectionChunkSize',
+          ns: sharding.ns,
+          bytes: sharding.chunkSizeMb * 1024 * 1024,
+        },
       }),
     );
   } else if (sharding.chunkSizeMb !== undefined) {
@@ -279,10 +322,17 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
         db: 'config',
         command: {
           update: 'settings',
-          updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: sharding.chunkSizeMb } }, upsert: true }],
+          updates: [
+            { q: { _id: 'chunksize' }, u: { $set: { value: sharding.chunkSizeMb } }, upsert: true },
+          ],
         },
         description: `Set the chunk size to ${sharding.chunkSizeMb} MB`,
-        check: { kind: 'settingEquals', id: 'chunksize', field: 'value', value: sharding.chunkSizeMb },
+        check: {
+          kind: 'settingEquals',
+          id: 'chunksize',
+          field: 'value',
+          value: sharding.chunkSizeMb,
+        },
       }),
     );
   }
@@ -292,7 +342,9 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
     warnings.push(...split.warnings);
     const identityOf = (chunk: (typeof split.chunks)[number]) =>
       // A chunk is named by a bound that no later split changes: its max for the first chunk, else its min.
-      chunk.min === 'MinKey' ? { max: { [field]: chunk.max as number } } : { min: { [field]: chunk.min as number } };
+      chunk.min === 'MinKey'
+        ? { max: { [field]: chunk.max as number } }
+        : { min: { [field]: chunk.min as number } };
     if (split.splitPoints.length > 0) {
       // The balancer must be off before the first split: on 4.4-6.0.2 a running balancer starts
       // migrating the new chunks and a manual moveChunk then collides with its migration
@@ -305,7 +357,10 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
           check: {
             kind: 'balancerStoppedOrDistributed',
             ns: sharding.ns,
-            chunks: split.chunks.map((c) => ({ chunk: identityOf(c), shard: ctx.shardIds[c.shardIndex] })),
+            chunks: split.chunks.map((c) => ({
+              chunk: identityOf(c),
+              shard: ctx.shardIds[c.shardIndex],
+            })),
           },
         }),
       );
@@ -330,7 +385,9 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
             description: `Move the chunk ${range} (found by ${field} = ${chunk.findPoint}) to ${to}`,
             check: { kind: 'chunkOnShard', ns: sharding.ns, chunk: identity, shard: to },
             ...(to === primaryShard
-              ? { expectSkip: `the collection's chunks start on the database's primary shard ${primaryShard}, so this chunk is already there` }
+              ? {
+                  expectSkip: `the collection's chunks start on the database's primary shard ${primaryShard}, so this chunk is already there`,
+                }
               : {}),
           }),
         );
@@ -339,10 +396,22 @@ export function dataDistributionSteps(sharding: ShardingSpec, ctx: DistributionC
   }
   const stoppedForSplit = steps.some((s) => s.command.balancerStop !== undefined);
   if (sharding.stopBalancer && !stoppedForSplit) {
-    steps.push(cluster({ command: { balancerStop: 1 }, description: 'Stop the balancer', check: { kind: 'balancerStopped' } }));
+    steps.push(
+      cluster({
+        command: { balancerStop: 1 },
+        description: 'Stop the balancer',
+        check: { kind: 'balancerStopped' },
+      }),
+    );
   } else if (!sharding.stopBalancer && stoppedForSplit) {
     // Stopped only for the splits and moves: the cluster goes back to balancing (--stop-balancer keeps it off).
-    steps.push(cluster({ command: { balancerStart: 1 }, description: 'Start the balancer again', check: { kind: 'balancerRunning' } }));
+    steps.push(
+      cluster({
+        command: { balancerStart: 1 },
+        description: 'Start the balancer again',
+        check: { kind: 'balancerRunning' },
+      }),
+    );
   }
   return { steps, warnings };
 }
@@ -364,7 +433,12 @@ export function votingNotes(topology: Topology): string[] {
 
 /** What the scripts should say about the processes they start (not for an existing cluster's --setup). */
 export function processNotes(topology: Topology): string[] {
-  const notes = [describeCacheSize(topology.processes.filter((p) => p.kind === 'mongod').length, topology.options.cacheSizeGb)];
+  const notes = [
+    describeCacheSize(
+      topology.processes.filter((p) => p.kind === 'mongod').length,
+      topology.options.cacheSizeGb,
+    ),
+  ];
   if (versionFeatures(topology.serverVersion).quiesceParameters) {
     notes.push(
       `Every process starts with a ${QUIESCE_MS / 1000} s quiesce period for a signalled shutdown (the server's default is 15 s since 5.0), so stopping the deployment tier by tier is quick.`,
@@ -397,9 +471,14 @@ export function versionNotes(topology: Topology): string[] {
         );
       }
     } else if (s && !s.hashed && !features.autoSplit) {
-      notes.push('Since 6.0.3 MongoDB no longer auto-splits chunks: without a pre-split the balancer only moves data by size.');
+      notes.push(
+        'Since 6.0.3 MongoDB no longer auto-splits chunks: without a pre-split the balancer only moves data by size.',
+      );
     }
-    if (features.enableShardingOptional) notes.push('Since 6.0 enableSharding only creates the database; it is kept to choose the primary shard.');
+    if (features.enableShardingOptional)
+      notes.push(
+        'Since 6.0 enableSharding only creates the database; it is kept to choose the primary shard.',
+      );
   }
   return notes;
 }

@@ -39,14 +39,22 @@ export function describeProcess(p: ProcessSpec): string {
 export function scriptPath(t: Pick<Topology, 'options'>, word: string): string {
   const dataDir = t.options.dataDir.replace(/\/+$/, '');
   if (word === dataDir) return '"$DATA_DIR"';
-  if (word.startsWith(`${dataDir}/`)) return `"$DATA_DIR/${word.slice(dataDir.length + 1).replace(/(["\\$`])/g, '\\$1')}"`;
+  if (word.startsWith(`${dataDir}/`))
+    return `"$DATA_DIR/${word.slice(dataDir.length + 1).replace(/(["\\$`])/g, '\\$1')}"`;
   return shellWord(word);
 }
 
 /** The bash words that start one process in the background (the launcher runs `args` without --fork). */
 export function startCommandWords(t: Pick<Topology, 'options'>, p: ProcessSpec): string[] {
   const cache = p.kind === 'mongod' ? [CACHE_SIZE_ARG, '"$CACHE_GB"'] : [];
-  return [p.kind === 'mongod' ? '"$MONGOD"' : '"$MONGOS"', ...p.args.map((a) => scriptPath(t, a)), ...cache, '--fork', '--pidfilepath', scriptPath(t, pidFile(p))];
+  return [
+    p.kind === 'mongod' ? '"$MONGOD"' : '"$MONGOS"',
+    ...p.args.map((a) => scriptPath(t, a)),
+    ...cache,
+    '--fork',
+    '--pidfilepath',
+    scriptPath(t, pidFile(p)),
+  ];
 }
 
 export function pidFile(p: ProcessSpec): string {
@@ -68,12 +76,21 @@ function preamble(plan: SetupPlan, file: string, what: string, create: boolean):
     `DATA_DIR="\${${DATA_DIR_ENV}:-${t.options.dataDir.replace(/(["\\$`])/g, '\\$1')}}"`,
     ...(create
       ? ['mkdir -p "$DATA_DIR"']
-      : ['if [ ! -d "$DATA_DIR" ]; then echo "no $DATA_DIR here: run 00-start.sh from this folder first" >&2; exit 1; fi']),
+      : [
+          'if [ ! -d "$DATA_DIR" ]; then echo "no $DATA_DIR here: run 00-start.sh from this folder first" >&2; exit 1; fi',
+        ]),
     'DATA_DIR="$(cd "$DATA_DIR" && pwd -P)"',
   ];
 }
 
-const START_FUNCTION = ['', '# Prints a command, then runs it.', 'start() {', '  echo "+ $*"', '  "$@"', '}'];
+const START_FUNCTION = [
+  '',
+  '# Prints a command, then runs it.',
+  'start() {',
+  '  echo "+ $*"',
+  '  "$@"',
+  '}',
+];
 
 function processLines(t: Topology, processes: ProcessSpec[]): string[] {
   const lines: string[] = [];
@@ -89,7 +106,12 @@ function processLines(t: Topology, processes: ProcessSpec[]): string[] {
 export function renderStartScript(plan: SetupPlan): string {
   const t = plan.topology;
   const mongods = plan.processes.filter((p) => p.kind === 'mongod');
-  const lines = preamble(plan, '00-start.sh', `start the ${mongods.length} mongod(s) of ${t.name} on this machine, in the background.`, true);
+  const lines = preamble(
+    plan,
+    '00-start.sh',
+    `start the ${mongods.length} mongod(s) of ${t.name} on this machine, in the background.`,
+    true,
+  );
   lines.push(
     '# MONGOD=/path/to/mongod chooses the binary (default: the one on the PATH). Each process logs to',
     '# $DATA_DIR/<name>/mongod.log and writes its pid to $DATA_DIR/<name>/mongod.pid; 99-stop.sh stops them.',
@@ -112,7 +134,10 @@ export function renderStartScript(plan: SetupPlan): string {
   }
   lines.push(...processLines(t, mongods));
   if (t.kind === 'sharded') {
-    lines.push('', 'echo "next: mongosh --nodb 10-replsets.js, then bash 15-start-mongos.sh (see README.md)"');
+    lines.push(
+      '',
+      'echo "next: mongosh --nodb 10-replsets.js, then bash 15-start-mongos.sh (see README.md)"',
+    );
   }
   lines.push('');
   return lines.join('\n');
@@ -140,7 +165,9 @@ export function renderStartMongosScript(plan: SetupPlan): string {
   );
   if (t.auth?.keyFile) {
     const keyFile = scriptPath(t, t.auth.keyFile);
-    lines.push(`if [ ! -f ${keyFile} ]; then echo "no keyfile ${keyFile.replace(/"/g, '')}: run 00-start.sh first" >&2; exit 1; fi`);
+    lines.push(
+      `if [ ! -f ${keyFile} ]; then echo "no keyfile ${keyFile.replace(/"/g, '')}: run 00-start.sh first" >&2; exit 1; fi`,
+    );
   }
   lines.push(...START_FUNCTION);
   lines.push(...processLines(t, routers));
@@ -154,7 +181,12 @@ export function renderStartMongosScript(plan: SetupPlan): string {
  */
 export function renderStopScript(plan: SetupPlan): string {
   const t = plan.topology;
-  const lines = preamble(plan, '99-stop.sh', `stop the processes of ${t.name}: routers, then shards, then config servers.`, false);
+  const lines = preamble(
+    plan,
+    '99-stop.sh',
+    `stop the processes of ${t.name}: routers, then shards, then config servers.`,
+    false,
+  );
   lines.push(
     '# Each process gets SIGTERM (a clean shutdown) and the script waits until it has exited before the next tier.',
     '',

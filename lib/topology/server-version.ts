@@ -18,7 +18,8 @@ export const MIN_SERVER_VERSION = { major: 4, minor: 4, text: '4.4' } as const;
 
 export function parseServerVersion(text: string, flag = '--server-version'): ServerVersion {
   const match = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text.trim());
-  if (!match) throw new UsageError(`option ${flag}: expected a version like 7.0 or 6.0.3, got "${text}"`);
+  if (!match)
+    throw new UsageError(`option ${flag}: expected a version like 7.0 or 6.0.3, got "${text}"`);
   const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
   const version = { major, minor, patch, text: text.trim() };
   if (!atLeast(version, MIN_SERVER_VERSION.major, MIN_SERVER_VERSION.minor)) {
@@ -31,7 +32,12 @@ export function parseServerVersion(text: string, flag = '--server-version'): Ser
 }
 
 /** True when `v` is at least major.minor.patch. */
-export function atLeast(v: Pick<ServerVersion, 'major' | 'minor' | 'patch'>, major: number, minor = 0, patch = 0): boolean {
+export function atLeast(
+  v: Pick<ServerVersion, 'major' | 'minor' | 'patch'>,
+  major: number,
+  minor = 0,
+  patch = 0,
+): boolean {
   if (v.major !== major) return v.major > major;
   if (v.minor !== minor) return v.minor > minor;
   return v.patch >= patch;

@@ -35,12 +35,20 @@ function fraction(range: PresplitRange, i: number, n: number): number {
   return tidy(range.min + ((range.max - range.min) * i) / n);
 }
 
-export function presplit(range: PresplitRange, shards: number, option = 'option --presplit'): PresplitPlan {
+export function presplit(
+  range: PresplitRange,
+  shards: number,
+  option = 'option --presplit',
+): PresplitPlan {
   if (!Number.isFinite(range.min) || !Number.isFinite(range.max)) {
-    throw new UsageError(`${option}: the bounds must be finite numbers, got ${range.min}:${range.max}`);
+    throw new UsageError(
+      `${option}: the bounds must be finite numbers, got ${range.min}:${range.max}`,
+    );
   }
-  if (!(range.min < range.max)) throw new UsageError(`${option}: MIN must be less than MAX, got ${range.min}:${range.max}`);
-  if (!Number.isInteger(shards) || shards < 1) throw new UsageError(`option --shards: must be at least 1, got ${shards}`);
+  if (!(range.min < range.max))
+    throw new UsageError(`${option}: MIN must be less than MAX, got ${range.min}:${range.max}`);
+  if (!Number.isInteger(shards) || shards < 1)
+    throw new UsageError(`option --shards: must be at least 1, got ${shards}`);
 
   const splitPoints: number[] = [];
   for (let i = 1; i < shards; i++) splitPoints.push(fraction(range, i, shards));
@@ -64,7 +72,10 @@ export function presplit(range: PresplitRange, shards: number, option = 'option 
   }
 
   const warnings: string[] = [];
-  if (shards === 1) warnings.push(`${option}: with one shard there is nothing to distribute; no split or move is planned`);
+  if (shards === 1)
+    warnings.push(
+      `${option}: with one shard there is nothing to distribute; no split or move is planned`,
+    );
   const integerBounds = Number.isInteger(range.min) && Number.isInteger(range.max);
   if (integerBounds && shards > 1 && range.max - range.min < shards) {
     warnings.push(

@@ -8,8 +8,18 @@ export { prepareWorkload, bindWorkload } from './engine/compile-ops';
 export type { PreparedWorkload, BoundOp } from './engine/compile-ops';
 export { runStep } from './engine/engine';
 export type { StepPlan, TickEvent, StepCallbacks } from './engine/engine';
-export { runParallelStep, workersForStep, autoWorkers, splitClients, liveWorkerThreads } from './engine/parallel-step';
-export type { ParallelStepInput, ParallelStepMeasurement, StepWorkload } from './engine/parallel-step';
+export {
+  runParallelStep,
+  workersForStep,
+  autoWorkers,
+  splitClients,
+  liveWorkerThreads,
+} from './engine/parallel-step';
+export type {
+  ParallelStepInput,
+  ParallelStepMeasurement,
+  StepWorkload,
+} from './engine/parallel-step';
 export { clientCountsUpTo } from './language/sweep';
 export { documentFactory, documentPaddingLength, INDEXED_FIELDS } from './language/documents';
 export { presetOps, PRESET_NAMES, PRESET_DESCRIPTIONS, isPresetName } from './language/presets';

@@ -28,27 +28,66 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
   });
   afterAll(async () => {
     expect(killStartedClis()).toBe(0);
-    await client.db(controlDb).dropDatabase().catch(() => undefined);
-    await client.db(targetDb).dropDatabase().catch(() => undefined);
+    await client
+      .db(controlDb)
+      .dropDatabase()
+      .catch(() => undefined);
+    await client
+      .db(targetDb)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
     fs.rmSync(out, { recursive: true, force: true });
   });
 
   test('one exact result from three agents, counts equal to the server state, clock offsets recorded', async () => {
     // a3 runs its share on two worker threads: its clients start at the common instant all the same.
-    const agents = ['a1', 'a2', 'a3'].map((name) => startAgent(crudUri(), controlDb, name, ['--once', ...(name === 'a3' ? ['--workers', '2'] : [])]));
+    const agents = ['a1', 'a2', 'a3'].map((name) =>
+      startAgent(crudUri(), controlDb, name, [
+        '--once',
+        ...(name === 'a3' ? ['--workers', '2'] : []),
+      ]),
+    );
     await Promise.all(agents.map((a) => a.waitFor(/waiting for a run/)));
 
     const run = await runCli([
-      'run', '--uri', crudUri(), '--agents', '3', '--control-db', controlDb, '--agent-wait', '30',
-      '--workload', 'insert-only', '--ns', `${targetDb}.docs`, '--no-load', '--doc-size', '64',
-      '--clients', '2,5', '--seconds', '1', '--warmup', '0', '--no-server-stats', '--out', out, '--quiet',
+      'run',
+      '--uri',
+      crudUri(),
+      '--agents',
+      '3',
+      '--control-db',
+      controlDb,
+      '--agent-wait',
+      '30',
+      '--workload',
+      'insert-only',
+      '--ns',
+      `${targetDb}.docs`,
+      '--no-load',
+      '--doc-size',
+      '64',
+      '--clients',
+      '2,5',
+      '--seconds',
+      '1',
+      '--warmup',
+      '0',
+      '--no-server-stats',
+      '--out',
+      out,
+      '--quiet',
     ]);
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) as string });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({
+      code: 0,
+      stderr: expect.any(String) as string,
+    });
     const codes = await Promise.all(agents.map((a) => a.exited));
     expect(codes).toEqual([0, 0, 0]);
 
-    const result = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as ResultDocument;
+    const result = JSON.parse(
+      fs.readFileSync(path.join(out, 'results.json'), 'utf8'),
+    ) as ResultDocument;
     expect(result.complete).toBe(true);
     expect(result.agents!.agents.map((a) => a.name)).toEqual(['a1', 'a2', 'a3']);
     for (const a of result.agents!.agents) {
@@ -62,11 +101,17 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
     expect(await client.db(targetDb).collection('docs').countDocuments()).toBe(writes);
 
     // Histograms: each step equals the merge of what its agents wrote to the control database.
-    const docs = await client.db(controlDb).collection<MeasurementDoc>('measurements').find({ runId: result.agents!.runId }).toArray();
+    const docs = await client
+      .db(controlDb)
+      .collection<MeasurementDoc>('measurements')
+      .find({ runId: result.agents!.runId })
+      .toArray();
     result.steps.forEach((step, i) => {
       const shares = step.agents!;
       expect(shares.map((s) => s.count).reduce((x, y) => x + y, 0)).toBe(step.clients);
-      const parts = docs.filter((d) => d.seq === i + 1).map((d) => decodeMeasurement(JSON.parse(d.measurement!) as EncodedMeasurement));
+      const parts = docs
+        .filter((d) => d.seq === i + 1)
+        .map((d) => decodeMeasurement(JSON.parse(d.measurement!) as EncodedMeasurement));
       expect(parts).toHaveLength(shares.filter((s) => s.count > 0).length);
       const expected = summarizeStep([mergeConcurrentMeasurements(parts)]);
       expect(step.latencyMicros).toEqual(expected.latencyMicros);
@@ -76,7 +121,11 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
       expect(step.overrun).toEqual(expected.overrun);
       expect(shares.reduce((s, a) => s + a.ops.writes, 0)).toBe(step.ops.writes);
     });
-    expect(result.steps[1].agents!.map((s) => [s.first, s.count])).toEqual([[0, 1], [1, 2], [3, 2]]);
+    expect(result.steps[1].agents!.map((s) => [s.first, s.count])).toEqual([
+      [0, 1],
+      [1, 2],
+      [3, 2],
+    ]);
     expect(result.steps[1].agents!.map((s) => s.client?.workers)).toEqual([1, 1, 2]);
     expect(result.steps[1].agents![2].client!.eventLoopUtilization).toHaveLength(2);
   }, 60_000);

@@ -18,10 +18,41 @@ describeNeeding('crud', 'run --agents: faults', () => {
   const dbs: string[] = [];
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'mb-agents-faults-'));
   let client: MongoClient;
-  const runArgs = (controlDb: string, targetDb: string, dir: string, seconds: number, agents: number) => [
-    'run', '--uri', crudUri(), '--agents', String(agents), '--control-db', controlDb, '--agent-wait', '30', '--agent-timeout', '2',
-    '--workload', 'insert-only', '--ns', `${targetDb}.docs`, '--no-load', '--doc-size', '64',
-    '--clients', '4', '--seconds', String(seconds), '--warmup', '0', '--no-server-stats', '--out', dir, '--quiet',
+  const runArgs = (
+    controlDb: string,
+    targetDb: string,
+    dir: string,
+    seconds: number,
+    agents: number,
+  ) => [
+    'run',
+    '--uri',
+    crudUri(),
+    '--agents',
+    String(agents),
+    '--control-db',
+    controlDb,
+    '--agent-wait',
+    '30',
+    '--agent-timeout',
+    '2',
+    '--workload',
+    'insert-only',
+    '--ns',
+    `${targetDb}.docs`,
+    '--no-load',
+    '--doc-size',
+    '64',
+    '--clients',
+    '4',
+    '--seconds',
+    String(seconds),
+    '--warmup',
+    '0',
+    '--no-server-stats',
+    '--out',
+    dir,
+    '--quiet',
   ];
   const names = () => {
     const control = uniqueDbName('agents_faults_control');
@@ -29,7 +60,8 @@ describeNeeding('crud', 'run --agents: faults', () => {
     dbs.push(control, target);
     return { control, target };
   };
-  const readResult = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as ResultDocument;
+  const readResult = (dir: string) =>
+    JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as ResultDocument;
 
   beforeAll(async () => {
     client = new MongoClient(crudUri());
@@ -37,7 +69,11 @@ describeNeeding('crud', 'run --agents: faults', () => {
   });
   afterAll(async () => {
     expect(killStartedClis()).toBe(0);
-    for (const db of dbs) await client.db(db).dropDatabase().catch(() => undefined);
+    for (const db of dbs)
+      await client
+        .db(db)
+        .dropDatabase()
+        .catch(() => undefined);
     await client.close();
     fs.rmSync(out, { recursive: true, force: true });
   });
@@ -76,12 +112,27 @@ describeNeeding('crud', 'run --agents: faults', () => {
     const { control, target } = names();
     const dir = path.join(out, 'cancelled');
     const now = new Date();
-    await client.db(control).collection('runs').insertOne({
-      _id: 'other-version' as never, version: '0.0.0-other', status: 'open', wanted: 1, openSlots: 1, joined: [], refused: [],
-      spec: '{}', specSha256: 'x', heartbeatAt: now, createdAt: now, touchedAt: now,
-    });
+    await client
+      .db(control)
+      .collection('runs')
+      .insertOne({
+        _id: 'other-version' as never,
+        version: '0.0.0-other',
+        status: 'open',
+        wanted: 1,
+        openSlots: 1,
+        joined: [],
+        refused: [],
+        spec: '{}',
+        specSha256: 'x',
+        heartbeatAt: now,
+        createdAt: now,
+        touchedAt: now,
+      });
     const agent = startAgent(crudUri(), control, 'c1', ['--once']);
-    await agent.waitFor(/refusing run other-version: version \S+, the coordinator's is 0\.0\.0-other/);
+    await agent.waitFor(
+      /refusing run other-version: version \S+, the coordinator's is 0\.0\.0-other/,
+    );
     const coordinator = startCli(runArgs(control, target, dir, 8, 1));
     await agent.waitFor(/step 1:/);
     await sleep(1500);
@@ -95,7 +146,12 @@ describeNeeding('crud', 'run --agents: faults', () => {
     expect(result.steps[0].status).toBe('interrupted');
     expect(result.steps[0].ops.writes).toBeGreaterThan(0);
     expect(result.steps[0].elapsedSeconds).toBeLessThan(8);
-    const refused = await client.db(control).collection('runs').findOne({ _id: 'other-version' as never });
-    expect(refused?.refused).toEqual([{ agent: 'c1', reason: expect.stringMatching(/run the same mongo-bench version/) as string }]);
+    const refused = await client
+      .db(control)
+      .collection('runs')
+      .findOne({ _id: 'other-version' as never });
+    expect(refused?.refused).toEqual([
+      { agent: 'c1', reason: expect.stringMatching(/run the same mongo-bench version/) as string },
+    ]);
   }, 60_000);
 });

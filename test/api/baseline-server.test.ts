@@ -21,18 +21,31 @@ function committedBaseline(): ResultDocument {
 describe('serverDifference', () => {
   const mongo70 = { serverVersion: '7.0.14' };
   it('is undefined for the same server, and for fields only one side has', () => {
-    expect(serverDifference(mongo70, { serverVersion: '7.0.14', testDouble: false })).toBeUndefined();
-    expect(serverDifference({ serverVersion: '7.0.14', product: { name: 'MongoDB', version: '7.0.14' } }, mongo70)).toBeUndefined();
+    expect(
+      serverDifference(mongo70, { serverVersion: '7.0.14', testDouble: false }),
+    ).toBeUndefined();
+    expect(
+      serverDifference(
+        { serverVersion: '7.0.14', product: { name: 'MongoDB', version: '7.0.14' } },
+        mongo70,
+      ),
+    ).toBeUndefined();
     expect(serverDifference({}, mongo70)).toBeUndefined();
   });
   it('names a different version, a test double against MongoDB, and another product', () => {
-    expect(serverDifference(mongo70, { serverVersion: '8.0.4' })).toMatch(/server version "7\.0\.14" vs "8\.0\.4"/);
-    expect(serverDifference(mongo70, { serverVersion: '7.0.14', testDouble: true })).toMatch(/test double false vs true/);
+    expect(serverDifference(mongo70, { serverVersion: '8.0.4' })).toMatch(
+      /server version "7\.0\.14" vs "8\.0\.4"/,
+    );
+    expect(serverDifference(mongo70, { serverVersion: '7.0.14', testDouble: true })).toMatch(
+      /test double false vs true/,
+    );
     const ferret = { serverVersion: '7.0.42', product: { name: 'FerretDB', version: '1.24.2' } };
     const mongo = { serverVersion: '7.0.42', product: { name: 'MongoDB', version: '7.0.42' } };
     const said = serverDifference(mongo, ferret);
     expect(said).toMatch(/product "MongoDB" vs "FerretDB"/);
-    expect(said).toMatch(/baseline MongoDB 7\.0\.42, not a test double, reports 7\.0\.42; this one FerretDB 1\.24\.2/);
+    expect(said).toMatch(
+      /baseline MongoDB 7\.0\.42, not a test double, reports 7\.0\.42; this one FerretDB 1\.24\.2/,
+    );
   });
 });
 
@@ -46,7 +59,10 @@ describe('expectNoRegression', () => {
   it('says when it records a missing baseline (a line jest shows), and where', async () => {
     const path = join(scratch, 'new', 'orders.json');
     const lines: string[] = [];
-    const outcome = await expectNoRegression(committedBaseline(), path, { ci: false, log: (l) => lines.push(l) });
+    const outcome = await expectNoRegression(committedBaseline(), path, {
+      ci: false,
+      log: (l) => lines.push(l),
+    });
     expect(outcome).toEqual({ status: 'baseline-written', path });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`recorded ${path}`);
@@ -56,7 +72,9 @@ describe('expectNoRegression', () => {
   it('prints that line with console.log by default', async () => {
     const spy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      await expectNoRegression(committedBaseline(), join(scratch, 'default-log.json'), { ci: false });
+      await expectNoRegression(committedBaseline(), join(scratch, 'default-log.json'), {
+        ci: false,
+      });
       expect(spy).toHaveBeenCalledWith(expect.stringContaining('no baseline yet: recorded'));
     } finally {
       spy.mockRestore();
@@ -66,9 +84,14 @@ describe('expectNoRegression', () => {
   it('refuses a baseline recorded on another server version instead of comparing', async () => {
     const path = join(scratch, 'other-version.json');
     const baseline = committedBaseline();
-    writeFileSync(path, JSON.stringify({ ...baseline, target: { ...baseline.target, serverVersion: '5.0.0' } }));
+    writeFileSync(
+      path,
+      JSON.stringify({ ...baseline, target: { ...baseline.target, serverVersion: '5.0.0' } }),
+    );
     await expect(expectNoRegression(committedBaseline(), path, { ci: false })).rejects.toThrow(
-      new RegExp(`baseline ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the baseline was measured on another server \\(server version "5\\.0\\.0" vs "6\\.0\\.0"\\)`),
+      new RegExp(
+        `baseline ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the baseline was measured on another server \\(server version "5\\.0\\.0" vs "6\\.0\\.0"\\)`,
+      ),
     );
   });
 });
@@ -80,9 +103,21 @@ describe('benchmarkWorkload with no baseline in CI', () => {
       const path = join(scratch, 'orders.json');
       const events: string[] = [];
       // Nothing listens on port 1: a run that went ahead would fail to connect, not say "no baseline".
-      const input = { uri: 'mongodb://127.0.0.1:1', documents: [{ _id: 1 }], ops: [{ op: 'findOne', query: { _id: 1 } }], seconds: 30, clients: [1], baseline: path, onEvent: (e: { type: string }) => events.push(e.type) };
+      const input = {
+        uri: 'mongodb://127.0.0.1:1',
+        documents: [{ _id: 1 }],
+        ops: [{ op: 'findOne', query: { _id: 1 } }],
+        seconds: 30,
+        clients: [1],
+        baseline: path,
+        onEvent: (e: { type: string }) => events.push(e.type),
+      };
       const started = Date.now();
-      await expect(benchmarkWorkload({ ...input, ci: true })).rejects.toThrow(new RegExp(`^no baseline at ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: record it outside CI`));
+      await expect(benchmarkWorkload({ ...input, ci: true })).rejects.toThrow(
+        new RegExp(
+          `^no baseline at ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: record it outside CI`,
+        ),
+      );
       expect(Date.now() - started).toBeLessThan(1000);
       expect(events).toEqual([]);
       // The same rule as expectNoRegression's: env CI decides unless `ci` is given.
@@ -116,7 +151,17 @@ describeNeeding('crud', 'benchmarkWorkload with a baseline from another server',
     const path = join(scratch, 'mongodb-baseline.json');
     const baseline = committedBaseline();
     // A baseline from a MongoDB server of another version: neither matches this test server.
-    writeFileSync(path, JSON.stringify({ ...baseline, target: { uri: 'mongodb://db.example:27017', serverVersion: '7.0.14', topology: 'standalone' } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...baseline,
+        target: {
+          uri: 'mongodb://db.example:27017',
+          serverVersion: '7.0.14',
+          topology: 'standalone',
+        },
+      }),
+    );
     const db = uniqueDbName('baseline_refused');
     const events: string[] = [];
     const attempt = benchmarkWorkload({
@@ -138,11 +183,23 @@ describeNeeding('crud', 'benchmarkWorkload with a baseline from another server',
   it('goes ahead when the baseline comes from the same server', async () => {
     const path = join(scratch, 'same.json');
     // The committed baseline, as if recorded on this server (the test double's, or a mongod's).
-    writeFileSync(path, JSON.stringify({ ...committedBaseline(), target: await describeTarget(client, crudUri(), false) }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...committedBaseline(),
+        target: await describeTarget(client, crudUri(), false),
+      }),
+    );
     const db = uniqueDbName('baseline_same');
     const result = await benchmarkWorkload({
-      uri: crudUri(), ns: `${db}.orders`, documents: [{ _id: 1 }], ops: [{ op: 'findOne', query: { _id: 1 } }],
-      seconds: 1, warmup: 0, clients: [1], baseline: path,
+      uri: crudUri(),
+      ns: `${db}.orders`,
+      documents: [{ _id: 1 }],
+      ops: [{ op: 'findOne', query: { _id: 1 } }],
+      seconds: 1,
+      warmup: 0,
+      clients: [1],
+      baseline: path,
     });
     expect(result.complete).toBe(true);
     await client.db(db).dropDatabase();

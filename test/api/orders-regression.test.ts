@@ -19,7 +19,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoMemoryServer } from 'mongodb-memory-server';
-import { benchmarkWorkload, expectNoRegression, RegressionError, ResultDocument } from 'mongo-bench';
+import {
+  benchmarkWorkload,
+  expectNoRegression,
+  RegressionError,
+  ResultDocument,
+} from 'mongo-bench';
 import { availability, crudUri, describeNeeding, mongodBinary } from '../support/servers';
 import { startStallProxy } from '../reliability/support/stall-proxy';
 
@@ -46,76 +51,121 @@ function workload(uri: string, ns: string) {
   // benchmarkWorkload's defaults: 5 trials of 2 s, the replicates the comparison tests.
   // warmup 1 s, not benchmarkWorkload's default 'auto' (at least 10 s per trial until the rate is level): the
   // passes in beforeAll warm this server once, and 10 trials of auto warm-up would add 100 s to the suite.
-  return { uri, ns, documents: orders(), indexes: [{ key: { customerId: 1 } }], ops: OPS, name: 'orders', clients: [1, 4], warmup: 1 };
+  return {
+    uri,
+    ns,
+    documents: orders(),
+    indexes: [{ key: { customerId: 1 } }],
+    ops: OPS,
+    name: 'orders',
+    clients: [1, 4],
+    warmup: 1,
+  };
 }
 
 /** A baseline belongs to one kind of server: the test double's is committed; a real mongod's is recorded on first run. */
 function baselineFor(result: ResultDocument, scratch: string): string {
-  const committed = join(__dirname, 'baselines', `orders-${result.target.testDouble ? 'test-double' : 'mongod'}.json`);
+  const committed = join(
+    __dirname,
+    'baselines',
+    `orders-${result.target.testDouble ? 'test-double' : 'mongod'}.json`,
+  );
   return existsSync(committed) ? committed : join(scratch, 'orders-baseline.json');
 }
 
-describeNeeding('crud', 'a team\'s performance test against a committed baseline (public API)', () => {
-  let server: MongoMemoryServer | undefined;
-  let uri: string;
-  let scratch: string;
+describeNeeding(
+  'crud',
+  "a team's performance test against a committed baseline (public API)",
+  () => {
+    let server: MongoMemoryServer | undefined;
+    let uri: string;
+    let scratch: string;
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'mb-api-'));
-    if (availability('mongod').ok) {
-      server = await MongoMemoryServer.create({ binary: { systemBinary: mongodBinary() } });
-      uri = server.getUri();
-    } else {
-      uri = crudUri();
-    }
-    // A warm-up not measured against anything: a JVM test double answers its first thousands of queries
-    // many times slower until its JIT has compiled them (a cold run measured 94 ops/s against a warm 876).
-    // Passes of 2 s at 4 clients until the rate stops rising (a pass not 15% above the one before), at
-    // most 8 (16 s, about the 5 fixed trials of 3 s this used to run): a server already warm (CI runs
-    // this file after the CRUD-heavy ones) is done after two passes, a cold one warms as long as before.
-    const warmupNs = 'shop_api_test_warmup.orders';
-    const rates: number[] = [];
-    for (let pass = 0; pass < 8; pass++) {
-      const load = pass === 0 ? workload(uri, warmupNs) : { ...workload(uri, warmupNs), documents: undefined, indexes: undefined };
-      const warm = await benchmarkWorkload({ ...load, seconds: 2, clients: [4], warmup: 0, trials: 1 });
-      rates.push(warm.steps[0].opsPerSec.total);
-      if (pass > 0 && rates[pass] <= rates[pass - 1] * 1.15) break;
-    }
-    console.log(`warm-up: ${rates.map((r) => r.toFixed(0)).join(', ')} ops/s at 4 clients (passes of 2 s)`);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      scratch = mkdtempSync(join(tmpdir(), 'mb-api-'));
+      if (availability('mongod').ok) {
+        server = await MongoMemoryServer.create({ binary: { systemBinary: mongodBinary() } });
+        uri = server.getUri();
+      } else {
+        uri = crudUri();
+      }
+      // A warm-up not measured against anything: a JVM test double answers its first thousands of queries
+      // many times slower until its JIT has compiled them (a cold run measured 94 ops/s against a warm 876).
+      // Passes of 2 s at 4 clients until the rate stops rising (a pass not 15% above the one before), at
+      // most 8 (16 s, about the 5 fixed trials of 3 s this used to run): a server already warm (CI runs
+      // this file after the CRUD-heavy ones) is done after two passes, a cold one warms as long as before.
+      const warmupNs = 'shop_api_test_warmup.orders';
+      const rates: number[] = [];
+      for (let pass = 0; pass < 8; pass++) {
+        const load =
+          pass === 0
+            ? workload(uri, warmupNs)
+            : { ...workload(uri, warmupNs), documents: undefined, indexes: undefined };
+        const warm = await benchmarkWorkload({
+          ...load,
+          seconds: 2,
+          clients: [4],
+          warmup: 0,
+          trials: 1,
+        });
+        rates.push(warm.steps[0].opsPerSec.total);
+        if (pass > 0 && rates[pass] <= rates[pass - 1] * 1.15) break;
+      }
+      console.log(
+        `warm-up: ${rates.map((r) => r.toFixed(0)).join(', ')} ops/s at 4 clients (passes of 2 s)`,
+      );
+    });
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(scratch, { recursive: true, force: true });
+    });
 
-  it('orders queries are not slower than the baseline', async () => {
-    const result = await benchmarkWorkload(workload(uri, 'shop_api_test.orders'));
-    expect(result.complete).toBe(true);
-    expect(result.steps.map((s) => s.clients)).toEqual([1, 4]);
-    for (const s of result.steps) {
-      expect(s.ops.reads).toBeGreaterThan(0);
-      expect(s.ops.writes).toBeGreaterThan(0);
-      // No error beyond the odd dropped connection (the test double closes one now and then under load).
-      expect(s.ops.errors).toBeLessThanOrEqual(Math.ceil((s.ops.reads + s.ops.writes) / 1000));
-    }
-    const outcome = await expectNoRegression(result, baselineFor(result, scratch), { threshold: THRESHOLD, ci: false, update: false });
-    if (outcome.status === 'compared') expect(outcome.comparison.regression).toBe(false);
-  });
+    it('orders queries are not slower than the baseline', async () => {
+      const result = await benchmarkWorkload(workload(uri, 'shop_api_test.orders'));
+      expect(result.complete).toBe(true);
+      expect(result.steps.map((s) => s.clients)).toEqual([1, 4]);
+      for (const s of result.steps) {
+        expect(s.ops.reads).toBeGreaterThan(0);
+        expect(s.ops.writes).toBeGreaterThan(0);
+        // No error beyond the odd dropped connection (the test double closes one now and then under load).
+        expect(s.ops.errors).toBeLessThanOrEqual(Math.ceil((s.ops.reads + s.ops.writes) / 1000));
+      }
+      const outcome = await expectNoRegression(result, baselineFor(result, scratch), {
+        threshold: THRESHOLD,
+        ci: false,
+        update: false,
+      });
+      if (outcome.status === 'compared') expect(outcome.comparison.regression).toBe(false);
+    });
 
-  it('fails, with the comparison table, when the server answers every find 200 ms later', async () => {
-    const url = new URL(uri);
-    const proxy = await startStallProxy({ host: url.hostname, port: Number(url.port) }, { command: 'find', delayMs: 200 });
-    try {
-      // Trials of 1 s without warm-up (still the default 5 trials, which the comparison needs): a server
-      // 97% slower shows in any second of it, and the 20 s saved are the suite's.
-      const slowed = await benchmarkWorkload({ ...workload(proxy.uri, 'shop_api_test_slowed.orders'), seconds: 1, warmup: 0 });
-      const baseline = baselineFor(slowed, scratch);
-      expect(existsSync(baseline)).toBe(true); // committed, or recorded by the first test
-      const check = expectNoRegression(slowed, baseline, { threshold: THRESHOLD, ci: false, update: false });
-      await expect(check).rejects.toBeInstanceOf(RegressionError);
-      await expect(check).rejects.toThrow(/REGRESSION: B is slower than A beyond the 90% threshold at 1, 4 clients/);
-    } finally {
-      await proxy.stop();
-    }
-  });
-});
+    it('fails, with the comparison table, when the server answers every find 200 ms later', async () => {
+      const url = new URL(uri);
+      const proxy = await startStallProxy(
+        { host: url.hostname, port: Number(url.port) },
+        { command: 'find', delayMs: 200 },
+      );
+      try {
+        // Trials of 1 s without warm-up (still the default 5 trials, which the comparison needs): a server
+        // 97% slower shows in any second of it, and the 20 s saved are the suite's.
+        const slowed = await benchmarkWorkload({
+          ...workload(proxy.uri, 'shop_api_test_slowed.orders'),
+          seconds: 1,
+          warmup: 0,
+        });
+        const baseline = baselineFor(slowed, scratch);
+        expect(existsSync(baseline)).toBe(true); // committed, or recorded by the first test
+        const check = expectNoRegression(slowed, baseline, {
+          threshold: THRESHOLD,
+          ci: false,
+          update: false,
+        });
+        await expect(check).rejects.toBeInstanceOf(RegressionError);
+        await expect(check).rejects.toThrow(
+          /REGRESSION: B is slower than A beyond the 90% threshold at 1, 4 clients/,
+        );
+      } finally {
+        await proxy.stop();
+      }
+    });
+  },
+);

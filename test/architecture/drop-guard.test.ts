@@ -15,7 +15,8 @@ const GUARD = 'lib/server/data-guard.ts';
 /** Files that may name these commands, and why: none of them destroys anything of its own accord. */
 const EXEMPT: Record<string, string> = {
   // The mongo-perf shell emulation records the commands a user's test script asks for (its own dropDatabase() etc.).
-  'lib/workload/language/mongo-perf/shell-recorder.ts': "records a user's mongo-perf script, runs nothing",
+  'lib/workload/language/mongo-perf/shell-recorder.ts':
+    "records a user's mongo-perf script, runs nothing",
   // mongo-perf's set-up recorded as steps; lib/prepare/setup.ts runs a drop step through the guard.
   'lib/workload/language/mongo-perf/load-suite.ts': 'records set-up steps, runs nothing',
   // YCSB's load as set-up steps (the ycsb-* presets); lib/prepare/setup.ts runs the drop step through the guard.
@@ -29,18 +30,29 @@ const COMMAND_KEYS = new Set(['drop', 'dropDatabase']);
 export function findDrops(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
-  const at = (node: ts.Node) => `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const at = (node: ts.Node) =>
+    `${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const name = node.expression.name.text;
       if (DROPPING_CALLS.has(name)) found.push(`${at(node)}: .${name}()`);
       const first = node.arguments[0];
-      if (name === 'deleteMany' && (first === undefined || (ts.isObjectLiteralExpression(first) && first.properties.length === 0))) found.push(`${at(node)}: .deleteMany({})`);
+      if (
+        name === 'deleteMany' &&
+        (first === undefined ||
+          (ts.isObjectLiteralExpression(first) && first.properties.length === 0))
+      )
+        found.push(`${at(node)}: .deleteMany({})`);
     }
     // A command document names its command first: { drop: 'coll' }, { dropDatabase: 1 }.
     if (ts.isObjectLiteralExpression(node) && node.properties.length > 0) {
       const key = node.properties[0];
-      if (ts.isPropertyAssignment(key) && (ts.isIdentifier(key.name) || ts.isStringLiteral(key.name)) && COMMAND_KEYS.has(key.name.text) && !isBooleanish(key.initializer)) {
+      if (
+        ts.isPropertyAssignment(key) &&
+        (ts.isIdentifier(key.name) || ts.isStringLiteral(key.name)) &&
+        COMMAND_KEYS.has(key.name.text) &&
+        !isBooleanish(key.initializer)
+      ) {
         found.push(`${at(node)}: { ${key.name.text}: ... } command`);
       }
     }
@@ -52,28 +64,39 @@ export function findDrops(file: string, text: string): string[] {
 
 /** `drop: true`, `drop: flags.drop === true`, `drop: z.boolean()`: an option, not a command. */
 function isBooleanish(value: ts.Expression): boolean {
-  if (value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword) return true;
-  if (ts.isBinaryExpression(value) && [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(value.operatorToken.kind)) return true;
+  if (value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword)
+    return true;
+  if (
+    ts.isBinaryExpression(value) &&
+    [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
+      value.operatorToken.kind,
+    )
+  )
+    return true;
   return ts.isCallExpression(value) && /\bboolean\(/.test(value.getText());
 }
 
 describe('drops and emptyings in lib/ go through the data guard', () => {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'], { cwd: root, encoding: 'utf8' })
+  const files = execFileSync(
+    'git',
+    ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'],
+    { cwd: root, encoding: 'utf8' },
+  )
     .split('\n')
     .filter((f) => f.endsWith('.ts'));
 
   it('finds each form it looks for (the checker itself)', () => {
     const sample = [
-      "await coll.drop();",
-      "await db.dropDatabase();",
+      'await coll.drop();',
+      'await db.dropDatabase();',
       "await db.dropCollection('x');",
-      "await coll.deleteMany({});",
-      "await coll.deleteMany();",
-      "await db.command({ drop: name });",
-      "await db.command({ dropDatabase: 1 });",
+      'await coll.deleteMany({});',
+      'await coll.deleteMany();',
+      'await db.command({ drop: name });',
+      'await db.command({ dropDatabase: 1 });',
       // Not drops: a filtered delete, an option named drop.
-      "await coll.deleteMany({ a: 1 });",
-      "const o = { drop: flags.drop === true, x: 1 };",
+      'await coll.deleteMany({ a: 1 });',
+      'const o = { drop: flags.drop === true, x: 1 };',
     ].join('\n');
     expect(findDrops('sample.ts', sample)).toEqual([
       'sample.ts:1: .drop()',
@@ -91,7 +114,9 @@ describe('drops and emptyings in lib/ go through the data guard', () => {
   });
 
   it('has none outside lib/server/data-guard.ts', () => {
-    const outside = files.filter((f) => f !== GUARD && !(f in EXEMPT)).flatMap((f) => findDrops(f, readFileSync(join(root, f), 'utf8')));
+    const outside = files
+      .filter((f) => f !== GUARD && !(f in EXEMPT))
+      .flatMap((f) => findDrops(f, readFileSync(join(root, f), 'utf8')));
     expect(outside).toEqual([]);
   });
 });

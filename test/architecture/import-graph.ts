@@ -15,7 +15,18 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['common', 'config', 'result'],
   ['metrics', 'security', 'server-stats', 'slo', 'server'],
   ['workload', 'store', 'report'],
-  ['topology', 'launcher', 'compare', 'history', 'capture', 'diskperf', 'calibrate', 'agents', 'deployment', 'prepare'],
+  [
+    'topology',
+    'launcher',
+    'compare',
+    'history',
+    'capture',
+    'diskperf',
+    'calibrate',
+    'agents',
+    'deployment',
+    'prepare',
+  ],
   ['run'],
   ['experiments', 'matrix'],
   ['api'],
@@ -38,7 +49,8 @@ export function readImportGraph(root: string, files: readonly string[]): ImportG
       const base = relative(root, resolve(root, dirname(file), fileName)).replace(/\.(js|ts)$/, '');
       const target = [`${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate));
       if (target) targets.push(target);
-      else if (!existsSync(join(root, base)) && !existsSync(join(root, `${base}.json`))) targets.push(`${base} (unresolved)`);
+      else if (!existsSync(join(root, base)) && !existsSync(join(root, `${base}.json`)))
+        targets.push(`${base} (unresolved)`);
     }
     graph.set(file, targets);
   }
@@ -83,7 +95,8 @@ export function importCircles(graph: ImportGraph): string[][] {
         onStack.delete(member);
         component.push(member);
       } while (member !== file);
-      if (component.length > 1 || (graph.get(file) ?? []).includes(file)) circles.push(component.sort());
+      if (component.length > 1 || (graph.get(file) ?? []).includes(file))
+        circles.push(component.sort());
     }
   };
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
@@ -91,7 +104,10 @@ export function importCircles(graph: ImportGraph): string[][] {
 }
 
 /** Imports that go up a floor ("lib/config/x.ts -> lib/workload/y.ts (config, floor 0, imports workload, floor 2)"), and files in folders on no floor. */
-export function floorViolations(graph: ImportGraph, floors: readonly (readonly string[])[] = FLOORS): string[] {
+export function floorViolations(
+  graph: ImportGraph,
+  floors: readonly (readonly string[])[] = FLOORS,
+): string[] {
   const floorOf = new Map<string, number>();
   floors.forEach((folders, floor) => folders.forEach((folder) => floorOf.set(folder, floor)));
   const problems: string[] = [];
@@ -99,14 +115,18 @@ export function floorViolations(graph: ImportGraph, floors: readonly (readonly s
     const from = folderOf(file);
     const fromFloor = floorOf.get(from);
     if (fromFloor === undefined) {
-      problems.push(`${file}: folder lib/${from} is on no floor (add it to FLOORS and docs/architecture.md)`);
+      problems.push(
+        `${file}: folder lib/${from} is on no floor (add it to FLOORS and docs/architecture.md)`,
+      );
       continue;
     }
     for (const target of targets) {
       const to = folderOf(target);
       const toFloor = floorOf.get(to);
       if (toFloor !== undefined && toFloor > fromFloor) {
-        problems.push(`${file} -> ${target} (${from}, floor ${fromFloor}, imports ${to}, floor ${toFloor})`);
+        problems.push(
+          `${file} -> ${target} (${from}, floor ${fromFloor}, imports ${to}, floor ${toFloor})`,
+        );
       }
     }
   }
@@ -119,7 +139,8 @@ export function folderCircles(graph: ImportGraph): string[][] {
   for (const [file, targets] of graph) {
     const from = folderOf(file);
     const set = new Set(folders.get(from) ?? []);
-    for (const target of targets) if (graph.has(target) && folderOf(target) !== from) set.add(folderOf(target));
+    for (const target of targets)
+      if (graph.has(target) && folderOf(target) !== from) set.add(folderOf(target));
     folders.set(from, [...set]);
   }
   return importCircles(folders);

@@ -5,10 +5,21 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLOORS, floorViolations, folderCircles, ImportGraph, importCircles, readImportGraph } from './import-graph';
+import {
+  FLOORS,
+  floorViolations,
+  folderCircles,
+  ImportGraph,
+  importCircles,
+  readImportGraph,
+} from './import-graph';
 
 const root = join(__dirname, '..', '..');
-const libFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'], { cwd: root, encoding: 'utf8' })
+const libFiles = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'],
+  { cwd: root, encoding: 'utf8' },
+)
   .split('\n')
   .filter((file) => file.endsWith('.ts'));
 
@@ -17,8 +28,12 @@ describe('the import graph of lib/', () => {
 
   it('reads the imports of every lib file and resolves each relative one', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('lib/run/execute.ts')).toEqual(expect.arrayContaining(['lib/run/benchmark.ts', 'lib/result/index.ts']));
-    const unresolved = [...graph].flatMap(([file, targets]) => targets.filter((t) => t.endsWith('(unresolved)')).map((t) => `${file} -> ${t}`));
+    expect(graph.get('lib/run/execute.ts')).toEqual(
+      expect.arrayContaining(['lib/run/benchmark.ts', 'lib/result/index.ts']),
+    );
+    const unresolved = [...graph].flatMap(([file, targets]) =>
+      targets.filter((t) => t.endsWith('(unresolved)')).map((t) => `${file} -> ${t}`),
+    );
     expect(unresolved).toEqual([]);
   });
 
@@ -40,16 +55,22 @@ describe('the import graph of lib/', () => {
     const allowed = ['lib/workload/language/', 'lib/config/', 'lib/common/'];
     const spec = [...graph].filter(([file]) => file.startsWith('lib/workload/language/'));
     expect(spec.length).toBeGreaterThan(10);
-    const strays = spec.flatMap(([file, targets]) => targets.filter((t) => !allowed.some((a) => t.startsWith(a))).map((t) => `${file} -> ${t}`));
+    const strays = spec.flatMap(([file, targets]) =>
+      targets.filter((t) => !allowed.some((a) => t.startsWith(a))).map((t) => `${file} -> ${t}`),
+    );
     expect(strays).toEqual([]);
   });
 
   it('lists the same floors as docs/architecture.md', () => {
     const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
     // Rows of the floors table: "| 0 | ground | common, config, result |"
-    const rows = [...doc.matchAll(/^\| (\d+) \| [^|]+ \| ([^|]+) \|/gm)].map((m) => [Number(m[1]), m[2].split(',').map((s) => s.trim().replace(/`/g, ''))] as const);
+    const rows = [...doc.matchAll(/^\| (\d+) \| [^|]+ \| ([^|]+) \|/gm)].map(
+      (m) => [Number(m[1]), m[2].split(',').map((s) => s.trim().replace(/`/g, ''))] as const,
+    );
     expect(rows.map(([floor]) => floor)).toEqual(FLOORS.map((_, floor) => floor));
-    expect(rows.map(([, folders]) => [...folders].sort())).toEqual(FLOORS.map((folders) => [...folders].sort()));
+    expect(rows.map(([, folders]) => [...folders].sort())).toEqual(
+      FLOORS.map((folders) => [...folders].sort()),
+    );
   });
 });
 
@@ -62,7 +83,9 @@ describe('the checks themselves', () => {
   ]);
 
   it('finds a circle of files', () => {
-    expect(importCircles(graph)).toEqual([['lib/config/a.ts', 'lib/workload/b.ts', 'lib/workload/c.ts']]);
+    expect(importCircles(graph)).toEqual([
+      ['lib/config/a.ts', 'lib/workload/b.ts', 'lib/workload/c.ts'],
+    ]);
   });
 
   it('finds a circle of folders', () => {

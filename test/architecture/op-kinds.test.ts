@@ -19,11 +19,18 @@ const NOT_KINDS = ['index.ts', 'op-kind.ts'];
 const kebab = (type: string) => type.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 function isKind(value: unknown): value is OpKind {
-  return value !== null && typeof value === 'object' && typeof (value as OpKind).type === 'string' && typeof (value as OpKind).parse === 'function';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as OpKind).type === 'string' &&
+    typeof (value as OpKind).parse === 'function'
+  );
 }
 
 describe('the op kinds (lib/workload/language/ops)', () => {
-  const files = readdirSync(join(root, folder)).filter((f) => f.endsWith('.ts') && !NOT_KINDS.includes(f));
+  const files = readdirSync(join(root, folder)).filter(
+    (f) => f.endsWith('.ts') && !NOT_KINDS.includes(f),
+  );
   const registered = Object.entries(OP_KINDS) as [string, OpKind][];
 
   it('has one module per kind, named after its type, each registered in OP_KINDS under its type', () => {
@@ -33,10 +40,13 @@ describe('the op kinds (lib/workload/language/ops)', () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const exported = require(join(root, folder, file)) as Record<string, unknown>;
       const kinds = Object.values(exported).filter(isKind);
-      if (kinds.length !== 1) strays.push(`${file}: exports ${kinds.length} op kinds (one per module)`);
+      if (kinds.length !== 1)
+        strays.push(`${file}: exports ${kinds.length} op kinds (one per module)`);
       for (const kind of kinds) {
-        if (OP_KINDS[kind.type as keyof typeof OP_KINDS] !== kind) strays.push(`${file}: ${kind.type} is not registered in OP_KINDS (${folder}/index.ts)`);
-        if (file !== `${kebab(kind.type)}.ts`) strays.push(`${file}: holds ${kind.type}, expected in ${kebab(kind.type)}.ts`);
+        if (OP_KINDS[kind.type as keyof typeof OP_KINDS] !== kind)
+          strays.push(`${file}: ${kind.type} is not registered in OP_KINDS (${folder}/index.ts)`);
+        if (file !== `${kebab(kind.type)}.ts`)
+          strays.push(`${file}: holds ${kind.type}, expected in ${kebab(kind.type)}.ts`);
       }
     }
     expect(strays).toEqual([]);
@@ -53,7 +63,7 @@ describe('the op kinds (lib/workload/language/ops)', () => {
     expect(names.length).toBe(new Set(names).size);
   });
 
-  it('has a row for every op in docs/workload.md\'s op table and a test that names it', () => {
+  it("has a row for every op in docs/workload.md's op table and a test that names it", () => {
     const doc = readFileSync(join(root, 'docs', 'workload.md'), 'utf8');
     const tests = readdirSync(join(root, 'test', 'workload'))
       .filter((f) => f.startsWith('op-') && f.endsWith('.test.ts'))
@@ -61,19 +71,29 @@ describe('the op kinds (lib/workload/language/ops)', () => {
       .join('\n');
     const missing: string[] = [];
     for (const [type] of registered) {
-      if (!new RegExp(`^\\| \`${type}\``, 'm').test(doc)) missing.push(`${type}: no row in docs/workload.md's op table`);
-      if (!tests.includes(`op: '${type}'`)) missing.push(`${type}: no test/workload/op-*.test.ts runs {op: '${type}'}`);
+      if (!new RegExp(`^\\| \`${type}\``, 'm').test(doc))
+        missing.push(`${type}: no row in docs/workload.md's op table`);
+      if (!tests.includes(`op: '${type}'`))
+        missing.push(`${type}: no test/workload/op-*.test.ts runs {op: '${type}'}`);
     }
     expect(missing).toEqual([]);
   });
 
   it('keeps the modules in the workload language: they import only it, config and common (the driver is handed in)', () => {
-    const libFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'], { cwd: root, encoding: 'utf8' })
+    const libFiles = execFileSync(
+      'git',
+      ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'],
+      { cwd: root, encoding: 'utf8' },
+    )
       .split('\n')
       .filter((file) => file.endsWith('.ts'));
     const graph = readImportGraph(root, libFiles);
     const allowed = ['lib/workload/language/', 'lib/config/', 'lib/common/'];
-    const strays = [...graph].filter(([file]) => file.startsWith(`${folder}/`)).flatMap(([file, targets]) => targets.filter((t) => !allowed.some((a) => t.startsWith(a))).map((t) => `${file} -> ${t}`));
+    const strays = [...graph]
+      .filter(([file]) => file.startsWith(`${folder}/`))
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => !allowed.some((a) => t.startsWith(a))).map((t) => `${file} -> ${t}`),
+      );
     expect(strays).toEqual([]);
   });
 });

@@ -11,9 +11,26 @@ describe('mongo-bench calibrate', () => {
 
   it('with the smallest sizes, prints one row per worker count and the plain loop beside it, and writes --json', async () => {
     const file = join(dir, 'ceiling.json');
-    const out = await runCli(['calibrate', '--workers-max', '1', '--clients', '1', '--seconds', '1', '--warmup', '0', '--json', file], { newline: 'terminal' });
+    const out = await runCli(
+      [
+        'calibrate',
+        '--workers-max',
+        '1',
+        '--clients',
+        '1',
+        '--seconds',
+        '1',
+        '--warmup',
+        '0',
+        '--json',
+        file,
+      ],
+      { newline: 'terminal' },
+    );
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/workers\s+clients\s+ops\/s\s+cpu µs\/op\s+scaling\s+plain ops\/s\s+plain cpu µs\/op\s+engine\/plain per core/);
+    expect(out.stdout).toMatch(
+      /workers\s+clients\s+ops\/s\s+cpu µs\/op\s+scaling\s+plain ops\/s\s+plain cpu µs\/op\s+engine\/plain per core/,
+    );
     expect(out.stdout).toMatch(/^\s+1\s+1\s+\d+\s+[\d.]+\s+1\.00x\s+\d+\s+[\d.]+\s+[\d.]+x/m);
     expect(out.stdout).toContain('never a MongoDB server');
     expect(out.stderr).toMatch(/null server on mongodb:\/\/127\.0\.0\.1:\d+/);

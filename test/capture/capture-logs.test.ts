@@ -93,35 +93,78 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
     expect(examples).toContain('6.0.11.log:7: delete on testdb.$cmd');
     // queryHash (4.4-7.0) and planCacheShapeHash (8.0) are both the server's shape.
     expect(summary.shapes.find((s) => s.ns === 'db.coll')?.shapeHashes).toEqual(['9C05019A']);
-    expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.shapeHashes).toEqual(['16FE1304']);
-    expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.latencyMillis).toEqual({ p50: 151, p95: 151, max: 151 });
+    expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.shapeHashes).toEqual([
+      '16FE1304',
+    ]);
+    expect(summary.shapes.find((s) => s.ns === 'stringr.devices')?.latencyMillis).toEqual({
+      p50: 151,
+      p95: 151,
+      max: 151,
+    });
     // 6.0.0 logs queryExecutionEngine, 6.0.11 queryFramework beside the same queryHash.
-    expect(summary.shapes.find((s) => s.type === 'find' && s.ns === 'my_db.school')?.shapeHashes).toEqual(['17830885']);
-    expect(summary.shapes.find((s) => s.type === 'find' && s.ns === 'testdb.vehicles')?.shapeHashes).toEqual(['7C953B42']);
-    expect(summary.shapes.find((s) => s.ns === 'counpaign.customers')?.shapeHashes).toEqual(['773D8541']);
+    expect(
+      summary.shapes.find((s) => s.type === 'find' && s.ns === 'my_db.school')?.shapeHashes,
+    ).toEqual(['17830885']);
+    expect(
+      summary.shapes.find((s) => s.type === 'find' && s.ns === 'testdb.vehicles')?.shapeHashes,
+    ).toEqual(['7C953B42']);
+    expect(summary.shapes.find((s) => s.ns === 'counpaign.customers')?.shapeHashes).toEqual([
+      '773D8541',
+    ]);
 
     const workloadText = readFileSync(join(out, 'workload.json'), 'utf8');
     // Driver metadata is gone; the read preference and write concern became the op's own.
-    for (const field of ['lsid', '$clusterTime', 'txnNumber', '$db', '$readPreference', 'provenance']) expect(workloadText).not.toContain(`"${field}"`);
+    for (const field of [
+      'lsid',
+      '$clusterTime',
+      'txnNumber',
+      '$db',
+      '$readPreference',
+      'provenance',
+    ])
+      expect(workloadText).not.toContain(`"${field}"`);
     const specs = runnable(workloadText);
     expect(specs).toHaveLength(18);
     expect(specs.every((s) => s.weight === 1)).toBe(true);
     const find = specs.find((s) => s.type === 'find' && s.ns?.coll === 'pizzas');
-    expect(find).toMatchObject({ query: { size: 'medium' }, readPreference: { mode: 'primaryPreferred' } });
+    expect(find).toMatchObject({
+      query: { size: 'medium' },
+      readPreference: { mode: 'primaryPreferred' },
+    });
     const fam = specs.find((s) => s.ns?.db === 'stringr');
-    expect(fam?.command).toMatchObject({ findAndModify: 'devices', upsert: true, writeConcern: { w: 'majority' } });
+    expect(fam?.command).toMatchObject({
+      findAndModify: 'devices',
+      upsert: true,
+      writeConcern: { w: 'majority' },
+    });
     const multiUpdate = specs.find((s) => s.ns?.db === 'testcase');
     expect(multiUpdate).toMatchObject({ type: 'update', multi: true });
-    expect(specs.find((s) => s.ns?.db === '_KEYHOLE_88800')).toMatchObject({ type: 'remove', multi: true });
+    expect(specs.find((s) => s.ns?.db === '_KEYHOLE_88800')).toMatchObject({
+      type: 'remove',
+      multi: true,
+    });
     // 6.0: the WRITE-component statements of one connection, then the delete command they belong to.
     const examples60 = specs.filter((s) => s.ns?.db === 'testdb' && s.ns.coll === '__examples');
     expect(examples60.map((s) => s.type).sort()).toEqual(['findOne', 'remove', 'update']);
-    expect(examples60.find((s) => s.type === 'update')).toMatchObject({ query: { email: 'Ulysses.O.Johnson@aol.com' }, update: { $set: { timestamp: expect.anything() } } });
+    expect(examples60.find((s) => s.type === 'update')).toMatchObject({
+      query: { email: 'Ulysses.O.Johnson@aol.com' },
+      update: { $set: { timestamp: expect.anything() } },
+    });
     expect(examples60.find((s) => s.type === 'remove')?.multi ?? false).toBe(false); // limit: 1
-    expect(specs.find((s) => s.ns?.db === 'testdb' && s.type === 'find')).toMatchObject({ query: { color: 'Red' }, sort: { brand: -1 } });
-    expect(specs.find((s) => s.ns?.coll === 'vehicles' && s.type === 'command')?.command).toMatchObject({ distinct: 'vehicles', key: 'color' });
+    expect(specs.find((s) => s.ns?.db === 'testdb' && s.type === 'find')).toMatchObject({
+      query: { color: 'Red' },
+      sort: { brand: -1 },
+    });
+    expect(
+      specs.find((s) => s.ns?.coll === 'vehicles' && s.type === 'command')?.command,
+    ).toMatchObject({ distinct: 'vehicles', key: 'color' });
     expect(specs.find((s) => s.ns?.db === 'my_db' && s.type === 'insert')).toBeDefined();
-    expect(specs.find((s) => s.ns?.db === 'counpaign' && s.type === 'command')?.command).toMatchObject({ aggregate: 'customers', pipeline: [{ $match: {} }, { $group: { _id: 1, n: { $sum: 1 } } }] });
+    expect(
+      specs.find((s) => s.ns?.db === 'counpaign' && s.type === 'command')?.command,
+    ).toMatchObject({
+      aggregate: 'customers',
+      pipeline: [{ $match: {} }, { $group: { _id: 1, n: { $sum: 1 } } }],
+    });
 
     const md = readFileSync(join(out, 'capture.md'), 'utf8');
     expect(md).toContain('| getMore (part of its cursor) | 1 |');
@@ -134,7 +177,13 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
 
   it('--json prints the summary that capture.json holds', async () => {
     const out = join(dir, 'json');
-    const { code, stdout } = await runCli(['capture', join(LOGS, '4.4.log'), '--out', out, '--json']);
+    const { code, stdout } = await runCli([
+      'capture',
+      join(LOGS, '4.4.log'),
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual(JSON.parse(readFileSync(join(out, 'capture.json'), 'utf8')));
   });
@@ -165,7 +214,9 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
     const [find, update] = workload.ops as unknown as Op[];
     expect(find.weight).toBe(log.counts.find);
     const pick = find.query.size['#PICK'] as { values: string[]; weights: number[] };
-    expect(Object.fromEntries(pick.values.map((v, i) => [v, pick.weights[i]]))).toEqual(Object.fromEntries(log.sizes));
+    expect(Object.fromEntries(pick.values.map((v, i) => [v, pick.weights[i]]))).toEqual(
+      Object.fromEntries(log.sizes),
+    );
     expect(pick.values[0]).toBe('small'); // the most frequent first
     const range = update.query.orderId['#RAND_INT'] as [number, number];
     expect(range[0]).toBeGreaterThanOrEqual(0);
@@ -182,7 +233,9 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
       const pick = weightedOpPicker(weights, 7 + client)!;
       for (let i = 0; i < 25_000; i++) drawn[pick()]++;
     }
-    summary.shapes.forEach((shape) => expect(Math.abs((drawn[shape.op] / 100_000) * 100 - shape.sharePercent)).toBeLessThan(2));
+    summary.shapes.forEach((shape) =>
+      expect(Math.abs((drawn[shape.op] / 100_000) * 100 - shape.sharePercent)).toBeLessThan(2),
+    );
   });
 });
 
@@ -194,30 +247,47 @@ describe('capture: bad input', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('names a file that does not exist', async () => {
-    expect(await usageError(captureFromLogs([join(dir, 'nope.log')]))).toBe(`capture: cannot read ${join(dir, 'nope.log')}: no such file or directory`);
+    expect(await usageError(captureFromLogs([join(dir, 'nope.log')]))).toBe(
+      `capture: cannot read ${join(dir, 'nope.log')}: no such file or directory`,
+    );
   });
 
   it('refuses a file with no log entry, naming its file and first line', async () => {
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'hello\nthis is not a log\n');
-    expect(await usageError(captureFromLogs([file]))).toMatch(new RegExp(`^capture: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: not a mongod/mongos JSON log \\(4\\.4 or later\\): Unexpected token`));
+    expect(await usageError(captureFromLogs([file]))).toMatch(
+      new RegExp(
+        `^capture: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1: not a mongod/mongos JSON log \\(4\\.4 or later\\): Unexpected token`,
+      ),
+    );
   });
 
   it('says when a log is the text format of 4.2 and older', async () => {
     const file = join(dir, 'old.log');
-    writeFileSync(file, '2019-07-01T10:00:00.000+0000 I COMMAND  [conn1] command test.c command: find { find: "c" } 150ms\n');
-    expect(await usageError(captureFromLogs([file]))).toContain(`${file}:1: not a mongod/mongos JSON log (4.4 or later): a pre-4.4 text log line`);
+    writeFileSync(
+      file,
+      '2019-07-01T10:00:00.000+0000 I COMMAND  [conn1] command test.c command: find { find: "c" } 150ms\n',
+    );
+    expect(await usageError(captureFromLogs([file]))).toContain(
+      `${file}:1: not a mongod/mongos JSON log (4.4 or later): a pre-4.4 text log line`,
+    );
   });
 
   it('names the file and line where a .gz file breaks off', async () => {
     const file = join(dir, 'cut.log.gz');
     const whole = gzipSync(readFileSync(join(LOGS, '2025-before-8.0.log')));
     writeFileSync(file, whole.subarray(0, Math.floor(whole.length * 0.6)));
-    expect(await usageError(captureFromLogs([file]))).toMatch(new RegExp(`^capture: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: not a complete gzip stream`));
+    expect(await usageError(captureFromLogs([file]))).toMatch(
+      new RegExp(
+        `^capture: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: not a complete gzip stream`,
+      ),
+    );
   });
 
   it('says how to make the server log every op when a log holds no workload', async () => {
-    expect(await usageError(captureFromLogs([join(LOGS, '5.0.log')]))).toMatch(/no workload found .*slowms: 0/);
+    expect(await usageError(captureFromLogs([join(LOGS, '5.0.log')]))).toMatch(
+      /no workload found .*slowms: 0/,
+    );
   });
 
   it('a failed capture leaves the previous workload.json as it was (exit 2)', async () => {
@@ -237,7 +307,22 @@ describe('capture: bad input', () => {
   it('--help explains sources, shapes, skips, outputs and how to log every op', async () => {
     const { code, stdout } = await runCli(['capture', '--help']);
     expect(code).toBe(0);
-    for (const text of ['--out', '--name', 'Slow query', 'getMore', 'maxLogSizeKB', 'weight', '#PICK', 'slowms: 0', 'sampleRate', '--query-stats', '--query-stats-window', 'workload.json', 'capture.md', 'Exit codes']) {
+    for (const text of [
+      '--out',
+      '--name',
+      'Slow query',
+      'getMore',
+      'maxLogSizeKB',
+      'weight',
+      '#PICK',
+      'slowms: 0',
+      'sampleRate',
+      '--query-stats',
+      '--query-stats-window',
+      'workload.json',
+      'capture.md',
+      'Exit codes',
+    ]) {
       expect(stdout).toContain(text);
     }
   });
@@ -247,25 +332,46 @@ describe('parseLogLine', () => {
   it('reads the 8.0 planCacheShapeHash and the 4.4 queryHash as the shape hash', () => {
     const line80 = readFileSync(join(LOGS, '8.0.log'), 'utf8').trim();
     const line44 = readFileSync(join(LOGS, '4.4.log'), 'utf8').split('\n')[0];
-    expect(parseLogLine(line80, 'x')).toMatchObject({ served: { shapeHash: '9C05019A', durationMillis: 101, ns: 'db.coll', kind: 'command' } });
-    expect(parseLogLine(line44, 'x')).toMatchObject({ served: { shapeHash: '16FE1304', connection: 'conn4479' } });
+    expect(parseLogLine(line80, 'x')).toMatchObject({
+      served: { shapeHash: '9C05019A', durationMillis: 101, ns: 'db.coll', kind: 'command' },
+    });
+    expect(parseLogLine(line44, 'x')).toMatchObject({
+      served: { shapeHash: '16FE1304', connection: 'conn4479' },
+    });
   });
 
   it('reads the 5.0 Slow query line (a driver hello on admin.$cmd), which capture skips as an internal namespace', async () => {
     const line50 = readFileSync(join(LOGS, '5.0.log'), 'utf8').split('\n')[3];
     expect(parseLogLine(line50, '5.0.log:4')).toMatchObject({
-      served: { ns: 'admin.$cmd', kind: 'command', command: { hello: true }, durationMillis: 517, connection: 'conn2', at: new Date('2021-08-10T07:38:34.388Z') },
+      served: {
+        ns: 'admin.$cmd',
+        kind: 'command',
+        command: { hello: true },
+        durationMillis: 517,
+        connection: 'conn2',
+        at: new Date('2021-08-10T07:38:34.388Z'),
+      },
     });
-    expect(await usageError(captureFromLogs([join(LOGS, '5.0.log')]))).toContain('(4 records read; skipped internal namespace (admin, config, local): 1)');
+    expect(await usageError(captureFromLogs([join(LOGS, '5.0.log')]))).toContain(
+      '(4 records read; skipped internal namespace (admin, config, local): 1)',
+    );
   });
 
-  it('reads the 7.0 line (listIndexes by the server\'s own session refresh) and the 6.0/7.0-era find with its queryHash', () => {
+  it("reads the 7.0 line (listIndexes by the server's own session refresh) and the 6.0/7.0-era find with its queryHash", () => {
     const line70 = readFileSync(join(LOGS, '7.0.log'), 'utf8').split('\n')[0];
     expect(parseLogLine(line70, '7.0.log:1')).toMatchObject({
-      served: { ns: 'config.system.sessions', kind: 'command', command: { listIndexes: 'system.sessions' }, durationMillis: 6695, connection: 'LogicalSessionCacheRefresh' },
+      served: {
+        ns: 'config.system.sessions',
+        kind: 'command',
+        command: { listIndexes: 'system.sessions' },
+        durationMillis: 6695,
+        connection: 'LogicalSessionCacheRefresh',
+      },
     });
     const find = readFileSync(join(LOGS, '2025-before-8.0.log'), 'utf8').split('\n')[2];
-    expect(parseLogLine(find, '2025-before-8.0.log:3')).toMatchObject({ served: { ns: 'test.pizzas', kind: 'command', shapeHash: 'F1FEE1FA', connection: 'conn40' } });
+    expect(parseLogLine(find, '2025-before-8.0.log:3')).toMatchObject({
+      served: { ns: 'test.pizzas', kind: 'command', shapeHash: 'F1FEE1FA', connection: 'conn40' },
+    });
   });
 
   it('reads the 6.0.0 find (queryExecutionEngine) and the 6.0.11 WRITE update statement; each 6.0 and 7.0.25 file carries its Build Info line', () => {
@@ -273,16 +379,41 @@ describe('parseLogLine', () => {
     const lines6011 = readFileSync(join(LOGS, '6.0.11.log'), 'utf8').trimEnd().split('\n');
     const lines7025 = readFileSync(join(LOGS, '7.0.25.log'), 'utf8').trimEnd().split('\n');
     // The version evidence travels with the lines (test/fixtures/capture/README.md).
-    const built = (line: string): unknown => (JSON.parse(line) as { attr: { buildInfo: { version: string } } }).attr.buildInfo.version;
-    expect([built(lines60[0]), built(lines6011[0]), built(lines7025[0])]).toEqual(['6.0.0', '6.0.11', '7.0.25']);
+    const built = (line: string): unknown =>
+      (JSON.parse(line) as { attr: { buildInfo: { version: string } } }).attr.buildInfo.version;
+    expect([built(lines60[0]), built(lines6011[0]), built(lines7025[0])]).toEqual([
+      '6.0.0',
+      '6.0.11',
+      '7.0.25',
+    ]);
     expect(parseLogLine(lines60[0], '6.0.log:1')).toBeUndefined();
     expect(parseLogLine(lines60[2], '6.0.log:3')).toMatchObject({
-      served: { ns: 'my_db.school', kind: 'command', command: { find: 'school', filter: {} }, shapeHash: '17830885', durationMillis: 134, connection: 'conn42' },
+      served: {
+        ns: 'my_db.school',
+        kind: 'command',
+        command: { find: 'school', filter: {} },
+        shapeHash: '17830885',
+        durationMillis: 134,
+        connection: 'conn42',
+      },
     });
     expect(parseLogLine(lines6011[4], '6.0.11.log:5')).toMatchObject({
-      served: { ns: 'testdb.__examples', kind: 'update', command: { q: { email: 'Ulysses.O.Johnson@aol.com' }, multi: false, upsert: false }, shapeHash: 'A55E809A', connection: 'conn618' },
+      served: {
+        ns: 'testdb.__examples',
+        kind: 'update',
+        command: { q: { email: 'Ulysses.O.Johnson@aol.com' }, multi: false, upsert: false },
+        shapeHash: 'A55E809A',
+        connection: 'conn618',
+      },
     });
-    expect(parseLogLine(lines7025[1], '7.0.25.log:2')).toMatchObject({ served: { ns: 'counpaign.customers', kind: 'command', shapeHash: '773D8541', connection: 'conn166' } });
+    expect(parseLogLine(lines7025[1], '7.0.25.log:2')).toMatchObject({
+      served: {
+        ns: 'counpaign.customers',
+        kind: 'command',
+        shapeHash: '773D8541',
+        connection: 'conn166',
+      },
+    });
   });
 
   it('passes over entries that are not Slow query entries', () => {
@@ -300,14 +431,33 @@ describe('run --replay-rate', () => {
 
   it('is a multiple of the captured rate, and says what is wrong otherwise', () => {
     const captured = join(dir, 'captured.json');
-    writeFileSync(captured, JSON.stringify({ name: 'c', ops: [{ op: 'find', query: {}, weight: 1 }], capture: { opsPerSecond: 40 } }));
+    writeFileSync(
+      captured,
+      JSON.stringify({
+        name: 'c',
+        ops: [{ op: 'find', query: {}, weight: 1 }],
+        capture: { opsPerSecond: 40 },
+      }),
+    );
     const plain = join(dir, 'plain.json');
     writeFileSync(plain, JSON.stringify([{ op: 'find', query: {} }]));
     expect(resolveBenchmarkOptions({ workloadFile: captured, replayRate: '2x' }).rate).toBe(80);
     expect(resolveBenchmarkOptions({ workloadFile: captured, replayRate: '0.5' }).rate).toBe(20);
-    expect(usageMessage(() => resolveBenchmarkOptions({ workloadFile: captured, replayRate: 'fast' }))).toBe('option --replay-rate: expected a multiple such as 1x, 2x or 0.5x, got "fast"');
-    expect(usageMessage(() => resolveBenchmarkOptions({ workloadFile: captured, replayRate: '1x', rate: 5 }))).toMatch(/^options --rate and --replay-rate cannot be combined/);
-    expect(usageMessage(() => resolveBenchmarkOptions({ replayRate: '1x' }))).toMatch(/^option --replay-rate needs --workload-file/);
-    expect(usageMessage(() => resolveBenchmarkOptions({ workloadFile: plain, replayRate: '1x' }))).toBe(`option --replay-rate: workload file ${plain} has no "capture" rate (write it with mongo-bench capture)`);
+    expect(
+      usageMessage(() => resolveBenchmarkOptions({ workloadFile: captured, replayRate: 'fast' })),
+    ).toBe('option --replay-rate: expected a multiple such as 1x, 2x or 0.5x, got "fast"');
+    expect(
+      usageMessage(() =>
+        resolveBenchmarkOptions({ workloadFile: captured, replayRate: '1x', rate: 5 }),
+      ),
+    ).toMatch(/^options --rate and --replay-rate cannot be combined/);
+    expect(usageMessage(() => resolveBenchmarkOptions({ replayRate: '1x' }))).toMatch(
+      /^option --replay-rate needs --workload-file/,
+    );
+    expect(
+      usageMessage(() => resolveBenchmarkOptions({ workloadFile: plain, replayRate: '1x' })),
+    ).toBe(
+      `option --replay-rate: workload file ${plain} has no "capture" rate (write it with mongo-bench capture)`,
+    );
   });
 });

@@ -37,14 +37,21 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
   });
 
   /** Captures the sources; returns the summary and the workload file's path. */
-  async function capture(sources: string[], label: string, flags: string[] = []): Promise<{ summary: CaptureSummary; workloadFile: string; weights: number[] }> {
+  async function capture(
+    sources: string[],
+    label: string,
+    flags: string[] = [],
+  ): Promise<{ summary: CaptureSummary; workloadFile: string; weights: number[] }> {
     const captured = join(dir, `${label}-capture`);
     const run = await runCli(['capture', ...flags, ...sources, '--out', captured]);
     expect(run.code).toBe(0);
-    const summary = JSON.parse(readFileSync(join(captured, 'capture.json'), 'utf8')) as CaptureSummary;
+    const summary = JSON.parse(
+      readFileSync(join(captured, 'capture.json'), 'utf8'),
+    ) as CaptureSummary;
     for (const shape of summary.shapes) touched.add(shape.ns.split('.')[0]);
     const workloadFile = join(captured, 'workload.json');
-    const ops = (JSON.parse(readFileSync(workloadFile, 'utf8')) as { ops: { weight: number }[] }).ops;
+    const ops = (JSON.parse(readFileSync(workloadFile, 'utf8')) as { ops: { weight: number }[] })
+      .ops;
     const totalWeight = ops.reduce((sum, op) => sum + op.weight, 0);
     return { summary, workloadFile, weights: ops.map((op) => (op.weight / totalWeight) * 100) };
   }
@@ -63,8 +70,15 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
    * a cold first run and warmer ones, which overshot 3x), in runs of at most 10 s: a wrong guess costs
    * one more short run, not up to 30 s of ops the check does not need.
    */
-  async function replayUntilSafe(workloadFile: string, weights: number[], label: string, enoughOps?: number, firstSeconds = 3): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
-    const safeOps = enoughOps ?? Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
+  async function replayUntilSafe(
+    workloadFile: string,
+    weights: number[],
+    label: string,
+    enoughOps?: number,
+    firstSeconds = 3,
+  ): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
+    const safeOps =
+      enoughOps ?? Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
     const counts = new Array<number>(weights.length).fill(0);
     let executed = 0;
     let measured = 0;
@@ -74,8 +88,26 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     for (let run = 0; run < 36 && executed < safeOps; run++) {
       const out = join(dir, `${label}-run-${run}`);
       const result = await runCli([
-        'run', '--uri', crudUri(), '--db', uniqueDbName(label), '--workload-file', workloadFile, '--no-load',
-        '--clients', '8', '--seconds', String(seconds), '--warmup', '0', '--seed', String(100 + run * 64), '--out', out, '--workers', '1',
+        'run',
+        '--uri',
+        crudUri(),
+        '--db',
+        uniqueDbName(label),
+        '--workload-file',
+        workloadFile,
+        '--no-load',
+        '--clients',
+        '8',
+        '--seconds',
+        String(seconds),
+        '--warmup',
+        '0',
+        '--seed',
+        String(100 + run * 64),
+        '--out',
+        out,
+        '--workers',
+        '1',
       ]);
       expect(result.stderr).not.toContain('unexpected error');
       firstStderr ??= result.stderr;
@@ -89,11 +121,17 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       executed = counts.reduce((a, b) => a + b, 0);
       measured += seconds;
       // What is left, at this run's rate (+10%), in runs of 2..10 s.
-      const rate = Math.max(1, stepCounts.reduce((a, b) => a + b, 0)) / seconds;
+      const rate =
+        Math.max(
+          1,
+          stepCounts.reduce((a, b) => a + b, 0),
+        ) / seconds;
       seconds = Math.min(10, Math.max(2, Math.ceil(((safeOps - executed) * 1.1) / rate)));
     }
     const shares = counts.map((n) => ((n / executed) * 100).toFixed(2));
-    console.log(`${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`);
+    console.log(
+      `${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`,
+    );
     expect(executed).toBeGreaterThanOrEqual(safeOps);
     return { counts, executed, firstStderr: firstStderr ?? '' };
   }
@@ -117,14 +155,37 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     writeFileSync(file, syntheticLog(600, 30).text); // 20 statements/s
     const captured = join(dir, 'paced-capture');
     expect((await runCli(['capture', file, '--out', captured])).code).toBe(0);
-    const workload = JSON.parse(readFileSync(join(captured, 'workload.json'), 'utf8')) as { capture: { opsPerSecond: number; perSecond: number[] } };
+    const workload = JSON.parse(readFileSync(join(captured, 'workload.json'), 'utf8')) as {
+      capture: { opsPerSecond: number; perSecond: number[] };
+    };
     expect(workload.capture.opsPerSecond).toBeCloseTo(600 / 30, 0);
-    for (const shape of (JSON.parse(readFileSync(join(captured, 'capture.json'), 'utf8')) as CaptureSummary).shapes) touched.add(shape.ns.split('.')[0]);
+    for (const shape of (
+      JSON.parse(readFileSync(join(captured, 'capture.json'), 'utf8')) as CaptureSummary
+    ).shapes)
+      touched.add(shape.ns.split('.')[0]);
     for (const multiple of [1, 2]) {
       const out = join(dir, `paced-run-${multiple}x`);
       const run = await runCli([
-        'run', '--uri', crudUri(), '--db', uniqueDbName('paced'), '--workload-file', join(captured, 'workload.json'), '--no-load',
-        '--replay-rate', `${multiple}x`, '--clients', '4', '--seconds', '3', '--warmup', '0', '--out', out, '--workers', '1',
+        'run',
+        '--uri',
+        crudUri(),
+        '--db',
+        uniqueDbName('paced'),
+        '--workload-file',
+        join(captured, 'workload.json'),
+        '--no-load',
+        '--replay-rate',
+        `${multiple}x`,
+        '--clients',
+        '4',
+        '--seconds',
+        '3',
+        '--warmup',
+        '0',
+        '--out',
+        out,
+        '--workers',
+        '1',
       ]);
       expect(run.code).toBe(0);
       const result = await loadResult(join(out, 'results.json'));
@@ -133,14 +194,15 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       expect(result.config.rateSpec).toMatchObject({ kind: 'stages' });
       // Every op scheduled in the 3 s window is issued (at 20 or 40 ops/s the test double keeps up):
       // the curve's first three seconds, times the multiple.
-      const scheduled = workload.capture.perSecond.slice(0, 3).reduce((a, b) => a + b, 0) * multiple;
+      const scheduled =
+        workload.capture.perSecond.slice(0, 3).reduce((a, b) => a + b, 0) * multiple;
       expect(scheduled).toBeGreaterThan(0);
       const issued = (result.steps[0].opCounts ?? []).reduce((a, b) => a + b, 0);
       expect(Math.abs(issued - scheduled)).toBeLessThanOrEqual(4);
     }
   });
 
-  it('a skewed log (60/30/10), under load, several clients: each op\'s executed share is within 2 points of its weight', async () => {
+  it("a skewed log (60/30/10), under load, several clients: each op's executed share is within 2 points of its weight", async () => {
     const file = join(dir, 'skewed.log');
     writeFileSync(file, syntheticLog(3000, 30).text);
     const { summary, workloadFile, weights } = await capture([file], 'skewed');
@@ -160,31 +222,65 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       const conn = `conn${300 + (i % 4)}`;
       const r = i % 21;
       // per 21 entries: 12 finds, 6 truncated inserts, 2 sequence updates, 1 failed find
-      const entry = r < 12 ? find(at, conn, sizes[i % 3]) : r < 18 ? truncatedInsert(at, conn) : r < 20 ? sequenceUpdate(at, conn) : failedFind(at, conn);
+      const entry =
+        r < 12
+          ? find(at, conn, sizes[i % 3])
+          : r < 18
+            ? truncatedInsert(at, conn)
+            : r < 20
+              ? sequenceUpdate(at, conn)
+              : failedFind(at, conn);
       lines.push(JSON.stringify(entry));
     }
     const file = join(dir, 'applications.log');
     writeFileSync(file, `${lines.join('\n')}\n`);
     const { summary, workloadFile, weights } = await capture([file], 'applications');
-    expect(summary.shapes.map((s) => `${s.type} ${s.count}${s.synthetic ? ' synthetic' : ''}`)).toEqual(['find 60', 'insert 30', 'update 10 synthetic']);
-    expect(summary.skipped).toEqual([expect.objectContaining({ reason: 'failed on the server', count: 5 })]);
+    expect(
+      summary.shapes.map((s) => `${s.type} ${s.count}${s.synthetic ? ' synthetic' : ''}`),
+    ).toEqual(['find 60', 'insert 30', 'update 10 synthetic']);
+    expect(summary.skipped).toEqual([
+      expect.objectContaining({ reason: 'failed on the server', count: 5 }),
+    ]);
     const md = readFileSync(join(dirname(workloadFile), 'capture.md'), 'utf8');
-    expect(md).toMatch(/\| failed on the server \| 5 \| .*applications\.log:21: find on test\.pizzas: MaxTimeMSExpired \(50\)/);
+    expect(md).toMatch(
+      /\| failed on the server \| 5 \| .*applications\.log:21: find on test\.pizzas: MaxTimeMSExpired \(50\)/,
+    );
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
-    const { counts, executed, firstStderr } = await replayUntilSafe(workloadFile, weights, 'applications', 2000);
+    const { counts, executed, firstStderr } = await replayUntilSafe(
+      workloadFile,
+      weights,
+      'applications',
+      2000,
+    );
     // --no-load on a target whose read/update namespaces are empty: said, naming them (inserts may start empty)
-    expect(firstStderr).toMatch(/warning: --no-load: the workload's namespaces (test\.pizzas, testdb\.__examples|testdb\.__examples, test\.pizzas) hold no documents/);
+    expect(firstStderr).toMatch(
+      /warning: --no-load: the workload's namespaces (test\.pizzas, testdb\.__examples|testdb\.__examples, test\.pizzas) hold no documents/,
+    );
     expect(firstStderr).toContain('--docs-like');
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 
   it('$queryStats, two snapshots: the find/aggregate/distinct shapes replay with the shares of their execCount difference, 60/30/10 (within 3 points)', async () => {
-    const { summary, workloadFile, weights } = await capture([join(QUERY_STATS, 'window-before.json'), join(QUERY_STATS, 'window-after.json')], 'query-stats', ['--query-stats']);
-    expect(summary.shapes.map((s) => `${s.type} ${s.count}`)).toEqual(['find 600', 'aggregate 300', 'distinct 100']);
+    const { summary, workloadFile, weights } = await capture(
+      [join(QUERY_STATS, 'window-before.json'), join(QUERY_STATS, 'window-after.json')],
+      'query-stats',
+      ['--query-stats'],
+    );
+    expect(summary.shapes.map((s) => `${s.type} ${s.count}`)).toEqual([
+      'find 600',
+      'aggregate 300',
+      'distinct 100',
+    ]);
     [60, 30, 10].forEach((w, op) => expect(weights[op]).toBeCloseTo(w, 6));
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
     // (a first run of 2 s: the test double serves thousands of ops a second when the machine is not loaded)
-    const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'query-stats', 2000, 2);
+    const { counts, executed } = await replayUntilSafe(
+      workloadFile,
+      weights,
+      'query-stats',
+      2000,
+      2,
+    );
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 });

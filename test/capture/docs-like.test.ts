@@ -5,9 +5,19 @@ import { usageMessage } from '../support/cli';
 
 describe('--docs-like', () => {
   it('splits URI/db.coll, keeping the connection options', () => {
-    expect(parseDocsLike('mongodb://h:27017/shop.orders?authSource=admin')).toEqual({ uri: 'mongodb://h:27017/?authSource=admin', db: 'shop', coll: 'orders' });
-    expect(parseDocsLike('mongodb+srv://c.example.net/a.b.c')).toEqual({ uri: 'mongodb+srv://c.example.net/', db: 'a', coll: 'b.c' });
-    expect(usageMessage(() => parseDocsLike('mongodb://h:27017/shop'))).toMatch(/^option --docs-like: expected URI\/database\.collection/);
+    expect(parseDocsLike('mongodb://h:27017/shop.orders?authSource=admin')).toEqual({
+      uri: 'mongodb://h:27017/?authSource=admin',
+      db: 'shop',
+      coll: 'orders',
+    });
+    expect(parseDocsLike('mongodb+srv://c.example.net/a.b.c')).toEqual({
+      uri: 'mongodb+srv://c.example.net/',
+      db: 'a',
+      coll: 'b.c',
+    });
+    expect(usageMessage(() => parseDocsLike('mongodb://h:27017/shop'))).toMatch(
+      /^option --docs-like: expected URI\/database\.collection/,
+    );
   });
 
   it('infers ranges, sizes and proportions, drops rare fields, and copies no value', () => {

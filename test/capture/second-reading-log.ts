@@ -35,7 +35,11 @@ function entry(file: string, index: number, at: number, conn: string): Entry {
 }
 
 /** Re-inserts `fields` into attr just before `before` (the server's attribute order). */
-function withAttrsBefore(attr: Record<string, unknown>, before: string, fields: Record<string, unknown>): Record<string, unknown> {
+function withAttrsBefore(
+  attr: Record<string, unknown>,
+  before: string,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attr)) {
     if (k === before) Object.assign(out, fields);
@@ -52,7 +56,13 @@ function withAttrsBefore(attr: Record<string, unknown>, before: string, fields: 
 export function truncatedInsert(at: number, conn: string): Entry {
   const e = entry('6.0.log', 1, at, conn);
   const small = { name: 'Holberton school', _id: { $oid: '62fa243a0c33942f4fffe204' } };
-  e.attr.command = { insert: 'school', documents: [{ ...small, payload: 'x'.repeat(9000) }, { ...small, _id: { $oid: '62fa243a0c33942f4fffe205' } }] };
+  e.attr.command = {
+    insert: 'school',
+    documents: [
+      { ...small, payload: 'x'.repeat(9000) },
+      { ...small, _id: { $oid: '62fa243a0c33942f4fffe205' } },
+    ],
+  };
   e.attr.ninserted = 3;
   e.truncated = { command: { documents: { 1: { payload: { type: 'string', size: 12000 } } } } };
   e.size = { command: 36213 };
@@ -75,7 +85,12 @@ export function sequenceUpdate(at: number, conn: string, mongos = false): Entry 
 export function failedFind(at: number, conn: string): Entry {
   const e = entry('2025-before-8.0.log', 2, at, conn);
   (e.attr.command as Record<string, unknown>).maxTimeMS = 5;
-  e.attr = withAttrsBefore(e.attr, 'reslen', { ok: 0, errMsg: 'operation exceeded time limit', errName: 'MaxTimeMSExpired', errCode: 50 });
+  e.attr = withAttrsBefore(e.attr, 'reslen', {
+    ok: 0,
+    errMsg: 'operation exceeded time limit',
+    errName: 'MaxTimeMSExpired',
+    errCode: 50,
+  });
   return e;
 }
 
@@ -86,12 +101,24 @@ export function find(at: number, conn: string, size = 'medium'): Entry {
 }
 
 /** The update statement (WRITE) of 2025-before-8.0.log line 8 and its command (line 9), with their times and duration. */
-export function updateStatementAndCommand(start: number, conn: string, key: number, durationMillis = 3): [Entry, Entry] {
+export function updateStatementAndCommand(
+  start: number,
+  conn: string,
+  key: number,
+  durationMillis = 3,
+): [Entry, Entry] {
   const st = entry('2025-before-8.0.log', 7, start + durationMillis - 1, conn);
-  st.attr.command = { q: { type: `t${key}` }, u: { $set: { price: 20 } }, multi: false, upsert: false };
+  st.attr.command = {
+    q: { type: `t${key}` },
+    u: { $set: { price: 20 } },
+    multi: false,
+    upsert: false,
+  };
   st.attr.durationMillis = durationMillis - 1;
   const cmd = entry('2025-before-8.0.log', 8, start + durationMillis, conn);
-  (cmd.attr.command as Record<string, unknown>).updates = [{ q: { type: `t${key}` }, u: { $set: { price: 20 } } }];
+  (cmd.attr.command as Record<string, unknown>).updates = [
+    { q: { type: `t${key}` }, u: { $set: { price: 20 } } },
+  ];
   cmd.attr.durationMillis = durationMillis;
   return [st, cmd];
 }
@@ -107,16 +134,29 @@ export function prng(seed: number): () => number {
  * finds, logged as a server with sampleRate `s` logs them: the find, the update's statement line and its
  * command line each kept with probability s on its own draw.
  */
-export function sampledLog(ops: number, updateShare: number, s: number, seed: number): { text: string; updates: number; finds: number } {
+export function sampledLog(
+  ops: number,
+  updateShare: number,
+  s: number,
+  seed: number,
+): { text: string; updates: number; finds: number } {
   const random = prng(seed);
   const lines: string[] = [];
   const start = Date.parse('2025-09-25T23:00:00.000Z');
   // The entries once, as text with markers for the time, the connection and the key (a large log fast).
   const iso = (ms: number) => new Date(ms).toISOString();
-  const [stTemplate, cmdTemplate] = updateStatementAndCommand(0, '@CONN@', 0).map((e) => JSON.stringify(e));
+  const [stTemplate, cmdTemplate] = updateStatementAndCommand(0, '@CONN@', 0).map((e) =>
+    JSON.stringify(e),
+  );
   const findTemplate = JSON.stringify(find(1, '@CONN@'));
   const fill = (template: string, at: number, conn: string, key: number) =>
-    template.replace(iso(0), iso(at)).replace(iso(2), iso(at + 2)).replace(iso(3), iso(at + 3)).replace(iso(1), iso(at + 1)).replace('@CONN@', conn).replace(/"t0"/g, `"t${key}"`);
+    template
+      .replace(iso(0), iso(at))
+      .replace(iso(2), iso(at + 2))
+      .replace(iso(3), iso(at + 3))
+      .replace(iso(1), iso(at + 1))
+      .replace('@CONN@', conn)
+      .replace(/"t0"/g, `"t${key}"`);
   let updates = 0;
   for (let i = 0; i < ops; i++) {
     const conn = `conn${200 + (i % 8)}`;

@@ -10,7 +10,10 @@ import { join } from 'node:path';
 const FIXTURES = join(__dirname, '..', 'fixtures', 'capture', 'logs');
 
 function realLine(file: string, index: number): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8').split('\n')[index]) as Record<string, unknown>;
+  return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8').split('\n')[index]) as Record<
+    string,
+    unknown
+  >;
 }
 
 export interface SyntheticLog {
@@ -47,11 +50,17 @@ export function syntheticLog(total: number, seconds: number): SyntheticLog {
       const size = sizes[pick < 8 ? 0 : pick < 12 ? 1 : pick < 14 ? 2 : 3];
       seen.set(size, (seen.get(size) ?? 0) + 1);
       entry = structuredClone(find);
-      ((entry.attr as { command: { filter: unknown } }).command.filter as Record<string, unknown>) = { size };
+      ((entry.attr as { command: { filter: unknown } }).command.filter as Record<string, unknown>) =
+        { size };
       counts.find++;
     } else if (r < 9) {
       entry = structuredClone(update);
-      (entry.attr as { command: unknown }).command = { q: { orderId: Math.floor(next() * 5000) }, u: { $set: { price: 20 } }, multi: false, upsert: false };
+      (entry.attr as { command: unknown }).command = {
+        q: { orderId: Math.floor(next() * 5000) },
+        u: { $set: { price: 20 } },
+        multi: false,
+        upsert: false,
+      };
       counts.update++;
     } else {
       entry = structuredClone(remove);

@@ -22,7 +22,9 @@ function printed(events: RunEvent[], quiet = false): string[] {
   const tracker = new ProgressTracker({ clients: [1], trials: 1, seconds: 1, warmupSeconds: 0 });
   const lines: string[] = [];
   const write = (text: string) => lines.push(...text.split('\n').filter((l) => l !== ''));
-  const printer = quiet ? new SilentPrinter(tracker, write) : new ProgressPrinter(tracker, { progress: write, tables: write, tty: false });
+  const printer = quiet
+    ? new SilentPrinter(tracker, write)
+    : new ProgressPrinter(tracker, { progress: write, tables: write, tty: false });
   for (const event of events) printer.handle(event);
   printer.stop();
   return lines;
@@ -30,14 +32,25 @@ function printed(events: RunEvent[], quiet = false): string[] {
 
 describe('the connect line', () => {
   const mongo = resultDocument('r', []);
-  const ferretProduct = identifyServer({ uri: mongo.target.uri, buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' } });
-  const ferret = { ...mongo, target: { ...mongo.target, serverVersion: '7.0.42', product: ferretProduct } };
+  const ferretProduct = identifyServer({
+    uri: mongo.target.uri,
+    buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' },
+  });
+  const ferret = {
+    ...mongo,
+    target: { ...mongo.target, serverVersion: '7.0.42', product: ferretProduct },
+  };
   const connected = (target: typeof mongo.target): RunEvent => ({ type: 'connected', target });
 
   it('says NOT MongoDB for FerretDB, in the words summary.md and the charts carry, --quiet included', () => {
     const summaryLine = warnings([ferret]).find((w) => w.startsWith('NOT MongoDB'));
-    expect(summaryLine).toBe("NOT MongoDB: FerretDB 1.24.2, reports MongoDB 7.0.42; these are its numbers, not MongoDB's");
-    expect(printed([connected(ferret.target)])).toEqual([`[connect] ${mongo.target.uri}: FerretDB 1.24.2, reports MongoDB 7.0.42, standalone`, `warning: ${summaryLine}`]);
+    expect(summaryLine).toBe(
+      "NOT MongoDB: FerretDB 1.24.2, reports MongoDB 7.0.42; these are its numbers, not MongoDB's",
+    );
+    expect(printed([connected(ferret.target)])).toEqual([
+      `[connect] ${mongo.target.uri}: FerretDB 1.24.2, reports MongoDB 7.0.42, standalone`,
+      `warning: ${summaryLine}`,
+    ]);
     expect(printed([connected(ferret.target)], true)).toEqual([`warning: ${summaryLine}`]);
   });
 
@@ -46,10 +59,18 @@ describe('the connect line', () => {
     const summaryLine = warnings([double]).find((w) => w.startsWith('TEST DOUBLE'));
     expect(printed([connected(double.target)])).toContain(`warning: ${summaryLine}`);
     // With its product identified, the server is named as summary.md's "Server" line names it.
-    const java = identifyServer({ uri: double.target.uri, buildInfo: { version: '6.0.0' }, serverStatus: { process: 'java' } });
-    expect(printed([connected({ ...double.target, product: java })])[0]).toBe(`[connect] ${double.target.uri}: ${serverLabel({ ...double, target: { ...double.target, product: java } })}, standalone`);
+    const java = identifyServer({
+      uri: double.target.uri,
+      buildInfo: { version: '6.0.0' },
+      serverStatus: { process: 'java' },
+    });
+    expect(printed([connected({ ...double.target, product: java })])[0]).toBe(
+      `[connect] ${double.target.uri}: ${serverLabel({ ...double, target: { ...double.target, product: java } })}, standalone`,
+    );
     expect(printed([connected(double.target)], true)).toEqual([`warning: ${summaryLine}`]);
-    expect(printed([connected(mongo.target)])).toEqual([`[connect] ${mongo.target.uri}: server 7.0.14, standalone`]);
+    expect(printed([connected(mongo.target)])).toEqual([
+      `[connect] ${mongo.target.uri}: server 7.0.14, standalone`,
+    ]);
     expect(printed([connected(mongo.target)], true)).toEqual([]);
   });
 });
@@ -62,44 +83,78 @@ describe('the ops that completed after the window', () => {
       seconds: 10,
       ops: { reads: total, writes: 0, errors: 0 },
       overrun: { reads: late, writes: 0, errors: 0, seconds: 0.4 },
-      ...(open ? { arrival: { target: { kind: 'constant', opsPerSecond: 500 }, lateAfterMs: 5, dropAfterMs: 500, scheduled: total, dropped: 0, late } } : {}),
+      ...(open
+        ? {
+            arrival: {
+              target: { kind: 'constant', opsPerSecond: 500 },
+              lateAfterMs: 5,
+              dropAfterMs: 500,
+              scheduled: total,
+              dropped: 0,
+              late,
+            },
+          }
+        : {}),
     });
 
-  it('are not mentioned when they are the closed loop\'s routine: one in flight per client, a sliver of the ops', () => {
+  it("are not mentioned when they are the closed loop's routine: one in flight per client, a sliver of the ops", () => {
     expect(formatStepTable(step(8, 50_000, 8))).not.toContain('after the window');
   });
 
   it('are said when they are a visible share of the ops (a slow server: 10 ops a step)', () => {
-    expect(formatStepTable(step(1, 10, 1))).toContain("after the window: 1 op in flight at its close completed within 0.4 s; it is in the totals and latencies, not in any second (10% of the step's ops)");
+    expect(formatStepTable(step(1, 10, 1))).toContain(
+      "after the window: 1 op in flight at its close completed within 0.4 s; it is in the totals and latencies, not in any second (10% of the step's ops)",
+    );
   });
 
   it('in the open model, queued ops are not called "in flight": they are ops due in the window', () => {
     const table = formatStepTable(step(1, 5000, 101, true));
-    expect(table).toContain('after the window: 101 ops due in it completed after its close, within 0.4 s: at most 1 (one per client) in flight at the close, the rest queued for a busy client and started after it');
+    expect(table).toContain(
+      'after the window: 101 ops due in it completed after its close, within 0.4 s: at most 1 (one per client) in flight at the close, the rest queued for a busy client and started after it',
+    );
     expect(table).not.toContain('in flight at its close completed');
   });
 });
 
 describe('small wording', () => {
   it('"1 client", never "1 clients"', () => {
-    expect([counted(1, 'client'), counted(4, 'client'), counted([1], 'client'), counted([1, 2, 4], 'client')]).toEqual(['1 client', '4 clients', '1 client', '1, 2, 4 clients']);
+    expect([
+      counted(1, 'client'),
+      counted(4, 'client'),
+      counted([1], 'client'),
+      counted([1, 2, 4], 'client'),
+    ]).toEqual(['1 client', '4 clients', '1 client', '1, 2, 4 clients']);
   });
 
   it('"Collection vs cache" says a sentence every step shares once', () => {
     const unread = { unavailable: 'collStats not permitted' };
-    const same = resultDocument('r', [1, 2, 4].map((clients) => resultStep({ clients, dataVsCache: unread })));
-    expect(environmentDetails(same).find(([k]) => k === 'Collection vs cache')?.[1]).toBe('every step: not read (collStats not permitted)');
+    const same = resultDocument(
+      'r',
+      [1, 2, 4].map((clients) => resultStep({ clients, dataVsCache: unread })),
+    );
+    expect(environmentDetails(same).find(([k]) => k === 'Collection vs cache')?.[1]).toBe(
+      'every step: not read (collStats not permitted)',
+    );
     const sized = { dataBytes: 1024, indexBytes: 0, cacheBytes: 2 ** 30, ratio: 1024 / 2 ** 30 };
-    const mixed = resultDocument('r', [resultStep({ clients: 1, dataVsCache: unread }), resultStep({ clients: 2, dataVsCache: sized }), resultStep({ clients: 4, dataVsCache: unread })]);
-    expect(environmentDetails(mixed).find(([k]) => k === 'Collection vs cache')?.[1]).toBe('1, 4 clients: not read (collStats not permitted); 2 clients: 1 KiB data + 0 B indexes = 0% of the 1 GiB cache');
+    const mixed = resultDocument('r', [
+      resultStep({ clients: 1, dataVsCache: unread }),
+      resultStep({ clients: 2, dataVsCache: sized }),
+      resultStep({ clients: 4, dataVsCache: unread }),
+    ]);
+    expect(environmentDetails(mixed).find(([k]) => k === 'Collection vs cache')?.[1]).toBe(
+      '1, 4 clients: not read (collStats not permitted); 2 clients: 1 KiB data + 0 B indexes = 0% of the 1 GiB cache',
+    );
   });
 
-  it('an unknown option suggests the flag it abbreviates (--secs: --seconds), and commander\'s guess for a typo', async () => {
+  it("an unknown option suggests the flag it abbreviates (--secs: --seconds), and commander's guess for a typo", async () => {
     const secs = await runCli(['run', '--secs', '5']);
     expect(secs.code).toBe(2);
     expect(secs.stderr).toBe("error: unknown option '--secs'\n(Did you mean --seconds?)\n");
     expect((await runCli(['run', '--seocnds', '5'])).stderr).toContain('(Did you mean --seconds?)');
-    expect(abbreviationsOf('--warm', ['--seconds', '--warmup-max', '--warmup'])).toEqual(['--warmup', '--warmup-max']);
+    expect(abbreviationsOf('--warm', ['--seconds', '--warmup-max', '--warmup'])).toEqual([
+      '--warmup',
+      '--warmup-max',
+    ]);
     expect(abbreviationsOf('--zzz', ['--seconds', '--warmup'])).toEqual([]);
   });
 });
@@ -107,12 +162,18 @@ describe('small wording', () => {
 describe('bad input, placed and explained', () => {
   it('a workload file with a trailing comma names the line and column, as config files do', () => {
     const text = ['{', '  "ops": [', '    { "op": "nop" },', '  ]', '}'].join('\n');
-    expect(usageMessage(() => parseWorkloadText(text, 'w.json'))).toBe("workload file w.json:3:20: not valid JSON: a trailing comma before ']' (JSON allows none: remove it)");
-    expect(usageMessage(() => parseWorkloadText('[{"op" "nop"}]', 'w.json'))).toBe("workload file w.json:1:8: not valid JSON: unexpected '\"': expected ':' after the key");
+    expect(usageMessage(() => parseWorkloadText(text, 'w.json'))).toBe(
+      "workload file w.json:3:20: not valid JSON: a trailing comma before ']' (JSON allows none: remove it)",
+    );
+    expect(usageMessage(() => parseWorkloadText('[{"op" "nop"}]', 'w.json'))).toBe(
+      "workload file w.json:1:8: not valid JSON: unexpected '\"': expected ':' after the key",
+    );
   });
 
   it('--slo with no comparison (the shell took an unquoted > as a redirection) says to quote it', () => {
-    expect(usageMessage(() => parseObjective('reads.p99'))).toMatch(/the shell probably took an unquoted > or < as a redirection .*quote the whole expression/);
+    expect(usageMessage(() => parseObjective('reads.p99'))).toMatch(
+      /the shell probably took an unquoted > or < as a redirection .*quote the whole expression/,
+    );
     // In a config file there is no shell to blame.
     expect(usageMessage(() => parseObjective('reads.p99', 'config slo'))).not.toMatch(/shell/);
   });

@@ -6,7 +6,10 @@ import { buildProgram } from '../../lib/cli/main';
 import { captureContext } from '../support/cli';
 
 /** The commands and subcommands, by their path from the program ("history check", ...). */
-function allCommands(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
+function allCommands(
+  command: Command,
+  path: string[] = [],
+): Array<{ path: string[]; command: Command }> {
   const here = [{ path, command }];
   return here.concat(...command.commands.map((sub) => allCommands(sub, [...path, sub.name()])));
 }

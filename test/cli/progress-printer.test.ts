@@ -10,34 +10,87 @@ import type { RateProbe, StepResult } from '../../lib/result';
 
 function printed(events: RunEvent[]): string[] {
   const lines: string[] = [];
-  const printer = new ProgressPrinter(new ProgressTracker({ clients: [1], trials: 1, seconds: 1, warmupSeconds: 0 }), {
-    progress: (text) => lines.push(text),
-    tables: (text) => lines.push(text),
-    tty: false,
-  });
+  const printer = new ProgressPrinter(
+    new ProgressTracker({ clients: [1], trials: 1, seconds: 1, warmupSeconds: 0 }),
+    {
+      progress: (text) => lines.push(text),
+      tables: (text) => lines.push(text),
+      tty: false,
+    },
+  );
   for (const event of events) printer.handle(event);
   return lines;
 }
 
-const step = { opsPerSec: { total: 812.5, reads: 700, writes: 112.5 }, ops: { reads: 1400, writes: 225, errors: 3 } } as StepResult;
+const step = {
+  opsPerSec: { total: 812.5, reads: 700, writes: 112.5 },
+  ops: { reads: 1400, writes: 225, errors: 3 },
+} as StepResult;
 
 describe('the progress printer', () => {
   it('words a scenario run', () => {
     const since = Date.UTC(2026, 0, 2, 3, 4, 5);
     expect(
       printed([
-        { type: 'scenario', kind: 'planned', scenario: { name: 'w', clients: [1], start: 0, duration: 4 } },
-        { type: 'scenario', kind: 'planned', scenario: { name: 'r', clients: [1, 2, 4], start: 2, duration: 1 } },
-        { type: 'scenario', kind: 'planned', scenario: { name: 'open', rate: { kind: 'constant', opsPerSecond: 10 }, start: 0, duration: 4 } },
-        { type: 'scenario', kind: 'planned', scenario: { name: 'ramp', rate: { kind: 'stages', startRate: 0, stages: [{ rate: 100, seconds: 2 }] }, start: 1, duration: 2 } },
+        {
+          type: 'scenario',
+          kind: 'planned',
+          scenario: { name: 'w', clients: [1], start: 0, duration: 4 },
+        },
+        {
+          type: 'scenario',
+          kind: 'planned',
+          scenario: { name: 'r', clients: [1, 2, 4], start: 2, duration: 1 },
+        },
+        {
+          type: 'scenario',
+          kind: 'planned',
+          scenario: {
+            name: 'open',
+            rate: { kind: 'constant', opsPerSecond: 10 },
+            start: 0,
+            duration: 4,
+          },
+        },
+        {
+          type: 'scenario',
+          kind: 'planned',
+          scenario: {
+            name: 'ramp',
+            rate: { kind: 'stages', startRate: 0, stages: [{ rate: 100, seconds: 2 }] },
+            start: 1,
+            duration: 2,
+          },
+        },
         { type: 'scenario', kind: 'clock', scenarios: 4, seconds: 5 },
         { type: 'scenario', kind: 'no-answer', scenario: 'w', since },
-        { type: 'scenario', kind: 'step-failed', scenario: 'r', clients: 2, error: 'lost the server' },
+        {
+          type: 'scenario',
+          kind: 'step-failed',
+          scenario: 'r',
+          clients: 2,
+          error: 'lost the server',
+        },
         { type: 'scenario', kind: 'late-start', scenario: 'r', clients: 4, lateSeconds: 0.061 },
         { type: 'scenario', kind: 'step-done', scenario: 'w', clients: 1, step, startSecond: 0 },
         { type: 'scenario', kind: 'step-done', scenario: 'r', clients: 4, step, startSecond: 4 },
-        { type: 'scenario', kind: 'event-done', scenario: 'w', event: { action: 'stepDown', at: 1, ok: true, startedAt: 1.002, endedAt: 1.5 } },
-        { type: 'scenario', kind: 'event-done', scenario: 'w', event: { action: 'createIndex', at: 2, ok: false, error: 'not sent: the run stopped first' } },
+        {
+          type: 'scenario',
+          kind: 'event-done',
+          scenario: 'w',
+          event: { action: 'stepDown', at: 1, ok: true, startedAt: 1.002, endedAt: 1.5 },
+        },
+        {
+          type: 'scenario',
+          kind: 'event-done',
+          scenario: 'w',
+          event: {
+            action: 'createIndex',
+            at: 2,
+            ok: false,
+            error: 'not sent: the run stopped first',
+          },
+        },
       ]),
     ).toEqual([
       '[scenario] w: 1 client from 0 s, 4 s per step\n',
@@ -56,7 +109,17 @@ describe('the progress printer', () => {
   });
 
   it('words the --rate probe', () => {
-    const probe: RateProbe = { share: 0.8, clients: [1, 8], seconds: 3, warmupSeconds: 1, opsPerSec: [900.5, 4000], maxOpsPerSec: 4000, clientsAtMax: 8, targetOpsPerSec: 3200, clientBoundAtMax: false };
+    const probe: RateProbe = {
+      share: 0.8,
+      clients: [1, 8],
+      seconds: 3,
+      warmupSeconds: 1,
+      opsPerSec: [900.5, 4000],
+      maxOpsPerSec: 4000,
+      clientsAtMax: 8,
+      targetOpsPerSec: 3200,
+      clientBoundAtMax: false,
+    };
     expect(
       printed([
         { type: 'rate-probe', clients: 1, opsPerSec: 900.5 },

@@ -17,7 +17,15 @@ import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy'
 /** The reason compare gives when a side's trials (or a trial's seconds) trend. */
 const NOT_STEADY = /^not steady: [AB]'s (trials|(trial \d+'s )?seconds) trend: [+-][\d.]+% over /;
 
-const CONFIG: Omit<BenchmarkInput, 'uri'> = { workload: '6to1', clients: [1, 4], seconds: 1, warmup: 1, trials: 5, docs: 300, docSize: 256 };
+const CONFIG: Omit<BenchmarkInput, 'uri'> = {
+  workload: '6to1',
+  clients: [1, 4],
+  seconds: 1,
+  warmup: 1,
+  trials: 5,
+  docs: 300,
+  docSize: 256,
+};
 
 describeNeeding('crud', 'compare on measured results (CRUD test server)', () => {
   let dir: string;
@@ -39,7 +47,11 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
   it('the same configuration twice: no regression, exit 0', async () => {
     // Both at once, each in its own database: the shared 2-core machine's load changes from second to
     // second, and running them together exposes both to the same conditions, so any difference is noise.
-    const [a, b] = await Promise.all(['same_a', 'same_b'].map((label) => benchmark({ uri: crudUri(), ...CONFIG, ns: `${uniqueDbName(label)}.docs`, label })));
+    const [a, b] = await Promise.all(
+      ['same_a', 'same_b'].map((label) =>
+        benchmark({ uri: crudUri(), ...CONFIG, ns: `${uniqueDbName(label)}.docs`, label }),
+      ),
+    );
     const comparison = await compare(a, b);
     // Tested on 5 + 5 trials at both counts; a false "slower" beyond 5% has a chance below alpha / 2.
     expect(comparison.steps.map((s) => [s.clients, s.samples])).toEqual([
@@ -48,9 +60,16 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
     ]);
     // On a loaded machine (and a JVM warming) a side's trials can rise or fall through a step: then the
     // client count is "not compared", with the side and the trend named, never a verdict.
-    for (const s of comparison.steps) if (s.verdict === 'not compared') expect(s.note).toMatch(NOT_STEADY);
+    for (const s of comparison.steps)
+      if (s.verdict === 'not compared') expect(s.note).toMatch(NOT_STEADY);
     expect(['no regression', 'not compared']).toContain(comparison.outcome);
-    const cli = await runCli(['compare', save('same-a.json', a), save('same-b.json', b), '--out', join(dir, 'same')]);
+    const cli = await runCli([
+      'compare',
+      save('same-a.json', a),
+      save('same-b.json', b),
+      '--out',
+      join(dir, 'same'),
+    ]);
     expect(cli.code).toBe(comparison.outcome === 'not compared' ? 3 : 0);
   });
 
@@ -59,11 +78,19 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
     // 20 ms, not less: on a busy CI machine (three test files at once on two cores) a find's own
     // latency, queueing in the test's event loop included, can reach 20 ms, and a 5 ms slowdown then
     // fell within the trials' spread (it failed in two fresh-clone CI runs here). The verdict and its thresholds are unchanged.
-    proxy = await startStallProxy({ host: url.hostname, port: Number(url.port) }, { command: 'find', delayMs: 20 });
+    proxy = await startStallProxy(
+      { host: url.hostname, port: Number(url.port) },
+      { command: 'find', delayMs: 20 },
+    );
     // Both at once, as above: the same load on both sides, and half the time.
     const [a, b] = await Promise.all([
       benchmark({ uri: crudUri(), ...CONFIG, ns: `${uniqueDbName('fast')}.docs`, label: 'direct' }),
-      benchmark({ uri: proxy.uri, ...CONFIG, ns: `${uniqueDbName('slow')}.docs`, label: 'slowed by 20 ms per find' }),
+      benchmark({
+        uri: proxy.uri,
+        ...CONFIG,
+        ns: `${uniqueDbName('slow')}.docs`,
+        label: 'slowed by 20 ms per find',
+      }),
     ]);
     const comparison = await compare(a, b);
     for (const step of comparison.steps) {
@@ -72,12 +99,26 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
         expect(step.note).toMatch(NOT_STEADY);
         continue;
       }
-      expect({ clients: step.clients, replicates: step.replicates, verdict: step.verdict, regression: step.regression }).toMatchObject({ verdict: 'slower', regression: true });
+      expect({
+        clients: step.clients,
+        replicates: step.replicates,
+        verdict: step.verdict,
+        regression: step.regression,
+      }).toMatchObject({ verdict: 'slower', regression: true });
       expect(step.latencyRatio.reads.p50).toBeGreaterThan(1.5);
     }
-    const cli = await runCli(['compare', save('fast.json', a), save('slow.json', b), '--out', join(dir, 'slow')]);
+    const cli = await runCli([
+      'compare',
+      save('fast.json', a),
+      save('slow.json', b),
+      '--out',
+      join(dir, 'slow'),
+    ]);
     const regressed = comparison.steps.filter((st) => st.regression).map((st) => st.clients);
     expect(cli.code).toBe(regressed.length > 0 ? 1 : 3);
-    if (regressed.length > 0) expect(cli.stdout).toContain(`REGRESSION: B is slower than A beyond the 5% threshold at ${regressed.join(', ')} clients`);
+    if (regressed.length > 0)
+      expect(cli.stdout).toContain(
+        `REGRESSION: B is slower than A beyond the 5% threshold at ${regressed.join(', ')} clients`,
+      );
   });
 });

@@ -18,10 +18,33 @@ import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy'
 // 6 rounds: a loaded machine can make 5 per-round ratios fall in a row (a trend: "not compared") 1 time in 60; 6, 1 in 360.
 const TRIALS = 6;
 
-function config(dir: string, name: string, uri: string, extra: Record<string, unknown> = {}): string {
+function config(
+  dir: string,
+  name: string,
+  uri: string,
+  extra: Record<string, unknown> = {},
+): string {
   const file = join(dir, name);
-  const values = { uri, workload: '6to1', clients: [1], seconds: 1, warmup: 0, trials: TRIALS, load: false, serverStats: false, testDouble: true, ns: NULL_SERVER_NS, workers: 1, ...extra };
-  writeFileSync(file, Object.entries(values).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n'));
+  const values = {
+    uri,
+    workload: '6to1',
+    clients: [1],
+    seconds: 1,
+    warmup: 0,
+    trials: TRIALS,
+    load: false,
+    serverStats: false,
+    testDouble: true,
+    ns: NULL_SERVER_NS,
+    workers: 1,
+    ...extra,
+  };
+  writeFileSync(
+    file,
+    Object.entries(values)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join('\n'),
+  );
   return file;
 }
 
@@ -39,7 +62,10 @@ describe('compare --run: randomized interleaved trials', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mb-compare-run-'));
     server = await startNullServer();
-    proxy = await startStallProxy({ host: '127.0.0.1', port: server.port }, { command: 'find', delayMs: 2 });
+    proxy = await startStallProxy(
+      { host: '127.0.0.1', port: server.port },
+      { command: 'find', delayMs: 2 },
+    );
   });
   afterAll(async () => {
     await proxy?.stop();
@@ -52,25 +78,67 @@ describe('compare --run: randomized interleaved trials', () => {
     // A second of warm-up per trial: without it the null server's side still speeds up over the first rounds
     // (1,417 to 2,933 ops/s in one run here), a trend of the per-round ratio that is rightly "not compared".
     const warm = { warmup: 1 };
-    const cli = await runCli(['compare', '--run', config(dir, 'a.yaml', server.uri, warm), config(dir, 'b.yaml', proxy.uri, warm), '--out', out, '--seed', '7']);
+    const cli = await runCli([
+      'compare',
+      '--run',
+      config(dir, 'a.yaml', server.uri, warm),
+      config(dir, 'b.yaml', proxy.uri, warm),
+      '--out',
+      out,
+      '--seed',
+      '7',
+    ]);
     const comparison = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison;
-    const [a, b] = ['A', 'B'].map((side) => JSON.parse(readFileSync(join(out, side, 'results.json'), 'utf8')) as ResultDocument);
+    const [a, b] = ['A', 'B'].map(
+      (side) => JSON.parse(readFileSync(join(out, side, 'results.json'), 'utf8')) as ResultDocument,
+    );
     const step = comparison.steps[0];
     // The whole step in the message when it fails: its note says why a verdict was withheld.
-    expect({ clients: step.clients, samples: step.samples, verdict: step.verdict, regression: step.regression, note: step.note, replicates: step.replicates }).toMatchObject({ clients: 1, samples: { a: TRIALS, b: TRIALS }, verdict: 'slower', regression: true });
+    expect({
+      clients: step.clients,
+      samples: step.samples,
+      verdict: step.verdict,
+      regression: step.regression,
+      note: step.note,
+      replicates: step.replicates,
+    }).toMatchObject({
+      clients: 1,
+      samples: { a: TRIALS, b: TRIALS },
+      verdict: 'slower',
+      regression: true,
+    });
     expect(cli.code).toBe(1);
     // The order drawn from the seed, recorded, and the order the trials actually ran in.
-    const drawn = drawDesign(2, [1], TRIALS, 7).order[0].rounds.map((perm) => perm.map((i) => 'AB'[i]).join(''));
-    expect(comparison.design).toMatchObject({ kind: 'randomized complete blocks', seed: 7, rounds: TRIALS, order: [{ clients: 1, rounds: drawn }] });
+    const drawn = drawDesign(2, [1], TRIALS, 7).order[0].rounds.map((perm) =>
+      perm.map((i) => 'AB'[i]).join(''),
+    );
+    expect(comparison.design).toMatchObject({
+      kind: 'randomized complete blocks',
+      seed: 7,
+      rounds: TRIALS,
+      order: [{ clients: 1, rounds: drawn }],
+    });
     expect(observedOrder(a, b)).toEqual(drawn);
     // Interleaved: every trial of round r started before any of round r + 1.
-    const starts = (r: number) => [a, b].map((x) => Date.parse(x.steps[0].trialStats!.startedAt![r]));
-    for (let r = 0; r + 1 < TRIALS; r++) expect(Math.max(...starts(r))).toBeLessThanOrEqual(Math.min(...starts(r + 1)));
+    const starts = (r: number) =>
+      [a, b].map((x) => Date.parse(x.steps[0].trialStats!.startedAt![r]));
+    for (let r = 0; r + 1 < TRIALS; r++)
+      expect(Math.max(...starts(r))).toBeLessThanOrEqual(Math.min(...starts(r + 1)));
   });
 
   it('one configuration against itself: no regression, exit 0 (--threshold 25: the null server shares this loaded machine)', async () => {
     const file = config(dir, 'same.yaml', server.uri);
-    const cli = await runCli(['compare', '--run', file, file, '--out', join(dir, 'same'), '--json', '--threshold', '25']);
+    const cli = await runCli([
+      'compare',
+      '--run',
+      file,
+      file,
+      '--out',
+      join(dir, 'same'),
+      '--json',
+      '--threshold',
+      '25',
+    ]);
     const comparison = JSON.parse(cli.stdout) as Comparison;
     expect(comparison.steps[0].samples).toEqual({ a: TRIALS, b: TRIALS });
     expect(comparison.steps[0].minDetectablePercent).not.toBeUndefined();
@@ -84,10 +152,24 @@ describe('compare --run: randomized interleaved trials', () => {
 
   it('different seconds are refused, naming the key (exit 2); different clients too, unless --clients is given', async () => {
     const a = config(dir, 'x.yaml', server.uri);
-    const seconds = await runCli(['compare', '--run', a, config(dir, 'y.yaml', server.uri, { seconds: 2 }), '--out', join(dir, 'refused')]);
+    const seconds = await runCli([
+      'compare',
+      '--run',
+      a,
+      config(dir, 'y.yaml', server.uri, { seconds: 2 }),
+      '--out',
+      join(dir, 'refused'),
+    ]);
     expect(seconds.code).toBe(2);
     expect(seconds.stderr).toContain('seconds differs: A has 1, B has 2');
-    const clients = await runCli(['compare', '--run', a, config(dir, 'z.yaml', server.uri, { clients: [2] }), '--out', join(dir, 'refused2')]);
+    const clients = await runCli([
+      'compare',
+      '--run',
+      a,
+      config(dir, 'z.yaml', server.uri, { clients: [2] }),
+      '--out',
+      join(dir, 'refused2'),
+    ]);
     expect(clients.code).toBe(2);
     expect(clients.stderr).toContain('clients differs');
   });
@@ -95,20 +177,30 @@ describe('compare --run: randomized interleaved trials', () => {
   it('Ctrl-C stops A and B: what they measured is compared and written, exit 130', async () => {
     // The signal comes when the first trial's first find reaches the server: the proxy sees it.
     let signalled = false;
-    const trigger = await startStallProxy({ host: '127.0.0.1', port: server.port }, {
-      command: 'find',
-      delayMs: 0,
-      when: () => {
-        if (!signalled) {
-          signalled = true;
-          setImmediate(() => process.emit('SIGINT'));
-        }
-        return false;
+    const trigger = await startStallProxy(
+      { host: '127.0.0.1', port: server.port },
+      {
+        command: 'find',
+        delayMs: 0,
+        when: () => {
+          if (!signalled) {
+            signalled = true;
+            setImmediate(() => process.emit('SIGINT'));
+          }
+          return false;
+        },
       },
-    });
+    );
     try {
       const out = join(dir, 'interrupted');
-      const cli = await runCli(['compare', '--run', config(dir, 'i.yaml', trigger.uri), config(dir, 'j.yaml', server.uri), '--out', out]);
+      const cli = await runCli([
+        'compare',
+        '--run',
+        config(dir, 'i.yaml', trigger.uri),
+        config(dir, 'j.yaml', server.uri),
+        '--out',
+        out,
+      ]);
       expect(cli.stderr).toContain('SIGINT: stopping A and B');
       expect(cli.stderr).toContain('mongo-bench compare: interrupted (SIGINT)');
       expect(cli.code).toBe(130);

@@ -18,7 +18,15 @@ import { runCli, usageMessage } from '../support/cli';
 import { countPixels, decodePng, isWarningRed, PNG_SIGNATURE } from '../report/helpers';
 import { resultDocument, resultStep } from '../support/results';
 
-const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p999: p50 * 4, max: p50 * 5, count: 100 });
+const latency = (p50: number) => ({
+  avg: p50,
+  p50,
+  p95: p50 * 2,
+  p99: p50 * 3,
+  p999: p50 * 4,
+  max: p50 * 5,
+  count: 100,
+});
 
 /**
  * A step of `rates.length` one-second trials whose ops/s are `rates` (6 reads : 1 write, roughly),
@@ -26,7 +34,13 @@ const latency = (p50: number) => ({ avg: p50, p50, p95: p50 * 2, p99: p50 * 3, p
  */
 function step(clients: number, rates: number[]): StepResult {
   const total = rates.reduce((a, b) => a + b, 0);
-  const perSecond = rates.map((r, i) => ({ t: 0, reads: Math.round((r * 6) / 7), writes: r - Math.round((r * 6) / 7), errors: 0, ...(rates.length > 1 ? { trial: i + 1 } : {}) }));
+  const perSecond = rates.map((r, i) => ({
+    t: 0,
+    reads: Math.round((r * 6) / 7),
+    writes: r - Math.round((r * 6) / 7),
+    errors: 0,
+    ...(rates.length > 1 ? { trial: i + 1 } : {}),
+  }));
   const reads = perSecond.reduce((a, s) => a + s.reads, 0);
   const mean = total / rates.length;
   return resultStep({
@@ -36,8 +50,13 @@ function step(clients: number, rates: number[]): StepResult {
     ops: { reads, writes: total - reads, errors: 0 },
     opsPerSec: { total: mean, reads: reads / rates.length, writes: (total - reads) / rates.length },
     peakOpsPerSec: { total: Math.max(...rates), reads: 0, writes: 0 },
-    latencyMicros: { reads: latency((1e6 * clients) / mean), writes: latency((2e6 * clients) / mean) },
-    ...(rates.length > 1 ? { trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values: rates } } } : {}),
+    latencyMicros: {
+      reads: latency((1e6 * clients) / mean),
+      writes: latency((2e6 * clients) / mean),
+    },
+    ...(rates.length > 1
+      ? { trialStats: { opsPerSec: { mean, median: mean, stdev: 0, values: rates } } }
+      : {}),
     perSecond,
     elapsedSeconds: rates.length,
   });
@@ -62,16 +81,25 @@ const rates = (base: number) => WOBBLE.map((w) => Math.round(base * (1 + w)));
 describe('compareResults', () => {
   it('the same rates in another order: no difference beyond noise, no regression', () => {
     const a = result('A', [step(1, rates(1000)), step(2, rates(1800))]);
-    const b = result('B', [step(1, [...rates(1000)].reverse()), step(2, [...rates(1800)].reverse())]);
+    const b = result('B', [
+      step(1, [...rates(1000)].reverse()),
+      step(2, [...rates(1800)].reverse()),
+    ]);
     const c = compareResults(a, b);
-    expect(c.steps.map((s) => s.verdict)).toEqual(['no difference beyond noise', 'no difference beyond noise']);
+    expect(c.steps.map((s) => s.verdict)).toEqual([
+      'no difference beyond noise',
+      'no difference beyond noise',
+    ]);
     expect(c.steps[0].pValue).toBeGreaterThan(0.9);
     expect(c.steps[0].opsRatio).toBeCloseTo(1, 9);
     expect(c.regression).toBe(false);
   });
 
   it('B 20% slower at every second: "slower", a regression, latency ratios above 1', () => {
-    const c = compareResults(result('A', [step(4, rates(1000))]), result('B', [step(4, rates(800))]));
+    const c = compareResults(
+      result('A', [step(4, rates(1000))]),
+      result('B', [step(4, rates(800))]),
+    );
     const s = c.steps[0];
     expect(s.verdict).toBe('slower');
     expect(s.regression).toBe(true);
@@ -83,13 +111,21 @@ describe('compareResults', () => {
   });
 
   it('B 20% faster: "faster", never a regression', () => {
-    const c = compareResults(result('A', [step(4, rates(1000))]), result('B', [step(4, rates(1200))]));
+    const c = compareResults(
+      result('A', [step(4, rates(1000))]),
+      result('B', [step(4, rates(1200))]),
+    );
     expect(c.steps[0]).toMatchObject({ verdict: 'faster', regression: false });
   });
 
   it('a significant 4% drop is "slower" but within the 5% threshold; with --threshold 3 it is a regression', () => {
     const a = result('A', [step(1, rates(1000))]);
-    const b = result('B', [step(1, rates(1000).map((r) => r - 40))]); // 4% lower, every second
+    const b = result('B', [
+      step(
+        1,
+        rates(1000).map((r) => r - 40),
+      ),
+    ]); // 4% lower, every second
     const c = compareResults(a, b);
     expect(c.steps[0].pValue).toBeLessThan(0.05);
     expect(c.steps[0]).toMatchObject({ verdict: 'slower', regression: false });
@@ -97,8 +133,18 @@ describe('compareResults', () => {
   });
 
   it('a significant change smaller than the noise threshold is no difference', () => {
-    const a = result('A', [step(1, WOBBLE.map((w, i) => 1000 + i))]);
-    const b = result('B', [step(1, WOBBLE.map((w, i) => 1010 + i))]); // +1%: every B second beats A's median
+    const a = result('A', [
+      step(
+        1,
+        WOBBLE.map((w, i) => 1000 + i),
+      ),
+    ]);
+    const b = result('B', [
+      step(
+        1,
+        WOBBLE.map((w, i) => 1010 + i),
+      ),
+    ]); // +1%: every B second beats A's median
     const c = compareResults(a, b);
     expect(c.steps[0].pValue).toBeLessThan(0.05);
     expect(c.steps[0].verdict).toBe('no difference beyond noise');
@@ -110,21 +156,44 @@ describe('compareResults', () => {
     const failed = { ...step(2, rates(900)), status: 'failed' as const, error: 'lost the server' };
     const c = compareResults(
       result('A', [step(1, rates(1000)), failed, step(8, [1000]), step(16, [1000, 1010, 990])]),
-      result('B', [step(1, rates(1000)), step(2, rates(900)), step(4, rates(900)), step(8, [900]), step(16, [800, 810, 790])]),
+      result('B', [
+        step(1, rates(1000)),
+        step(2, rates(900)),
+        step(4, rates(900)),
+        step(8, [900]),
+        step(16, [800, 810, 790]),
+      ]),
     );
     expect(c.steps.map((s) => [s.clients, s.verdict, s.note])).toEqual([
       [1, 'no difference beyond noise', undefined],
       [2, 'not compared', "A's step failed"],
       [4, 'not compared', 'no step with 4 clients in A'],
-      [8, 'not compared', expect.stringMatching(/^one run each: cannot tell this from run-to-run variation; run 4 or more trials per side/)],
-      [16, 'not compared', expect.stringMatching(/3 and 3 runs cannot reach p < 0.05 \(the smallest possible p is 0.10\)/)],
+      [
+        8,
+        'not compared',
+        expect.stringMatching(
+          /^one run each: cannot tell this from run-to-run variation; run 4 or more trials per side/,
+        ),
+      ],
+      [
+        16,
+        'not compared',
+        expect.stringMatching(
+          /3 and 3 runs cannot reach p < 0.05 \(the smallest possible p is 0.10\)/,
+        ),
+      ],
     ]);
     expect(c.outcome).toBe('no regression');
   });
 
   it('one run each: 10 seconds 20% slower at every second is a ratio, never a verdict or a regression', () => {
     const c = compareResults(result('A', [oneRun(4, 1000)]), result('B', [oneRun(4, 800)]));
-    expect(c.steps[0]).toMatchObject({ verdict: 'not compared', regression: false, pValue: null, samples: { a: 1, b: 1 } });
+    expect(c.steps[0]).toMatchObject({
+      verdict: 'not compared',
+      regression: false,
+      pValue: null,
+      samples: { a: 1, b: 1 },
+    });
     expect(c.steps[0].opsRatio).toBeCloseTo(0.8, 2);
     expect(c.regression).toBe(false);
     expect(c.outcome).toBe('not compared');
@@ -134,39 +203,82 @@ describe('compareResults', () => {
     const as = [1000, 1020, 990, 1010, 1005].map((r) => result('A', [step(1, [r])]));
     const bs = [880, 900, 870, 890, 885].map((r) => result('B', [step(1, [r])]));
     const c = compareResults(as, bs);
-    expect(c.steps[0]).toMatchObject({ verdict: 'slower', regression: true, samples: { a: 5, b: 5 } });
+    expect(c.steps[0]).toMatchObject({
+      verdict: 'slower',
+      regression: true,
+      samples: { a: 5, b: 5 },
+    });
     expect(c.steps[0].pValue).toBeCloseTo(2 / 252, 6); // complete separation of 5 + 5
     expect(c.steps[0].opsRatio).toBeCloseTo(885 / 1005, 2);
     expect(c.notes.join(' ')).toMatch(/5 result file\(s\) for A, 5 for B/);
   });
 
   it('refuses a test double against MongoDB, naming which is which', () => {
-    const run = () => compareResults(result('java', [step(1, rates(1000))], true), result('mongod', [step(1, rates(1000))]), {}, { a: 'a.json', b: 'b.json' });
+    const run = () =>
+      compareResults(
+        result('java', [step(1, rates(1000))], true),
+        result('mongod', [step(1, rates(1000))]),
+        {},
+        { a: 'a.json', b: 'b.json' },
+      );
     expect(run).toThrow(UsageError);
-    expect(run).toThrow(/cannot compare A \(a\.json\) with B \(b\.json\): A \(a\.json\) was measured on a test double/);
+    expect(run).toThrow(
+      /cannot compare A \(a\.json\) with B \(b\.json\): A \(a\.json\) was measured on a test double/,
+    );
     // Two test doubles compare, marked as such.
-    const both = compareResults(result('java', [step(1, rates(1000))], true), result('java', [step(1, rates(1000))], true));
+    const both = compareResults(
+      result('java', [step(1, rates(1000))], true),
+      result('java', [step(1, rates(1000))], true),
+    );
     expect(both.testDouble).toBe(true);
     expect(both.notes.join(' ')).toMatch(/TEST DOUBLE/);
   });
 
   it('refusing a test double against a null server, names that server NOT MongoDB as every summary does, never "on MongoDB"', () => {
     // The null server's own buildInfo (lib/calibrate/null-server.ts): a version and no gitVersion.
-    const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: NULL_SERVER_VERSION, versionArray: [7, 0, 0, 0] } });
+    const product = identifyServer({
+      uri: 'mongodb://127.0.0.1:27017',
+      buildInfo: { version: NULL_SERVER_VERSION, versionArray: [7, 0, 0, 0] },
+    });
     const nul = result('null', [step(1, rates(1000))]);
-    const nullResult = { ...nul, target: { ...nul.target, serverVersion: NULL_SERVER_VERSION, product } };
-    const message = usageMessage(() => compareResults(result('java', [step(1, rates(1000))], true), nullResult, {}, { a: 'a.json', b: 'b.json' }));
-    expect(message).toContain(`B (b.json) on NOT MongoDB: unidentified server, reports MongoDB ${NULL_SERVER_VERSION};`);
+    const nullResult = {
+      ...nul,
+      target: { ...nul.target, serverVersion: NULL_SERVER_VERSION, product },
+    };
+    const message = usageMessage(() =>
+      compareResults(
+        result('java', [step(1, rates(1000))], true),
+        nullResult,
+        {},
+        { a: 'a.json', b: 'b.json' },
+      ),
+    );
+    expect(message).toContain(
+      `B (b.json) on NOT MongoDB: unidentified server, reports MongoDB ${NULL_SERVER_VERSION};`,
+    );
     expect(message).not.toMatch(/on MongoDB/);
     expect(notMongoDBWarning(nullResult)).toMatch(/^NOT MongoDB: unidentified server/);
     // A MongoDB side is named as its summary names it.
-    expect(usageMessage(() => compareResults(result('java', [step(1, rates(1000))], true), result('mongod', [step(1, rates(1000))])))).toContain(`B on ${serverLabel(result('mongod', []))};`);
+    expect(
+      usageMessage(() =>
+        compareResults(
+          result('java', [step(1, rates(1000))], true),
+          result('mongod', [step(1, rates(1000))]),
+        ),
+      ),
+    ).toContain(`B on ${serverLabel(result('mongod', []))};`);
   });
 
   it('names each server as every summary does and warns NOT MongoDB, in its notes and under its chart, for a side on FerretDB', async () => {
-    const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' } });
+    const product = identifyServer({
+      uri: 'mongodb://127.0.0.1:27017',
+      buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' },
+    });
     const mongo = result('mongod', [step(1, rates(1000))]);
-    const ferret = { ...result('ferret', [step(1, rates(900))]), target: { ...mongo.target, serverVersion: '7.0.42', product } };
+    const ferret = {
+      ...result('ferret', [step(1, rates(900))]),
+      target: { ...mongo.target, serverVersion: '7.0.42', product },
+    };
     const c = compareResults(mongo, ferret);
     expect([c.a.server, c.b.server]).toEqual([serverLabel(mongo), serverLabel(ferret)]);
     expect(c.b.server).toContain('FerretDB 1.24.2');
@@ -185,7 +297,9 @@ describe('compareResults', () => {
 
   it('rejects options out of range, naming them', () => {
     const a = result('A', [step(1, rates(1000))]);
-    expect(() => compareResults(a, a, { threshold: -1 })).toThrow(/option --threshold: must be a number from 0 to 100, got -1/);
+    expect(() => compareResults(a, a, { threshold: -1 })).toThrow(
+      /option --threshold: must be a number from 0 to 100, got -1/,
+    );
     expect(() => compareResults(a, a, { alpha: 2 })).toThrow(/option --alpha/);
   });
 });
@@ -217,22 +331,39 @@ describe('mongo-bench compare', () => {
     const md = readFileSync(join(out, 'compare.md'), 'utf8');
     expect(md).toContain('| Clients | A ops/s | B ops/s | ops/s B/A |');
     expect(md).toContain('![B/A ratios by client count](compare-ratios.png)');
-    expect(JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8'))).toMatchObject({ regression: true, threshold: 5 });
+    expect(JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8'))).toMatchObject({
+      regression: true,
+      threshold: 5,
+    });
     const png = readFileSync(join(out, 'compare-ratios.png'));
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(png.length).toBeGreaterThan(10_000); // drawn, with text
     // The interactive page (tested in a browser in test/report/page-browser.test.ts) holds the same verdicts.
     const page = readFileSync(join(out, 'index.html'), 'utf8');
     expect(page).toContain('REGRESSION: B is slower than A beyond the 5% threshold at 2 clients');
-    expect(page).toMatch(/<tr><td class="right">2<\/td>.*<td class="left">SLOWER \(regression\)<\/td><\/tr>/);
+    expect(page).toMatch(
+      /<tr><td class="right">2<\/td>.*<td class="left">SLOWER \(regression\)<\/td><\/tr>/,
+    );
   });
 
   it('--threshold 25 lets the same drop pass (exit 0); --json prints the comparison', async () => {
     const a = write('a2.json', result('main', [step(2, rates(1900))]));
     const b = write('b2.json', result('branch', [step(2, rates(1500))]));
-    const { code, stdout } = await runCli(['compare', a, b, '--threshold', '25', '--out', join(dir, 'out2'), '--json']);
+    const { code, stdout } = await runCli([
+      'compare',
+      a,
+      b,
+      '--threshold',
+      '25',
+      '--out',
+      join(dir, 'out2'),
+      '--json',
+    ]);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ regression: false, steps: [{ clients: 2, verdict: 'slower', regression: false }] });
+    expect(JSON.parse(stdout)).toMatchObject({
+      regression: false,
+      steps: [{ clients: 2, verdict: 'slower', regression: false }],
+    });
   });
 
   it('one run each: the ratio, "NOT COMPARED" in the headline, exit 3', async () => {
@@ -241,16 +372,32 @@ describe('mongo-bench compare', () => {
     const out = join(dir, 'one');
     const { code, stdout } = await runCli(['compare', a, b, '--out', out]);
     expect(code).toBe(3);
-    expect(stdout).toMatch(/^\s+2\s.*0\.68x \(-31\.6%\).*not compared: one run each: cannot tell this from run-to-run variation/m);
+    expect(stdout).toMatch(
+      /^\s+2\s.*0\.68x \(-31\.6%\).*not compared: one run each: cannot tell this from run-to-run variation/m,
+    );
     expect(stdout).toMatch(/NOT COMPARED: no client count could be tested/);
     expect(stdout).not.toMatch(/no difference beyond noise/);
-    expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain('**NOT COMPARED: no client count could be tested');
+    expect(readFileSync(join(out, 'compare.md'), 'utf8')).toContain(
+      '**NOT COMPARED: no client count could be tested',
+    );
     // Several files per side (comma separated) give the replicates a verdict needs.
     const files = (side: string, base: number) =>
-      [0, 1, 2, 3, 4].map((i) => write(`${side}-${i}.json`, result(side, [oneRun(1, base + 7 * i)]))).join(',');
-    const several = await runCli(['compare', files('ma', 1000), files('br', 800), '--out', join(dir, 'several'), '--json']);
+      [0, 1, 2, 3, 4]
+        .map((i) => write(`${side}-${i}.json`, result(side, [oneRun(1, base + 7 * i)])))
+        .join(',');
+    const several = await runCli([
+      'compare',
+      files('ma', 1000),
+      files('br', 800),
+      '--out',
+      join(dir, 'several'),
+      '--json',
+    ]);
     expect(several.code).toBe(1);
-    expect(JSON.parse(several.stdout)).toMatchObject({ outcome: 'regression', steps: [{ clients: 1, verdict: 'slower', samples: { a: 5, b: 5 } }] });
+    expect(JSON.parse(several.stdout)).toMatchObject({
+      outcome: 'regression',
+      steps: [{ clients: 1, verdict: 'slower', samples: { a: 5, b: 5 } }],
+    });
   });
 
   it('exits 2 with the reason for a test double against MongoDB, and for a bad file; writes nothing', async () => {

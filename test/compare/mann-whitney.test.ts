@@ -6,7 +6,7 @@
 import { exactUCounts, mannWhitneyU, normalUpperTail } from '../../lib/compare';
 
 describe('mannWhitneyU', () => {
-  it('matches scipy\'s documented example: exact p = 0.1111, asymptotic p = 0.11134688653314041', () => {
+  it("matches scipy's documented example: exact p = 0.1111, asymptotic p = 0.11134688653314041", () => {
     const males = [19, 22, 16, 29, 24];
     const females = [20, 11, 17, 12];
     const exact = mannWhitneyU(males, females);

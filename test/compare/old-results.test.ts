@@ -21,17 +21,29 @@ describe('results from before the warnings', () => {
   it('have none of the newer fields', () => {
     for (const name of OLD) {
       const text = readFileSync(join(FIXTURES, name), 'utf8');
-      for (const field of ['"warnings"', '"steadiness"', '"min"', '"timerWaits"']) expect(text).not.toContain(field);
+      for (const field of ['"warnings"', '"steadiness"', '"min"', '"timerWaits"'])
+        expect(text).not.toContain(field);
     }
   });
 
   it('compare reads them: every client count gets a verdict or says why not, with its smallest detectable change', async () => {
     const out = join(dir, 'compare');
-    const cli = await runCli(['compare', join(FIXTURES, 'compare-w0.json'), join(FIXTURES, 'compare-w1.json'), '--out', out, '--json']);
+    const cli = await runCli([
+      'compare',
+      join(FIXTURES, 'compare-w0.json'),
+      join(FIXTURES, 'compare-w1.json'),
+      '--out',
+      out,
+      '--json',
+    ]);
     // One run a side: a ratio without a verdict (exit 3), never a crash (exit 2 would be a refusal).
     expect(cli.code).toBe(3);
-    const comparison = JSON.parse(cli.stdout) as { steps: Array<{ clients: number; verdict: string; minDetectablePercent?: number | null }> };
-    const fixture = JSON.parse(readFileSync(join(FIXTURES, 'compare-w0.json'), 'utf8')) as { steps: Array<{ clients: number }> };
+    const comparison = JSON.parse(cli.stdout) as {
+      steps: Array<{ clients: number; verdict: string; minDetectablePercent?: number | null }>;
+    };
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, 'compare-w0.json'), 'utf8')) as {
+      steps: Array<{ clients: number }>;
+    };
     expect(comparison.steps.map((s) => s.clients)).toEqual(fixture.steps.map((s) => s.clients));
     for (const s of comparison.steps) {
       expect(s.verdict).toBe('not compared');
@@ -46,7 +58,10 @@ describe('results from before the warnings', () => {
     const out = join(dir, 'history');
     const cli = await runCli(['history', '--store', store, '--out', out, '--json']);
     expect(cli.code).toBe(3);
-    const history = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8')) as { outcome: string; series: unknown[] };
+    const history = JSON.parse(readFileSync(join(out, 'history.json'), 'utf8')) as {
+      outcome: string;
+      series: unknown[];
+    };
     expect(history.outcome).toBe('not tested');
     expect(history.series.length).toBeGreaterThan(0);
   });

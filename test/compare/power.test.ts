@@ -28,7 +28,11 @@ function bruteNull(m: number, n: number): number[] {
 }
 
 /** Two-sided exact p of x against y, brute force. */
-function brutePValue(x: number[], y: number[], nullCounts: number[]): { p: number; xHigher: boolean } {
+function brutePValue(
+  x: number[],
+  y: number[],
+  nullCounts: number[],
+): { p: number; xHigher: boolean } {
   let uX = 0;
   for (const a of x) for (const b of y) if (a > b) uX++;
   const uY = x.length * y.length - uX;
@@ -59,14 +63,24 @@ function normals(seed: number): () => number {
 }
 
 /** Share of simulated samples in which A (at `base`) tests faster than B (slower by `percent`) at alpha. */
-function brutePower(m: number, n: number, percent: number, logSpread: number, alpha: number, simulations: number, seed: number): number {
+function brutePower(
+  m: number,
+  n: number,
+  percent: number,
+  logSpread: number,
+  alpha: number,
+  simulations: number,
+  seed: number,
+): number {
   const nullCounts = bruteNull(m, n);
   const draw = normals(seed);
   const shift = -Math.log(1 - percent / 100);
   let detected = 0;
   for (let s = 0; s < simulations; s++) {
     const x = Array.from({ length: m }, () => Math.exp(Math.log(1000) + logSpread * draw()));
-    const y = Array.from({ length: n }, () => Math.exp(Math.log(1000) - shift + logSpread * draw()));
+    const y = Array.from({ length: n }, () =>
+      Math.exp(Math.log(1000) - shift + logSpread * draw()),
+    );
     const { p, xHigher } = brutePValue(x, y, nullCounts);
     if (p < alpha && xHigher) detected++;
   }
@@ -87,21 +101,26 @@ describe('minDetectableChange', () => {
     [4, 4, 0.1],
     [5, 5, 0.05],
     [6, 5, 0.28],
-  ])('%i+%i trials with a log spread of %f: detected about 4 times in 5 at the reported change, far less at two thirds of it', (m, n, spread) => {
-    const x = trials(m, spread);
-    const y = trials(n, spread);
-    const found = minDetectableChange(x, y, { alpha: 0.05, noise: 0 });
-    expect(found.percent).not.toBeNull();
-    expect(found.logSpread).toBeCloseTo(spread, 6);
-    const percent = found.percent as number;
-    const at = brutePower(m, n, percent, spread, 0.05, 3000, 7);
-    expect(at).toBeGreaterThan(0.76);
-    expect(at).toBeLessThan(0.84);
-    // log-scale two thirds of the shift
-    const smaller = (1 - Math.exp((2 / 3) * Math.log(1 - percent / 100))) * 100;
-    expect(brutePower(m, n, smaller, spread, 0.05, 3000, 8)).toBeLessThan(0.6);
-    expect(found.text).toBe(`changes smaller than ${percent}% would be missed more than 1 time in 5 with ${m}+${n} trials (from the observed spread)`);
-  });
+  ])(
+    '%i+%i trials with a log spread of %f: detected about 4 times in 5 at the reported change, far less at two thirds of it',
+    (m, n, spread) => {
+      const x = trials(m, spread);
+      const y = trials(n, spread);
+      const found = minDetectableChange(x, y, { alpha: 0.05, noise: 0 });
+      expect(found.percent).not.toBeNull();
+      expect(found.logSpread).toBeCloseTo(spread, 6);
+      const percent = found.percent as number;
+      const at = brutePower(m, n, percent, spread, 0.05, 3000, 7);
+      expect(at).toBeGreaterThan(0.76);
+      expect(at).toBeLessThan(0.84);
+      // log-scale two thirds of the shift
+      const smaller = (1 - Math.exp((2 / 3) * Math.log(1 - percent / 100))) * 100;
+      expect(brutePower(m, n, smaller, spread, 0.05, 3000, 8)).toBeLessThan(0.6);
+      expect(found.text).toBe(
+        `changes smaller than ${percent}% would be missed more than 1 time in 5 with ${m}+${n} trials (from the observed spread)`,
+      );
+    },
+  );
 
   it('is not the normal approximation: with 5+5 trials the normal "80%" shift has well under 80% power', () => {
     // Two-sample z shift for 80% power at alpha 0.05: (1.96 + 0.8416) * sqrt(2/5) standard deviations.
@@ -110,18 +129,24 @@ describe('minDetectableChange', () => {
     const normalPercent = (1 - Math.exp(-zShift)) * 100;
     const power = brutePower(5, 5, normalPercent, spread, 0.05, 3000, 9);
     expect(power).toBeLessThan(0.65);
-    expect(minDetectableChange(trials(5, spread), trials(5, spread), { alpha: 0.05, noise: 0 }).percent).toBeGreaterThan(normalPercent);
+    expect(
+      minDetectableChange(trials(5, spread), trials(5, spread), { alpha: 0.05, noise: 0 }).percent,
+    ).toBeGreaterThan(normalPercent);
   });
 
   it('is floored at --noise, and null when the smallest reachable p exceeds alpha', () => {
-    const floored = minDetectableChange(trials(5, 0.001), trials(5, 0.001), { alpha: 0.05, noise: 2 });
+    const floored = minDetectableChange(trials(5, 0.001), trials(5, 0.001), {
+      alpha: 0.05,
+      noise: 2,
+    });
     expect(floored).toMatchObject({ percent: 2, floored: true });
     const none = minDetectableChange(trials(3, 0.05), trials(3, 0.05), { alpha: 0.05, noise: 2 });
     expect(none).toMatchObject({ percent: null, text: 'no change is detectable with 3+3 trials' });
   });
 
   it('is reported per client count in compare.json and shown beside the threshold', () => {
-    const doc = (label: string, rates: number[]) => resultDocument(label, [trialsStep(rates, [], 4)]);
+    const doc = (label: string, rates: number[]) =>
+      resultDocument(label, [trialsStep(rates, [], 4)]);
     const c = compareResults(doc('a', trials(5, 0.1)), doc('b', trials(5, 0.1)), { threshold: 5 });
     const expected = minDetectableChange(trials(5, 0.1), trials(5, 0.1), { alpha: 0.05, noise: 2 });
     expect(c.steps[0].minDetectablePercent).toBe(expected.percent);

@@ -4,7 +4,10 @@ import { smallestSignedRankP, wilcoxonSignedRank } from '../../lib/compare/wilco
 describe('wilcoxonSignedRank', () => {
   it('all pairs one way: p = 2 / 2^n (5 pairs cannot reach 0.05, 6 can)', () => {
     expect(wilcoxonSignedRank([0.1, 0.2, 0.3, 0.4, 0.5]).pValue).toBeCloseTo(0.0625, 10);
-    expect(wilcoxonSignedRank([-0.1, -0.2, -0.3, -0.4, -0.5, -0.6]).pValue).toBeCloseTo(0.03125, 10);
+    expect(wilcoxonSignedRank([-0.1, -0.2, -0.3, -0.4, -0.5, -0.6]).pValue).toBeCloseTo(
+      0.03125,
+      10,
+    );
     expect(smallestSignedRankP(5)).toBe(0.0625);
   });
 

@@ -1,4 +1,12 @@
-import { constants, mkdtempSync, openSync, closeSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alignedBuffers } from '../../lib/diskperf/aligned';
@@ -25,7 +33,8 @@ describe('aligned buffers for O_DIRECT', () => {
   writeFileSync(file, Buffer.alloc(64 * 1024, 7));
   let directFd: number | undefined;
   try {
-    if (constants.O_DIRECT !== undefined) directFd = openSync(file, constants.O_RDONLY | constants.O_DIRECT);
+    if (constants.O_DIRECT !== undefined)
+      directFd = openSync(file, constants.O_RDONLY | constants.O_DIRECT);
   } catch {
     directFd = undefined;
   }

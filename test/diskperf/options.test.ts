@@ -16,7 +16,15 @@ describe('diskperf settings', () => {
 
   it('defaults to a 50/50 read+write mix on a 1024 MB file in the temp dir, 1..1024 threads, 5 s, direct I/O', () => {
     const s = resolveDiskperfSettings({});
-    expect(s).toMatchObject({ mode: 'mixed', fileSizeMB: 1024, dir: tmpdir(), seconds: 5, directRequested: true, engine: 'auto', blockSize: 4096 });
+    expect(s).toMatchObject({
+      mode: 'mixed',
+      fileSizeMB: 1024,
+      dir: tmpdir(),
+      seconds: 5,
+      directRequested: true,
+      engine: 'auto',
+      blockSize: 4096,
+    });
     expect(s.threads.at(-1)).toBe(1024);
   });
 
@@ -47,14 +55,35 @@ describe('diskperf figures', () => {
 });
 
 describe('fio engine glue', () => {
-  const target = { file: '/data/x.dat', fileBytes: 8 * BYTES_PER_MB, blockSize: 4096, direct: true, maxThreads: 4 };
+  const target = {
+    file: '/data/x.dat',
+    fileBytes: 8 * BYTES_PER_MB,
+    blockSize: 4096,
+    direct: true,
+    maxThreads: 4,
+  };
 
   it('asks fio for N psync threads of random 4 KB I/O with O_DIRECT on our file', () => {
     const args = fioArgs(target, { threads: 16, seconds: 3, mode: 'read' });
     expect(args).toEqual(
-      expect.arrayContaining(['--filename=/data/x.dat', '--size=8388608', '--bs=4096', '--rw=randread', '--ioengine=psync', '--direct=1', '--thread', '--numjobs=16', '--runtime=3s', '--time_based', '--allow_file_create=0', '--output-format=json']),
+      expect.arrayContaining([
+        '--filename=/data/x.dat',
+        '--size=8388608',
+        '--bs=4096',
+        '--rw=randread',
+        '--ioengine=psync',
+        '--direct=1',
+        '--thread',
+        '--numjobs=16',
+        '--runtime=3s',
+        '--time_based',
+        '--allow_file_create=0',
+        '--output-format=json',
+      ]),
     );
-    expect(fioArgs({ ...target, direct: false }, { threads: 1, seconds: 1, mode: 'mixed' })).toEqual(expect.arrayContaining(['--rw=randrw', '--rwmixread=50', '--direct=0']));
+    expect(
+      fioArgs({ ...target, direct: false }, { threads: 1, seconds: 1, mode: 'mixed' }),
+    ).toEqual(expect.arrayContaining(['--rw=randrw', '--rwmixread=50', '--direct=0']));
     expect(fioArgs(target, { threads: 1, seconds: 1, mode: 'write' })).toContain('--rw=randwrite');
   });
 
@@ -64,10 +93,15 @@ describe('fio engine glue', () => {
     const out = readFileSync(join(__dirname, 'fixtures', 'fio-3.33-randrw-2threads.txt'), 'utf8');
     const m = parseFioOutput(out, 2);
     expect(m).toMatchObject({ threads: 2, reads: 22202, writes: 22086, elapsedSeconds: 1.001 });
-    expect(m.avgLatencyMicros).toBeCloseTo((22202 * 44539.749392 + 22086 * 45265.658245) / 44288 / 1000, 6);
+    expect(m.avgLatencyMicros).toBeCloseTo(
+      (22202 * 44539.749392 + 22086 * 45265.658245) / 44288 / 1000,
+      6,
+    );
   });
 
   it('fails clearly on output without JSON', () => {
-    expect(() => parseFioOutput('fio: engine psync not loadable\n', 1)).toThrow('no JSON in fio output');
+    expect(() => parseFioOutput('fio: engine psync not loadable\n', 1)).toThrow(
+      'no JSON in fio output',
+    );
   });
 });

@@ -34,8 +34,20 @@ export interface Case {
 export const ALL = ['4.4.29', '5.0.31', '6.0.20', '7.0.14', '8.0.4'];
 
 export const CASES: Case[] = [
-  { name: 'standalone', args: ['--topology', 'standalone'], versions: ALL, processes: 1, timeoutMs: 30_000 },
-  { name: 'replset-3', args: ['--topology', 'replset', '--replicas', '3'], versions: ['4.4.29', '8.0.4'], processes: 3, timeoutMs: 40_000 },
+  {
+    name: 'standalone',
+    args: ['--topology', 'standalone'],
+    versions: ALL,
+    processes: 1,
+    timeoutMs: 30_000,
+  },
+  {
+    name: 'replset-3',
+    args: ['--topology', 'replset', '--replicas', '3'],
+    versions: ['4.4.29', '8.0.4'],
+    processes: 3,
+    timeoutMs: 40_000,
+  },
   {
     name: 'replset-3-auth',
     args: ['--topology', 'replset', '--replicas', '3', '--auth'],
@@ -54,12 +66,29 @@ export const CASES: Case[] = [
   },
   {
     name: 'sharded-2x1-presplit',
-    args: ['--topology', 'sharded', '--shards', '2', '--replicas', '1', '--shard-key', 'g', '--presplit', '0:64'],
+    args: [
+      '--topology',
+      'sharded',
+      '--shards',
+      '2',
+      '--replicas',
+      '1',
+      '--shard-key',
+      'g',
+      '--presplit',
+      '0:64',
+    ],
     versions: ['4.4.29', '6.0.20'],
     processes: 4,
     timeoutMs: 60_000,
   },
-  { name: 'sharded-5x3', args: ['--topology', 'sharded', '--shards', '5', '--replicas', '3', '--hashed'], versions: ['7.0.14'], processes: 17, timeoutMs: 120_000 },
+  {
+    name: 'sharded-5x3',
+    args: ['--topology', 'sharded', '--shards', '5', '--replicas', '3', '--hashed'],
+    versions: ['7.0.14'],
+    processes: 17,
+    timeoutMs: 120_000,
+  },
 ];
 
 /** Which cases a test file runs: case names, optionally only the versions below / from a series. */
@@ -73,7 +102,11 @@ export interface Selection {
 
 /** Test file (basename) -> the cases it runs. Together they run every case at every version once. */
 export const E2E_FILES: Record<string, Selection[]> = {
-  'scripts-e2e-standalone-replset.test.ts': [{ name: 'standalone' }, { name: 'replset-3' }, { name: 'replset-3-auth' }],
+  'scripts-e2e-standalone-replset.test.ts': [
+    { name: 'standalone' },
+    { name: 'replset-3' },
+    { name: 'replset-3-auth' },
+  ],
   'scripts-e2e-sharded-before-6.test.ts': [{ name: 'sharded-2x1', below: '6.0' }],
   'scripts-e2e-sharded-from-6.test.ts': [{ name: 'sharded-2x1', from: '6.0' }],
   'scripts-e2e-presplit.test.ts': [{ name: 'sharded-2x1-presplit' }],
@@ -93,61 +126,89 @@ export function casesFor(selections: Selection[], allVersions: boolean): Version
     const c = CASES.find((x) => x.name === sel.name);
     if (!c) throw new Error(`e2e: no case named ${sel.name}`);
     return (allVersions ? ALL : c.versions)
-      .filter((v) => (sel.below === undefined || series(v) < series(sel.below)) && (sel.from === undefined || series(v) >= series(sel.from)))
+      .filter(
+        (v) =>
+          (sel.below === undefined || series(v) < series(sel.below)) &&
+          (sel.from === undefined || series(v) >= series(sel.from)),
+      )
       .map((version) => ({ ...c, version }));
   });
 }
 
 function describeSteps(steps: StepOutcome[]): string {
   return steps
-    .map((s) => `$ ${s.command}  -> exit ${s.code}${s.timedOut ? ' (TIMED OUT, killed)' : ''} in ${s.ms} ms\n${s.output.trim().split('\n').slice(-25).join('\n')}`)
+    .map(
+      (s) =>
+        `$ ${s.command}  -> exit ${s.code}${s.timedOut ? ' (TIMED OUT, killed)' : ''} in ${s.ms} ms\n${s.output.trim().split('\n').slice(-25).join('\n')}`,
+    )
     .join('\n\n');
 }
 
 /** The e2e tests of one test file (its basename keys E2E_FILES). */
 export function describeScriptsE2E(testFile: string): void {
   const selections = E2E_FILES[path.basename(testFile)];
-  if (!selections) throw new Error(`e2e: ${path.basename(testFile)} is not listed in E2E_FILES (test/e2e-scripts/cases.ts)`);
+  if (!selections)
+    throw new Error(
+      `e2e: ${path.basename(testFile)} is not listed in E2E_FILES (test/e2e-scripts/cases.ts)`,
+    );
   const table = casesFor(selections, process.env.MONGO_BENCH_E2E_ALL_VERSIONS === '1');
 
   describeNeeding('mongosh', 'generated scripts run end to end against the stand-ins', () => {
     jest.setTimeout(300_000);
 
-    test.each(table)('$name at $version: README commands in order, then stop, nothing left', async (c) => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mongo-bench-e2e-${c.name}-`));
-      const steps: StepOutcome[] = [];
-      try {
-        const basePort = await freePortRange(c.processes);
-        const series = c.version.split('.').slice(0, 2).join('.');
-        const out = path.join(dir, 'scripts');
-        const generated = await generateScripts([...c.args, '--server-version', series, '--base-port', String(basePort), '--out', out]);
-        // Warnings (e.g. about the shard key) may go to stderr; the command must succeed.
-        expect({ ok: generated.ok, stderr: generated.ok ? '' : generated.stderr }).toEqual({ ok: true, stderr: '' });
-        const { run, stop } = readmeCommands(fs.readFileSync(path.join(out, 'README.md'), 'utf8'));
-        const env: NodeJS.ProcessEnv = {
-          MONGOD: path.join(FAKE_BIN, 'mongod'),
-          MONGOS: path.join(FAKE_BIN, 'mongos'),
-          MONGO_BENCH_FAKE_VERSION: c.version,
-          // Small caches: the stand-ins store nothing, and the real option must still parse.
-          MONGO_BENCH_CACHE_GB: '0.25',
-          ...c.env,
-        };
-        for (const command of run) {
-          const outcome = await runReadmeCommand(command, out, env, c.timeoutMs);
-          steps.push(outcome);
-          if (outcome.code !== 0) break;
+    test.each(table)(
+      '$name at $version: README commands in order, then stop, nothing left',
+      async (c) => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), `mongo-bench-e2e-${c.name}-`));
+        const steps: StepOutcome[] = [];
+        try {
+          const basePort = await freePortRange(c.processes);
+          const series = c.version.split('.').slice(0, 2).join('.');
+          const out = path.join(dir, 'scripts');
+          const generated = await generateScripts([
+            ...c.args,
+            '--server-version',
+            series,
+            '--base-port',
+            String(basePort),
+            '--out',
+            out,
+          ]);
+          // Warnings (e.g. about the shard key) may go to stderr; the command must succeed.
+          expect({ ok: generated.ok, stderr: generated.ok ? '' : generated.stderr }).toEqual({
+            ok: true,
+            stderr: '',
+          });
+          const { run, stop } = readmeCommands(
+            fs.readFileSync(path.join(out, 'README.md'), 'utf8'),
+          );
+          const env: NodeJS.ProcessEnv = {
+            MONGOD: path.join(FAKE_BIN, 'mongod'),
+            MONGOS: path.join(FAKE_BIN, 'mongos'),
+            MONGO_BENCH_FAKE_VERSION: c.version,
+            // Small caches: the stand-ins store nothing, and the real option must still parse.
+            MONGO_BENCH_CACHE_GB: '0.25',
+            ...c.env,
+          };
+          for (const command of run) {
+            const outcome = await runReadmeCommand(command, out, env, c.timeoutMs);
+            steps.push(outcome);
+            if (outcome.code !== 0) break;
+          }
+          const failed = steps.find((s) => s.code !== 0);
+          // Stop as the README says, whatever happened (a half-started deployment must stop too).
+          const stopped = await runReadmeCommand(stop, out, env, 60_000);
+          steps.push(stopped);
+          expect(
+            failed ? `README step failed:\n${describeSteps(steps)}` : 'all README steps exited 0',
+          ).toBe('all README steps exited 0');
+          expect(stopped.code === 0 ? 'stopped' : describeSteps([stopped])).toBe('stopped');
+          expect(leftovers(dir)).toEqual([]);
+        } finally {
+          killLeftovers(dir);
+          fs.rmSync(dir, { recursive: true, force: true });
         }
-        const failed = steps.find((s) => s.code !== 0);
-        // Stop as the README says, whatever happened (a half-started deployment must stop too).
-        const stopped = await runReadmeCommand(stop, out, env, 60_000);
-        steps.push(stopped);
-        expect(failed ? `README step failed:\n${describeSteps(steps)}` : 'all README steps exited 0').toBe('all README steps exited 0');
-        expect(stopped.code === 0 ? 'stopped' : describeSteps([stopped])).toBe('stopped');
-        expect(leftovers(dir)).toEqual([]);
-      } finally {
-        killLeftovers(dir);
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
+      },
+    );
   });
 }

@@ -8,10 +8,15 @@ describeScriptsE2E(__filename);
 describe('the e2e test files', () => {
   test('together run every case at each of its versions exactly once, and each file exists', () => {
     for (const allVersions of [false, true]) {
-      const run = Object.values(E2E_FILES).flatMap((sels) => casesFor(sels, allVersions).map((c) => `${c.name}@${c.version}`));
-      const expected = CASES.flatMap((c) => (allVersions ? ALL : c.versions).map((v) => `${c.name}@${v}`));
+      const run = Object.values(E2E_FILES).flatMap((sels) =>
+        casesFor(sels, allVersions).map((c) => `${c.name}@${c.version}`),
+      );
+      const expected = CASES.flatMap((c) =>
+        (allVersions ? ALL : c.versions).map((v) => `${c.name}@${v}`),
+      );
       expect([...run].sort()).toEqual([...expected].sort());
     }
-    for (const file of Object.keys(E2E_FILES)) expect(fs.existsSync(path.join(__dirname, file))).toBe(true);
+    for (const file of Object.keys(E2E_FILES))
+      expect(fs.existsSync(path.join(__dirname, file))).toBe(true);
   });
 });

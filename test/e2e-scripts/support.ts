@@ -10,12 +10,13 @@ import type { CliContext } from '../../lib/cli/context';
 import { registerScripts } from '../../lib/cli/scripts';
 import { runMongosh } from '../support/mongosh';
 
-
 /**
  * `mongo-bench scripts <args>`: the CLI's own scripts command (registerScripts), parsed by
  * commander as main() does. (Only that command is loaded, so unrelated CLI modules cannot break it.)
  */
-export async function generateScripts(args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+export async function generateScripts(
+  args: string[],
+): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   const ctx: CliContext & { stdout: string; stderr: string } = {
     stdout: '',
     stderr: '',
@@ -54,12 +55,18 @@ export function readmeCommands(readme: string): { run: string[]; stop: string } 
     .map((line) => /`([^`]+)`/.exec(line)?.[1])
     .filter((c): c is string => c !== undefined);
   const stop = /Stop everything with `([^`]+)`/.exec(readme)?.[1];
-  if (run.length === 0 || !stop) throw new Error(`README has no "Run, in this order" commands or no stop command:\n${readme}`);
+  if (run.length === 0 || !stop)
+    throw new Error(`README has no "Run, in this order" commands or no stop command:\n${readme}`);
   return { run, stop };
 }
 
 /** One README command, run in `cwd`: `bash X.sh ...` or `mongosh --nodb X.js`. */
-export async function runReadmeCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<StepOutcome> {
+export async function runReadmeCommand(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<StepOutcome> {
   const started = Date.now();
   const words = command.split(/\s+/);
   if (words[0] === 'mongosh') {
@@ -70,8 +77,18 @@ export async function runReadmeCommand(command: string, cwd: string, env: NodeJS
     try {
       // runMongosh puts its first argument last on the command line: `--nodb` is a flag, not a URI.
       const uriOrFlag = flags.includes('--nodb') ? '--nodb' : '';
-      const result = await runMongosh(uriOrFlag, { file: path.join(cwd, file), timeoutMs, args: flags.filter((f) => f !== '--nodb') });
-      return { command, code: result.code, timedOut: result.timedOut, output: `${result.stdout}${result.stderr}`, ms: Date.now() - started };
+      const result = await runMongosh(uriOrFlag, {
+        file: path.join(cwd, file),
+        timeoutMs,
+        args: flags.filter((f) => f !== '--nodb'),
+      });
+      return {
+        command,
+        code: result.code,
+        timedOut: result.timedOut,
+        output: `${result.stdout}${result.stderr}`,
+        ms: Date.now() - started,
+      };
     } finally {
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
       Object.assign(process.env, saved);
@@ -79,7 +96,12 @@ export async function runReadmeCommand(command: string, cwd: string, env: NodeJS
   }
   if (words[0] !== 'bash') throw new Error(`README command neither bash nor mongosh: ${command}`);
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', words.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', words.slice(1), {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));

@@ -28,7 +28,15 @@ describe('history over a folder store', () => {
   };
 
   it('40 runs with an 8% drop in ops/s at run 25: one change point at 25, named by its run, exit 1', async () => {
-    const results = syntheticResults({ runs: 40, level: 5000, noise: 0.02, changeAt: 25, factor: 0.92, seed: 11, label: 'nightly' });
+    const results = syntheticResults({
+      runs: 40,
+      level: 5000,
+      noise: 0.02,
+      changeAt: 25,
+      factor: 0.92,
+      seed: 11,
+      label: 'nightly',
+    });
     const store = await storeOf('drop', results);
     const out = join(dir, 'drop-out');
     const cli = await runCli(['history', '--store', store, '--out', out, '--threshold', '5']);
@@ -53,21 +61,40 @@ describe('history over a folder store', () => {
     expect(cli.stdout).toContain(`ops/s at 1 client: `);
     expect(cli.stdout).toContain(`from ${results[25].startedAt} (nightly) on`);
     const md = readFileSync(join(out, 'history.md'), 'utf8');
-    expect(md).toContain(`| ops/s | 1 | ${results[25].startedAt} (nightly) | ${results[24].startedAt} (nightly) |`);
+    expect(md).toContain(
+      `| ops/s | 1 | ${results[25].startedAt} (nightly) | ${results[24].startedAt} (nightly) |`,
+    );
     expect(md).toContain('![trend](trend-nightly-opsPerSec.png)');
     // The chart marks the change: a red dashed line (regression beyond the threshold) in the plot.
     const png = readFileSync(join(out, 'trend-nightly-opsPerSec.png'));
     expect(pngSize(png)).toEqual({ width: 1000, height: 600 });
     const pixels = await decodePng(png);
-    expect(countPixels(pixels, 100, 550, (r, g, b) => r > 150 && g < 40 && b < 60)).toBeGreaterThan(200);
+    expect(countPixels(pixels, 100, 550, (r, g, b) => r > 150 && g < 40 && b < 60)).toBeGreaterThan(
+      200,
+    );
   });
 
   it('a label measured on FerretDB: its trend chart names the server as summaries do and says NOT MongoDB', async () => {
     // The product as a run records it when FerretDB 1.x answers buildInfo (lib/server/identify-server.ts).
-    const product = identifyServer({ uri: 'mongodb://127.0.0.1:27017', buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' } });
+    const product = identifyServer({
+      uri: 'mongodb://127.0.0.1:27017',
+      buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' },
+    });
     expect(product).toMatchObject({ name: 'FerretDB', testDouble: false });
-    const onFerret = syntheticResults({ runs: 6, level: 3000, noise: 0.02, seed: 7, label: 'ferret' }).map((r) => ({ ...r, target: { ...r.target, serverVersion: '7.0.42', product } }));
-    const onMongo = syntheticResults({ runs: 6, level: 3000, noise: 0.02, seed: 7, label: 'mongo' });
+    const onFerret = syntheticResults({
+      runs: 6,
+      level: 3000,
+      noise: 0.02,
+      seed: 7,
+      label: 'ferret',
+    }).map((r) => ({ ...r, target: { ...r.target, serverVersion: '7.0.42', product } }));
+    const onMongo = syntheticResults({
+      runs: 6,
+      level: 3000,
+      noise: 0.02,
+      seed: 7,
+      label: 'mongo',
+    });
     const store = await storeOf('ferret', [...onFerret, ...onMongo]);
     const out = join(dir, 'ferret-out');
     const cli = await runCli(['history', '--store', store, '--out', out]);
@@ -76,11 +103,21 @@ describe('history over a folder store', () => {
     const ferret = history.labels.find((l) => l.label === 'ferret')!;
     expect(ferret.servers).toEqual([serverLabel(onFerret[0])]);
     expect(ferret.servers![0]).toContain('FerretDB 1.24.2');
-    expect(trendChartWarnings(history, 'ferret')).toEqual([expect.stringMatching(/^NOT MongoDB: FerretDB 1\.24\.2.*not MongoDB's$/)]);
+    expect(trendChartWarnings(history, 'ferret')).toEqual([
+      expect.stringMatching(/^NOT MongoDB: FerretDB 1\.24\.2.*not MongoDB's$/),
+    ]);
     expect(trendChartWarnings(history, 'mongo')).toEqual([]);
-    const subtitle = [trendChartConfiguration(history, 'ferret', 'opsPerSec')!.options!.plugins!.subtitle!.text].flat().join(' ');
+    const subtitle = [
+      trendChartConfiguration(history, 'ferret', 'opsPerSec')!.options!.plugins!.subtitle!.text,
+    ]
+      .flat()
+      .join(' ');
     expect(subtitle).toContain(serverLabel(onFerret[0]));
-    expect([trendChartConfiguration(history, 'mongo', 'opsPerSec')!.options!.plugins!.subtitle!.text].flat().join(' ')).toContain('MongoDB 7.0.14');
+    expect(
+      [trendChartConfiguration(history, 'mongo', 'opsPerSec')!.options!.plugins!.subtitle!.text]
+        .flat()
+        .join(' '),
+    ).toContain('MongoDB 7.0.14');
     // The warning is drawn: red text under the axis on FerretDB's chart, none on MongoDB's.
     const bottomRed = async (file: string) => {
       const pixels = await decodePng(readFileSync(join(out, file)));
@@ -94,15 +131,32 @@ describe('history over a folder store', () => {
   });
 
   it('a raised threshold keeps the change point but passes the gate (exit 0)', async () => {
-    const results = syntheticResults({ runs: 40, level: 5000, noise: 0.02, changeAt: 25, factor: 0.92, seed: 11, label: 'nightly' });
-    const history = buildHistory({ results: results.map((result, i) => ({ result, source: `r${i}` })), skipped: [] }, { store: 'memory' }, { threshold: 15 });
+    const results = syntheticResults({
+      runs: 40,
+      level: 5000,
+      noise: 0.02,
+      changeAt: 25,
+      factor: 0.92,
+      seed: 11,
+      label: 'nightly',
+    });
+    const history = buildHistory(
+      { results: results.map((result, i) => ({ result, source: `r${i}` })), skipped: [] },
+      { store: 'memory' },
+      { threshold: 15 },
+    );
     const ops = history.series.find((s) => s.metric === 'opsPerSec' && s.clients === 1)!;
-    expect(ops.changePoints.map((cp) => [cp.index, cp.direction, cp.beyondThreshold])).toEqual([[25, 'regression', false]]);
+    expect(ops.changePoints.map((cp) => [cp.index, cp.direction, cp.beyondThreshold])).toEqual([
+      [25, 'regression', false],
+    ]);
     expect(history.regressions).toEqual([]);
   });
 
   it('40 runs of pure noise: no change point in any series, exit 0', async () => {
-    const store = await storeOf('noise', syntheticResults({ runs: 40, level: 5000, noise: 0.02, seed: 5, label: 'noise' }));
+    const store = await storeOf(
+      'noise',
+      syntheticResults({ runs: 40, level: 5000, noise: 0.02, seed: 5, label: 'noise' }),
+    );
     const out = join(dir, 'noise-out');
     const cli = await runCli(['history', '--store', store, '--out', out, '--json']);
     expect(cli.code).toBe(0);
@@ -114,15 +168,33 @@ describe('history over a folder store', () => {
   });
 
   it('an improvement is a change point but never fails the gate', () => {
-    const results = syntheticResults({ runs: 30, level: 2000, noise: 0.02, changeAt: 15, factor: 1.2, seed: 3, label: 'faster', clients: [1] });
-    const history = buildHistory({ results: results.map((result, i) => ({ result, source: `r${i}` })), skipped: [] }, { store: 'memory' });
+    const results = syntheticResults({
+      runs: 30,
+      level: 2000,
+      noise: 0.02,
+      changeAt: 15,
+      factor: 1.2,
+      seed: 3,
+      label: 'faster',
+      clients: [1],
+    });
+    const history = buildHistory(
+      { results: results.map((result, i) => ({ result, source: `r${i}` })), skipped: [] },
+      { store: 'memory' },
+    );
     const ops = history.series.find((s) => s.metric === 'opsPerSec')!;
     expect(ops.changePoints.map((cp) => [cp.index, cp.direction])).toEqual([[15, 'improvement']]);
     expect(history.regressions).toEqual([]);
   });
 
   it('a folder store reads result files at any depth, once per run, and skips other JSON', async () => {
-    const results = syntheticResults({ runs: 3, level: 1000, noise: 0.01, seed: 1, label: 'copied' });
+    const results = syntheticResults({
+      runs: 3,
+      level: 1000,
+      noise: 0.01,
+      seed: 1,
+      label: 'copied',
+    });
     const root = join(dir, 'copied');
     mkdirSync(join(root, 'a', 'b'), { recursive: true });
     writeFileSync(join(root, 'a', 'b', 'results.json'), JSON.stringify(results[2]));
@@ -141,7 +213,13 @@ describe('history over a folder store', () => {
   });
 
   it('a result is stored without the password its target URI carried', async () => {
-    const [result] = syntheticResults({ runs: 1, level: 1000, noise: 0.01, seed: 1, label: 'secret' });
+    const [result] = syntheticResults({
+      runs: 1,
+      level: 1000,
+      noise: 0.01,
+      seed: 1,
+      label: 'secret',
+    });
     result.target.uri = 'mongodb://alice:s3cr3t-pw@db.example.net:27017/?authSource=admin';
     const store = new FolderStore(join(dir, 'secret'));
     const { id } = await store.put(result);
@@ -158,7 +236,13 @@ describe('history over a folder store', () => {
     });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('option --store: required');
-    const missing = await runCli(['history', '--store', join(dir, 'nope'), '--out', join(dir, 'nope-out')]);
+    const missing = await runCli([
+      'history',
+      '--store',
+      join(dir, 'nope'),
+      '--out',
+      join(dir, 'nope-out'),
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such folder');
     const p = await runCli(['history', '--store', dir, '--pvalue', '2']);

@@ -11,7 +11,15 @@ function gaussian(prng: Prng): number {
 }
 
 function latency(micros: number, count: number): LatencySummary {
-  return { avg: micros, p50: Math.round(micros * 0.9), p95: Math.round(micros * 2), p99: Math.round(micros * 3), p999: Math.round(micros * 6), max: Math.round(micros * 15), count };
+  return {
+    avg: micros,
+    p50: Math.round(micros * 0.9),
+    p95: Math.round(micros * 2),
+    p99: Math.round(micros * 3),
+    p999: Math.round(micros * 6),
+    max: Math.round(micros * 15),
+    count,
+  };
 }
 
 function step(clients: number, opsPerSec: number, errors = 0): StepResult {
@@ -26,7 +34,11 @@ function step(clients: number, opsPerSec: number, errors = 0): StepResult {
     status: 'ok',
     ops: { reads, writes, errors },
     opsPerSec: { total: opsPerSec, reads: reads / seconds, writes: writes / seconds },
-    peakOpsPerSec: { total: opsPerSec * 1.05, reads: (reads / seconds) * 1.05, writes: (writes / seconds) * 1.05 },
+    peakOpsPerSec: {
+      total: opsPerSec * 1.05,
+      reads: (reads / seconds) * 1.05,
+      writes: (writes / seconds) * 1.05,
+    },
     latencyMicros: { reads: latency(micros, reads), writes: latency(micros * 1.4, writes) },
   });
 }
@@ -65,7 +77,12 @@ export function syntheticResults(o: SyntheticOptions): ResultDocument[] {
       complete: true,
       startedAt,
       finishedAt: new Date(Date.parse(startedAt) + 60_000).toISOString(),
-      target: { uri: 'mongodb://127.0.0.1:27017', topology: 'standalone', serverVersion: '7.0.14', ...(o.testDouble ? { testDouble: true } : {}) },
+      target: {
+        uri: 'mongodb://127.0.0.1:27017',
+        topology: 'standalone',
+        serverVersion: '7.0.14',
+        ...(o.testDouble ? { testDouble: true } : {}),
+      },
       workload: { name: '6to1', ops: [] },
       config: {},
       steps,

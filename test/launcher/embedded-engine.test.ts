@@ -36,7 +36,11 @@ describe('the embedded server at 6.0 (stand-in)', () => {
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-bench-embedded-60-'));
     mongod60 = path.join(dir, 'mongod');
-    fs.writeFileSync(mongod60, `#!/bin/sh\nMONGO_BENCH_FAKE_VERSION=6.0.19 exec "${FAKE_MONGOD}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      mongod60,
+      `#!/bin/sh\nMONGO_BENCH_FAKE_VERSION=6.0.19 exec "${FAKE_MONGOD}" "$@"\n`,
+      { mode: 0o755 },
+    );
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +60,9 @@ describe('the embedded server at 6.0 (stand-in)', () => {
 
   it("replset of 3: every member runs wiredTiger with a third of the host's cache budget", async () => {
     const server = await startEmbedded({ topology: 'replset', replicas: 3, binary: mongod60 });
-    const pids = portsOf(server.uri).flatMap((port) => pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`));
+    const pids = portsOf(server.uri).flatMap((port) =>
+      pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`),
+    );
     try {
       expect(pids).toHaveLength(3);
       expect(server.version).toBe('6.0.19');
@@ -80,7 +86,11 @@ describe("the result's target names the storage engine the server reports", () =
       const server = await startRecordingServer({
         handlers: {
           buildInfo: () => ({ version: '6.0.19', ok: 1 }),
-          serverStatus: () => ({ process: 'mongod', ...(engine ? { storageEngine: { name: engine, persistent: true } } : {}), ok: 1 }),
+          serverStatus: () => ({
+            process: 'mongod',
+            ...(engine ? { storageEngine: { name: engine, persistent: true } } : {}),
+            ok: 1,
+          }),
         },
       });
       const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });

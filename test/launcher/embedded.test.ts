@@ -41,13 +41,16 @@ describeOffline(
       } catch (err) {
         error = err;
       } finally {
-        if (saved.MONGOMS_SYSTEM_BINARY !== undefined) process.env.MONGOMS_SYSTEM_BINARY = saved.MONGOMS_SYSTEM_BINARY;
+        if (saved.MONGOMS_SYSTEM_BINARY !== undefined)
+          process.env.MONGOMS_SYSTEM_BINARY = saved.MONGOMS_SYSTEM_BINARY;
       }
       const elapsed = Date.now() - started;
       process.stdout.write(`embedded offline failure after ${elapsed} ms\n`);
       expect(error).toBeInstanceOf(RunError);
       const message = (error as Error).message;
-      expect(message).toMatch(/^no mongod binary for the embedded MongoDB: mongodb-memory-server could not download https:\/\/\S+ \(\w+; offline\?\)\. Nothing was run\.\n/);
+      expect(message).toMatch(
+        /^no mongod binary for the embedded MongoDB: mongodb-memory-server could not download https:\/\/\S+ \(\w+; offline\?\)\. Nothing was run\.\n/,
+      );
       expect(message).toContain('--uri URI');
       expect(message).toContain('--mongod-bin PATH');
       expect(message).toContain('MONGOMS_SYSTEM_BINARY=/path/to/mongod');
@@ -86,7 +89,9 @@ describe('startEmbedded through mongodb-memory-server with the stand-in mongod',
     const ports = portsOf(server.uri);
     const pids = ports.flatMap((port) => pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`));
     try {
-      expect(server.uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+\/\?replicaSet=\w+$/);
+      expect(server.uri).toMatch(
+        /^mongodb:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+\/\?replicaSet=\w+$/,
+      );
       expect(pids).toHaveLength(3);
       const reply = await helloAt(`mongodb://127.0.0.1:${ports[0]}/?directConnection=true`);
       expect(reply.setName).toBeDefined();

@@ -31,12 +31,24 @@ describeNeeding('mongod', 'launcher with a real mongod', () => {
     const binaries = resolveBinaries({ env: process.env });
     const [port] = await freePorts(1);
     const group = await launchProcesses(
-      [{ name: 'standalone', kind: 'mongod', args: [], host: '127.0.0.1', port, dbPath: path.join(dir, 'db'), logPath: path.join(dir, 'mongod.log') }],
+      [
+        {
+          name: 'standalone',
+          kind: 'mongod',
+          args: [],
+          host: '127.0.0.1',
+          port,
+          dbPath: path.join(dir, 'db'),
+          logPath: path.join(dir, 'mongod.log'),
+        },
+      ],
       { binaries, readyTimeoutMs: 60_000 },
     );
     const pids = group.processes.map((p) => p.pid);
     try {
-      const hello = await withClient(group.processes[0].uri, (c) => c.db('admin').command({ hello: 1 }));
+      const hello = await withClient(group.processes[0].uri, (c) =>
+        c.db('admin').command({ hello: 1 }),
+      );
       expect(hello.isWritablePrimary).toBe(true);
     } finally {
       const report = await group.stop();
@@ -64,16 +76,46 @@ describeNeeding('sharded', 'launcher with real mongod and mongos', () => {
     const [cfgPort, shardPort, mongosPort] = await freePorts(3);
     const group = await launchProcesses(
       [
-        { name: 'config-0', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg'], host: '127.0.0.1', port: cfgPort, dbPath: path.join(dir, 'cfg'), logPath: path.join(dir, 'cfg.log') },
-        { name: 'shard0-0', kind: 'mongod', args: ['--shardsvr', '--replSet', 'sh0'], host: '127.0.0.1', port: shardPort, dbPath: path.join(dir, 'sh0'), logPath: path.join(dir, 'sh0.log') },
+        {
+          name: 'config-0',
+          kind: 'mongod',
+          args: ['--configsvr', '--replSet', 'cfg'],
+          host: '127.0.0.1',
+          port: cfgPort,
+          dbPath: path.join(dir, 'cfg'),
+          logPath: path.join(dir, 'cfg.log'),
+        },
+        {
+          name: 'shard0-0',
+          kind: 'mongod',
+          args: ['--shardsvr', '--replSet', 'sh0'],
+          host: '127.0.0.1',
+          port: shardPort,
+          dbPath: path.join(dir, 'sh0'),
+          logPath: path.join(dir, 'sh0.log'),
+        },
       ],
       { binaries, readyTimeoutMs: 60_000 },
     );
     try {
-      await initiateAndWaitForPrimary(group.processes[0].uri, { _id: 'cfg', configsvr: true, members: [{ _id: 0, host: `127.0.0.1:${cfgPort}` }] });
-      await initiateAndWaitForPrimary(group.processes[1].uri, { _id: 'sh0', members: [{ _id: 0, host: `127.0.0.1:${shardPort}` }] });
+      await initiateAndWaitForPrimary(group.processes[0].uri, {
+        _id: 'cfg',
+        configsvr: true,
+        members: [{ _id: 0, host: `127.0.0.1:${cfgPort}` }],
+      });
+      await initiateAndWaitForPrimary(group.processes[1].uri, {
+        _id: 'sh0',
+        members: [{ _id: 0, host: `127.0.0.1:${shardPort}` }],
+      });
       const [mongos] = await group.launch([
-        { name: 'mongos-0', kind: 'mongos', args: ['--configdb', `cfg/127.0.0.1:${cfgPort}`], host: '127.0.0.1', port: mongosPort, logPath: path.join(dir, 'mongos.log') },
+        {
+          name: 'mongos-0',
+          kind: 'mongos',
+          args: ['--configdb', `cfg/127.0.0.1:${cfgPort}`],
+          host: '127.0.0.1',
+          port: mongosPort,
+          logPath: path.join(dir, 'mongos.log'),
+        },
       ]);
       const shards = await withClient(mongos.uri, async (c) => {
         await c.db('admin').command({ addShard: `sh0/127.0.0.1:${shardPort}` });
@@ -84,7 +126,9 @@ describeNeeding('sharded', 'launcher with real mongod and mongos', () => {
       const pids = group.processes.map((p) => p.pid);
       const report = await group.stop();
       const mongosStarted = group.processes.some((p) => p.kind === 'mongos');
-      expect(report.map((r) => r.name)).toEqual(mongosStarted ? ['mongos-0', 'shard0-0', 'config-0'] : ['shard0-0', 'config-0']);
+      expect(report.map((r) => r.name)).toEqual(
+        mongosStarted ? ['mongos-0', 'shard0-0', 'config-0'] : ['shard0-0', 'config-0'],
+      );
       expectGone(pids);
       fs.rmSync(dir, { recursive: true, force: true });
     }

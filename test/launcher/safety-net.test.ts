@@ -26,10 +26,20 @@ describe('process exit safety net', () => {
   it('kills launched processes when Node dies of an uncaught exception without stop()', async () => {
     const dir = tempDir('safety');
     const [port] = await freePorts(1);
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(__dirname, 'fixtures', 'crash-after-launch.ts'), String(port), path.join(dir, 'db')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--require',
+        'tsx/cjs',
+        path.join(__dirname, 'fixtures', 'crash-after-launch.ts'),
+        String(port),
+        path.join(dir, 'db'),
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -41,7 +51,8 @@ describe('process exit safety net', () => {
       const { pids } = JSON.parse(stdout.trim()) as { pids: number[] };
       expect(pids).toHaveLength(1);
       const deadline = Date.now() + 10_000;
-      while (stillRunning(pids[0]) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (stillRunning(pids[0]) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(stillRunning(pids[0])).toBe(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,12 @@ describe('consistent reads (MOST): a lookup for a document not yet written count
       looked.push(id);
       return written.has(id);
     });
-    expect(tally).toEqual({ hits: 60, misses: 40, errors: 0, missedSample: [100, 99, 98, 97, 96, 95, 94, 93, 92, 91] });
+    expect(tally).toEqual({
+      hits: 60,
+      misses: 40,
+      errors: 0,
+      missedSample: [100, 99, 98, 97, 96, 95, 94, 93, 92, 91],
+    });
     expect(consistentShare(tally)).toBe(0.6);
     expect(looked.sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   });
@@ -33,24 +38,45 @@ describeNeeding('crud', 'consistent reads against the CRUD test server', () => {
     client = await new MongoClient(crudUri(), { serverSelectionTimeoutMS: 5000 }).connect();
   });
   afterAll(async () => {
-    await client?.db(db).dropDatabase().catch(() => undefined);
+    await client
+      ?.db(db)
+      .dropDatabase()
+      .catch(() => undefined);
     await client?.close();
   });
 
   it('half the documents written: readers going N..1 find exactly that half', async () => {
     const coll = client.db(db).collection<{ _id: number; v: string }>('half');
     await coll.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i + 1, v: 'x' })));
-    const tally = await readDescending(100, 4, async (id) => (await coll.findOne({ _id: id })) !== null);
+    const tally = await readDescending(
+      100,
+      4,
+      async (id) => (await coll.findOne({ _id: id })) !== null,
+    );
     expect(tally.hits).toBe(50);
     expect(tally.misses).toBe(50);
     expect(tally.missedSample[0]).toBe(100);
     expect(consistentShare(tally)).toBe(0.5);
   });
 
-  const params: MostParams = { docs: 1024, docSize: 1024, batchSize: 64, writers: 1, readers: 2, readStart: 'after-writes', randomSeed: 3 };
+  const params: MostParams = {
+    docs: 1024,
+    docSize: 1024,
+    batchSize: 64,
+    writers: 1,
+    readers: 2,
+    readStart: 'after-writes',
+    randomSeed: 3,
+  };
 
   it('readers racing the writers (read-start with-writes) miss the documents not yet written', async () => {
-    const m = await runMost(client, db, 'race', { ...params, readStart: 'with-writes' }, { writeConcern: { w: 1 }, capped: false });
+    const m = await runMost(
+      client,
+      db,
+      'race',
+      { ...params, readStart: 'with-writes' },
+      { writeConcern: { w: 1 }, capped: false },
+    );
     expect(m.docsWritten).toBe(1024);
     expect(m.reads.hits + m.reads.misses).toBe(1024);
     expect(m.reads.misses).toBeGreaterThan(0);

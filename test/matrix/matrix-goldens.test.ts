@@ -19,7 +19,8 @@ const GOLDENS = join(__dirname, 'goldens');
 const CAPTURE = process.env.MATRIX_GOLDENS_CAPTURE === '1';
 const FILES = ['summary.md', 'results.csv'] as const;
 
-const readDoc = (dir: string) => JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as MatrixDocument;
+const readDoc = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as MatrixDocument;
 
 /** What any run of the same matrix on the same kind of server must repeat. */
 function stableShape(doc: MatrixDocument) {
@@ -34,7 +35,9 @@ function stableShape(doc: MatrixDocument) {
     scaleApplied: doc.scaleApplied,
     parameters: doc.parameters,
     measures: doc.measures,
-    notes: doc.notes.map((n) => n.replace(/mongodb:\/\/[^ ;)]+/g, 'URI').replace(/\d+ MiB/g, 'N MiB')),
+    notes: doc.notes.map((n) =>
+      n.replace(/mongodb:\/\/[^ ;)]+/g, 'URI').replace(/\d+ MiB/g, 'N MiB'),
+    ),
     rows: doc.rows.map((r) => ({
       label: r.label,
       description: r.description,
@@ -52,9 +55,48 @@ function stableShape(doc: MatrixDocument) {
 }
 
 const PRESETS: Array<{ preset: string; args: () => string[] }> = [
-  { preset: 'most', args: () => ['--uri', crudUri(), '--docs', '64', '--doc-size', '1024', '--batch-size', '16', '--writers', '2', '--readers', '2', '--db', 'mb_golden_most'] },
-  { preset: 'write-concern-latency', args: () => ['--uri', crudUri(), '--inserts', '10', '--db', 'mb_golden_wcl'] },
-  { preset: 'softlayer', args: () => ['--uri', crudUri(), '--docs', '20', '--doc-size', '4096', '--max-clients', '2', '--seconds', '1', '--warmup', '0', '--db', 'mb_golden_sl'] },
+  {
+    preset: 'most',
+    args: () => [
+      '--uri',
+      crudUri(),
+      '--docs',
+      '64',
+      '--doc-size',
+      '1024',
+      '--batch-size',
+      '16',
+      '--writers',
+      '2',
+      '--readers',
+      '2',
+      '--db',
+      'mb_golden_most',
+    ],
+  },
+  {
+    preset: 'write-concern-latency',
+    args: () => ['--uri', crudUri(), '--inserts', '10', '--db', 'mb_golden_wcl'],
+  },
+  {
+    preset: 'softlayer',
+    args: () => [
+      '--uri',
+      crudUri(),
+      '--docs',
+      '20',
+      '--doc-size',
+      '4096',
+      '--max-clients',
+      '2',
+      '--seconds',
+      '1',
+      '--warmup',
+      '0',
+      '--db',
+      'mb_golden_sl',
+    ],
+  },
 ];
 
 let out: string;
@@ -72,13 +114,24 @@ async function checkAgainstGolden(preset: string, dir: string): Promise<void> {
   expect(stableShape(readDoc(dir))).toEqual(stableShape(readDoc(golden)));
   const rendered = join(out, `${preset}-rendered`);
   await writeMatrixReport(readDoc(golden), rendered);
-  for (const file of FILES) expect(readFileSync(join(rendered, file), 'utf8')).toBe(readFileSync(join(golden, file), 'utf8'));
+  for (const file of FILES)
+    expect(readFileSync(join(rendered, file), 'utf8')).toBe(
+      readFileSync(join(golden, file), 'utf8'),
+    );
 }
 
 describeNeeding('crud', 'matrix goldens on the CRUD test server', () => {
   it.each(PRESETS)('$preset: summary.md and results.csv as kept', async ({ preset, args }) => {
     const dir = join(out, preset);
-    const r = await runCli(['matrix', '--preset', preset, ...args(), '--test-double', '--out', dir]);
+    const r = await runCli([
+      'matrix',
+      '--preset',
+      preset,
+      ...args(),
+      '--test-double',
+      '--out',
+      dir,
+    ]);
     expect(r.code).toBe(0);
     await checkAgainstGolden(preset, dir);
   });
@@ -89,8 +142,30 @@ describeNeeding('recording', 'matrix goldens on the fake sharded cluster', () =>
     const cluster = await startFakeShardedCluster({ shards: 3 });
     const dir = join(out, 'presplit-import');
     try {
-      const tiny = ['--docs', '640', '--doc-size', '200', '--batch-size', '128', '--writers', '2', '--sample-interval', '100'];
-      const r = await runCli(['matrix', '--preset', 'presplit-import', '--uri', cluster.mongos.uri, '--setup', '--test-double', ...tiny, '--out', dir]);
+      const tiny = [
+        '--docs',
+        '640',
+        '--doc-size',
+        '200',
+        '--batch-size',
+        '128',
+        '--writers',
+        '2',
+        '--sample-interval',
+        '100',
+      ];
+      const r = await runCli([
+        'matrix',
+        '--preset',
+        'presplit-import',
+        '--uri',
+        cluster.mongos.uri,
+        '--setup',
+        '--test-double',
+        ...tiny,
+        '--out',
+        dir,
+      ]);
       expect(r.code).toBe(0);
       await checkAgainstGolden('presplit-import', dir);
     } finally {

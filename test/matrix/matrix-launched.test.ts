@@ -23,8 +23,18 @@ import { commandLog, Finished, runCli as runCliChild } from '../support/cli-chil
 import { FAKE_BIN, freePortRange, leftovers, tempDir } from '../support/processes';
 
 /** `mongo-bench matrix <args>` as a child process (see test/support/cli-child.ts). */
-function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void, guardMs = 50_000): Promise<Finished> {
-  return runCliChild(['matrix', ...args], { env, onStderr: onOutput, guardMs, guardSignal: 'SIGTERM' });
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onOutput?: (stderr: string, child: ChildProcess) => void,
+  guardMs = 50_000,
+): Promise<Finished> {
+  return runCliChild(['matrix', ...args], {
+    env,
+    onStderr: onOutput,
+    guardMs,
+    guardSignal: 'SIGTERM',
+  });
 }
 
 interface RecordedLine {
@@ -40,13 +50,18 @@ function recorded(dir: string): Map<number, { kind: string; lines: RecordedLine[
   const byPort = new Map<number, { kind: string; lines: RecordedLine[] }>();
   for (const f of fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl'))) {
     const [kind, port] = f.replace('.jsonl', '').split('-');
-    const lines = fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RecordedLine);
+    const lines = fs
+      .readFileSync(path.join(dir, f), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RecordedLine);
     byPort.set(Number(port), { kind, lines });
   }
   return byPort;
 }
 
-const readMatrix = (out: string) => JSON.parse(fs.readFileSync(path.join(out, 'matrix.json'), 'utf8')) as MatrixDocument;
+const readMatrix = (out: string) =>
+  JSON.parse(fs.readFileSync(path.join(out, 'matrix.json'), 'utf8')) as MatrixDocument;
 
 async function inProcess(...args: string[]) {
   return runCliInProcess(['matrix', ...args]);
@@ -64,7 +79,25 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     const out = path.join(work, 'rs-out');
     const record = path.join(work, 'rs-record');
     const r = await runCli(
-      ['--preset', 'write-concern-latency', '--topology', 'replset', '--replicas', '3', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--inserts', '5', '--rounds', '1', '--test-double', '--out', out],
+      [
+        '--preset',
+        'write-concern-latency',
+        '--topology',
+        'replset',
+        '--replicas',
+        '3',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--inserts',
+        '5',
+        '--rounds',
+        '1',
+        '--test-double',
+        '--out',
+        out,
+      ],
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
     );
     expect(r.stderr).not.toContain('unexpected error');
@@ -73,24 +106,46 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     // The matrix saw the launched replica set, so the REPLICA_SAFE rows ran.
     const doc = readMatrix(out);
     expect(doc.complete).toBe(true);
-    expect(doc.capabilities.topology).toMatchObject({ kind: 'replicaSet', setName: 'rs0', dataMembers: 3 });
+    expect(doc.capabilities.topology).toMatchObject({
+      kind: 'replicaSet',
+      setName: 'rs0',
+      dataMembers: 3,
+    });
     const row = (label: string) => doc.rows.find((x) => x.label === label)!;
-    for (const label of ['w:1', 'j:true', 'w:2', 'w:3']) expect({ label, status: row(label).status, inserts: row(label).measures.inserts }).toEqual({ label, status: 'ok', inserts: 5 });
+    for (const label of ['w:1', 'j:true', 'w:2', 'w:3'])
+      expect({ label, status: row(label).status, inserts: row(label).measures.inserts }).toEqual({
+        label,
+        status: 'ok',
+        inserts: 5,
+      });
     for (const x of doc.rows) expect(x.reason ?? '').not.toContain('standalone');
     // The stand-ins drop w:0 writes: the probe says so and the row is skipped with that reason.
-    expect(row('w:0')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('was not applied within') });
-    expect(doc.notes.join('\n')).toContain('Target: a local replset-3 cluster launched from the setup plan');
+    expect(row('w:0')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('was not applied within'),
+    });
+    expect(doc.notes.join('\n')).toContain(
+      'Target: a local replset-3 cluster launched from the setup plan',
+    );
 
     // The primary (the member that took replSetInitiate) received the inserts with w:2 and w:3.
     const servers = recorded(record);
     expect([...servers.keys()].sort()).toEqual([basePort, basePort + 1, basePort + 2]);
     const primary = servers.get(basePort)!;
-    expect(primary.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({ replSetInitiate: { _id: 'rs0' } });
-    const insertW = primary.lines.filter((l) => l.name === 'insert' && l.body?.insert === 'insertTest').map((l) => JSON.stringify((l.body?.writeConcern as { w?: unknown } | undefined)?.w));
+    expect(primary.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({
+      replSetInitiate: { _id: 'rs0' },
+    });
+    const insertW = primary.lines
+      .filter((l) => l.name === 'insert' && l.body?.insert === 'insertTest')
+      .map((l) => JSON.stringify((l.body?.writeConcern as { w?: unknown } | undefined)?.w));
     expect(insertW.filter((w) => w === '2')).toHaveLength(5);
     expect(insertW.filter((w) => w === '3')).toHaveLength(5);
     // Stopped at the end: each stand-in recorded the SIGTERM the launcher sent (its last commands may be flushed after it).
-    for (const [port, s] of servers) expect({ port, stoppedBy: s.lines.find((l) => l.event)?.event }).toEqual({ port, stoppedBy: 'SIGTERM' });
+    for (const [port, s] of servers)
+      expect({ port, stoppedBy: s.lines.find((l) => l.event)?.event }).toEqual({
+        port,
+        stoppedBy: 'SIGTERM',
+      });
 
     // command-log.txt: launch, initiate, connect, the configurations, then the stops, in that order.
     const log = commandLog(out);
@@ -116,8 +171,35 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     const out = path.join(work, 'sharded-out');
     const record = path.join(work, 'sharded-record');
     const r = await runCli(
-      ['--preset', 'presplit-import', '--topology', 'sharded', '--shards', '2', '--replicas', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir,
-        '--docs', '256', '--doc-size', '200', '--batch-size', '128', '--writers', '2', '--sample-interval', '100', '--test-double', '--out', out],
+      [
+        '--preset',
+        'presplit-import',
+        '--topology',
+        'sharded',
+        '--shards',
+        '2',
+        '--replicas',
+        '1',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--docs',
+        '256',
+        '--doc-size',
+        '200',
+        '--batch-size',
+        '128',
+        '--writers',
+        '2',
+        '--sample-interval',
+        '100',
+        '--test-double',
+        '--out',
+        out,
+      ],
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
     );
     expect(r.stderr).not.toContain('option --setup');
@@ -129,25 +211,54 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     expect(doc.rows.map((x) => x.status)).toEqual(['ok', 'ok', 'ok']);
     // The matrix's own plan stops at addShard; the ways' sharding is in each row's log.
     const log = commandLog(out);
-    const applied = log.filter((l) => / apply /.test(l)).map((l) => Object.keys(JSON.parse(/ apply \S+ \S+ \S+ (\{.*\}) -> ok/.exec(l)![1]) as object)[0]);
-    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard']);
+    const applied = log
+      .filter((l) => / apply /.test(l))
+      .map(
+        (l) =>
+          Object.keys(JSON.parse(/ apply \S+ \S+ \S+ (\{.*\}) -> ok/.exec(l)![1]) as object)[0],
+      );
+    expect(applied).toEqual([
+      'replSetInitiate',
+      'replSetInitiate',
+      'replSetInitiate',
+      'addShard',
+      'addShard',
+    ]);
     // Each way drops the collection first (its sharding metadata goes with it), so each applies its own shardCollection.
-    const rowLog = (i: number) => fs.readFileSync(path.join(out, doc.rows[i].resultFile!.replace(/[^/]+$/, 'command-log.txt')), 'utf8');
-    const shardedWith = (i: number) => /\] apply .*? (\{"shardCollection".*\}) -> ok/.exec(rowLog(i))?.[1];
+    const rowLog = (i: number) =>
+      fs.readFileSync(
+        path.join(out, doc.rows[i].resultFile!.replace(/[^/]+$/, 'command-log.txt')),
+        'utf8',
+      );
+    const shardedWith = (i: number) =>
+      /\] apply .*? (\{"shardCollection".*\}) -> ok/.exec(rowLog(i))?.[1];
     expect([0, 1, 2].map((i) => JSON.parse(shardedWith(i) ?? 'null') as unknown)).toEqual(
-      [{ g: 1 }, { g: 1 }, { _id: 'hashed' }].map((key) => ({ shardCollection: 'mongo_bench_matrix.presplit_import', key })),
+      [{ g: 1 }, { g: 1 }, { _id: 'hashed' }].map((key) => ({
+        shardCollection: 'mongo_bench_matrix.presplit_import',
+        key,
+      })),
     );
     // Chunks after each way, from config.chunks: one on the primary shard; one per shard after the pre-split; hashed: spread over both.
     const chunksAfter = doc.rows.map((x) => x.details?.chunksAfter as Record<string, number>);
-    expect(chunksAfter.slice(0, 2)).toEqual([{ shard0: 1, shard1: 0 }, { shard0: 1, shard1: 1 }]);
+    expect(chunksAfter.slice(0, 2)).toEqual([
+      { shard0: 1, shard1: 0 },
+      { shard0: 1, shard1: 1 },
+    ]);
     expect(Object.values(chunksAfter[2]).every((n) => n > 0)).toBe(true);
     // The stand-ins answer serverStatus without opcounters and store no documents (the mongos does not
     // route the inserts to the shards), so every counter reading is a gap: only the client's count is real here.
     // Per-shard counting is tested with test/experiments/presplit-import/fake-sharded-cluster.ts.
-    for (const x of doc.rows) expect(x.details).toMatchObject({ insertedDocs: 256, targetDocs: 256 });
+    for (const x of doc.rows)
+      expect(x.details).toMatchObject({ insertedDocs: 256, targetDocs: 256 });
     // Stop order: mongos first, the config server last.
-    expect(log.filter((l) => /stopped \S+ \(pid/.test(l)).map((l) => /stopped (\S+)/.exec(l)![1])).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
-    for (const [port, s] of recorded(record)) expect({ port, stoppedBy: s.lines.find((l) => l.event)?.event }).toEqual({ port, stoppedBy: 'SIGTERM' });
+    expect(
+      log.filter((l) => /stopped \S+ \(pid/.test(l)).map((l) => /stopped (\S+)/.exec(l)![1]),
+    ).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
+    for (const [port, s] of recorded(record))
+      expect({ port, stoppedBy: s.lines.find((l) => l.event)?.event }).toEqual({
+        port,
+        stoppedBy: 'SIGTERM',
+      });
   }, 60_000);
 
   it('SIGINT during a configuration: what finished is kept (complete: false), every process stopped, exit 130', async () => {
@@ -156,7 +267,25 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     const out = path.join(work, 'sigint-out');
     let sent = false;
     const r = await runCli(
-      ['--preset', 'write-concern-latency', '--topology', 'replset', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--inserts', '20000', '--rounds', '1', '--test-double', '--out', out],
+      [
+        '--preset',
+        'write-concern-latency',
+        '--topology',
+        'replset',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--inserts',
+        '20000',
+        '--rounds',
+        '1',
+        '--test-double',
+        '--out',
+        out,
+      ],
       {},
       (stderr, child) => {
         // Only the CLI gets the signal: it must stop its children itself.
@@ -185,7 +314,23 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     const out = path.join(work, 'sigterm-out');
     let sent = false;
     const r = await runCli(
-      ['--preset', 'write-concern-latency', '--topology', 'sharded', '--shards', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--test-double', '--out', out],
+      [
+        '--preset',
+        'write-concern-latency',
+        '--topology',
+        'sharded',
+        '--shards',
+        '1',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--test-double',
+        '--out',
+        out,
+      ],
       {},
       (stderr, child) => {
         if (!sent && stderr.includes('launch: starting 2 mongods')) {
@@ -196,7 +341,9 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
     );
     expect(sent).toBe(true);
     expect(r.code).toBe(143);
-    expect(r.stderr).toContain('interrupted (SIGTERM) while starting the target: nothing was measured');
+    expect(r.stderr).toContain(
+      'interrupted (SIGTERM) while starting the target: nothing was measured',
+    );
     expect(leftovers(dataDir)).toEqual([]);
     expect(fs.existsSync(path.join(out, 'matrix.json'))).toBe(false);
   }, 60_000);
@@ -205,7 +352,21 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
 describe('matrix --dry-run: the configurations, the target, what would be launched; nothing starts', () => {
   it('replset 3 with --bin-dir: the processes and the initiate step; no row is predicted skipped as standalone', async () => {
     const out = path.join(work, 'dry-rs');
-    const r = await inProcess('--preset', 'most', '--topology', 'replset', '--replicas', '3', '--bin-dir', FAKE_BIN, '--base-port', '1', '--out', out, '--dry-run');
+    const r = await inProcess(
+      '--preset',
+      'most',
+      '--topology',
+      'replset',
+      '--replicas',
+      '3',
+      '--bin-dir',
+      FAKE_BIN,
+      '--base-port',
+      '1',
+      '--out',
+      out,
+      '--dry-run',
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('a local replset-3 cluster launched from the setup plan');
     expect(r.stdout).toMatch(/rs0-2 +127\.0\.0\.1:3 /);
@@ -220,12 +381,26 @@ describe('matrix --dry-run: the configurations, the target, what would be launch
   it('the embedded default: a standalone, whose replica-set rows are predicted skipped with the reason', async () => {
     const r = await inProcess('--preset', 'write-concern-latency', '--dry-run');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('embedded MongoDB (mongodb-memory-server): a standalone on 127.0.0.1');
-    expect(r.stdout).toContain('would be skipped: w:2 needs a replica set with at least 2 data-bearing members; the target is a standalone');
+    expect(r.stdout).toContain(
+      'embedded MongoDB (mongodb-memory-server): a standalone on 127.0.0.1',
+    );
+    expect(r.stdout).toContain(
+      'would be skipped: w:2 needs a replica set with at least 2 data-bearing members; the target is a standalone',
+    );
   });
 
   it('presplit-import on a launched sharded cluster: --setup implied, the plan stops at addShard', async () => {
-    const r = await inProcess('--preset', 'presplit-import', '--topology', 'sharded', '--shards', '3', '--bin-dir', FAKE_BIN, '--dry-run');
+    const r = await inProcess(
+      '--preset',
+      'presplit-import',
+      '--topology',
+      'sharded',
+      '--shards',
+      '3',
+      '--bin-dir',
+      FAKE_BIN,
+      '--dry-run',
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('a local sharded-3x1 cluster');
     expect(r.stdout).toContain('--setup is implied');
@@ -236,12 +411,27 @@ describe('matrix --dry-run: the configurations, the target, what would be launch
 
 describe('matrix target options: bad input exits 2 before anything starts', () => {
   it.each([
-    [['--preset', 'most', '--uri', 'mongodb://127.0.0.1:1', '--topology', 'replset'], 'option --topology: does not apply with --uri'],
-    [['--preset', 'most', '--uri', 'mongodb://127.0.0.1:1', '--bin-dir', FAKE_BIN], 'option --bin-dir: does not apply with --uri'],
-    [['--preset', 'most', '--replicas', '3'], 'option --replicas: only applies to --topology replset or sharded'],
-    [['--preset', 'most', '--topology', 'ring'], 'option --topology: must be one of standalone, replset, sharded'],
+    [
+      ['--preset', 'most', '--uri', 'mongodb://127.0.0.1:1', '--topology', 'replset'],
+      'option --topology: does not apply with --uri',
+    ],
+    [
+      ['--preset', 'most', '--uri', 'mongodb://127.0.0.1:1', '--bin-dir', FAKE_BIN],
+      'option --bin-dir: does not apply with --uri',
+    ],
+    [
+      ['--preset', 'most', '--replicas', '3'],
+      'option --replicas: only applies to --topology replset or sharded',
+    ],
+    [
+      ['--preset', 'most', '--topology', 'ring'],
+      'option --topology: must be one of standalone, replset, sharded',
+    ],
     [['--preset', 'presplit-import'], 'option --topology: presplit-import needs a sharded cluster'],
-    [['--preset', 'presplit-import', '--topology', 'replset', '--bin-dir', FAKE_BIN], 'presplit-import needs a sharded cluster (its rows would all be skipped on a replset)'],
+    [
+      ['--preset', 'presplit-import', '--topology', 'replset', '--bin-dir', FAKE_BIN],
+      'presplit-import needs a sharded cluster (its rows would all be skipped on a replset)',
+    ],
   ])('%j', async (args, message) => {
     const r = await inProcess(...args);
     expect(r.code).toBe(2);
@@ -251,30 +441,71 @@ describe('matrix target options: bad input exits 2 before anything starts', () =
 
 const realMongod = availability('mongod');
 const describeOffline = realMongod.ok ? describe.skip : describe;
-describeOffline(`matrix with no --uri and no mongod${realMongod.ok ? ' [skipped: a real mongod is available here, so the embedded default does not fail]' : ''}`, () => {
-  it('fails within 30 s (exit 1) naming --uri, --mongod-bin and MONGOMS_SYSTEM_BINARY, and writes nothing', async () => {
-    const out = path.join(work, 'offline');
-    const started = Date.now();
-    const r = await inProcess('--preset', 'write-concern-latency', '--out', out);
-    const seconds = (Date.now() - started) / 1000;
-    process.stdout.write(`matrix embedded default offline: failed after ${seconds.toFixed(1)} s\n`);
-    expect(r.code).toBe(1);
-    expect(seconds).toBeLessThan(30);
-    for (const text of ['no mongod binary for the embedded MongoDB', 'Nothing was run', '--uri URI', '--mongod-bin PATH', 'MONGOMS_SYSTEM_BINARY=/path/to/mongod']) expect(r.stderr).toContain(text);
-    expect(fs.existsSync(out)).toBe(false);
-  }, 40_000);
-});
+describeOffline(
+  `matrix with no --uri and no mongod${realMongod.ok ? ' [skipped: a real mongod is available here, so the embedded default does not fail]' : ''}`,
+  () => {
+    it('fails within 30 s (exit 1) naming --uri, --mongod-bin and MONGOMS_SYSTEM_BINARY, and writes nothing', async () => {
+      const out = path.join(work, 'offline');
+      const started = Date.now();
+      const r = await inProcess('--preset', 'write-concern-latency', '--out', out);
+      const seconds = (Date.now() - started) / 1000;
+      process.stdout.write(
+        `matrix embedded default offline: failed after ${seconds.toFixed(1)} s\n`,
+      );
+      expect(r.code).toBe(1);
+      expect(seconds).toBeLessThan(30);
+      for (const text of [
+        'no mongod binary for the embedded MongoDB',
+        'Nothing was run',
+        '--uri URI',
+        '--mongod-bin PATH',
+        'MONGOMS_SYSTEM_BINARY=/path/to/mongod',
+      ])
+        expect(r.stderr).toContain(text);
+      expect(fs.existsSync(out)).toBe(false);
+    }, 40_000);
+  },
+);
 
 describeNeeding('replset', 'matrix on a launched replica set of real mongods', () => {
   it('most, tiny: w:2, w:3 and secondary reads run on a 3-member replica set; everything stopped', async () => {
     const basePort = await freePortRange(3);
     const dataDir = path.join(work, 'real-rs-data');
     const out = path.join(work, 'real-rs-out');
-    const r = await runCli(['--preset', 'most', '--topology', 'replset', '--replicas', '3', '--mongod-bin', mongodBinary(), '--base-port', String(basePort), '--data-dir', dataDir, '--docs', '512', '--doc-size', '1024', '--writers', '2', '--readers', '2', '--out', out], {}, undefined, 280_000);
+    const r = await runCli(
+      [
+        '--preset',
+        'most',
+        '--topology',
+        'replset',
+        '--replicas',
+        '3',
+        '--mongod-bin',
+        mongodBinary(),
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--docs',
+        '512',
+        '--doc-size',
+        '1024',
+        '--writers',
+        '2',
+        '--readers',
+        '2',
+        '--out',
+        out,
+      ],
+      {},
+      undefined,
+      280_000,
+    );
     expect(r.code).toBe(0);
     const doc = readMatrix(out);
     expect(doc.capabilities.topology).toMatchObject({ kind: 'replicaSet', dataMembers: 3 });
-    for (const x of doc.rows.filter((row) => /REPLICA_SAFE|secondary/.test(row.label))) expect({ label: x.label, status: x.status }).toEqual({ label: x.label, status: 'ok' });
+    for (const x of doc.rows.filter((row) => /REPLICA_SAFE|secondary/.test(row.label)))
+      expect({ label: x.label, status: x.status }).toEqual({ label: x.label, status: 'ok' });
     expect(leftovers(dataDir)).toEqual([]);
   }, 300_000);
 });

@@ -1,4 +1,10 @@
-import { MIN_TREND_POINTS, NOT_TESTABLE_MESSAGE, senSlope, steadyForWarmup, trendTest } from '../../lib/metrics/steadiness';
+import {
+  MIN_TREND_POINTS,
+  NOT_TESTABLE_MESSAGE,
+  senSlope,
+  steadyForWarmup,
+  trendTest,
+} from '../../lib/metrics/steadiness';
 import { Prng } from '../../lib/workload/language/prng';
 
 /** A standard normal draw (Box-Muller) from the seeded PRNG. */
@@ -23,7 +29,14 @@ function ar1(rng: Prng, n: number, mean: number, phi: number, cv: number): numbe
 describe('trendTest', () => {
   it('is not testable below 5 points, and says so', () => {
     const t = trendTest([1, 2, 3, 4]);
-    expect(t).toEqual({ n: 4, testable: false, pValue: null, senSlope: null, changePercent: null, trending: false });
+    expect(t).toEqual({
+      n: 4,
+      testable: false,
+      pValue: null,
+      senSlope: null,
+      changePercent: null,
+      trending: false,
+    });
     expect(MIN_TREND_POINTS).toBe(5);
     expect(NOT_TESTABLE_MESSAGE).toBe('steadiness not testable (n < 5)');
   });
@@ -71,7 +84,7 @@ describe('trendTest', () => {
     expect(trendTest(small, { alpha: 1e-30, minChangePercent: 1 }).trending).toBe(false);
   });
 
-  it('flags a warming-up series (the JVM double\'s 1,148 ... 8,805 ops/s trials) and signs the change', () => {
+  it("flags a warming-up series (the JVM double's 1,148 ... 8,805 ops/s trials) and signs the change", () => {
     const t = trendTest([1148, 2690, 4027, 5123, 8805]);
     expect(t.trending).toBe(true);
     expect(t.changePercent!).toBeGreaterThan(100);
@@ -119,7 +132,8 @@ describe('steadyForWarmup', () => {
   });
 
   it('is steady only when the slope is shown within +/- 1% of the median per point', () => {
-    const rising = (perPoint: number): number[] => Array.from({ length: 10 }, (_, i) => 1000 + perPoint * i);
+    const rising = (perPoint: number): number[] =>
+      Array.from({ length: 10 }, (_, i) => 1000 + perPoint * i);
     expect(steadyForWarmup(rising(9))).toBe(true); // ~0.88% of the median per point
     expect(steadyForWarmup(rising(12))).toBe(false); // ~1.1%
     expect(steadyForWarmup(rising(-12))).toBe(false);
@@ -127,7 +141,10 @@ describe('steadyForWarmup', () => {
   });
 
   it('judges only the last window', () => {
-    const warming = [...Array.from({ length: 20 }, (_, i) => 100 + i * 50), ...Array(10).fill(1100)];
+    const warming = [
+      ...Array.from({ length: 20 }, (_, i) => 100 + i * 50),
+      ...Array(10).fill(1100),
+    ];
     expect(steadyForWarmup(warming)).toBe(true);
     expect(steadyForWarmup(warming.slice(0, 25))).toBe(false);
     expect(steadyForWarmup(warming.slice(0, 25), { window: 3 })).toBe(true);

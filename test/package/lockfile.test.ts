@@ -13,7 +13,9 @@ interface LockedPackage {
 }
 
 function lockedPackages(): Record<string, LockedPackage> {
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockedPackage>;
+  };
   return lock.packages;
 }
 
@@ -38,11 +40,13 @@ test('package-lock.json lists every optional dependency of every locked package 
   }
   expect(missing).toEqual([]);
   // the platforms a user is most likely on, named so a partial lock is easy to read in the failure
-  expect(Object.keys(packages)).toEqual(expect.arrayContaining([
-    'node_modules/@napi-rs/canvas-darwin-arm64',
-    'node_modules/@napi-rs/canvas-win32-x64-msvc',
-    'node_modules/@swc/core-darwin-arm64',
-  ]));
+  expect(Object.keys(packages)).toEqual(
+    expect.arrayContaining([
+      'node_modules/@napi-rs/canvas-darwin-arm64',
+      'node_modules/@napi-rs/canvas-win32-x64-msvc',
+      'node_modules/@swc/core-darwin-arm64',
+    ]),
+  );
 });
 
 test('.ci/run installs with npm ci (reproducible, never rewrites the lock)', () => {

@@ -6,7 +6,15 @@
  * switch to it), for run's --out and --store, report, capture and matrix.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli';
@@ -40,7 +48,7 @@ describe('bad output paths are refused before anything connects (exit 2, within 
     return run;
   };
 
-  it('run --out under /proc (Node\'s recursive mkdir never returns there)', async () => {
+  it("run --out under /proc (Node's recursive mkdir never returns there)", async () => {
     await refused([...RUN, '--out', '/proc/mongo-bench-out/run'], '/proc/mongo-bench-out');
     expect(existsSync('/proc/mongo-bench-out')).toBe(false);
   });
@@ -52,7 +60,10 @@ describe('bad output paths are refused before anything connects (exit 2, within 
 
   it('run --store: a folder under a file or /proc, before the run (not after it)', async () => {
     const out = join(dir, 'store-run');
-    const run = await refused([...RUN, '--out', out, '--store', join(file, 'store')], 'option --store');
+    const run = await refused(
+      [...RUN, '--out', out, '--store', join(file, 'store')],
+      'option --store',
+    );
     expect(run.stderr).toContain(file);
     await refused([...RUN, '--out', out, '--store', '/proc/mongo-bench-store'], 'option --store');
     expect(existsSync(join(out, 'results.json'))).toBe(false);
@@ -60,27 +71,65 @@ describe('bad output paths are refused before anything connects (exit 2, within 
   });
 
   it('report into an unwritable folder names the folder, not a temp file', async () => {
-    const run = await refused(['report', FIXTURE, '--out', '/proc/mongo-bench-report'], '/proc/mongo-bench-report');
+    const run = await refused(
+      ['report', FIXTURE, '--out', '/proc/mongo-bench-report'],
+      '/proc/mongo-bench-report',
+    );
     expect(run.stderr).not.toContain('.tmp');
     await refused(['report', FIXTURE, '--out', join(file, 'report')], file);
   });
 
   it('run --data-dir of a launched server under /proc: refused before any server starts', async () => {
-    const run = await refused(['run', '--bin-dir', FAKE_BIN, '--data-dir', '/proc/mongo-bench-data', '--clients', '1', '--seconds', '1', '--out', join(dir, 'data-dir')], 'option --data-dir');
+    const run = await refused(
+      [
+        'run',
+        '--bin-dir',
+        FAKE_BIN,
+        '--data-dir',
+        '/proc/mongo-bench-data',
+        '--clients',
+        '1',
+        '--seconds',
+        '1',
+        '--out',
+        join(dir, 'data-dir'),
+      ],
+      'option --data-dir',
+    );
     expect(run.stderr).toContain('/proc/mongo-bench-data');
   });
 
   it('capture and matrix --out', async () => {
     const log = join(__dirname, '..', 'fixtures', 'capture', 'logs', '8.0.log');
-    await refused(['capture', log, '--out', '/proc/mongo-bench-capture'], '/proc/mongo-bench-capture');
-    await refused(['matrix', '--preset', 'write-concern-latency', '--uri', CLOSED, '--out', join(file, 'matrix')], file);
+    await refused(
+      ['capture', log, '--out', '/proc/mongo-bench-capture'],
+      '/proc/mongo-bench-capture',
+    );
+    await refused(
+      [
+        'matrix',
+        '--preset',
+        'write-concern-latency',
+        '--uri',
+        CLOSED,
+        '--out',
+        join(file, 'matrix'),
+      ],
+      file,
+    );
   });
 
   it('as a user without permission (nobody, through setpriv): run --out in a folder it cannot write', () => {
     const compiled = process.env[CLI_JS_ENV];
-    const can = process.getuid?.() === 0 && compiled !== undefined && spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
+    const can =
+      process.getuid?.() === 0 &&
+      compiled !== undefined &&
+      spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status ===
+        0;
     if (!can) {
-      console.log('skipped: needs root, setpriv and the compiled CLI (jest global setup) to run the CLI as nobody');
+      console.log(
+        'skipped: needs root, setpriv and the compiled CLI (jest global setup) to run the CLI as nobody',
+      );
       return;
     }
     const locked = join(dir, 'locked');
@@ -89,7 +138,20 @@ describe('bad output paths are refused before anything connects (exit 2, within 
     chmodSync(locked, 0o755); // root's: nobody may enter, not create
     const out = join(locked, 'run');
     const started = performance.now();
-    const child = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, compiled, ...RUN, '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
+    const child = spawnSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        compiled,
+        ...RUN,
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 20_000 },
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(child.stderr).toContain(`permission denied in ${locked}`);
     expect(child.status).toBe(2);

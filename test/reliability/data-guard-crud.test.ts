@@ -13,8 +13,24 @@ import { runCli } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');
-const QUICK = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '40', '--doc-size', '128', '--workers', '1'];
-const USERS = [{ _id: 'alice', email: 'alice@example.com' }, { _id: 'bob', email: 'bob@example.com' }];
+const QUICK = [
+  '--clients',
+  '1',
+  '--seconds',
+  '1',
+  '--warmup',
+  '0',
+  '--docs',
+  '40',
+  '--doc-size',
+  '128',
+  '--workers',
+  '1',
+];
+const USERS = [
+  { _id: 'alice', email: 'alice@example.com' },
+  { _id: 'bob', email: 'bob@example.com' },
+];
 
 describeNeeding('crud', 'the data guard on an existing deployment (CRUD test server)', () => {
   let dir: string;
@@ -30,9 +46,19 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
   });
 
   const seedUsers = async (db: string, coll = 'users') => {
-    await client.db(db).collection(coll).insertMany(USERS.map((u) => ({ ...u })) as never[]);
+    await client
+      .db(db)
+      .collection(coll)
+      .insertMany(USERS.map((u) => ({ ...u })) as never[]);
   };
-  const ids = async (db: string, coll = 'users') => (await client.db(db).collection(coll).find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id as unknown);
+  const ids = async (db: string, coll = 'users') =>
+    (
+      await client
+        .db(db)
+        .collection(coll)
+        .find({}, { projection: { _id: 1 } })
+        .toArray()
+    ).map((d) => d._id as unknown);
   const expectRefused = (run: { code: number; stderr: string }, ns: string) => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${ns} holds 2 documents mongo-bench did not load`);
@@ -43,29 +69,85 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
     const db = uniqueDbName('guard_run');
     await seedUsers(db);
     const out = join(dir, 'refused');
-    const refused = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, ...QUICK, '--out', out]);
+    const refused = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      ...QUICK,
+      '--out',
+      out,
+    ]);
     expectRefused(refused, `${db}.users`);
     expect(await ids(db)).toEqual(['alice', 'bob']);
     expect(existsSync(join(out, 'results.json'))).toBe(false);
 
-    const dropped = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, '--drop', ...QUICK, '--out', join(dir, 'dropped')]);
+    const dropped = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      '--drop',
+      ...QUICK,
+      '--out',
+      join(dir, 'dropped'),
+    ]);
     expect(dropped.stderr).not.toContain('unexpected error');
     expect(dropped.code).toBe(0);
-    expect((await ids(db)).map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
-    expect(await client.db(db).collection('mongo_bench_owner').findOne({ _id: 'users' } as never)).toMatchObject({ loadedBy: expect.stringMatching(/^mongo-bench /) });
+    expect((await ids(db)).map(Number).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i),
+    );
+    expect(
+      await client
+        .db(db)
+        .collection('mongo_bench_owner')
+        .findOne({ _id: 'users' } as never),
+    ).toMatchObject({ loadedBy: expect.stringMatching(/^mongo-bench /) });
 
-    const again = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, ...QUICK, '--out', join(dir, 'again')]);
+    const again = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      ...QUICK,
+      '--out',
+      join(dir, 'again'),
+    ]);
     expect(again.code).toBe(0);
     // An older version's load (no marker): the loader's own documents count as the tool's.
-    await client.db(db).collection('mongo_bench_owner').deleteOne({ _id: 'users' } as never);
-    const legacy = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, ...QUICK, '--out', join(dir, 'legacy')]);
+    await client
+      .db(db)
+      .collection('mongo_bench_owner')
+      .deleteOne({ _id: 'users' } as never);
+    const legacy = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      ...QUICK,
+      '--out',
+      join(dir, 'legacy'),
+    ]);
     expect(legacy.code).toBe(0);
   });
 
   it('--dry-run connects to nothing and says the rule', async () => {
-    const run = await runCli(['run', '--uri', 'mongodb://127.0.0.1:1/', '--ns', 'app.users', '--dry-run']);
+    const run = await runCli([
+      'run',
+      '--uri',
+      'mongodb://127.0.0.1:1/',
+      '--ns',
+      'app.users',
+      '--dry-run',
+    ]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('app.users is dropped and reloaded only if it is absent, empty or loaded by mongo-bench');
+    expect(run.stdout).toContain(
+      'app.users is dropped and reloaded only if it is absent, empty or loaded by mongo-bench',
+    );
     expect(run.stdout).toContain('unless --drop is given');
   });
 
@@ -74,17 +156,51 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
     await seedUsers(db);
     // The sample lives in another database (--drop drops the benchmark's whole database first).
     await seedUsers(`${db}_src`);
-    const like = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, '--docs-like', `${db}_src.users`, ...QUICK, '--out', join(dir, 'like')]);
+    const like = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      '--docs-like',
+      `${db}_src.users`,
+      ...QUICK,
+      '--out',
+      join(dir, 'like'),
+    ]);
     expectRefused(like, `${db}.users`);
     expect(await ids(db)).toEqual(['alice', 'bob']);
 
     const captured = join(dir, 'captured');
     expect((await runCli(['capture', join(LOGS, '8.0.log'), '--out', captured])).code).toBe(0);
-    const replay = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, '--workload-file', join(captured, 'workload.json'), ...QUICK, '--out', join(dir, 'replay')]);
+    const replay = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      '--workload-file',
+      join(captured, 'workload.json'),
+      ...QUICK,
+      '--out',
+      join(dir, 'replay'),
+    ]);
     expectRefused(replay, `${db}.users`);
     expect(await ids(db)).toEqual(['alice', 'bob']);
 
-    const replaced = await runCli(['run', '--uri', crudUri(), '--ns', `${db}.users`, '--docs-like', `${db}_src.users`, '--drop', ...QUICK, '--out', join(dir, 'like-drop')]);
+    const replaced = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${db}.users`,
+      '--docs-like',
+      `${db}_src.users`,
+      '--drop',
+      ...QUICK,
+      '--out',
+      join(dir, 'like-drop'),
+    ]);
     expect(replaced.stderr).not.toContain('unexpected error');
     expect(replaced.code).toBe(0);
     expect(await ids(db)).not.toContain('alice');
@@ -93,7 +209,19 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
   it('a matrix preset on --uri: refused on a user collection of its database, replaced with --drop', async () => {
     const db = uniqueDbName('guard_matrix');
     await seedUsers(db, 'insertTest');
-    const args = ['matrix', '--preset', 'write-concern-latency', '--uri', crudUri(), '--db', db, '--scale', '0.05', '--rounds', '1'];
+    const args = [
+      'matrix',
+      '--preset',
+      'write-concern-latency',
+      '--uri',
+      crudUri(),
+      '--db',
+      db,
+      '--scale',
+      '0.05',
+      '--rounds',
+      '1',
+    ];
     const refused = await runCli([...args, '--out', join(dir, 'matrix')]);
     expectRefused(refused, `${db}.insertTest`);
     expect(await ids(db, 'insertTest')).toEqual(['alice', 'bob']);

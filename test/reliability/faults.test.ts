@@ -20,7 +20,8 @@ import { startStallProxy, StallProxy } from './support/stall-proxy';
 import { runCli } from '../support/cli-child';
 import { captureContext } from '../support/cli';
 
-const readResult = (out: string) => JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as ResultDocument;
+const readResult = (out: string) =>
+  JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as ResultDocument;
 
 /** What survived, for the count the issue asks for. */
 const survived: string[] = [];
@@ -38,73 +39,121 @@ describe('faults', () => {
     process.stdout.write(`faults survived: ${survived.length} (${survived.join('; ')})\n`);
   });
 
-  describeJava(`the server goes away mid-step (mongo-java-server SIGKILLed)${javaReady ? '' : ' [skipped: java test server not built: run mvn -f test/support/java-server/pom.xml package]'}`, () => {
-    const servers: ChildProcess[] = [];
-    afterAll(() => {
-      for (const s of servers) if (s.exitCode === null && s.signalCode === null) s.kill('SIGKILL');
-    });
-
-    /** Runs `run` in-process and SIGKILLs the server `afterMs` after the sweep line `when` appears. */
-    async function runAndKill(name: string, extra: string[], when: string, afterMs: number) {
-      const server = await startJavaServer();
-      servers.push(server.child);
-      const out = path.join(work, name);
-      let killedAt = 0;
-      const ctx = captureContext({
-        onErr: (stderr) => {
-          if (!killedAt && stderr.includes(when)) {
-            killedAt = -1;
-            setTimeout(() => {
-              killedAt = Date.now();
-              server.child.kill('SIGKILL');
-            }, afterMs);
-          }
-        },
+  describeJava(
+    `the server goes away mid-step (mongo-java-server SIGKILLed)${javaReady ? '' : ' [skipped: java test server not built: run mvn -f test/support/java-server/pom.xml package]'}`,
+    () => {
+      const servers: ChildProcess[] = [];
+      afterAll(() => {
+        for (const s of servers)
+          if (s.exitCode === null && s.signalCode === null) s.kill('SIGKILL');
       });
-      const started = Date.now();
-      const code = await main(['node', 'mongo-bench', 'run', '--uri', server.uri, '--out', out, '--seconds', '1', '--warmup', '0', '--docs', '200', '--server-selection-timeout', '1000', '--test-double', ...extra], ctx);
-      return { code, ctx, out, killedAt, took: Date.now() - started };
-    }
 
-    it('--on-error stop (the default): the step is failed with its errors per second, the run stops, what finished is kept and reported', async () => {
-      const r = await runAndKill('gone-stop', ['--clients', '1,2,4'], '[sweep] step 2/3', 600);
-      expect(r.killedAt).toBeGreaterThan(0);
-      expect(r.code).toBe(1);
-      expect(r.ctx.stderr).toMatch(/the step with 2 clients failed: lost the server: (MongoNetworkError|MongoServerSelectionError)/);
-      const result = readResult(r.out);
-      expect(result.complete).toBe(false);
-      expect(result.incompleteReason).toMatch(/--on-error stop/);
-      expect(result.steps.map((s) => [s.clients, s.status])).toEqual([[1, 'ok'], [2, 'failed']]);
-      const failed = result.steps[1];
-      expect(failed.ops.errors).toBeGreaterThan(0);
-      // Counted per second, beside the operations that succeeded before the server went away.
-      expect(failed.perSecond.reduce((n, s) => n + s.errors, 0) + (failed.overrun?.errors ?? 0)).toBe(failed.ops.errors);
-      expect(failed.perSecond[0].reads + failed.perSecond[0].writes).toBeGreaterThan(0);
-      expect(failed.errorSamples?.map((e) => e.error).join(' ')).toMatch(/MongoNetworkError|MongoServerSelectionError/);
-      // The report of what was measured is there, and the run ended soon after the window.
-      for (const f of ['summary.md', 'results.csv', 'index.html', 'timeline.png']) expect(fs.existsSync(path.join(r.out, f))).toBe(true);
-      expect(fs.readFileSync(path.join(r.out, 'summary.md'), 'utf8')).toMatch(/failed/i);
-      expect(await loadResult(path.join(r.out, 'results.json'))).toMatchObject({ complete: false });
-      survived.push('server killed mid-step, --on-error stop');
-    }, 40_000);
+      /** Runs `run` in-process and SIGKILLs the server `afterMs` after the sweep line `when` appears. */
+      async function runAndKill(name: string, extra: string[], when: string, afterMs: number) {
+        const server = await startJavaServer();
+        servers.push(server.child);
+        const out = path.join(work, name);
+        let killedAt = 0;
+        const ctx = captureContext({
+          onErr: (stderr) => {
+            if (!killedAt && stderr.includes(when)) {
+              killedAt = -1;
+              setTimeout(() => {
+                killedAt = Date.now();
+                server.child.kill('SIGKILL');
+              }, afterMs);
+            }
+          },
+        });
+        const started = Date.now();
+        const code = await main(
+          [
+            'node',
+            'mongo-bench',
+            'run',
+            '--uri',
+            server.uri,
+            '--out',
+            out,
+            '--seconds',
+            '1',
+            '--warmup',
+            '0',
+            '--docs',
+            '200',
+            '--server-selection-timeout',
+            '1000',
+            '--test-double',
+            ...extra,
+          ],
+          ctx,
+        );
+        return { code, ctx, out, killedAt, took: Date.now() - started };
+      }
 
-    it('--on-error continue: the following steps run (and fail fast against the dead server), every step is kept', async () => {
-      const r = await runAndKill('gone-continue', ['--clients', '1,2,3', '--on-error', 'continue'], '[sweep] step 1/3', 600);
-      expect(r.killedAt).toBeGreaterThan(0);
-      expect(r.code).toBe(1);
-      expect(r.ctx.stderr).toMatch(/3 steps failed \(--on-error continue/);
-      const result = readResult(r.out);
-      expect(result.complete).toBe(false);
-      expect(result.steps.map((s) => [s.clients, s.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed']]);
-      expect(result.steps[0].ops.reads + result.steps[0].ops.writes).toBeGreaterThan(0); // measured before the kill
-      expect(result.steps[1].error).toMatch(/Server selection timed out|MongoServerSelectionError|ECONNREFUSED/);
-      expect(fs.existsSync(path.join(r.out, 'index.html'))).toBe(true);
-      // Each dead step costs about one server-selection timeout (1 s here), so the run ends long
-      // before a step stuck until the 30 s operation timeout would let it (loose for loaded CI machines).
-      expect(r.took).toBeLessThan(20_000);
-      survived.push('server killed mid-step, --on-error continue');
-    }, 40_000);
-  });
+      it('--on-error stop (the default): the step is failed with its errors per second, the run stops, what finished is kept and reported', async () => {
+        const r = await runAndKill('gone-stop', ['--clients', '1,2,4'], '[sweep] step 2/3', 600);
+        expect(r.killedAt).toBeGreaterThan(0);
+        expect(r.code).toBe(1);
+        expect(r.ctx.stderr).toMatch(
+          /the step with 2 clients failed: lost the server: (MongoNetworkError|MongoServerSelectionError)/,
+        );
+        const result = readResult(r.out);
+        expect(result.complete).toBe(false);
+        expect(result.incompleteReason).toMatch(/--on-error stop/);
+        expect(result.steps.map((s) => [s.clients, s.status])).toEqual([
+          [1, 'ok'],
+          [2, 'failed'],
+        ]);
+        const failed = result.steps[1];
+        expect(failed.ops.errors).toBeGreaterThan(0);
+        // Counted per second, beside the operations that succeeded before the server went away.
+        expect(
+          failed.perSecond.reduce((n, s) => n + s.errors, 0) + (failed.overrun?.errors ?? 0),
+        ).toBe(failed.ops.errors);
+        expect(failed.perSecond[0].reads + failed.perSecond[0].writes).toBeGreaterThan(0);
+        expect(failed.errorSamples?.map((e) => e.error).join(' ')).toMatch(
+          /MongoNetworkError|MongoServerSelectionError/,
+        );
+        // The report of what was measured is there, and the run ended soon after the window.
+        for (const f of ['summary.md', 'results.csv', 'index.html', 'timeline.png'])
+          expect(fs.existsSync(path.join(r.out, f))).toBe(true);
+        expect(fs.readFileSync(path.join(r.out, 'summary.md'), 'utf8')).toMatch(/failed/i);
+        expect(await loadResult(path.join(r.out, 'results.json'))).toMatchObject({
+          complete: false,
+        });
+        survived.push('server killed mid-step, --on-error stop');
+      }, 40_000);
+
+      it('--on-error continue: the following steps run (and fail fast against the dead server), every step is kept', async () => {
+        const r = await runAndKill(
+          'gone-continue',
+          ['--clients', '1,2,3', '--on-error', 'continue'],
+          '[sweep] step 1/3',
+          600,
+        );
+        expect(r.killedAt).toBeGreaterThan(0);
+        expect(r.code).toBe(1);
+        expect(r.ctx.stderr).toMatch(/3 steps failed \(--on-error continue/);
+        const result = readResult(r.out);
+        expect(result.complete).toBe(false);
+        expect(result.steps.map((s) => [s.clients, s.status])).toEqual([
+          [1, 'failed'],
+          [2, 'failed'],
+          [3, 'failed'],
+        ]);
+        expect(result.steps[0].ops.reads + result.steps[0].ops.writes).toBeGreaterThan(0); // measured before the kill
+        expect(result.steps[1].error).toMatch(
+          /Server selection timed out|MongoServerSelectionError|ECONNREFUSED/,
+        );
+        expect(fs.existsSync(path.join(r.out, 'index.html'))).toBe(true);
+        // Each dead step costs about one server-selection timeout (1 s here), so the run ends long
+        // before a step stuck until the 30 s operation timeout would let it (loose for loaded CI machines).
+        expect(r.took).toBeLessThan(20_000);
+        survived.push('server killed mid-step, --on-error continue');
+      }, 40_000);
+    },
+  );
 
   describe('a slow or stuck operation cannot hold the run', () => {
     let server: RecordingServer;
@@ -113,8 +162,12 @@ describe('faults', () => {
       server = await startRecordingServer();
       // Every find (findOne) of the workload is held 3 s before the server sees it: far beyond the op timeout.
       // The data guard's own finds before the load (an empty filter; the owner marker's collection) pass.
-      const workloadFind = (c: Document) => c.find === 'docs' && Object.keys((c.filter as Document | undefined) ?? {}).length > 0;
-      proxy = await startStallProxy({ host: '127.0.0.1', port: server.port }, { command: 'find', delayMs: 3000, when: workloadFind });
+      const workloadFind = (c: Document) =>
+        c.find === 'docs' && Object.keys((c.filter as Document | undefined) ?? {}).length > 0;
+      proxy = await startStallProxy(
+        { host: '127.0.0.1', port: server.port },
+        { command: 'find', delayMs: 3000, when: workloadFind },
+      );
     });
     afterAll(async () => {
       await proxy.stop();
@@ -125,10 +178,39 @@ describe('faults', () => {
       const out = path.join(work, 'op-timeout');
       const ctx = captureContext();
       const started = Date.now();
-      const code = await main(['node', 'mongo-bench', 'run', '--uri', proxy.uri, '--out', out, '--workload', 'read-only', '--clients', '2', '--seconds', '2', '--warmup', '0', '--docs', '20', '--op-timeout', '400', '--test-double'], ctx);
+      const code = await main(
+        [
+          'node',
+          'mongo-bench',
+          'run',
+          '--uri',
+          proxy.uri,
+          '--out',
+          out,
+          '--workload',
+          'read-only',
+          '--clients',
+          '2',
+          '--seconds',
+          '2',
+          '--warmup',
+          '0',
+          '--docs',
+          '20',
+          '--op-timeout',
+          '400',
+          '--test-double',
+        ],
+        ctx,
+      );
       const took = Date.now() - started;
       // Every op failed: the step is failed (more than --max-error-rate 50% of its ops), exit 1, what it measured kept.
-      expect({ code, stderr: ctx.stderr }).toMatchObject({ code: 1, stderr: expect.stringMatching(/ops failed \(100%, more than --max-error-rate 50%\); first error: MongoNetworkTimeoutError/) });
+      expect({ code, stderr: ctx.stderr }).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(
+          /ops failed \(100%, more than --max-error-rate 50%\); first error: MongoNetworkTimeoutError/,
+        ),
+      });
       const step = readResult(out).steps[0];
       expect(step.status).toBe('failed');
       // 2 clients x 2 s / 0.4 s per timed-out op: about 10 errors, no successful read.
@@ -146,13 +228,27 @@ describe('faults', () => {
     it('an op that never settles: the step is cut once it overruns its window by more than the limit, and says so', async () => {
       const [spec] = parseOps([{ op: 'findOne', ns: 'db.c', query: {} }], { defaultNs: 'db.c' });
       const prepared = prepareWorkload([spec], {});
-      const stuck: BoundOp = { index: 0, type: 'findOne', opClass: 'read', delayMs: 0, run: () => new Promise(() => undefined) };
+      const stuck: BoundOp = {
+        index: 0,
+        type: 'findOne',
+        opClass: 'read',
+        delayMs: 0,
+        run: () => new Promise(() => undefined),
+      };
       const started = Date.now();
-      const m = await runStep([stuck], prepared.scope, { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1, overrunLimitMs: 300 });
+      const m = await runStep([stuck], prepared.scope, {
+        clients: 2,
+        seconds: 1,
+        warmupSeconds: 0,
+        randomSeed: 1,
+        overrunLimitMs: 300,
+      });
       const took = Date.now() - started;
       expect(took).toBeGreaterThanOrEqual(1250);
       expect(took).toBeLessThan(2500);
-      expect(m.cut).toMatch(/after the measured window closed \(more than the 300 ms allowed\): cut/);
+      expect(m.cut).toMatch(
+        /after the measured window closed \(more than the 300 ms allowed\): cut/,
+      );
       expect(m.reads + m.errors).toBe(0); // nothing completed: nothing counted
       survived.push('never-settling op cut at window + limit');
     });
@@ -167,18 +263,39 @@ describe('faults', () => {
 
     it('kill -9 of the CLI at random points of a 6-step run, 4 times: results.json is absent or a valid, incomplete document', async () => {
       // One kill during the load, three during the steps: a random moment after a progress line.
-      const moments = ['[load]', '[sweep] step 2/6', '[sweep] step 4/6', '[sweep] step 6/6'].map((line) => ({ line, ms: Math.floor(Math.random() * 900) }));
+      const moments = ['[load]', '[sweep] step 2/6', '[sweep] step 4/6', '[sweep] step 6/6'].map(
+        (line) => ({ line, ms: Math.floor(Math.random() * 900) }),
+      );
       const runs = await Promise.all(
         moments.map(async ({ line, ms }, i) => {
           const out = path.join(work, `crash-${i}`);
           let timer: NodeJS.Timeout | undefined;
           // SIGKILL from outside, as the OOM killer would: no handler of ours runs.
-          const r = await runCli(['run', '--uri', server.uri, '--out', out, '--clients', '1,1,1,1,1,1', '--seconds', '1', '--warmup', '0', '--docs', '50', '--test-double'], {
-            onStderr: (stderr, child) => {
-              if (!timer && stderr.includes(line)) timer = setTimeout(() => child.kill('SIGKILL'), ms);
+          const r = await runCli(
+            [
+              'run',
+              '--uri',
+              server.uri,
+              '--out',
+              out,
+              '--clients',
+              '1,1,1,1,1,1',
+              '--seconds',
+              '1',
+              '--warmup',
+              '0',
+              '--docs',
+              '50',
+              '--test-double',
+            ],
+            {
+              onStderr: (stderr, child) => {
+                if (!timer && stderr.includes(line))
+                  timer = setTimeout(() => child.kill('SIGKILL'), ms);
+              },
+              guardMs: 30_000,
             },
-            guardMs: 30_000,
-          });
+          );
           clearTimeout(timer);
           return { r, out, ms: `${line} + ${ms} ms` };
         }),
@@ -195,7 +312,9 @@ describe('faults', () => {
       }
       // The three kills during the sweep land after at least one step was written: real partial documents.
       expect(loaded).toBeGreaterThanOrEqual(3);
-      survived.push(`kill -9 at ${runs.map((x) => x.ms).join('; ')} (${loaded} partial results loaded)`);
+      survived.push(
+        `kill -9 at ${runs.map((x) => x.ms).join('; ')} (${loaded} partial results loaded)`,
+      );
     }, 60_000);
   });
 });

@@ -63,86 +63,141 @@ async function startCutProxy(upstreamPort: number): Promise<CutProxy> {
 
 const NO_ANSWER = /\[outage\] no answer from the server since (\d\d:\d\d:\d\d)/;
 
-describeNeeding('crud', 'outages: fail fast before a step, measure during one (CRUD test server behind a proxy)', () => {
-  let dir: string;
-  let proxy: CutProxy;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mb-outages-'));
-    proxy = await startCutProxy(Number(new URL(crudUri()).port));
-  });
-  afterAll(async () => {
-    await proxy.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('a single host refusing connections fails within 3 s (not the server-selection timeout)', async () => {
-    const started = performance.now();
-    const run = await runCli(['run', '--uri', 'mongodb://127.0.0.1:1/', '--server-selection-timeout', '10000', '--out', join(dir, 'refused'), '--drop']);
-    const seconds = (performance.now() - started) / 1000;
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('ECONNREFUSED 127.0.0.1:1');
-    expect(seconds).toBeLessThan(3);
-  });
-
-  /** `run` through the proxy; cuts it 700 ms into the measured step, restores it after `downMs` (never: undefined). */
-  async function runWithCut(name: string, downMs: number | undefined, extra: string[]) {
-    if (downMs !== undefined) await proxy.restore().catch(() => undefined);
-    const out = join(dir, name);
-    let cutAt = 0;
-    let announcedAt = 0;
-    let restoredAt = 0;
-    const ctx = captureContext({
-      onErr: (stderr) => {
-        if (!cutAt && stderr.includes('[sweep] step 1/1')) {
-          cutAt = -1;
-          setTimeout(() => {
-            cutAt = Date.now();
-            void proxy.cut().then(() => {
-              if (downMs !== undefined) setTimeout(() => void proxy.restore().then(() => (restoredAt = Date.now())), downMs);
-            });
-          }, 700);
-        }
-        if (!announcedAt && NO_ANSWER.test(stderr)) announcedAt = Date.now();
-      },
+describeNeeding(
+  'crud',
+  'outages: fail fast before a step, measure during one (CRUD test server behind a proxy)',
+  () => {
+    let dir: string;
+    let proxy: CutProxy;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'mb-outages-'));
+      proxy = await startCutProxy(Number(new URL(crudUri()).port));
     });
-    const args = ['run', '--uri', proxy.uri, '--ns', `${uniqueDbName(name)}.docs`, '--clients', '2', '--warmup', '0', '--docs', '100', '--doc-size', '128', '--workers', '1', '--test-double', '--out', out, ...extra];
-    const code = await main(['node', 'mongo-bench', ...args], ctx);
-    return { code, stderr: ctx.stderr, out, cutAt, announcedAt, restoredAt };
-  }
+    afterAll(async () => {
+      await proxy.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('the server comes back within the window: announced within 2 s, the step is ok, keeps its window and reports the outage', async () => {
-    const r = await runWithCut('back', 1500, ['--seconds', '4', '--server-selection-timeout', '5000']);
-    expect(r.cutAt).toBeGreaterThan(0);
-    expect(r.restoredAt).toBeGreaterThan(r.cutAt);
-    expect(r.announcedAt - r.cutAt).toBeLessThan(2000);
-    expect(r.stderr).toMatch(/\[outage\] the server answered again at \d\d:\d\d:\d\d, after \d+\.\d s without an answer/);
-    expect(r.code).toBe(0);
-    const [step] = (await loadResult(join(r.out, 'results.json'))).steps;
-    expect(step.status ?? 'ok').toBe('ok');
-    const outage = step.availability!.outages[0];
-    expect(outage.end).toBeDefined();
-    // From the last answer before the cut to the first after the restore: at least the 1.5 s it was down,
-    // more while the driver finds the server again (on a loaded machine up to seconds), within window + timeout.
-    expect(outage.seconds).toBeGreaterThanOrEqual(1.4);
-    expect(outage.seconds).toBeLessThan(9);
-    expect(Date.parse(outage.start)).toBeLessThanOrEqual(r.cutAt + 50);
-    expect(step.availability!.opsPerSecExcludesSeconds).toBeUndefined();
-    expect(step.opsPerSec.total).toBeCloseTo((step.ops.reads + step.ops.writes) / step.elapsedSeconds!, 0);
-  }, 40_000);
+    it('a single host refusing connections fails within 3 s (not the server-selection timeout)', async () => {
+      const started = performance.now();
+      const run = await runCli([
+        'run',
+        '--uri',
+        'mongodb://127.0.0.1:1/',
+        '--server-selection-timeout',
+        '10000',
+        '--out',
+        join(dir, 'refused'),
+        '--drop',
+      ]);
+      const seconds = (performance.now() - started) / 1000;
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('ECONNREFUSED 127.0.0.1:1');
+      expect(seconds).toBeLessThan(3);
+    });
 
-  it('the server never comes back: announced within 2 s, failed after the window plus one server-selection timeout, dead seconds left out of ops/s', async () => {
-    const started = Date.now();
-    const r = await runWithCut('gone', undefined, ['--seconds', '2', '--server-selection-timeout', '1500']);
-    expect(r.cutAt).toBeGreaterThan(0);
-    expect(r.announcedAt - r.cutAt).toBeLessThan(2000);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/the step with 2 clients failed: lost the server/);
-    const [step] = (await loadResult(join(r.out, 'results.json'))).steps;
-    expect(step.status).toBe('failed');
-    expect(step.availability!.outages[0].end).toBeUndefined();
-    const dead = step.availability!.opsPerSecExcludesSeconds!;
-    expect(dead).toBeGreaterThan(0.5);
-    expect(step.opsPerSec.total).toBeCloseTo((step.ops.reads + step.ops.writes) / (step.elapsedSeconds! - dead), 0);
-    expect(Date.now() - started).toBeLessThan(20_000);
-  }, 40_000);
-});
+    /** `run` through the proxy; cuts it 700 ms into the measured step, restores it after `downMs` (never: undefined). */
+    async function runWithCut(name: string, downMs: number | undefined, extra: string[]) {
+      if (downMs !== undefined) await proxy.restore().catch(() => undefined);
+      const out = join(dir, name);
+      let cutAt = 0;
+      let announcedAt = 0;
+      let restoredAt = 0;
+      const ctx = captureContext({
+        onErr: (stderr) => {
+          if (!cutAt && stderr.includes('[sweep] step 1/1')) {
+            cutAt = -1;
+            setTimeout(() => {
+              cutAt = Date.now();
+              void proxy.cut().then(() => {
+                if (downMs !== undefined)
+                  setTimeout(
+                    () => void proxy.restore().then(() => (restoredAt = Date.now())),
+                    downMs,
+                  );
+              });
+            }, 700);
+          }
+          if (!announcedAt && NO_ANSWER.test(stderr)) announcedAt = Date.now();
+        },
+      });
+      const args = [
+        'run',
+        '--uri',
+        proxy.uri,
+        '--ns',
+        `${uniqueDbName(name)}.docs`,
+        '--clients',
+        '2',
+        '--warmup',
+        '0',
+        '--docs',
+        '100',
+        '--doc-size',
+        '128',
+        '--workers',
+        '1',
+        '--test-double',
+        '--out',
+        out,
+        ...extra,
+      ];
+      const code = await main(['node', 'mongo-bench', ...args], ctx);
+      return { code, stderr: ctx.stderr, out, cutAt, announcedAt, restoredAt };
+    }
+
+    it('the server comes back within the window: announced within 2 s, the step is ok, keeps its window and reports the outage', async () => {
+      const r = await runWithCut('back', 1500, [
+        '--seconds',
+        '4',
+        '--server-selection-timeout',
+        '5000',
+      ]);
+      expect(r.cutAt).toBeGreaterThan(0);
+      expect(r.restoredAt).toBeGreaterThan(r.cutAt);
+      expect(r.announcedAt - r.cutAt).toBeLessThan(2000);
+      expect(r.stderr).toMatch(
+        /\[outage\] the server answered again at \d\d:\d\d:\d\d, after \d+\.\d s without an answer/,
+      );
+      expect(r.code).toBe(0);
+      const [step] = (await loadResult(join(r.out, 'results.json'))).steps;
+      expect(step.status ?? 'ok').toBe('ok');
+      const outage = step.availability!.outages[0];
+      expect(outage.end).toBeDefined();
+      // From the last answer before the cut to the first after the restore: at least the 1.5 s it was down,
+      // more while the driver finds the server again (on a loaded machine up to seconds), within window + timeout.
+      expect(outage.seconds).toBeGreaterThanOrEqual(1.4);
+      expect(outage.seconds).toBeLessThan(9);
+      expect(Date.parse(outage.start)).toBeLessThanOrEqual(r.cutAt + 50);
+      expect(step.availability!.opsPerSecExcludesSeconds).toBeUndefined();
+      expect(step.opsPerSec.total).toBeCloseTo(
+        (step.ops.reads + step.ops.writes) / step.elapsedSeconds!,
+        0,
+      );
+    }, 40_000);
+
+    it('the server never comes back: announced within 2 s, failed after the window plus one server-selection timeout, dead seconds left out of ops/s', async () => {
+      const started = Date.now();
+      const r = await runWithCut('gone', undefined, [
+        '--seconds',
+        '2',
+        '--server-selection-timeout',
+        '1500',
+      ]);
+      expect(r.cutAt).toBeGreaterThan(0);
+      expect(r.announcedAt - r.cutAt).toBeLessThan(2000);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/the step with 2 clients failed: lost the server/);
+      const [step] = (await loadResult(join(r.out, 'results.json'))).steps;
+      expect(step.status).toBe('failed');
+      expect(step.availability!.outages[0].end).toBeUndefined();
+      const dead = step.availability!.opsPerSecExcludesSeconds!;
+      expect(dead).toBeGreaterThan(0.5);
+      expect(step.opsPerSec.total).toBeCloseTo(
+        (step.ops.reads + step.ops.writes) / (step.elapsedSeconds! - dead),
+        0,
+      );
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }, 40_000);
+  },
+);

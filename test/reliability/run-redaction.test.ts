@@ -19,7 +19,14 @@ import { secretSweep } from '../support/secret-sweep';
 // ASCII only (the fake server's SASLprep is the identity), with every character a URI or JSON escapes.
 const PASSWORD = 'Sw33p@:/?#[]% "pw"\\x';
 const USER = 'sweeper';
-const TEXT_FILES = ['results.json', 'summary.md', 'results.csv', 'index.html', 'setup.js', 'command-log.txt'];
+const TEXT_FILES = [
+  'results.json',
+  'summary.md',
+  'results.csv',
+  'index.html',
+  'setup.js',
+  'command-log.txt',
+];
 const RUN = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '20', '--test-double'];
 
 const { expectClean, searched } = secretSweep([PASSWORD]);
@@ -39,7 +46,10 @@ describe('redaction sweep: no output of mongo-bench run holds the password', () 
   afterAll(async () => {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
-    for (const [key, value] of [['MONGO_BENCH_USER', saved.user], ['MONGO_BENCH_PASSWORD', saved.password]] as const) {
+    for (const [key, value] of [
+      ['MONGO_BENCH_USER', saved.user],
+      ['MONGO_BENCH_PASSWORD', saved.password],
+    ] as const) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
@@ -70,46 +80,88 @@ describe('redaction sweep: no output of mongo-bench run holds the password', () 
     process.env.MONGO_BENCH_PASSWORD = PASSWORD;
     const r = await run('env', ['--uri', server.uri, '--username', USER, '--drop'], 0);
     expect(r.logins).toBeGreaterThan(0); // the credentials reached the driver
-    expect(fs.readFileSync(path.join(r.out, 'command-log.txt'), 'utf8')).toContain(`connection: user ${USER}`);
+    expect(fs.readFileSync(path.join(r.out, 'command-log.txt'), 'utf8')).toContain(
+      `connection: user ${USER}`,
+    );
   });
 
   it('--password on the command line (warned about) with --json: every output clean, stdout included', async () => {
-    const r = await run('flag', ['--uri', server.uri, '--username', USER, '--password', PASSWORD, '--json'], 0);
+    const r = await run(
+      'flag',
+      ['--uri', server.uri, '--username', USER, '--password', PASSWORD, '--json'],
+      0,
+    );
     expect(r.logins).toBeGreaterThan(0);
     expect(r.ctx.stderr).toContain('option --password: a password on the command line is visible');
     expect(JSON.parse(r.ctx.stdout)).toMatchObject({ complete: true });
     // command-log.txt records the command line, with the password removed.
-    expect(fs.readFileSync(path.join(r.out, 'command-log.txt'), 'utf8')).toMatch(/# command: mongo-bench run .*--password \*\*\*\*/);
+    expect(fs.readFileSync(path.join(r.out, 'command-log.txt'), 'utf8')).toMatch(
+      /# command: mongo-bench run .*--password \*\*\*\*/,
+    );
   });
 
   it('the password inside --uri (percent-encoded): every output clean, the stored URI shows ****', async () => {
     const uri = `mongodb://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${server.port}/?authSource=admin`;
     const r = await run('uri', ['--uri', uri], 0);
     expect(r.logins).toBeGreaterThan(0);
-    const result = JSON.parse(fs.readFileSync(path.join(r.out, 'results.json'), 'utf8')) as { target: { uri: string } };
-    expect(result.target.uri).toBe(`mongodb://${USER}:****@127.0.0.1:${server.port}/?authSource=admin`);
+    const result = JSON.parse(fs.readFileSync(path.join(r.out, 'results.json'), 'utf8')) as {
+      target: { uri: string };
+    };
+    expect(result.target.uri).toBe(
+      `mongodb://${USER}:****@127.0.0.1:${server.port}/?authSource=admin`,
+    );
   });
 
   it('run --auth, launched standalone (stand-in mongod with SCRAM): started with --auth, first user created through the localhost exception, the run logs in as it; every output clean', async () => {
     process.env.MONGO_BENCH_PASSWORD = PASSWORD;
     const dataDir = path.join(dir, 'auth-data');
     const basePort = await freePortRange(1);
-    const r = await run('auth', ['--bin-dir', path.join(__dirname, 'support', 'auth-bin'), '--base-port', String(basePort), '--data-dir', dataDir, '--auth', '--username', USER], 0);
-    const mongodDir = path.join(dataDir, fs.readdirSync(dataDir).find((d) => fs.existsSync(path.join(dataDir, d, 'argv.json')))!);
-    expect(JSON.parse(fs.readFileSync(path.join(mongodDir, 'argv.json'), 'utf8'))).toContain('--auth');
-    const seen = JSON.parse(fs.readFileSync(path.join(mongodDir, 'auth.json'), 'utf8')) as { users: string[]; logins: string[] };
+    const r = await run(
+      'auth',
+      [
+        '--bin-dir',
+        path.join(__dirname, 'support', 'auth-bin'),
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--auth',
+        '--username',
+        USER,
+      ],
+      0,
+    );
+    const mongodDir = path.join(
+      dataDir,
+      fs.readdirSync(dataDir).find((d) => fs.existsSync(path.join(dataDir, d, 'argv.json')))!,
+    );
+    expect(JSON.parse(fs.readFileSync(path.join(mongodDir, 'argv.json'), 'utf8'))).toContain(
+      '--auth',
+    );
+    const seen = JSON.parse(fs.readFileSync(path.join(mongodDir, 'auth.json'), 'utf8')) as {
+      users: string[];
+      logins: string[];
+    };
     expect(seen.users).toEqual([USER]);
     expect(seen.logins.filter((u) => u === USER).length).toBeGreaterThan(0); // the benchmark logged in as the new user
     const log = fs.readFileSync(path.join(r.out, 'command-log.txt'), 'utf8');
-    expect(log).toMatch(/apply mongod .*"createUser":"<MONGO_BENCH_USER>","pwd":"\*\*\*\*".* -> ok/); // the plan holds stand-ins, filled in on the wire
+    expect(log).toMatch(
+      /apply mongod .*"createUser":"<MONGO_BENCH_USER>","pwd":"\*\*\*\*".* -> ok/,
+    ); // the plan holds stand-ins, filled in on the wire
     expect(fs.readFileSync(path.join(r.out, 'setup.js'), 'utf8')).toContain('createUser');
     expect(pidsWithCommandLine(dataDir)).toEqual([]); // the stand-in was stopped
   }, 30_000);
 
   it('a wrong password: exit 1 naming the host, and the (wrong) password is nowhere either', async () => {
     process.env.MONGO_BENCH_PASSWORD = `${PASSWORD}-wrong`;
-    const r = await run('wrong', ['--uri', server.uri, '--username', USER, '--server-selection-timeout', '1000'], 1);
-    expect(r.ctx.stderr).toMatch(new RegExp(`cannot connect to 127\\.0\\.0\\.1:${server.port} .*Authentication failed`));
+    const r = await run(
+      'wrong',
+      ['--uri', server.uri, '--username', USER, '--server-selection-timeout', '1000'],
+      1,
+    );
+    expect(r.ctx.stderr).toMatch(
+      new RegExp(`cannot connect to 127\\.0\\.0\\.1:${server.port} .*Authentication failed`),
+    );
     expect(containsSecret(r.ctx.stderr, [`${PASSWORD}-wrong`])).toBeUndefined();
   });
 });

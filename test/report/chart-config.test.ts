@@ -16,13 +16,29 @@ import { COMPARISON, fixture } from './helpers';
 
 /** Latency in ms at p50, p95 and p99 (the other figures follow p99). */
 function latency(p50: number, p95: number, p99: number): LatencySummary {
-  return { avg: p50 * 1000, p50: p50 * 1000, p95: p95 * 1000, p99: p99 * 1000, p999: p99 * 1000, max: p99 * 1000, count: 1000 };
+  return {
+    avg: p50 * 1000,
+    p50: p50 * 1000,
+    p95: p95 * 1000,
+    p99: p99 * 1000,
+    p999: p99 * 1000,
+    max: p99 * 1000,
+    count: 1000,
+  };
 }
 
 /** Reads spread over two decades (log on their own), writes within 3x (linear on their own). */
 function spreadReads(): ResultDocument {
   const base = fixture('result-complete.json');
-  const steps = [1, 2, 4].map((clients, i) => resultStep({ clients, latencyMicros: { reads: latency(0.1 * (i + 1), 2 * (i + 1), 10 * (i + 1)), writes: latency(1 + i * 0.2, 2, 3) } }));
+  const steps = [1, 2, 4].map((clients, i) =>
+    resultStep({
+      clients,
+      latencyMicros: {
+        reads: latency(0.1 * (i + 1), 2 * (i + 1), 10 * (i + 1)),
+        writes: latency(1 + i * 0.2, 2, 3),
+      },
+    }),
+  );
   return { ...base, steps };
 }
 
@@ -37,8 +53,16 @@ describe("the page's copy of the chart configuration", () => {
     runInNewContext(chartConfigScript(), sandbox);
     return sandbox.exports;
   })();
-  const rich = withServerSection(fixture('result-complete.json'), { label: 'rs', topology: 'replica set rs0 (3 members)', processes: REPLICA_SET });
-  const specs = [...pngCharts([rich]), ...pngCharts(COMPARISON.map(fixture)), ...pngCharts([spreadReads()])];
+  const rich = withServerSection(fixture('result-complete.json'), {
+    label: 'rs',
+    topology: 'replica set rs0 (3 members)',
+    processes: REPLICA_SET,
+  });
+  const specs = [
+    ...pngCharts([rich]),
+    ...pngCharts(COMPARISON.map(fixture)),
+    ...pngCharts([spreadReads()]),
+  ];
 
   it('exports what the module exports, and nothing it imports', () => {
     expect(Object.keys(copy).sort()).toEqual(Object.keys(config).sort());
@@ -53,7 +77,9 @@ describe("the page's copy of the chart configuration", () => {
       expect(copy.lineStyle(spec)).toEqual(config.lineStyle(spec));
       expect(copy.dashedLegend(spec)).toBe(config.dashedLegend(spec));
     }
-    for (const v of [0, 0.0123, 0.2, 0.5, 1, 3.14159, 50, 100, 999.9, 1000, 25000, 1234567, -4321]) {
+    for (const v of [
+      0, 0.0123, 0.2, 0.5, 1, 3.14159, 50, 100, 999.9, 1000, 25000, 1234567, -4321,
+    ]) {
       expect(copy.tickNumber(v)).toBe(config.tickNumber(v));
       expect(copy.logTickLabel(v)).toBe(config.logTickLabel(v));
       expect(copy.formatNumber(v)).toBe(config.formatNumber(v));
@@ -81,7 +107,12 @@ describe('latency charts shown side by side share one y scale', () => {
 
   it('all within 30x: both linear, reaching the same top', () => {
     const base = fixture('result-complete.json');
-    const steps = [1, 2].map((clients) => resultStep({ clients, latencyMicros: { reads: latency(1, 2, 3 * clients), writes: latency(2, 4, 5) } }));
+    const steps = [1, 2].map((clients) =>
+      resultStep({
+        clients,
+        latencyMicros: { reads: latency(1, 2, 3 * clients), writes: latency(2, 4, 5) },
+      }),
+    );
     const [reads, writes] = latencyOf(buildCharts([{ ...base, steps }]));
     for (const scales of [pngScales, pageScales]) {
       const [r, w] = [scales(reads).y, scales(writes).y];
@@ -94,7 +125,9 @@ describe('latency charts shown side by side share one y scale', () => {
   it('each within 30x but 37x together (the complete fixture): log for both, not linear for each', () => {
     const [reads, writes] = latencyOf(buildCharts([fixture('result-complete.json')]));
     expect([reads.y.scale, writes.y.scale]).toEqual(['log', 'log']);
-    expect(pageScales(reads).y).toEqual(expect.objectContaining({ min: pageScales(writes).y.min, max: pageScales(writes).y.max }));
+    expect(pageScales(reads).y).toEqual(
+      expect.objectContaining({ min: pageScales(writes).y.min, max: pageScales(writes).y.max }),
+    );
   });
 
   it('a comparison: its six charts (reads and writes, p50, p95, p99) on one scale', () => {

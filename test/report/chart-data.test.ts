@@ -14,10 +14,22 @@ import { logTickLabel, wrapSubtitle } from '../../lib/report/render-chart';
 import { COMPARISON, fixture } from './helpers';
 import { resultStep } from '../support/results';
 
-const latency = (base: number, count = 100) => ({ avg: base, p50: base, p95: base * 2, p99: base * 4, p999: base * 8, max: base * 16, count });
+const latency = (base: number, count = 100) => ({
+  avg: base,
+  p50: base,
+  p95: base * 2,
+  p99: base * 4,
+  p999: base * 8,
+  max: base * 16,
+  count,
+});
 
 /** A small hand-made step whose figures are all different, so a builder that reads the wrong field is caught. */
-function step(clients: number, perSecond: Array<[number, number, number]>, extra: Partial<StepResult> = {}): StepResult {
+function step(
+  clients: number,
+  perSecond: Array<[number, number, number]>,
+  extra: Partial<StepResult> = {},
+): StepResult {
   return resultStep({
     clients,
     seconds: perSecond.length,
@@ -29,7 +41,11 @@ function step(clients: number, perSecond: Array<[number, number, number]>, extra
   });
 }
 
-function result(label: string, steps: StepResult[], extra: Partial<ResultDocument> = {}): ResultDocument {
+function result(
+  label: string,
+  steps: StepResult[],
+  extra: Partial<ResultDocument> = {},
+): ResultDocument {
   return {
     schema: 'mongo-bench/result@1',
     tool: { name: 'mongo-bench', version: '0.1.0' },
@@ -44,7 +60,17 @@ function result(label: string, steps: StepResult[], extra: Partial<ResultDocumen
   };
 }
 
-const small = result('mine', [step(1, [[10, 1, 0], [12, 2, 0]]), step(2, [[20, 3, 0], [22, 4, 0], [24, 5, 0]])]);
+const small = result('mine', [
+  step(1, [
+    [10, 1, 0],
+    [12, 2, 0],
+  ]),
+  step(2, [
+    [20, 3, 0],
+    [22, 4, 0],
+    [24, 5, 0],
+  ]),
+]);
 
 describe('throughput charts (the SoftLayer four)', () => {
   it.each([
@@ -55,11 +81,18 @@ describe('throughput charts (the SoftLayer four)', () => {
   ] as const)('%s plots that figure by client count', (metric, file, ys) => {
     const spec = throughputChart([small], metric);
     expect(spec.file).toBe(file);
-    expect(spec.x).toEqual({ kind: 'clients', title: 'concurrent clients (log scale)', ticks: [1, 2] });
+    expect(spec.x).toEqual({
+      kind: 'clients',
+      title: 'concurrent clients (log scale)',
+      ticks: [1, 2],
+    });
     expect(spec.y.unit).toBe('ops/s');
     expect(spec.series).toHaveLength(1);
     expect(spec.series[0].label).toBe('mine');
-    expect(spec.series[0].points).toEqual([{ x: 1, y: ys[0] }, { x: 2, y: ys[1] }]);
+    expect(spec.series[0].points).toEqual([
+      { x: 1, y: ys[0] },
+      { x: 2, y: ys[1] },
+    ]);
   });
 
   it('puts ticks exactly at the client counts of the fixture sweep', () => {
@@ -70,7 +103,9 @@ describe('throughput charts (the SoftLayer four)', () => {
   it('titles say what was measured: workload, topology, server version, doc size', () => {
     const spec = throughputChart([fixture('result-complete.json')], 'avgReads');
     expect(spec.title).toBe('Average read operations per second by concurrent clients');
-    expect(spec.subtitle).toBe('standalone w:1 · workload: 6:1 findOne:update · standalone · MongoDB 7.0.14 · 512 B docs');
+    expect(spec.subtitle).toBe(
+      'standalone w:1 · workload: 6:1 findOne:update · standalone · MongoDB 7.0.14 · 512 B docs',
+    );
     expect(spec.y.title).toMatch(/reads\/sec/);
     expect(spec.warnings).toEqual([]);
   });
@@ -84,34 +119,50 @@ describe('throughput charts (the SoftLayer four)', () => {
     expect(new Set(spec.series.map((s) => s.pointStyle)).size).toBe(3);
     expect(spec.x.kind === 'clients' && spec.x.ticks).toEqual([1, 2, 4, 8, 16, 32]);
     expect(spec.series[2].points.map((p) => p.x)).toEqual([1, 2, 4, 8, 16]);
-    results.forEach((r, i) => expect(spec.series[i].points.map((p) => p.y)).toEqual(r.steps.map((s) => s.opsPerSec.writes)));
-    expect(spec.subtitle).toBe('workload: 6:1 findOne:update · replica set rs0 (3 members) · MongoDB 7.0.14 · 512 B docs');
+    results.forEach((r, i) =>
+      expect(spec.series[i].points.map((p) => p.y)).toEqual(r.steps.map((s) => s.opsPerSec.writes)),
+    );
+    expect(spec.subtitle).toBe(
+      'workload: 6:1 findOne:update · replica set rs0 (3 members) · MongoDB 7.0.14 · 512 B docs',
+    );
   });
 
   it('says "varies" for facts the compared results do not share, and keeps duplicate labels apart', () => {
     const a = result('same', [step(1, [[1, 1, 0]])]);
-    const b = result('same', [step(1, [[1, 1, 0]])], { target: { uri: 'x', serverVersion: '8.0.1', topology: 'standalone' } });
+    const b = result('same', [step(1, [[1, 1, 0]])], {
+      target: { uri: 'x', serverVersion: '8.0.1', topology: 'standalone' },
+    });
     const spec = throughputChart([a, b], 'avgReads');
     expect(spec.subtitle).toContain('server varies');
     expect(spec.series.map((s) => s.label)).toEqual(['same', 'same #2']);
   });
 
   it('uses more colours than there are result files before repeating, then dashes', () => {
-    const many = Array.from({ length: PALETTE.length + 1 }, (_, i) => result(`r${i}`, [step(1, [[1, 1, 0]])]));
+    const many = Array.from({ length: PALETTE.length + 1 }, (_, i) =>
+      result(`r${i}`, [step(1, [[1, 1, 0]])]),
+    );
     const spec = throughputChart(many, 'avgReads');
-    expect(new Set(spec.series.slice(0, PALETTE.length).map((s) => s.color)).size).toBe(PALETTE.length);
+    expect(new Set(spec.series.slice(0, PALETTE.length).map((s) => s.color)).size).toBe(
+      PALETTE.length,
+    );
     expect(spec.series[PALETTE.length].dash.length).toBeGreaterThan(0);
   });
 });
 
 describe('latency charts', () => {
   it('one result: p50, p95 and p99 in milliseconds, null where nothing was measured', () => {
-    const r = result('mine', [step(1, [[1, 1, 0]]), step(2, [[1, 0, 0]], { latencyMicros: { reads: latency(2000), writes: latency(0, 0) } })]);
+    const r = result('mine', [
+      step(1, [[1, 1, 0]]),
+      step(2, [[1, 0, 0]], { latencyMicros: { reads: latency(2000), writes: latency(0, 0) } }),
+    ]);
     const spec = latencyChart(r, 'writes');
     expect(spec.file).toBe('latency-writes.png');
     expect(spec.y).toMatchObject({ unit: 'ms', title: 'write latency (ms)' });
     expect(spec.series.map((s) => s.label)).toEqual(['p50', 'p95', 'p99']);
-    expect(spec.series[0].points).toEqual([{ x: 1, y: 3 }, { x: 2, y: null }]);
+    expect(spec.series[0].points).toEqual([
+      { x: 1, y: 3 },
+      { x: 2, y: null },
+    ]);
     expect(spec.series[2].points[0]).toEqual({ x: 1, y: 12 });
   });
 
@@ -120,13 +171,23 @@ describe('latency charts', () => {
     const spec = latencyComparisonChart(results, 'writes', 'p99');
     expect(spec.file).toBe('latency-writes-p99.png');
     expect(spec.series.map((s) => s.label)).toEqual(['w:0', 'w:1', 'j:true']);
-    expect(spec.series[2].points.map((p) => p.y)).toEqual(results[2].steps.map((s) => s.latencyMicros.writes.p99 / 1000));
+    expect(spec.series[2].points.map((p) => p.y)).toEqual(
+      results[2].steps.map((s) => s.latencyMicros.writes.p99 / 1000),
+    );
     expect(spec.y.scale).toBe('log'); // w:0 ~0.15 ms vs j:true ~10 ms
     expect(latencyChart(fixture('result-complete.json'), 'reads').y.scale).toBe('linear');
   });
 
   it('chooseLatencyScale switches to log past a 30x spread', () => {
-    const series = (ys: number[]) => [{ label: 'a', color: '', pointStyle: 'circle' as const, dash: [], points: ys.map((y, x) => ({ x, y })) }];
+    const series = (ys: number[]) => [
+      {
+        label: 'a',
+        color: '',
+        pointStyle: 'circle' as const,
+        dash: [],
+        points: ys.map((y, x) => ({ x, y })),
+      },
+    ];
     expect(chooseLatencyScale(series([1, 30]))).toBe('linear');
     expect(chooseLatencyScale(series([1, 31]))).toBe('log');
     expect(chooseLatencyScale(series([]))).toBe('linear');
@@ -143,8 +204,13 @@ describe('timeline chart', () => {
     ]);
     expect(spec.series.map((s) => s.label)).toEqual(['reads/sec', 'writes/sec']);
     expect(spec.series[0].points).toEqual([
-      { x: 0.5, y: 10 }, { x: 1.5, y: 12 }, { x: 2, y: null },
-      { x: 2.5, y: 20 }, { x: 3.5, y: 22 }, { x: 4.5, y: 24 }, { x: 5, y: null },
+      { x: 0.5, y: 10 },
+      { x: 1.5, y: 12 },
+      { x: 2, y: null },
+      { x: 2.5, y: 20 },
+      { x: 3.5, y: 22 },
+      { x: 4.5, y: 24 },
+      { x: 5, y: null },
     ]);
     expect(spec.y2).toBeUndefined();
   });
@@ -158,12 +224,32 @@ describe('timeline chart', () => {
   });
 
   it('aligns compared results by client count; a segment is as long as the longest run of it', () => {
-    const a = result('a', [step(1, [[1, 1, 0], [1, 1, 0]]), step(2, [[1, 1, 0]])]);
-    const b = result('b', [step(2, [[5, 1, 0], [5, 1, 0], [5, 1, 0]])]);
+    const a = result('a', [
+      step(1, [
+        [1, 1, 0],
+        [1, 1, 0],
+      ]),
+      step(2, [[1, 1, 0]]),
+    ]);
+    const b = result('b', [
+      step(2, [
+        [5, 1, 0],
+        [5, 1, 0],
+        [5, 1, 0],
+      ]),
+    ]);
     const segments = timelineSegments([a, b]);
-    expect(segments.map((s) => [s.clients, s.start, s.length])).toEqual([[1, 0, 2], [2, 2, 3]]);
+    expect(segments.map((s) => [s.clients, s.start, s.length])).toEqual([
+      [1, 0, 2],
+      [2, 2, 3],
+    ]);
     const spec = timelineChart([a, b]);
-    expect(spec.series[1].points).toEqual([{ x: 2.5, y: 6 }, { x: 3.5, y: 6 }, { x: 4.5, y: 6 }, { x: 5, y: null }]);
+    expect(spec.series[1].points).toEqual([
+      { x: 2.5, y: 6 },
+      { x: 3.5, y: 6 },
+      { x: 4.5, y: 6 },
+      { x: 5, y: null },
+    ]);
   });
 });
 
@@ -173,20 +259,37 @@ describe('incomplete and test-double results', () => {
     const charts = buildCharts([r]);
     expect(charts).toHaveLength(7);
     for (const chart of charts) {
-      expect(chart.warnings[0]).toBe('INCOMPLETE run: interrupted by SIGINT during the 8-client step (showing the steps it finished)');
+      expect(chart.warnings[0]).toBe(
+        'INCOMPLETE run: interrupted by SIGINT during the 8-client step (showing the steps it finished)',
+      );
     }
     const avg = charts.find((c) => c.file === 'avg-read-ops.png')!;
     expect(avg.series[0].points.map((p) => p.x)).toEqual([1, 2, 4, 8]);
-    expect(avg.series[0].points.map((p) => p.partial ?? false)).toEqual([false, false, false, true]);
+    expect(avg.series[0].points.map((p) => p.partial ?? false)).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
     expect(avg.warnings).toContain(PARTIAL_NOTE);
     const timeline = charts.find((c) => c.file === 'timeline.png')!;
-    expect(timeline.x.kind === 'seconds' && timeline.x.steps.at(-1)).toEqual({ clients: 8, start: 30, length: 4, partial: true });
+    expect(timeline.x.kind === 'seconds' && timeline.x.steps.at(-1)).toEqual({
+      clients: 8,
+      start: 30,
+      length: 4,
+      partial: true,
+    });
   });
 
   it('marks the incomplete one among compared results', () => {
-    const spec = throughputChart([fixture('result-complete.json'), fixture('result-incomplete.json')], 'avgReads');
+    const spec = throughputChart(
+      [fixture('result-complete.json'), fixture('result-incomplete.json')],
+      'avgReads',
+    );
     expect(spec.series[1].label).toBe('standalone w:1 (cut short) (incomplete)');
-    expect(spec.warnings[0]).toBe('INCOMPLETE (showing the steps that finished): standalone w:1 (cut short)');
+    expect(spec.warnings[0]).toBe(
+      'INCOMPLETE (showing the steps that finished): standalone w:1 (cut short)',
+    );
   });
 
   it('never presents test-double numbers as MongoDB numbers', () => {
@@ -207,25 +310,38 @@ describe('incomplete and test-double results', () => {
 describe('chart sets', () => {
   it('one result: the SoftLayer four, read and write latency, timeline', () => {
     expect(buildCharts([fixture('result-complete.json')]).map((c) => c.file)).toEqual([
-      'avg-read-ops.png', 'peak-read-ops.png', 'avg-write-ops.png', 'peak-write-ops.png',
-      'latency-reads.png', 'latency-writes.png', 'timeline.png',
+      'avg-read-ops.png',
+      'peak-read-ops.png',
+      'avg-write-ops.png',
+      'peak-write-ops.png',
+      'latency-reads.png',
+      'latency-writes.png',
+      'timeline.png',
     ]);
   });
 
   it('several results: the four, one latency chart per op kind and percentile, timeline', () => {
     expect(buildCharts(COMPARISON.map(fixture)).map((c) => c.file)).toEqual([
-      'avg-read-ops.png', 'peak-read-ops.png', 'avg-write-ops.png', 'peak-write-ops.png',
-      'latency-reads-p50.png', 'latency-reads-p95.png', 'latency-reads-p99.png',
-      'latency-writes-p50.png', 'latency-writes-p95.png', 'latency-writes-p99.png', 'timeline.png',
+      'avg-read-ops.png',
+      'peak-read-ops.png',
+      'avg-write-ops.png',
+      'peak-write-ops.png',
+      'latency-reads-p50.png',
+      'latency-reads-p95.png',
+      'latency-reads-p99.png',
+      'latency-writes-p50.png',
+      'latency-writes-p95.png',
+      'latency-writes-p99.png',
+      'timeline.png',
     ]);
   });
 });
 
 describe('tick and title helpers', () => {
   it('labels a log axis only at 1, 2, 5 x 10^n', () => {
-    expect([0.1, 0.15, 0.2, 0.3, 0.5, 1, 1.5, 2, 5, 7, 10, 20, 15, 50, 2000].map(logTickLabel)).toEqual([
-      '0.1', '', '0.2', '', '0.5', '1', '', '2', '5', '', '10', '20', '', '50', '2,000',
-    ]);
+    expect(
+      [0.1, 0.15, 0.2, 0.3, 0.5, 1, 1.5, 2, 5, 7, 10, 20, 15, 50, 2000].map(logTickLabel),
+    ).toEqual(['0.1', '', '0.2', '', '0.5', '1', '', '2', '5', '', '10', '20', '', '50', '2,000']);
   });
 
   it('wraps a long subtitle at its " · " separators', () => {
@@ -244,7 +360,15 @@ describe('timeline with trials', () => {
       { t: 1, reads: 4, writes: 0, errors: 0, trial: 2 },
     ];
     const spec = timelineChart([result('trials', [s])]);
-    expect(spec.x.kind === 'seconds' && spec.x.steps).toEqual([{ clients: 4, start: 0, length: 4, partial: false }]);
-    expect(spec.series[0].points).toEqual([{ x: 0.5, y: 1 }, { x: 1.5, y: 2 }, { x: 2.5, y: 3 }, { x: 3.5, y: 4 }, { x: 4, y: null }]);
+    expect(spec.x.kind === 'seconds' && spec.x.steps).toEqual([
+      { clients: 4, start: 0, length: 4, partial: false },
+    ]);
+    expect(spec.series[0].points).toEqual([
+      { x: 0.5, y: 1 },
+      { x: 1.5, y: 2 },
+      { x: 2.5, y: 3 },
+      { x: 3.5, y: 4 },
+      { x: 4, y: null },
+    ]);
   });
 });

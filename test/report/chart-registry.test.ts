@@ -15,8 +15,18 @@ import { COMPARISON, fixture } from './helpers';
 
 /** The servers' side and the load machine's load on every step. */
 function rich(): ResultDocument {
-  const base = withServerSection(fixture('result-complete.json'), { label: 'rs', topology: 'replica set rs0 (3 members)', processes: REPLICA_SET });
-  return { ...base, steps: base.steps.map((s) => ({ ...s, client: { workers: 1, eventLoopUtilization: [0.5], cpuPercent: 40, cores: 2 } })) };
+  const base = withServerSection(fixture('result-complete.json'), {
+    label: 'rs',
+    topology: 'replica set rs0 (3 members)',
+    processes: REPLICA_SET,
+  });
+  return {
+    ...base,
+    steps: base.steps.map((s) => ({
+      ...s,
+      client: { workers: 1, eventLoopUtilization: [0.5], cpuPercent: 40, cores: 2 },
+    })),
+  };
 }
 
 /** The first step run at a constant rate (rate.png). */
@@ -24,7 +34,14 @@ function rated(): ResultDocument {
   const result = structuredClone(fixture('result-complete.json'));
   const step = result.steps[0];
   step.perSecond = step.perSecond.map((s) => ({ ...s, scheduled: 1000, dropped: 0, late: 0 }));
-  step.arrival = { target: { kind: 'constant', opsPerSecond: 1000 }, lateAfterMs: 5, dropAfterMs: 500, scheduled: 1000 * step.perSecond.length, dropped: 0, late: 0 };
+  step.arrival = {
+    target: { kind: 'constant', opsPerSecond: 1000 },
+    lateAfterMs: 5,
+    dropAfterMs: 500,
+    scheduled: 1000 * step.perSecond.length,
+    dropped: 0,
+    late: 0,
+  };
   return resultDocumentSchema.parse(result);
 }
 
@@ -37,8 +54,23 @@ function scenarios(): ResultDocument {
     ...base,
     steps: [first],
     scenarios: [
-      { name: 'reads', workload: { name: 'read-only', ops: [] }, clients: [1], start: 0, duration: 10, steps: [step(0)], events: [{ action: 'createIndex', at: 2, startedAt: 2, endedAt: 4, ok: true }] },
-      { name: 'writes', workload: { name: 'write-only', ops: [] }, clients: [1], start: 0, duration: 10, steps: [step(0)] },
+      {
+        name: 'reads',
+        workload: { name: 'read-only', ops: [] },
+        clients: [1],
+        start: 0,
+        duration: 10,
+        steps: [step(0)],
+        events: [{ action: 'createIndex', at: 2, startedAt: 2, endedAt: 4, ok: true }],
+      },
+      {
+        name: 'writes',
+        workload: { name: 'write-only', ops: [] },
+        clients: [1],
+        start: 0,
+        duration: 10,
+        steps: [step(0)],
+      },
     ],
   });
 }
@@ -48,13 +80,22 @@ const CASES: Array<[string, ResultDocument[]]> = [
   ['an incomplete result', [fixture('result-incomplete.json')]],
   ['a comparison of three', COMPARISON.map(fixture)],
   ['one result with servers and the load machine', [rich()]],
-  ['two results with servers overlaid', [rich(), { ...fixture('compare-w1.json'), label: 'w:1 other' }]],
+  [
+    'two results with servers overlaid',
+    [rich(), { ...fixture('compare-w1.json'), label: 'w:1 other' }],
+  ],
   ['a run at a rate', [rated()]],
   ['a run of scenarios', [scenarios()]],
 ];
 
 function placed(blocks: readonly PageBlock[]): ChartSpec[] {
-  return blocks.flatMap((b) => (b.kind === 'chart' ? [b.spec] : b.kind === 'grid' || b.kind === 'section' ? placed(b.blocks) : []));
+  return blocks.flatMap((b) =>
+    b.kind === 'chart'
+      ? [b.spec]
+      : b.kind === 'grid' || b.kind === 'section'
+        ? placed(b.blocks)
+        : [],
+  );
 }
 
 const key = (c: ChartSpec) => `${c.file} · ${c.title}`;
@@ -65,21 +106,31 @@ describe('the chart registry', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it.each(CASES)('%s: index.html places every chart made once, or leaves its section out on purpose', (_name, results) => {
-    const charts = pngCharts(results);
-    expect(charts.length).toBeGreaterThan(0);
-    const leftOut = sectionsLeftOut(results);
-    const onPage = placed(reportPageModel(results, charts).blocks).map(key);
-    for (const c of charts) {
-      const entry = REPORT_CHARTS.find((e) => e.id === c.chart);
-      expect(entry).toBeDefined();
-      expect(onPage.filter((k) => k === key(c))).toEqual(leftOut.includes(entry!.section) ? [] : [key(c)]);
-    }
-  });
+  it.each(CASES)(
+    '%s: index.html places every chart made once, or leaves its section out on purpose',
+    (_name, results) => {
+      const charts = pngCharts(results);
+      expect(charts.length).toBeGreaterThan(0);
+      const leftOut = sectionsLeftOut(results);
+      const onPage = placed(reportPageModel(results, charts).blocks).map(key);
+      for (const c of charts) {
+        const entry = REPORT_CHARTS.find((e) => e.id === c.chart);
+        expect(entry).toBeDefined();
+        expect(onPage.filter((k) => k === key(c))).toEqual(
+          leftOut.includes(entry!.section) ? [] : [key(c)],
+        );
+      }
+    },
+  );
 
   it('every entry makes a chart for one of the results above (a new entry needs its case here)', () => {
     // The PNG charts for all the results of a case; the page-only ones (the load machine) for each result alone, as the page builds them.
-    const made = CASES.flatMap(([, results]) => [...pngCharts(results), ...results.flatMap((r) => REPORT_CHARTS.filter((e) => !e.png).flatMap((e) => buildEntry(e, [r])))]);
+    const made = CASES.flatMap(([, results]) => [
+      ...pngCharts(results),
+      ...results.flatMap((r) =>
+        REPORT_CHARTS.filter((e) => !e.png).flatMap((e) => buildEntry(e, [r])),
+      ),
+    ]);
     for (const entry of REPORT_CHARTS) expect(made.map((c) => c.chart)).toContain(entry.id);
   });
 
@@ -95,10 +146,14 @@ describe('the chart registry', () => {
     const b = { ...rich(), label: 'rs again' };
     const model = comparePageModel(compareResults(a, b), [a, b]);
     const titles = placed(model.blocks).map((s) => s.title);
-    const marked = REPORT_CHARTS.filter((e) => e.png && e.comparePage).flatMap((e) => e.build([a, b]));
+    const marked = REPORT_CHARTS.filter((e) => e.png && e.comparePage).flatMap((e) =>
+      e.build([a, b]),
+    );
     expect(marked.length).toBeGreaterThan(0);
     for (const c of marked) expect(titles).toContain(c.title);
-    const unmarked = REPORT_CHARTS.filter((e) => e.png && !e.comparePage).flatMap((e) => e.build([a, b]));
+    const unmarked = REPORT_CHARTS.filter((e) => e.png && !e.comparePage).flatMap((e) =>
+      e.build([a, b]),
+    );
     for (const c of unmarked) expect(titles).not.toContain(c.title);
   });
 });

@@ -30,11 +30,20 @@ export async function decodePng(png: Buffer): Promise<Pixels> {
   const canvas = createCanvas(image.width, image.height);
   const ctx = canvas.getContext('2d');
   ctx.drawImage(image, 0, 0);
-  return { width: image.width, height: image.height, data: ctx.getImageData(0, 0, image.width, image.height).data };
+  return {
+    width: image.width,
+    height: image.height,
+    data: ctx.getImageData(0, 0, image.width, image.height).data,
+  };
 }
 
 /** Counts pixels in rows [top, bottom) that satisfy the predicate on (r, g, b). */
-export function countPixels(p: Pixels, top: number, bottom: number, test: (r: number, g: number, b: number) => boolean): number {
+export function countPixels(
+  p: Pixels,
+  top: number,
+  bottom: number,
+  test: (r: number, g: number, b: number) => boolean,
+): number {
   let n = 0;
   for (let y = top; y < bottom; y++) {
     for (let x = 0; x < p.width; x++) {
@@ -45,7 +54,8 @@ export function countPixels(p: Pixels, top: number, bottom: number, test: (r: nu
   return n;
 }
 
-export const isBackground = (r: number, g: number, b: number) => r === 255 && g === 255 && b === 255;
+export const isBackground = (r: number, g: number, b: number) =>
+  r === 255 && g === 255 && b === 255;
 export const isDark = (r: number, g: number, b: number) => r < 90 && g < 90 && b < 90;
 /** The warning colour (#b00020) and anti-aliased shades of it. */
 export const isWarningRed = (r: number, g: number, b: number) => r > 140 && g < 60 && b < 80;

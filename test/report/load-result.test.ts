@@ -27,14 +27,17 @@ describe('loadResult', () => {
     return err as UsageError;
   }
 
-  it.each(['result-complete.json', 'result-incomplete.json', 'compare-w0.json', 'compare-w1.json', 'compare-j-true.json'])(
-    'reads the fixture %s',
-    async (name) => {
-      const result = await loadResult(join(FIXTURES, name));
-      expect(result.schema).toBe('mongo-bench/result@1');
-      expect(result.steps.length).toBeGreaterThan(0);
-    },
-  );
+  it.each([
+    'result-complete.json',
+    'result-incomplete.json',
+    'compare-w0.json',
+    'compare-w1.json',
+    'compare-j-true.json',
+  ])('reads the fixture %s', async (name) => {
+    const result = await loadResult(join(FIXTURES, name));
+    expect(result.schema).toBe('mongo-bench/result@1');
+    expect(result.steps.length).toBeGreaterThan(0);
+  });
 
   it('says a file that is not JSON is not JSON, naming the file', async () => {
     const file = write('notes.txt', 'clients: 1, 2, 4\n');

@@ -9,9 +9,22 @@ import { fixture, pngSize } from './helpers';
 function withRate(): ResultDocument {
   const result = structuredClone(fixture('result-complete.json'));
   const step = result.steps[0];
-  step.perSecond = step.perSecond.map((s, t) => ({ ...s, scheduled: 1000, dropped: t === 1 ? 400 : 0, late: t === 1 ? 50 : 3 }));
-  const sum = (pick: (s: (typeof step.perSecond)[number]) => number | undefined) => step.perSecond.reduce((n, s) => n + (pick(s) ?? 0), 0);
-  step.arrival = { target: { kind: 'constant', opsPerSecond: 1000 }, lateAfterMs: 5, dropAfterMs: 500, scheduled: sum((s) => s.scheduled), dropped: sum((s) => s.dropped), late: sum((s) => s.late) };
+  step.perSecond = step.perSecond.map((s, t) => ({
+    ...s,
+    scheduled: 1000,
+    dropped: t === 1 ? 400 : 0,
+    late: t === 1 ? 50 : 3,
+  }));
+  const sum = (pick: (s: (typeof step.perSecond)[number]) => number | undefined) =>
+    step.perSecond.reduce((n, s) => n + (pick(s) ?? 0), 0);
+  step.arrival = {
+    target: { kind: 'constant', opsPerSecond: 1000 },
+    lateAfterMs: 5,
+    dropAfterMs: 500,
+    scheduled: sum((s) => s.scheduled),
+    dropped: sum((s) => s.dropped),
+    late: sum((s) => s.late),
+  };
   return resultDocumentSchema.parse(result);
 }
 
@@ -22,16 +35,20 @@ describe('the open model in the report', () => {
     expect(renderSummaryMarkdown([plain], [])).not.toContain('Open model');
   });
 
-  it("rate.png plots target, achieved and dropped (and late) per second of the rated step", async () => {
+  it('rate.png plots target, achieved and dropped (and late) per second of the rated step', async () => {
     const result = withRate();
     const [spec] = rateCharts([result]);
     expect(spec.file).toBe(RATE_CHART_FILE);
-    const byLabel = Object.fromEntries(spec.series.map((s) => [s.label, s.points.filter((p) => p.y !== null).map((p) => p.y)]));
+    const byLabel = Object.fromEntries(
+      spec.series.map((s) => [s.label, s.points.filter((p) => p.y !== null).map((p) => p.y)]),
+    );
     const step = result.steps[0];
     expect(byLabel['target (ops due)']).toEqual(step.perSecond.map(() => 1000));
     expect(byLabel['achieved (completed)']).toEqual(step.perSecond.map((s) => s.reads + s.writes));
     expect(byLabel['dropped']).toEqual(step.perSecond.map((s) => s.dropped));
-    expect(byLabel['late (started after their due time)']).toEqual(step.perSecond.map((s) => s.late));
+    expect(byLabel['late (started after their due time)']).toEqual(
+      step.perSecond.map((s) => s.late),
+    );
     const png = await renderChart(spec);
     expect(pngSize(png).width).toBeGreaterThan(0);
     // Compared runs get no rate chart (one target per run would not share an axis meaningfully).

@@ -1,6 +1,16 @@
 import { buildCharts } from '../../lib/report/chart-registry';
 import { CHART_HEIGHT, CHART_WIDTH, renderChart } from '../../lib/report/render-chart';
-import { COMPARISON, countPixels, decodePng, fixture, isBackground, isDark, isWarningRed, PNG_SIGNATURE, pngSize } from './helpers';
+import {
+  COMPARISON,
+  countPixels,
+  decodePng,
+  fixture,
+  isBackground,
+  isDark,
+  isWarningRed,
+  PNG_SIGNATURE,
+  pngSize,
+} from './helpers';
 
 /** Rows holding the title (layout padding 4 + title padding 8 + one 18px line). */
 const TITLE_BAND: [number, number] = [0, 34];
@@ -16,14 +26,22 @@ async function checkPng(png: Buffer) {
 describe('chart rendering (Chart.js on @napi-rs/canvas)', () => {
   const single = buildCharts([fixture('result-complete.json')]);
   const comparison = buildCharts(COMPARISON.map(fixture));
-  const kinds = [...single, ...comparison.filter((c) => c.file === 'latency-writes-p99.png' || c.file === 'timeline.png').map((c) => ({ ...c, file: `comparison ${c.file}` }))];
+  const kinds = [
+    ...single,
+    ...comparison
+      .filter((c) => c.file === 'latency-writes-p99.png' || c.file === 'timeline.png')
+      .map((c) => ({ ...c, file: `comparison ${c.file}` })),
+  ];
 
-  it.each(kinds.map((c) => [c.file, c] as const))('%s is a valid, non-blank PNG of the expected size', async (_file, spec) => {
-    const { drawnShare } = await checkPng(await renderChart(spec));
-    // Axes, grid, lines and text cover a few percent of a white canvas; a blank chart covers ~0.
-    expect(drawnShare).toBeGreaterThan(0.02);
-    expect(drawnShare).toBeLessThan(0.6);
-  });
+  it.each(kinds.map((c) => [c.file, c] as const))(
+    '%s is a valid, non-blank PNG of the expected size',
+    async (_file, spec) => {
+      const { drawnShare } = await checkPng(await renderChart(spec));
+      // Axes, grid, lines and text cover a few percent of a white canvas; a blank chart covers ~0.
+      expect(drawnShare).toBeGreaterThan(0.02);
+      expect(drawnShare).toBeLessThan(0.6);
+    },
+  );
 
   it('draws text: the same chart with and without its title differs in the title area', async () => {
     const spec = single[0];
@@ -35,7 +53,8 @@ describe('chart rendering (Chart.js on @napi-rs/canvas)', () => {
     for (let y = TITLE_BAND[0]; y < TITLE_BAND[1]; y++) {
       for (let x = 0; x < withTitle.width; x++) {
         const i = (y * withTitle.width + x) * 4;
-        if (withTitle.data[i] !== without.data[i] || withTitle.data[i + 1] !== without.data[i + 1]) differing++;
+        if (withTitle.data[i] !== without.data[i] || withTitle.data[i + 1] !== without.data[i + 1])
+          differing++;
       }
     }
     expect(differing).toBeGreaterThan(300);

@@ -37,11 +37,16 @@ describe('summary.md and results.csv', () => {
     expectGolden('results-comparison.csv', renderResultsCsv(compared));
   });
 
-  it('summary.md has one row per client count with the result\'s own figures', () => {
+  it("summary.md has one row per client count with the result's own figures", () => {
     const md = renderSummaryMarkdown([complete], buildCharts([complete]));
     for (const s of complete.steps) {
       const row = md.split('\n').find((line) => line.startsWith(`| ${s.clients} |`));
-      expect(row?.split('|').map((c) => c.trim()).slice(1, 6)).toEqual([
+      expect(
+        row
+          ?.split('|')
+          .map((c) => c.trim())
+          .slice(1, 6),
+      ).toEqual([
         String(s.clients),
         formatOps(s.opsPerSec.reads),
         formatOps(s.peakOpsPerSec.reads),
@@ -65,7 +70,9 @@ describe('summary.md and results.csv', () => {
     const col = (name: string) => CSV_HEADER.indexOf(name);
     const j = lines.filter((l) => l.startsWith('j:true,'));
     expect(j.map((l) => Number(l.split(',')[col('clients')]))).toEqual([1, 2, 4, 8, 16, 32]);
-    expect(j.map((l) => Number(l.split(',')[col('write_p99_us')]))).toEqual(compared[2].steps.map((s) => s.latencyMicros.writes.p99));
+    expect(j.map((l) => Number(l.split(',')[col('write_p99_us')]))).toEqual(
+      compared[2].steps.map((s) => s.latencyMicros.writes.p99),
+    );
   });
 
   it('quotes labels with commas and quotes in results.csv', () => {
@@ -76,7 +83,9 @@ describe('summary.md and results.csv', () => {
   it('an incomplete result is marked incomplete in summary.md and results.csv', () => {
     const r = fixture('result-incomplete.json');
     const md = renderSummaryMarkdown([r], buildCharts([r]));
-    expect(md).toContain('> **INCOMPLETE run: interrupted by SIGINT during the 8-client step (showing the steps it finished)**');
+    expect(md).toContain(
+      '> **INCOMPLETE run: interrupted by SIGINT during the 8-client step (showing the steps it finished)**',
+    );
     expect(md).toMatch(/^\| 8 \|.*\| interrupted \|$/m);
     const csv = renderResultsCsv([r]).trimEnd().split('\n');
     expect(csv).toHaveLength(5);
@@ -96,23 +105,38 @@ describe('writeReport', () => {
     const out = join(dir, 'single');
     const { files } = await writeReport([fixture('result-complete.json')], out);
     expect(files.map((f) => basename(f))).toEqual([
-      'avg-read-ops.png', 'peak-read-ops.png', 'avg-write-ops.png', 'peak-write-ops.png',
-      'latency-reads.png', 'latency-writes.png', 'timeline.png', 'summary.md', 'results.csv', 'index.html',
+      'avg-read-ops.png',
+      'peak-read-ops.png',
+      'avg-write-ops.png',
+      'peak-write-ops.png',
+      'latency-reads.png',
+      'latency-writes.png',
+      'timeline.png',
+      'summary.md',
+      'results.csv',
+      'index.html',
     ]);
     for (const f of files) expect(existsSync(f)).toBe(true);
-    for (const f of files.filter((x) => x.endsWith('.png'))) expect(readFileSync(f).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+    for (const f of files.filter((x) => x.endsWith('.png')))
+      expect(readFileSync(f).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     const html = readFileSync(join(out, 'index.html'), 'utf8');
-    for (const f of files.filter((x) => x.endsWith('.png'))) expect(html).toContain(`<img src="${basename(f)}"`);
+    for (const f of files.filter((x) => x.endsWith('.png')))
+      expect(html).toContain(`<img src="${basename(f)}"`);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(html).toContain('<td class="right">22,860</td>');
   });
 
   it('writes a comparison report, and index.html says which result is incomplete', async () => {
     const out = join(dir, 'compare');
-    const { files } = await writeReport([fixture('result-complete.json'), fixture('result-incomplete.json')], out);
+    const { files } = await writeReport(
+      [fixture('result-complete.json'), fixture('result-incomplete.json')],
+      out,
+    );
     expect(files.filter((f) => f.endsWith('.png'))).toHaveLength(11);
     const html = readFileSync(join(out, 'index.html'), 'utf8');
-    expect(html).toContain('<p class="warning">INCOMPLETE (showing the steps that finished): standalone w:1 (cut short)</p>');
+    expect(html).toContain(
+      '<p class="warning">INCOMPLETE (showing the steps that finished): standalone w:1 (cut short)</p>',
+    );
     expect(html).toContain('<th>standalone w:1 (cut short) (incomplete)</th>');
   });
 });

@@ -13,12 +13,34 @@ const FAKE_BIN = path.join(__dirname, '..', 'support', 'fake-bin');
 
 describe('run --topology ... with a binary of another version than --server-version', () => {
   it('refuses before launching anything', async () => {
-    const printed = spawnSync(path.join(FAKE_BIN, 'mongod'), ['--version'], { encoding: 'utf8' }).stdout;
+    const printed = spawnSync(path.join(FAKE_BIN, 'mongod'), ['--version'], {
+      encoding: 'utf8',
+    }).stdout;
     const binaryVersion = /db version v(\d+\.\d+\.\d+)/.exec(printed)![1];
     const other = binaryVersion.startsWith('5.0') ? '6.0' : '5.0';
-    const r = await runCli(['run', '--topology', 'sharded', '--hashed', '--bin-dir', FAKE_BIN, '--server-version', other, '--clients', '1', '--seconds', '1', '--docs', '10', '--test-double', '--out', path.join(__dirname, 'never-written')]);
+    const r = await runCli([
+      'run',
+      '--topology',
+      'sharded',
+      '--hashed',
+      '--bin-dir',
+      FAKE_BIN,
+      '--server-version',
+      other,
+      '--clients',
+      '1',
+      '--seconds',
+      '1',
+      '--docs',
+      '10',
+      '--test-double',
+      '--out',
+      path.join(__dirname, 'never-written'),
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`option --server-version: the plan is for MongoDB ${other}, but ${FAKE_BIN}/mongod is ${binaryVersion}`);
+    expect(r.stderr).toContain(
+      `option --server-version: the plan is for MongoDB ${other}, but ${FAKE_BIN}/mongod is ${binaryVersion}`,
+    );
   }, 30_000);
 });
 
@@ -28,13 +50,39 @@ describe('run --topology sharded with a mongos of another version than mongod', 
     // 4.4 mongos then refused mongosShutdownTimeoutMillisForSignaledShutdown at start-up.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mongo-bench-mixed-bin-'));
     try {
-      for (const [kind, version] of [['mongod', '7.0.14'], ['mongos', '4.4.29']]) {
-        writeFileSync(path.join(dir, kind), `#!/bin/sh\nMONGO_BENCH_FAKE_VERSION=${version} exec "${path.join(FAKE_BIN, kind)}" "$@"\n`);
+      for (const [kind, version] of [
+        ['mongod', '7.0.14'],
+        ['mongos', '4.4.29'],
+      ]) {
+        writeFileSync(
+          path.join(dir, kind),
+          `#!/bin/sh\nMONGO_BENCH_FAKE_VERSION=${version} exec "${path.join(FAKE_BIN, kind)}" "$@"\n`,
+        );
         chmodSync(path.join(dir, kind), 0o755);
       }
-      const r = await runCli(['run', '--topology', 'sharded', '--hashed', '--bin-dir', dir, '--server-version', '7.0', '--clients', '1', '--seconds', '1', '--docs', '10', '--test-double', '--out', path.join(dir, 'never-written')]);
+      const r = await runCli([
+        'run',
+        '--topology',
+        'sharded',
+        '--hashed',
+        '--bin-dir',
+        dir,
+        '--server-version',
+        '7.0',
+        '--clients',
+        '1',
+        '--seconds',
+        '1',
+        '--docs',
+        '10',
+        '--test-double',
+        '--out',
+        path.join(dir, 'never-written'),
+      ]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`option --server-version: the plan is for MongoDB 7.0, but ${dir}/mongos is 4.4.29`);
+      expect(r.stderr).toContain(
+        `option --server-version: the plan is for MongoDB 7.0, but ${dir}/mongos is 4.4.29`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

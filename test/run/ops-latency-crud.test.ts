@@ -28,8 +28,16 @@ function markdownRows(md: string): string[][] {
   const at = md.indexOf('### Latency by op');
   expect(at).toBeGreaterThan(0);
   const lines = md.slice(at).split('\n').slice(2);
-  const table = lines.slice(0, lines.findIndex((l, i) => i > 0 && !l.startsWith('|')));
-  return table.slice(2).map((l) => l.slice(1, -1).split('|').map((c) => c.trim()));
+  const table = lines.slice(
+    0,
+    lines.findIndex((l, i) => i > 0 && !l.startsWith('|')),
+  );
+  return table.slice(2).map((l) =>
+    l
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.trim()),
+  );
 }
 
 describe('--ops refused with what it cannot be combined with (exit 2, naming the options)', () => {
@@ -51,21 +59,59 @@ describe('--ops refused with what it cannot be combined with (exit 2, naming the
 });
 
 describe('the engine with --ops: exact shares of any split of the clients', () => {
-  const instant = (index: number, opClass: 'read' | 'write'): BoundOp => ({ index, type: opClass === 'read' ? 'findOne' : 'update', opClass, delayMs: 0, run: () => Promise.resolve(undefined) });
+  const instant = (index: number, opClass: 'read' | 'write'): BoundOp => ({
+    index,
+    type: opClass === 'read' ? 'findOne' : 'update',
+    opClass,
+    delayMs: 0,
+    run: () => Promise.resolve(undefined),
+  });
   const ops = [instant(0, 'read'), instant(1, 'read'), instant(2, 'write')];
 
   it.each([
     [301, 4, [[0, 4]]],
-    [301, 4, [[0, 2], [2, 2]]],
-    [7, 5, [[0, 1], [1, 3], [4, 1]]],
+    [
+      301,
+      4,
+      [
+        [0, 2],
+        [2, 2],
+      ],
+    ],
+    [
+      7,
+      5,
+      [
+        [0, 1],
+        [1, 3],
+        [4, 1],
+      ],
+    ],
   ])('--ops %d at %d clients, slices %j', async (n, clients, slices) => {
-    const parts = await Promise.all(slices.map(([first, count]) => runStep(ops, new TemplateScope(), { clients, seconds: 1, warmupSeconds: 0, randomSeed: 1, ops: n, clientSlice: { first, count } })));
+    const parts = await Promise.all(
+      slices.map(([first, count]) =>
+        runStep(ops, new TemplateScope(), {
+          clients,
+          seconds: 1,
+          warmupSeconds: 0,
+          randomSeed: 1,
+          ops: n,
+          clientSlice: { first, count },
+        }),
+      ),
+    );
     expect(parts.reduce((sum, m) => sum + m.reads + m.writes + m.errors, 0)).toBe(n);
     for (const m of parts) {
       expect(m.interrupted).toBe(false);
       expect(m.perSecond.reads.length).toBe(m.seconds);
-      expect(m.latency.byIndex?.map((o) => [o.index, o.op])).toEqual([[0, 'findOne'], [1, 'findOne'], [2, 'update']]);
-      expect(m.latency.byIndex?.reduce((sum, o) => sum + o.recorder.count, 0)).toBe(m.reads + m.writes);
+      expect(m.latency.byIndex?.map((o) => [o.index, o.op])).toEqual([
+        [0, 'findOne'],
+        [1, 'findOne'],
+        [2, 'update'],
+      ]);
+      expect(m.latency.byIndex?.reduce((sum, o) => sum + o.recorder.count, 0)).toBe(
+        m.reads + m.writes,
+      );
     }
   });
 });
@@ -79,7 +125,10 @@ describeNeeding('crud', 'run --ops and the latency by op against the CRUD test s
     await client.connect();
   });
   afterAll(async () => {
-    await client.db(db).dropDatabase().catch(() => undefined);
+    await client
+      .db(db)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
   });
 
@@ -89,12 +138,30 @@ describeNeeding('crud', 'run --ops and the latency by op against the CRUD test s
     const ops = [
       { op: 'findOne', ns, query: id },
       { op: 'update', ns, query: id, update: { $inc: { counter: 1 } } },
-      { op: 'command', ns: db, command: { aggregate: 'docs', pipeline: [{ $match: id }], cursor: {} } },
-      { op: 'command', ns: db, command: { aggregate: 'docs', pipeline: [{ $limit: 5 }], cursor: {} } },
+      {
+        op: 'command',
+        ns: db,
+        command: { aggregate: 'docs', pipeline: [{ $match: id }], cursor: {} },
+      },
+      {
+        op: 'command',
+        ns: db,
+        command: { aggregate: 'docs', pipeline: [{ $limit: 5 }], cursor: {} },
+      },
       { op: 'command', ns: db, command: { distinct: 'docs', key: '_id', query: id } },
     ];
     // From code: the same options as the command line (--ops is `opCount` there); the report's texts rendered as write-report writes them.
-    const result = await benchmark({ uri: crudUri(), ns, ops, docs: 100, docSize: 64, clients: [1], opCount: 300, warmup: 0, serverStats: false });
+    const result = await benchmark({
+      uri: crudUri(),
+      ns,
+      ops,
+      docs: 100,
+      docSize: 64,
+      clients: [1],
+      opCount: 300,
+      warmup: 0,
+      serverStats: false,
+    });
     expect(result.config).toMatchObject({ ops: 300, seconds: null });
     expect(result.steps.map((s) => s.clients)).toEqual([1]);
     expect(result.workload.ops).toHaveLength(5);
@@ -118,7 +185,9 @@ describeNeeding('crud', 'run --ops and the latency by op against the CRUD test s
         expect(ordered).toEqual([...ordered].sort((a, b) => a - b));
       }
       // The compatible per-type figures: the three commands together.
-      expect(step.latencyByOpMicros?.command.count).toBe(byOp[2].count + byOp[3].count + byOp[4].count);
+      expect(step.latencyByOpMicros?.command.count).toBe(
+        byOp[2].count + byOp[3].count + byOp[4].count,
+      );
     }
 
     // summary.md: one row per step and op, its cells the result's figures (p99 from 60 samples: its count).
@@ -140,7 +209,10 @@ describeNeeding('crud', 'run --ops and the latency by op against the CRUD test s
     expect(rows[0][7]).toBe('60 samples');
 
     // results.csv: the per-op columns, one row per step.
-    const [header, ...lines] = renderResultsCsv([result]).trim().split('\n').map((l) => l.split(','));
+    const [header, ...lines] = renderResultsCsv([result])
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     result.steps.forEach((s, i) => {
       for (const o of s.latencyByOp ?? []) {
         const key = `op${o.index}_${o.op}${o.name === o.op ? '' : `_${o.name}`}`;
@@ -153,14 +225,44 @@ describeNeeding('crud', 'run --ops and the latency by op against the CRUD test s
 
   it('--ops on the command line: the plan says the step is bounded by its ops', async () => {
     const ctx = captureContext();
-    expect(await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--ops', '300', '--clients', '1', '--dry-run'], ctx)).toBe(0);
+    expect(
+      await main(
+        [
+          'node',
+          'mongo-bench',
+          'run',
+          '--uri',
+          crudUri(),
+          '--ops',
+          '300',
+          '--clients',
+          '1',
+          '--dry-run',
+        ],
+        ctx,
+      ),
+    ).toBe(0);
     expect(ctx.stdout).toContain('sweep: clients 1; 300 ops measured after 2 s warm-up');
   });
 
   it('--ops 301 at 4 clients on 2 worker threads (from the API: opCount): exactly 301 ops, split over the threads', async () => {
-    const result = await benchmark({ uri: crudUri(), ns: `${db}.docs`, load: false, docs: 100, clients: [4], workers: 2, opCount: 301, warmup: 0, serverStats: false });
+    const result = await benchmark({
+      uri: crudUri(),
+      ns: `${db}.docs`,
+      load: false,
+      docs: 100,
+      clients: [4],
+      workers: 2,
+      opCount: 301,
+      warmup: 0,
+      serverStats: false,
+    });
     const [step] = result.steps;
-    expect([step.ops.reads + step.ops.writes + step.ops.errors, step.client?.workers, result.config.ops]).toEqual([301, 2, 301]);
+    expect([
+      step.ops.reads + step.ops.writes + step.ops.errors,
+      step.client?.workers,
+      result.config.ops,
+    ]).toEqual([301, 2, 301]);
     expect(step.perSecond.reduce((sum, p) => sum + p.reads + p.writes + p.errors, 0)).toBe(301);
   });
 });

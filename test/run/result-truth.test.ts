@@ -29,7 +29,15 @@ describeNeeding('crud', 'a step whose ops fail (the CRUD test double rejects $se
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mb-truth-'));
     workload = join(dir, 'sett.json');
-    writeFileSync(workload, JSON.stringify({ name: 'sett', ops: [{ op: 'update', query: { _id: { '#RAND_INT': [0, 100] } }, update: { $sett: { x: 1 } } }] }));
+    writeFileSync(
+      workload,
+      JSON.stringify({
+        name: 'sett',
+        ops: [
+          { op: 'update', query: { _id: { '#RAND_INT': [0, 100] } }, update: { $sett: { x: 1 } } },
+        ],
+      }),
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -37,14 +45,44 @@ describeNeeding('crud', 'a step whose ops fail (the CRUD test double rejects $se
     const db = uniqueDbName('truth');
     const out = join(dir, db);
     const ctx = captureContext();
-    const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--db', db, '--drop', '--workload-file', workload, '--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '100', '--doc-size', '64', '--no-server-stats', '--out', out, ...extra], ctx);
+    const code = await main(
+      [
+        'node',
+        'mongo-bench',
+        'run',
+        '--uri',
+        crudUri(),
+        '--db',
+        db,
+        '--drop',
+        '--workload-file',
+        workload,
+        '--clients',
+        '1',
+        '--seconds',
+        '1',
+        '--warmup',
+        '0',
+        '--docs',
+        '100',
+        '--doc-size',
+        '64',
+        '--no-server-stats',
+        '--out',
+        out,
+        ...extra,
+      ],
+      ctx,
+    );
     return { code, ctx, out };
   };
 
-  it('more than half the ops failed: the step is failed, exit 1, and the server\'s first message is printed and kept', async () => {
+  it("more than half the ops failed: the step is failed, exit 1, and the server's first message is printed and kept", async () => {
     const { code, ctx, out } = await run('--quiet');
     expect(code).toBe(1);
-    expect(ctx.stderr).toMatch(/ops failed \(100%, more than --max-error-rate 50%\); first error: \w+ \(\d+\): .*\$sett/);
+    expect(ctx.stderr).toMatch(
+      /ops failed \(100%, more than --max-error-rate 50%\); first error: \w+ \(\d+\): .*\$sett/,
+    );
     const result = await loadResult(join(out, 'results.json'));
     const [step] = result.steps;
     expect(step.status).toBe('failed');
@@ -53,13 +91,17 @@ describeNeeding('crud', 'a step whose ops fail (the CRUD test double rejects $se
     expect(step.warnings?.map((w) => w.code)).toContain('errors');
   });
 
-  it('--max-error-rate 100% lets it pass, with the errors warning; --quiet still prints warnings; the table\'s errors line carries the message', async () => {
+  it("--max-error-rate 100% lets it pass, with the errors warning; --quiet still prints warnings; the table's errors line carries the message", async () => {
     const { code, ctx, out } = await run('--quiet', '--max-error-rate', '100%');
     expect(code).toBe(0);
-    expect(ctx.stdout).toMatch(/WARNING clients 1 \[errors\]: [\d,]+ of [\d,]+ ops failed \(100%\); first error: .*\$sett/);
+    expect(ctx.stdout).toMatch(
+      /WARNING clients 1 \[errors\]: [\d,]+ of [\d,]+ ops failed \(100%\); first error: .*\$sett/,
+    );
     const result = await loadResult(join(out, 'results.json'));
     expect(result.steps[0].status ?? 'ok').toBe('ok');
-    expect(formatStepTable(result.steps[0])).toMatch(/^errors: [\d,]+ \(\w+ \(\d+\) x[\d,]+: .*\$sett/m);
+    expect(formatStepTable(result.steps[0])).toMatch(
+      /^errors: [\d,]+ \(\w+ \(\d+\) x[\d,]+: .*\$sett/m,
+    );
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain('[errors]');
   });
 
@@ -88,9 +130,22 @@ describe('warnings on real runs against a recording server', () => {
     await server?.stop();
   });
 
-  const runOn = (seconds: number, warmup: { warmup: number | 'auto'; warmupMax?: number } = { warmup: 0 }) => {
+  const runOn = (
+    seconds: number,
+    warmup: { warmup: number | 'auto'; warmupMax?: number } = { warmup: 0 },
+  ) => {
     server.clear();
-    const options = resolveRunOptions({ uri: server.uri, workload: 'read-only', clients: [1], seconds, ...warmup, load: false, serverStats: false, workers: 1, testDouble: true });
+    const options = resolveRunOptions({
+      uri: server.uri,
+      workload: 'read-only',
+      clients: [1],
+      seconds,
+      ...warmup,
+      load: false,
+      serverStats: false,
+      workers: 1,
+      testDouble: true,
+    });
     options.outDir = undefined;
     return runBenchmark(options);
   };
@@ -103,7 +158,9 @@ describe('warnings on real runs against a recording server', () => {
     const [step] = result.steps;
     expect(step.ops.reads).toBeLessThan(100);
     const few = step.warnings?.find((w) => w.code === 'few-samples');
-    expect(few?.message).toMatch(/^too few samples: the step measured \d+ ops \(fewer than 100\): reads p99 and p99.9 from \d+ samples/);
+    expect(few?.message).toMatch(
+      /^too few samples: the step measured \d+ ops \(fewer than 100\): reads p99 and p99.9 from \d+ samples/,
+    );
     expect(formatStepTable(step)).toMatch(/\d+ samples/);
   });
 
@@ -129,19 +186,27 @@ describe('warnings on real runs against a recording server', () => {
     expect(step.warmup!.seconds).toBeGreaterThanOrEqual(10);
     expect(step.warmup!.seconds).toBeLessThanOrEqual(14);
     // Steady, or else (a machine too loaded to hold 1% for 10 s) the cap is reported as such.
-    const capped = step.warnings?.find((w) => w.code === 'not-steady' && /warm-up reached its cap/.test(w.message));
+    const capped = step.warnings?.find(
+      (w) => w.code === 'not-steady' && /warm-up reached its cap/.test(w.message),
+    );
     expect(capped === undefined).toBe(step.warmup!.steady);
 
     delay = () => 1;
     first = 0;
     const short = await runOn(1, { warmup: 'auto', warmupMax: 3 });
     expect(short.steps[0].warmup).toEqual({ seconds: 3, steady: false });
-    expect(short.steps[0].warnings?.find((w) => w.code === 'not-steady')?.message).toMatch(/the warm-up reached its cap \(3 s\) before the ops\/s settled/);
+    expect(short.steps[0].warnings?.find((w) => w.code === 'not-steady')?.message).toMatch(
+      /the warm-up reached its cap \(3 s\) before the ops\/s settled/,
+    );
   });
 
   it('--warmup auto is refused with a rate, and --warmup-max without it', () => {
-    expect(() => resolveRunOptions({ uri: server.uri, warmup: 'auto', rate: 100 })).toThrow(/option --warmup auto: .*give the warm-up in seconds/);
-    expect(() => resolveRunOptions({ uri: server.uri, warmupMax: 10 })).toThrow('option --warmup-max: needs --warmup auto');
+    expect(() => resolveRunOptions({ uri: server.uri, warmup: 'auto', rate: 100 })).toThrow(
+      /option --warmup auto: .*give the warm-up in seconds/,
+    );
+    expect(() => resolveRunOptions({ uri: server.uri, warmupMax: 10 })).toThrow(
+      'option --warmup-max: needs --warmup auto',
+    );
   });
 });
 
@@ -154,16 +219,43 @@ describe('a rate or replay whose measured window schedules nothing is refused be
 
   it('a capture that opens with a burst and falls silent: --replay-rate 1x with its burst all in the warm-up', () => {
     const file = join(dir, 'burst.json');
-    writeFileSync(file, JSON.stringify({ name: 'burst', ops: [{ op: 'find', query: {} }], capture: { opsPerSecond: 4, perSecond: [40, 8, ...Array(11).fill(0)] } }));
-    expect(() => resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', workloadFile: file, replayRate: '1x', warmup: 2, seconds: 5 })).toThrow(
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'burst',
+        ops: [{ op: 'find', query: {} }],
+        capture: { opsPerSecond: 4, perSecond: [40, 8, ...Array(11).fill(0)] },
+      }),
+    );
+    expect(() =>
+      resolveRunOptions({
+        uri: 'mongodb://127.0.0.1:1',
+        workloadFile: file,
+        replayRate: '1x',
+        warmup: 2,
+        seconds: 5,
+      }),
+    ).toThrow(
       'option --replay-rate: the schedule puts no op in the measured window (seconds 2 to 7 of each step): nothing would be measured; the captured curve is silent there',
     );
     // Measured from the start, the burst is in the window: accepted.
-    expect(resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', workloadFile: file, replayRate: '1x', warmup: 0, seconds: 5 }).arrival?.kind).toBe('stages');
+    expect(
+      resolveRunOptions({
+        uri: 'mongodb://127.0.0.1:1',
+        workloadFile: file,
+        replayRate: '1x',
+        warmup: 0,
+        seconds: 5,
+      }).arrival?.kind,
+    ).toBe('stages');
   });
 
   it('a constant rate too low for the window', () => {
-    expect(() => resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', rate: 0.05, warmup: 2, seconds: 5 })).toThrow(/option --rate: the schedule puts no op in the measured window/);
-    expect(resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', rate: 1, warmup: 2, seconds: 5 }).rate).toBe(1);
+    expect(() =>
+      resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', rate: 0.05, warmup: 2, seconds: 5 }),
+    ).toThrow(/option --rate: the schedule puts no op in the measured window/);
+    expect(
+      resolveRunOptions({ uri: 'mongodb://127.0.0.1:1', rate: 1, warmup: 2, seconds: 5 }).rate,
+    ).toBe(1);
   });
 });

@@ -20,12 +20,22 @@ describeOffline(offlineTitle, () => {
     try {
       const ctx = captureContext();
       const started = Date.now();
-      const code = await main(['node', 'mongo-bench', 'run', '--preset', 'smoke', '--out', out], ctx);
+      const code = await main(
+        ['node', 'mongo-bench', 'run', '--preset', 'smoke', '--out', out],
+        ctx,
+      );
       const seconds = (Date.now() - started) / 1000;
       process.stdout.write(`embedded default offline: failed after ${seconds.toFixed(1)} s\n`);
       expect(code).toBe(1);
       expect(seconds).toBeLessThan(30);
-      for (const text of ['no mongod binary for the embedded MongoDB', 'Nothing was run', '--uri URI', '--mongod-bin PATH', 'MONGOMS_SYSTEM_BINARY=/path/to/mongod']) expect(ctx.stderr).toContain(text);
+      for (const text of [
+        'no mongod binary for the embedded MongoDB',
+        'Nothing was run',
+        '--uri URI',
+        '--mongod-bin PATH',
+        'MONGOMS_SYSTEM_BINARY=/path/to/mongod',
+      ])
+        expect(ctx.stderr).toContain(text);
       // It reached no server: nothing is written (not even the log).
       expect(existsSync(join(out, 'results.json'))).toBe(false);
       expect(existsSync(join(out, 'command-log.txt'))).toBe(false);
@@ -40,9 +50,30 @@ describeNeeding('mongod', 'mongo-bench run on the embedded default with a real m
     const out = mkdtempSync(join(tmpdir(), 'mb-run-embedded-real-'));
     try {
       const ctx = captureContext();
-      const code = await main(['node', 'mongo-bench', 'run', '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '500', '--out', out, '--quiet'], ctx);
+      const code = await main(
+        [
+          'node',
+          'mongo-bench',
+          'run',
+          '--clients',
+          '1,2',
+          '--seconds',
+          '1',
+          '--warmup',
+          '0',
+          '--docs',
+          '500',
+          '--out',
+          out,
+          '--quiet',
+        ],
+        ctx,
+      );
       expect(code).toBe(0);
-      const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string; testDouble?: boolean } };
+      const result = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+        complete: boolean;
+        target: { topology: string; testDouble?: boolean };
+      };
       expect(result.complete).toBe(true);
       expect(result.target.testDouble).toBeUndefined();
     } finally {

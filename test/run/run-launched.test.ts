@@ -18,14 +18,29 @@ import { describeNeeding, mongodBinary, mongosBinary } from '../support/servers'
 import { mongodVersion } from '../../lib/launcher/embedded';
 
 /** `mongo-bench run <args>` as a child process (see test/support/cli-child.ts). */
-function runCli(args: string[], env: NodeJS.ProcessEnv, onOutput?: (stderr: string, child: ChildProcess) => void): Promise<Finished> {
-  return runCliChild(['run', ...args], { env, onStderr: onOutput, guardMs: 40_000, guardSignal: 'SIGTERM' });
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onOutput?: (stderr: string, child: ChildProcess) => void,
+): Promise<Finished> {
+  return runCliChild(['run', ...args], {
+    env,
+    onStderr: onOutput,
+    guardMs: 40_000,
+    guardSignal: 'SIGTERM',
+  });
 }
 
 interface Recorded {
   kind: string;
   port: number;
-  lines: Array<{ name?: string; db?: string; body?: Record<string, unknown>; event?: string; at: number }>;
+  lines: Array<{
+    name?: string;
+    db?: string;
+    body?: Record<string, unknown>;
+    event?: string;
+    at: number;
+  }>;
 }
 
 function recorded(dir: string): Recorded[] {
@@ -34,12 +49,26 @@ function recorded(dir: string): Recorded[] {
     .filter((f) => f.endsWith('.jsonl'))
     .map((f) => {
       const [kind, port] = f.replace('.jsonl', '').split('-');
-      const lines = fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded['lines'][number]);
+      const lines = fs
+        .readFileSync(path.join(dir, f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Recorded['lines'][number]);
       return { kind, port: Number(port), lines };
     });
 }
 
-const TINY = ['--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '100', '--test-double'];
+const TINY = [
+  '--clients',
+  '1',
+  '--seconds',
+  '1',
+  '--warmup',
+  '0',
+  '--docs',
+  '100',
+  '--test-double',
+];
 
 describe('mongo-bench run, launched with stand-in binaries (child process)', () => {
   let work: string;
@@ -54,7 +83,27 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const out = path.join(work, 'sharded-out');
     const record = path.join(work, 'sharded-record');
     const r = await runCli(
-      ['--topology', 'sharded', '--shards', '2', '--replicas', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--stop-balancer', '--chunk-size', '64', '--drop', '--out', out, ...TINY],
+      [
+        '--topology',
+        'sharded',
+        '--shards',
+        '2',
+        '--replicas',
+        '1',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--stop-balancer',
+        '--chunk-size',
+        '64',
+        '--drop',
+        '--out',
+        out,
+        ...TINY,
+      ],
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
     );
     expect(r.stderr).not.toContain('unexpected error');
@@ -66,17 +115,37 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const index = (pattern: RegExp) => log.findIndex((l) => pattern.test(l));
     const lastIndex = (pattern: RegExp) => log.map((l) => pattern.test(l)).lastIndexOf(true);
     const mongodLines = log.filter((l) => l.startsWith(`${FAKE_BIN}/mongod `));
-    expect(mongodLines.map((l) => /--port (\d+)/.exec(l)![1])).toEqual([basePort + 1, basePort + 2, basePort + 3].map(String));
+    expect(mongodLines.map((l) => /--port (\d+)/.exec(l)![1])).toEqual(
+      [basePort + 1, basePort + 2, basePort + 3].map(String),
+    );
     expect(lastIndex(/^\/.*\/mongod /)).toBeLessThan(index(/"replSetInitiate"/));
     expect(lastIndex(/apply .*"replSetInitiate"/)).toBeLessThan(index(/^\/.*\/mongos /));
     expect(index(/^\/.*\/mongos /)).toBeLessThan(index(/"addShard"/));
-    const applied = log.filter((l) => / apply /.test(l)).map((l) => Object.keys(JSON.parse(/ apply \S+ \S+ \S+ (\{.*\}) -> ok/.exec(l)![1]) as object)[0]);
+    const applied = log
+      .filter((l) => / apply /.test(l))
+      .map(
+        (l) =>
+          Object.keys(JSON.parse(/ apply \S+ \S+ \S+ (\{.*\}) -> ok/.exec(l)![1]) as object)[0],
+      );
     // The plan has two moveChunks (one chunk per shard); the first goes to the primary shard shard0,
     // where the collection's only chunk starts, so the plan marks it expectSkip and its check finds
     // it done: it is not sent. Only the move to shard1 is applied. No balancerStart: --stop-balancer.
     // --drop comes once the cluster is formed and before enableSharding: a dropDatabase after the
     // sharding steps would remove them (the stand-in's catalog models it, test/stand-ins/sharding.test.ts).
-    expect(applied).toEqual(['replSetInitiate', 'replSetInitiate', 'replSetInitiate', 'addShard', 'addShard', 'dropDatabase', 'enableSharding', 'shardCollection', 'configureCollectionBalancing', 'balancerStop', 'split', 'moveChunk']);
+    expect(applied).toEqual([
+      'replSetInitiate',
+      'replSetInitiate',
+      'replSetInitiate',
+      'addShard',
+      'addShard',
+      'dropDatabase',
+      'enableSharding',
+      'shardCollection',
+      'configureCollectionBalancing',
+      'balancerStop',
+      'split',
+      'moveChunk',
+    ]);
     const moveApplied = log.filter((l) => / apply .*"moveChunk"/.test(l));
     expect(moveApplied.map((l) => /"to":"(\w+)"/.exec(l)![1])).toEqual(['shard1']);
     // The step before it (the move to shard0) was checked against config.chunks and not applied.
@@ -85,29 +154,60 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     expect(skipped.some((l) => / check .*"find":"chunks"/.test(l))).toBe(true);
     expect(skipped.filter((l) => / apply /.test(l))).toEqual([]);
     // setup.js (the plan as applied) still lists that step, marked as expected to be skipped.
-    const setupPlan = fs.readFileSync(path.join(out, 'setup.js'), 'utf8').replace(/\n\/\/ {2}/g, ' ');
-    expect(setupPlan).toContain("Expected to be skipped: the collection's chunks start on the database's primary shard shard0");
+    const setupPlan = fs
+      .readFileSync(path.join(out, 'setup.js'), 'utf8')
+      .replace(/\n\/\/ {2}/g, ' ');
+    expect(setupPlan).toContain(
+      "Expected to be skipped: the collection's chunks start on the database's primary shard shard0",
+    );
     expect(index(/balancerStop/)).toBeLessThan(index(/load: 100 documents .*keeping its sharding/));
     expect(index(/load: /)).toBeLessThan(index(/benchmark complete/));
-    expect(log.filter((l) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(l)).map((l) => /stopped (\S+)/.exec(l)![1])).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
+    expect(
+      log
+        .filter((l) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(l))
+        .map((l) => /stopped (\S+)/.exec(l)![1]),
+    ).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
     // Each stop is measured and logged, and none needed a SIGKILL.
-    for (const l of log.filter((x) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(x))) expect(l).toMatch(/: exit code 0, in \d+\.\d s/);
+    for (const l of log.filter((x) => /stopped (mongos-0|shard0-0|shard1-0|cfg-0) /.test(x)))
+      expect(l).toMatch(/: exit code 0, in \d+\.\d s/);
     expect(log.some((l) => /stopped 4 process\(es\) in \d+\.\d s/.test(l))).toBe(true);
     // Each mongod got its share of this machine's memory for the WiredTiger cache, said in the log.
     expect(log.filter((l) => /^\/.*\/mongod .*--wiredTigerCacheSizeGB \d/.test(l))).toHaveLength(3);
-    expect(log.some((l) => /Each mongod gets --wiredTigerCacheSizeGB [\d.]+: 50% of \(RAM - 1 GB\) shared by the 3 mongod\(s\)/.test(l))).toBe(true);
+    expect(
+      log.some((l) =>
+        /Each mongod gets --wiredTigerCacheSizeGB [\d.]+: 50% of \(RAM - 1 GB\) shared by the 3 mongod\(s\)/.test(
+          l,
+        ),
+      ),
+    ).toBe(true);
 
     // What the stand-ins received: the same commands, each on the process the plan names; SIGTERM at the end.
     const servers = recorded(record);
     const mongos = servers.find((s) => s.kind === 'mongos')!;
     const mongosCommands = mongos.lines.map((l) => l.name);
-    for (const name of ['addShard', 'enableSharding', 'shardCollection', 'split', 'moveChunk', 'balancerStop', 'insert', 'find', 'update']) expect(mongosCommands).toContain(name);
+    for (const name of [
+      'addShard',
+      'enableSharding',
+      'shardCollection',
+      'split',
+      'moveChunk',
+      'balancerStop',
+      'insert',
+      'find',
+      'update',
+    ])
+      expect(mongosCommands).toContain(name);
     expect(mongosCommands.indexOf('balancerStop')).toBeLessThan(mongosCommands.indexOf('insert'));
-    expect(mongosCommands.lastIndexOf('dropDatabase')).toBeLessThan(mongosCommands.indexOf('enableSharding'));
+    expect(mongosCommands.lastIndexOf('dropDatabase')).toBeLessThan(
+      mongosCommands.indexOf('enableSharding'),
+    );
     const cfg = servers.find((s) => s.port === basePort + 1)!;
-    expect(cfg.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({ replSetInitiate: { _id: 'cfg', configsvr: true } });
+    expect(cfg.lines.find((l) => l.name === 'replSetInitiate')?.body).toMatchObject({
+      replSetInitiate: { _id: 'cfg', configsvr: true },
+    });
     // The last event each stand-in saw is SIGTERM (commands it received before are flushed after it: stop() asks each member hello first).
-    for (const s of servers) expect(s.lines.filter((l) => l.event !== undefined).at(-1)?.event).toBe('SIGTERM');
+    for (const s of servers)
+      expect(s.lines.filter((l) => l.event !== undefined).at(-1)?.event).toBe('SIGTERM');
     // Stop order: mongos before the shards, the shards before the config server.
     const stopAt = (port: number) => servers.find((s) => s.port === port)!.lines.at(-1)!.at;
     expect(stopAt(basePort)).toBeLessThan(stopAt(basePort + 2));
@@ -115,8 +215,16 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
 
     // setup.js is the mongosh form of the applied plan; the report is there.
     const setupJs = fs.readFileSync(path.join(out, 'setup.js'), 'utf8');
-    for (const text of ['replSetInitiate', 'addShard', 'shardCollection', 'balancerStop', `"127.0.0.1:${basePort}"`]) expect(setupJs).toContain(text);
-    for (const f of ['results.json', 'summary.md', 'results.csv', 'index.html', 'timeline.png']) expect(fs.existsSync(path.join(out, f))).toBe(true);
+    for (const text of [
+      'replSetInitiate',
+      'addShard',
+      'shardCollection',
+      'balancerStop',
+      `"127.0.0.1:${basePort}"`,
+    ])
+      expect(setupJs).toContain(text);
+    for (const f of ['results.json', 'summary.md', 'results.csv', 'index.html', 'timeline.png'])
+      expect(fs.existsSync(path.join(out, f))).toBe(true);
     // --data-dir given: kept, like the process folders in it.
     expect(fs.existsSync(path.join(dataDir, 'cfg-0'))).toBe(true);
   }, 60_000);
@@ -127,7 +235,27 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const record = path.join(work, 'sigint-record');
     let sent = false;
     const r = await runCli(
-      ['--topology', 'replset', '--replicas', '3', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--out', out, '--clients', '1,2', '--seconds', '20', '--warmup', '0', '--docs', '100', '--test-double'],
+      [
+        '--topology',
+        'replset',
+        '--replicas',
+        '3',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--out',
+        out,
+        '--clients',
+        '1,2',
+        '--seconds',
+        '20',
+        '--warmup',
+        '0',
+        '--docs',
+        '100',
+        '--test-double',
+      ],
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
       (stderr, child) => {
         // Only the CLI gets the signal: it must stop its children itself.
@@ -140,7 +268,11 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     expect(sent).toBe(true);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('SIGINT: stopping the clients');
-    const result = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as { complete: boolean; incompleteReason: string; steps: unknown[] };
+    const result = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')) as {
+      complete: boolean;
+      incompleteReason: string;
+      steps: unknown[];
+    };
     expect(result.complete).toBe(false);
     expect(result.incompleteReason).toContain('SIGINT');
     expect(result.steps).toHaveLength(1);
@@ -149,9 +281,12 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const servers = recorded(record);
     expect(servers).toHaveLength(3);
     // The last event each stand-in saw is SIGTERM (commands it received before are flushed after it: stop() asks each member hello first).
-    for (const s of servers) expect(s.lines.filter((l) => l.event !== undefined).at(-1)?.event).toBe('SIGTERM');
+    for (const s of servers)
+      expect(s.lines.filter((l) => l.event !== undefined).at(-1)?.event).toBe('SIGTERM');
     // The default data folder was our own temp folder: removed, and nothing runs with it.
-    const dataDir = /--dbpath (\S+)\/rs0-0/.exec(commandLog(out).find((l) => l.includes('--dbpath'))!)![1];
+    const dataDir = /--dbpath (\S+)\/rs0-0/.exec(
+      commandLog(out).find((l) => l.includes('--dbpath'))!,
+    )![1];
     expect(fs.existsSync(dataDir)).toBe(false);
     expect(leftovers(dataDir)).toEqual([]);
   }, 60_000);
@@ -162,7 +297,21 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const out = path.join(work, 'sigterm-out');
     let sent = false;
     const r = await runCli(
-      ['--topology', 'sharded', '--shards', '1', '--bin-dir', FAKE_BIN, '--base-port', String(basePort), '--data-dir', dataDir, '--out', out, ...TINY],
+      [
+        '--topology',
+        'sharded',
+        '--shards',
+        '1',
+        '--bin-dir',
+        FAKE_BIN,
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--out',
+        out,
+        ...TINY,
+      ],
       {},
       (stderr, child) => {
         if (!sent && stderr.includes('[launch] starting 2 mongods')) {
@@ -182,11 +331,34 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     const basePort = await freePortRange(3);
     const bin = path.join(work, 'broken-bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'mongod'), `#!/bin/sh\nexec ${FAKE_BIN}/mongod "$@"\n`, { mode: 0o755 });
-    fs.writeFileSync(path.join(bin, 'mongos'), '#!/bin/sh\necho "mongos: cannot start (test)" >&2\nexit 3\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'mongod'), `#!/bin/sh\nexec ${FAKE_BIN}/mongod "$@"\n`, {
+      mode: 0o755,
+    });
+    fs.writeFileSync(
+      path.join(bin, 'mongos'),
+      '#!/bin/sh\necho "mongos: cannot start (test)" >&2\nexit 3\n',
+      { mode: 0o755 },
+    );
     const dataDir = path.join(work, 'broken-data');
     const out = path.join(work, 'broken-out');
-    const r = await runCli(['--topology', 'sharded', '--shards', '1', '--bin-dir', bin, '--base-port', String(basePort), '--data-dir', dataDir, '--out', out, ...TINY], {});
+    const r = await runCli(
+      [
+        '--topology',
+        'sharded',
+        '--shards',
+        '1',
+        '--bin-dir',
+        bin,
+        '--base-port',
+        String(basePort),
+        '--data-dir',
+        dataDir,
+        '--out',
+        out,
+        ...TINY,
+      ],
+      {},
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/mongos "mongos-0" exited with code 3/);
     expect(leftovers(dataDir)).toEqual([]);
@@ -208,9 +380,35 @@ describeNeeding('replset', 'mongo-bench run --topology replset with a real mongo
     const work = tempDir('run-real-rs');
     try {
       const basePort = await freePortRange(3);
-      const r = await runCli(['--topology', 'replset', '--replicas', '3', '--mongod-bin', mongodBinary(), '--server-version', mongodVersion(mongodBinary()), '--base-port', String(basePort), '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
+      const r = await runCli(
+        [
+          '--topology',
+          'replset',
+          '--replicas',
+          '3',
+          '--mongod-bin',
+          mongodBinary(),
+          '--server-version',
+          mongodVersion(mongodBinary()),
+          '--base-port',
+          String(basePort),
+          '--out',
+          path.join(work, 'out'),
+          '--clients',
+          '1,2',
+          '--seconds',
+          '2',
+          '--warmup',
+          '1',
+          '--docs',
+          '1000',
+        ],
+        {},
+      );
       expect(r.code).toBe(0);
-      const result = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string } };
+      const result = JSON.parse(
+        fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8'),
+      ) as { complete: boolean; target: { topology: string } };
       expect(result).toMatchObject({ complete: true, target: { topology: 'replicaSet' } });
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
@@ -225,9 +423,36 @@ describeNeeding('sharded', 'mongo-bench run --topology sharded with real mongod 
       const basePort = await freePortRange(4);
       const binDir = path.dirname(mongodBinary());
       expect(path.dirname(mongosBinary())).toBe(binDir);
-      const r = await runCli(['--topology', 'sharded', '--shards', '2', '--bin-dir', binDir, '--server-version', mongodVersion(mongodBinary()), '--base-port', String(basePort), '--stop-balancer', '--out', path.join(work, 'out'), '--clients', '1,2', '--seconds', '2', '--warmup', '1', '--docs', '1000'], {});
+      const r = await runCli(
+        [
+          '--topology',
+          'sharded',
+          '--shards',
+          '2',
+          '--bin-dir',
+          binDir,
+          '--server-version',
+          mongodVersion(mongodBinary()),
+          '--base-port',
+          String(basePort),
+          '--stop-balancer',
+          '--out',
+          path.join(work, 'out'),
+          '--clients',
+          '1,2',
+          '--seconds',
+          '2',
+          '--warmup',
+          '1',
+          '--docs',
+          '1000',
+        ],
+        {},
+      );
       expect(r.code).toBe(0);
-      const result = JSON.parse(fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8')) as { complete: boolean; target: { topology: string } };
+      const result = JSON.parse(
+        fs.readFileSync(path.join(work, 'out', 'results.json'), 'utf8'),
+      ) as { complete: boolean; target: { topology: string } };
       expect(result).toMatchObject({ complete: true, target: { topology: 'sharded' } });
     } finally {
       fs.rmSync(work, { recursive: true, force: true });

@@ -20,11 +20,29 @@ import { describeNeeding } from '../support/servers';
 
 /** The run as the API resolves it (lib/api's benchmarkOptions), sampled every 250 ms. */
 function options(uri: string, out: string, extra: Partial<BenchmarkInput> = {}): RunOptions {
-  const input: BenchmarkInput = { uri, out, workload: '6to1', ns: 'lifecycle.docs', docs: 100, docSize: 64, load: false, clients: [1, 2], seconds: 1, warmup: 0, workers: 1, ...extra };
+  const input: BenchmarkInput = {
+    uri,
+    out,
+    workload: '6to1',
+    ns: 'lifecycle.docs',
+    docs: 100,
+    docSize: 64,
+    load: false,
+    clients: [1, 2],
+    seconds: 1,
+    warmup: 0,
+    workers: 1,
+    ...extra,
+  };
   return { ...benchmarkOptions(input), serverStatsIntervalMs: 250 };
 }
 
-const refuse: CommandHandler = () => ({ ok: 0, code: 8000, codeName: 'AtlasError', errmsg: 'refused by the test double' });
+const refuse: CommandHandler = () => ({
+  ok: 0,
+  code: 8000,
+  codeName: 'AtlasError',
+  errmsg: 'refused by the test double',
+});
 
 describeNeeding('recording', 'every exit of a run (recording server)', () => {
   let server: RecordingServer;
@@ -45,7 +63,8 @@ describeNeeding('recording', 'every exit of a run (recording server)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const written = (): ResultDocument => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ResultDocument;
+  const written = (): ResultDocument =>
+    JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as ResultDocument;
   /** The result as returned (or as written, for a run that threw) is stamped, and the file holds the same stamps. */
   const expectStamped = (result: ResultDocument, complete: boolean, reason?: RegExp) => {
     expect(stops).toHaveBeenCalledTimes(1);
@@ -54,7 +73,11 @@ describeNeeding('recording', 'every exit of a run (recording server)', () => {
     if (reason) expect(result.incompleteReason).toMatch(reason);
     else expect(result.incompleteReason).toBeUndefined();
     const file = written();
-    expect([file.complete, file.finishedAt, file.incompleteReason]).toEqual([result.complete, result.finishedAt, result.incompleteReason]);
+    expect([file.complete, file.finishedAt, file.incompleteReason]).toEqual([
+      result.complete,
+      result.finishedAt,
+      result.incompleteReason,
+    ]);
     // Written after the sampler stopped: its section is the stopped one.
     expect(file.server?.processes.length).toBe(1);
   };
@@ -69,7 +92,10 @@ describeNeeding('recording', 'every exit of a run (recording server)', () => {
   it('an interrupted run (the signal once the first step is done)', async () => {
     await start();
     const controller = new AbortController();
-    const hooks: BenchmarkHooks = { signal: controller.signal, onEvent: (e) => e.type === 'step-done' && controller.abort('SIGINT') };
+    const hooks: BenchmarkHooks = {
+      signal: controller.signal,
+      onEvent: (e) => e.type === 'step-done' && controller.abort('SIGINT'),
+    };
     const result = await runBenchmark(options(server.uri, dir), hooks);
     expectStamped(result, false, /^interrupted \(SIGINT\)$/);
     expect(result.steps).toHaveLength(1);
@@ -77,8 +103,14 @@ describeNeeding('recording', 'every exit of a run (recording server)', () => {
 
   it('--slo-abort: the first failed objective ends the sweep', async () => {
     await start();
-    const result = await runBenchmark(options(server.uri, dir, { slo: 'reads.p50<1us', sloAbort: true }));
-    expectStamped(result, false, /^an objective failed \(--slo-abort\): .*the remaining steps were not run$/);
+    const result = await runBenchmark(
+      options(server.uri, dir, { slo: 'reads.p50<1us', sloAbort: true }),
+    );
+    expectStamped(
+      result,
+      false,
+      /^an objective failed \(--slo-abort\): .*the remaining steps were not run$/,
+    );
     expect(result.slo?.aborted).toBe(true);
     expect(result.steps).toHaveLength(1);
   });
@@ -87,17 +119,27 @@ describeNeeding('recording', 'every exit of a run (recording server)', () => {
     await start({ find: refuse, insert: refuse, update: refuse });
     const failed = await runBenchmark(options(server.uri, dir)).catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(RunError);
-    expect((failed as Error).message).toMatch(/^the step with 1 client failed: .* \(partial results in .*results\.json\)$/);
+    expect((failed as Error).message).toMatch(
+      /^the step with 1 client failed: .* \(partial results in .*results\.json\)$/,
+    );
     expectStamped(written(), false, /\(--on-error stop: the remaining steps were not run\)$/);
     expect(written().steps).toHaveLength(1);
   });
 
   it('--on-error continue: every step runs, then the run throws once the result is written', async () => {
     await start({ find: refuse, insert: refuse, update: refuse });
-    const failed = await runBenchmark(options(server.uri, dir, { onError: 'continue' })).catch((err: unknown) => err);
+    const failed = await runBenchmark(options(server.uri, dir, { onError: 'continue' })).catch(
+      (err: unknown) => err,
+    );
     expect(failed).toBeInstanceOf(RunError);
-    expect((failed as Error).message).toMatch(/^2 steps failed \(--on-error continue: the others ran\): /);
-    expectStamped(written(), false, /^the step with 1 client failed: .*; the step with 2 clients failed: /);
+    expect((failed as Error).message).toMatch(
+      /^2 steps failed \(--on-error continue: the others ran\): /,
+    );
+    expectStamped(
+      written(),
+      false,
+      /^the step with 1 client failed: .*; the step with 2 clients failed: /,
+    );
     expect(written().steps).toHaveLength(2);
   });
 

@@ -28,11 +28,42 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
     await client.connect();
     try {
       // Something that is not the benchmark's: --drop must leave it alone.
-      await client.db(other).collection('keep').insertOne({ _id: 1 } as never);
-      await client.db(db).collection('stale').insertOne({ _id: 1 } as never);
+      await client
+        .db(other)
+        .collection('keep')
+        .insertOne({ _id: 1 } as never);
+      await client
+        .db(db)
+        .collection('stale')
+        .insertOne({ _id: 1 } as never);
       const out = join(dir, 'run');
       const ctx = captureContext();
-      const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--db', db, '--drop', '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '200', '--doc-size', '128', '--out', out, '--json'], ctx);
+      const code = await main(
+        [
+          'node',
+          'mongo-bench',
+          'run',
+          '--uri',
+          crudUri(),
+          '--db',
+          db,
+          '--drop',
+          '--clients',
+          '1,2',
+          '--seconds',
+          '1',
+          '--warmup',
+          '0',
+          '--docs',
+          '200',
+          '--doc-size',
+          '128',
+          '--out',
+          out,
+          '--json',
+        ],
+        ctx,
+      );
       expect(ctx.stderr).not.toContain('unexpected error');
       expect(code).toBe(0);
 
@@ -40,12 +71,24 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
       const printed = JSON.parse(ctx.stdout) as { schema: string };
       const result = await loadResult(join(out, 'results.json'));
       expect(printed).toEqual(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
-      expect(result).toMatchObject({ schema: 'mongo-bench/result@1', complete: true, config: { clients: [1, 2], ns: `${db}.docs`, docs: 200 } });
+      expect(result).toMatchObject({
+        schema: 'mongo-bench/result@1',
+        complete: true,
+        config: { clients: [1, 2], ns: `${db}.docs`, docs: 200 },
+      });
       expect(result.steps.map((s) => s.clients)).toEqual([1, 2]);
       expect(result.steps.every((s) => s.ops.reads > 0 && s.ops.writes > 0)).toBe(true);
       if (crudKind() === 'mongo-java-server') expect(result.target.testDouble).toBe(true);
 
-      for (const png of ['avg-read-ops.png', 'peak-read-ops.png', 'avg-write-ops.png', 'peak-write-ops.png', 'latency-reads.png', 'latency-writes.png', 'timeline.png']) {
+      for (const png of [
+        'avg-read-ops.png',
+        'peak-read-ops.png',
+        'avg-write-ops.png',
+        'peak-write-ops.png',
+        'latency-reads.png',
+        'latency-writes.png',
+        'timeline.png',
+      ]) {
         const bytes = readFileSync(join(out, png));
         expect(bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
         expect(bytes.length).toBeGreaterThan(10_000); // drawn, with text, not an empty canvas
@@ -58,10 +101,14 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
       expect(html).toContain('<img');
       // Nothing fetched from a network (the inlined libraries' licence banners name their home pages).
       expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
-      expect(readFileSync(join(out, 'setup.js'), 'utf8')).toContain('Nothing: an existing deployment (--uri) is used as it is');
+      expect(readFileSync(join(out, 'setup.js'), 'utf8')).toContain(
+        'Nothing: an existing deployment (--uri) is used as it is',
+      );
 
       const log = readFileSync(join(out, 'command-log.txt'), 'utf8');
-      expect(log).toMatch(new RegExp(`^\\[--drop\\] apply target \\S+ ${db} \\{"dropDatabase":1\\} -> ok`, "m"));
+      expect(log).toMatch(
+        new RegExp(`^\\[--drop\\] apply target \\S+ ${db} \\{"dropDatabase":1\\} -> ok`, 'm'),
+      );
       expect(log.indexOf('dropDatabase')).toBeLessThan(log.indexOf('load: 200 documents'));
       expect(log).toContain('benchmark complete');
 
@@ -70,8 +117,14 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
       expect(await client.db(other).collection('keep').countDocuments()).toBe(1);
       expect(await client.db(db).collection('docs').countDocuments()).toBeGreaterThanOrEqual(200);
     } finally {
-      await client.db(db).dropDatabase().catch(() => undefined);
-      await client.db(other).dropDatabase().catch(() => undefined);
+      await client
+        .db(db)
+        .dropDatabase()
+        .catch(() => undefined);
+      await client
+        .db(other)
+        .dropDatabase()
+        .catch(() => undefined);
       await client.close();
     }
   });
@@ -80,26 +133,76 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
     const out = join(dir, 'plain');
     const db = uniqueDbName('run_plain');
     const ctx = captureContext();
-    const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--db', db, '--clients', '1', '--seconds', '1', '--warmup', '0', '--docs', '50', '--out', out, '--quiet'], ctx);
+    const code = await main(
+      [
+        'node',
+        'mongo-bench',
+        'run',
+        '--uri',
+        crudUri(),
+        '--db',
+        db,
+        '--clients',
+        '1',
+        '--seconds',
+        '1',
+        '--warmup',
+        '0',
+        '--docs',
+        '50',
+        '--out',
+        out,
+        '--quiet',
+      ],
+      ctx,
+    );
     const client = new MongoClient(crudUri());
-    await client.db(db).dropDatabase().catch(() => undefined);
+    await client
+      .db(db)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
     expect(code).toBe(0);
     // --quiet prints the step's warnings (one step of 1 s has few samples) and where the files are.
     const lines = ctx.stdout.split('\n');
-    expect(lines.filter((l) => !/^WARNING clients 1 \[[a-z-]+\]: /.test(l)).join('\n')).toBe(`results, report, setup.js and command-log.txt in ${out}/ (open ${out}/index.html)\n`);
-    expect(readFileSync(join(out, 'setup.js'), 'utf8')).toContain('// Nothing: an existing deployment (--uri) is used as it is');
+    expect(lines.filter((l) => !/^WARNING clients 1 \[[a-z-]+\]: /.test(l)).join('\n')).toBe(
+      `results, report, setup.js and command-log.txt in ${out}/ (open ${out}/index.html)\n`,
+    );
+    expect(readFileSync(join(out, 'setup.js'), 'utf8')).toContain(
+      '// Nothing: an existing deployment (--uri) is used as it is',
+    );
     expect(readFileSync(join(out, 'command-log.txt'), 'utf8')).not.toContain('dropDatabase');
   });
 
   it('--setup on a server that is not a mongos fails naming the reason (exit 1), after writing the log', async () => {
     const out = join(dir, 'setup');
     const ctx = captureContext();
-    const code = await main(['node', 'mongo-bench', 'run', '--uri', crudUri(), '--setup', '--db', uniqueDbName('run_setup'), '--clients', '1', '--seconds', '1', '--out', out, '--quiet'], ctx);
+    const code = await main(
+      [
+        'node',
+        'mongo-bench',
+        'run',
+        '--uri',
+        crudUri(),
+        '--setup',
+        '--db',
+        uniqueDbName('run_setup'),
+        '--clients',
+        '1',
+        '--seconds',
+        '1',
+        '--out',
+        out,
+        '--quiet',
+      ],
+      ctx,
+    );
     expect(code).toBe(1);
     expect(ctx.stderr).toContain('--setup needs a mongos of a sharded cluster');
     expect(ctx.stdout).toBe('');
-    expect(readFileSync(join(out, 'command-log.txt'), 'utf8')).toMatch(/\[--setup\] check mongos-0 \S+ admin \{"listShards":1\} -> failed: /);
+    expect(readFileSync(join(out, 'command-log.txt'), 'utf8')).toMatch(
+      /\[--setup\] check mongos-0 \S+ admin \{"listShards":1\} -> failed: /,
+    );
     expect(existsSync(join(out, 'results.json'))).toBe(false);
   });
 });

@@ -15,7 +15,11 @@ import { loadResult } from '../../lib/report';
 import { buildCharts } from '../../lib/report/chart-registry';
 import { rateCharts } from '../../lib/report/rate-chart';
 import { rateTable } from '../../lib/report/rate-summary';
-import { scenarioTimelineChart, SCENARIO_TIMELINE_FILE, withEventMarkers } from '../../lib/report/scenario-report';
+import {
+  scenarioTimelineChart,
+  SCENARIO_TIMELINE_FILE,
+  withEventMarkers,
+} from '../../lib/report/scenario-report';
 import { benchmarkOptions } from '../../lib/api';
 import { resolveRunPlan } from '../../lib/run/run-plan';
 import { renderDryRun } from '../../lib/run/dry-run';
@@ -61,17 +65,34 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
       ].join('\n'),
     );
     const out = join(dir, 'out');
-    const { code, stderr } = await runCli(['run', '--config', config, '--uri', crudUri(), '--out', out, '--quiet']);
+    const { code, stderr } = await runCli([
+      'run',
+      '--config',
+      config,
+      '--uri',
+      crudUri(),
+      '--out',
+      out,
+      '--quiet',
+    ]);
     expect(stderr).not.toContain('unexpected error');
     expect(code).toBe(0);
     const result = await loadResult(join(out, 'results.json'));
     expect(result.complete).toBe(true);
 
     const [writer, reader] = result.scenarios!;
-    expect(writer).toMatchObject({ name: 'writer', rate: { kind: 'constant', opsPerSecond: RATE }, start: 0, duration: WRITER_SECONDS });
+    expect(writer).toMatchObject({
+      name: 'writer',
+      rate: { kind: 'constant', opsPerSecond: RATE },
+      start: 0,
+      duration: WRITER_SECONDS,
+    });
     expect(reader).toMatchObject({ name: 'reader', clients: [1, 2], start: 1, duration: 2 });
     // The reader's steps follow each other on the run's clock; the writer's one step spans the run.
-    expect(reader.steps.map((s) => [s.clients, s.startSecond])).toEqual([[1, 1], [2, 3]]);
+    expect(reader.steps.map((s) => [s.clients, s.startSecond])).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
     expect(writer.steps).toHaveLength(1);
     const w = writer.steps[0];
     // The open model: the rate's ops were due on schedule; each one ran or was counted dropped, none skipped silently.
@@ -85,14 +106,23 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
     expect(reader.steps[0].ops.reads).toBeGreaterThan(0);
 
     // Together: the run's one step is the sum of the scenarios, second by second on the same clock.
-    const sum = (pick: (s: (typeof reader.steps)[number]) => number) => [...writer.steps, ...reader.steps].reduce((n, s) => n + pick(s), 0);
+    const sum = (pick: (s: (typeof reader.steps)[number]) => number) =>
+      [...writer.steps, ...reader.steps].reduce((n, s) => n + pick(s), 0);
     const [all] = result.steps;
     expect(result.steps).toHaveLength(1);
-    expect(all.ops).toEqual({ reads: sum((s) => s.ops.reads), writes: sum((s) => s.ops.writes), errors: sum((s) => s.ops.errors) });
+    expect(all.ops).toEqual({
+      reads: sum((s) => s.ops.reads),
+      writes: sum((s) => s.ops.writes),
+      errors: sum((s) => s.ops.errors),
+    });
     expect(all.ops.errors).toBe(0);
     // --slo judges all scenarios together, as it would a step.
-    expect(result.slo).toMatchObject({ pass: true, verdicts: [{ objective: 'errors<1%', clients: all.clients, pass: true }] });
-    const perSecond = (s: (typeof reader.steps)[number], at: number) => s.perSecond.find((p) => s.startSecond + p.t === at);
+    expect(result.slo).toMatchObject({
+      pass: true,
+      verdicts: [{ objective: 'errors<1%', clients: all.clients, pass: true }],
+    });
+    const perSecond = (s: (typeof reader.steps)[number], at: number) =>
+      s.perSecond.find((p) => s.startSecond + p.t === at);
     for (const p of all.perSecond) {
       const parts = [...writer.steps, ...reader.steps].map((s) => perSecond(s, p.t));
       expect(p.reads + p.writes).toBe(parts.reduce((n, q) => n + (q ? q.reads + q.writes : 0), 0));
@@ -103,7 +133,9 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
     try {
       await client.connect();
       const inserted = await client.db(db).collection('log').countDocuments();
-      const passes = (await client.db(db).collection<{ _id: number; n: number }>('passes').findOne({ _id: 1 }))?.n ?? 0;
+      const passes =
+        (await client.db(db).collection<{ _id: number; n: number }>('passes').findOne({ _id: 1 }))
+          ?.n ?? 0;
       expect(inserted).toBe(w.ops.writes);
       expect(passes).toBe(sum((s) => (s === w ? 0 : s.ops.writes)));
       expect(inserted + passes).toBe(all.ops.writes);
@@ -123,26 +155,51 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
     expect(createIndex).toMatchObject({ action: 'createIndex', at: 1, ok: true });
     expect(createIndex.startedAt!).toBeGreaterThanOrEqual(1);
     expect(createIndex.endedAt!).toBeGreaterThanOrEqual(createIndex.startedAt!);
-    expect(stopBalancer).toMatchObject({ action: 'stopBalancer', at: 2, ok: false, command: { balancerStop: 1 } });
+    expect(stopBalancer).toMatchObject({
+      action: 'stopBalancer',
+      at: 2,
+      ok: false,
+      command: { balancerStop: 1 },
+    });
     expect(stopBalancer.error).toMatch(/balancerStop/);
 
     // The open-model table and rate.png: the writer alone, against its own target (not the reader's ops too).
     const table = rateTable(result)!;
     expect(table.columns[0]).toBe('scenario');
-    expect(table.rows).toEqual([['writer', `${RATE} ops/s`, arrival.scheduled.toLocaleString('en-US'), Math.round(w.opsPerSec.total).toLocaleString('en-US'), expect.stringMatching(/^\d+/), expect.stringMatching(/^\d+/)]]);
+    expect(table.rows).toEqual([
+      [
+        'writer',
+        `${RATE} ops/s`,
+        arrival.scheduled.toLocaleString('en-US'),
+        Math.round(w.opsPerSec.total).toLocaleString('en-US'),
+        expect.stringMatching(/^\d+/),
+        expect.stringMatching(/^\d+/),
+      ],
+    ]);
     expect(Math.round(w.opsPerSec.total)).toBeLessThanOrEqual(Math.ceil(RATE * 1.1));
     const [rate] = rateCharts([result]);
-    const achieved = rate.series.find((s) => s.label === 'achieved (completed)')!.points.filter((p) => p.y !== null);
-    expect(achieved.reduce((n, p) => n + (p.y ?? 0), 0)).toBe(w.ops.writes - (w.overrun?.writes ?? 0));
+    const achieved = rate.series
+      .find((s) => s.label === 'achieved (completed)')!
+      .points.filter((p) => p.y !== null);
+    expect(achieved.reduce((n, p) => n + (p.y ?? 0), 0)).toBe(
+      w.ops.writes - (w.overrun?.writes ?? 0),
+    );
 
     // Chart data: one line per scenario plus the total, and the events marked on both timelines.
     const chart = scenarioTimelineChart(result)!;
     expect(chart.series.map((s) => s.label)).toEqual(['writer', 'reader', 'all scenarios']);
     expect(chart.markers).toEqual([
       { label: 'createIndex · writer', start: createIndex.startedAt, end: createIndex.endedAt },
-      { label: 'stopBalancer (failed) · writer', start: stopBalancer.startedAt, end: stopBalancer.endedAt, failed: true },
+      {
+        label: 'stopBalancer (failed) · writer',
+        start: stopBalancer.startedAt,
+        end: stopBalancer.endedAt,
+        failed: true,
+      },
     ]);
-    const timeline = withEventMarkers(buildCharts([result]), [result]).find((c) => c.file === 'timeline.png')!;
+    const timeline = withEventMarkers(buildCharts([result]), [result]).find(
+      (c) => c.file === 'timeline.png',
+    )!;
     expect(timeline.markers).toEqual(chart.markers);
     expect(existsSync(join(out, SCENARIO_TIMELINE_FILE))).toBe(true);
   }, 60_000);
@@ -151,39 +208,102 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
 describe('scenarios: config errors name their path, before anything connects', () => {
   const base = { uri: 'mongodb://127.0.0.1:1' };
   const writer = { name: 'w', ops: [{ op: 'insert', doc: { a: 1 } }], rate: 10 };
-  const message = (scenarios: unknown[], extra: object = {}) => usageMessage(() => benchmarkOptions({ ...base, ...extra, scenarios }));
+  const message = (scenarios: unknown[], extra: object = {}) =>
+    usageMessage(() => benchmarkOptions({ ...base, ...extra, scenarios }));
 
   it.each([
-    ['an unknown key', [{ ...writer, clientz: 2 }], /^option scenarios\[0\]: unknown key "clientz" \(did you mean "clients"\?\)/],
-    ['two scenarios with one name', [writer, { ...writer }], /^option scenarios\[1\]\.name: "w" is also the name of scenarios\[0\]/],
-    ['clients and rate both', [writer, { ...writer, name: 'r', clients: 2 }], /^option scenarios\[1\]: give clients \(closed model\) or rate \(open model\), not both/],
-    ['a negative start', [{ ...writer, start: -1 }], /^option scenarios\[0\]\.start: expected a duration/],
-    ['a bad rate', [writer, { ...writer, name: 'r', rate: 'fast' }], /^option scenarios\[1\]\.rate: /],
-    ['a share of the maximum', [{ ...writer, rate: '80%' }], /^option scenarios\[0\]\.rate: a share of the measured maximum \("80%"\) is not supported in a scenario/],
-    ['an unknown event', [{ ...writer, events: [{ at: '1s', action: 'dropIndex' }] }], /^option scenarios\[0\]\.events\[0\]\.action: must be one of createIndex, stopBalancer, startBalancer, stepDown/],
-    ['an event after the end', [{ ...writer, duration: '2s', events: [{ at: '5s', action: 'stopBalancer' }] }], /^option scenarios\[0\]\.events\[0\]\.at: 5 s is after the scenario ends/],
+    [
+      'an unknown key',
+      [{ ...writer, clientz: 2 }],
+      /^option scenarios\[0\]: unknown key "clientz" \(did you mean "clients"\?\)/,
+    ],
+    [
+      'two scenarios with one name',
+      [writer, { ...writer }],
+      /^option scenarios\[1\]\.name: "w" is also the name of scenarios\[0\]/,
+    ],
+    [
+      'clients and rate both',
+      [writer, { ...writer, name: 'r', clients: 2 }],
+      /^option scenarios\[1\]: give clients \(closed model\) or rate \(open model\), not both/,
+    ],
+    [
+      'a negative start',
+      [{ ...writer, start: -1 }],
+      /^option scenarios\[0\]\.start: expected a duration/,
+    ],
+    [
+      'a bad rate',
+      [writer, { ...writer, name: 'r', rate: 'fast' }],
+      /^option scenarios\[1\]\.rate: /,
+    ],
+    [
+      'a share of the maximum',
+      [{ ...writer, rate: '80%' }],
+      /^option scenarios\[0\]\.rate: a share of the measured maximum \("80%"\) is not supported in a scenario/,
+    ],
+    [
+      'an unknown event',
+      [{ ...writer, events: [{ at: '1s', action: 'dropIndex' }] }],
+      /^option scenarios\[0\]\.events\[0\]\.action: must be one of createIndex, stopBalancer, startBalancer, stepDown/,
+    ],
+    [
+      'an event after the end',
+      [{ ...writer, duration: '2s', events: [{ at: '5s', action: 'stopBalancer' }] }],
+      /^option scenarios\[0\]\.events\[0\]\.at: 5 s is after the scenario ends/,
+    ],
     ['a bad op', [{ ...writer, ops: [{ op: 'insert' }] }], /^option scenarios\[0\]\.ops\[0\]/],
     ['no ops', [{ name: 'x', clients: 1 }], /^option scenarios\[0\]: needs its ops/],
-    ['a bad sweep', [{ ...writer, rate: undefined, clients: '1..0' }], /^option scenarios\[0\]\.clients: /],
+    [
+      'a bad sweep',
+      [{ ...writer, rate: undefined, clients: '1..0' }],
+      /^option scenarios\[0\]\.clients: /,
+    ],
   ])('%s', (_what, scenarios, expected) => {
     expect(message(scenarios)).toMatch(expected);
   });
 
-  it('a rate that ramps through stages runs for the stages\' length unless a duration is given', () => {
-    const [ramp] = benchmarkOptions({ ...base, scenarios: [{ ...writer, rate: [{ rate: 50, for: '2s' }, { rate: 200, for: '1500ms' }] }] }).scenarios!;
+  it("a rate that ramps through stages runs for the stages' length unless a duration is given", () => {
+    const [ramp] = benchmarkOptions({
+      ...base,
+      scenarios: [
+        {
+          ...writer,
+          rate: [
+            { rate: 50, for: '2s' },
+            { rate: 200, for: '1500ms' },
+          ],
+        },
+      ],
+    }).scenarios!;
     expect(ramp).toMatchObject({ rate: { kind: 'stages', startRate: 50 }, duration: 4 });
   });
 
   it('a top-level option a scenario gives for itself is refused', () => {
-    expect(message([writer], { clients: [1, 2] })).toMatch(/^option clients: cannot be combined with scenarios/);
+    expect(message([writer], { clients: [1, 2] })).toMatch(
+      /^option clients: cannot be combined with scenarios/,
+    );
   });
 
   it('--dry-run tells each scenario, its events and how long they run', () => {
-    const plan = resolveRunPlan({ uri: 'mongodb://127.0.0.1:1', dryRun: true, ...({ scenarios: [{ ...writer, duration: '4s', events: [{ at: '1s', action: 'stepDown' }] }, { name: 'r', workload: 'read-only', clients: '1..4', start: '2s', duration: 1 }] } as object) });
+    const plan = resolveRunPlan({
+      uri: 'mongodb://127.0.0.1:1',
+      dryRun: true,
+      ...({
+        scenarios: [
+          { ...writer, duration: '4s', events: [{ at: '1s', action: 'stepDown' }] },
+          { name: 'r', workload: 'read-only', clients: '1..4', start: '2s', duration: 1 },
+        ],
+      } as object),
+    });
     const text = renderDryRun(plan);
-    expect(text).toContain('w (w, 1 op per pass): 10 ops/s on 16 connections, 4 s per step, from 0 s to 4 s');
+    expect(text).toContain(
+      'w (w, 1 op per pass): 10 ops/s on 16 connections, 4 s per step, from 0 s to 4 s',
+    );
     expect(text).toContain('at 1 s: stepDown');
-    expect(text).toContain('r (read-only, 1 op per pass): clients 1, 2, 4, 1 s per step, from 2 s to 5 s');
+    expect(text).toContain(
+      'r (read-only, 1 op per pass): clients 1, 2, 4, 1 s per step, from 2 s to 5 s',
+    );
     expect(text).toContain('expected duration: 5 s of scenarios');
   });
 
@@ -191,13 +311,42 @@ describe('scenarios: config errors name their path, before anything connects', (
     const dir = mkdtempSync(join(tmpdir(), 'mb-scenarios-config-'));
     try {
       const file = join(dir, 'run.yaml');
-      writeFileSync(file, ['docs: 100', 'scenarios:', '  - { name: a, workload: read-only, clients: 1 }', '  - { name: b, workload: read-only, rate: "80%" }'].join('\n'));
-      expect(usageMessage(() => resolveRunPlan({ config: file, uri: 'mongodb://127.0.0.1:1' }))).toBe(
+      writeFileSync(
+        file,
+        [
+          'docs: 100',
+          'scenarios:',
+          '  - { name: a, workload: read-only, clients: 1 }',
+          '  - { name: b, workload: read-only, rate: "80%" }',
+        ].join('\n'),
+      );
+      expect(
+        usageMessage(() => resolveRunPlan({ config: file, uri: 'mongodb://127.0.0.1:1' })),
+      ).toBe(
         `config file ${file}:4: scenarios[1].rate: a share of the measured maximum ("80%") is not supported in a scenario: give ops/s (e.g. 500) or stages`,
       );
       // An error in an event names the event's own line, not its scenario's.
-      writeFileSync(file, ['docs: 100', 'scenarios:', '  - name: a', '    workload: read-only', '    clients: 1', '    duration: 4s', '    events:', '      - { at: 1s, action: stepDown }', '      - { at: 9s, action: stepDown }'].join('\n'));
-      expect(usageMessage(() => resolveRunPlan({ config: file, uri: 'mongodb://127.0.0.1:1' }))).toMatch(new RegExp(`^config file ${file}:9: scenarios\\[0\\]\\.events\\[1\\]\\.at: 9 s is after the scenario ends`));
+      writeFileSync(
+        file,
+        [
+          'docs: 100',
+          'scenarios:',
+          '  - name: a',
+          '    workload: read-only',
+          '    clients: 1',
+          '    duration: 4s',
+          '    events:',
+          '      - { at: 1s, action: stepDown }',
+          '      - { at: 9s, action: stepDown }',
+        ].join('\n'),
+      );
+      expect(
+        usageMessage(() => resolveRunPlan({ config: file, uri: 'mongodb://127.0.0.1:1' })),
+      ).toMatch(
+        new RegExp(
+          `^config file ${file}:9: scenarios\\[0\\]\\.events\\[1\\]\\.at: 9 s is after the scenario ends`,
+        ),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

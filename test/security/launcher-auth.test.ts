@@ -12,13 +12,23 @@ import { clusterKeyFile, ensureKeyFile } from '../../lib/launcher/keyfile';
 import { isLoopbackAddress, launchProcesses } from '../../lib/launcher/launch';
 import type { ProcessSpec } from '../../lib/launcher/spec';
 import { buildTopology, resolveTopologyOptions } from '../../lib/topology';
-import { expectGone, FAKE_BIN, freePorts, initiateAndWaitForPrimary, tempDir } from '../support/processes';
+import {
+  expectGone,
+  FAKE_BIN,
+  freePorts,
+  initiateAndWaitForPrimary,
+  tempDir,
+} from '../support/processes';
 
 const binaries = resolveBinaries({ binDir: FAKE_BIN, env: {} });
 const RECORD_ENV = 'MONGO_BENCH_FAKE_RECORD_DIR';
 
 function argvOf(recordDir: string, kind: string, port: number): string[] {
-  return (JSON.parse(fs.readFileSync(path.join(recordDir, `${kind}-${port}.process.json`), 'utf8')) as { argv: string[] }).argv;
+  return (
+    JSON.parse(fs.readFileSync(path.join(recordDir, `${kind}-${port}.process.json`), 'utf8')) as {
+      argv: string[];
+    }
+  ).argv;
 }
 
 function recordedCommands(recordDir: string): Record<string, unknown>[] {
@@ -58,11 +68,34 @@ describe('launcher: keyfile auth and loopback binding', () => {
     // Initiated members and mongos quiesce on SIGTERM (15 s by default since 5.0); 1 s here, as the plan sets it.
     const quiesce = ['--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=1000'];
     const mongods: ProcessSpec[] = [
-      { name: 'cfg-0', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg', ...quiesce], host: '127.0.0.1', port: a, dbPath: path.join(dir, 'data', 'cfg-0') },
-      { name: 'cfg-1', kind: 'mongod', args: ['--configsvr', '--replSet', 'cfg', ...quiesce], host: '127.0.0.1', port: b, dbPath: path.join(dir, 'data', 'cfg-1') },
+      {
+        name: 'cfg-0',
+        kind: 'mongod',
+        args: ['--configsvr', '--replSet', 'cfg', ...quiesce],
+        host: '127.0.0.1',
+        port: a,
+        dbPath: path.join(dir, 'data', 'cfg-0'),
+      },
+      {
+        name: 'cfg-1',
+        kind: 'mongod',
+        args: ['--configsvr', '--replSet', 'cfg', ...quiesce],
+        host: '127.0.0.1',
+        port: b,
+        dbPath: path.join(dir, 'data', 'cfg-1'),
+      },
     ];
     const mongos: ProcessSpec = {
-      name: 'mongos-0', kind: 'mongos', args: ['--configdb', `cfg/127.0.0.1:${a},127.0.0.1:${b}`, '--setParameter', 'mongosShutdownTimeoutMillisForSignaledShutdown=1000'], host: '127.0.0.1', port: r,
+      name: 'mongos-0',
+      kind: 'mongos',
+      args: [
+        '--configdb',
+        `cfg/127.0.0.1:${a},127.0.0.1:${b}`,
+        '--setParameter',
+        'mongosShutdownTimeoutMillisForSignaledShutdown=1000',
+      ],
+      host: '127.0.0.1',
+      port: r,
     };
     const lines: string[] = [];
     const group = await launchProcesses(mongods, {
@@ -78,7 +111,10 @@ describe('launcher: keyfile auth and loopback binding', () => {
       await initiateAndWaitForPrimary(group.processes[0].uri, {
         _id: 'cfg',
         configsvr: true,
-        members: [{ _id: 0, host: `127.0.0.1:${a}` }, { _id: 1, host: `127.0.0.1:${b}` }],
+        members: [
+          { _id: 0, host: `127.0.0.1:${a}` },
+          { _id: 1, host: `127.0.0.1:${b}` },
+        ],
       });
       await group.launch([mongos]);
       expect(lines).toHaveLength(3);
@@ -87,9 +123,16 @@ describe('launcher: keyfile auth and loopback binding', () => {
       const content = fs.readFileSync(keyFile, 'utf8').trim();
       expect(content).toMatch(/^[A-Za-z0-9+/=]{1008}$/);
       expect(group.keyFiles).toEqual([keyFile]);
-      for (const [kind, port] of [['mongod', a], ['mongod', b], ['mongos', r]] as const) {
+      for (const [kind, port] of [
+        ['mongod', a],
+        ['mongod', b],
+        ['mongos', r],
+      ] as const) {
         const argv = argvOf(recordDir, kind, port);
-        expect(argv.slice(argv.indexOf('--keyFile'), argv.indexOf('--keyFile') + 2)).toEqual(['--keyFile', keyFile]);
+        expect(argv.slice(argv.indexOf('--keyFile'), argv.indexOf('--keyFile') + 2)).toEqual([
+          '--keyFile',
+          keyFile,
+        ]);
       }
       // The command lines name the keyfile, never its content.
       for (const line of lines) {
@@ -105,13 +148,25 @@ describe('launcher: keyfile auth and loopback binding', () => {
 
   it('the topology model with --auth gives every process --keyFile; the launcher creates that file', async () => {
     const [base] = await freePorts(1);
-    const { options } = resolveTopologyOptions({ topology: 'replset', replicas: 1, auth: true, basePort: base, dataDir: path.join(dir, 'cluster') });
+    const { options } = resolveTopologyOptions({
+      topology: 'replset',
+      replicas: 1,
+      auth: true,
+      basePort: base,
+      dataDir: path.join(dir, 'cluster'),
+    });
     const topology = buildTopology(options);
     expect(topology.auth).toEqual({ user: 'admin', keyFile: path.join(dir, 'cluster', 'keyfile') });
-    const group = await launchProcesses(topology.processes, { binaries, readyTimeoutMs: 15_000, env: { ...process.env, [RECORD_ENV]: recordDir } });
+    const group = await launchProcesses(topology.processes, {
+      binaries,
+      readyTimeoutMs: 15_000,
+      env: { ...process.env, [RECORD_ENV]: recordDir },
+    });
     try {
       expect((fs.statSync(topology.auth!.keyFile!).mode & 0o777).toString(8)).toBe('600');
-      expect(argvOf(recordDir, 'mongod', base)).toEqual(expect.arrayContaining(['--keyFile', topology.auth!.keyFile!]));
+      expect(argvOf(recordDir, 'mongod', base)).toEqual(
+        expect.arrayContaining(['--keyFile', topology.auth!.keyFile!]),
+      );
     } finally {
       await group.stop();
     }
@@ -124,34 +179,63 @@ describe('launcher: keyfile auth and loopback binding', () => {
     expect(ensureKeyFile(file)).toBe(false);
     expect(fs.readFileSync(file, 'utf8')).toBe(content);
     fs.chmodSync(file, 0o644);
-    expect(() => ensureKeyFile(file)).toThrow(new UsageError(`keyfile ${file} can be read by others (mode 644); mongod refuses it: chmod 600 ${file}`));
+    expect(() => ensureKeyFile(file)).toThrow(
+      new UsageError(
+        `keyfile ${file} can be read by others (mode 644); mongod refuses it: chmod 600 ${file}`,
+      ),
+    );
   });
 
   it.each([
-    [{ args: ['--bind_ip_all'] }, 'would listen on 0.0.0.0 (--bind_ip_all), reachable from other machines'],
+    [
+      { args: ['--bind_ip_all'] },
+      'would listen on 0.0.0.0 (--bind_ip_all), reachable from other machines',
+    ],
     [{ args: ['--bind_ip', '127.0.0.1,0.0.0.0'] }, 'would listen on 0.0.0.0, reachable'],
     [{ args: [], host: '10.1.2.3' }, 'would listen on 10.1.2.3, reachable'],
-  ] as const)('refuses a non-loopback bind unless asked explicitly: %j', async (change, message) => {
-    const [port] = await freePorts(1);
-    const spec: ProcessSpec = { name: 'solo', kind: 'mongod', host: '127.0.0.1', port, dbPath: path.join(dir, 'solo'), ...change, args: [...change.args] };
-    const err = await rejection(launchProcesses([spec], { binaries, readyTimeoutMs: 5000 }));
-    expect(err).toBeInstanceOf(UsageError);
-    expect(err.message).toContain(`mongod "solo" ${message}`);
-    expect(fs.existsSync(path.join(dir, 'solo'))).toBe(false); // nothing was prepared or started
-  });
+  ] as const)(
+    'refuses a non-loopback bind unless asked explicitly: %j',
+    async (change, message) => {
+      const [port] = await freePorts(1);
+      const spec: ProcessSpec = {
+        name: 'solo',
+        kind: 'mongod',
+        host: '127.0.0.1',
+        port,
+        dbPath: path.join(dir, 'solo'),
+        ...change,
+        args: [...change.args],
+      };
+      const err = await rejection(launchProcesses([spec], { binaries, readyTimeoutMs: 5000 }));
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err.message).toContain(`mongod "solo" ${message}`);
+      expect(fs.existsSync(path.join(dir, 'solo'))).toBe(false); // nothing was prepared or started
+    },
+  );
 
   it('allows a non-loopback bind when asked (the stand-in itself still listens on loopback)', async () => {
     const [port] = await freePorts(1);
     const group = await launchProcesses(
-      [{ name: 'wide', kind: 'mongod', args: ['--bind_ip_all'], host: '127.0.0.1', port, dbPath: path.join(dir, 'wide') }],
+      [
+        {
+          name: 'wide',
+          kind: 'mongod',
+          args: ['--bind_ip_all'],
+          host: '127.0.0.1',
+          port,
+          dbPath: path.join(dir, 'wide'),
+        },
+      ],
       { binaries, readyTimeoutMs: 15_000, allowNonLoopbackBind: true },
     );
     await group.stop();
   });
 
   it('knows loopback addresses', () => {
-    for (const a of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackAddress(a)).toBe(true);
-    for (const a of ['0.0.0.0', '10.0.0.1', '::', 'example.com', '128.0.0.1']) expect(isLoopbackAddress(a)).toBe(false);
+    for (const a of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'])
+      expect(isLoopbackAddress(a)).toBe(true);
+    for (const a of ['0.0.0.0', '10.0.0.1', '::', 'example.com', '128.0.0.1'])
+      expect(isLoopbackAddress(a)).toBe(false);
   });
 });
 
@@ -164,7 +248,11 @@ describe('startEmbedded with auth (mongodb-memory-server, stand-in mongod)', () 
     recordDir = path.join(dir, 'record');
     // mongodb-memory-server spawns with the worker's real environment, not jest's copy: a wrapper sets the record dir.
     mongod = path.join(dir, 'mongod');
-    fs.writeFileSync(mongod, `#!/bin/sh\n${RECORD_ENV}='${recordDir}' exec '${path.join(FAKE_BIN, 'mongod')}' "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      mongod,
+      `#!/bin/sh\n${RECORD_ENV}='${recordDir}' exec '${path.join(FAKE_BIN, 'mongod')}' "$@"\n`,
+      { mode: 0o755 },
+    );
   });
   afterEach(() => {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -172,7 +260,11 @@ describe('startEmbedded with auth (mongodb-memory-server, stand-in mongod)', () 
 
   it('standalone: mongod runs with --auth and the root user is created with the given name and password', async () => {
     const password = 'Emb3dded:p@ss/word';
-    const server = await startEmbedded({ topology: 'standalone', binary: mongod, auth: { username: 'benchroot', password } });
+    const server = await startEmbedded({
+      topology: 'standalone',
+      binary: mongod,
+      auth: { username: 'benchroot', password },
+    });
     try {
       expect(server.uri).not.toContain(password);
       const port = Number(/:(\d+)\//.exec(server.uri)![1]);
@@ -180,7 +272,11 @@ describe('startEmbedded with auth (mongodb-memory-server, stand-in mongod)', () 
     } finally {
       await server.stop();
     }
-    const created = recordedCommands(recordDir).filter((c) => (c.body as Record<string, unknown> | undefined)?.createUser !== undefined || c.name === 'createUser');
+    const created = recordedCommands(recordDir).filter(
+      (c) =>
+        (c.body as Record<string, unknown> | undefined)?.createUser !== undefined ||
+        c.name === 'createUser',
+    );
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(created[0])).toContain('"createUser":"benchroot"');
     expect(JSON.stringify(created[0])).toContain(JSON.stringify(password));

@@ -25,13 +25,23 @@ function step(reads: number, writes: number): StepResult {
 
 /** One window of the 4-client step; `counted` per process (query, update). */
 function window(counted: Record<string, [number, number] | null>): ServerWindow {
-  const roles: ServerWindow['roles'] = { 'sh0-a:27018': 'primary', 'sh0-b:27018': 'secondary', 'sh1-a:27018': 'primary', 'mongos-a:27017': 'mongos' };
+  const roles: ServerWindow['roles'] = {
+    'sh0-a:27018': 'primary',
+    'sh0-b:27018': 'secondary',
+    'sh1-a:27018': 'primary',
+    'mongos-a:27017': 'mongos',
+  };
   return {
     clients: 4,
     trial: 1,
     open: 1,
     close: 11,
-    counted: Object.fromEntries(Object.entries(counted).map(([id, c]) => [id, c && { query: c[0], insert: 0, update: c[1], delete: 0 }])),
+    counted: Object.fromEntries(
+      Object.entries(counted).map(([id, c]) => [
+        id,
+        c && { query: c[0], insert: 0, update: c[1], delete: 0 },
+      ]),
+    ),
     roles,
     samplerCommands: Object.fromEntries(Object.keys(counted).map((id) => [id, 11])),
   };
@@ -40,7 +50,11 @@ function window(counted: Record<string, [number, number] | null>): ServerWindow 
 describe('the consistency check on a sharded cluster', () => {
   // Shard-key queries: each op reaches one shard. The secondary counts reads it served (none here) and
   // nothing of the replicated writes (those go to opcountersRepl).
-  const targeted = { 'sh0-a:27018': [2000, 300], 'sh0-b:27018': [0, 0], 'sh1-a:27018': [4000, 700] } as Record<string, [number, number]>;
+  const targeted = {
+    'sh0-a:27018': [2000, 300],
+    'sh0-b:27018': [0, 0],
+    'sh1-a:27018': [4000, 700],
+  } as Record<string, [number, number]>;
 
   it("with no mongos sampled, sums the shards' primaries, names them, and says what that count means", () => {
     const check = checkStep(step(6000, 1000), [window(targeted)], SHARDS, COUNTING);
@@ -60,24 +74,56 @@ describe('the consistency check on a sharded cluster', () => {
     // 1000 of the 6000 reads had no shard key: both primaries counted them.
     const broadcast = { ...targeted, 'sh0-a:27018': [3000, 300] as [number, number] };
     const check = checkStep(step(6000, 1000), [window(broadcast)], SHARDS, COUNTING);
-    expect(check).toEqual(expect.objectContaining({ status: 'gap', serverOps: 8000, difference: 1000 }));
-    expect(check.note).toBe(`the servers counted more than the clients sent: something else is loading the server, or ops are being retried (${SHARD_PRIMARIES_NOTE})`);
+    expect(check).toEqual(
+      expect.objectContaining({ status: 'gap', serverOps: 8000, difference: 1000 }),
+    );
+    expect(check.note).toBe(
+      `the servers counted more than the clients sent: something else is loading the server, or ops are being retried (${SHARD_PRIMARIES_NOTE})`,
+    );
   });
 
   it('a sampled mongos is counted alone (its shards would count each op again); a mongos whose reading failed is not', () => {
-    const withMongos = checkStep(step(6000, 1000), [window({ ...targeted, [MONGOS.id]: [6000, 1000] })], [MONGOS, ...SHARDS], COUNTING);
-    expect(withMongos).toEqual(expect.objectContaining({ status: 'ok', serverOps: 7000, counted: 'mongos mongos-a:27017: query+insert+update+delete' }));
+    const withMongos = checkStep(
+      step(6000, 1000),
+      [window({ ...targeted, [MONGOS.id]: [6000, 1000] })],
+      [MONGOS, ...SHARDS],
+      COUNTING,
+    );
+    expect(withMongos).toEqual(
+      expect.objectContaining({
+        status: 'ok',
+        serverOps: 7000,
+        counted: 'mongos mongos-a:27017: query+insert+update+delete',
+      }),
+    );
     expect(withMongos.note).toBeUndefined();
-    const failed = checkStep(step(6000, 1000), [window({ ...targeted, [MONGOS.id]: null })], [MONGOS, ...SHARDS], COUNTING);
+    const failed = checkStep(
+      step(6000, 1000),
+      [window({ ...targeted, [MONGOS.id]: null })],
+      [MONGOS, ...SHARDS],
+      COUNTING,
+    );
     expect(failed.counted).toMatch(/^the shards' primaries sh0-a:27018, sh1-a:27018:/);
   });
 
   it('summary.md names the counted processes in the table and notes the shard-primaries count once', () => {
-    const result = withServerSection(fixture('compare-w0.json'), { label: 'rs', topology: 'sharded (2 shards)', processes: REPLICA_SET });
+    const result = withServerSection(fixture('compare-w0.json'), {
+      label: 'rs',
+      topology: 'sharded (2 shards)',
+      processes: REPLICA_SET,
+    });
     const check = checkStep(step(6000, 1000), [window(targeted)], SHARDS, COUNTING);
-    result.server = { ...result.server!, processes: SHARDS, checks: [check, { ...check, clients: 8 }] };
-    const md = serverSummaryLines(result, (t) => t.rows.map((r) => `| ${r.join(' | ')} |`).join('\n')).join('\n');
-    expect(md).toContain("| 4 | 7,000 | 7,000 | 0 | ±162 | ok | the shards' primaries sh0-a:27018, sh1-a:27018: query+insert+update+delete |");
+    result.server = {
+      ...result.server!,
+      processes: SHARDS,
+      checks: [check, { ...check, clients: 8 }],
+    };
+    const md = serverSummaryLines(result, (t) =>
+      t.rows.map((r) => `| ${r.join(' | ')} |`).join('\n'),
+    ).join('\n');
+    expect(md).toContain(
+      "| 4 | 7,000 | 7,000 | 0 | ±162 | ok | the shards' primaries sh0-a:27018, sh1-a:27018: query+insert+update+delete |",
+    );
     expect(md.split(SHARD_PRIMARIES_NOTE)).toHaveLength(2);
     expect(renderSummaryMarkdown([result], [])).toContain(`Note: ${SHARD_PRIMARIES_NOTE}.`);
   });

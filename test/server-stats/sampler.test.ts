@@ -16,7 +16,9 @@ describe('Sampler.sampleNow (a measured window opening or closing)', () => {
     const sampler = new Sampler<number>([source], { intervalMs: 1000, timeoutMs: 900 });
     await sampler.start(); // the baseline reading
     slow = true;
-    const grid = (sampler as unknown as { sampleAll(boundary: boolean): Promise<void> }).sampleAll(false); // a grid reading, still on the wire
+    const grid = (sampler as unknown as { sampleAll(boundary: boolean): Promise<void> }).sampleAll(
+      false,
+    ); // a grid reading, still on the wire
     slow = false;
     const edge = await sampler.sampleNow();
     await grid;
@@ -27,7 +29,10 @@ describe('Sampler.sampleNow (a measured window opening or closing)', () => {
 
   it('still records a gap for a grid reading that meets one under way (a stuck process is not asked twice)', async () => {
     let pending = 0;
-    const source = { id: 'p0', read: () => (pending++, new Promise<number>((resolve) => setTimeout(() => resolve(7), 150))) };
+    const source = {
+      id: 'p0',
+      read: () => (pending++, new Promise<number>((resolve) => setTimeout(() => resolve(7), 150))),
+    };
     const sampler = new Sampler<number>([source], { intervalMs: 1000, timeoutMs: 900 });
     const internals = sampler as unknown as { sampleAll(boundary: boolean): Promise<void> };
     const first = internals.sampleAll(false);
@@ -41,15 +46,22 @@ describe('Sampler.sampleNow (a measured window opening or closing)', () => {
   it('waits longer for the first and the last reading than for a grid reading (they bound every total)', async () => {
     let value = 0;
     // Answers in 150 ms: over a 100 ms interval's 90 ms grid timeout, well within the edges' 2 s.
-    const source = { id: 'p0', read: () => new Promise<number>((resolve) => setTimeout(() => resolve(++value), 150)) };
+    const source = {
+      id: 'p0',
+      read: () => new Promise<number>((resolve) => setTimeout(() => resolve(++value), 150)),
+    };
     const sampler = new Sampler<number>([source], { intervalMs: 100 });
     expect(sampler.timeoutMs).toBe(90);
     await sampler.start();
-    const grid = (sampler as unknown as { sampleAll(boundary: boolean): Promise<void> }).sampleAll(false);
+    const grid = (sampler as unknown as { sampleAll(boundary: boolean): Promise<void> }).sampleAll(
+      false,
+    );
     await grid;
     const readings = (await sampler.stop()).p0;
     expect(readings[0].value).toBe(1);
-    expect(readings.some((r) => r.value === null && r.error === 'no answer within 90 ms')).toBe(true);
+    expect(readings.some((r) => r.value === null && r.error === 'no answer within 90 ms')).toBe(
+      true,
+    );
     expect(readings[readings.length - 1].value).toBeGreaterThan(1);
   });
 });

@@ -12,25 +12,58 @@ const opcounters = { insert: 10, query: 20, update: 3, delete: 1, getmore: 2, co
 
 describe('snapshotOf', () => {
   it('a mongos: opcounters, connections and queues, and no storage fields at all (absent, not 0)', () => {
-    const snap = snapshotOf({ process: 'mongos', opcounters, connections: { current: 7 }, globalLock: { currentQueue: { readers: 0, writers: 1 } }, network: { bytesIn: 100, bytesOut: 200 }, ok: 1 });
-    expect(snap).toEqual({ ops: opcounters, connections: 7, queuedReaders: 0, queuedWriters: 1, bytesIn: 100, bytesOut: 200, role: 'mongos' });
-    for (const key of ['cacheBytes', 'cacheDirtyBytes', 'cacheMaxBytes', 'pagesRead', 'readTicketsOut', 'writeTicketsOut', 'lagSeconds']) expect(key in snap).toBe(false);
+    const snap = snapshotOf({
+      process: 'mongos',
+      opcounters,
+      connections: { current: 7 },
+      globalLock: { currentQueue: { readers: 0, writers: 1 } },
+      network: { bytesIn: 100, bytesOut: 200 },
+      ok: 1,
+    });
+    expect(snap).toEqual({
+      ops: opcounters,
+      connections: 7,
+      queuedReaders: 0,
+      queuedWriters: 1,
+      bytesIn: 100,
+      bytesOut: 200,
+      role: 'mongos',
+    });
+    for (const key of [
+      'cacheBytes',
+      'cacheDirtyBytes',
+      'cacheMaxBytes',
+      'pagesRead',
+      'readTicketsOut',
+      'writeTicketsOut',
+      'lagSeconds',
+    ])
+      expect(key in snap).toBe(false);
   });
 
   it('a server with no opcounters (a test double) has no ops, not zero ops; a partial section keeps only what it has', () => {
     expect('ops' in snapshotOf({ process: 'mongod', connections: { current: 1 } })).toBe(false);
     expect(snapshotOf({ opcounters: { query: 5, insert: 'n/a' } }).ops).toEqual({ query: 5 });
-    expect(snapshotOf({ globalLock: { currentQueue: { readers: 2 } } })).toEqual({ queuedReaders: 2 });
+    expect(snapshotOf({ globalLock: { currentQueue: { readers: 2 } } })).toEqual({
+      queuedReaders: 2,
+    });
     expect(snapshotOf({})).toEqual({});
   });
 
   it('7.0+: tickets in use from queues.execution, even where wiredTiger.concurrentTransactions is still there', () => {
-    const seven = snapshotOf({ process: 'mongod', queues: { execution: { read: tickets(4), write: tickets(2) } }, wiredTiger: { concurrentTransactions: { read: tickets(99), write: tickets(99) } } });
+    const seven = snapshotOf({
+      process: 'mongod',
+      queues: { execution: { read: tickets(4), write: tickets(2) } },
+      wiredTiger: { concurrentTransactions: { read: tickets(99), write: tickets(99) } },
+    });
     expect([seven.readTicketsOut, seven.writeTicketsOut]).toEqual([4, 2]);
   });
 
   it('6.0: tickets in use from wiredTiger.concurrentTransactions', () => {
-    const six = snapshotOf({ process: 'mongod', wiredTiger: { concurrentTransactions: { read: tickets(1), write: tickets(3) } } });
+    const six = snapshotOf({
+      process: 'mongod',
+      wiredTiger: { concurrentTransactions: { read: tickets(1), write: tickets(3) } },
+    });
     expect([six.readTicketsOut, six.writeTicketsOut]).toEqual([1, 3]);
   });
 
@@ -46,15 +79,40 @@ describe('snapshotOf', () => {
         },
       },
     });
-    expect(snap).toEqual({ cacheBytes: 256 * 2 ** 20, cacheDirtyBytes: 2 ** 20, cacheMaxBytes: 2 ** 30, pagesRead: 12, role: 'standalone' });
-    expect([numberOf(NaN), numberOf('5'), numberOf(null), numberOf(BigInt(7))]).toEqual([undefined, undefined, undefined, 7]);
+    expect(snap).toEqual({
+      cacheBytes: 256 * 2 ** 20,
+      cacheDirtyBytes: 2 ** 20,
+      cacheMaxBytes: 2 ** 30,
+      pagesRead: 12,
+      role: 'standalone',
+    });
+    expect([numberOf(NaN), numberOf('5'), numberOf(null), numberOf(BigInt(7))]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      7,
+    ]);
   });
 
   it('the role from repl: isWritablePrimary (5.0+) or ismaster (older), secondary, another state; no repl: standalone', () => {
-    expect(snapshotOf({ process: 'mongod', repl: { setName: 'rs0', isWritablePrimary: true } }).role).toBe('primary');
-    expect(snapshotOf({ process: 'mongod', repl: { setName: 'rs0', ismaster: true } }).role).toBe('primary');
-    expect(snapshotOf({ process: 'mongod', repl: { setName: 'rs0', isWritablePrimary: false, secondary: true } }).role).toBe('secondary');
-    expect(snapshotOf({ process: 'mongod', repl: { setName: 'rs0', isWritablePrimary: false, secondary: false } }).role).toBe('other');
+    expect(
+      snapshotOf({ process: 'mongod', repl: { setName: 'rs0', isWritablePrimary: true } }).role,
+    ).toBe('primary');
+    expect(snapshotOf({ process: 'mongod', repl: { setName: 'rs0', ismaster: true } }).role).toBe(
+      'primary',
+    );
+    expect(
+      snapshotOf({
+        process: 'mongod',
+        repl: { setName: 'rs0', isWritablePrimary: false, secondary: true },
+      }).role,
+    ).toBe('secondary');
+    expect(
+      snapshotOf({
+        process: 'mongod',
+        repl: { setName: 'rs0', isWritablePrimary: false, secondary: false },
+      }).role,
+    ).toBe('other');
     expect(snapshotOf({ process: 'mongod' }).role).toBe('standalone');
     expect(snapshotOf({ process: 'mongos.exe' }).role).toBe('mongos');
   });
@@ -78,7 +136,11 @@ describe('lagFromReplSetStatus', () => {
   });
 
   it('no primary, or no members: no lag', () => {
-    expect(lagFromReplSetStatus({ members: [{ name: 'b:1', state: 2, stateStr: 'SECONDARY', optimeDate: at(0) }] })).toBeUndefined();
+    expect(
+      lagFromReplSetStatus({
+        members: [{ name: 'b:1', state: 2, stateStr: 'SECONDARY', optimeDate: at(0) }],
+      }),
+    ).toBeUndefined();
     expect(lagFromReplSetStatus({ ok: 0 })).toBeUndefined();
   });
 });

@@ -13,10 +13,18 @@ import { FAKE_BIN } from '../support/processes';
 import { crudKind, crudUri, describeNeeding } from '../support/servers';
 
 describe('release(): stops what was started, once', () => {
-  it('calls the source\'s stop once for concurrent and later calls, and every call waits for it', async () => {
+  it("calls the source's stop once for concurrent and later calls, and every call waits for it", async () => {
     let stops = 0;
     let finish: () => void = () => undefined;
-    const target = openTarget({ uri: 'mongodb://127.0.0.1:1/', origin: 'launched', stop: () => new Promise<void>((resolve) => { stops++; finish = resolve; }) });
+    const target = openTarget({
+      uri: 'mongodb://127.0.0.1:1/',
+      origin: 'launched',
+      stop: () =>
+        new Promise<void>((resolve) => {
+          stops++;
+          finish = resolve;
+        }),
+    });
     let settled = 0;
     const first = target.release().then(() => settled++);
     const second = target.release().then(() => settled++);
@@ -32,14 +40,25 @@ describe('release(): stops what was started, once', () => {
 
   it('a failed stop is reported to every caller, not retried', async () => {
     let stops = 0;
-    const target = openTarget({ uri: 'mongodb://127.0.0.1:1/', origin: 'embedded', stop: async () => { stops++; throw new Error('kill failed'); } });
+    const target = openTarget({
+      uri: 'mongodb://127.0.0.1:1/',
+      origin: 'embedded',
+      stop: async () => {
+        stops++;
+        throw new Error('kill failed');
+      },
+    });
     await expect(target.release()).rejects.toThrow('kill failed');
     await expect(target.release()).rejects.toThrow('kill failed');
     expect(stops).toBe(1);
   });
 
   it('an existing deployment (--uri) has nothing to stop', async () => {
-    const target = await acquireTarget({ kind: 'uri', uri: 'mongodb://127.0.0.1:1/' }, { signal: new AbortController().signal, emit: () => undefined }, { appName: 'x' });
+    const target = await acquireTarget(
+      { kind: 'uri', uri: 'mongodb://127.0.0.1:1/' },
+      { signal: new AbortController().signal, emit: () => undefined },
+      { appName: 'x' },
+    );
     expect(target.origin).toBe('uri');
     expect(target.clientOptions).toEqual({ appName: 'x' });
     await expect(target.release()).resolves.toBeUndefined();
@@ -47,7 +66,7 @@ describe('release(): stops what was started, once', () => {
 });
 
 describeNeeding('crud', 'a Target on the CRUD test server', () => {
-  it('withClient: the client carries the target\'s client options and is closed after the callback, also when it throws', async () => {
+  it("withClient: the client carries the target's client options and is closed after the callback, also when it throws", async () => {
     const target = uriTarget(crudUri(), { appName: 'mongo-bench-target-test' });
     let seen: MongoClient | undefined;
     let closes = 0;
@@ -88,25 +107,42 @@ describeNeeding('crud', 'a Target on the CRUD test server', () => {
   });
 
   it('describe() of an unreachable server fails naming it within the selection timeout', async () => {
-    await expect(uriTarget('mongodb://127.0.0.1:1/?directConnection=true').describe({ serverSelectionTimeoutMS: 300 })).rejects.toThrow(/cannot reach 127\.0\.0\.1:1/);
+    await expect(
+      uriTarget('mongodb://127.0.0.1:1/?directConnection=true').describe({
+        serverSelectionTimeoutMS: 300,
+      }),
+    ).rejects.toThrow(/cannot reach 127\.0\.0\.1:1/);
   });
 });
 
 describe('lib/deployment: one plan of where the server comes from, for run and for the matrix', () => {
   const now = new Date('2026-01-01T00:00:00Z');
-  const flags = { topology: 'sharded', shards: 2, binDir: FAKE_BIN, dataDir: '/tmp/mongo-bench-target-test' };
+  const flags = {
+    topology: 'sharded',
+    shards: 2,
+    binDir: FAKE_BIN,
+    dataDir: '/tmp/mongo-bench-target-test',
+  };
 
-  it('a sharded cluster without a benchmark collection (the matrix) is run\'s cluster up to addShard, no collection sharded', () => {
+  it("a sharded cluster without a benchmark collection (the matrix) is run's cluster up to addShard, no collection sharded", () => {
     const clusterOnly = resolveTargetPlan(flags, { now, env: {}, db: 'mongo_bench' }).target;
-    const forRun = resolveTargetPlan(flags, { now, env: {}, collection: { db: 'mongo_bench', collection: 'docs', docs: 1000, load: true } }).target;
-    if (clusterOnly.kind !== 'launched' || forRun.kind !== 'launched') throw new Error('expected launched plans');
-    const commands = (plan: typeof clusterOnly) => plan.plan.steps.map((s) => Object.keys(s.command)[0]);
+    const forRun = resolveTargetPlan(flags, {
+      now,
+      env: {},
+      collection: { db: 'mongo_bench', collection: 'docs', docs: 1000, load: true },
+    }).target;
+    if (clusterOnly.kind !== 'launched' || forRun.kind !== 'launched')
+      throw new Error('expected launched plans');
+    const commands = (plan: typeof clusterOnly) =>
+      plan.plan.steps.map((s) => Object.keys(s.command)[0]);
     expect(commands(clusterOnly)).not.toContain('enableSharding');
     expect(commands(clusterOnly)).not.toContain('shardCollection');
     expect(commands(clusterOnly).at(-1)).toBe('addShard');
     expect(commands(forRun)).toContain('shardCollection');
     // The same processes, and the cluster's steps are the first steps of run's plan.
     expect(clusterOnly.plan.processes).toEqual(forRun.plan.processes);
-    expect(forRun.plan.steps.slice(0, clusterOnly.plan.steps.length)).toEqual(clusterOnly.plan.steps);
+    expect(forRun.plan.steps.slice(0, clusterOnly.plan.steps.length)).toEqual(
+      clusterOnly.plan.steps,
+    );
   });
 });

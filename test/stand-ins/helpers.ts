@@ -11,8 +11,17 @@ export interface Started {
 }
 
 /** A stand-in in the foreground; resolves once it logs "Waiting for connections". */
-export async function startStandIn(kind: 'mongod' | 'mongos', args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Started> {
-  const child = spawn(path.join(FAKE_BIN, kind), args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startStandIn(
+  kind: 'mongod' | 'mongos',
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<Started> {
+  const child = spawn(path.join(FAKE_BIN, kind), args, {
+    env: { ...process.env, ...env },
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (s: string) => (output += s));
   child.stderr?.setEncoding('utf8').on('data', (s: string) => (output += s));
@@ -34,8 +43,19 @@ export async function startStandIn(kind: 'mongod' | 'mongos', args: string[], en
 }
 
 /** Runs a stand-in to completion (e.g. a --fork parent, or a refused command line). */
-export function runStandIn(kind: 'mongod' | 'mongos', args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, timeoutMs = 20_000) {
-  const r = spawnSync(path.join(FAKE_BIN, kind), args, { env: { ...process.env, ...env }, cwd, encoding: 'utf8', timeout: timeoutMs });
+export function runStandIn(
+  kind: 'mongod' | 'mongos',
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+  timeoutMs = 20_000,
+) {
+  const r = spawnSync(path.join(FAKE_BIN, kind), args, {
+    env: { ...process.env, ...env },
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, timedOut: r.error !== undefined };
 }
 
@@ -45,11 +65,23 @@ export async function stop(started: Started | undefined): Promise<void> {
   await started.exited;
 }
 
-export async function command(port: number, cmd: Record<string, unknown>, db = 'admin'): Promise<Record<string, unknown>> {
-  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, { serverSelectionTimeoutMS: 3000 });
+export async function command(
+  port: number,
+  cmd: Record<string, unknown>,
+  db = 'admin',
+): Promise<Record<string, unknown>> {
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
+    serverSelectionTimeoutMS: 3000,
+  });
   try {
     await client.connect();
-    return (await client.db(db).command(cmd).catch((e: { errorResponse?: Record<string, unknown> }) => e.errorResponse ?? { ok: 0, errmsg: String(e) })) as Record<string, unknown>;
+    return (await client
+      .db(db)
+      .command(cmd)
+      .catch(
+        (e: { errorResponse?: Record<string, unknown> }) =>
+          e.errorResponse ?? { ok: 0, errmsg: String(e) },
+      )) as Record<string, unknown>;
   } finally {
     await client.close();
   }

@@ -22,7 +22,20 @@ describe('replica set of three stand-ins (7.0)', () => {
     nodes = await Promise.all(
       ports.map((p, i) => {
         fs.mkdirSync(`${dir}/${i}`);
-        return startStandIn('mongod', ['--port', String(p), '--dbpath', `${dir}/${i}`, '--replSet', 'rs0', '--setParameter', 'shutdownTimeoutMillisForSignaledShutdown=700'], TIMING);
+        return startStandIn(
+          'mongod',
+          [
+            '--port',
+            String(p),
+            '--dbpath',
+            `${dir}/${i}`,
+            '--replSet',
+            'rs0',
+            '--setParameter',
+            'shutdownTimeoutMillisForSignaledShutdown=700',
+          ],
+          TIMING,
+        );
       }),
     );
   });
@@ -32,13 +45,31 @@ describe('replica set of three stand-ins (7.0)', () => {
   });
 
   test('replSetInitiate refuses invalid configs as repl_set_config.cpp does', async () => {
-    const members = (ids: number[], hosts: string[]) => ids.map((_id, i) => ({ _id, host: hosts[i] }));
-    const bad = async (config: Record<string, unknown>) => command(ports[0], { replSetInitiate: config });
-    expect(await bad({ _id: 'other', members: members([0], [host(0)]) })).toMatchObject({ ok: 0, code: 93, errmsg: expect.stringMatching(/name other, but command line reports rs0/) });
-    expect(await bad({ _id: 'rs0', members: members([0, 0], [host(0), host(1)]) })).toMatchObject({ ok: 0, code: 93, errmsg: expect.stringMatching(/same _id field/) });
-    expect(await bad({ _id: 'rs0', members: members([0, 1], [host(1), host(2)]) })).toMatchObject({ ok: 0, code: 74, errmsg: expect.stringMatching(/maps to this node/) });
-    expect(await bad({ _id: 'rs0', configsvr: true, members: members([0], [host(0)]) })).toMatchObject({ ok: 0, code: 93, errmsg: expect.stringMatching(/--configsvr flag/) });
-    expect(await bad({ _id: 'rs0', members: members([0, 1], [host(0), '127.0.0.1:1']) })).toMatchObject({ ok: 0, code: 74, errmsg: expect.stringMatching(/quorum check failed/) });
+    const members = (ids: number[], hosts: string[]) =>
+      ids.map((_id, i) => ({ _id, host: hosts[i] }));
+    const bad = async (config: Record<string, unknown>) =>
+      command(ports[0], { replSetInitiate: config });
+    expect(await bad({ _id: 'other', members: members([0], [host(0)]) })).toMatchObject({
+      ok: 0,
+      code: 93,
+      errmsg: expect.stringMatching(/name other, but command line reports rs0/),
+    });
+    expect(await bad({ _id: 'rs0', members: members([0, 0], [host(0), host(1)]) })).toMatchObject({
+      ok: 0,
+      code: 93,
+      errmsg: expect.stringMatching(/same _id field/),
+    });
+    expect(await bad({ _id: 'rs0', members: members([0, 1], [host(1), host(2)]) })).toMatchObject({
+      ok: 0,
+      code: 74,
+      errmsg: expect.stringMatching(/maps to this node/),
+    });
+    expect(
+      await bad({ _id: 'rs0', configsvr: true, members: members([0], [host(0)]) }),
+    ).toMatchObject({ ok: 0, code: 93, errmsg: expect.stringMatching(/--configsvr flag/) });
+    expect(
+      await bad({ _id: 'rs0', members: members([0, 1], [host(0), '127.0.0.1:1']) }),
+    ).toMatchObject({ ok: 0, code: 74, errmsg: expect.stringMatching(/quorum check failed/) });
     // Nothing was initiated by the refusals.
     expect((await command(ports[0], { replSetGetStatus: 1 })).code).toBe(94);
   });
@@ -50,7 +81,11 @@ describe('replica set of three stand-ins (7.0)', () => {
     const first = await command(ports[0], { hello: 1 });
     expect(first).toMatchObject({ setName: 'rs0', isWritablePrimary: false, secondary: true });
     // Writes on a node that is not a writable primary: NotWritablePrimary (10107).
-    expect(await command(ports[0], { createUser: 'u', pwd: 'p', roles: [] })).toMatchObject({ ok: 0, code: 10107, codeName: 'NotWritablePrimary' });
+    expect(await command(ports[0], { createUser: 'u', pwd: 'p', roles: [] })).toMatchObject({
+      ok: 0,
+      code: 10107,
+      codeName: 'NotWritablePrimary',
+    });
     let drain: Record<string, unknown> | undefined;
     for (let i = 0; i < 40 && !drain; i++) {
       const h = await command(ports[0], { hello: 1 });
@@ -59,16 +94,34 @@ describe('replica set of three stand-ins (7.0)', () => {
     }
     expect(drain).toMatchObject({ primary: host(0), isWritablePrimary: false, secondary: false });
     await sleep(900);
-    expect(await command(ports[0], { hello: 1 })).toMatchObject({ isWritablePrimary: true, primary: host(0) });
+    expect(await command(ports[0], { hello: 1 })).toMatchObject({
+      isWritablePrimary: true,
+      primary: host(0),
+    });
     const secondary = await command(ports[1], { hello: 1 });
-    expect(secondary).toMatchObject({ setName: 'rs0', secondary: true, isWritablePrimary: false, primary: host(0), hosts: [host(0), host(1), host(2)] });
-    expect(await command(ports[1], { insert: 'c', documents: [{ a: 1 }] }, 'test')).toMatchObject({ ok: 0, code: 10107 });
+    expect(secondary).toMatchObject({
+      setName: 'rs0',
+      secondary: true,
+      isWritablePrimary: false,
+      primary: host(0),
+      hosts: [host(0), host(1), host(2)],
+    });
+    expect(await command(ports[1], { insert: 'c', documents: [{ a: 1 }] }, 'test')).toMatchObject({
+      ok: 0,
+      code: 10107,
+    });
     const status = await command(ports[1], { replSetGetStatus: 1 });
-    expect((status.members as { stateStr: string }[]).map((m) => m.stateStr)).toEqual(['PRIMARY', 'SECONDARY', 'SECONDARY']);
+    expect((status.members as { stateStr: string }[]).map((m) => m.stateStr)).toEqual([
+      'PRIMARY',
+      'SECONDARY',
+      'SECONDARY',
+    ]);
   });
 
   test('the Node driver connects with replicaSet= and writes to the primary', async () => {
-    const client = new MongoClient(`mongodb://${host(1)},${host(2)}/?replicaSet=rs0`, { serverSelectionTimeoutMS: 5000 });
+    const client = new MongoClient(`mongodb://${host(1)},${host(2)}/?replicaSet=rs0`, {
+      serverSelectionTimeoutMS: 5000,
+    });
     try {
       const reply = await client.db('test').collection('c').insertOne({ a: 1 });
       expect(reply.acknowledged).toBe(true);
@@ -80,14 +133,41 @@ describe('replica set of three stand-ins (7.0)', () => {
   // repl_set_commands.cpp CmdReplSetStepDown::run and ReplicationCoordinatorImpl::stepDown (the old
   // stand-in had no replSetStepDown: any call answered ok, a 5 s one too, and nothing changed).
   test('replSetStepDown: the refusals, then ok: 1 on the same connection and an electable member takes over', async () => {
-    expect(await command(ports[1], { replSetStepDown: 60 })).toMatchObject({ ok: 0, code: 10107, errmsg: "not primary so can't step down" });
-    expect(await command(ports[0], { replSetStepDown: 5 })).toMatchObject({ ok: 0, code: 2, errmsg: 'stepdown period must be longer than secondaryCatchUpPeriodSecs' });
-    expect(await command(ports[0], { replSetStepDown: -1 })).toMatchObject({ ok: 0, code: 2, errmsg: 'stepdown period must be a positive integer' });
-    expect(await command(ports[0], { replSetStepDown: 20, secondaryCatchUpPeriodSecs: -1 })).toMatchObject({ ok: 0, code: 2, errmsg: 'secondaryCatchUpPeriodSecs period must be a positive or absent' });
-    expect(await command(ports[0], { hello: 1 })).toMatchObject({ isWritablePrimary: true, primary: host(0) });
+    expect(await command(ports[1], { replSetStepDown: 60 })).toMatchObject({
+      ok: 0,
+      code: 10107,
+      errmsg: "not primary so can't step down",
+    });
+    expect(await command(ports[0], { replSetStepDown: 5 })).toMatchObject({
+      ok: 0,
+      code: 2,
+      errmsg: 'stepdown period must be longer than secondaryCatchUpPeriodSecs',
+    });
+    expect(await command(ports[0], { replSetStepDown: -1 })).toMatchObject({
+      ok: 0,
+      code: 2,
+      errmsg: 'stepdown period must be a positive integer',
+    });
+    expect(
+      await command(ports[0], { replSetStepDown: 20, secondaryCatchUpPeriodSecs: -1 }),
+    ).toMatchObject({
+      ok: 0,
+      code: 2,
+      errmsg: 'secondaryCatchUpPeriodSecs period must be a positive or absent',
+    });
+    expect(await command(ports[0], { hello: 1 })).toMatchObject({
+      isWritablePrimary: true,
+      primary: host(0),
+    });
     // 5 s with a catch-up period of 5 s or less is taken.
-    expect(await command(ports[0], { replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2 })).toEqual({ ok: 1 });
-    expect(await command(ports[0], { hello: 1 })).toMatchObject({ isWritablePrimary: false, secondary: true, primary: host(1) });
+    expect(await command(ports[0], { replSetStepDown: 5, secondaryCatchUpPeriodSecs: 2 })).toEqual({
+      ok: 1,
+    });
+    expect(await command(ports[0], { hello: 1 })).toMatchObject({
+      isWritablePrimary: false,
+      secondary: true,
+      primary: host(1),
+    });
     let next: Record<string, unknown> = {};
     for (let i = 0; i < 60 && next.isWritablePrimary !== true; i++) {
       next = await command(ports[1], { hello: 1 });
@@ -98,7 +178,9 @@ describe('replica set of three stand-ins (7.0)', () => {
 
   test('SIGTERM (5.0+): a member quiesces for shutdownTimeoutMillisForSignaledShutdown, hello fails meanwhile, then exit 0', async () => {
     // Connected before: in quiesce mode every hello fails, so a new connection's handshake would too.
-    const client = new MongoClient(`mongodb://${host(2)}/?directConnection=true`, { serverSelectionTimeoutMS: 3000 });
+    const client = new MongoClient(`mongodb://${host(2)}/?directConnection=true`, {
+      serverSelectionTimeoutMS: 3000,
+    });
     await client.connect();
     const started = Date.now();
     nodes[2].child.kill('SIGTERM');
@@ -106,7 +188,11 @@ describe('replica set of three stand-ins (7.0)', () => {
     const during = await client
       .db('admin')
       .command({ hello: 1 })
-      .catch((e: { code?: number; codeName?: string }) => ({ ok: 0, code: e.code, codeName: e.codeName }));
+      .catch((e: { code?: number; codeName?: string }) => ({
+        ok: 0,
+        code: e.code,
+        codeName: e.codeName,
+      }));
     await client.close();
     expect(during).toMatchObject({ ok: 0, code: 91, codeName: 'ShutdownInProgress' });
     expect(await nodes[2].exited).toBe(0);
@@ -128,24 +214,36 @@ describe('version-dependent answers', () => {
     ['6.0.20', 17, true],
     ['7.0.14', 21, true],
     ['8.0.4', 25, true],
-  ])('%s: maxWireVersion %d, hello %s; buildInfo reports the version', async (version, wire, hasHello) => {
-    const [port] = await freePorts(1);
-    let node: Started | undefined;
-    try {
-      node = await startStandIn('mongod', ['--port', String(port), '--dbpath', dir], { MONGO_BENCH_FAKE_VERSION: version });
-      expect(await command(port, { isMaster: 1 })).toMatchObject({ ismaster: true, maxWireVersion: wire });
-      const hello = await command(port, { hello: 1 });
-      expect(hello.ok === 1).toBe(hasHello);
-      if (!hasHello) expect(hello).toMatchObject({ code: 59, codeName: 'CommandNotFound' });
-      expect((await command(port, { buildInfo: 1 })).version).toBe(version);
-    } finally {
-      await stop(node);
-    }
-  });
+  ])(
+    '%s: maxWireVersion %d, hello %s; buildInfo reports the version',
+    async (version, wire, hasHello) => {
+      const [port] = await freePorts(1);
+      let node: Started | undefined;
+      try {
+        node = await startStandIn('mongod', ['--port', String(port), '--dbpath', dir], {
+          MONGO_BENCH_FAKE_VERSION: version,
+        });
+        expect(await command(port, { isMaster: 1 })).toMatchObject({
+          ismaster: true,
+          maxWireVersion: wire,
+        });
+        const hello = await command(port, { hello: 1 });
+        expect(hello.ok === 1).toBe(hasHello);
+        if (!hasHello) expect(hello).toMatchObject({ code: 59, codeName: 'CommandNotFound' });
+        expect((await command(port, { buildInfo: 1 })).version).toBe(version);
+      } finally {
+        await stop(node);
+      }
+    },
+  );
 
   test('SIGTERM on 4.4 (no quiesce mode) and on a standalone: exit 0 at once', async () => {
     const ports = await freePorts(2);
-    const member = await startStandIn('mongod', ['--port', String(ports[0]), '--dbpath', dir, '--replSet', 'rs'], { MONGO_BENCH_FAKE_VERSION: '4.4.29' });
+    const member = await startStandIn(
+      'mongod',
+      ['--port', String(ports[0]), '--dbpath', dir, '--replSet', 'rs'],
+      { MONGO_BENCH_FAKE_VERSION: '4.4.29' },
+    );
     const standalone = await startStandIn('mongod', ['--port', String(ports[1]), '--dbpath', dir]);
     expect((await command(ports[0], { replSetInitiate: {} })).ok).toBe(1);
     const started = Date.now();

@@ -13,7 +13,9 @@ import { startRecordingServer, type RecordingServer } from '../support/recording
 type Doc = Record<string, unknown>;
 
 function catalogAt(version: string): ShardingCatalog {
-  return new ShardingCatalog(storeOptions('mongos', parseServerVersion(version), ['--configdb', 'cfg/127.0.0.1:1']));
+  return new ShardingCatalog(
+    storeOptions('mongos', parseServerVersion(version), ['--configdb', 'cfg/127.0.0.1:1']),
+  );
 }
 
 describe('addShard checks the shard it is given', () => {
@@ -28,11 +30,25 @@ describe('addShard checks the shard it is given', () => {
   test('an initiated replica set with the named setName and a primary is added; others are refused', async () => {
     const catalog = catalogAt('7.0.14');
     const primary = await member({ setName: 'shard0', ismaster: true, isWritablePrimary: true });
-    expect(await catalog.addShard({ addShard: `shard0/${primary}` })).toEqual({ shardAdded: 'shard0', ok: 1 });
-    expect(await catalog.addShard({ addShard: `wrong/${primary}` })).toMatchObject({ ok: 0, code: 96, errmsg: expect.stringMatching(/does not match the actual set name shard0/) });
+    expect(await catalog.addShard({ addShard: `shard0/${primary}` })).toEqual({
+      shardAdded: 'shard0',
+      ok: 1,
+    });
+    expect(await catalog.addShard({ addShard: `wrong/${primary}` })).toMatchObject({
+      ok: 0,
+      code: 96,
+      errmsg: expect.stringMatching(/does not match the actual set name shard0/),
+    });
     const uninitiated = await member({ ismaster: false, isreplicaset: true });
-    expect(await catalog.addShard({ addShard: `shard1/${uninitiated}` })).toMatchObject({ ok: 0, code: 96, errmsg: expect.stringMatching(/did not return a set name/) });
-    expect(await catalog.addShard({ addShard: 'shard2/127.0.0.1:1' })).toMatchObject({ ok: 0, code: 6 });
+    expect(await catalog.addShard({ addShard: `shard1/${uninitiated}` })).toMatchObject({
+      ok: 0,
+      code: 96,
+      errmsg: expect.stringMatching(/did not return a set name/),
+    });
+    expect(await catalog.addShard({ addShard: 'shard2/127.0.0.1:1' })).toMatchObject({
+      ok: 0,
+      code: 6,
+    });
     expect((catalog.listShards().shards as Doc[]).map((s) => s._id)).toEqual(['shard0']);
   }, 30_000);
 });
@@ -40,7 +56,9 @@ describe('addShard checks the shard it is given', () => {
 /** A catalog with shards registered without the network checks (those are tested above). */
 function withShards(version: string, n: number): ShardingCatalog {
   const catalog = catalogAt(version);
-  const register = (catalog as unknown as { registerShard(b: Doc, spec: string, set: string): Doc }).registerShard.bind(catalog);
+  const register = (
+    catalog as unknown as { registerShard(b: Doc, spec: string, set: string): Doc }
+  ).registerShard.bind(catalog);
   for (let i = 0; i < n; i++) register({}, `shard${i}/127.0.0.1:${1000 + i}`, `shard${i}`);
   return catalog;
 }
@@ -49,8 +67,14 @@ describe('config.databases', () => {
   test('before 6.0: a database created by a write has partitioned: false until enableSharding; shardCollection needs it', () => {
     const catalog = withShards('5.0.31', 2);
     catalog.ensureDatabase('app');
-    expect(catalog.find('databases', { _id: 'app' }, 1)[0]).toMatchObject({ _id: 'app', primary: 'shard0', partitioned: false });
-    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } })).toMatchObject({ ok: 0, code: 20, errmsg: 'sharding not enabled for db app' });
+    expect(catalog.find('databases', { _id: 'app' }, 1)[0]).toMatchObject({
+      _id: 'app',
+      primary: 'shard0',
+      partitioned: false,
+    });
+    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } })).toMatchObject(
+      { ok: 0, code: 20, errmsg: 'sharding not enabled for db app' },
+    );
     expect(catalog.enableSharding({ enableSharding: 'app' }).ok).toBe(1);
     expect(catalog.find('databases', { _id: 'app', partitioned: true }, 1)).toHaveLength(1);
     expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } }).ok).toBe(1);
@@ -104,7 +128,9 @@ describe('drop of a sharded collection', () => {
     expect(catalog.find('collections', { _id: 'app.docs' }, 0)).toEqual([]);
     expect(catalog.find('chunks', { uuid }, 0)).toEqual([]);
     expect(catalog.find('databases', { _id: 'app' }, 0)).toHaveLength(1);
-    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } })).toMatchObject({ ok: 1 });
+    expect(
+      catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } }),
+    ).toMatchObject({ ok: 1 });
   });
 
   test('4.4: the entry stays, marked dropped: true, its chunks go; split on it is refused; sharding it again works', () => {
@@ -114,27 +140,44 @@ describe('drop of a sharded collection', () => {
     catalog.dropCollection('app.docs');
     expect(catalog.find('collections', { _id: 'app.docs' }, 1)[0]).toMatchObject({ dropped: true });
     expect(catalog.find('chunks', { ns: 'app.docs' }, 0)).toEqual([]);
-    expect(catalog.split({ split: 'app.docs', middle: { g: 32 } })).toMatchObject({ ok: 0, code: 118 });
-    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } })).toMatchObject({ ok: 1 });
-    expect(catalog.find('collections', { _id: 'app.docs' }, 1)[0]).toMatchObject({ dropped: false, key: { _id: 'hashed' } });
+    expect(catalog.split({ split: 'app.docs', middle: { g: 32 } })).toMatchObject({
+      ok: 0,
+      code: 118,
+    });
+    expect(
+      catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } }),
+    ).toMatchObject({ ok: 1 });
+    expect(catalog.find('collections', { _id: 'app.docs' }, 1)[0]).toMatchObject({
+      dropped: false,
+      key: { _id: 'hashed' },
+    });
   });
 });
 
 describe('dropDatabase of a database with a sharded collection', () => {
-  test.each(['4.4.29', '7.0.14'])('%s: the database entry and its collections\' sharding go; shardCollection on 4.4 then needs enableSharding again', (version) => {
-    const catalog = withShards(version, 2);
-    catalog.enableSharding({ enableSharding: 'app' });
-    catalog.enableSharding({ enableSharding: 'other' });
-    catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } });
-    catalog.shardCollection({ shardCollection: 'other.docs', key: { _id: 'hashed' } });
-    catalog.dropDatabase('app');
-    expect(catalog.find('databases', { _id: 'app' }, 0)).toEqual([]);
-    expect(catalog.find('collections', { _id: 'app.docs' }, 0).filter((c) => c.dropped !== true)).toEqual([]);
-    expect(catalog.find('collections', { _id: 'other.docs' }, 0)).toHaveLength(1);
-    const again = catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } });
-    if (version.startsWith('4.4')) expect(again).toMatchObject({ ok: 0, codeName: 'IllegalOperation' });
-    else expect(again).toMatchObject({ ok: 1 });
-  });
+  test.each(['4.4.29', '7.0.14'])(
+    "%s: the database entry and its collections' sharding go; shardCollection on 4.4 then needs enableSharding again",
+    (version) => {
+      const catalog = withShards(version, 2);
+      catalog.enableSharding({ enableSharding: 'app' });
+      catalog.enableSharding({ enableSharding: 'other' });
+      catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 'hashed' } });
+      catalog.shardCollection({ shardCollection: 'other.docs', key: { _id: 'hashed' } });
+      catalog.dropDatabase('app');
+      expect(catalog.find('databases', { _id: 'app' }, 0)).toEqual([]);
+      expect(
+        catalog.find('collections', { _id: 'app.docs' }, 0).filter((c) => c.dropped !== true),
+      ).toEqual([]);
+      expect(catalog.find('collections', { _id: 'other.docs' }, 0)).toHaveLength(1);
+      const again = catalog.shardCollection({
+        shardCollection: 'app.docs',
+        key: { _id: 'hashed' },
+      });
+      if (version.startsWith('4.4'))
+        expect(again).toMatchObject({ ok: 0, codeName: 'IllegalOperation' });
+      else expect(again).toMatchObject({ ok: 1 });
+    },
+  );
 });
 
 describe('the balancer and a manual moveChunk', () => {
@@ -149,20 +192,31 @@ describe('the balancer and a manual moveChunk', () => {
   test('4.4..6.0.2: with the balancer on, a manual moveChunk collides with its migration (117)', () => {
     for (const version of ['4.4.29', '5.0.31', '6.0.2']) {
       const catalog = unbalanced(version);
-      expect(catalog.moveChunk({ moveChunk: 'app.docs', find: { g: 40 }, to: 'shard1' })).toMatchObject({
+      expect(
+        catalog.moveChunk({ moveChunk: 'app.docs', find: { g: 40 }, to: 'shard1' }),
+      ).toMatchObject({
         ok: 0,
         code: 117,
         codeName: 'ConflictingOperationInProgress',
-        errmsg: expect.stringMatching(/^Unable to start new balancer operation because this shard is currently donating chunk .* for namespace app\.docs to shard1$/),
+        errmsg: expect.stringMatching(
+          /^Unable to start new balancer operation because this shard is currently donating chunk .* for namespace app\.docs to shard1$/,
+        ),
       });
       expect(catalog.setBalancer(false).ok).toBe(1);
-      expect(catalog.find('settings', { _id: 'balancer' }, 1)[0]).toMatchObject({ mode: 'off', stopped: true });
-      expect(catalog.moveChunk({ moveChunk: 'app.docs', find: { g: 40 }, to: 'shard1' }).ok).toBe(1);
+      expect(catalog.find('settings', { _id: 'balancer' }, 1)[0]).toMatchObject({
+        mode: 'off',
+        stopped: true,
+      });
+      expect(catalog.moveChunk({ moveChunk: 'app.docs', find: { g: 40 }, to: 'shard1' }).ok).toBe(
+        1,
+      );
     }
   });
 
   test('from 6.0.3 the race is not modelled (range-based balancer)', () => {
-    expect(unbalanced('6.0.3').moveChunk({ moveChunk: 'app.docs', find: { g: 40 }, to: 'shard1' }).ok).toBe(1);
+    expect(
+      unbalanced('6.0.3').moveChunk({ moveChunk: 'app.docs', find: { g: 40 }, to: 'shard1' }).ok,
+    ).toBe(1);
   });
 });
 
@@ -170,45 +224,92 @@ describe('IDL parsing and version-gated commands', () => {
   // ShardCollection is strict: false at every version (4.4 shard_collection.idl's generated parser,
   // 5.0-7.0 s/commands/cluster_commands.idl, 8.0+ global_catalog/ddl/shard_collection.idl): an
   // undeclared field is ignored, not refused (the old stand-in answered 40415 from 4.4 on).
-  test.each(['4.4.29', '5.0.31', '6.0.20', '7.0.14', '8.0.4'])('%s: an undeclared shardCollection field is ignored, as the server does', (version) => {
-    const catalog = withShards(version, 1);
-    if (version.startsWith('4.4') || version.startsWith('5.0')) catalog.enableSharding({ enableSharding: 'app' });
-    expect(catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 }, chunkSize: 64, writeConcern: { w: 'majority' }, maxTimeMS: 1000 })).toEqual({ collectionsharded: 'app.docs', ok: 1 });
-    expect(catalog.find('collections', { _id: 'app.docs' }, 1)[0]).not.toHaveProperty('chunkSize');
-  });
+  test.each(['4.4.29', '5.0.31', '6.0.20', '7.0.14', '8.0.4'])(
+    '%s: an undeclared shardCollection field is ignored, as the server does',
+    (version) => {
+      const catalog = withShards(version, 1);
+      if (version.startsWith('4.4') || version.startsWith('5.0'))
+        catalog.enableSharding({ enableSharding: 'app' });
+      expect(
+        catalog.shardCollection({
+          shardCollection: 'app.docs',
+          key: { _id: 1 },
+          chunkSize: 64,
+          writeConcern: { w: 'majority' },
+          maxTimeMS: 1000,
+        }),
+      ).toEqual({ collectionsharded: 'app.docs', ok: 1 });
+      expect(catalog.find('collections', { _id: 'app.docs' }, 1)[0]).not.toHaveProperty(
+        'chunkSize',
+      );
+    },
+  );
 
   test('configureCollectionBalancing: CommandNotFound before 6.0; sets maxChunkSizeBytes from 6.0', () => {
     const old = withShards('5.0.31', 1);
-    expect(old.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 64 })).toMatchObject({ ok: 0, code: 59 });
+    expect(
+      old.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 64 }),
+    ).toMatchObject({ ok: 0, code: 59 });
     const catalog = withShards('6.0.20', 1);
     catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } });
-    expect(catalog.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 64 }).ok).toBe(1);
-    expect(String(catalog.find('collections', { _id: 'app.docs' }, 1)[0].maxChunkSizeBytes)).toBe(String(64 * 1024 * 1024));
+    expect(
+      catalog.configureCollectionBalancing({
+        configureCollectionBalancing: 'app.docs',
+        chunkSize: 64,
+      }).ok,
+    ).toBe(1);
+    expect(String(catalog.find('collections', { _id: 'app.docs' }, 1)[0].maxChunkSizeBytes)).toBe(
+      String(64 * 1024 * 1024),
+    );
   });
 
   // configure_collection_balancing.idl: the public command is strict: false in the 6.0 line and 7.0+;
   // balancerShouldMergeChunks was never its field (the old stand-in declared it for 7.0 and refused
   // anything else with 40415).
-  test.each(['6.0.20', '7.0.14', '8.0.4'])('%s: configureCollectionBalancing ignores undeclared fields (balancerShouldMergeChunks, bogus)', (version) => {
-    const catalog = withShards(version, 1);
-    catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } });
-    expect(catalog.configureCollectionBalancing({ configureCollectionBalancing: 'app.docs', chunkSize: 32, bogus: 1, balancerShouldMergeChunks: true })).toEqual({ ok: 1 });
-    const coll = catalog.find('collections', { _id: 'app.docs' }, 1)[0];
-    expect(String(coll.maxChunkSizeBytes)).toBe(String(32 * 1024 * 1024));
-    expect(coll).not.toHaveProperty('balancerShouldMergeChunks');
-  });
+  test.each(['6.0.20', '7.0.14', '8.0.4'])(
+    '%s: configureCollectionBalancing ignores undeclared fields (balancerShouldMergeChunks, bogus)',
+    (version) => {
+      const catalog = withShards(version, 1);
+      catalog.shardCollection({ shardCollection: 'app.docs', key: { _id: 1 } });
+      expect(
+        catalog.configureCollectionBalancing({
+          configureCollectionBalancing: 'app.docs',
+          chunkSize: 32,
+          bogus: 1,
+          balancerShouldMergeChunks: true,
+        }),
+      ).toEqual({ ok: 1 });
+      const coll = catalog.find('collections', { _id: 'app.docs' }, 1)[0];
+      expect(String(coll.maxChunkSizeBytes)).toBe(String(32 * 1024 * 1024));
+      expect(coll).not.toHaveProperty('balancerShouldMergeChunks');
+    },
+  );
 
   test('the declared fields per version follow the IDL files read', () => {
-    const fields = (command: string, version: string) => idlSpec(command, parseServerVersion(version))?.fields ?? [];
-    expect(fields('configureCollectionBalancing', '6.0.20')).toEqual(expect.arrayContaining(['chunkSize', 'enableAutoSplitter', 'defragmentCollection']));
+    const fields = (command: string, version: string) =>
+      idlSpec(command, parseServerVersion(version))?.fields ?? [];
+    expect(fields('configureCollectionBalancing', '6.0.20')).toEqual(
+      expect.arrayContaining(['chunkSize', 'enableAutoSplitter', 'defragmentCollection']),
+    );
     expect(fields('configureCollectionBalancing', '6.0.20')).not.toContain('enableAutoMerger');
-    expect(fields('configureCollectionBalancing', '7.0.14')).toEqual(expect.arrayContaining(['chunkSize', 'enableAutoMerger', 'defragmentCollection']));
-    expect(fields('configureCollectionBalancing', '7.0.14')).not.toContain('balancerShouldMergeChunks');
-    expect(undeclaredFields('configureCollectionBalancing', { configureCollectionBalancing: 'a.b', enableAutoMerger: false }, parseServerVersion('6.0.20'))).toEqual(['enableAutoMerger']);
+    expect(fields('configureCollectionBalancing', '7.0.14')).toEqual(
+      expect.arrayContaining(['chunkSize', 'enableAutoMerger', 'defragmentCollection']),
+    );
+    expect(fields('configureCollectionBalancing', '7.0.14')).not.toContain(
+      'balancerShouldMergeChunks',
+    );
+    expect(
+      undeclaredFields(
+        'configureCollectionBalancing',
+        { configureCollectionBalancing: 'a.b', enableAutoMerger: false },
+        parseServerVersion('6.0.20'),
+      ),
+    ).toEqual(['enableAutoMerger']);
     expect(fields('shardCollection', '4.4.29')).not.toContain('timeseries');
     expect(fields('shardCollection', '5.0.31')).toContain('timeseries');
     for (const version of ['4.4.29', '5.0.31', '6.0.20', '7.0.14', '8.0.4']) {
-      for (const command of ['shardCollection', 'configureCollectionBalancing']) expect(idlSpec(command, parseServerVersion(version))?.strict ?? false).toBe(false);
+      for (const command of ['shardCollection', 'configureCollectionBalancing'])
+        expect(idlSpec(command, parseServerVersion(version))?.strict ?? false).toBe(false);
     }
   });
 });

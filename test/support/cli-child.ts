@@ -59,7 +59,11 @@ export function startCli(args: string[], options: CliOptions = {}): CliProcess {
   // Under jest, the same entry compiled once per run (compiled-cli.ts): a second less of CPU per start.
   const compiled = process.env[CLI_JS_ENV];
   const entry = compiled ? [compiled] : ['--require', 'tsx/cjs', CLI_ENTRY];
-  const child = spawn(process.execPath, [...entry, ...args], { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...entry, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   options.onSpawn?.(child);
   let stdout = '';
@@ -87,7 +91,9 @@ export function startCli(args: string[], options: CliOptions = {}): CliProcess {
           child.kill(signal);
           if (signal !== 'SIGKILL') setTimeout(() => child.kill('SIGKILL'), 5000).unref();
         }, options.guardMs);
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? String(signal))));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? String(signal))),
+  );
   const finished = new Promise<Finished>((resolve) =>
     child.on('close', (code, signal) => {
       if (guard) clearTimeout(guard);
@@ -96,7 +102,10 @@ export function startCli(args: string[], options: CliOptions = {}): CliProcess {
   );
   const waitFor = (pattern: RegExp, timeoutMs = 30_000) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} in:\n${text}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${pattern} in:\n${text}`)),
+        timeoutMs,
+      );
       const check = () => {
         if (pattern.test(text)) {
           clearTimeout(timer);
@@ -115,8 +124,22 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<Finish
 }
 
 /** `mongo-bench agent`, waiting for a run on the control database. */
-export function startAgent(controlUri: string, controlDb: string, name: string, extra: string[] = []): CliProcess {
-  return startCli(['agent', '--control-uri', controlUri, '--control-db', controlDb, '--name', name, ...extra]);
+export function startAgent(
+  controlUri: string,
+  controlDb: string,
+  name: string,
+  extra: string[] = [],
+): CliProcess {
+  return startCli([
+    'agent',
+    '--control-uri',
+    controlUri,
+    '--control-db',
+    controlDb,
+    '--name',
+    name,
+    ...extra,
+  ]);
 }
 
 /** Kills (SIGKILL) every CLI child still running, and says how many there were. */

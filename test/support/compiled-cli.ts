@@ -52,11 +52,18 @@ function writeIfChanged(file: string, code: string): void {
 
 /** Compiles lib/ and the child's entry into .test-dist/; returns the entry's path. */
 export function compileCli(): string {
-  for (const file of sources(LIB)) writeIfChanged(path.join(TEST_DIST, path.relative(LIB, file)).replace(/\.ts$/, '.js'), compileTs(file));
+  for (const file of sources(LIB))
+    writeIfChanged(
+      path.join(TEST_DIST, path.relative(LIB, file)).replace(/\.ts$/, '.js'),
+      compileTs(file),
+    );
   // test/support/cli-entry.ts, with its one import of lib pointed at the compiled copy beside it.
   const entrySource = compileTs(path.join(__dirname, 'cli-entry.ts'));
   const entry = entrySource.replace('require("../../lib/cli/main")', 'require("./cli/main")');
-  if (entry === entrySource) throw new Error('compiled CLI: test/support/cli-entry.ts no longer imports ../../lib/cli/main; update compiled-cli.ts');
+  if (entry === entrySource)
+    throw new Error(
+      'compiled CLI: test/support/cli-entry.ts no longer imports ../../lib/cli/main; update compiled-cli.ts',
+    );
   const entryFile = path.join(TEST_DIST, 'cli-entry.js');
   writeIfChanged(entryFile, entry);
   return entryFile;

@@ -22,8 +22,11 @@ const CACHE = path.join(ROOT, 'node_modules', '.cache', 'mongo-bench-stand-ins')
 
 function resolveSource(fromFile: string, specifier: string): string {
   const base = path.resolve(path.dirname(fromFile), specifier);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
-  throw new Error(`compiled stand-ins: cannot resolve ${specifier} from ${path.relative(ROOT, fromFile)}`);
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')])
+    if (fs.existsSync(candidate)) return candidate;
+  throw new Error(
+    `compiled stand-ins: cannot resolve ${specifier} from ${path.relative(ROOT, fromFile)}`,
+  );
 }
 
 /**
@@ -54,7 +57,8 @@ export function compileStandIns(): string {
     }
   }
   const hash = createHash('sha256');
-  for (const [name, code] of [...outputs].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${name}\0${code}\0`);
+  for (const [name, code] of [...outputs].sort(([a], [b]) => a.localeCompare(b)))
+    hash.update(`${name}\0${code}\0`);
   const dir = path.join(CACHE, hash.digest('hex').slice(0, 16));
   const entry = path.join(dir, path.relative(ROOT, ENTRY).replace(/\.ts$/, '.js'));
   if (fs.existsSync(entry)) return entry;

@@ -44,7 +44,9 @@ export interface JavaServerOptions {
 }
 
 /** The launcher's ready line: "LISTENING <port> mongo-java-server/<version> reports=<version>/wire<n>". */
-export function parseListeningLine(line: string): { port: number; version?: string; reports?: string } | undefined {
+export function parseListeningLine(
+  line: string,
+): { port: number; version?: string; reports?: string } | undefined {
   const m = /^LISTENING (\d+)(?: mongo-java-server\/(\S+))?(?: reports=(\S+))?/.exec(line.trim());
   if (!m) return undefined;
   return { port: Number(m[1]), version: m[2], reports: m[3] };
@@ -59,7 +61,9 @@ export function startJavaServer(options: JavaServerOptions = {}): Promise<JavaSe
   const timeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!existsSync(jar)) return Promise.reject(new JavaServerNotBuiltError(jar));
 
-  const child = spawn('java', ['-jar', jar, String(options.port ?? 0)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('java', ['-jar', jar, String(options.port ?? 0)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin.on('error', () => undefined); // EPIPE when the server is already gone; 'exit' reports that
   let stderr = '';
   // Always drain stderr: a full pipe would block the server's logging threads.
@@ -80,14 +84,27 @@ export function startJavaServer(options: JavaServerOptions = {}): Promise<JavaSe
       reject(error);
     };
     const timer = setTimeout(
-      () => fail(new Error(`mongo-java-server (java -jar ${jar}) did not print LISTENING within ${timeoutMs} ms${stderrTail()}`)),
+      () =>
+        fail(
+          new Error(
+            `mongo-java-server (java -jar ${jar}) did not print LISTENING within ${timeoutMs} ms${stderrTail()}`,
+          ),
+        ),
       timeoutMs,
     );
     child.on('error', (err: NodeJS.ErrnoException) => {
-      fail(err.code === 'ENOENT' ? new JavaNotFoundError() : new Error(`cannot start java -jar ${jar}: ${err.message}`));
+      fail(
+        err.code === 'ENOENT'
+          ? new JavaNotFoundError()
+          : new Error(`cannot start java -jar ${jar}: ${err.message}`),
+      );
     });
     child.on('exit', (code, signal) => {
-      fail(new Error(`mongo-java-server exited (${signal ?? `code ${code}`}) before listening${stderrTail()}`));
+      fail(
+        new Error(
+          `mongo-java-server exited (${signal ?? `code ${code}`}) before listening${stderrTail()}`,
+        ),
+      );
     });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (settled) return;
@@ -114,7 +131,8 @@ export function startJavaServer(options: JavaServerOptions = {}): Promise<JavaSe
 
 function unrefChild(child: ChildProcess): void {
   child.unref();
-  for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as Partial<Socket> | null)?.unref?.();
+  for (const stream of [child.stdin, child.stdout, child.stderr])
+    (stream as Partial<Socket> | null)?.unref?.();
 }
 
 /** Close stdin (the launcher exits at end of input), then SIGTERM, then SIGKILL. */
@@ -123,7 +141,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
   child.ref(); // keep this process alive until the server is really gone
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const within = (ms: number) =>
-    Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    Promise.race([
+      exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
+    ]);
   child.stdin?.end();
   if (await within(STOP_GRACE_MS)) return;
   child.kill('SIGTERM');
@@ -179,8 +200,10 @@ export async function startCrudServer(options: JavaServerOptions = {}): Promise<
   try {
     return { mongod, server: { ok: true, value: await startJavaServer(options) } };
   } catch (err) {
-    if (err instanceof JavaServerNotBuiltError) return { mongod, server: { ok: false, reason: JAVA_SERVER_NOT_BUILT } };
-    if (err instanceof JavaNotFoundError) return { mongod, server: { ok: false, reason: err.message } };
+    if (err instanceof JavaServerNotBuiltError)
+      return { mongod, server: { ok: false, reason: JAVA_SERVER_NOT_BUILT } };
+    if (err instanceof JavaNotFoundError)
+      return { mongod, server: { ok: false, reason: err.message } };
     throw err;
   }
 }

@@ -3,7 +3,16 @@
  * and how each is run: the convention is in docs/testing.md ("Code blocks in the docs").
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { CLI_ENTRY } from './cli-child';
 
@@ -45,7 +54,10 @@ export function codeBlocks(markdown: string, file: string): DocBlock[] {
 
 /** README.md and every docs/*.md page. */
 export function documentationPages(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => join('docs', f));
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => join('docs', f));
   return ['README.md', ...docs];
 }
 
@@ -109,7 +121,9 @@ function newestSource(dir: string): number {
  * CPU time. Otherwise the sources through tsx, so a block never runs against a stale build.
  */
 export function useBuild(): boolean {
-  return existsSync(BUILT_ENTRY) && statSync(BUILT_ENTRY).mtimeMs >= newestSource(join(ROOT, 'lib'));
+  return (
+    existsSync(BUILT_ENTRY) && statSync(BUILT_ENTRY).mtimeMs >= newestSource(join(ROOT, 'lib'))
+  );
 }
 
 /**
@@ -117,18 +131,29 @@ export function useBuild(): boolean {
  * and `npx mongo-bench` being this checkout's CLI; ts with tsx, 'mongo-bench' being this checkout's
  * package (see useBuild). Killed after `timeoutMs`.
  */
-export function runBlock(block: DocBlock, cwd: string, uri: string, timeoutMs: number): Promise<BlockRun> {
+export function runBlock(
+  block: DocBlock,
+  cwd: string,
+  uri: string,
+  timeoutMs: number,
+): Promise<BlockRun> {
   const code = block.code.split(DOC_URI).join(uri);
   const bin = join(cwd, '.bin');
   mkdirSync(bin, { recursive: true });
   const shim = join(bin, 'mongo-bench');
   const built = useBuild();
-  const cli = built ? `"${join(ROOT, 'bin', 'mongo-bench.js')}"` : `--require "${TSX}" "${CLI_ENTRY}"`;
+  const cli = built
+    ? `"${join(ROOT, 'bin', 'mongo-bench.js')}"`
+    : `--require "${TSX}" "${CLI_ENTRY}"`;
   writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" ${cli} "$@"\n`);
   chmodSync(shim, 0o755);
   // From the sources, 'mongo-bench' is tsconfig's path to lib/index.ts; from the build, the package
   // itself (a file inside it imports it by name: package.json "exports").
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, ...(built ? {} : { TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') }) };
+  const env = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    ...(built ? {} : { TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') }),
+  };
   let args: string[];
   let program: string | undefined;
   if (block.lang === 'sh' || block.lang === 'bash') {
@@ -138,12 +163,17 @@ export function runBlock(block: DocBlock, cwd: string, uri: string, timeoutMs: n
     // Inside the checkout (.tmp/ is ignored by git) so that its imports resolve from its node_modules.
     const dir = join(ROOT, '.tmp', 'doc-blocks');
     mkdirSync(dir, { recursive: true });
-    const file = (program = join(dir, `${relative(ROOT, block.file).replace(/[^A-Za-z0-9]+/g, '-')}-${block.line}-${process.pid}.ts`));
+    const file = (program = join(
+      dir,
+      `${relative(ROOT, block.file).replace(/[^A-Za-z0-9]+/g, '-')}-${block.line}-${process.pid}.ts`,
+    ));
     writeFileSync(file, tsProgram(code));
     // tsx compiles the block (and, without a current build, the sources it imports).
     args = [process.execPath, '--require', TSX, file];
   } else {
-    throw new Error(`${block.file}:${block.line}: a runnable block must be sh, bash or ts, not "${block.lang}"`);
+    throw new Error(
+      `${block.file}:${block.line}: a runnable block must be sh, bash or ts, not "${block.lang}"`,
+    );
   }
   return new Promise((resolve, reject) => {
     const child = spawn(args[0], args.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -18,7 +18,11 @@ function mongoshVersion(): string | undefined {
   const script = mongoshScript();
   if (!script) return undefined;
   try {
-    return (JSON.parse(readFileSync(path.join(path.dirname(script), '..', 'package.json'), 'utf8')) as { version?: string }).version;
+    return (
+      JSON.parse(readFileSync(path.join(path.dirname(script), '..', 'package.json'), 'utf8')) as {
+        version?: string;
+      }
+    ).version;
   } catch {
     return undefined;
   }
@@ -37,7 +41,9 @@ export default async function globalSetup(): Promise<void> {
     env[CLI_JS_ENV] = compileCli();
   }
 
-  const { server, mongod } = await startCrudServer({ echoStderr: env.MONGO_BENCH_DEBUG_SERVERS === '1' });
+  const { server, mongod } = await startCrudServer({
+    echoStderr: env.MONGO_BENCH_DEBUG_SERVERS === '1',
+  });
   const parts: string[] = [];
 
   if (server.ok) {
@@ -61,7 +67,9 @@ export default async function globalSetup(): Promise<void> {
       parts.push(`mongod/replset/sharded=available (${mongod.value.path})`);
     } else {
       env[ENV.mongosUnavailable] = mongos.reason;
-      parts.push(`mongod/replset=available (${mongod.value.path}); sharded=skipped (${mongos.reason})`);
+      parts.push(
+        `mongod/replset=available (${mongod.value.path}); sharded=skipped (${mongos.reason})`,
+      );
     }
   } else {
     env[ENV.mongodUnavailable] = mongod.reason;

@@ -29,7 +29,9 @@ function isFile(file: string): boolean {
  * MONGOD_BIN, then MONGOMS_SYSTEM_BINARY, then a binary mongodb-memory-server already has in its cache.
  * A variable that is set but points nowhere is reported rather than skipped over, so a typo is visible.
  */
-export async function findMongodBinary(env: NodeJS.ProcessEnv = process.env): Promise<Found<MongodBinary>> {
+export async function findMongodBinary(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Found<MongodBinary>> {
   for (const name of ['MONGOD_BIN', 'MONGOMS_SYSTEM_BINARY'] as const) {
     const value = env[name];
     if (!value) continue;
@@ -40,7 +42,8 @@ export async function findMongodBinary(env: NodeJS.ProcessEnv = process.env): Pr
   try {
     // Looks in mongodb-memory-server's download/cache directories only; it never downloads.
     const cached = await DryMongoBinary.locateBinary(DryMongoBinary.getEnsuredOptions());
-    if (cached && isFile(cached)) return { ok: true, value: { path: cached, source: 'mongodb-memory-server cache' } };
+    if (cached && isFile(cached))
+      return { ok: true, value: { path: cached, source: 'mongodb-memory-server cache' } };
   } catch {
     // An unknown OS/arch or unreadable cache means the same as an empty cache here.
   }
@@ -48,14 +51,22 @@ export async function findMongodBinary(env: NodeJS.ProcessEnv = process.env): Pr
 }
 
 /** mongos for sharded clusters: MONGOS_BIN, else a `mongos` next to the mongod. */
-export function findMongosBinary(mongod: MongodBinary, env: NodeJS.ProcessEnv = process.env): Found<string> {
+export function findMongosBinary(
+  mongod: MongodBinary,
+  env: NodeJS.ProcessEnv = process.env,
+): Found<string> {
   if (env.MONGOS_BIN) {
     const file = path.resolve(env.MONGOS_BIN);
-    return isFile(file) ? { ok: true, value: file } : { ok: false, reason: `MONGOS_BIN=${env.MONGOS_BIN} is not an existing file` };
+    return isFile(file)
+      ? { ok: true, value: file }
+      : { ok: false, reason: `MONGOS_BIN=${env.MONGOS_BIN} is not an existing file` };
   }
   const sibling = path.join(path.dirname(mongod.path), 'mongos');
   if (existsSync(sibling)) return { ok: true, value: sibling };
-  return { ok: false, reason: `no mongos binary; set MONGOS_BIN or put mongos next to ${mongod.path}` };
+  return {
+    ok: false,
+    reason: `no mongos binary; set MONGOS_BIN or put mongos next to ${mongod.path}`,
+  };
 }
 
 const versions = new Map<string, string | undefined>();
@@ -82,7 +93,9 @@ export interface RunningMongo {
 }
 
 /** A throwaway standalone mongod on a free loopback port, its data in a temp dir removed on stop. */
-export async function startStandalone(binaryPath: string): Promise<RunningMongo & { port: number }> {
+export async function startStandalone(
+  binaryPath: string,
+): Promise<RunningMongo & { port: number }> {
   const server = await MongoMemoryServer.create({
     binary: binaryOptions(binaryPath),
     instance: { ip: '127.0.0.1' },
@@ -102,7 +115,10 @@ export async function startStandalone(binaryPath: string): Promise<RunningMongo 
 }
 
 /** A throwaway replica set (default 3 members) on free loopback ports; resolves once a primary exists. */
-export async function startReplSet(binaryPath: string, members = 3): Promise<RunningMongo & { name: string }> {
+export async function startReplSet(
+  binaryPath: string,
+  members = 3,
+): Promise<RunningMongo & { name: string }> {
   const replSet = await MongoMemoryReplSet.create({
     binary: binaryOptions(binaryPath),
     replSet: { count: members, ip: '127.0.0.1', storageEngine: 'wiredTiger' },

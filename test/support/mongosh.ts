@@ -34,7 +34,10 @@ export interface MongoshResult {
 
 export async function runMongosh(uri: string, options: MongoshOptions): Promise<MongoshResult> {
   const script = mongoshScript();
-  if (!script) throw new Error('mongosh is not installed (dev dependency "mongosh" missing from node_modules)');
+  if (!script)
+    throw new Error(
+      'mongosh is not installed (dev dependency "mongosh" missing from node_modules)',
+    );
   const given = [options.eval, options.file, options.script].filter((x) => x !== undefined).length;
   if (given !== 1) throw new Error('runMongosh: pass exactly one of eval, file or script');
 

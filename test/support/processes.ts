@@ -14,10 +14,14 @@ export const FAKE_BIN = path.resolve(__dirname, 'fake-bin');
 /** n distinct ports that were free a moment ago (listen on 0, read, close). */
 export async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<net.Server>((resolve) => {
-      const s = net.createServer();
-      s.listen(0, '127.0.0.1', () => resolve(s));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<net.Server>((resolve) => {
+          const s = net.createServer();
+          s.listen(0, '127.0.0.1', () => resolve(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
@@ -99,11 +103,15 @@ export async function freePortRange(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + Math.floor(Math.random() * 30_000);
     const free = await Promise.all(
-      Array.from({ length: n }, (_, i) => new Promise<boolean>((resolve) => {
-        const s = net.createServer();
-        s.once('error', () => resolve(false));
-        s.listen(base + i, '127.0.0.1', () => s.close(() => resolve(true)));
-      })),
+      Array.from(
+        { length: n },
+        (_, i) =>
+          new Promise<boolean>((resolve) => {
+            const s = net.createServer();
+            s.once('error', () => resolve(false));
+            s.listen(base + i, '127.0.0.1', () => s.close(() => resolve(true)));
+          }),
+      ),
     );
     if (free.every(Boolean)) return base;
   }
@@ -115,7 +123,11 @@ export async function freePortRange(n: number): Promise<number> {
  * then hello until it is the writable primary (a new primary first drains: PRIMARY, not yet writable).
  * A mongos does not listen until its config server replica set answers (mongos_main.cpp initializeSharding).
  */
-export async function initiateAndWaitForPrimary(uri: string, config: Record<string, unknown>, timeoutMs = 60_000): Promise<void> {
+export async function initiateAndWaitForPrimary(
+  uri: string,
+  config: Record<string, unknown>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 30_000 });
   try {
     const admin = client.db('admin');
@@ -124,7 +136,10 @@ export async function initiateAndWaitForPrimary(uri: string, config: Record<stri
     for (;;) {
       const hello = await admin.command({ hello: 1 });
       if (hello.isWritablePrimary) return;
-      if (Date.now() > deadline) throw new Error(`no writable primary for ${String(config._id)} within ${timeoutMs / 1000} s`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no writable primary for ${String(config._id)} within ${timeoutMs / 1000} s`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   } finally {

@@ -12,7 +12,14 @@
 import * as net from 'node:net';
 import { BSON } from 'mongodb';
 import { helloDoc, MAX_WIRE_VERSION } from '../../lib/calibrate/null-server';
-import { Doc, encodeOpMsg, encodeOpReply, IncomingCommand, MessageFramer, parseRequest } from '../../lib/calibrate/wire-protocol';
+import {
+  Doc,
+  encodeOpMsg,
+  encodeOpReply,
+  IncomingCommand,
+  MessageFramer,
+  parseRequest,
+} from '../../lib/calibrate/wire-protocol';
 
 export interface RecordedCommand {
   /** The database the command ran against (`$db`, or the `<db>.$cmd` namespace of OP_QUERY). */
@@ -77,8 +84,18 @@ export const SERVER_VERSION = '7.0.0';
 /** Commands that drivers and mongosh send on their own, whatever their arguments. */
 const NOISE_COMMANDS: ReadonlySet<string> = new Set(
   [
-    'hello', 'isMaster', 'buildInfo', 'endSessions', 'getLog', 'getCmdLineOpts', 'atlasVersion',
-    'connectionStatus', 'hostInfo', 'saslStart', 'saslContinue', 'getFreeMonitoringStatus',
+    'hello',
+    'isMaster',
+    'buildInfo',
+    'endSessions',
+    'getLog',
+    'getCmdLineOpts',
+    'atlasVersion',
+    'connectionStatus',
+    'hostInfo',
+    'saslStart',
+    'saslContinue',
+    'getFreeMonitoringStatus',
   ].map((n) => n.toLowerCase()),
 );
 
@@ -94,7 +111,10 @@ export function isStartupNoise(command: Pick<RecordedCommand, 'db' | 'name' | 'b
   const body = command.body;
   if (name === 'getparameter') {
     const keys = Object.keys(body);
-    return body.getParameter === 'foo' || (keys.length === 2 && body.featureCompatibilityVersion === 1 && body.getParameter === 1);
+    return (
+      body.getParameter === 'foo' ||
+      (keys.length === 2 && body.featureCompatibilityVersion === 1 && body.getParameter === 1)
+    );
   }
   return name === 'aggregate' && command.db === 'admin' && body.aggregate === 'atlascli';
 }
@@ -105,7 +125,9 @@ const ENVELOPE_FIELDS = ['$db', 'lsid', '$clusterTime', '$readPreference'];
 /** Larger than any legitimate message (the server's maxMessageSizeBytes is 48 MB). */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-export async function startRecordingServer(options: RecordingServerOptions = {}): Promise<RecordingServer> {
+export async function startRecordingServer(
+  options: RecordingServerOptions = {},
+): Promise<RecordingServer> {
   const host = options.host ?? '127.0.0.1';
   const userHandlers = options.handlers ?? {};
   const sockets = new Set<net.Socket>();
@@ -168,7 +190,10 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
   };
   let stopping: Promise<void> | undefined;
 
-  function respond(message: Buffer, connectionId: number): Buffer | undefined | Promise<Buffer | undefined> {
+  function respond(
+    message: Buffer,
+    connectionId: number,
+  ): Buffer | undefined | Promise<Buffer | undefined> {
     const requestId = message.readInt32LE(4);
     const incoming = parseRequest(message);
     const reply = commandReply(incoming, connectionId);
@@ -176,7 +201,11 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
     return encodeReply(incoming, requestId, reply);
   }
 
-  function encodeReply(incoming: IncomingCommand, requestId: number, reply: Doc): Buffer | undefined {
+  function encodeReply(
+    incoming: IncomingCommand,
+    requestId: number,
+    reply: Doc,
+  ): Buffer | undefined {
     if (incoming.noReply) return undefined;
     const encode = incoming.legacy ? encodeOpReply : encodeOpMsg;
     try {
@@ -184,7 +213,12 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
     } catch (err) {
       // A handler returned something BSON cannot hold: tell the client instead of hanging up.
       const errmsg = `reply to ${Object.keys(incoming.doc)[0]} is not serializable: ${(err as Error).message}`;
-      return encode(nextResponseId++, requestId, { ok: 0, errmsg, code: 1, codeName: 'InternalError' });
+      return encode(nextResponseId++, requestId, {
+        ok: 0,
+        errmsg,
+        code: 1,
+        codeName: 'InternalError',
+      });
     }
   }
 
@@ -193,18 +227,33 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
     const body = withoutEnvelope(incoming.doc);
     commands.push({ db: incoming.db, name, body, at: Date.now(), raw: incoming.doc });
     const handler = findHandler(userHandlers, name);
-    const threw = (err: unknown): Doc => ({ ok: 0, errmsg: `handler for ${name} threw: ${(err as Error).message}`, code: 1, codeName: 'InternalError' });
+    const threw = (err: unknown): Doc => ({
+      ok: 0,
+      errmsg: `handler for ${name} threw: ${(err as Error).message}`,
+      code: 1,
+      codeName: 'InternalError',
+    });
     let given: ReturnType<CommandHandler>;
     try {
       given = handler?.(body, incoming.db, server, { id: connectionId });
     } catch (err) {
       given = threw(err);
     }
-    if (given instanceof Promise) return given.then((r) => completeReply(name, body, incoming.db, connectionId, r), (err: unknown) => threw(err));
+    if (given instanceof Promise)
+      return given.then(
+        (r) => completeReply(name, body, incoming.db, connectionId, r),
+        (err: unknown) => threw(err),
+      );
     return completeReply(name, body, incoming.db, connectionId, given);
   }
 
-  function completeReply(name: string, body: Doc, db: string, connectionId: number, handled: Doc | undefined): Doc {
+  function completeReply(
+    name: string,
+    body: Doc,
+    db: string,
+    connectionId: number,
+    handled: Doc | undefined,
+  ): Doc {
     let reply = handled;
     if (!reply && (name.toLowerCase() === 'hello' || name.toLowerCase() === 'ismaster')) {
       reply = { ...defaultReply(name, body, db, connectionId), ...options.helloFields };
@@ -227,7 +276,10 @@ export async function startRecordingServer(options: RecordingServerOptions = {})
   return server;
 }
 
-function findHandler(handlers: Record<string, CommandHandler>, name: string): CommandHandler | undefined {
+function findHandler(
+  handlers: Record<string, CommandHandler>,
+  name: string,
+): CommandHandler | undefined {
   if (handlers[name]) return handlers[name];
   const lower = name.toLowerCase();
   const key = Object.keys(handlers).find((k) => k.toLowerCase() === lower);
@@ -279,29 +331,54 @@ export function defaultReply(name: string, body: Doc, db: string, connectionId =
         ok: 1,
       };
     case 'getlog':
-      return body.getLog === '*' ? { names: ['global', 'startupWarnings'], ok: 1 } : { totalLinesWritten: 0, log: [], ok: 1 };
+      return body.getLog === '*'
+        ? { names: ['global', 'startupWarnings'], ok: 1 }
+        : { totalLinesWritten: 0, log: [], ok: 1 };
     case 'getcmdlineopts':
       return { argv: ['mongod'], parsed: {}, ok: 1 };
     case 'getparameter':
-      return body.featureCompatibilityVersion ? { featureCompatibilityVersion: { version: '7.0' }, ok: 1 } : { ok: 1 };
+      return body.featureCompatibilityVersion
+        ? { featureCompatibilityVersion: { version: '7.0' }, ok: 1 }
+        : { ok: 1 };
     case 'connectionstatus':
       return { authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 };
     case 'atlasversion':
       // What a non-Atlas mongod answers.
-      return { ok: 0, errmsg: "no such command: 'atlasVersion'", code: 59, codeName: 'CommandNotFound' };
+      return {
+        ok: 0,
+        errmsg: "no such command: 'atlasVersion'",
+        code: 59,
+        codeName: 'CommandNotFound',
+      };
     case 'hostinfo':
-      return { system: { hostname: '127.0.0.1', cpuArch: 'x86_64', numCores: 1 }, os: { type: 'Linux' }, extra: {}, ok: 1 };
+      return {
+        system: { hostname: '127.0.0.1', cpuArch: 'x86_64', numCores: 1 },
+        os: { type: 'Linux' },
+        extra: {},
+        ok: 1,
+      };
     case 'find':
     case 'listindexes':
       return cursorReply(`${db}.${collectionName(body[name], '')}`);
     case 'aggregate':
-      return cursorReply(typeof body[name] === 'string' ? `${db}.${body[name]}` : `${db}.$cmd.aggregate`);
+      return cursorReply(
+        typeof body[name] === 'string' ? `${db}.${body[name]}` : `${db}.$cmd.aggregate`,
+      );
     case 'listcollections':
       return cursorReply(`${db}.$cmd.listCollections`);
     case 'getmore':
-      return { cursor: { id: BSON.Long.ZERO, ns: `${db}.${collectionName(body.collection, '')}`, nextBatch: [] }, ok: 1 };
+      return {
+        cursor: {
+          id: BSON.Long.ZERO,
+          ns: `${db}.${collectionName(body.collection, '')}`,
+          nextBatch: [],
+        },
+        ok: 1,
+      };
     case 'listdatabases':
-      return body.nameOnly ? { databases: [], ok: 1 } : { databases: [], totalSize: 0, totalSizeMb: 0, ok: 1 };
+      return body.nameOnly
+        ? { databases: [], ok: 1 }
+        : { databases: [], totalSize: 0, totalSizeMb: 0, ok: 1 };
     case 'insert':
       return { n: Array.isArray(body.documents) ? body.documents.length : 0, ok: 1 };
     case 'update':

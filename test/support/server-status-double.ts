@@ -64,8 +64,20 @@ export class ServerStatusDouble {
       localTime: new Date(),
       asserts: { regular: 0, warning: 0, msg: 0, user: 0, rollovers: 0 },
       connections: { current: 5, available: 838855, totalCreated: 9, active: 2 },
-      globalLock: { totalTime: 1e9, currentQueue: { total: this.queuedReaders + this.queuedWriters, readers: this.queuedReaders, writers: this.queuedWriters }, activeClients: { total: 0, readers: 0, writers: 0 } },
-      network: { bytesIn: this.bytesIn, bytesOut: this.bytesOut, numRequests: this.ops.command + this.ops.query },
+      globalLock: {
+        totalTime: 1e9,
+        currentQueue: {
+          total: this.queuedReaders + this.queuedWriters,
+          readers: this.queuedReaders,
+          writers: this.queuedWriters,
+        },
+        activeClients: { total: 0, readers: 0, writers: 0 },
+      },
+      network: {
+        bytesIn: this.bytesIn,
+        bytesOut: this.bytesOut,
+        numRequests: this.ops.command + this.ops.query,
+      },
       opcounters: { ...this.ops },
       opcountersRepl: { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 },
       mem: { bits: 64, resident: 120, virtual: 2000, supported: true },
@@ -74,7 +86,15 @@ export class ServerStatusDouble {
     if (this.isMongos) return doc;
     if (this.options.repl) {
       const { setName, primary, hosts } = this.options.repl;
-      doc.repl = { hosts, setName, setVersion: 1, isWritablePrimary: primary, secondary: !primary, primary: hosts[0], me: hosts[0] };
+      doc.repl = {
+        hosts,
+        setName,
+        setVersion: 1,
+        isWritablePrimary: primary,
+        secondary: !primary,
+        primary: hosts[0],
+        me: hosts[0],
+      };
     }
     doc.wiredTiger = {
       uri: 'statistics:',
@@ -85,9 +105,19 @@ export class ServerStatusDouble {
         'pages read into cache': this.pagesRead,
         'pages written from cache': 0,
       },
-      ...(this.options.version === '6.0' ? { concurrentTransactions: { write: tickets(this.writeTicketsOut), read: tickets(this.readTicketsOut) } } : {}),
+      ...(this.options.version === '6.0'
+        ? {
+            concurrentTransactions: {
+              write: tickets(this.writeTicketsOut),
+              read: tickets(this.readTicketsOut),
+            },
+          }
+        : {}),
     };
-    if (this.options.version !== '6.0') doc.queues = { execution: { write: tickets(this.writeTicketsOut), read: tickets(this.readTicketsOut) } };
+    if (this.options.version !== '6.0')
+      doc.queues = {
+        execution: { write: tickets(this.writeTicketsOut), read: tickets(this.readTicketsOut) },
+      };
     return doc;
   }
 
@@ -102,7 +132,10 @@ export class ServerStatusDouble {
       },
       find: (body, db) => {
         this.record('query');
-        return { cursor: { id: BSON.Long.ZERO, ns: `${db}.${String(body.find)}`, firstBatch: [] }, ok: 1 };
+        return {
+          cursor: { id: BSON.Long.ZERO, ns: `${db}.${String(body.find)}`, firstBatch: [] },
+          ok: 1,
+        };
       },
       update: (body) => {
         const n = Array.isArray(body.updates) ? body.updates.length : 1;

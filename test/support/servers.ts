@@ -40,12 +40,17 @@ export const ENV = {
   summary: 'MONGO_BENCH_TEST_SERVERS',
 } as const;
 
-const NOT_SET_UP = 'test servers not set up (jest globalSetup test/support/global-setup.ts did not run)';
+const NOT_SET_UP =
+  'test servers not set up (jest globalSetup test/support/global-setup.ts did not run)';
 
 /** The mongosh entry script when the dev dependency is installed. */
 export function mongoshScript(): string | undefined {
   try {
-    const script = path.join(path.dirname(require.resolve('mongosh/package.json')), 'bin', 'mongosh.js');
+    const script = path.join(
+      path.dirname(require.resolve('mongosh/package.json')),
+      'bin',
+      'mongosh.js',
+    );
     return existsSync(script) ? script : undefined;
   } catch {
     return undefined;
@@ -74,7 +79,11 @@ export function availability(need: Need): Availability {
     case 'mongosh':
       return mongoshScript()
         ? { ok: true }
-        : { ok: false, reason: 'mongosh not installed (node_modules/mongosh/bin/mongosh.js missing: run npm ci)' };
+        : {
+            ok: false,
+            reason:
+              'mongosh not installed (node_modules/mongosh/bin/mongosh.js missing: run npm ci)',
+          };
   }
 }
 
@@ -92,7 +101,10 @@ export function describeNeeding(needs: Need | Need[], title: string, fn: () => v
 
 function required(name: string, need: Need): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${need} server unavailable: ${availability(need).reason} (declare it with describeNeeding)`);
+  if (!value)
+    throw new Error(
+      `${need} server unavailable: ${availability(need).reason} (declare it with describeNeeding)`,
+    );
   return value;
 }
 
@@ -104,7 +116,8 @@ export function crudUri(): string {
 /** Which server crudUri() is: a real mongod, or the mongo-java-server test double. */
 export function crudKind(): CrudKind {
   const kind = required(ENV.crudKind, 'crud');
-  if (kind !== 'mongo-java-server' && kind !== 'mongod') throw new Error(`${ENV.crudKind} has an unknown value '${kind}'`);
+  if (kind !== 'mongo-java-server' && kind !== 'mongod')
+    throw new Error(`${ENV.crudKind} has an unknown value '${kind}'`);
   return kind;
 }
 

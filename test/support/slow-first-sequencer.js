@@ -63,7 +63,10 @@ class SlowFirstSequencer extends Sequencer {
   time(test) {
     const cached = super.time(test);
     if (cached != null) return cached;
-    const relative = path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/');
+    const relative = path
+      .relative(test.context.config.rootDir, test.path)
+      .split(path.sep)
+      .join('/');
     const typical = TYPICAL_SECONDS[relative];
     return typical === undefined ? undefined : typical * 1000;
   }
@@ -73,7 +76,11 @@ class SlowFirstSequencer extends Sequencer {
     // Jest runs files without a time first; put them after every file with one (listed or cached).
     const timed = sorted.filter((t) => t.duration != null);
     const untimed = sorted.filter((t) => t.duration == null);
-    return [...timed.filter((t) => t.duration >= UNLISTED_MS), ...untimed, ...timed.filter((t) => t.duration < UNLISTED_MS)];
+    return [
+      ...timed.filter((t) => t.duration >= UNLISTED_MS),
+      ...untimed,
+      ...timed.filter((t) => t.duration < UNLISTED_MS),
+    ];
   }
 }
 

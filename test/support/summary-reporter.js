@@ -6,7 +6,8 @@ class SummaryReporter {
     const skipped = [];
     for (const file of results.testResults) {
       for (const t of file.testResults) {
-        if (t.status === 'pending' || t.status === 'skipped' || t.status === 'todo') skipped.push(t.fullName);
+        if (t.status === 'pending' || t.status === 'skipped' || t.status === 'todo')
+          skipped.push(t.fullName);
       }
     }
     const lines = [];
@@ -16,7 +17,10 @@ class SummaryReporter {
     }
     const servers = process.env.MONGO_BENCH_TEST_SERVERS;
     if (servers) lines.push('', `Test servers: ${servers}`);
-    lines.push('', `jest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests + results.numTodoTests} skipped`);
+    lines.push(
+      '',
+      `jest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests + results.numTodoTests} skipped`,
+    );
     process.stdout.write(lines.join('\n') + '\n');
   }
 }

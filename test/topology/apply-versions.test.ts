@@ -8,13 +8,18 @@ import { applyPlan, CommandRunner, PlanProcess, planFromOptions } from '../../li
 type Doc = Record<string, unknown>;
 type Sent = { address: string; command: Doc };
 
-function runner(address: string, replies: Record<string, (cmd: Doc) => Doc>, sent: Sent[]): CommandRunner {
+function runner(
+  address: string,
+  replies: Record<string, (cmd: Doc) => Doc>,
+  sent: Sent[],
+): CommandRunner {
   return {
     async command(_db, command) {
       sent.push({ address, command });
       const name = Object.keys(command)[0];
       const reply = replies[name]?.(command) ?? { ok: 1 };
-      if (reply.ok === 0) throw Object.assign(new Error(String(reply.errmsg)), { code: reply.code });
+      if (reply.ok === 0)
+        throw Object.assign(new Error(String(reply.errmsg)), { code: reply.code });
       return reply;
     },
   };
@@ -38,7 +43,8 @@ describe('applyPlan across server versions', () => {
       ['6.0', { _id: 'mongo_bench', primary: 'shard0' }, false],
     ] as const) {
       const sent: Sent[] = [];
-      const connect = async (t: PlanProcess) => runner(t.address, { find: () => firstBatch([doc]) }, sent);
+      const connect = async (t: PlanProcess) =>
+        runner(t.address, { find: () => firstBatch([doc]) }, sent);
       const [outcome] = await applyPlan(distribution(version), connect);
       expect([version, outcome.status]).toEqual([version, expectSent ? 'applied' : 'skipped']);
       expect(names(sent).includes('enableSharding')).toBe(expectSent);
@@ -52,11 +58,20 @@ describe('applyPlan waits for a writable PRIMARY', () => {
   it('asks isMaster where hello is unknown (4.4.0 and 4.4.1)', async () => {
     const sent: Sent[] = [];
     const connect = async (t: PlanProcess) =>
-      runner(t.address, {
-        find: () => firstBatch([]),
-        hello: () => ({ ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'hello'" }),
-        isMaster: () => ({ ismaster: true, setName: 'rs0', ok: 1 }),
-      }, sent);
+      runner(
+        t.address,
+        {
+          find: () => firstBatch([]),
+          hello: () => ({
+            ok: 0,
+            code: 59,
+            codeName: 'CommandNotFound',
+            errmsg: "no such command: 'hello'",
+          }),
+          isMaster: () => ({ ismaster: true, setName: 'rs0', ok: 1 }),
+        },
+        sent,
+      );
     const outcomes = await applyPlan(plan, connect, { pollIntervalMs: 1, primaryTimeoutMs: 1000 });
     expect(outcomes.map((o) => o.status)).toEqual(['applied']);
     expect(names(sent)).toEqual(['find', 'replSetInitiate', 'hello', 'isMaster']);
@@ -67,19 +82,51 @@ describe('applyPlan waits for a writable PRIMARY', () => {
     let primaryPolls = 0;
     const connect = async (t: PlanProcess) =>
       t.address === '127.0.0.1:27018'
-        ? runner(t.address, {
-            // The new primary: primary already, writable after its drain (third poll).
-            hello: () => (++primaryPolls < 3 ? { isWritablePrimary: false, secondary: false, primary: t.address, ok: 1 } : { isWritablePrimary: true, primary: t.address, ok: 1 }),
-          }, sent)
-        : runner(t.address, { find: () => firstBatch([]), hello: () => ({ isWritablePrimary: false, secondary: true, primary: '127.0.0.1:27018', ok: 1 }) }, sent);
+        ? runner(
+            t.address,
+            {
+              // The new primary: primary already, writable after its drain (third poll).
+              hello: () =>
+                ++primaryPolls < 3
+                  ? { isWritablePrimary: false, secondary: false, primary: t.address, ok: 1 }
+                  : { isWritablePrimary: true, primary: t.address, ok: 1 },
+            },
+            sent,
+          )
+        : runner(
+            t.address,
+            {
+              find: () => firstBatch([]),
+              hello: () => ({
+                isWritablePrimary: false,
+                secondary: true,
+                primary: '127.0.0.1:27018',
+                ok: 1,
+              }),
+            },
+            sent,
+          );
     await applyPlan(plan, connect, { pollIntervalMs: 1, primaryTimeoutMs: 5000 });
     expect(primaryPolls).toBe(3);
-    expect(sent.filter((s) => s.address === '127.0.0.1:27018').map((s) => s.command)).toEqual([{ hello: 1 }, { hello: 1 }, { hello: 1 }]);
+    expect(sent.filter((s) => s.address === '127.0.0.1:27018').map((s) => s.command)).toEqual([
+      { hello: 1 },
+      { hello: 1 },
+      { hello: 1 },
+    ]);
   });
 
   it('gives up after the timeout when the PRIMARY never leaves drain mode', async () => {
     const connect = async (t: PlanProcess) =>
-      runner(t.address, { find: () => firstBatch([]), hello: () => ({ isWritablePrimary: false, primary: '127.0.0.1:27017', ok: 1 }) }, []);
-    await expect(applyPlan(plan, connect, { pollIntervalMs: 5, primaryTimeoutMs: 50 })).rejects.toThrow(/no PRIMARY in replica set rs0 after 0.05 s/);
+      runner(
+        t.address,
+        {
+          find: () => firstBatch([]),
+          hello: () => ({ isWritablePrimary: false, primary: '127.0.0.1:27017', ok: 1 }),
+        },
+        [],
+      );
+    await expect(
+      applyPlan(plan, connect, { pollIntervalMs: 5, primaryTimeoutMs: 50 }),
+    ).rejects.toThrow(/no PRIMARY in replica set rs0 after 0.05 s/);
   });
 });

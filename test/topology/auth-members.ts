@@ -16,13 +16,22 @@ export function withReplSetStatus(cluster: FakeClusterState) {
   return {
     replSetGetStatus: () => {
       const [name] = [...cluster.initiatedSets.keys()];
-      return name === undefined ? { ok: 0, code: 94, codeName: 'NotYetInitialized', errmsg: 'no replset config has been received' } : { set: name, myState: 1, ok: 1 };
+      return name === undefined
+        ? {
+            ok: 0,
+            code: 94,
+            codeName: 'NotYetInitialized',
+            errmsg: 'no replset config has been received',
+          }
+        : { set: name, myState: 1, ok: 1 };
     },
   };
 }
 
 /** A recorder on each target's port; the config servers and the mongos share their users. */
-export async function startMembers(input: TopologyInput): Promise<{ plan: SetupPlan; members: Map<string, Member> }> {
+export async function startMembers(
+  input: TopologyInput,
+): Promise<{ plan: SetupPlan; members: Map<string, Member> }> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const basePort = 20_000 + Math.floor(Math.random() * 40_000);
     const plan = planFromOptions({ ...input, basePort });
@@ -36,7 +45,10 @@ export async function startMembers(input: TopologyInput): Promise<{ plan: SetupP
         const auth = emptyAuthState(shared ? clusterUsers : new Map());
         const server = await startRecordingServer({
           port: Number(target.address.split(':')[1]),
-          handlers: fakeAuthHandlers(auth, { ...fakeClusterHandlers(cluster), ...withReplSetStatus(cluster) }),
+          handlers: fakeAuthHandlers(auth, {
+            ...fakeClusterHandlers(cluster),
+            ...withReplSetStatus(cluster),
+          }),
         });
         members.set(name, { process: name, server, cluster, auth });
       }
@@ -47,4 +59,3 @@ export async function startMembers(input: TopologyInput): Promise<{ plan: SetupP
   }
   throw new Error('no free block of ports for the recorders');
 }
-

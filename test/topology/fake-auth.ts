@@ -30,7 +30,12 @@ export function emptyAuthState(users = new Map<string, FakeUser>()): FakeAuthSta
 }
 
 const ITERATIONS = 4096;
-const authFailed = { ok: 0, code: 18, codeName: 'AuthenticationFailed', errmsg: 'Authentication failed.' };
+const authFailed = {
+  ok: 0,
+  code: 18,
+  codeName: 'AuthenticationFailed',
+  errmsg: 'Authentication failed.',
+};
 
 function payloadText(value: unknown): string {
   if (value instanceof BSON.Binary) return Buffer.from(value.buffer).toString('utf8');
@@ -49,12 +54,19 @@ function attributes(message: string): Map<string, string> {
 
 const hmac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest();
 
-export function fakeAuthHandlers(state: FakeAuthState, wrapped: Record<string, CommandHandler> = {}): Record<string, CommandHandler> {
-  const conversations = new Map<number, { user: string; clientFirstBare: string; serverFirst: string; salt: Buffer; done: boolean }>();
+export function fakeAuthHandlers(
+  state: FakeAuthState,
+  wrapped: Record<string, CommandHandler> = {},
+): Record<string, CommandHandler> {
+  const conversations = new Map<
+    number,
+    { user: string; clientFirstBare: string; serverFirst: string; salt: Buffer; done: boolean }
+  >();
   let nextConversation = 1;
 
   const start = (body: Doc) => {
-    if (body.mechanism !== 'SCRAM-SHA-256') return { ...authFailed, errmsg: `mechanism ${String(body.mechanism)} is not supported here` };
+    if (body.mechanism !== 'SCRAM-SHA-256')
+      return { ...authFailed, errmsg: `mechanism ${String(body.mechanism)} is not supported here` };
     const clientFirst = payloadText(body.payload);
     const clientFirstBare = clientFirst.replace(/^[^,]*,[^,]*,/, ''); // drop the gs2 header "n,,"
     const attrs = attributes(clientFirstBare);
@@ -67,14 +79,20 @@ export function fakeAuthHandlers(state: FakeAuthState, wrapped: Record<string, C
     const serverFirst = `r=${attrs.get('r')}${randomBytes(18).toString('base64')},s=${salt.toString('base64')},i=${ITERATIONS}`;
     const conversationId = nextConversation++;
     conversations.set(conversationId, { user, clientFirstBare, serverFirst, salt, done: false });
-    return { conversationId, done: false, payload: new BSON.Binary(Buffer.from(serverFirst)), ok: 1 };
+    return {
+      conversationId,
+      done: false,
+      payload: new BSON.Binary(Buffer.from(serverFirst)),
+      ok: 1,
+    };
   };
 
   const proceed = (body: Doc) => {
     const id = Number(body.conversationId);
     const conv = conversations.get(id);
     if (!conv) return authFailed;
-    if (conv.done) return { conversationId: id, done: true, payload: new BSON.Binary(Buffer.alloc(0)), ok: 1 };
+    if (conv.done)
+      return { conversationId: id, done: true, payload: new BSON.Binary(Buffer.alloc(0)), ok: 1 };
     const clientFinal = payloadText(body.payload);
     const proofAt = clientFinal.lastIndexOf(',p=');
     const withoutProof = clientFinal.slice(0, proofAt);
@@ -95,14 +113,33 @@ export function fakeAuthHandlers(state: FakeAuthState, wrapped: Record<string, C
     state.logins.push(conv.user);
     const serverSignature = hmac(hmac(salted, 'Server Key'), authMessage).toString('base64');
     const skipEmpty = true; // the driver asks for skipEmptyExchange; answering done now is always allowed then
-    return { conversationId: id, done: skipEmpty, payload: new BSON.Binary(Buffer.from(`v=${serverSignature}`)), ok: 1 };
+    return {
+      conversationId: id,
+      done: skipEmpty,
+      payload: new BSON.Binary(Buffer.from(`v=${serverSignature}`)),
+      ok: 1,
+    };
   };
 
-  const hello = (name: string) => (body: Doc, db: string, server: Parameters<CommandHandler>[2], connection: Parameters<CommandHandler>[3]) => {
-    const base = (wrapped[name]?.(body, db, server, connection) as Doc | undefined) ?? defaultReply(name, body, db);
-    const asked = typeof body.saslSupportedMechs === 'string' ? body.saslSupportedMechs.replace(/^admin\./, '') : undefined;
-    return asked !== undefined && state.users.has(asked) ? { ...base, saslSupportedMechs: ['SCRAM-SHA-256'] } : base;
-  };
+  const hello =
+    (name: string) =>
+    (
+      body: Doc,
+      db: string,
+      server: Parameters<CommandHandler>[2],
+      connection: Parameters<CommandHandler>[3],
+    ) => {
+      const base =
+        (wrapped[name]?.(body, db, server, connection) as Doc | undefined) ??
+        defaultReply(name, body, db);
+      const asked =
+        typeof body.saslSupportedMechs === 'string'
+          ? body.saslSupportedMechs.replace(/^admin\./, '')
+          : undefined;
+      return asked !== undefined && state.users.has(asked)
+        ? { ...base, saslSupportedMechs: ['SCRAM-SHA-256'] }
+        : base;
+    };
 
   return {
     ...wrapped,
@@ -112,7 +149,13 @@ export function fakeAuthHandlers(state: FakeAuthState, wrapped: Record<string, C
     saslContinue: proceed,
     createUser: (body) => {
       const user = String(body.createUser);
-      if (state.users.has(user)) return { ok: 0, code: 51003, codeName: 'Location51003', errmsg: `User "${user}@admin" already exists` };
+      if (state.users.has(user))
+        return {
+          ok: 0,
+          code: 51003,
+          codeName: 'Location51003',
+          errmsg: `User "${user}@admin" already exists`,
+        };
       state.users.set(user, { user, pwd: String(body.pwd), roles: body.roles });
       return { ok: 1 };
     },

@@ -27,13 +27,26 @@ export interface FakeClusterState {
   shards: { _id: string; host: string }[];
   /** partitioned: as config.databases says before 6.0 (false for a database a write created). */
   databases: Map<string, { _id: string; primary: string; partitioned?: boolean }>;
-  collections: Map<string, { _id: string; key: Doc; uuid: BSON.UUID; maxChunkSizeBytes?: BSON.Long }>;
+  collections: Map<
+    string,
+    { _id: string; key: Doc; uuid: BSON.UUID; maxChunkSizeBytes?: BSON.Long }
+  >;
   chunks: Chunk[];
   settings: Map<string, Doc>;
   balancerMode: 'full' | 'off';
 }
 
-const CHANGING = new Set(['replsetinitiate', 'addshard', 'enablesharding', 'shardcollection', 'split', 'movechunk', 'balancerstop', 'balancerstart', 'configurecollectionbalancing']);
+const CHANGING = new Set([
+  'replsetinitiate',
+  'addshard',
+  'enablesharding',
+  'shardcollection',
+  'split',
+  'movechunk',
+  'balancerstop',
+  'balancerstart',
+  'configurecollectionbalancing',
+]);
 
 /** Commands that change the cluster; `update` counts when it targets config.settings. */
 export function isChangingCommand(c: { db: string; name: string; body: Doc }): boolean {
@@ -42,7 +55,12 @@ export function isChangingCommand(c: { db: string; name: string; body: Doc }): b
 
 /** What a setup script may send besides changing commands: reads and the wait for a PRIMARY. */
 export function isReadOnlyCheck(c: { db: string; name: string; body: Doc }): boolean {
-  if (c.name === 'find') return (c.db === 'config' && ['databases', 'collections', 'chunks', 'settings'].includes(String(c.body.find))) || (c.db === 'local' && c.body.find === 'system.replset');
+  if (c.name === 'find')
+    return (
+      (c.db === 'config' &&
+        ['databases', 'collections', 'chunks', 'settings'].includes(String(c.body.find))) ||
+      (c.db === 'local' && c.body.find === 'system.replset')
+    );
   return ['listShards', 'balancerStatus', 'hello'].includes(c.name);
 }
 
@@ -75,9 +93,18 @@ function fieldOf(key: Doc): string {
   return Object.keys(key)[0];
 }
 
-export function chunkContaining(state: FakeClusterState, ns: string, point: Doc): Chunk | undefined {
+export function chunkContaining(
+  state: FakeClusterState,
+  ns: string,
+  point: Doc,
+): Chunk | undefined {
   const field = Object.keys(point)[0];
-  return state.chunks.find((c) => c.ns === ns && compareKey(c.min[field], point[field]) <= 0 && compareKey(point[field], c.max[field]) < 0);
+  return state.chunks.find(
+    (c) =>
+      c.ns === ns &&
+      compareKey(c.min[field], point[field]) <= 0 &&
+      compareKey(point[field], c.max[field]) < 0,
+  );
 }
 
 function cursor(ns: string, docs: Doc[]): Doc {
@@ -107,7 +134,10 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
       const filter = (body.filter as Doc | undefined) ?? {};
       const collection = String(body.find);
       if (db === 'local' && collection === 'system.replset') {
-        return cursor('local.system.replset', [...state.initiatedSets.values()].filter((d) => matches(d, filter)));
+        return cursor(
+          'local.system.replset',
+          [...state.initiatedSets.values()].filter((d) => matches(d, filter)),
+        );
       }
       if (db !== 'config') return undefined;
       const sources: Record<string, Doc[]> = {
@@ -117,12 +147,18 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
         settings: [...state.settings.values()],
       };
       const docs = sources[collection];
-      return docs ? cursor(`config.${collection}`, docs.filter((d) => matches(d, filter))) : undefined;
+      return docs
+        ? cursor(
+            `config.${collection}`,
+            docs.filter((d) => matches(d, filter)),
+          )
+        : undefined;
     },
     replSetInitiate: (body) => {
       const config = body.replSetInitiate as Doc;
       const name = String(config._id);
-      if (state.initiatedSets.has(name)) return error(23, 'AlreadyInitialized', 'already initialized');
+      if (state.initiatedSets.has(name))
+        return error(23, 'AlreadyInitialized', 'already initialized');
       state.initiatedSets.set(name, config);
       return { ok: 1 };
     },
@@ -135,7 +171,8 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
     },
     enableSharding: (body) => {
       const db = String(body.enableSharding);
-      const primary = typeof body.primaryShard === 'string' ? body.primaryShard : state.shards[0]?._id;
+      const primary =
+        typeof body.primaryShard === 'string' ? body.primaryShard : state.shards[0]?._id;
       if (!primary) return error(70, 'ShardNotFound', 'no shards in the cluster');
       const existing = state.databases.get(db);
       if (existing) existing.partitioned = true;
@@ -146,12 +183,19 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
       const ns = String(body.shardCollection);
       const key = body.key as Doc;
       const db = ns.slice(0, ns.indexOf('.'));
-      if (!state.databases.has(db)) state.databases.set(db, { _id: db, primary: state.shards[0]._id });
+      if (!state.databases.has(db))
+        state.databases.set(db, { _id: db, primary: state.shards[0]._id });
       if (state.collections.has(ns)) return { collectionsharded: ns, ok: 1 };
       const uuid = new BSON.UUID(`00000000-0000-4000-8000-${String(nextUuid++).padStart(12, '0')}`);
       state.collections.set(ns, { _id: ns, key, uuid });
       const field = fieldOf(key);
-      state.chunks.push({ uuid, ns, min: { [field]: new BSON.MinKey() }, max: { [field]: new BSON.MaxKey() }, shard: state.databases.get(db)!.primary });
+      state.chunks.push({
+        uuid,
+        ns,
+        min: { [field]: new BSON.MinKey() },
+        max: { [field]: new BSON.MaxKey() },
+        shard: state.databases.get(db)!.primary,
+      });
       return { collectionsharded: ns, ok: 1 };
     },
     split: (body) => {
@@ -159,8 +203,10 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
       const middle = body.middle as Doc;
       const chunk = chunkContaining(state, ns, middle);
       const field = Object.keys(middle)[0];
-      if (!chunk) return error(61, 'ShardKeyNotFound', `no chunk of ${ns} holds ${canonical(middle)}`);
-      if (compareKey(chunk.min[field], middle[field]) === 0) return error(2, 'BadValue', `${canonical(middle)} is already a chunk boundary`);
+      if (!chunk)
+        return error(61, 'ShardKeyNotFound', `no chunk of ${ns} holds ${canonical(middle)}`);
+      if (compareKey(chunk.min[field], middle[field]) === 0)
+        return error(2, 'BadValue', `${canonical(middle)} is already a chunk boundary`);
       state.chunks.push({ ...chunk, min: { ...middle } });
       chunk.max = { ...middle };
       return { ok: 1 };
@@ -168,8 +214,10 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
     moveChunk: (body) => {
       const ns = String(body.moveChunk);
       const chunk = chunkContaining(state, ns, body.find as Doc);
-      if (!chunk) return error(61, 'ShardKeyNotFound', `no chunk of ${ns} holds ${canonical(body.find)}`);
-      if (chunk.shard === body.to) return error(20, 'IllegalOperation', `the chunk is already on shard ${String(body.to)}`);
+      if (!chunk)
+        return error(61, 'ShardKeyNotFound', `no chunk of ${ns} holds ${canonical(body.find)}`);
+      if (chunk.shard === body.to)
+        return error(20, 'IllegalOperation', `the chunk is already on shard ${String(body.to)}`);
       chunk.shard = String(body.to);
       return { millis: 1, ok: 1 };
     },
@@ -192,10 +240,20 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
     // Stores the size as config.collections maxChunkSizeBytes, a 64-bit integer, as 6.0+ does.
     configureCollectionBalancing: (body) => {
       const coll = state.collections.get(String(body.configureCollectionBalancing));
-      if (!coll) return error(61, 'NamespaceNotSharded', `${String(body.configureCollectionBalancing)} is not sharded`);
+      if (!coll)
+        return error(
+          61,
+          'NamespaceNotSharded',
+          `${String(body.configureCollectionBalancing)} is not sharded`,
+        );
       coll.maxChunkSizeBytes = BSON.Long.fromNumber(Number(body.chunkSize) * 1024 * 1024);
       return { ok: 1 };
     },
-    balancerStatus: () => ({ mode: state.balancerMode, inBalancerRound: false, numBalancerRounds: 0, ok: 1 }),
+    balancerStatus: () => ({
+      mode: state.balancerMode,
+      inBalancerRound: false,
+      numBalancerRounds: 0,
+      ok: 1,
+    }),
   };
 }

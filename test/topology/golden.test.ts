@@ -13,7 +13,12 @@ const GOLDEN_ROOT = path.join(__dirname, '..', '..', 'shell-scripts');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 function quietContext(): CliContext & { stderr: string } {
-  const ctx = { stderr: '', exitCode: 0, out: () => undefined, err: (t: string) => void (ctx.stderr += t) };
+  const ctx = {
+    stderr: '',
+    exitCode: 0,
+    out: () => undefined,
+    err: (t: string) => void (ctx.stderr += t),
+  };
   return ctx;
 }
 
@@ -30,24 +35,29 @@ describe('golden setup scripts in shell-scripts/', () => {
   });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it.each(GOLDEN_SCENARIOS.map((s) => [s.name, s] as const))('%s matches the generator', async (name, scenario) => {
-    const golden = path.join(GOLDEN_ROOT, name);
-    if (UPDATE) {
-      rmSync(golden, { recursive: true, force: true });
-      await generate(toArgs(scenario.input), golden);
-    }
-    const fresh = path.join(tmp, name);
-    await generate(toArgs(scenario.input), fresh);
-    const freshFiles = readdirSync(fresh).sort();
-    expect(readdirSync(golden).sort()).toEqual(freshFiles);
-    for (const file of freshFiles) {
-      const text = readFileSync(path.join(fresh, file), 'utf8');
-      // toBe on the whole text: a drift shows as a diff of the file.
-      expect(`${file}:\n${readFileSync(path.join(golden, file), 'utf8')}`).toBe(`${file}:\n${text}`);
-      // Nothing that changes from run to run or machine to machine.
-      expect(text).not.toContain(tmp);
-      expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
-    }
-    expect(statSync(path.join(fresh, '00-start.sh')).mode & 0o111).not.toBe(0);
-  });
+  it.each(GOLDEN_SCENARIOS.map((s) => [s.name, s] as const))(
+    '%s matches the generator',
+    async (name, scenario) => {
+      const golden = path.join(GOLDEN_ROOT, name);
+      if (UPDATE) {
+        rmSync(golden, { recursive: true, force: true });
+        await generate(toArgs(scenario.input), golden);
+      }
+      const fresh = path.join(tmp, name);
+      await generate(toArgs(scenario.input), fresh);
+      const freshFiles = readdirSync(fresh).sort();
+      expect(readdirSync(golden).sort()).toEqual(freshFiles);
+      for (const file of freshFiles) {
+        const text = readFileSync(path.join(fresh, file), 'utf8');
+        // toBe on the whole text: a drift shows as a diff of the file.
+        expect(`${file}:\n${readFileSync(path.join(golden, file), 'utf8')}`).toBe(
+          `${file}:\n${text}`,
+        );
+        // Nothing that changes from run to run or machine to machine.
+        expect(text).not.toContain(tmp);
+        expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+      }
+      expect(statSync(path.join(fresh, '00-start.sh')).mode & 0o111).not.toBe(0);
+    },
+  );
 });

@@ -12,10 +12,20 @@ export const GOLDEN_SCENARIOS: Scenario[] = [
   // The seeds' case (MOST, test A): five single-member shards, key g in [0, 64), balancer stopped.
   {
     name: 'sharded-5x1-presplit',
-    input: { topology: 'sharded', shards: 5, replicas: 1, shardKey: 'g', presplit: '0:64', stopBalancer: true },
+    input: {
+      topology: 'sharded',
+      shards: 5,
+      replicas: 1,
+      shardKey: 'g',
+      presplit: '0:64',
+      stopBalancer: true,
+    },
   },
   // The seeds' last configuration: five shards of three members; here with a hashed key and 1 GB chunks (seed 003).
-  { name: 'sharded-5x3', input: { topology: 'sharded', shards: 5, replicas: 3, hashed: true, chunkSize: 1024 } },
+  {
+    name: 'sharded-5x3',
+    input: { topology: 'sharded', shards: 5, replicas: 3, hashed: true, chunkSize: 1024 },
+  },
   // Access control as mlaunch --auth: keyfile between members, a first admin user (test/topology/auth-scripts.test.ts runs it).
   { name: 'replset-3-auth', input: { topology: 'replset', replicas: 3, auth: true } },
 ];

@@ -19,11 +19,26 @@ describe('mongo-bench scripts', () => {
   it.each([
     [['--topology', 'sharded', '--shards', '0'], /option --shards: must be at least 1/],
     [['--topology', 'replset', '--replicas', '0'], /option --replicas: must be at least 1/],
-    [['--topology', 'sharded', '--shards', 'five'], /option --shards: expected an integer, got "five"/],
-    [['--topology', 'replset', '--base-port', '65534'], /option --base-port: 3 processes need ports 65534-65536, past 65535/],
-    [['--topology', 'sharded', '--shard-key', 'name', '--presplit', 'a:m'], /option --presplit: expected MIN:MAX with numeric bounds/],
-    [['--topology', 'sharded', '--presplit', '64:0'], /option --presplit: MIN must be less than MAX, got 64:0/],
-    [['--topology', 'standalone', '--shards', '2'], /option --shards: only applies to --topology sharded/],
+    [
+      ['--topology', 'sharded', '--shards', 'five'],
+      /option --shards: expected an integer, got "five"/,
+    ],
+    [
+      ['--topology', 'replset', '--base-port', '65534'],
+      /option --base-port: 3 processes need ports 65534-65536, past 65535/,
+    ],
+    [
+      ['--topology', 'sharded', '--shard-key', 'name', '--presplit', 'a:m'],
+      /option --presplit: expected MIN:MAX with numeric bounds/,
+    ],
+    [
+      ['--topology', 'sharded', '--presplit', '64:0'],
+      /option --presplit: MIN must be less than MAX, got 64:0/,
+    ],
+    [
+      ['--topology', 'standalone', '--shards', '2'],
+      /option --shards: only applies to --topology sharded/,
+    ],
   ])('refuses %j with exit code 2 and a message naming the option', async (args, message) => {
     const r = await scripts(...args, '--dry-run');
     expect(r.code).toBe(2);
@@ -37,17 +52,37 @@ describe('mongo-bench scripts', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`option --server-version: ${version} is older than 4.4`);
     }
-    expect((await scripts('--topology', 'replset', '--server-version', '4.4', '--dry-run')).code).toBe(0);
+    expect(
+      (await scripts('--topology', 'replset', '--server-version', '4.4', '--dry-run')).code,
+    ).toBe(0);
   });
 
-  it('README: a shard key run\'s documents lack is never followed by `mongo-bench run`; a loaded field is, with --setup', async () => {
+  it("README: a shard key run's documents lack is never followed by `mongo-bench run`; a loaded field is, with --setup", async () => {
     const g = path.join(tmp, 'g');
-    expect((await scripts('--topology', 'sharded', '--shard-key', 'g', '--presplit', '0:64', '--out', g)).code).toBe(0);
+    expect(
+      (await scripts('--topology', 'sharded', '--shard-key', 'g', '--presplit', '0:64', '--out', g))
+        .code,
+    ).toBe(0);
     const readmeG = readFileSync(path.join(g, 'README.md'), 'utf8');
     expect(readmeG).not.toContain('mongo-bench run --uri');
-    expect(readmeG).toContain('sharded on `g`, which the documents `mongo-bench run` loads do not have');
+    expect(readmeG).toContain(
+      'sharded on `g`, which the documents `mongo-bench run` loads do not have',
+    );
     const k = path.join(tmp, 'k');
-    expect((await scripts('--topology', 'sharded', '--shard-key', 'k', '--presplit', '0:1000', '--out', k)).code).toBe(0);
+    expect(
+      (
+        await scripts(
+          '--topology',
+          'sharded',
+          '--shard-key',
+          'k',
+          '--presplit',
+          '0:1000',
+          '--out',
+          k,
+        )
+      ).code,
+    ).toBe(0);
     expect(readFileSync(path.join(k, 'README.md'), 'utf8')).toContain(
       "`mongo-bench run --uri 'mongodb://127.0.0.1:27017/' --setup --db mongo_bench --collection docs --shard-key k --presplit 0:1000`",
     );
@@ -57,7 +92,12 @@ describe('mongo-bench scripts', () => {
     const out = path.join(tmp, 'order');
     expect((await scripts('--topology', 'sharded', '--hashed', '--out', out)).code).toBe(0);
     const readme = readFileSync(path.join(out, 'README.md'), 'utf8');
-    const order = ['`bash 00-start.sh`', '`mongosh --nodb 10-replsets.js`', '`bash 15-start-mongos.sh`', '`mongosh --nodb 20-cluster.js`'].map((t) => readme.indexOf(t));
+    const order = [
+      '`bash 00-start.sh`',
+      '`mongosh --nodb 10-replsets.js`',
+      '`bash 15-start-mongos.sh`',
+      '`mongosh --nodb 20-cluster.js`',
+    ].map((t) => readme.indexOf(t));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(readme).toContain('`bash 99-stop.sh`');
@@ -73,7 +113,22 @@ describe('mongo-bench scripts', () => {
 
   it('--dry-run prints the plan and writes nothing', async () => {
     const out = path.join(tmp, 'dry');
-    const r = await scripts('--topology', 'sharded', '--shards', '5', '--replicas', '1', '--shard-key', 'g', '--presplit', '0:64', '--stop-balancer', '--dry-run', '--out', out);
+    const r = await scripts(
+      '--topology',
+      'sharded',
+      '--shards',
+      '5',
+      '--replicas',
+      '1',
+      '--shard-key',
+      'g',
+      '--presplit',
+      '0:64',
+      '--stop-balancer',
+      '--dry-run',
+      '--out',
+      out,
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('{"split":"mongo_bench.docs","middle":{"g":38.4}}');
     expect(r.stdout).toContain('{"moveChunk":"mongo_bench.docs","find":{"g":6.4},"to":"shard0"}');
@@ -86,14 +141,37 @@ describe('mongo-bench scripts', () => {
     const r = await scripts('--topology', 'replset', '--out', out);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter((l) => l.startsWith('wrote '))).toEqual(
-      ['00-start.sh', '10-replsets.js', '99-stop.sh', 'README.md'].map((f) => `wrote ${path.join(out, f)}`),
+      ['00-start.sh', '10-replsets.js', '99-stop.sh', 'README.md'].map(
+        (f) => `wrote ${path.join(out, f)}`,
+      ),
     );
-    expect(readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('`mongosh --nodb 10-replsets.js`');
+    expect(readFileSync(path.join(out, 'README.md'), 'utf8')).toContain(
+      '`mongosh --nodb 10-replsets.js`',
+    );
   });
 
-  it('--workload writes the legacy benchRun sweep over the plan\'s collection', async () => {
+  it("--workload writes the legacy benchRun sweep over the plan's collection", async () => {
     const out = path.join(tmp, 'workload');
-    const r = await scripts('--topology', 'sharded', '--shards', '2', '--db', 'perf', '--collection', 'items', '--workload', '6to1', '--max-clients', '4', '--seconds', '3', '--docs', '500', '--out', out);
+    const r = await scripts(
+      '--topology',
+      'sharded',
+      '--shards',
+      '2',
+      '--db',
+      'perf',
+      '--collection',
+      'items',
+      '--workload',
+      '6to1',
+      '--max-clients',
+      '4',
+      '--seconds',
+      '3',
+      '--docs',
+      '500',
+      '--out',
+      out,
+    );
     expect(r.code).toBe(0);
     const script = readFileSync(path.join(out, 'benchrun-6to1.js'), 'utf8');
     // The sweep 1, 2, 4 of 3 s each, over perf.items, with random _id drawn from [0, 500).
@@ -114,7 +192,18 @@ describe('mongo-bench scripts', () => {
         return [];
       },
     });
-    await program.parseAsync(['node', 'mongo-bench', 'scripts', '--topology', 'standalone', '--workload', '6to1', '--max-clients', '8', '--dry-run']);
+    await program.parseAsync([
+      'node',
+      'mongo-bench',
+      'scripts',
+      '--topology',
+      'standalone',
+      '--workload',
+      '6to1',
+      '--max-clients',
+      '8',
+      '--dry-run',
+    ]);
     expect(seen).toEqual(['6to1@standalone:8']);
   });
 
@@ -125,7 +214,15 @@ describe('mongo-bench scripts', () => {
     r = await scripts('--topology', 'standalone', '--workload', '6to', '--dry-run');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/option --workload: unknown workload "6to" \(did you mean "6to1"\?\)/);
-    r = await scripts('--topology', 'standalone', '--workload', '6to1', '--seconds', '0', '--dry-run');
+    r = await scripts(
+      '--topology',
+      'standalone',
+      '--workload',
+      '6to1',
+      '--seconds',
+      '0',
+      '--dry-run',
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('option --seconds: must be at least 1');
   });

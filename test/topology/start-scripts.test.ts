@@ -7,7 +7,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cacheSizeGbPerMongod, planFromOptions, renderScriptFiles, TopologyInput } from '../../lib/topology';
+import {
+  cacheSizeGbPerMongod,
+  planFromOptions,
+  renderScriptFiles,
+  TopologyInput,
+} from '../../lib/topology';
 
 let tmp: string;
 beforeEach(() => {
@@ -19,11 +24,15 @@ afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 function writeScripts(input: TopologyInput): string {
   const dir = path.join(tmp, 'scripts');
   mkdirSync(dir, { recursive: true });
-  for (const f of renderScriptFiles(planFromOptions(input))) writeFileSync(path.join(dir, f.file), f.text);
+  for (const f of renderScriptFiles(planFromOptions(input)))
+    writeFileSync(path.join(dir, f.file), f.text);
   mkdirSync(path.join(tmp, 'bin'));
   const recorder = path.join(tmp, 'bin', 'recorder');
   // One line per call: the binary's name, its working folder, then its arguments.
-  writeFileSync(recorder, '#!/bin/sh\n{ printf "%s %s" "$(basename "$0")" "$PWD"; printf " %s" "$@"; printf "\\n"; } >> "$RECORD"\n');
+  writeFileSync(
+    recorder,
+    '#!/bin/sh\n{ printf "%s %s" "$(basename "$0")" "$PWD"; printf " %s" "$@"; printf "\\n"; } >> "$RECORD"\n',
+  );
   chmodSync(recorder, 0o755);
   return dir;
 }
@@ -33,11 +42,20 @@ function bash(script: string, cwd: string, env: Record<string, string> = {}) {
   const r = spawnSync('bash', [script], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, MONGOD: path.join(tmp, 'bin', 'recorder'), MONGOS: path.join(tmp, 'bin', 'recorder'), RECORD: record, ...env },
+    env: {
+      ...process.env,
+      MONGOD: path.join(tmp, 'bin', 'recorder'),
+      MONGOS: path.join(tmp, 'bin', 'recorder'),
+      RECORD: record,
+      ...env,
+    },
   });
   let calls: string[][] = [];
   try {
-    calls = readFileSync(record, 'utf8').trim().split('\n').map((l) => l.split(' '));
+    calls = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '));
   } catch {
     // No call made.
   }
@@ -65,9 +83,13 @@ describe('00-start.sh run with bash', () => {
     });
     // MONGO_BENCH_DATA_DIR chooses the folder; a relative one is made absolute too.
     rmSync(path.join(tmp, 'calls.txt'));
-    const again = bash(path.join(scripts, '00-start.sh'), workdir, { MONGO_BENCH_DATA_DIR: 'elsewhere' });
+    const again = bash(path.join(scripts, '00-start.sh'), workdir, {
+      MONGO_BENCH_DATA_DIR: 'elsewhere',
+    });
     expect(again.status).toBe(0);
-    expect(argOf(again.calls[0], '--pidfilepath')).toBe(`${path.join(fsReal(workdir), 'elsewhere')}/rs0-0/mongod.pid`);
+    expect(argOf(again.calls[0], '--pidfilepath')).toBe(
+      `${path.join(fsReal(workdir), 'elsewhere')}/rs0-0/mongod.pid`,
+    );
   });
 
   it('gives each mongod its share of the memory for the WiredTiger cache, or MONGO_BENCH_CACHE_GB', () => {
@@ -81,11 +103,19 @@ describe('00-start.sh run with bash', () => {
     for (const call of mongods) expect(argOf(call, '--wiredTigerCacheSizeGB')).toBe(expected);
     rmSync(path.join(tmp, 'calls.txt'));
     const chosen = bash(path.join(scripts, '00-start.sh'), tmp, { MONGO_BENCH_CACHE_GB: '0.5' });
-    expect(chosen.calls.map((c) => argOf(c, '--wiredTigerCacheSizeGB'))).toEqual(Array(16).fill('0.5'));
+    expect(chosen.calls.map((c) => argOf(c, '--wiredTigerCacheSizeGB'))).toEqual(
+      Array(16).fill('0.5'),
+    );
   });
 
   it('a sharded 00-start.sh starts no mongos; 15-start-mongos.sh does, with its own absolute pid file', () => {
-    const scripts = writeScripts({ topology: 'sharded', shards: 2, replicas: 1, mongos: 2, hashed: true });
+    const scripts = writeScripts({
+      topology: 'sharded',
+      shards: 2,
+      replicas: 1,
+      mongos: 2,
+      hashed: true,
+    });
     const start = bash(path.join(scripts, '00-start.sh'), tmp);
     expect(start.status).toBe(0);
     expect(start.calls.some((c) => c.includes('--configdb'))).toBe(false);
@@ -122,7 +152,13 @@ describe('99-stop.sh run with bash', () => {
       // bash -c '...' mongod --pidfilepath FILE: the process's command line names its pid file, as
       // the one 00-start.sh starts does.
       const pidFile = path.join(fsReal(dataDir), name, `${binary}.pid`);
-      const child = spawn('bash', ['-c', 'trap "sleep 0.3; exit 0" TERM; while true; do sleep 0.05; done', binary, '--pidfilepath', pidFile]);
+      const child = spawn('bash', [
+        '-c',
+        'trap "sleep 0.3; exit 0" TERM; while true; do sleep 0.05; done',
+        binary,
+        '--pidfilepath',
+        pidFile,
+      ]);
       writeFileSync(pidFile, `${child.pid}\n`);
       child.on('exit', () => exits.push(name));
       return child;
@@ -130,7 +166,10 @@ describe('99-stop.sh run with bash', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const r = await runStopScript(scripts);
     expect(r.code).toBe(0);
-    const killed = r.stdout.split('\n').filter((l) => l.startsWith('+ kill')).map((l) => l.split('# ')[1]);
+    const killed = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('+ kill'))
+      .map((l) => l.split('# ')[1]);
     expect(killed).toEqual(['mongos-0', 'shard0-0', 'shard1-0', 'cfg-0']);
     expect(exits[0]).toBe('mongos-0');
     expect(exits[exits.length - 1]).toBe('cfg-0');
@@ -142,7 +181,15 @@ describe('99-stop.sh run with bash', () => {
     const dir = path.join(tmp, 'mongo-bench-data', 'rs0-0');
     mkdirSync(dir, { recursive: true });
     const pidFile = path.join(fsReal(dir), 'mongod.pid');
-    const child = spawn('bash', ['-c', 'trap "exit 0" TERM; while true; do sleep 0.05; done', '/opt/mongodb-7.0/bin/mongod-7.0', '--port', '27017', '--pidfilepath', pidFile]);
+    const child = spawn('bash', [
+      '-c',
+      'trap "exit 0" TERM; while true; do sleep 0.05; done',
+      '/opt/mongodb-7.0/bin/mongod-7.0',
+      '--port',
+      '27017',
+      '--pidfilepath',
+      pidFile,
+    ]);
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
       writeFileSync(pidFile, `${child.pid}\n`);
@@ -175,7 +222,9 @@ describe('99-stop.sh run with bash', () => {
   });
 });
 
-function runStopScript(scripts: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runStopScript(
+  scripts: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const p = spawn('bash', [path.join(scripts, '99-stop.sh')], { cwd: tmp });
     let stdout = '';

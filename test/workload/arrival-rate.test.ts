@@ -33,8 +33,13 @@ describe('the open model on the null server', () => {
 
   beforeAll(async () => {
     server = await spawnNullServer();
-    client = await new MongoClient(server.uri, { maxPoolSize: 16, serverSelectionTimeoutMS: 5000 }).connect();
-    const prepared = prepareWorkload(parseOps(presetOps('6to1', { ns: NS, docs: 1000, docSize: 1024 }), { defaultNs: NS }));
+    client = await new MongoClient(server.uri, {
+      maxPoolSize: 16,
+      serverSelectionTimeoutMS: 5000,
+    }).connect();
+    const prepared = prepareWorkload(
+      parseOps(presetOps('6to1', { ns: NS, docs: 1000, docSize: 1024 }), { defaultNs: NS }),
+    );
     ops = bindWorkload(prepared, client);
     scope = prepared.scope;
   });
@@ -46,7 +51,21 @@ describe('the open model on the null server', () => {
 
   it("a ramp's per-second achieved rate follows its stages (ops started each second: the stage's integral +-1); every due op is counted", async () => {
     // 50 ops/s for 2 s, a ramp to 250 ops/s over 2 s, 250 ops/s for 1 s: per second 50, 50, 100, 200, 250.
-    const plan: StepPlan = { clients: 4, seconds: 5, warmupSeconds: 0, randomSeed: 1, arrival: { kind: 'stages', startRate: 50, stages: [{ rate: 50, seconds: 2 }, { rate: 250, seconds: 2 }, { rate: 250, seconds: 1 }] } };
+    const plan: StepPlan = {
+      clients: 4,
+      seconds: 5,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      arrival: {
+        kind: 'stages',
+        startRate: 50,
+        stages: [
+          { rate: 50, seconds: 2 },
+          { rate: 250, seconds: 2 },
+          { rate: 250, seconds: 1 },
+        ],
+      },
+    };
     const m = await runStep(ops, scope, plan);
     const expected = [50, 50, 100, 200, 250];
     const arrival = m.arrival!;
@@ -59,7 +78,9 @@ describe('the open model on the null server', () => {
     // Completed per second moves with the machine's load (50, 49, 77, 217, 225 at load 12 on 2 cores;
     // worse at load 25), so only its shape is asserted: the last two seconds (450 due) carry several
     // times the first two (100 due).
-    const achieved = m.perSecond.reads.map((r, t) => r + m.perSecond.writes[t] + m.perSecond.errors[t]);
+    const achieved = m.perSecond.reads.map(
+      (r, t) => r + m.perSecond.writes[t] + m.perSecond.errors[t],
+    );
     expect(achieved[3] + achieved[4]).toBeGreaterThan(3 * (achieved[0] + achieved[1]));
     // Conservation: every op due in the window either ran (and was counted) or was dropped.
     expect(m.reads + m.writes + m.errors + sum(arrival.dropped)).toBe(sum(arrival.scheduled));
@@ -69,7 +90,14 @@ describe('the open model on the null server', () => {
 
   it('a rate far above capacity reports dropped ops, and latency stays bounded by the drop grace', async () => {
     // Two clients on the null server manage a few thousand ops/s; 100k ops/s is far beyond them.
-    const plan: StepPlan = { clients: 2, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 100_000, dropAfterMs: 50 };
+    const plan: StepPlan = {
+      clients: 2,
+      seconds: 2,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      rate: 100_000,
+      dropAfterMs: 50,
+    };
     const m = await runStep(ops, scope, plan);
     const arrival = m.arrival!;
     const scheduled = sum(arrival.scheduled);
@@ -103,42 +131,93 @@ describe('the open model on the null server', () => {
   });
 
   it("far below capacity the open model's p1 is at least 0.9x the closed loop's at 1 client; at twice capacity its p50 is 10x or more (the backlog is counted)", async () => {
-    const closed = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1 });
+    const closed = await runStep(ops, scope, {
+      clients: 1,
+      seconds: 2,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     const closedP1 = closed.latency.reads.histogram.getValueAtPercentile(1);
     const closedP50 = closed.latency.reads.histogram.getValueAtPercentile(50);
     const capacity = (closed.reads + closed.writes) / 2;
     // Far below: 100 ops/s against thousands. An op that started when an early timer fired would be timed
     // from before it began, and its p1 would fall well under the closed loop's round trip.
-    const low = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 100 });
-    expect(low.latency.reads.histogram.getValueAtPercentile(1)).toBeGreaterThanOrEqual(0.9 * closedP1);
+    const low = await runStep(ops, scope, {
+      clients: 1,
+      seconds: 2,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      rate: 100,
+    });
+    expect(low.latency.reads.histogram.getValueAtPercentile(1)).toBeGreaterThanOrEqual(
+      0.9 * closedP1,
+    );
     // A free client waits on a timer for each op: every one of those ops is counted, none started early.
     const lowOps = low.reads + low.writes;
     expect(low.arrival!.timerWaits).toBeGreaterThan(0.5 * lowOps);
     expect(low.arrival!.timerWaits).toBeLessThanOrEqual(lowOps);
     expect(low.arrival!.timerLateMsSum).toBeGreaterThanOrEqual(0);
     const lowStep = summarizeStep([low]);
-    expect(lowStep.arrival!.timerLateMicrosAvg).toBe(Math.round((low.arrival!.timerLateMsSum! / low.arrival!.timerWaits!) * 1000));
+    expect(lowStep.arrival!.timerLateMicrosAvg).toBe(
+      Math.round((low.arrival!.timerLateMsSum! / low.arrival!.timerWaits!) * 1000),
+    );
     // Twice capacity: ops queue behind each other and keep their wait (until dropped after the grace).
-    const over = await runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: Math.round(2 * capacity) });
-    expect(over.latency.reads.histogram.getValueAtPercentile(50)).toBeGreaterThanOrEqual(10 * closedP50);
+    const over = await runStep(ops, scope, {
+      clients: 1,
+      seconds: 2,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      rate: Math.round(2 * capacity),
+    });
+    expect(over.latency.reads.histogram.getValueAtPercentile(50)).toBeGreaterThanOrEqual(
+      10 * closedP50,
+    );
   });
 
   it('threads that each run a share of the clients hold the total rate together', async () => {
     const startAt = performance.now() + 50;
-    const base: StepPlan = { clients: 4, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 300, startAt };
-    const [a, b] = await Promise.all([runStep(ops, scope, { ...base, clientSlice: { first: 0, count: 1 } }), runStep(ops, scope, { ...base, clientSlice: { first: 1, count: 3 } })]);
+    const base: StepPlan = {
+      clients: 4,
+      seconds: 2,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      rate: 300,
+      startAt,
+    };
+    const [a, b] = await Promise.all([
+      runStep(ops, scope, { ...base, clientSlice: { first: 0, count: 1 } }),
+      runStep(ops, scope, { ...base, clientSlice: { first: 1, count: 3 } }),
+    ]);
     expect(Math.abs(sum(a.arrival!.scheduled) - 150)).toBeLessThanOrEqual(1); // a quarter of 600
     expect(Math.abs(sum(b.arrival!.scheduled) - 450)).toBeLessThanOrEqual(1);
     expect(a.arrival!.target).toEqual({ kind: 'constant', opsPerSecond: 300 });
   });
 
   it('--rate 80% through the API: a closed probe measures the maximum, every step holds the share, the result records both', async () => {
-    const options = resolveRunOptions({ uri: server.uri, rate: '80%', clients: [2], seconds: 2, warmup: 0, rateProbeSeconds: 1, load: false, serverStats: false, workers: 1, testDouble: true, ns: NS });
+    const options = resolveRunOptions({
+      uri: server.uri,
+      rate: '80%',
+      clients: [2],
+      seconds: 2,
+      warmup: 0,
+      rateProbeSeconds: 1,
+      load: false,
+      serverStats: false,
+      workers: 1,
+      testDouble: true,
+      ns: NS,
+    });
     options.outDir = undefined;
     const result = await runBenchmark(options);
     expect(() => resultDocumentSchema.parse(result)).not.toThrow();
     const probe = result.rateProbe!;
-    expect(probe).toMatchObject({ share: 0.8, clients: [2], seconds: 1, warmupSeconds: 1, clientsAtMax: 2 });
+    expect(probe).toMatchObject({
+      share: 0.8,
+      clients: [2],
+      seconds: 1,
+      warmupSeconds: 1,
+      clientsAtMax: 2,
+    });
     expect(probe.maxOpsPerSec).toBe(Math.max(...probe.opsPerSec));
     expect(probe.maxOpsPerSec).toBeGreaterThan(100);
     expect(probe.targetOpsPerSec).toBeCloseTo(0.8 * probe.maxOpsPerSec, 0);
@@ -149,7 +228,9 @@ describe('the open model on the null server', () => {
     expect(target).toBeCloseTo(0.8 * probe.maxOpsPerSec, 3);
     // Two seconds at the target: the schedule holds it exactly; what ran plus what was dropped is all of it.
     expect(Math.abs(step.arrival!.scheduled - 2 * target)).toBeLessThanOrEqual(1);
-    expect(step.ops.reads + step.ops.writes + step.ops.errors + step.arrival!.dropped).toBe(step.arrival!.scheduled);
+    expect(step.ops.reads + step.ops.writes + step.ops.errors + step.arrival!.dropped).toBe(
+      step.arrival!.scheduled,
+    );
     expect(step.perSecond.map((s) => s.scheduled)).toHaveLength(2);
   });
 });
@@ -163,13 +244,28 @@ describe('--rate: bad forms are named', () => {
 
   const DEAD_URI = 'mongodb://127.0.0.1:1';
   it.each([
-    [['--rate', '150%'], 'option --rate: a share of the measured maximum must lie in (0%, 100%], got "150%"'],
+    [
+      ['--rate', '150%'],
+      'option --rate: a share of the measured maximum must lie in (0%, 100%], got "150%"',
+    ],
     [['--rate', 'fast'], 'option --rate: expected a rate in ops/s > 0, got "fast"'],
-    [['--rate', '100:30s,2000'], 'option --rate: stage 2 "2000": expected RATE:DURATION such as 2000:2m'],
-    [['--rate', '100:soon'], 'option --rate: rate[0].for: expected a duration such as 30s, 2m or 1500ms, got "soon"'],
+    [
+      ['--rate', '100:30s,2000'],
+      'option --rate: stage 2 "2000": expected RATE:DURATION such as 2000:2m',
+    ],
+    [
+      ['--rate', '100:soon'],
+      'option --rate: rate[0].for: expected a duration such as 30s, 2m or 1500ms, got "soon"',
+    ],
     [['--rate', '0:0s'], 'option --rate: the stages last 0 s in all'],
-    [['--rate-probe-seconds', '2'], 'option --rate-probe-seconds needs --rate with a share of the maximum, such as --rate 80%'],
-    [['--rate', '500', '--rate-probe-clients', '4'], 'option --rate-probe-clients needs --rate with a share of the maximum'],
+    [
+      ['--rate-probe-seconds', '2'],
+      'option --rate-probe-seconds needs --rate with a share of the maximum, such as --rate 80%',
+    ],
+    [
+      ['--rate', '500', '--rate-probe-clients', '4'],
+      'option --rate-probe-clients needs --rate with a share of the maximum',
+    ],
   ])('%j', async (args, message) => {
     const r = await runCli(['run', '--uri', DEAD_URI, ...args]);
     expect(r.code).toBe(2);
@@ -179,12 +275,17 @@ describe('--rate: bad forms are named', () => {
   it('stages and shares are refused through agents (not yet carried to them), before anything connects', async () => {
     const options = resolveRunOptions({ uri: DEAD_URI, rate: '100:1s', clients: [1], seconds: 1 });
     const executor = { runStep: () => Promise.reject(new Error('must not run')) };
-    await expect(runBenchmark(options, { stepExecutor: executor })).rejects.toThrow('option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)');
+    await expect(runBenchmark(options, { stepExecutor: executor })).rejects.toThrow(
+      'option --rate: stages and a share of the maximum do not run through --agents yet; give a constant rate (--rate 500)',
+    );
   });
 
   it('a config file: stages as a list, and a bad stage named by file and line', async () => {
     const good = join(dir, 'good.yaml');
-    writeFileSync(good, 'uri: mongodb://127.0.0.1:1\nrate:\n  - { rate: 100, for: 30s }\n  - { rate: 2000, for: 2m }\n');
+    writeFileSync(
+      good,
+      'uri: mongodb://127.0.0.1:1\nrate:\n  - { rate: 100, for: 30s }\n  - { rate: 2000, for: 2m }\n',
+    );
     const plan = await runCli(['run', '--config', good, '--dry-run']);
     expect(plan.code).toBe(0);
     const bad = join(dir, 'bad.yaml');

@@ -3,7 +3,12 @@
  * takes, when an op is late and when it is dropped, how ops are bucketed by due second, and that an
  * abort wakes clients waiting for their due time.
  */
-import { ArrivalSchedule, DEFAULT_DROP_AFTER_MS, DEFAULT_LATE_AFTER_MS, scaleRate } from '../../lib/workload/engine/arrival-schedule';
+import {
+  ArrivalSchedule,
+  DEFAULT_DROP_AFTER_MS,
+  DEFAULT_LATE_AFTER_MS,
+  scaleRate,
+} from '../../lib/workload/engine/arrival-schedule';
 import { runStep } from '../../lib/workload/engine/engine';
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { TemplateScope } from '../../lib/workload/language/template';
@@ -53,7 +58,9 @@ describe('ArrivalSchedule', () => {
 
   it('a thread with a share of the clients holds that share of the rate; the target stays the whole', () => {
     expect(scaleRate(tenPerSecond, 0.25)).toEqual({ kind: 'constant', opsPerSecond: 2.5 });
-    expect(scaleRate({ kind: 'stages', startRate: 40, stages: [{ rate: 400, seconds: 2 }] }, 0.5)).toEqual({ kind: 'stages', startRate: 20, stages: [{ rate: 200, seconds: 2 }] });
+    expect(
+      scaleRate({ kind: 'stages', startRate: 40, stages: [{ rate: 400, seconds: 2 }] }, 0.5),
+    ).toEqual({ kind: 'stages', startRate: 20, stages: [{ rate: 200, seconds: 2 }] });
     const s = new ArrivalSchedule(tenPerSecond, scaleRate(tenPerSecond, 0.5), window);
     expect(s.finish(5000, 3)).toMatchObject({ target: tenPerSecond, scheduled: [5, 5, 5] });
   });
@@ -61,12 +68,23 @@ describe('ArrivalSchedule', () => {
 
 describe('the open model in the engine', () => {
   it('an abort wakes clients waiting for their due time at once', async () => {
-    const op = { index: 0, type: 'findOne', opClass: 'read', delayMs: 0, run: () => Promise.resolve() } as unknown as BoundOp;
+    const op = {
+      index: 0,
+      type: 'findOne',
+      opClass: 'read',
+      delayMs: 0,
+      run: () => Promise.resolve(),
+    } as unknown as BoundOp;
     const controller = new AbortController();
     // 1 op every 5 s: after the first op each client waits seconds for its next one.
     setTimeout(() => controller.abort('SIGINT'), 300);
     const started = Date.now();
-    const m = await runStep([op], new TemplateScope(), { clients: 12, seconds: 10, warmupSeconds: 0, randomSeed: 1, rate: 0.2 }, { signal: controller.signal });
+    const m = await runStep(
+      [op],
+      new TemplateScope(),
+      { clients: 12, seconds: 10, warmupSeconds: 0, randomSeed: 1, rate: 0.2 },
+      { signal: controller.signal },
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(m.interrupted).toBe(true);
     expect(m.reads).toBe(1);

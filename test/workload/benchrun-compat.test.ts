@@ -37,7 +37,10 @@ describe('benchRun compatibility', () => {
           if (body.aggregate !== 'big') return undefined;
           const id = nextCursor++;
           open.set(String(id), TOTAL - BATCH);
-          return { cursor: { id: BSON.Long.fromNumber(id), ns: `${db}.big`, firstBatch: batch(BATCH) }, ok: 1 };
+          return {
+            cursor: { id: BSON.Long.fromNumber(id), ns: `${db}.big`, firstBatch: batch(BATCH) },
+            ok: 1,
+          };
         },
         getMore: (body, db) => {
           const id = String(body.getMore);
@@ -45,10 +48,29 @@ describe('benchRun compatibility', () => {
           const n = Math.min(BATCH, left);
           if (left - n === 0) open.delete(id);
           else open.set(id, left - n);
-          return { cursor: { id: left - n === 0 ? BSON.Long.ZERO : BSON.Long.fromString(id), ns: `${db}.${String(body.collection)}`, nextBatch: batch(n) }, ok: 1 };
+          return {
+            cursor: {
+              id: left - n === 0 ? BSON.Long.ZERO : BSON.Long.fromString(id),
+              ns: `${db}.${String(body.collection)}`,
+              nextBatch: batch(n),
+            },
+            ok: 1,
+          };
         },
-        notExist: () => ({ ok: 0, errmsg: 'no such command: notExist', code: 59, codeName: 'CommandNotFound' }),
-        insert: (body) => (body.insert === 'dup' ? { n: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error' }], ok: 1 } : undefined),
+        notExist: () => ({
+          ok: 0,
+          errmsg: 'no such command: notExist',
+          code: 59,
+          codeName: 'CommandNotFound',
+        }),
+        insert: (body) =>
+          body.insert === 'dup'
+            ? {
+                n: 0,
+                writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error' }],
+                ok: 1,
+              }
+            : undefined,
       },
     });
     client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
@@ -74,7 +96,12 @@ describe('benchRun compatibility', () => {
 
   it('runs a nop-only workload and counts its ops in benchRun totalOps, not as reads or writes', async () => {
     const prepared = compile([{ op: 'nop', ns: 'test0.t' }]);
-    const m = await runStep(bindWorkload(prepared, client), prepared.scope, { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const m = await runStep(bindWorkload(prepared, client), prepared.scope, {
+      clients: 2,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expect(m.reads + m.writes + m.errors).toBe(0);
     const step = summarizeStep([m]);
     expect(step.benchRun.totalOps).toBeGreaterThan(1000);
@@ -82,7 +109,9 @@ describe('benchRun compatibility', () => {
   });
 
   it('reads all 500 documents of a batched aggregation per op, leaving no cursor open', async () => {
-    const prepared = compile([{ op: 'command', ns: 'bench', command: { aggregate: 'big', pipeline: [], cursor: {} } }]);
+    const prepared = compile([
+      { op: 'command', ns: 'bench', command: { aggregate: 'big', pipeline: [], cursor: {} } },
+    ]);
     const [op] = bindWorkload(prepared, client);
     const state = prepared.scope.newClientState(0, 1);
     server.clear();
@@ -91,17 +120,24 @@ describe('benchRun compatibility', () => {
     const names = server.userCommands().map((c) => c.name);
     expect(names.filter((n) => n === 'aggregate')).toHaveLength(2);
     // 101 + 4 x 101 - 4: four getMores per op.
-    expect(names.filter((n) => n === 'getMore')).toHaveLength(2 * Math.ceil((TOTAL - BATCH) / BATCH));
+    expect(names.filter((n) => n === 'getMore')).toHaveLength(
+      2 * Math.ceil((TOTAL - BATCH) / BATCH),
+    );
     expect(open.size).toBe(0);
   });
 
-  it("counts as benchRun does: a command answering ok: 0 is an op and an error, a write error an op only", async () => {
+  it('counts as benchRun does: a command answering ok: 0 is an op and an error, a write error an op only', async () => {
     const prepared = compile([
       { op: 'command', ns: 'bench', command: { notExist: 1 } },
       { op: 'insert', ns: 'bench.dup', doc: { _id: 1 } },
       { op: 'let', target: 'x', value: 1 },
     ]);
-    const m = await runStep(bindWorkload(prepared, client), prepared.scope, { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const m = await runStep(bindWorkload(prepared, client), prepared.scope, {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     const step = summarizeStep([m]);
     const passes = step.benchRun.commands;
     expect(passes).toBeGreaterThan(10);
@@ -118,8 +154,15 @@ describe('benchRun compatibility', () => {
   });
 
   it('a write op with throwGLE counts its write error as a benchRun error, not an op', async () => {
-    const prepared = compile([{ op: 'insert', ns: 'bench.dup', doc: { _id: 1 }, safe: true, throwGLE: true }]);
-    const m = await runStep(bindWorkload(prepared, client), prepared.scope, { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const prepared = compile([
+      { op: 'insert', ns: 'bench.dup', doc: { _id: 1 }, safe: true, throwGLE: true },
+    ]);
+    const m = await runStep(bindWorkload(prepared, client), prepared.scope, {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     const step = summarizeStep([m]);
     expect(step.benchRun.inserts).toBeGreaterThan(0);
     expect(step.benchRun.totalOps).toBe(0);
@@ -128,7 +171,19 @@ describe('benchRun compatibility', () => {
 
   it('keeps $numberLong and $numberDouble typed from the workload file to the wire, across a worker hand-off', () => {
     const file = parseWorkloadText(
-      JSON.stringify({ ops: [{ op: 'insert', doc: { big: { $numberLong: '42' }, real: { $numberDouble: '1.0' }, plain: 7, when: { $date: '2024-01-01T00:00:00Z' } } }] }),
+      JSON.stringify({
+        ops: [
+          {
+            op: 'insert',
+            doc: {
+              big: { $numberLong: '42' },
+              real: { $numberDouble: '1.0' },
+              plain: 7,
+              when: { $date: '2024-01-01T00:00:00Z' },
+            },
+          },
+        ],
+      }),
       'typed.json',
     );
     const doc = (file.ops[0] as { doc: Record<string, unknown> }).doc;
@@ -138,10 +193,15 @@ describe('benchRun compatibility', () => {
     expect(doc.when).toBeInstanceOf(Date);
     const crossed = decodeStepWorkload(encodeStepWorkload({ ops: file.ops, ns: NS }));
     const prepared = prepareWorkload(parseOps(crossed.ops, { defaultNs: NS }));
-    const made = prepared.ops[0].doc!(prepared.scope.newClientState(0, 1)) as Record<string, unknown>;
+    const made = prepared.ops[0].doc!(prepared.scope.newClientState(0, 1)) as Record<
+      string,
+      unknown
+    >;
     // BSON element types on the wire: 0x12 int64, 0x01 double, 0x10 int32.
     const bytes = BSON.serialize({ big: made.big, real: made.real, plain: made.plain });
-    expect([bytes[4], bytes[4 + 1 + 4 + 8], bytes[4 + 1 + 4 + 8 + 1 + 5 + 8]]).toEqual([0x12, 0x01, 0x10]);
+    expect([bytes[4], bytes[4 + 1 + 4 + 8], bytes[4 + 1 + 4 + 8 + 1 + 5 + 8]]).toEqual([
+      0x12, 0x01, 0x10,
+    ]);
   });
 
   it("#RAND_STRING draws from benchRun's alphabet (letters, digits, + and /)", () => {

@@ -17,8 +17,19 @@ function block(ms: number): void {
 test('a loop that never reaches its timers during the step still reports its load: busy all the time', async () => {
   // One op that holds the loop past the whole window: the window-opening timer cannot fire before the
   // client sees the window closed and stops.
-  const op = { index: 0, type: 'let', opClass: 'read', delayMs: 0, run: async () => block(1300) } as unknown as BoundOp;
-  const m = await runStep([op], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+  const op = {
+    index: 0,
+    type: 'let',
+    opClass: 'read',
+    delayMs: 0,
+    run: async () => block(1300),
+  } as unknown as BoundOp;
+  const m = await runStep([op], new TemplateScope(), {
+    clients: 1,
+    seconds: 1,
+    warmupSeconds: 0,
+    randomSeed: 1,
+  });
   expect(m.load).toBeDefined();
   expect(m.load!.eventLoopUtilization).toBeGreaterThan(0.9);
 });

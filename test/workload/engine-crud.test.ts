@@ -56,18 +56,25 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
     const events: BenchmarkEvent['type'][] = [];
     const seen: ResultDocument[] = [];
     // 2 s windows: the first progress tick comes at 1 s, which a 1 s window (no warm-up) races with its own close.
-    const result = await runBenchmark(options({ ns, clients: [1, 4], trials: 2, seconds: 2, outDir: join(outDir, 'six') }), {
-      onEvent: (e) => events.push(e.type),
-      onStepComplete: (r) => {
-        seen.push(JSON.parse(JSON.stringify(r)));
+    const result = await runBenchmark(
+      options({ ns, clients: [1, 4], trials: 2, seconds: 2, outDir: join(outDir, 'six') }),
+      {
+        onEvent: (e) => events.push(e.type),
+        onStepComplete: (r) => {
+          seen.push(JSON.parse(JSON.stringify(r)));
+        },
       },
-    });
+    );
     try {
       expect(result.complete).toBe(true);
       expect(result.steps.map((s) => s.clients)).toEqual([1, 4]);
       if (crudKind() === 'mongo-java-server') expect(result.target.testDouble).toBe(true);
 
-      const [{ total }] = await client.db(db).collection('docs').aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
+      const [{ total }] = await client
+        .db(db)
+        .collection('docs')
+        .aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }])
+        .toArray();
       const updates = result.steps.reduce((s, step) => s + step.ops.writes, 0);
       expect(updates).toBeGreaterThan(50);
       expect(total).toBe(updates);
@@ -80,7 +87,9 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
         // 6:1 within one pass per client and trial: no op starts after the window closes (bench.cpp's
         // shouldStop() before every op), so each client may stop up to six reads short of its write.
         expect(step.ops.reads - 6 * step.ops.writes).toBeGreaterThanOrEqual(0);
-        expect(step.ops.reads - 6 * step.ops.writes).toBeLessThanOrEqual(6 * step.clients * step.trials);
+        expect(step.ops.reads - 6 * step.ops.writes).toBeLessThanOrEqual(
+          6 * step.clients * step.trials,
+        );
         expect(sumSeries(step, 'reads')).toBe(step.ops.reads);
         expect(sumSeries(step, 'writes')).toBe(step.ops.writes);
         expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);
@@ -92,9 +101,21 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
       }
       // results.json was rewritten after every step; the hook saw the result grow.
       expect(seen.map((r) => r.steps.length)).toEqual([1, 2]);
-      const written = JSON.parse(readFileSync(join(outDir, 'six', 'results.json'), 'utf8')) as ResultDocument;
+      const written = JSON.parse(
+        readFileSync(join(outDir, 'six', 'results.json'), 'utf8'),
+      ) as ResultDocument;
       expect(written).toEqual(JSON.parse(JSON.stringify(result)));
-      expect(events).toEqual(expect.arrayContaining(['connected', 'load-start', 'load-done', 'step-start', 'tick', 'step-done', 'results-written']));
+      expect(events).toEqual(
+        expect.arrayContaining([
+          'connected',
+          'load-start',
+          'load-done',
+          'step-start',
+          'tick',
+          'step-done',
+          'results-written',
+        ]),
+      );
     } finally {
       await client.db(db).dropDatabase();
     }
@@ -107,7 +128,9 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
       { op: 'findOne', query: { _id: { '#RAND_INT': [0, 100] } } },
       { op: 'insert', doc: { _id: { '#RAND_INT': [0, 100] }, dup: true } },
     ];
-    const result = await runBenchmark(options({ ns, docs: 100, workload: { name: 'dup', ops }, clients: [2] }));
+    const result = await runBenchmark(
+      options({ ns, docs: 100, workload: { name: 'dup', ops }, clients: [2] }),
+    );
     try {
       expect(result.complete).toBe(true);
       const [step] = result.steps;
@@ -135,15 +158,33 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
     const docs = 50;
     const coll = client.db(db).collection('docs');
     try {
-      const inserts = await runBenchmark(options({ ns, docs, workload: { name: 'insert-only', ops: presetOps('insert-only', { ns, docs, docSize: 256 }) } }));
+      const inserts = await runBenchmark(
+        options({
+          ns,
+          docs,
+          workload: {
+            name: 'insert-only',
+            ops: presetOps('insert-only', { ns, docs, docSize: 256 }),
+          },
+        }),
+      );
       const [step] = inserts.steps;
       expect(step.ops.errors).toBe(0);
       expect(step.ops.writes).toBeGreaterThan(20);
       expect(await coll.countDocuments()).toBe(docs + step.ops.writes);
 
-      const sixToOne = await runBenchmark(options({ ns, docs, load: false, workload: { name: '6to1', ops: presetOps('6to1', { ns, docs, docSize: 256 }) } }));
+      const sixToOne = await runBenchmark(
+        options({
+          ns,
+          docs,
+          load: false,
+          workload: { name: '6to1', ops: presetOps('6to1', { ns, docs, docSize: 256 }) },
+        }),
+      );
       expect(await coll.countDocuments()).toBe(docs + step.ops.writes);
-      const [{ total }] = await coll.aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
+      const [{ total }] = await coll
+        .aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }])
+        .toArray();
       expect(total).toBe(sixToOne.steps[0].ops.writes);
     } finally {
       await client.db(db).dropDatabase();
@@ -152,7 +193,9 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
 
   it('--rate schedules ops at the target rate and measures latency from the intended start', async () => {
     const db = uniqueDbName('rate');
-    const result = await runBenchmark(options({ ns: `${db}.docs`, clients: [4], seconds: 2, rate: 200 }));
+    const result = await runBenchmark(
+      options({ ns: `${db}.docs`, clients: [4], seconds: 2, rate: 200 }),
+    );
     try {
       const [step] = result.steps;
       expect(step.opsPerSec.total).toBeGreaterThan(170);
@@ -168,12 +211,15 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
     const controller = new AbortController();
     const dir = join(outDir, 'abort');
     const started = Date.now();
-    const result = await runBenchmark(options({ ns: `${db}.docs`, clients: [2, 4], seconds: 5, outDir: dir }), {
-      signal: controller.signal,
-      onEvent: (e) => {
-        if (e.type === 'step-start') setTimeout(() => controller.abort('SIGINT'), 800);
+    const result = await runBenchmark(
+      options({ ns: `${db}.docs`, clients: [2, 4], seconds: 5, outDir: dir }),
+      {
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'step-start') setTimeout(() => controller.abort('SIGINT'), 800);
+        },
       },
-    });
+    );
     try {
       expect(Date.now() - started).toBeLessThan(4000);
       expect(result.complete).toBe(false);
@@ -191,7 +237,30 @@ describeNeeding('crud', 'workload engine against the CRUD test server', () => {
     const db = uniqueDbName('cli');
     const dir = join(outDir, 'cli');
     const ctx = captureContext();
-    const argv = ['node', 'mongo-bench', 'run', '--uri', crudUri(), '--clients', '1,2', '--seconds', '1', '--warmup', '0', '--docs', '200', '--doc-size', '300', '--ns', `${db}.docs`, '--out', dir, '--json', '--label', 'cli test'];
+    const argv = [
+      'node',
+      'mongo-bench',
+      'run',
+      '--uri',
+      crudUri(),
+      '--clients',
+      '1,2',
+      '--seconds',
+      '1',
+      '--warmup',
+      '0',
+      '--docs',
+      '200',
+      '--doc-size',
+      '300',
+      '--ns',
+      `${db}.docs`,
+      '--out',
+      dir,
+      '--json',
+      '--label',
+      'cli test',
+    ];
     try {
       const code = await main(argv, ctx);
       expect({ code, stderr: ctx.stderr }).toEqual({ code: 0, stderr: expect.any(String) });

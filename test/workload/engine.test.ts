@@ -5,7 +5,11 @@ import { TemplateScope } from '../../lib/workload/language/template';
 
 type Behaviour = (call: number) => Promise<unknown>;
 
-function fakeOp(index: number, opClass: 'read' | 'write', behaviour: Behaviour): BoundOp & { calls: number } {
+function fakeOp(
+  index: number,
+  opClass: 'read' | 'write',
+  behaviour: Behaviour,
+): BoundOp & { calls: number } {
   const op = {
     index,
     type: opClass === 'read' ? 'findOne' : 'update',
@@ -22,8 +26,16 @@ const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 describe('runStep (engine)', () => {
   it('stops before any op once the window closes: a 6:1 workload holds 6:1 within one pass per client', async () => {
-    const ops = [...Array.from({ length: 6 }, (_, i) => fakeOp(i, 'read', soon)), fakeOp(6, 'write', soon)];
-    const m = await runStep(ops, new TemplateScope(), { clients: 3, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const ops = [
+      ...Array.from({ length: 6 }, (_, i) => fakeOp(i, 'read', soon)),
+      fakeOp(6, 'write', soon),
+    ];
+    const m = await runStep(ops, new TemplateScope(), {
+      clients: 3,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expect(m.reads).toBeGreaterThan(1000);
     // A client may stop anywhere in its pass (bench.cpp checks shouldStop() before every op): each
     // client is short of its last write by at most six reads.
@@ -44,7 +56,13 @@ describe('runStep (engine)', () => {
     const starts: number[] = [];
     const op = fakeOp(0, 'read', () => (starts.push(performance.now()), soon()));
     const startAt = performance.now() + 20;
-    const m = await runStep([op], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 1, randomSeed: 1, startAt });
+    const m = await runStep([op], new TemplateScope(), {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 1,
+      randomSeed: 1,
+      startAt,
+    });
     const windowOpens = startAt + 1000;
     const startedInWarmup = starts.filter((t) => t < windowOpens).length;
     expect(startedInWarmup).toBeGreaterThan(100);
@@ -57,34 +75,57 @@ describe('runStep (engine)', () => {
   it('counts failures as errors by kind and keeps going', async () => {
     const failing = fakeOp(1, 'write', async () => {
       await soon();
-      throw Object.assign(new Error('E11000 duplicate key error'), { code: 11000, codeName: 'DuplicateKey' });
+      throw Object.assign(new Error('E11000 duplicate key error'), {
+        code: 11000,
+        codeName: 'DuplicateKey',
+      });
     });
-    const m = await runStep([fakeOp(0, 'read', soon), failing], new TemplateScope(), { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const m = await runStep([fakeOp(0, 'read', soon), failing], new TemplateScope(), {
+      clients: 2,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expect(m.writes).toBe(0);
     expect(m.errors).toBe(failing.calls);
     // No op starts once the window has closed, so a client may stop between its read and its write.
     expect(m.reads - m.errors).toBeGreaterThanOrEqual(0);
     expect(m.reads - m.errors).toBeLessThanOrEqual(2);
-    expect(m.errorTallies).toEqual([{ error: 'DuplicateKey (11000)', count: m.errors, example: 'E11000 duplicate key error' }]);
+    expect(m.errorTallies).toEqual([
+      { error: 'DuplicateKey (11000)', count: m.errors, example: 'E11000 duplicate key error' },
+    ]);
     expect(m.perSecond.errors.reduce((s, x) => s + x, 0) + (m.overrun?.errors ?? 0)).toBe(m.errors);
   });
 
   it('a dropped connection the server answers after is an error, not a lost server; one that never answers again is lost', async () => {
-    const dropped = () => Object.assign(new Error('connection 4 to 127.0.0.1:1 closed'), { name: 'MongoNetworkError' });
+    const dropped = () =>
+      Object.assign(new Error('connection 4 to 127.0.0.1:1 closed'), { name: 'MongoNetworkError' });
     const onceDropped = fakeOp(0, 'read', async (call) => {
       await soon();
       if (call === 50) throw dropped();
     });
-    const recovered = await runStep([onceDropped], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const recovered = await runStep([onceDropped], new TemplateScope(), {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expect(recovered.errors).toBe(1);
-    expect(recovered.errorTallies).toEqual([{ error: 'MongoNetworkError', count: 1, example: 'connection 4 to 127.0.0.1:1 closed' }]);
+    expect(recovered.errorTallies).toEqual([
+      { error: 'MongoNetworkError', count: 1, example: 'connection 4 to 127.0.0.1:1 closed' },
+    ]);
     expect(recovered.lostServer).toBeUndefined();
 
     const goneAfter50 = fakeOp(0, 'read', async (call) => {
       await soon();
       if (call >= 50) throw dropped();
     });
-    const lost = await runStep([goneAfter50], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const lost = await runStep([goneAfter50], new TemplateScope(), {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expect(lost.errors).toBeGreaterThan(1);
     expect(lost.lostServer).toBe('MongoNetworkError: connection 4 to 127.0.0.1:1 closed');
   });
@@ -92,7 +133,13 @@ describe('runStep (engine)', () => {
   it('with a rate, holds the rate and measures latency from the intended start (coordinated omission)', async () => {
     // One 300 ms stall: ops scheduled during it wait, and their latency must show that wait.
     const op = fakeOp(0, 'read', (call) => (call === 20 ? after(300) : soon()));
-    const m = await runStep([op], new TemplateScope(), { clients: 1, seconds: 2, warmupSeconds: 0, rate: 100, randomSeed: 1 });
+    const m = await runStep([op], new TemplateScope(), {
+      clients: 1,
+      seconds: 2,
+      warmupSeconds: 0,
+      rate: 100,
+      randomSeed: 1,
+    });
     expect(m.reads).toBeGreaterThanOrEqual(190);
     expect(m.reads).toBeLessThanOrEqual(202);
     const h = m.latency.reads.histogram;
@@ -107,7 +154,12 @@ describe('runStep (engine)', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort('SIGINT'), 300);
     const started = Date.now();
-    const m = await runStep([fakeOp(0, 'read', soon)], new TemplateScope(), { clients: 2, seconds: 5, warmupSeconds: 0, randomSeed: 1 }, { signal: controller.signal });
+    const m = await runStep(
+      [fakeOp(0, 'read', soon)],
+      new TemplateScope(),
+      { clients: 2, seconds: 5, warmupSeconds: 0, randomSeed: 1 },
+      { signal: controller.signal },
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     expect(m.interrupted).toBe(true);
     expect(m.perSecond.reads).toHaveLength(1);
@@ -118,7 +170,12 @@ describe('runStep (engine)', () => {
     const ticks: { phase: string; reads: number }[] = [];
     // Ticks at ~1 s (warm-up) and ~3 s (measured) sit well inside the phases, so timer drift on a
     // loaded machine cannot move them across a boundary or past the end.
-    await runStep([fakeOp(0, 'read', soon)], new TemplateScope(), { clients: 1, seconds: 2, warmupSeconds: 2, randomSeed: 1 }, { onTick: (t) => ticks.push(t) });
+    await runStep(
+      [fakeOp(0, 'read', soon)],
+      new TemplateScope(),
+      { clients: 1, seconds: 2, warmupSeconds: 2, randomSeed: 1 },
+      { onTick: (t) => ticks.push(t) },
+    );
     expect(ticks.length).toBeGreaterThanOrEqual(2);
     expect(ticks[0].phase).toBe('warmup');
     expect(ticks[ticks.length - 1].phase).toBe('measure');
@@ -126,7 +183,14 @@ describe('runStep (engine)', () => {
   });
 
   it('rejects zero clients', async () => {
-    await expect(runStep([fakeOp(0, 'read', soon)], new TemplateScope(), { clients: 0, seconds: 1, warmupSeconds: 0, randomSeed: 1 })).rejects.toThrow('clients must be an integer >= 1');
+    await expect(
+      runStep([fakeOp(0, 'read', soon)], new TemplateScope(), {
+        clients: 0,
+        seconds: 1,
+        warmupSeconds: 0,
+        randomSeed: 1,
+      }),
+    ).rejects.toThrow('clients must be an integer >= 1');
   });
 });
 
@@ -143,17 +207,39 @@ describe('runStep: a share of a step (worker threads)', () => {
         return soon();
       },
     };
-    await runStep([op], new TemplateScope(), { clients: 10, seconds: 1, warmupSeconds: 0, randomSeed: 40, clientSlice: { first: 5, count: 3 } });
+    await runStep([op], new TemplateScope(), {
+      clients: 10,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 40,
+      clientSlice: { first: 5, count: 3 },
+    });
     expect([...seen.keys()].sort()).toEqual([5, 6, 7]);
     // Client 6's first draw is the same as when one loop runs all ten clients.
     const whole = new Map<number, number>();
-    const all: BoundOp = { ...op, run: (s) => (whole.has(s.index) || whole.set(s.index, s.rng.nextFloat()), soon()) };
-    await runStep([all], new TemplateScope(), { clients: 10, seconds: 1, warmupSeconds: 0, randomSeed: 40 });
+    const all: BoundOp = {
+      ...op,
+      run: (s) => (whole.has(s.index) || whole.set(s.index, s.rng.nextFloat()), soon()),
+    };
+    await runStep([all], new TemplateScope(), {
+      clients: 10,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 40,
+    });
     expect(seen.get(6)).toBe(whole.get(6));
   });
 
   it('refuses a slice outside the step', async () => {
-    await expect(runStep([fakeOp(0, 'read', soon)], new TemplateScope(), { clients: 4, seconds: 1, warmupSeconds: 0, randomSeed: 1, clientSlice: { first: 3, count: 2 } })).rejects.toThrow(/clientSlice/);
+    await expect(
+      runStep([fakeOp(0, 'read', soon)], new TemplateScope(), {
+        clients: 4,
+        seconds: 1,
+        warmupSeconds: 0,
+        randomSeed: 1,
+        clientSlice: { first: 3, count: 2 },
+      }),
+    ).rejects.toThrow(/clientSlice/);
   });
 
   it('starts at the given instant, not before: no op runs early, the window is measured from it', async () => {
@@ -163,7 +249,13 @@ describe('runStep: a share of a step (worker threads)', () => {
       if (!firstCall) firstCall = performance.now();
       return soon();
     });
-    const m = await runStep([op], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1, startAt });
+    const m = await runStep([op], new TemplateScope(), {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      startAt,
+    });
     expect(firstCall).toBeGreaterThanOrEqual(startAt);
     expect(m.reads).toBe(op.calls);
     expect(m.load?.eventLoopUtilization).toBeGreaterThan(0);

@@ -6,7 +6,11 @@ import { compileTemplate, TemplateScope } from '../../lib/workload/language/temp
 import { zeta } from '../../lib/workload/language/key-distributions';
 import { usageMessage } from '../support/cli';
 
-function draws(template: unknown, n: number, seed = 1): { values: unknown[]; scope: TemplateScope } {
+function draws(
+  template: unknown,
+  n: number,
+  seed = 1,
+): { values: unknown[]; scope: TemplateScope } {
   const scope = new TemplateScope();
   const gen = compileTemplate(template, 'ops[0].query.k', scope);
   const state = scope.newClientState(0, seed);
@@ -38,7 +42,9 @@ describe('#ZIPF (scrambled zipfian, theta 0.99)', () => {
   const n = 200_000;
   it('has the rank-frequency of a zipfian: slope about -0.99, the top key takes 1/zeta(items)', () => {
     const { values } = draws({ '#ZIPF': [0, 1000] }, n);
-    expect(values.every((v) => typeof v === 'number' && v >= 0 && v < 1000 && Number.isInteger(v))).toBe(true);
+    expect(
+      values.every((v) => typeof v === 'number' && v >= 0 && v < 1000 && Number.isInteger(v)),
+    ).toBe(true);
     const freq = frequencies(values);
     expect(logLogSlope(freq, 50)).toBeGreaterThan(-1.1);
     expect(logLogSlope(freq, 50)).toBeLessThan(-0.88);
@@ -50,27 +56,46 @@ describe('#ZIPF (scrambled zipfian, theta 0.99)', () => {
     const top = (values: unknown[]) => {
       const counts = new Map<number, number>();
       for (const v of values as number[]) counts.set(v, (counts.get(v) ?? 0) + 1);
-      return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k]) => k);
+      return [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([k]) => k);
     };
     const scrambled = top(draws({ '#ZIPF': { min: 100, max: 1100 } }, 50_000).values);
     expect(Math.max(...scrambled) - Math.min(...scrambled)).toBeGreaterThan(100);
-    expect(top(draws({ '#ZIPF': { min: 100, max: 1100, scrambled: false } }, 50_000).values)).toEqual([100, 101, 102, 103, 104]);
+    expect(
+      top(draws({ '#ZIPF': { min: 100, max: 1100, scrambled: false } }, 50_000).values),
+    ).toEqual([100, 101, 102, 103, 104]);
   });
 
   it('a smaller theta is less skewed', () => {
-    const steep = logLogSlope(frequencies(draws({ '#ZIPF': { min: 0, max: 1000, theta: 0.99 } }, n).values), 50);
-    const flat = logLogSlope(frequencies(draws({ '#ZIPF': { min: 0, max: 1000, theta: 0.5 } }, n).values), 50);
+    const steep = logLogSlope(
+      frequencies(draws({ '#ZIPF': { min: 0, max: 1000, theta: 0.99 } }, n).values),
+      50,
+    );
+    const flat = logLogSlope(
+      frequencies(draws({ '#ZIPF': { min: 0, max: 1000, theta: 0.5 } }, n).values),
+      50,
+    );
     expect(flat).toBeGreaterThan(steep + 0.3);
   });
 
   it('repeats with the seed', () => {
-    expect(draws({ '#ZIPF': [0, 100] }, 50, 9).values).toEqual(draws({ '#ZIPF': [0, 100] }, 50, 9).values);
+    expect(draws({ '#ZIPF': [0, 100] }, 50, 9).values).toEqual(
+      draws({ '#ZIPF': [0, 100] }, 50, 9).values,
+    );
   });
 
   it('refuses a bad range or theta, naming the path', () => {
-    expect(usageMessage(() => draws({ '#ZIPF': [10, 10] }, 1))).toBe('ops[0].query.k.#ZIPF: expected integers min < max (keys in [min, max)), got [10,10]');
-    expect(usageMessage(() => draws({ '#ZIPF': { min: 0, max: 9, theta: 1.5 } }, 1))).toBe('ops[0].query.k.#ZIPF.theta: expected a fraction in (0, 1), got 1.5');
-    expect(usageMessage(() => draws({ '#ZIPF': { min: 0, max: 9, thetta: 0.5 } }, 1))).toBe('ops[0].query.k.#ZIPF.thetta: unknown field (did you mean "theta"?)');
+    expect(usageMessage(() => draws({ '#ZIPF': [10, 10] }, 1))).toBe(
+      'ops[0].query.k.#ZIPF: expected integers min < max (keys in [min, max)), got [10,10]',
+    );
+    expect(usageMessage(() => draws({ '#ZIPF': { min: 0, max: 9, theta: 1.5 } }, 1))).toBe(
+      'ops[0].query.k.#ZIPF.theta: expected a fraction in (0, 1), got 1.5',
+    );
+    expect(usageMessage(() => draws({ '#ZIPF': { min: 0, max: 9, thetta: 0.5 } }, 1))).toBe(
+      'ops[0].query.k.#ZIPF.thetta: unknown field (did you mean "theta"?)',
+    );
   });
 });
 
@@ -99,8 +124,16 @@ describe('#HOTSPOT', () => {
 describe('#LATEST', () => {
   it('reads the keys its client inserted with #SEQ_INT, the newest most often (zipfian over age)', () => {
     const scope = new TemplateScope();
-    const insertKey = compileTemplate({ '#SEQ_INT': { seq_id: 3, start: 1000, step: 10 } }, 'ops[0].doc._id', scope);
-    const readKey = compileTemplate({ '#LATEST': { seq_id: 3, start: 1000, step: 10 } }, 'ops[1].query._id', scope);
+    const insertKey = compileTemplate(
+      { '#SEQ_INT': { seq_id: 3, start: 1000, step: 10 } },
+      'ops[0].doc._id',
+      scope,
+    );
+    const readKey = compileTemplate(
+      { '#LATEST': { seq_id: 3, start: 1000, step: 10 } },
+      'ops[1].query._id',
+      scope,
+    );
     const state = scope.newClientState(0, 5);
     expect(readKey(state)).toBe(1000); // nothing inserted yet: the start
     for (let i = 0; i < 500; i++) insertKey(state);
@@ -131,7 +164,9 @@ describe('#PICK and #RAND_DATE (what capture writes)', () => {
     expect(Math.abs(share('b') - 1 / 3)).toBeLessThan(0.01);
     expect(Math.abs(share('c') - 1 / 6)).toBeLessThan(0.01);
     expect(new Set(draws({ '#PICK': [1, 2] }, 100).values)).toEqual(new Set([1, 2]));
-    expect(usageMessage(() => draws({ '#PICK': { values: [1, 2], weights: [1] } }, 1))).toBe('ops[0].query.k.#PICK.weights: expected 2 numbers > 0 (one per value), got [1]');
+    expect(usageMessage(() => draws({ '#PICK': { values: [1, 2], weights: [1] } }, 1))).toBe(
+      'ops[0].query.k.#PICK.weights: expected 2 numbers > 0 (one per value), got [1]',
+    );
   });
 
   it('#RAND_DATE gives dates in [min, max)', () => {

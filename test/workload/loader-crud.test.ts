@@ -29,10 +29,27 @@ describeNeeding('crud', 'loader against the CRUD test server', () => {
     try {
       const coll = await prepared(db);
       // Documents it did not load: refused by default (lib/server/data-guard), replaced with consent.
-      await expect(loadData(client, { ns: { db, coll: 'docs' }, docs: 50, docSize: 128, batchSize: 20, randomSeed: 3, keepCollection })).rejects.toThrow(/holds 2 documents mongo-bench did not load/);
+      await expect(
+        loadData(client, {
+          ns: { db, coll: 'docs' },
+          docs: 50,
+          docSize: 128,
+          batchSize: 20,
+          randomSeed: 3,
+          keepCollection,
+        }),
+      ).rejects.toThrow(/holds 2 documents mongo-bench did not load/);
       expect(await coll.countDocuments({})).toBe(2);
       const guard = { ours: false, consent: true, consentFlag: '--drop' };
-      const loaded = await loadData(client, { ns: { db, coll: 'docs' }, docs: 50, docSize: 128, batchSize: 20, randomSeed: 3, keepCollection, guard });
+      const loaded = await loadData(client, {
+        ns: { db, coll: 'docs' },
+        docs: 50,
+        docSize: 128,
+        batchSize: 20,
+        randomSeed: 3,
+        keepCollection,
+        guard,
+      });
       expect(loaded).toMatchObject({ docs: 50, complete: true });
       expect(await coll.countDocuments({})).toBe(50);
       expect(await coll.countDocuments({ _id: { $in: ['old-1', 'old-2'] } } as never)).toBe(0);

@@ -16,7 +16,12 @@ function recorder(values: number[]): LatencyRecorder {
   return r;
 }
 
-function measurement(reads: number[], writes: number[], perSecond: { reads: number[]; writes: number[]; errors: number[] }, elapsedSeconds: number): StepMeasurement {
+function measurement(
+  reads: number[],
+  writes: number[],
+  perSecond: { reads: number[]; writes: number[]; errors: number[] },
+  elapsedSeconds: number,
+): StepMeasurement {
   return {
     clients: 4,
     seconds: perSecond.reads.length,
@@ -25,9 +30,22 @@ function measurement(reads: number[], writes: number[], perSecond: { reads: numb
     reads: reads.length,
     writes: writes.length,
     errors: perSecond.errors.reduce((s, e) => s + e, 0),
-    latency: { reads: recorder(reads), writes: recorder(writes), byOp: new Map([['findOne', recorder(reads)], ['update', recorder(writes)]]) },
+    latency: {
+      reads: recorder(reads),
+      writes: recorder(writes),
+      byOp: new Map([
+        ['findOne', recorder(reads)],
+        ['update', recorder(writes)],
+      ]),
+    },
     perSecond,
-    errorTallies: [{ error: 'DuplicateKey (11000)', count: perSecond.errors.reduce((s, e) => s + e, 0), example: 'E11000 duplicate key' }],
+    errorTallies: [
+      {
+        error: 'DuplicateKey (11000)',
+        count: perSecond.errors.reduce((s, e) => s + e, 0),
+        example: 'E11000 duplicate key',
+      },
+    ],
   };
 }
 
@@ -89,13 +107,28 @@ describe('trial statistics', () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(stdev([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(2.138, 3);
     expect(stdev([7])).toBe(0);
-    expect(trialStats([100, 110, 90])).toEqual({ mean: 100, median: 100, stdev: 10, values: [100, 110, 90] });
+    expect(trialStats([100, 110, 90])).toEqual({
+      mean: 100,
+      median: 100,
+      stdev: 10,
+      values: [100, 110, 90],
+    });
   });
 });
 
 describe('summarizeStep', () => {
-  const t1 = measurement([100, 200, 300, 400, 500, 600], [1000], { reads: [4, 2], writes: [0, 1], errors: [0, 2] }, 2);
-  const t2 = measurement([100, 100, 100], [2000, 3000], { reads: [1, 2], writes: [1, 1], errors: [0, 0] }, 2);
+  const t1 = measurement(
+    [100, 200, 300, 400, 500, 600],
+    [1000],
+    { reads: [4, 2], writes: [0, 1], errors: [0, 2] },
+    2,
+  );
+  const t2 = measurement(
+    [100, 100, 100],
+    [2000, 3000],
+    { reads: [1, 2], writes: [1, 1], errors: [0, 0] },
+    2,
+  );
 
   it('merges trials: sums counts, divides by elapsed time, takes the peak second, merges histograms', () => {
     const step = summarizeStep([t1, t2]);
@@ -114,12 +147,24 @@ describe('summarizeStep', () => {
     ]);
     expect(step.trialStats?.opsPerSec.values).toEqual([3.5, 2.5]);
     expect(step.trialStats?.opsPerSec.mean).toBe(3);
-    expect(step.errorSamples).toEqual([{ error: 'DuplicateKey (11000)', count: 2, example: 'E11000 duplicate key' }]);
+    expect(step.errorSamples).toEqual([
+      { error: 'DuplicateKey (11000)', count: 2, example: 'E11000 duplicate key' },
+    ]);
   });
 
   it("fills benchRun's own fields", () => {
     const step = summarizeStep([t1]);
-    expect(step.benchRun).toMatchObject({ totalOps: 7, 'totalOps/s': 3.5, errCount: 2, findOne: 3, update: 0.5, findOnes: 6, updates: 1, insert: 0, query: 0 });
+    expect(step.benchRun).toMatchObject({
+      totalOps: 7,
+      'totalOps/s': 3.5,
+      errCount: 2,
+      findOne: 3,
+      update: 0.5,
+      findOnes: 6,
+      updates: 1,
+      insert: 0,
+      query: 0,
+    });
     expect(step.benchRun.findOneLatencyAverageMicros).toBe(350);
     expect(step.benchRun.updateLatencyAverageMicros).toBe(1000);
     expect(step.benchRun.insertLatencyAverageMicros).toBeUndefined();
@@ -149,10 +194,16 @@ describe('sweep client counts', () => {
 
 describe('redactUri', () => {
   it.each([
-    ['mongodb://user:secret@host:27017/db?authSource=admin', 'mongodb://user:****@host:27017/db?authSource=admin'],
+    [
+      'mongodb://user:secret@host:27017/db?authSource=admin',
+      'mongodb://user:****@host:27017/db?authSource=admin',
+    ],
     ['mongodb+srv://u:p%40ss@cluster.example.net/', 'mongodb+srv://u:****@cluster.example.net/'],
     ['mongodb://onlyuser@h1,h2/?replicaSet=rs', 'mongodb://onlyuser@h1,h2/?replicaSet=rs'],
-    ['mongodb://h/?tlsCertificateKeyFilePassword=x&w=1', 'mongodb://h/?tlsCertificateKeyFilePassword=****&w=1'],
+    [
+      'mongodb://h/?tlsCertificateKeyFilePassword=x&w=1',
+      'mongodb://h/?tlsCertificateKeyFilePassword=****&w=1',
+    ],
     ['mongodb://127.0.0.1:27017', 'mongodb://127.0.0.1:27017'],
   ])('%s -> %s', (uri, expected) => {
     expect(redactUri(uri)).toBe(expected);

@@ -19,7 +19,15 @@ describe('readModifyWrite', () => {
   beforeAll(async () => {
     server = await startRecordingServer({
       handlers: {
-        update: (body) => (body.update === 'dup' ? { n: 0, nModified: 0, writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error' }], ok: 1 } : undefined),
+        update: (body) =>
+          body.update === 'dup'
+            ? {
+                n: 0,
+                nModified: 0,
+                writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000 duplicate key error' }],
+                ok: 1,
+              }
+            : undefined,
       },
     });
     client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
@@ -31,7 +39,19 @@ describe('readModifyWrite', () => {
   });
 
   it('reads the record (find, limit 1, singleBatch) then updates it with the same query, in one op', async () => {
-    const prepared = prepareWorkload(parseOps([{ op: 'readModifyWrite', query: { _id: { '#RAND_INT': [0, 1000] } }, update: { $set: { f: 1 } }, writeConcern: { w: 1 } }], { defaultNs: NS }));
+    const prepared = prepareWorkload(
+      parseOps(
+        [
+          {
+            op: 'readModifyWrite',
+            query: { _id: { '#RAND_INT': [0, 1000] } },
+            update: { $set: { f: 1 } },
+            writeConcern: { w: 1 },
+          },
+        ],
+        { defaultNs: NS },
+      ),
+    );
     const [op] = bindWorkload(prepared, client, { maxTimeMS: 250 });
     expect(op.type).toBe('readModifyWrite');
     expect(op.opClass).toBe('write');
@@ -40,24 +60,57 @@ describe('readModifyWrite', () => {
     const commands = server.userCommands().filter((c) => c.name !== 'ping');
     expect(commands.map((c) => c.name)).toEqual(['find', 'update']);
     const [find, update] = commands.map((c) => c.body);
-    expect(find).toEqual({ find: 'docs', filter: { _id: expect.any(Number) }, limit: 1, singleBatch: true, maxTimeMS: 250 });
-    expect(update).toEqual({ update: 'docs', updates: [{ q: find.filter, u: { $set: { f: 1 } }, multi: false, upsert: false }], writeConcern: { w: 1 } });
+    expect(find).toEqual({
+      find: 'docs',
+      filter: { _id: expect.any(Number) },
+      limit: 1,
+      singleBatch: true,
+      maxTimeMS: 250,
+    });
+    expect(update).toEqual({
+      update: 'docs',
+      updates: [{ q: find.filter, u: { $set: { f: 1 } }, multi: false, upsert: false }],
+      writeConcern: { w: 1 },
+    });
   });
 
   it("fails the op when the update's reply carries a write error", async () => {
-    const prepared = prepareWorkload(parseOps([{ op: 'readModifyWrite', ns: 'bench.dup', query: { _id: 1 }, update: { $set: { f: 1 } } }], { defaultNs: NS }));
+    const prepared = prepareWorkload(
+      parseOps(
+        [{ op: 'readModifyWrite', ns: 'bench.dup', query: { _id: 1 }, update: { $set: { f: 1 } } }],
+        { defaultNs: NS },
+      ),
+    );
     const [op] = bindWorkload(prepared, client);
-    await expect(op.run(prepared.scope.newClientState(0, 1))).rejects.toBeInstanceOf(MongoServerError);
+    await expect(op.run(prepared.scope.newClientState(0, 1))).rejects.toBeInstanceOf(
+      MongoServerError,
+    );
   });
 
   it('needs an update of operators, and is not benchRun’s: the legacy script and the opcounter check say so', () => {
-    expect(usageMessage(() => parseOps([{ op: 'readModifyWrite', query: {} }], { defaultNs: NS }))).toBe('ops[0].update: required for op "readModifyWrite"');
-    expect(usageMessage(() => parseOps([{ op: 'readModifyWrite', update: { f: 1 } }], { defaultNs: NS }))).toMatch(/^ops\[0\]\.update: expected update operators only/);
-    expect(usageMessage(() => parseOps([{ op: 'readModifyWrite', update: { $set: { f: 1 } }, multi: true }], { defaultNs: NS }))).toMatch(/^ops\[0\]\.multi: not valid for op "readModifyWrite"/);
+    expect(
+      usageMessage(() => parseOps([{ op: 'readModifyWrite', query: {} }], { defaultNs: NS })),
+    ).toBe('ops[0].update: required for op "readModifyWrite"');
+    expect(
+      usageMessage(() =>
+        parseOps([{ op: 'readModifyWrite', update: { f: 1 } }], { defaultNs: NS }),
+      ),
+    ).toMatch(/^ops\[0\]\.update: expected update operators only/);
+    expect(
+      usageMessage(() =>
+        parseOps([{ op: 'readModifyWrite', update: { $set: { f: 1 } }, multi: true }], {
+          defaultNs: NS,
+        }),
+      ),
+    ).toMatch(/^ops\[0\]\.multi: not valid for op "readModifyWrite"/);
     expect(opClass({ type: 'readModifyWrite' })).toBe('write');
     const ops = [{ op: 'readModifyWrite', query: { _id: 1 }, update: { $set: { f: 1 } } }];
-    expect(renderLegacyBenchRunScript({ workload: { name: 'rmw', ops } })).toContain("// Warning: readModifyWrite is mongo-bench's op, not benchRun's: the legacy shell refuses it.");
+    expect(renderLegacyBenchRunScript({ workload: { name: 'rmw', ops } })).toContain(
+      "// Warning: readModifyWrite is mongo-bench's op, not benchRun's: the legacy shell refuses it.",
+    );
     expect(workloadCounting(ops).multiCommandOps).toBe(true);
-    expect(workloadCounting([{ op: 'update', query: {}, update: { $set: { f: 1 } } }]).multiCommandOps).toBeUndefined();
+    expect(
+      workloadCounting([{ op: 'update', query: {}, update: { $set: { f: 1 } } }]).multiCommandOps,
+    ).toBeUndefined();
   });
 });

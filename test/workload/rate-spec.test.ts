@@ -1,4 +1,11 @@
-import { arrivalTimes, parseRateSpec, rateAt, rateDurationSeconds, resolveShareOfMax, ScheduledRate } from '../../lib/workload/language/rate-spec';
+import {
+  arrivalTimes,
+  parseRateSpec,
+  rateAt,
+  rateDurationSeconds,
+  resolveShareOfMax,
+  ScheduledRate,
+} from '../../lib/workload/language/rate-spec';
 
 function perSecond(spec: ScheduledRate, seconds: number): number[] {
   const counts = new Array<number>(seconds).fill(0);
@@ -11,18 +18,37 @@ describe('rate spec', () => {
     expect(parseRateSpec(500, 'option --rate')).toEqual({ kind: 'constant', opsPerSecond: 500 });
     expect(parseRateSpec('250', 'option --rate')).toEqual({ kind: 'constant', opsPerSecond: 250 });
     expect(parseRateSpec('80%', 'option --rate')).toEqual({ kind: 'shareOfMax', share: 0.8 });
-    expect(parseRateSpec([{ rate: 100, for: '30s' }, { rate: 2000, for: '2m' }], 'scenarios[0].rate')).toEqual({
+    expect(
+      parseRateSpec(
+        [
+          { rate: 100, for: '30s' },
+          { rate: 2000, for: '2m' },
+        ],
+        'scenarios[0].rate',
+      ),
+    ).toEqual({
       kind: 'stages',
       startRate: 100,
-      stages: [{ rate: 100, seconds: 30 }, { rate: 2000, seconds: 120 }],
+      stages: [
+        { rate: 100, seconds: 30 },
+        { rate: 2000, seconds: 120 },
+      ],
     });
   });
 
   test('names the option or config path in errors', () => {
-    expect(() => parseRateSpec('fast', 'option --rate')).toThrow(/option --rate: expected a rate in ops\/s > 0, got "fast"/);
-    expect(() => parseRateSpec('150%', 'option --rate')).toThrow(/option --rate: .*\(0%, 100%\], got "150%"/);
-    expect(() => parseRateSpec([{ rate: 100, for: 'soon' }], 'scenarios[1].rate')).toThrow(/scenarios\[1\]\.rate\[0\]\.for: expected a duration/);
-    expect(() => parseRateSpec([{ rate: 100 }], 'scenarios[1].rate')).toThrow(/scenarios\[1\]\.rate\.stages\.0\.for/);
+    expect(() => parseRateSpec('fast', 'option --rate')).toThrow(
+      /option --rate: expected a rate in ops\/s > 0, got "fast"/,
+    );
+    expect(() => parseRateSpec('150%', 'option --rate')).toThrow(
+      /option --rate: .*\(0%, 100%\], got "150%"/,
+    );
+    expect(() => parseRateSpec([{ rate: 100, for: 'soon' }], 'scenarios[1].rate')).toThrow(
+      /scenarios\[1\]\.rate\[0\]\.for: expected a duration/,
+    );
+    expect(() => parseRateSpec([{ rate: 100 }], 'scenarios[1].rate')).toThrow(
+      /scenarios\[1\]\.rate\.stages\.0\.for/,
+    );
     expect(() => parseRateSpec(0, 'option --rate')).toThrow(/> 0/);
   });
 
@@ -31,11 +57,22 @@ describe('rate spec', () => {
   });
 
   test('a share of the maximum resolves to a constant', () => {
-    expect(resolveShareOfMax({ kind: 'shareOfMax', share: 0.8 }, 1000)).toEqual({ kind: 'constant', opsPerSecond: 800 });
+    expect(resolveShareOfMax({ kind: 'shareOfMax', share: 0.8 }, 1000)).toEqual({
+      kind: 'constant',
+      opsPerSecond: 800,
+    });
   });
 
   test('stages hold, ramp linearly and jump, and their arrivals follow the rate second by second', () => {
-    const spec = parseRateSpec([{ rate: 100, for: '2s' }, { rate: 300, for: '2s' }, { rate: 50, for: '0s' }, { rate: 50, for: '1s' }], 'r') as ScheduledRate;
+    const spec = parseRateSpec(
+      [
+        { rate: 100, for: '2s' },
+        { rate: 300, for: '2s' },
+        { rate: 50, for: '0s' },
+        { rate: 50, for: '1s' },
+      ],
+      'r',
+    ) as ScheduledRate;
     expect(rateDurationSeconds(spec)).toBe(5);
     expect(rateAt(spec, 1)).toBe(100);
     expect(rateAt(spec, 3)).toBe(200);

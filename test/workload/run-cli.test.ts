@@ -27,14 +27,20 @@ describe('mongo-bench run: bad input is a clear error (exit 2) before any connec
 
   it.each([
     [['--clients', '0'], 'option --clients: each client count must be at least 1'],
-    [['--clients', '1,x'], 'option --clients: expected a comma-separated list of integers, got "1,x"'],
+    [
+      ['--clients', '1,x'],
+      'option --clients: expected a comma-separated list of integers, got "1,x"',
+    ],
     [['--max-clients', '0'], 'option --max-clients: the maximum client count must be at least 1'],
     [['--seconds', '0'], 'option --seconds: seconds per step must be at least 1'],
     [['--rate', '-5'], 'option --rate: the target rate must be > 0 ops/s'],
     [['--workload', '6to2'], 'option --workload: unknown workload "6to2" (did you mean "6to1"?)'],
     [['--write-concern', '{w:'], 'option --write-concern: expected 1, majority, or a JSON object'],
     [['--ns', 'nodot'], 'option --ns: expected "database.collection"'],
-    [['--clients', '1,2', '--max-clients', '4'], 'options --clients and --max-clients cannot be combined'],
+    [
+      ['--clients', '1,2', '--max-clients', '4'],
+      'options --clients and --max-clients cannot be combined',
+    ],
     [['--uri', 'http://nope'], 'option --uri: Invalid scheme'],
   ])('%j', async (args, message) => {
     const argv = args.includes('--uri') ? args : ['--uri', DEAD_URI, ...args];
@@ -44,17 +50,27 @@ describe('mongo-bench run: bad input is a clear error (exit 2) before any connec
   });
 
   it('an unknown op field in a workload file names the op index and field', async () => {
-    const path = file('ops.json', [{ op: 'findOne' }, { op: 'findOne' }, { op: 'update', query: {}, updat: { $inc: { n: 1 } } }]);
+    const path = file('ops.json', [
+      { op: 'findOne' },
+      { op: 'findOne' },
+      { op: 'update', query: {}, updat: { $inc: { n: 1 } } },
+    ]);
     const r = await run('--uri', DEAD_URI, '--workload-file', path);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`workload file ${path}: ops[2].updat: unknown field (did you mean "update"?)`);
+    expect(r.stderr).toContain(
+      `workload file ${path}: ops[2].updat: unknown field (did you mean "update"?)`,
+    );
   });
 
   it('a malformed template in a workload file names the op and the path inside it', async () => {
-    const path = file('bad-template.json', { ops: [{ op: 'findOne', query: { _id: { '#RAND_INT': [100] } } }] });
+    const path = file('bad-template.json', {
+      ops: [{ op: 'findOne', query: { _id: { '#RAND_INT': [100] } } }],
+    });
     const r = await run('--uri', DEAD_URI, '--workload-file', path);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`workload file ${path}: ops[0].query._id.#RAND_INT: expected [min, max] or [min, max, multiplier], got [100]`);
+    expect(r.stderr).toContain(
+      `workload file ${path}: ops[0].query._id.#RAND_INT: expected [min, max] or [min, max, multiplier], got [100]`,
+    );
   });
 
   it('a missing workload file is named', async () => {
@@ -67,7 +83,16 @@ describe('mongo-bench run: bad input is a clear error (exit 2) before any connec
 describe('mongo-bench run: an unreachable server', () => {
   it('a replica set fails within the server-selection timeout (exit 1) naming the host', async () => {
     const started = Date.now();
-    const r = await run('--uri', `${DEAD_URI}/?replicaSet=rs0`, '--clients', '1', '--server-selection-timeout', '700', '--out', join(tmpdir(), 'mb-never-written'));
+    const r = await run(
+      '--uri',
+      `${DEAD_URI}/?replicaSet=rs0`,
+      '--clients',
+      '1',
+      '--server-selection-timeout',
+      '700',
+      '--out',
+      join(tmpdir(), 'mb-never-written'),
+    );
     const took = Date.now() - started;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('cannot reach 127.0.0.1:1');
@@ -78,7 +103,16 @@ describe('mongo-bench run: an unreachable server', () => {
 
   it('a single host refusing connections fails at once, not after the server-selection timeout', async () => {
     const started = Date.now();
-    const r = await run('--uri', DEAD_URI, '--clients', '1', '--server-selection-timeout', '5000', '--out', join(tmpdir(), 'mb-never-written'));
+    const r = await run(
+      '--uri',
+      DEAD_URI,
+      '--clients',
+      '1',
+      '--server-selection-timeout',
+      '5000',
+      '--out',
+      join(tmpdir(), 'mb-never-written'),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('cannot reach 127.0.0.1:1');
     expect(r.stderr).toContain('ECONNREFUSED');
@@ -91,7 +125,16 @@ describe('resolveRunOptions', () => {
     const o = resolveRunOptions({ uri: 'mongodb://h' }, new Date('2026-01-02T03:04:05.678Z'));
     expect(o.workload.name).toBe('6to1');
     expect(o.clients).toEqual([1, 2, 4, 8, 16, 32, 64]);
-    expect(o).toMatchObject({ seconds: 10, warmupSeconds: 2, trials: 1, docs: 10000, docSize: 1024, batchSize: 256, load: true, serverSelectionTimeoutMS: 5000 });
+    expect(o).toMatchObject({
+      seconds: 10,
+      warmupSeconds: 2,
+      trials: 1,
+      docs: 10000,
+      docSize: 1024,
+      batchSize: 256,
+      load: true,
+      serverSelectionTimeoutMS: 5000,
+    });
     expect(o.outDir).toBe('reports/2026-01-02T03-04-05Z-6to1');
   });
 

@@ -28,32 +28,75 @@ describeNeeding('crud', 'workload set-up and --reset against the CRUD test serve
         ns: `${db}.t`,
         setup: [
           { command: { drop: 't' } },
-          { command: { createIndexes: 't', indexes: [{ key: { u: 1 }, name: 'u_1', unique: true }] } },
-          { documents: { count: 50, doc: { _id: { '#SEQ_INT': { seq_id: 0, start: 1_000_000, step: 1 } }, u: { '#SEQ_INT': { seq_id: 0, start: 1_000_000, step: 1 } } } }, batchSize: 20 },
+          {
+            command: {
+              createIndexes: 't',
+              indexes: [{ key: { u: 1 }, name: 'u_1', unique: true }],
+            },
+          },
+          {
+            documents: {
+              count: 50,
+              doc: {
+                _id: { '#SEQ_INT': { seq_id: 0, start: 1_000_000, step: 1 } },
+                u: { '#SEQ_INT': { seq_id: 0, start: 1_000_000, step: 1 } },
+              },
+            },
+            batchSize: 20,
+          },
         ],
-        ops: [{ op: 'insert', ns: `${db}.t`, doc: { _id: { '#SEQ_INT': { seq_id: 0, start: 0, step: 1, unique: true } }, u: { '#SEQ_INT': { seq_id: 1, start: 0, step: 1, unique: true } } } }],
+        ops: [
+          {
+            op: 'insert',
+            ns: `${db}.t`,
+            doc: {
+              _id: { '#SEQ_INT': { seq_id: 0, start: 0, step: 1, unique: true } },
+              u: { '#SEQ_INT': { seq_id: 1, start: 0, step: 1, unique: true } },
+            },
+          },
+        ],
       }),
     );
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
     const client = new MongoClient(crudUri());
-    await client.db(db).dropDatabase().catch(() => undefined);
+    await client
+      .db(db)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
   });
 
   // Every failure is kept as measured (--max-error-rate 100%): the second test expects the collisions.
   const run = (reset: string, clients: number[]) => {
-    const options = { ...resolveRunOptions({ uri: crudUri(), workloadFile: file, clients, seconds: 1, warmup: 0, workers: 1, reset, maxErrorRate: '100%' }), outDir: undefined };
+    const options = {
+      ...resolveRunOptions({
+        uri: crudUri(),
+        workloadFile: file,
+        clients,
+        seconds: 1,
+        warmup: 0,
+        workers: 1,
+        reset,
+        maxErrorRate: '100%',
+      }),
+      outDir: undefined,
+    };
     const events: BenchmarkEvent[] = [];
-    return runBenchmark(options, { onEvent: (e) => events.push(e) }).then((result) => ({ result, events }));
+    return runBenchmark(options, { onEvent: (e) => events.push(e) }).then((result) => ({
+      result,
+      events,
+    }));
   };
 
   it('--reset each-step: the set-up runs before every step, and no insert collides', async () => {
     const { result, events } = await run('each-step', [1, 2, 4]);
     expect(result.complete).toBe(true);
     expect(result.config.reset).toBe('each-step');
-    expect(events.filter((e) => e.type === 'setup-done').map((e) => (e as { clients: number }).clients)).toEqual([1, 2, 4]);
+    expect(
+      events.filter((e) => e.type === 'setup-done').map((e) => (e as { clients: number }).clients),
+    ).toEqual([1, 2, 4]);
     expect(events.some((e) => e.type === 'load-start')).toBe(false); // the set-up replaces the built-in loader
     for (const step of result.steps) {
       expect(step.ops.writes).toBeGreaterThan(0);
@@ -62,7 +105,7 @@ describeNeeding('crud', 'workload set-up and --reset against the CRUD test serve
     }
   }, 30_000);
 
-  it('--reset once (the default): the second step meets the first one\'s documents', async () => {
+  it("--reset once (the default): the second step meets the first one's documents", async () => {
     const { result, events } = await run('once', [1, 2]);
     expect(events.filter((e) => e.type === 'setup-done')).toHaveLength(1);
     expect(result.steps[0].ops.errors).toBe(0);

@@ -49,7 +49,9 @@ function expectHonestWindow(m: StepMeasurement): void {
   expect(overrun.reads + overrun.writes + overrun.errors).toBeGreaterThan(0);
   expect(overrun.reads + overrun.writes + overrun.errors).toBeLessThanOrEqual(CLIENTS);
   // Counted in the totals, kept out of the seconds.
-  expect(buckets.reduce((s, n) => s + n, 0) + overrun.reads + overrun.writes).toBe(m.reads + m.writes);
+  expect(buckets.reduce((s, n) => s + n, 0) + overrun.reads + overrun.writes).toBe(
+    m.reads + m.writes,
+  );
   expect(m.latency.reads.count + m.latency.writes.count).toBe(m.reads + m.writes);
   // The step lasts its window plus at most one op (and a little scheduling slack on a busy machine).
   expect(overrun.seconds).toBeGreaterThan(0);
@@ -60,14 +62,24 @@ function expectHonestWindow(m: StepMeasurement): void {
   expect(step.peakOpsPerSec.total).toBe(Math.max(...buckets));
   expect(step.overrun).toEqual(overrun);
   const late = overrun.reads + overrun.writes + overrun.errors;
-  expect(formatStepTable(step)).toContain(`after the window: ${late} op${late === 1 ? '' : 's'} in flight at its close completed within ${overrun.seconds} s`);
+  expect(formatStepTable(step)).toContain(
+    `after the window: ${late} op${late === 1 ? '' : 's'} in flight at its close completed within ${overrun.seconds} s`,
+  );
 }
 
 describe('step windows: an op outlasting the window is counted apart', () => {
   it('in this thread: 8 clients, 3 s, replies held 400 ms', async () => {
     const ends: number[] = [];
-    const ops = [...Array.from({ length: 6 }, (_, i) => slowOp(i, 'read', ends)), slowOp(6, 'write', ends)];
-    const m = await runStep(ops, new TemplateScope(), { clients: CLIENTS, seconds: SECONDS, warmupSeconds: 0, randomSeed: 1 });
+    const ops = [
+      ...Array.from({ length: 6 }, (_, i) => slowOp(i, 'read', ends)),
+      slowOp(6, 'write', ends),
+    ];
+    const m = await runStep(ops, new TemplateScope(), {
+      clients: CLIENTS,
+      seconds: SECONDS,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expectHonestWindow(m);
     // No op of the array started after the close: every op ended within one hold of it.
     expect(ends.length).toBe(m.reads + m.writes);
@@ -79,7 +91,13 @@ describe('step windows: an op outlasting the window is counted apart', () => {
   it('with --rate: no op is scheduled after the close, late completions go to the overrun', async () => {
     const ends: number[] = [];
     const ops = [slowOp(0, 'read', ends)];
-    const m = await runStep(ops, new TemplateScope(), { clients: CLIENTS, seconds: SECONDS, warmupSeconds: 0, randomSeed: 1, rate: 16 });
+    const m = await runStep(ops, new TemplateScope(), {
+      clients: CLIENTS,
+      seconds: SECONDS,
+      warmupSeconds: 0,
+      randomSeed: 1,
+      rate: 16,
+    });
     expectHonestWindow(m);
   });
 });

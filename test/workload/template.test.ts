@@ -4,7 +4,11 @@ import { compileTemplate, TemplateScope } from '../../lib/workload/language/temp
 import { Prng } from '../../lib/workload/language/prng';
 import { usageMessage } from '../support/cli';
 
-function draw(template: unknown, n: number, opts: { index?: number; seed?: number; scope?: TemplateScope } = {}): unknown[] {
+function draw(
+  template: unknown,
+  n: number,
+  opts: { index?: number; seed?: number; scope?: TemplateScope } = {},
+): unknown[] {
   const scope = opts.scope ?? new TemplateScope();
   const gen = compileTemplate(template, 'ops[0].query', scope);
   const state = scope.newClientState(opts.index ?? 0, opts.seed ?? 42);
@@ -36,10 +40,18 @@ describe('#RAND_INT', () => {
   });
 
   it('rejects malformed arguments naming the path', () => {
-    expect(usageMessage(() => draw({ '#RAND_INT': [5, 0] }, 1))).toMatch(/^ops\[0\]\.query\.#RAND_INT: expected min < max/);
-    expect(usageMessage(() => draw({ '#RAND_INT': ['a', 'b'] }, 1))).toMatch(/ops\[0\]\.query\.#RAND_INT: expected .* of integers/);
-    expect(usageMessage(() => draw({ '#RAND_INT': [1] }, 1))).toMatch(/#RAND_INT: expected \[min, max\]/);
-    expect(usageMessage(() => draw({ _id: { '#RAND_INT': 7 } }, 1))).toMatch(/^ops\[0\]\.query\._id\.#RAND_INT: /);
+    expect(usageMessage(() => draw({ '#RAND_INT': [5, 0] }, 1))).toMatch(
+      /^ops\[0\]\.query\.#RAND_INT: expected min < max/,
+    );
+    expect(usageMessage(() => draw({ '#RAND_INT': ['a', 'b'] }, 1))).toMatch(
+      /ops\[0\]\.query\.#RAND_INT: expected .* of integers/,
+    );
+    expect(usageMessage(() => draw({ '#RAND_INT': [1] }, 1))).toMatch(
+      /#RAND_INT: expected \[min, max\]/,
+    );
+    expect(usageMessage(() => draw({ _id: { '#RAND_INT': 7 } }, 1))).toMatch(
+      /^ops\[0\]\.query\._id\.#RAND_INT: /,
+    );
   });
 });
 
@@ -65,21 +77,46 @@ describe('#SEQ_INT', () => {
   });
 
   it('wraps with mod', () => {
-    expect(draw({ '#SEQ_INT': { seq_id: 6, start: 0, step: 1, mod: 3 } }, 6)).toEqual([0, 1, 2, 0, 1, 2]);
-    expect(draw({ '#SEQ_INT': { seq_id: 6, start: 0, step: -1, mod: 3 } }, 4)).toEqual([0, 2, 1, 0]);
+    expect(draw({ '#SEQ_INT': { seq_id: 6, start: 0, step: 1, mod: 3 } }, 6)).toEqual([
+      0, 1, 2, 0, 1, 2,
+    ]);
+    expect(draw({ '#SEQ_INT': { seq_id: 6, start: 0, step: -1, mod: 3 } }, 4)).toEqual([
+      0, 2, 1, 0,
+    ]);
   });
 
   it('keeps separate counters per seq_id and shares one seq_id between fields', () => {
-    const values = draw({ a: { '#SEQ_INT': { seq_id: 2, start: 0, step: 1 } }, b: { '#SEQ_INT': { seq_id: 3, start: 0, step: -1 } } }, 3);
-    expect(values).toEqual([{ a: 0, b: 0 }, { a: 1, b: -1 }, { a: 2, b: -2 }]);
-    const shared = draw([{ '#SEQ_INT': { seq_id: 9, start: 0, step: 1 } }, { '#SEQ_INT': { seq_id: 9, start: 0, step: 1 } }], 2);
-    expect(shared).toEqual([[0, 1], [2, 3]]);
+    const values = draw(
+      {
+        a: { '#SEQ_INT': { seq_id: 2, start: 0, step: 1 } },
+        b: { '#SEQ_INT': { seq_id: 3, start: 0, step: -1 } },
+      },
+      3,
+    );
+    expect(values).toEqual([
+      { a: 0, b: 0 },
+      { a: 1, b: -1 },
+      { a: 2, b: -2 },
+    ]);
+    const shared = draw(
+      [
+        { '#SEQ_INT': { seq_id: 9, start: 0, step: 1 } },
+        { '#SEQ_INT': { seq_id: 9, start: 0, step: 1 } },
+      ],
+      2,
+    );
+    expect(shared).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
   });
 
   it('unique: puts the client index in the high byte of a 64-bit integer, so clients never collide', () => {
     const seen = new Set<string>();
     for (const index of [0, 1, 9, 127]) {
-      const values = draw({ '#SEQ_INT': { seq_id: 5, start: 8, step: 1, unique: true } }, 50, { index }) as Long[];
+      const values = draw({ '#SEQ_INT': { seq_id: 5, start: 8, step: 1, unique: true } }, 50, {
+        index,
+      }) as Long[];
       expect(values[0]).toBeInstanceOf(Long);
       expect(values[0].toBigInt()).toBe((BigInt(index) << 56n) + 8n);
       for (const v of values) seen.add(v.toString());
@@ -88,9 +125,15 @@ describe('#SEQ_INT', () => {
   });
 
   it('rejects missing or bad fields naming them', () => {
-    expect(usageMessage(() => draw({ '#SEQ_INT': { seq_id: 0, start: 0 } }, 1))).toMatch(/#SEQ_INT\.step: required/);
-    expect(usageMessage(() => draw({ '#SEQ_INT': { seq_id: 0, start: 0, step: 1, mod: 'x' } }, 1))).toMatch(/#SEQ_INT\.mod: expected an integer/);
-    expect(usageMessage(() => draw({ '#SEQ_INT': { seq_id: 0, start: 0, step: 1, stpe: 1 } }, 1))).toMatch(/#SEQ_INT\.stpe: unknown field \(did you mean "step"\?\)/);
+    expect(usageMessage(() => draw({ '#SEQ_INT': { seq_id: 0, start: 0 } }, 1))).toMatch(
+      /#SEQ_INT\.step: required/,
+    );
+    expect(
+      usageMessage(() => draw({ '#SEQ_INT': { seq_id: 0, start: 0, step: 1, mod: 'x' } }, 1)),
+    ).toMatch(/#SEQ_INT\.mod: expected an integer/);
+    expect(
+      usageMessage(() => draw({ '#SEQ_INT': { seq_id: 0, start: 0, step: 1, stpe: 1 } }, 1)),
+    ).toMatch(/#SEQ_INT\.stpe: unknown field \(did you mean "step"\?\)/);
   });
 });
 
@@ -99,14 +142,21 @@ describe('other operators', () => {
     const values = draw({ '#RAND_STRING': [37] }, 20) as string[];
     expect(values.every((s) => s.length === 37 && /^[A-Za-z0-9+/]+$/.test(s))).toBe(true);
     expect(new Set(values).size).toBe(20);
-    expect(usageMessage(() => draw({ '#RAND_STRING': [0] }, 1))).toMatch(/#RAND_STRING: expected \[length\]/);
+    expect(usageMessage(() => draw({ '#RAND_STRING': [0] }, 1))).toMatch(
+      /#RAND_STRING: expected \[length\]/,
+    );
   });
 
   it('#CONCAT joins strings, numbers and generated values', () => {
     expect(draw({ '#CONCAT': ['F', 1, 'racing'] }, 1)).toEqual(['F1racing']);
-    const [v] = draw({ '#CONCAT': [{ '#RAND_INT': [0, 5] }, ' hello world ', { '#RAND_STRING': [5] }] }, 1) as string[];
+    const [v] = draw(
+      { '#CONCAT': [{ '#RAND_INT': [0, 5] }, ' hello world ', { '#RAND_STRING': [5] }] },
+      1,
+    ) as string[];
     expect(v).toHaveLength(19);
-    expect(usageMessage(() => draw({ '#CONCAT': ['only'] }, 1))).toMatch(/#CONCAT: expected an array of at least two/);
+    expect(usageMessage(() => draw({ '#CONCAT': ['only'] }, 1))).toMatch(
+      /#CONCAT: expected an array of at least two/,
+    );
   });
 
   it('#OID makes a new ObjectId each time; #CUR_DATE adds its offset to now', () => {
@@ -127,16 +177,18 @@ describe('other operators', () => {
     const state = scope.newClientState(0, 1);
     state.vars[slot] = 17;
     expect(gen(state)).toEqual({ _id: 17 });
-    expect(usageMessage(() => compileTemplate({ '#VARIABLE': 'counter' }, 'ops[1].query._id', scope))).toBe(
-      'ops[1].query._id.#VARIABLE: variable "counter" is not set by an earlier "let" op',
-    );
+    expect(
+      usageMessage(() => compileTemplate({ '#VARIABLE': 'counter' }, 'ops[1].query._id', scope)),
+    ).toBe('ops[1].query._id.#VARIABLE: variable "counter" is not set by an earlier "let" op');
   });
 
   it('an unknown operator is named with a suggestion; an operator must be alone in its object', () => {
     expect(usageMessage(() => draw({ _id: { '#RAND_INTT': [0, 1] } }, 1))).toBe(
       'ops[0].query._id.#RAND_INTT: unknown template operator (did you mean "#RAND_INT"?)',
     );
-    expect(usageMessage(() => draw({ _id: { '#RAND_INT': [0, 1], x: 1 } }, 1))).toMatch(/must be the only key of its object \(found "#RAND_INT", "x"; benchRun would evaluate only the first key, "#RAND_INT", and drop the others\)/);
+    expect(usageMessage(() => draw({ _id: { '#RAND_INT': [0, 1], x: 1 } }, 1))).toMatch(
+      /must be the only key of its object \(found "#RAND_INT", "x"; benchRun would evaluate only the first key, "#RAND_INT", and drop the others\)/,
+    );
   });
 });
 

@@ -9,8 +9,20 @@ import { usageMessage } from '../support/cli';
 
 const soon = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function weightedOp(index: number, weight: number, opClass: 'read' | 'write'): BoundOp & { calls: number } {
-  const op = { index, type: opClass === 'read' ? 'find' : 'update', opClass, delayMs: 0, weight, calls: 0, run: () => (op.calls++, soon()) } as BoundOp & { calls: number };
+function weightedOp(
+  index: number,
+  weight: number,
+  opClass: 'read' | 'write',
+): BoundOp & { calls: number } {
+  const op = {
+    index,
+    type: opClass === 'read' ? 'find' : 'update',
+    opClass,
+    delayMs: 0,
+    weight,
+    calls: 0,
+    run: () => (op.calls++, soon()),
+  } as BoundOp & { calls: number };
   return op;
 }
 
@@ -27,24 +39,53 @@ describe('op weights in the op spec', () => {
   });
 
   it('refuses a workload where only some ops are weighted, a weight <= 0, and a weight on let', () => {
-    expect(usageMessage(() => parseOps([{ op: 'find', weight: 2 }, { op: 'insert', doc: {} }], { defaultNs: 'db.c' }))).toBe(
+    expect(
+      usageMessage(() =>
+        parseOps(
+          [
+            { op: 'find', weight: 2 },
+            { op: 'insert', doc: {} },
+          ],
+          { defaultNs: 'db.c' },
+        ),
+      ),
+    ).toBe(
       'ops[1].weight: required: ops[0] has a weight, so the ops are drawn by weight and every op needs one',
     );
-    expect(usageMessage(() => parseOps([{ op: 'find', weight: 0 }], { defaultNs: 'db.c' }))).toMatch(/^ops\[0\]\.weight: expected a number > 0/);
-    expect(usageMessage(() => parseOps([{ op: 'find', weight: 'lots' }], { defaultNs: 'db.c' }))).toMatch(/^ops\[0\]\.weight: expected a number > 0/);
-    expect(usageMessage(() => parseOps([{ op: 'let', target: 'x', value: 1, weight: 1 }], { defaultNs: 'db.c' }))).toMatch(/^ops\[0\]\.weight: not valid for op "let"/);
+    expect(
+      usageMessage(() => parseOps([{ op: 'find', weight: 0 }], { defaultNs: 'db.c' })),
+    ).toMatch(/^ops\[0\]\.weight: expected a number > 0/);
+    expect(
+      usageMessage(() => parseOps([{ op: 'find', weight: 'lots' }], { defaultNs: 'db.c' })),
+    ).toMatch(/^ops\[0\]\.weight: expected a number > 0/);
+    expect(
+      usageMessage(() =>
+        parseOps([{ op: 'let', target: 'x', value: 1, weight: 1 }], { defaultNs: 'db.c' }),
+      ),
+    ).toMatch(/^ops\[0\]\.weight: not valid for op "let"/);
   });
 
   it('is left out of the legacy benchRun script, with a warning that benchRun runs the ops in order', () => {
     const script = renderLegacyBenchRunScript({
-      workload: { name: 'w', ops: [{ op: 'find', query: {}, weight: 9 }, { op: 'insert', doc: {}, weight: 1 }] },
+      workload: {
+        name: 'w',
+        ops: [
+          { op: 'find', query: {}, weight: 9 },
+          { op: 'insert', doc: {}, weight: 1 },
+        ],
+      },
       ns: 'db.c',
       clients: [1],
       seconds: 1,
     });
     expect(script).not.toMatch(/weight"?\s*:/);
     expect(script).toContain('benchRun has no op weights');
-    const skewed = renderLegacyBenchRunScript({ workload: { name: 'z', ops: [{ op: 'findOne', query: { _id: { '#ZIPF': [0, 100] } } }] }, ns: 'db.c', clients: [1], seconds: 1 });
+    const skewed = renderLegacyBenchRunScript({
+      workload: { name: 'z', ops: [{ op: 'findOne', query: { _id: { '#ZIPF': [0, 100] } } }] },
+      ns: 'db.c',
+      clients: [1],
+      seconds: 1,
+    });
     expect(skewed).toContain("#ZIPF are mongo-bench's template operators, not benchRun's");
   });
 });
@@ -61,7 +102,9 @@ describe('weightedOpPicker', () => {
     const n = 200_000;
     for (let i = 0; i < n; i++) counts[pick()]++;
     const total = weights.reduce((s, w) => s + w, 0);
-    weights.forEach((w, i) => expect(Math.abs((counts[i] / n) * 100 - (w / total) * 100)).toBeLessThan(0.5));
+    weights.forEach((w, i) =>
+      expect(Math.abs((counts[i] / n) * 100 - (w / total) * 100)).toBeLessThan(0.5),
+    );
   });
 
   it('repeats with the same seed and differs with another', () => {
@@ -77,7 +120,12 @@ describe('weightedOpPicker', () => {
 describe('runStep with a weighted workload', () => {
   it('draws ops by weight and reports the mix it ran per op', async () => {
     const ops = [weightedOp(0, 70, 'read'), weightedOp(1, 20, 'read'), weightedOp(2, 10, 'write')];
-    const m = await runStep(ops, new TemplateScope(), { clients: 4, seconds: 1, warmupSeconds: 0, randomSeed: 5 });
+    const m = await runStep(ops, new TemplateScope(), {
+      clients: 4,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 5,
+    });
     const counts = m.opCounts!;
     expect(counts).toHaveLength(3);
     const total = counts.reduce((s, n) => s + n, 0);
@@ -85,13 +133,20 @@ describe('runStep with a weighted workload', () => {
     expect(total).toBeGreaterThan(2000);
     // Each count is what the op itself was called (no warm-up, so every call was measured).
     expect(counts).toEqual(ops.map((op) => op.calls));
-    [70, 20, 10].forEach((share, i) => expect(Math.abs((counts[i] / total) * 100 - share)).toBeLessThan(3));
+    [70, 20, 10].forEach((share, i) =>
+      expect(Math.abs((counts[i] / total) * 100 - share)).toBeLessThan(3),
+    );
     expect(m.writes).toBe(counts[2]);
   });
 
   it('leaves opCounts out for ops run in order', async () => {
     const op = { index: 0, type: 'find', opClass: 'read', delayMs: 0, run: soon } as BoundOp;
-    const m = await runStep([op], new TemplateScope(), { clients: 1, seconds: 1, warmupSeconds: 0, randomSeed: 1 });
+    const m = await runStep([op], new TemplateScope(), {
+      clients: 1,
+      seconds: 1,
+      warmupSeconds: 0,
+      randomSeed: 1,
+    });
     expect(m.opCounts).toBeUndefined();
   });
 });

@@ -38,7 +38,8 @@ function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {
   };
 }
 
-const sumSeries = (step: StepResult, key: 'reads' | 'writes' | 'errors') => step.perSecond.reduce((s, p) => s + p[key], 0);
+const sumSeries = (step: StepResult, key: 'reads' | 'writes' | 'errors') =>
+  step.perSecond.reduce((s, p) => s + p[key], 0);
 
 describeNeeding('crud', 'worker threads against the CRUD test server', () => {
   let client: MongoClient;
@@ -54,45 +55,75 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it.each([1, 4])('--workers %i: counts match the server, 6:1 within one pass per client, series and histograms add up', async (workers) => {
-    const db = uniqueDbName(`workers_${workers}`);
-    const result = await runBenchmark(options({ ns: `${db}.docs`, workers }));
-    try {
-      expect(result.complete).toBe(true);
-      const [step] = result.steps;
-      expect(step.status).toBe('ok');
-      expect(step.client?.workers).toBe(workers);
-      expect(step.client?.eventLoopUtilization).toHaveLength(workers);
-      expect(step.ops.errors).toBe(0);
-      expect(step.ops.writes).toBeGreaterThan(10);
-      // No client starts an op after the close (as benchRun): each is short of its pass's write by at
-      // most six reads, whatever thread ran it.
-      expect(step.ops.reads - 6 * step.ops.writes).toBeGreaterThanOrEqual(0);
-      expect(step.ops.reads - 6 * step.ops.writes).toBeLessThanOrEqual(6 * 4);
-      const [{ total }] = await client.db(db).collection('docs').aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
-      expect(total).toBe(step.ops.writes);
-      // Ops completing after the close are in the overrun, not in a window second.
-      expect(sumSeries(step, 'reads') + (step.overrun?.reads ?? 0)).toBe(step.ops.reads);
-      expect(sumSeries(step, 'writes') + (step.overrun?.writes ?? 0)).toBe(step.ops.writes);
-      expect(step.overrun?.seconds).toBeLessThan(1);
-      expect(step.latencyMicros.reads.count).toBe(step.ops.reads);
-      expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);
-      expect(step.latencyByOpMicros?.update.count).toBe(step.ops.writes);
-      expect(step.perSecond.map((p) => p.t)).toEqual([0, 1]);
-    } finally {
-      await client.db(db).dropDatabase();
-    }
-  });
+  it.each([1, 4])(
+    '--workers %i: counts match the server, 6:1 within one pass per client, series and histograms add up',
+    async (workers) => {
+      const db = uniqueDbName(`workers_${workers}`);
+      const result = await runBenchmark(options({ ns: `${db}.docs`, workers }));
+      try {
+        expect(result.complete).toBe(true);
+        const [step] = result.steps;
+        expect(step.status).toBe('ok');
+        expect(step.client?.workers).toBe(workers);
+        expect(step.client?.eventLoopUtilization).toHaveLength(workers);
+        expect(step.ops.errors).toBe(0);
+        expect(step.ops.writes).toBeGreaterThan(10);
+        // No client starts an op after the close (as benchRun): each is short of its pass's write by at
+        // most six reads, whatever thread ran it.
+        expect(step.ops.reads - 6 * step.ops.writes).toBeGreaterThanOrEqual(0);
+        expect(step.ops.reads - 6 * step.ops.writes).toBeLessThanOrEqual(6 * 4);
+        const [{ total }] = await client
+          .db(db)
+          .collection('docs')
+          .aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }])
+          .toArray();
+        expect(total).toBe(step.ops.writes);
+        // Ops completing after the close are in the overrun, not in a window second.
+        expect(sumSeries(step, 'reads') + (step.overrun?.reads ?? 0)).toBe(step.ops.reads);
+        expect(sumSeries(step, 'writes') + (step.overrun?.writes ?? 0)).toBe(step.ops.writes);
+        expect(step.overrun?.seconds).toBeLessThan(1);
+        expect(step.latencyMicros.reads.count).toBe(step.ops.reads);
+        expect(step.latencyByOpMicros?.findOne.count).toBe(step.ops.reads);
+        expect(step.latencyByOpMicros?.update.count).toBe(step.ops.writes);
+        expect(step.perSecond.map((p) => p.t)).toEqual([0, 1]);
+      } finally {
+        await client.db(db).dropDatabase();
+      }
+    },
+  );
 
   it('client i draws the same values (seed + i) with 1 or 4 workers', async () => {
     // Each client inserts (its own sequence number, a value from its random generator, its index).
     const draws = async (workers: number) => {
       const db = uniqueDbName(`seeds_${workers}`);
       const ns = `${db}.draws`;
-      const ops = [{ op: 'insert', ns, doc: { seq: { '#SEQ_INT': { seq_id: 0, start: 0, step: 1 } }, r: { '#RAND_INT': [0, 1_000_000_000] }, t: { '#RAND_INT_PLUS_THREAD': [0, 1] } } }];
-      const result = await runBenchmark(options({ ns: `${db}.docs`, load: false, workload: { name: 'draws', ops }, clients: [4], seconds: 1, workers }));
+      const ops = [
+        {
+          op: 'insert',
+          ns,
+          doc: {
+            seq: { '#SEQ_INT': { seq_id: 0, start: 0, step: 1 } },
+            r: { '#RAND_INT': [0, 1_000_000_000] },
+            t: { '#RAND_INT_PLUS_THREAD': [0, 1] },
+          },
+        },
+      ];
+      const result = await runBenchmark(
+        options({
+          ns: `${db}.docs`,
+          load: false,
+          workload: { name: 'draws', ops },
+          clients: [4],
+          seconds: 1,
+          workers,
+        }),
+      );
       expect(result.steps[0].client?.workers).toBe(workers);
-      const docs = await client.db(db).collection('draws').find({}, { projection: { _id: 0 } }).toArray();
+      const docs = await client
+        .db(db)
+        .collection('draws')
+        .find({}, { projection: { _id: 0 } })
+        .toArray();
       await client.db(db).dropDatabase();
       const byClient = new Map<number, Map<number, number>>();
       for (const d of docs) {
@@ -124,11 +155,35 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     const ns = `${db}.docs`;
     // A `let` draws a long random string on the client (never sent): the event loop stays busy. Four
     // clients per worker: the loop idles only while all four wait for a reply at once.
-    const heavy = [{ op: 'let', target: 'x', value: { '#RAND_STRING': [1_000_000] } }, { op: 'findOne', ns, query: { _id: 1 } }];
+    const heavy = [
+      { op: 'let', target: 'x', value: { '#RAND_STRING': [1_000_000] } },
+      { op: 'findOne', ns, query: { _id: 1 } },
+    ];
     // One findOne, then 200 ms of waiting: the loop is idle nearly all the time.
     const idle = [{ op: 'findOne', ns, query: { _id: 1 }, delay: 200 }];
-    const bound = await runBenchmark(options({ ns, docs: 10, workload: { name: 'heavy', ops: heavy }, clients: [8], seconds: 2, workers: 2, label: 'heavy' }));
-    const calm = await runBenchmark(options({ ns, docs: 10, load: false, workload: { name: 'idle', ops: idle }, clients: [2], seconds: 2, workers: 1, label: 'idle' }));
+    const bound = await runBenchmark(
+      options({
+        ns,
+        docs: 10,
+        workload: { name: 'heavy', ops: heavy },
+        clients: [8],
+        seconds: 2,
+        workers: 2,
+        label: 'heavy',
+      }),
+    );
+    const calm = await runBenchmark(
+      options({
+        ns,
+        docs: 10,
+        load: false,
+        workload: { name: 'idle', ops: idle },
+        clients: [2],
+        seconds: 2,
+        workers: 1,
+        label: 'idle',
+      }),
+    );
     await client.db(db).dropDatabase();
 
     const [b] = bound.steps;
@@ -150,12 +205,16 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     expect(csv[1].split(',')[column]).toBe('true');
     const charts = buildCharts([bound]);
     expect(charts.length).toBeGreaterThan(3);
-    for (const chart of charts) expect(chart.warnings.join(' ')).toContain('CLIENT-BOUND at 8 clients: mongo-bench was the bottleneck here');
+    for (const chart of charts)
+      expect(chart.warnings.join(' ')).toContain(
+        'CLIENT-BOUND at 8 clients: mongo-bench was the bottleneck here',
+      );
 
     const calmSummary = join(outDir, 'calm');
     await writeReport([calm], calmSummary);
     expect(readFileSync(join(calmSummary, 'summary.md'), 'utf8')).not.toContain('CLIENT-BOUND');
-    for (const chart of buildCharts([calm])) expect(chart.warnings.join(' ')).not.toContain('CLIENT-BOUND');
+    for (const chart of buildCharts([calm]))
+      expect(chart.warnings.join(' ')).not.toContain('CLIENT-BOUND');
   });
 
   it('an abort mid-step with workers writes the partial result and leaves no worker thread', async () => {
@@ -163,15 +222,23 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     const controller = new AbortController();
     let threadsDuringStep = 0;
     const dir = join(outDir, 'abort');
-    const result = await runBenchmark(options({ ns: `${db}.docs`, clients: [4], seconds: 30, workers: 2, outDir: dir }), {
-      signal: controller.signal,
-      onEvent: (e) => {
-        if (e.type === 'tick' && e.tick.phase === 'measure' && e.tick.second >= 1 && !controller.signal.aborted) {
-          threadsDuringStep = liveWorkerThreads();
-          controller.abort('SIGINT');
-        }
+    const result = await runBenchmark(
+      options({ ns: `${db}.docs`, clients: [4], seconds: 30, workers: 2, outDir: dir }),
+      {
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (
+            e.type === 'tick' &&
+            e.tick.phase === 'measure' &&
+            e.tick.second >= 1 &&
+            !controller.signal.aborted
+          ) {
+            threadsDuringStep = liveWorkerThreads();
+            controller.abort('SIGINT');
+          }
+        },
       },
-    });
+    );
     try {
       expect(threadsDuringStep).toBe(2);
       expect(liveWorkerThreads()).toBe(0);
@@ -182,7 +249,11 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
       const [step] = saved.steps;
       expect(step.status).toBe('interrupted');
       expect(step.ops.writes).toBeGreaterThan(0);
-      const [{ total }] = await client.db(db).collection('docs').aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }]).toArray();
+      const [{ total }] = await client
+        .db(db)
+        .collection('docs')
+        .aggregate<{ total: number }>([{ $group: { _id: null, total: { $sum: '$counter' } } }])
+        .toArray();
       expect(total).toBe(step.ops.writes);
       expect(step.elapsedSeconds).toBeLessThan(29);
     } finally {
@@ -193,10 +264,18 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
   it('runParallelStep runs from a URI and the op specs alone, and merges ticks', async () => {
     const db = uniqueDbName('parallel_step');
     const ns = `${db}.docs`;
-    await client.db(db).collection('docs').insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, counter: 0 }) as never));
+    await client
+      .db(db)
+      .collection('docs')
+      .insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, counter: 0 }) as never));
     const ticks: number[] = [];
     const m = await runParallelStep(
-      { uri: crudUri(), workload: { ops: presetOps('6to1', { ns, docs: 20, docSize: 64 }), ns }, plan: { clients: 3, seconds: 2, warmupSeconds: 0, randomSeed: 5 }, workers: 3 },
+      {
+        uri: crudUri(),
+        workload: { ops: presetOps('6to1', { ns, docs: 20, docSize: 64 }), ns },
+        plan: { clients: 3, seconds: 2, warmupSeconds: 0, randomSeed: 5 },
+        workers: 3,
+      },
       { onTick: (t) => ticks.push(t.measured.reads + t.measured.writes) },
     );
     try {
@@ -215,7 +294,13 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
 
   it('a server that cannot be reached fails the step with a message, and no worker is left', async () => {
     await expect(
-      runParallelStep({ uri: 'mongodb://127.0.0.1:1', serverSelectionTimeoutMS: 500, workload: { ops: [{ op: 'findOne', query: {} }], ns: 'x.y' }, plan: { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1 }, workers: 2 }),
+      runParallelStep({
+        uri: 'mongodb://127.0.0.1:1',
+        serverSelectionTimeoutMS: 500,
+        workload: { ops: [{ op: 'findOne', query: {} }], ns: 'x.y' },
+        plan: { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1 },
+        workers: 2,
+      }),
     ).rejects.toThrow(/worker \d: .*(ECONNREFUSED|Server selection)/i);
     expect(liveWorkerThreads()).toBe(0);
   });

@@ -15,7 +15,8 @@ const describeJava = existsSync(JAVA_SERVER_JAR) ? describe : describe.skip;
 describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLed)', () => {
   let server: JavaServer | undefined;
   afterAll(() => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    if (server && server.child.exitCode === null && server.child.signalCode === null)
+      server.child.kill('SIGKILL');
   });
 
   it('the step comes back with lostServer, its errors counted per second beside what succeeded, and no worker left', async () => {
@@ -23,7 +24,13 @@ describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLe
     const ns = 'gone.docs';
     let killed = false;
     const m = await runParallelStep(
-      { uri: server.uri, serverSelectionTimeoutMS: 1000, workload: { ops: [{ op: 'findOne', ns, query: { _id: 1 } }], ns }, plan: { clients: 4, seconds: 3, warmupSeconds: 0, randomSeed: 1 }, workers: 2 },
+      {
+        uri: server.uri,
+        serverSelectionTimeoutMS: 1000,
+        workload: { ops: [{ op: 'findOne', ns, query: { _id: 1 } }], ns },
+        plan: { clients: 4, seconds: 3, warmupSeconds: 0, randomSeed: 1 },
+        workers: 2,
+      },
       {
         onTick: (t) => {
           if (!killed && t.phase === 'measure') {
@@ -34,7 +41,9 @@ describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLe
       },
     );
     expect(killed).toBe(true);
-    expect(m.lostServer).toMatch(/MongoNetworkError|MongoServerSelectionError|MongoPoolClearedError/);
+    expect(m.lostServer).toMatch(
+      /MongoNetworkError|MongoServerSelectionError|MongoPoolClearedError/,
+    );
     expect(m.reads).toBeGreaterThan(0);
     expect(m.errors).toBeGreaterThan(0);
     // Errors of ops in flight at the window's close are in the overrun part, not in a second (issue 22).
@@ -50,7 +59,10 @@ describe('workers: a stuck operation cannot hold the step', () => {
   beforeAll(async () => {
     recording = await startRecordingServer();
     // Every find (findOne) is held 3 s before the server sees it: far beyond the op timeout.
-    proxy = await startStallProxy({ host: '127.0.0.1', port: recording.port }, { command: 'find', delayMs: 3000 });
+    proxy = await startStallProxy(
+      { host: '127.0.0.1', port: recording.port },
+      { command: 'find', delayMs: 3000 },
+    );
   });
   afterAll(async () => {
     await proxy.stop();

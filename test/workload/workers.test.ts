@@ -2,9 +2,18 @@
 import { LatencyRecorder } from '../../lib/metrics/latency';
 import { decodeMeasurement, encodeMeasurement } from '../../lib/metrics/measurement-codec';
 import { StepMeasurement } from '../../lib/metrics/measurement';
-import { mergeConcurrentMeasurements, mergeErrorTallies } from '../../lib/metrics/merge-measurements';
+import {
+  mergeConcurrentMeasurements,
+  mergeErrorTallies,
+} from '../../lib/metrics/merge-measurements';
 import { summarizeStep } from '../../lib/workload/engine/op-figures';
-import { ClientLoad, isClientBound, mergeClientLoads, sweepAdvice, workersNeeded } from '../../lib/metrics/client-load';
+import {
+  ClientLoad,
+  isClientBound,
+  mergeClientLoads,
+  sweepAdvice,
+  workersNeeded,
+} from '../../lib/metrics/client-load';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { autoWorkers, splitClients, workersForStep } from '../../lib/workload/engine/parallel-step';
 import { TickMerger } from '../../lib/workload/engine/worker-ticks';
@@ -28,7 +37,11 @@ function measurement(part: Partial<StepMeasurement> & { readMicros: number[] }):
     reads: part.readMicros.length,
     writes: 0,
     errors: 0,
-    latency: { reads, writes: new LatencyRecorder(), byOp: new Map([['findOne', recorder(part.readMicros)]]) },
+    latency: {
+      reads,
+      writes: new LatencyRecorder(),
+      byOp: new Map([['findOne', recorder(part.readMicros)]]),
+    },
     perSecond: { reads: [0, 0, 0], writes: [0, 0, 0], errors: [0, 0, 0] },
     errorTallies: [],
     ...part,
@@ -37,10 +50,18 @@ function measurement(part: Partial<StepMeasurement> & { readMicros: number[] }):
 
 describe('merging the measurements of several workers', () => {
   // Worker A: 900 fast reads (100 µs); worker B: 100 slow ones (10 ms).
-  const fast = measurement({ readMicros: Array<number>(900).fill(100), perSecond: { reads: [300, 300, 300], writes: [0, 0, 0], errors: [0, 1, 0] }, elapsedSeconds: 3.01 });
-  const slow = measurement({ readMicros: Array<number>(100).fill(10_000), perSecond: { reads: [40, 30, 30], writes: [0, 0, 0], errors: [2, 0, 0] }, elapsedSeconds: 3.2 });
+  const fast = measurement({
+    readMicros: Array<number>(900).fill(100),
+    perSecond: { reads: [300, 300, 300], writes: [0, 0, 0], errors: [0, 1, 0] },
+    elapsedSeconds: 3.01,
+  });
+  const slow = measurement({
+    readMicros: Array<number>(100).fill(10_000),
+    perSecond: { reads: [40, 30, 30], writes: [0, 0, 0], errors: [2, 0, 0] },
+    elapsedSeconds: 3.2,
+  });
 
-  it('takes percentiles from the merged histogram, not the average of the workers\' percentiles', () => {
+  it("takes percentiles from the merged histogram, not the average of the workers' percentiles", () => {
     const merged = mergeConcurrentMeasurements([fast, slow]);
     const p50s = [fast, slow].map((m) => m.latency.reads.summary().p50);
     const averagedP50 = (p50s[0] + p50s[1]) / 2; // 5,050 µs: what averaging would wrongly report
@@ -63,7 +84,13 @@ describe('merging the measurements of several workers', () => {
   });
 
   it('an interrupted worker with fewer buckets: the merge is as long as the longest, and interrupted', () => {
-    const cut = measurement({ readMicros: [200], interrupted: true, perSecond: { reads: [1], writes: [0], errors: [0] }, elapsedSeconds: 0.5, lostServer: 'MongoNetworkError: gone' });
+    const cut = measurement({
+      readMicros: [200],
+      interrupted: true,
+      perSecond: { reads: [1], writes: [0], errors: [0] },
+      elapsedSeconds: 0.5,
+      lostServer: 'MongoNetworkError: gone',
+    });
     const merged = mergeConcurrentMeasurements([fast, cut]);
     expect(merged.perSecond.reads).toEqual([301, 300, 300]);
     expect(merged.interrupted).toBe(true);
@@ -72,12 +99,19 @@ describe('merging the measurements of several workers', () => {
 
   it('adds error tallies by kind, keeping the first example, and folds past 20 kinds', () => {
     const a = [{ error: 'DuplicateKey (11000)', count: 2, example: 'E11000 a' }];
-    const b = [{ error: 'DuplicateKey (11000)', count: 3, example: 'E11000 b' }, { error: 'MongoNetworkTimeoutError', count: 1, example: 't' }];
+    const b = [
+      { error: 'DuplicateKey (11000)', count: 3, example: 'E11000 b' },
+      { error: 'MongoNetworkTimeoutError', count: 1, example: 't' },
+    ];
     expect(mergeErrorTallies([a, b])).toEqual([
       { error: 'DuplicateKey (11000)', count: 5, example: 'E11000 a' },
       { error: 'MongoNetworkTimeoutError', count: 1, example: 't' },
     ]);
-    const many = Array.from({ length: 25 }, (_, i) => ({ error: `kind ${i}`, count: 1, example: '' }));
+    const many = Array.from({ length: 25 }, (_, i) => ({
+      error: `kind ${i}`,
+      count: 1,
+      example: '',
+    }));
     const folded = mergeErrorTallies([many]);
     expect(folded).toHaveLength(21);
     expect(folded.reduce((s, t) => s + t.count, 0)).toBe(25);
@@ -86,15 +120,26 @@ describe('merging the measurements of several workers', () => {
   it('a measurement survives the trip to the parent: histogram counts exact', () => {
     const back = decodeMeasurement(structuredClone(encodeMeasurement(slow)));
     expect(back.latency.reads.summary()).toEqual(slow.latency.reads.summary());
-    expect(back.latency.byOp.get('findOne')?.summary()).toEqual(slow.latency.byOp.get('findOne')?.summary());
+    expect(back.latency.byOp.get('findOne')?.summary()).toEqual(
+      slow.latency.byOp.get('findOne')?.summary(),
+    );
     expect(back.perSecond).toEqual(slow.perSecond);
   });
 });
 
 describe('client slices and worker counts', () => {
   it('splits clients into contiguous, even slices covering every client once', () => {
-    expect(splitClients(10, 4)).toEqual([{ first: 0, count: 2 }, { first: 2, count: 3 }, { first: 5, count: 2 }, { first: 7, count: 3 }]);
-    expect(splitClients(3, 3)).toEqual([{ first: 0, count: 1 }, { first: 1, count: 1 }, { first: 2, count: 1 }]);
+    expect(splitClients(10, 4)).toEqual([
+      { first: 0, count: 2 },
+      { first: 2, count: 3 },
+      { first: 5, count: 2 },
+      { first: 7, count: 3 },
+    ]);
+    expect(splitClients(3, 3)).toEqual([
+      { first: 0, count: 1 },
+      { first: 1, count: 1 },
+      { first: 2, count: 1 },
+    ]);
     expect(splitClients(1, 1)).toEqual([{ first: 0, count: 1 }]);
   });
 
@@ -113,7 +158,9 @@ describe('the workload crossing to a worker', () => {
   it('keeps BSON values (ObjectId, dates) and numbers as a workload file gives them', () => {
     const id = new ObjectId();
     const ops = [{ op: 'findOne', query: { _id: id, at: new Date(5), n: 3, f: 1.5 } }];
-    const back = decodeStepWorkload(structuredClone(encodeStepWorkload({ ops, ns: 'a.b', writeConcern: { w: 1 } })));
+    const back = decodeStepWorkload(
+      structuredClone(encodeStepWorkload({ ops, ns: 'a.b', writeConcern: { w: 1 } })),
+    );
     const query = (back.ops[0] as { query: Record<string, unknown> }).query;
     expect(query._id).toBeInstanceOf(ObjectId);
     expect(String(query._id)).toBe(String(id));
@@ -125,7 +172,14 @@ describe('the workload crossing to a worker', () => {
 });
 
 describe('merging ticks', () => {
-  const tick = (reads: number, measured: number): TickEvent => ({ phase: 'measure', second: 0, reads, writes: 0, errors: 0, measured: { reads: measured, writes: 0, errors: 0 } });
+  const tick = (reads: number, measured: number): TickEvent => ({
+    phase: 'measure',
+    second: 0,
+    reads,
+    writes: 0,
+    errors: 0,
+    measured: { reads: measured, writes: 0, errors: 0 },
+  });
 
   it('emits tick n once every running worker sent its n-th, with the sums', () => {
     const out: TickEvent[] = [];
@@ -157,15 +211,22 @@ describe('merging ticks', () => {
 });
 
 describe('saturation', () => {
-  const load = (elu: number[]): ClientLoad => ({ workers: elu.length, eventLoopUtilization: elu, cpuPercent: 150, cores: 2 });
+  const load = (elu: number[]): ClientLoad => ({
+    workers: elu.length,
+    eventLoopUtilization: elu,
+    cpuPercent: 150,
+    cores: 2,
+  });
 
-  it('a step is client-bound when any worker\'s loop was busier than 90%', () => {
+  it("a step is client-bound when any worker's loop was busier than 90%", () => {
     expect(isClientBound(load([0.5, 0.95]))).toBe(true);
     expect(isClientBound(load([0.9, 0.2]))).toBe(false);
   });
 
   it('several trials: per worker the busiest trial', () => {
-    expect(mergeClientLoads([load([0.5, 0.2]), load([0.3, 0.95])])?.eventLoopUtilization).toEqual([0.5, 0.95]);
+    expect(mergeClientLoads([load([0.5, 0.2]), load([0.3, 0.95])])?.eventLoopUtilization).toEqual([
+      0.5, 0.95,
+    ]);
     expect(mergeClientLoads([])).toBeUndefined();
   });
 
@@ -180,8 +241,12 @@ describe('saturation', () => {
     const step = summarizeStep([m]);
     expect(step.clientBound).toBe(true);
     expect(step.client?.eventLoopUtilization).toEqual([0.97]);
-    expect(formatStepTable(step)).toContain('CLIENT-BOUND: mongo-bench was the bottleneck here: these figures measure the load generator; use more workers or more machines');
-    expect(sweepAdvice([step])).toMatch(/bottleneck at 8 clients\. Estimate: about 2 worker threads \(--workers 2\) on 3 cores.*lower bound\. This machine has 2 cores/);
+    expect(formatStepTable(step)).toContain(
+      'CLIENT-BOUND: mongo-bench was the bottleneck here: these figures measure the load generator; use more workers or more machines',
+    );
+    expect(sweepAdvice([step])).toMatch(
+      /bottleneck at 8 clients\. Estimate: about 2 worker threads \(--workers 2\) on 3 cores.*lower bound\. This machine has 2 cores/,
+    );
 
     const calm = summarizeStep([measurement({ readMicros: [100], client: load([0.4]) })]);
     expect(calm.clientBound).toBe(false);

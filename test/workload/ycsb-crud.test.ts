@@ -16,7 +16,9 @@ type Ran = (typeof WORKLOADS)[number];
 describeNeeding('crud', "YCSB's core workloads against the CRUD test server", () => {
   let client: MongoClient;
   let outDir: string;
-  const dbs = Object.fromEntries(WORKLOADS.map((name) => [name, uniqueDbName(name.replace('-', '_'))])) as Record<Ran, string>;
+  const dbs = Object.fromEntries(
+    WORKLOADS.map((name) => [name, uniqueDbName(name.replace('-', '_'))]),
+  ) as Record<Ran, string>;
   const results = {} as Record<Ran, ResultDocument>;
   const loadedKeys = Array.from({ length: RECORDS }, (_, k) => ycsbKeyName(k));
 
@@ -26,7 +28,18 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
     // The four runs at once, each in its own database: the shares and counts asserted do not depend on speed.
     await Promise.all(
       WORKLOADS.map(async (workload) => {
-        const options = { uri: crudUri(), workload, ns: `${dbs[workload]}.usertable`, docs: RECORDS, clients: [4], seconds: workload === 'ycsb-a' || workload === 'ycsb-f' ? 2 : 1, warmup: 0, seed: 11, out: join(outDir, workload), serverStats: false };
+        const options = {
+          uri: crudUri(),
+          workload,
+          ns: `${dbs[workload]}.usertable`,
+          docs: RECORDS,
+          clients: [4],
+          seconds: workload === 'ycsb-a' || workload === 'ycsb-f' ? 2 : 1,
+          warmup: 0,
+          seed: 11,
+          out: join(outDir, workload),
+          serverStats: false,
+        };
         results[workload] = await runBenchmark(resolveRunOptions(options));
       }),
     );
@@ -55,12 +68,21 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
     expect(step.latencyByOpMicros?.update.count).toBe(step.ops.writes);
 
     // The records: YCSB's keys for 0..N-1, field0..field9 of 100 characters, after the updates as before.
-    const docs = await client.db(dbs['ycsb-a']).collection<{ _id: string }>('usertable').find().toArray();
+    const docs = await client
+      .db(dbs['ycsb-a'])
+      .collection<{ _id: string }>('usertable')
+      .find()
+      .toArray();
     expect(docs).toHaveLength(RECORDS);
     expect(new Set(docs.map((d) => d._id))).toEqual(new Set(loadedKeys));
     const misshapen = docs.filter((doc) => {
       const fields = doc as Record<string, unknown>;
-      return Object.keys(doc).length !== 11 || YCSB_FIELDS.some((f) => typeof fields[f] !== 'string' || !/^[A-Za-z0-9+/]{100}$/.test(fields[f] as string));
+      return (
+        Object.keys(doc).length !== 11 ||
+        YCSB_FIELDS.some(
+          (f) => typeof fields[f] !== 'string' || !/^[A-Za-z0-9+/]{100}$/.test(fields[f] as string),
+        )
+      );
     });
     expect(misshapen).toEqual([]);
   });
@@ -82,7 +104,9 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
     }
     // E's scans are `command` ops (a find command); an insert may not have come up in a short run.
     const e = results['ycsb-e'].steps[0];
-    expect(Object.keys(e.latencyByOpMicros ?? {}).filter((op) => op !== 'command' && op !== 'insert')).toEqual([]);
+    expect(
+      Object.keys(e.latencyByOpMicros ?? {}).filter((op) => op !== 'command' && op !== 'insert'),
+    ).toEqual([]);
     expect(e.latencyByOpMicros?.command?.count ?? 0).toBe(e.ops.reads);
   });
 
@@ -90,7 +114,11 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
     const [step] = results['ycsb-f'].steps;
     expect(step.ops.errors).toBe(0);
     // Its own row, beside findOne's: each read-modify-write counted once, as a write.
-    expect(Object.keys(step.latencyByOpMicros ?? {}).filter((op) => op !== 'findOne' && op !== 'readModifyWrite')).toEqual([]);
+    expect(
+      Object.keys(step.latencyByOpMicros ?? {}).filter(
+        (op) => op !== 'findOne' && op !== 'readModifyWrite',
+      ),
+    ).toEqual([]);
     expect(step.latencyByOpMicros?.readModifyWrite?.count ?? 0).toBe(step.ops.writes);
     expect(step.latencyByOpMicros?.findOne?.count ?? 0).toBe(step.ops.reads);
     // Half the ops: none in 16 or more has a chance of 2^-16.
@@ -98,6 +126,12 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
     // Each read-modify-write rewrote one field: the records keep their shape.
     const docs = await client.db(dbs['ycsb-f']).collection('usertable').find().toArray();
     expect(docs).toHaveLength(RECORDS);
-    expect(docs.filter((doc) => Object.keys(doc).length !== 11 || YCSB_FIELDS.some((f) => (doc[f] as string).length !== 100))).toEqual([]);
+    expect(
+      docs.filter(
+        (doc) =>
+          Object.keys(doc).length !== 11 ||
+          YCSB_FIELDS.some((f) => (doc[f] as string).length !== 100),
+      ),
+    ).toEqual([]);
   });
 });

@@ -2,7 +2,13 @@
  * YCSB's keys, key choosers and workloads without a server (lib/workload/language/ycsb-keys.ts,
  * ycsb-workloads.ts and the #YCSB_KEY, #YCSB_KEYNUM, #PICK_FIELD operators).
  */
-import { fnvhash64, fnvhash64Mod, scrambledZipfianKeynum, SCRAMBLED_ZIPFIAN_ZETAN, ycsbKeyName } from '../../lib/workload/language/ycsb-keys';
+import {
+  fnvhash64,
+  fnvhash64Mod,
+  scrambledZipfianKeynum,
+  SCRAMBLED_ZIPFIAN_ZETAN,
+  ycsbKeyName,
+} from '../../lib/workload/language/ycsb-keys';
 import { YCSB_FIELDS, ycsbOps, ycsbSetup } from '../../lib/workload/language/ycsb-workloads';
 import { presetOps, presetSetup } from '../../lib/workload/language/presets';
 import { compileTemplate, TemplateScope } from '../../lib/workload/language/template';
@@ -36,7 +42,8 @@ describe("YCSB's keys", () => {
       const n = i < 300 ? i : rng.nextBelow(2 ** 31) * 2 ** 21 + rng.nextBelow(2 ** 21);
       if (fnvhash64(n) !== javaFnvhash64(BigInt(n))) wrong.push(`fnvhash64(${n})`);
       const m = 1 + rng.nextBelow(2 ** 31) * (i % 2 === 0 ? 1 : 4000);
-      if (fnvhash64Mod(n, m) !== Number(javaFnvhash64(BigInt(n)) % BigInt(m))) wrong.push(`fnvhash64(${n}) % ${m}`);
+      if (fnvhash64Mod(n, m) !== Number(javaFnvhash64(BigInt(n)) % BigInt(m)))
+        wrong.push(`fnvhash64(${n}) % ${m}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -60,8 +67,16 @@ describe("YCSB's keys", () => {
 
   it('latest: the newest key the most popular, inserts joining the records; inserted keys are new and remembered', () => {
     const scope = new TemplateScope();
-    const insert = compileTemplate({ '#YCSB_KEYNUM': { distribution: 'insert', records: 100 } }, 'insert', scope);
-    const latest = compileTemplate({ '#YCSB_KEYNUM': { distribution: 'latest', records: 100 } }, 'read', scope);
+    const insert = compileTemplate(
+      { '#YCSB_KEYNUM': { distribution: 'insert', records: 100 } },
+      'insert',
+      scope,
+    );
+    const latest = compileTemplate(
+      { '#YCSB_KEYNUM': { distribution: 'latest', records: 100 } },
+      'read',
+      scope,
+    );
     const state = scope.newClientState(0, 5);
     const counts = new Map<unknown, number>();
     for (let i = 0; i < 5000; i++) {
@@ -84,11 +99,20 @@ describe("YCSB's keys", () => {
   });
 
   it('refuses malformed operators, naming the path', () => {
-    const compile = (value: unknown) => () => compileTemplate(value, 'ops[0].query', new TemplateScope());
-    expect(usageMessage(compile({ '#YCSB_KEYNUM': { distribution: 'zipf', records: 10 } }))).toBe('ops[0].query.#YCSB_KEYNUM.distribution: expected one of zipfian, uniform, latest, insert, got "zipf"');
-    expect(usageMessage(compile({ '#YCSB_KEYNUM': { distribution: 'uniform', record: 10 } }))).toBe('ops[0].query.#YCSB_KEYNUM.record: unknown field (did you mean "records"?)');
-    expect(usageMessage(compile({ '#YCSB_KEY': -1 }))).toMatch(/^ops\[0\]\.query\.#YCSB_KEY: expected a key number/);
-    expect(usageMessage(compile({ '#PICK_FIELD': { names: [], value: 1 } }))).toMatch(/^ops\[0\]\.query\.#PICK_FIELD\.names: expected a non-empty array/);
+    const compile = (value: unknown) => () =>
+      compileTemplate(value, 'ops[0].query', new TemplateScope());
+    expect(usageMessage(compile({ '#YCSB_KEYNUM': { distribution: 'zipf', records: 10 } }))).toBe(
+      'ops[0].query.#YCSB_KEYNUM.distribution: expected one of zipfian, uniform, latest, insert, got "zipf"',
+    );
+    expect(usageMessage(compile({ '#YCSB_KEYNUM': { distribution: 'uniform', record: 10 } }))).toBe(
+      'ops[0].query.#YCSB_KEYNUM.record: unknown field (did you mean "records"?)',
+    );
+    expect(usageMessage(compile({ '#YCSB_KEY': -1 }))).toMatch(
+      /^ops\[0\]\.query\.#YCSB_KEY: expected a key number/,
+    );
+    expect(usageMessage(compile({ '#PICK_FIELD': { names: [], value: 1 } }))).toMatch(
+      /^ops\[0\]\.query\.#PICK_FIELD\.names: expected a non-empty array/,
+    );
   });
 });
 
@@ -117,7 +141,8 @@ describe("YCSB's workloads", () => {
   });
 
   it('the six mix their ops as the workload files say', () => {
-    const mix = (name: 'ycsb-a' | 'ycsb-b' | 'ycsb-c' | 'ycsb-d' | 'ycsb-e' | 'ycsb-f') => ycsbOps(name, NS, 10).map((o) => `${o.op}:${o.weight ?? 1}`);
+    const mix = (name: 'ycsb-a' | 'ycsb-b' | 'ycsb-c' | 'ycsb-d' | 'ycsb-e' | 'ycsb-f') =>
+      ycsbOps(name, NS, 10).map((o) => `${o.op}:${o.weight ?? 1}`);
     expect(mix('ycsb-a')).toEqual(['findOne:50', 'update:50']);
     expect(mix('ycsb-b')).toEqual(['findOne:95', 'update:5']);
     expect(mix('ycsb-c')).toEqual(['findOne:1']);
@@ -126,18 +151,30 @@ describe("YCSB's workloads", () => {
     expect(mix('ycsb-f')).toEqual(['findOne:50', 'readModifyWrite:50']);
     expect(JSON.stringify(ycsbOps('ycsb-d', NS, 10)[0])).toContain('"distribution":"latest"');
     for (const name of ['ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f']) {
-      expect(parseOps(presetOps(name, { ns: 'ycsb.usertable', docs: 10, docSize: 1 }), { defaultNs: 'ycsb.usertable' }).length).toBeGreaterThan(0);
+      expect(
+        parseOps(presetOps(name, { ns: 'ycsb.usertable', docs: 10, docSize: 1 }), {
+          defaultNs: 'ycsb.usertable',
+        }).length,
+      ).toBeGreaterThan(0);
     }
   });
 
   it("draws A's and B's ops in their workload files' proportions (the engine's weighted picker, 10,000 draws)", () => {
     const draws = 10_000;
-    for (const [name, readShare] of [['ycsb-a', 0.5], ['ycsb-b', 0.95]] as const) {
-      const pick = weightedOpPicker(ycsbOps(name, NS, 10).map((op) => op.weight as number), 1314159265)!;
+    for (const [name, readShare] of [
+      ['ycsb-a', 0.5],
+      ['ycsb-b', 0.95],
+    ] as const) {
+      const pick = weightedOpPicker(
+        ycsbOps(name, NS, 10).map((op) => op.weight as number),
+        1314159265,
+      )!;
       let reads = 0;
       for (let i = 0; i < draws; i++) if (pick() === 0) reads++;
       // Binomial: within 4 standard deviations of the expected count.
-      expect(Math.abs(reads - draws * readShare)).toBeLessThanOrEqual(4 * Math.sqrt(draws * readShare * (1 - readShare)));
+      expect(Math.abs(reads - draws * readShare)).toBeLessThanOrEqual(
+        4 * Math.sqrt(draws * readShare * (1 - readShare)),
+      );
     }
   });
 
@@ -149,8 +186,19 @@ describe("YCSB's workloads", () => {
     const draws = 10_000;
     const wrong: unknown[] = [];
     for (let i = 0; i < draws; i++) {
-      const c = command(state) as { find: string; filter: { _id: { $gte: string } }; sort: { _id: number }; limit: number };
-      if (c.find !== 'usertable' || c.sort._id !== 1 || Object.keys(c.sort).length !== 1 || !/^user\d+$/.test(c.filter._id.$gte)) wrong.push(c);
+      const c = command(state) as {
+        find: string;
+        filter: { _id: { $gte: string } };
+        sort: { _id: number };
+        limit: number;
+      };
+      if (
+        c.find !== 'usertable' ||
+        c.sort._id !== 1 ||
+        Object.keys(c.sort).length !== 1 ||
+        !/^user\d+$/.test(c.filter._id.$gte)
+      )
+        wrong.push(c);
       lengths.set(c.limit, (lengths.get(c.limit) ?? 0) + 1);
     }
     expect(wrong).toEqual([]);
@@ -158,7 +206,9 @@ describe("YCSB's workloads", () => {
     expect(Math.max(...lengths.keys())).toBe(100);
     expect(lengths.size).toBe(100);
     // Uniform: each length about 1% of the scans (100 of 10,000; 6 standard deviations is 60).
-    expect([...lengths.values()].filter((count) => Math.abs(count - draws / 100) >= 60)).toEqual([]);
+    expect([...lengths.values()].filter((count) => Math.abs(count - draws / 100) >= 60)).toEqual(
+      [],
+    );
   });
 
   it("loads N records of YCSB's shape in key order 0..N-1, through a drop the data guard checks", () => {
@@ -179,9 +229,19 @@ describe("YCSB's workloads", () => {
 
   it('a ycsb preset brings its set-up, except with --no-load; --docs-like and scenarios refuse it', () => {
     expect(presetSetup('6to1', { ns: 'a.b', docs: 1, docSize: 1, batchSize: 1 })).toBeUndefined();
-    expect(resolveBenchmarkOptions({ workload: 'ycsb-b', docs: 50 }).setup?.steps[1]).toMatchObject({ kind: 'generate', count: 50 });
+    expect(resolveBenchmarkOptions({ workload: 'ycsb-b', docs: 50 }).setup?.steps[1]).toMatchObject(
+      { kind: 'generate', count: 50 },
+    );
     expect(resolveBenchmarkOptions({ workload: 'ycsb-b', load: false }).setup).toBeUndefined();
-    expect(usageMessage(() => resolveBenchmarkOptions({ workload: 'ycsb-c', docsLike: 'a.b' }))).toBe("option --docs-like: workload ycsb-c loads its own records (YCSB's), which --docs-like cannot shape");
-    expect(usageMessage(() => resolveBenchmarkOptions({ scenarios: [{ name: 's', workload: 'ycsb-a', clients: [1] }] }))).toMatch(/ycsb-a runs over YCSB's records, which a scenario does not load/);
+    expect(
+      usageMessage(() => resolveBenchmarkOptions({ workload: 'ycsb-c', docsLike: 'a.b' })),
+    ).toBe(
+      "option --docs-like: workload ycsb-c loads its own records (YCSB's), which --docs-like cannot shape",
+    );
+    expect(
+      usageMessage(() =>
+        resolveBenchmarkOptions({ scenarios: [{ name: 's', workload: 'ycsb-a', clients: [1] }] }),
+      ),
+    ).toMatch(/ycsb-a runs over YCSB's records, which a scenario does not load/);
   });
 });

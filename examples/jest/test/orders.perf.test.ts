@@ -57,9 +57,12 @@ test('orders queries are not slower than the baseline', async () => {
     ops: OPS,
     name: 'orders',
     clients: [1, 4],
-    baseline: BASELINE,                      // refused at once if recorded on another server
+    baseline: BASELINE, // refused at once if recorded on another server
   });
   expect(result.complete).toBe(true);
   // 25%: a shared CI runner's own noise stays below it; a lost index or a heavier query does not.
-  await expectNoRegression(result, BASELINE, { threshold: 25, out: join(__dirname, '..', 'perf-report') });
+  await expectNoRegression(result, BASELINE, {
+    threshold: 25,
+    out: join(__dirname, '..', 'perf-report'),
+  });
 });

@@ -9,7 +9,11 @@ import { summarizeStep } from '../../workload/engine/op-figures';
 import { errorTallies, ResultContext, resultBase } from '../result-document';
 import { MostMeasurement, MostParams } from './run-most';
 
-export function mostResult(ctx: ResultContext, params: MostParams, m: MostMeasurement): ResultDocument {
+export function mostResult(
+  ctx: ResultContext,
+  params: MostParams,
+  m: MostMeasurement,
+): ResultDocument {
   const byOp = new Map<string, LatencyRecorder>([
     ['insertMany', m.latency.insertMany],
     ['findOne', m.latency.findOne],
@@ -29,12 +33,33 @@ export function mostResult(ctx: ResultContext, params: MostParams, m: MostMeasur
   const workload = {
     name: 'most',
     ops: [
-      { op: 'insert', ns: ctx.ns, batch: params.batchSize, docs: `_id 1..${params.docs}`, writeConcern: ctx.config.writeConcern ?? null },
-      { op: 'findOne', ns: ctx.ns, query: { _id: `${params.docs}..1` }, readPreference: ctx.config.readPreference ?? 'primary' },
+      {
+        op: 'insert',
+        ns: ctx.ns,
+        batch: params.batchSize,
+        docs: `_id 1..${params.docs}`,
+        writeConcern: ctx.config.writeConcern ?? null,
+      },
+      {
+        op: 'findOne',
+        ns: ctx.ns,
+        query: { _id: `${params.docs}..1` },
+        readPreference: ctx.config.readPreference ?? 'primary',
+      },
     ],
     docs: params.docs,
     docSize: m.docBytes,
   };
-  const config = { ...params, readsFound: m.reads.hits, readsMissed: m.reads.misses, writeSeconds: m.writeSeconds, readSeconds: m.readSeconds, cappedSizeBytes: m.cappedSizeBytes ?? null };
-  return { ...resultBase(ctx, workload, config, m.interrupted), steps: [summarizeStep([measurement])] };
+  const config = {
+    ...params,
+    readsFound: m.reads.hits,
+    readsMissed: m.reads.misses,
+    writeSeconds: m.writeSeconds,
+    readSeconds: m.readSeconds,
+    cappedSizeBytes: m.cappedSizeBytes ?? null,
+  };
+  return {
+    ...resultBase(ctx, workload, config, m.interrupted),
+    steps: [summarizeStep([measurement])],
+  };
 }

@@ -107,7 +107,10 @@ export async function readDescending(
   from: number,
   readers: number,
   lookup: (id: number) => Promise<boolean>,
-  hooks: { signal?: AbortSignal; onRead?: (id: number, found: boolean | 'error', at: number) => void } = {},
+  hooks: {
+    signal?: AbortSignal;
+    onRead?: (id: number, found: boolean | 'error', at: number) => void;
+  } = {},
 ): Promise<ReadTally> {
   const tally: ReadTally = { hits: 0, misses: 0, errors: 0, missedSample: [] };
   const reader = async (offset: number) => {
@@ -139,13 +142,32 @@ export function consistentShare(tally: ReadTally): number | null {
 }
 
 /** Prepares the collection: dropped, then created capped (sized for the whole test) or plain. */
-export async function prepareMostCollection(client: MongoClient, db: string, coll: string, config: MostConfig, sizeBytes: number): Promise<void> {
-  await dropCollection(client, db, coll, config.guard ?? { ours: false, consent: false, consentFlag: '--drop' }, { claim: true });
+export async function prepareMostCollection(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  config: MostConfig,
+  sizeBytes: number,
+): Promise<void> {
+  await dropCollection(
+    client,
+    db,
+    coll,
+    config.guard ?? { ours: false, consent: false, consentFlag: '--drop' },
+    { claim: true },
+  );
   if (config.capped) await client.db(db).createCollection(coll, { capped: true, size: sizeBytes });
   else await client.db(db).createCollection(coll);
 }
 
-export async function runMost(client: MongoClient, db: string, coll: string, params: MostParams, config: MostConfig, hooks: MostHooks = {}): Promise<MostMeasurement> {
+export async function runMost(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  params: MostParams,
+  config: MostConfig,
+  hooks: MostHooks = {},
+): Promise<MostMeasurement> {
   const factory = documentFactory(params.docs, params.docSize, params.randomSeed);
   const sample = factory.make(params.docs);
   const docBytes = BSON.calculateObjectSize(sample);
@@ -153,7 +175,9 @@ export async function runMost(client: MongoClient, db: string, coll: string, par
   await prepareMostCollection(client, db, coll, config, cappedSizeBytes ?? 0);
 
   const writeColl: Collection<{ _id: number }> = client.db(db).collection(coll);
-  const readColl: Collection<{ _id: number }> = client.db(db).collection(coll, config.readPreference ? { readPreference: config.readPreference } : {});
+  const readColl: Collection<{ _id: number }> = client
+    .db(db)
+    .collection(coll, config.readPreference ? { readPreference: config.readPreference } : {});
   const insertLatency = new LatencyRecorder();
   const findLatency = new LatencyRecorder();
   const started = performance.now();
@@ -165,7 +189,9 @@ export async function runMost(client: MongoClient, db: string, coll: string, par
   let docsWritten = 0;
   let writeErrors = 0;
   let firstWriteError: string | undefined;
-  const insertOptions = config.writeConcern ? { ordered: true, writeConcern: config.writeConcern } : { ordered: true };
+  const insertOptions = config.writeConcern
+    ? { ordered: true, writeConcern: config.writeConcern }
+    : { ordered: true };
 
   // Writers take batches in id order from a shared counter, so ids land roughly ascending.
   const writer = async () => {
@@ -211,7 +237,8 @@ export async function runMost(client: MongoClient, db: string, coll: string, par
           if (found === 'error') errorsPerSecond.add(at);
           else readsPerSecond.add(at);
           readsDone += 1;
-          if (readsDone % 256 === 0) hooks.onProgress?.({ phase: 'read', done: readsDone, total: params.docs });
+          if (readsDone % 256 === 0)
+            hooks.onProgress?.({ phase: 'read', done: readsDone, total: params.docs });
         },
       },
     );
@@ -232,7 +259,11 @@ export async function runMost(client: MongoClient, db: string, coll: string, par
   }
   const elapsedSeconds = (performance.now() - started) / 1000;
   const { tally, seconds: readSeconds } = readResult;
-  const length = Math.max(writesPerSecond.counts.length, readsPerSecond.counts.length, errorsPerSecond.counts.length);
+  const length = Math.max(
+    writesPerSecond.counts.length,
+    readsPerSecond.counts.length,
+    errorsPerSecond.counts.length,
+  );
   const pad = (a: number[]) => Array.from({ length }, (_, i) => a[i] ?? 0);
   return {
     docsWritten,
@@ -248,7 +279,11 @@ export async function runMost(client: MongoClient, db: string, coll: string, par
     readMiBps: mibPerSecond(tally.hits * docBytes, readSeconds),
     consistentShare: consistentShare(tally),
     latency: { insertMany: insertLatency, findOne: findLatency },
-    perSecond: { writes: pad(writesPerSecond.counts), reads: pad(readsPerSecond.counts), errors: pad(errorsPerSecond.counts) },
+    perSecond: {
+      writes: pad(writesPerSecond.counts),
+      reads: pad(readsPerSecond.counts),
+      errors: pad(errorsPerSecond.counts),
+    },
     interrupted: hooks.signal?.aborted === true,
     cappedSizeBytes,
   };

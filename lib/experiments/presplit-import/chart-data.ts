@@ -13,10 +13,22 @@ export function perShardChartFile(way: WayResult['way']): string {
 }
 export const TOTAL_CHART_FILE = 'total.png';
 
-const SHAPES: Series['pointStyle'][] = ['circle', 'rect', 'triangle', 'rectRot', 'rectRounded', 'crossRot', 'star'];
+const SHAPES: Series['pointStyle'][] = [
+  'circle',
+  'rect',
+  'triangle',
+  'rectRot',
+  'rectRounded',
+  'crossRot',
+  'star',
+];
 
 function style(index: number): Pick<Series, 'color' | 'pointStyle' | 'dash'> {
-  return { color: PALETTE[index % PALETTE.length], pointStyle: SHAPES[index % SHAPES.length], dash: index >= PALETTE.length ? [8, 4] : [] };
+  return {
+    color: PALETTE[index % PALETTE.length],
+    pointStyle: SHAPES[index % SHAPES.length],
+    dash: index >= PALETTE.length ? [8, 4] : [],
+  };
 }
 
 function points(rates: readonly RatePoint[]): Point[] {
@@ -41,19 +53,40 @@ function subtitle(result: PresplitImportResult): string {
 
 function chartWarnings(result: PresplitImportResult, ways: readonly WayResult[]): string[] {
   const out: string[] = [];
-  if (result.target.testDouble) out.push(`TEST DOUBLE: ${result.target.testDouble}; not MongoDB figures`);
+  if (result.target.testDouble)
+    out.push(`TEST DOUBLE: ${result.target.testDouble}; not MongoDB figures`);
   for (const w of ways) {
-    if (!w.complete) out.push(`INCOMPLETE (${w.letter}): ${w.error ? `failed: ${w.error}` : (w.incompleteReason ?? 'cut short')}`);
+    if (!w.complete)
+      out.push(
+        `INCOMPLETE (${w.letter}): ${w.error ? `failed: ${w.error}` : (w.incompleteReason ?? 'cut short')}`,
+      );
   }
-  const gappy = ways.flatMap((w) => Object.entries(w.gaps).filter(([, n]) => n > 0).map(([source]) => source));
-  if (gappy.length > 0) out.push(`gaps: ${[...new Set(gappy)].join(', ')} did not answer some readings (line breaks)`);
+  const gappy = ways.flatMap((w) =>
+    Object.entries(w.gaps)
+      .filter(([, n]) => n > 0)
+      .map(([source]) => source),
+  );
+  if (gappy.length > 0)
+    out.push(`gaps: ${[...new Set(gappy)].join(', ')} did not answer some readings (line breaks)`);
   return out.map((line) => (line.length > 110 ? `${line.slice(0, 107)}...` : line));
 }
 
 /** The seconds axis, the same length for every chart of one result; an import is one step, so no steps axis. */
 function timeAxis(result: PresplitImportResult): ChartSpec['x'] {
-  const longest = Math.max(1, ...result.ways.flatMap((w) => [lastT(w.perSecond.mongos), lastT(w.perSecond.client), ...Object.values(w.perSecond.shards).map(lastT)]));
-  return { kind: 'seconds', title: 'seconds since the import began', max: Math.ceil(longest), steps: [] };
+  const longest = Math.max(
+    1,
+    ...result.ways.flatMap((w) => [
+      lastT(w.perSecond.mongos),
+      lastT(w.perSecond.client),
+      ...Object.values(w.perSecond.shards).map(lastT),
+    ]),
+  );
+  return {
+    kind: 'seconds',
+    title: 'seconds since the import began',
+    max: Math.ceil(longest),
+    steps: [],
+  };
 }
 
 /** Short runs have few points: show them, small, so a one-second blip is still visible. */
@@ -63,17 +96,30 @@ function lines(series: readonly Series[]): ChartSpec['lines'] {
 
 function shardLegend(way: WayResult, id: string): string {
   const total = way.totals.perShard[id] ?? 0;
-  const share = way.totals.shardsSum > 0 ? ` (${Math.round((total / way.totals.shardsSum) * 100)}%)` : '';
+  const share =
+    way.totals.shardsSum > 0 ? ` (${Math.round((total / way.totals.shardsSum) * 100)}%)` : '';
   const before = way.chunks.before?.perShard[id];
   const after = way.chunks.after?.perShard[id];
-  const chunks = before !== undefined || after !== undefined ? ` · chunks ${before ?? '?'} → ${after ?? '?'}` : '';
+  const chunks =
+    before !== undefined || after !== undefined
+      ? ` · chunks ${before ?? '?'} → ${after ?? '?'}`
+      : '';
   return `${id}: ${formatOps(total)} inserts${share}${chunks}`;
 }
 
 /** `yTop`: the y axis reaches at least this high, the same for every way's chart, so they read side by side. */
-export function perShardChart(result: PresplitImportResult, way: WayResult, yTop?: number): ChartSpec {
+export function perShardChart(
+  result: PresplitImportResult,
+  way: WayResult,
+  yTop?: number,
+): ChartSpec {
   // The legend carries each shard's total and chunks: lines of idle shards lie on top of one another at 0.
-  const series: Series[] = way.shards.map((id, i) => ({ label: shardLegend(way, id), ...style(i), pointStyle: 'circle', points: points(way.perSecond.shards[id] ?? []) }));
+  const series: Series[] = way.shards.map((id, i) => ({
+    label: shardLegend(way, id),
+    ...style(i),
+    pointStyle: 'circle',
+    points: points(way.perSecond.shards[id] ?? []),
+  }));
   const spread = way.spread;
   const spreadText = spread
     ? `busiest ${spread.busiest.shard} took ${Math.round(spread.busiestShare * 100)}% of the inserts; spread (CV) ${spread.cv.toFixed(2)} (0 = even, ${spread.cvAllOnOne.toFixed(2)} = all on one shard)`
@@ -84,7 +130,12 @@ export function perShardChart(result: PresplitImportResult, way: WayResult, yTop
     subtitle: [subtitle(result), spreadText].filter(Boolean).join(' · '),
     warnings: chartWarnings(result, [way]),
     x: timeAxis(result),
-    y: { title: "inserts/sec on the shard's primary (opcounters.insert)", unit: 'ops/s', scale: 'linear', ...(yTop !== undefined && yTop > 0 ? { suggestedMax: yTop } : {}) },
+    y: {
+      title: "inserts/sec on the shard's primary (opcounters.insert)",
+      unit: 'ops/s',
+      scale: 'linear',
+      ...(yTop !== undefined && yTop > 0 ? { suggestedMax: yTop } : {}),
+    },
     lines: lines(series),
     series,
   };
@@ -116,7 +167,10 @@ export function totalChart(result: PresplitImportResult): ChartSpec {
 export function buildExperimentCharts(result: PresplitImportResult): ChartSpec[] {
   const shardPeak = Math.max(0, ...result.ways.flatMap((w) => Object.values(w.peakPerSec.shards)));
   const charts: ChartSpec[] = result.ways
-    .filter((w) => w.readings.mongos.length > 0 || Object.values(w.readings.shards).some((r) => r.length > 0))
+    .filter(
+      (w) =>
+        w.readings.mongos.length > 0 || Object.values(w.readings.shards).some((r) => r.length > 0),
+    )
     .map((w) => perShardChart(result, w, shardPeak));
   const total = totalChart(result);
   if (total.series.some((s) => s.points.some((p) => p.y !== null))) charts.push(total);

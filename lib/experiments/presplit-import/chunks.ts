@@ -17,15 +17,22 @@ export interface ChunkDistribution {
   total: number;
 }
 
-export async function readChunkDistribution(client: MongoClient, ns: string, shardIds: readonly string[]): Promise<ChunkDistribution> {
+export async function readChunkDistribution(
+  client: MongoClient,
+  ns: string,
+  shardIds: readonly string[],
+): Promise<ChunkDistribution> {
   const config = client.db('config');
   const collection = await config.collection<Doc>('collections').findOne({ _id: ns } as Doc);
-  const sharded = collection !== null && collection.dropped !== true && collection.unsplittable !== true;
+  const sharded =
+    collection !== null && collection.dropped !== true && collection.unsplittable !== true;
   const perShard: Record<string, number> = Object.fromEntries(shardIds.map((id) => [id, 0]));
   let total = 0;
   if (sharded) {
     const filter: Doc = collection.uuid ? { $or: [{ uuid: collection.uuid }, { ns }] } : { ns };
-    const cursor = config.collection<Doc>('chunks').find(filter, { projection: { _id: 0, shard: 1 } });
+    const cursor = config
+      .collection<Doc>('chunks')
+      .find(filter, { projection: { _id: 0, shard: 1 } });
     for await (const chunk of cursor) {
       const shard = String(chunk.shard);
       perShard[shard] = (perShard[shard] ?? 0) + 1;

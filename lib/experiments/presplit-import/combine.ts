@@ -9,11 +9,14 @@ import { PresplitImportResult } from './result';
 export function whyNotCombinable(results: readonly PresplitImportResult[]): string | undefined {
   if (results.length < 2) return 'fewer than two ways measured';
   const ways = results.flatMap((r) => r.ways.map((w) => w.way));
-  if (new Set(ways).size !== ways.length) return `a way was measured more than once (${ways.join(', ')})`;
+  if (new Set(ways).size !== ways.length)
+    return `a way was measured more than once (${ways.join(', ')})`;
   const sameImport = (r: PresplitImportResult) => JSON.stringify({ ...r.settings, ways: [] });
-  if (results.some((r) => sameImport(r) !== sameImport(results[0]))) return 'the ways imported with different settings';
+  if (results.some((r) => sameImport(r) !== sameImport(results[0])))
+    return 'the ways imported with different settings';
   const shards = (r: PresplitImportResult) => r.target.shards.map((s) => s.id).join(',');
-  if (results.some((r) => shards(r) !== shards(results[0]))) return 'the cluster had different shards from one way to the next';
+  if (results.some((r) => shards(r) !== shards(results[0])))
+    return 'the cluster had different shards from one way to the next';
   return undefined;
 }
 
@@ -21,7 +24,9 @@ export function combineWayResults(results: readonly PresplitImportResult[]): Pre
   const why = whyNotCombinable(results);
   if (why) throw new Error(`cannot combine presplit-import results: ${why}`);
   const [first] = results;
-  const reasons = results.filter((r) => r.incompleteReason).map((r) => r.incompleteReason as string);
+  const reasons = results
+    .filter((r) => r.incompleteReason)
+    .map((r) => r.incompleteReason as string);
   return {
     ...first,
     finishedAt: results[results.length - 1].finishedAt,

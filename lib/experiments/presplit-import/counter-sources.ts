@@ -19,13 +19,25 @@ type Doc = Record<string, unknown>;
 export type AdminCommand = (command: Doc) => Promise<Doc>;
 
 /** Only the opcounters section is needed: leave out the expensive ones (unknown names are ignored by the server). */
-export const SERVER_STATUS_COMMAND: Doc = { serverStatus: 1, repl: 0, metrics: 0, locks: 0, wiredTiger: 0, tcmalloc: 0, transactions: 0 };
+export const SERVER_STATUS_COMMAND: Doc = {
+  serverStatus: 1,
+  repl: 0,
+  metrics: 0,
+  locks: 0,
+  wiredTiger: 0,
+  tcmalloc: 0,
+  transactions: 0,
+};
 
 export function insertCounterOf(reply: Doc): number {
   const opcounters = reply.opcounters as Doc | undefined;
   const raw = opcounters?.insert;
-  const value = typeof raw === 'object' && raw !== null && 'toNumber' in raw ? (raw as { toNumber(): number }).toNumber() : Number(raw);
-  if (raw === undefined || raw === null || !Number.isFinite(value)) throw new Error('serverStatus has no opcounters.insert');
+  const value =
+    typeof raw === 'object' && raw !== null && 'toNumber' in raw
+      ? (raw as { toNumber(): number }).toNumber()
+      : Number(raw);
+  if (raw === undefined || raw === null || !Number.isFinite(value))
+    throw new Error('serverStatus has no opcounters.insert');
   return value;
 }
 
@@ -37,7 +49,10 @@ export function insertCounterSource(id: string, run: AdminCommand): CounterSourc
 export type ConnectShard = (shard: ShardInfo) => { command: AdminCommand; close(): Promise<void> };
 
 /** The driver, through the shard's replica set (or directly to a standalone shard). */
-export function driverShardConnector(intervalMs: number, clientOptions: MongoClientOptions = {}): ConnectShard {
+export function driverShardConnector(
+  intervalMs: number,
+  clientOptions: MongoClientOptions = {},
+): ConnectShard {
   return (shard) => {
     let client: MongoClient | undefined;
     let failure: Error | undefined;

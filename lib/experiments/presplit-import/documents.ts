@@ -24,10 +24,20 @@ export interface ImportDocument {
 }
 
 /** Makes documents of about `docSize` bytes: the padding is computed once from the largest field values. */
-export function documentMaker(keyField: string, range: PresplitRange, docSize: number): (seq: number) => ImportDocument {
+export function documentMaker(
+  keyField: string,
+  range: PresplitRange,
+  docSize: number,
+): (seq: number) => ImportDocument {
   const widest = { _id: 2_000_000_000, [keyField]: 1.5e300, pad: '' };
   const padLength = Math.max(0, docSize - BSON.calculateObjectSize(widest));
   // Not all one letter, so compression does not make the documents vanish on disk.
-  const pool = 'mongo-bench presplit-import padding 0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ '.repeat(Math.ceil((padLength + 97) / 80));
-  return (seq) => ({ _id: seq, [keyField]: keyValueAt(seq, range), pad: pool.substr(seq % 97, padLength) });
+  const pool = 'mongo-bench presplit-import padding 0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ '.repeat(
+    Math.ceil((padLength + 97) / 80),
+  );
+  return (seq) => ({
+    _id: seq,
+    [keyField]: keyValueAt(seq, range),
+    pad: pool.substr(seq % 97, padLength),
+  });
 }

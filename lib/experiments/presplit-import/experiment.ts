@@ -12,12 +12,31 @@ import { applyPlan, CommandLogEntry, StepOutcome } from '../../topology/apply';
 import { parseServerVersion, ServerVersion } from '../../topology/server-version';
 import { toolInfo } from '../../common/version';
 import { ChunkDistribution, readChunkDistribution } from './chunks';
-import { ConnectShard, CounterSampler, CounterSource, driverShardConnector, insertCounterSource } from './counter-sources';
+import {
+  ConnectShard,
+  CounterSampler,
+  CounterSource,
+  driverShardConnector,
+  insertCounterSource,
+} from './counter-sources';
 import { documentMaker, ImportDocument } from './documents';
 import { ClusterBaseline, readBaseline, resetForWay, restoreBaseline } from './housekeeping';
 import { importDocuments, ImportOutcome } from './importer';
-import { PresplitImportInput, PresplitImportSettings, resolvePresplitImportOptions, WayName } from './options';
-import { clientRates, CounterReading, counterTotal, peakRate, ratesFromReadings, round3, spreadOf } from './rates';
+import {
+  PresplitImportInput,
+  PresplitImportSettings,
+  resolvePresplitImportOptions,
+  WayName,
+} from './options';
+import {
+  clientRates,
+  CounterReading,
+  counterTotal,
+  peakRate,
+  ratesFromReadings,
+  round3,
+  spreadOf,
+} from './rates';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult, SetupStepRecord, WayResult } from './result';
 import { listShards, ShardInfo } from '../../server-stats/shards';
 import { WAY_DEFINITIONS, waySetupSteps, wayScriptsArgs } from './ways';
@@ -25,7 +44,14 @@ import { dropUndefined, messageOf } from '../../common/values';
 
 export type PresplitImportEvent =
   | { kind: 'way'; way: WayName; index: number; ways: number }
-  | { kind: 'setup'; way: WayName; step: number; steps: number; description: string; status: 'running' | StepOutcome['status'] }
+  | {
+      kind: 'setup';
+      way: WayName;
+      step: number;
+      steps: number;
+      description: string;
+      status: 'running' | StepOutcome['status'];
+    }
   | { kind: 'import'; way: WayName; inserted: number; total: number; seconds: number }
   | { kind: 'way-done'; way: WayName; result: WayResult };
 
@@ -44,10 +70,16 @@ export interface PresplitImportHooks {
 
 const SOURCE_MONGOS = 'mongos';
 
-export async function runPresplitImport(input: PresplitImportInput, hooks: PresplitImportHooks = {}): Promise<PresplitImportResult> {
+export async function runPresplitImport(
+  input: PresplitImportInput,
+  hooks: PresplitImportHooks = {},
+): Promise<PresplitImportResult> {
   const settings = resolvePresplitImportOptions(input);
   const startedAt = new Date().toISOString();
-  const client = new MongoClient(settings.uri, { serverSelectionTimeoutMS: 10_000, ...hooks.clientOptions });
+  const client = new MongoClient(settings.uri, {
+    serverSelectionTimeoutMS: 10_000,
+    ...hooks.clientOptions,
+  });
   const shardConnections: Array<ReturnType<ConnectShard>> = [];
   try {
     try {
@@ -58,16 +90,23 @@ export async function runPresplitImport(input: PresplitImportInput, hooks: Presp
     const admin = client.db('admin');
     const hello = await admin.command({ hello: 1 });
     if (hello.msg !== 'isdbgrid') {
-      throw new RunError(`${redactUri(settings.uri)} is not a mongos: presplit-import needs a sharded cluster's router (hello.msg is not "isdbgrid")`);
+      throw new RunError(
+        `${redactUri(settings.uri)} is not a mongos: presplit-import needs a sharded cluster's router (hello.msg is not "isdbgrid")`,
+      );
     }
     const serverVersion = await detectVersion(client, settings);
     const shards = await listShards(admin);
-    if (shards.length === 0) throw new RunError(`the cluster at ${redactUri(settings.uri)} has no shards (listShards is empty)`);
+    if (shards.length === 0)
+      throw new RunError(
+        `the cluster at ${redactUri(settings.uri)} has no shards (listShards is empty)`,
+      );
     const baseline = await readBaseline(client);
 
     // One counter per shard primary, plus the router's.
     const connectShard = hooks.connectShard ?? driverShardConnector(settings.sampleIntervalMs);
-    const sources: CounterSource[] = [insertCounterSource(SOURCE_MONGOS, (cmd) => admin.command(cmd))];
+    const sources: CounterSource[] = [
+      insertCounterSource(SOURCE_MONGOS, (cmd) => admin.command(cmd)),
+    ];
     for (const shard of shards) {
       const connection = connectShard(shard);
       shardConnections.push(connection);
@@ -80,7 +119,9 @@ export async function runPresplitImport(input: PresplitImportInput, hooks: Presp
     await Promise.all(
       shards.map((shard, i) =>
         shardConnections[i].command({ ping: 1 }).catch((err: unknown) => {
-          warnings.push(`shard ${shard.id} (${shard.host}) did not answer a ping: ${messageOf(err)}; its series will have gaps`);
+          warnings.push(
+            `shard ${shard.id} (${shard.host}) did not answer a ping: ${messageOf(err)}; its series will have gaps`,
+          );
         }),
       ),
     );
@@ -91,21 +132,37 @@ export async function runPresplitImport(input: PresplitImportInput, hooks: Presp
         break;
       }
       hooks.onEvent?.({ kind: 'way', way, index, ways: settings.ways.length });
-      const result = await runWay(way, { client, settings, serverVersion, shards, baseline, sources, hooks });
+      const result = await runWay(way, {
+        client,
+        settings,
+        serverVersion,
+        shards,
+        baseline,
+        sources,
+        hooks,
+      });
       ways.push(result);
       hooks.onEvent?.({ kind: 'way-done', way, result });
       for (const [source, gaps] of Object.entries(result.gaps)) {
-        if (gaps > 0) warnings.push(`way ${way}: ${source} missed ${gaps} reading(s) (gaps in its series)`);
+        if (gaps > 0)
+          warnings.push(`way ${way}: ${source} missed ${gaps} reading(s) (gaps in its series)`);
       }
       if (!result.complete) {
-        stopReason = result.error ? `way ${way} failed: ${result.error}` : `way ${way} ${result.incompleteReason ?? 'was cut short'}`;
+        stopReason = result.error
+          ? `way ${way} failed: ${result.error}`
+          : `way ${way} ${result.incompleteReason ?? 'was cut short'}`;
         if (result.error || hooks.signal?.aborted) break;
       }
     }
     const notRun = settings.ways.filter((w) => !ways.some((r) => r.way === w));
     if (notRun.length > 0) stopReason = `${stopReason ?? 'stopped'}; not run: ${notRun.join(', ')}`;
 
-    const restored = await restoreBaseline(client, { db: settings.db, collection: settings.collection, keepData: settings.keepData }, baseline, serverVersion);
+    const restored = await restoreBaseline(
+      client,
+      { db: settings.db, collection: settings.collection, keepData: settings.keepData },
+      baseline,
+      serverVersion,
+    );
     warnings.push(...restored.warnings);
 
     const recordedSettings: Partial<PresplitImportSettings> = { ...settings };
@@ -135,11 +192,17 @@ export async function runPresplitImport(input: PresplitImportInput, hooks: Presp
 }
 
 /** The version to plan for: the option, else buildInfo's (pre-release suffixes dropped). */
-async function detectVersion(client: MongoClient, settings: PresplitImportSettings): Promise<ServerVersion> {
+async function detectVersion(
+  client: MongoClient,
+  settings: PresplitImportSettings,
+): Promise<ServerVersion> {
   if (settings.serverVersion) return parseServerVersion(settings.serverVersion);
   const info = await client.db('admin').command({ buildInfo: 1 });
   const match = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(String(info.version ?? ''));
-  if (!match) throw new RunError(`cannot tell the server version from buildInfo ("${String(info.version)}"); give --server-version`);
+  if (!match)
+    throw new RunError(
+      `cannot tell the server version from buildInfo ("${String(info.version)}"); give --server-version`,
+    );
   return parseServerVersion(`${match[1]}.${match[2]}.${match[3] ?? 0}`, 'buildInfo.version');
 }
 
@@ -158,8 +221,25 @@ async function runWay(way: WayName, ctx: WayContext): Promise<WayResult> {
   const def = WAY_DEFINITIONS[way];
   const shardIds = ctx.shards.map((s) => s.id);
   const setup = waySetupSteps(way, settings, { shardIds, serverVersion });
-  const setupRecords: SetupStepRecord[] = setup.steps.map((s, i) => ({ step: i + 1, description: s.description, db: s.db, command: s.command, status: 'not run' }));
-  const partial: Omit<WayResult, 'complete' | 'import' | 'readings' | 'perSecond' | 'totals' | 'gaps' | 'spread' | 'peakPerSec' | 'chunks'> = {
+  const setupRecords: SetupStepRecord[] = setup.steps.map((s, i) => ({
+    step: i + 1,
+    description: s.description,
+    db: s.db,
+    command: s.command,
+    status: 'not run',
+  }));
+  const partial: Omit<
+    WayResult,
+    | 'complete'
+    | 'import'
+    | 'readings'
+    | 'perSecond'
+    | 'totals'
+    | 'gaps'
+    | 'spread'
+    | 'peakPerSec'
+    | 'chunks'
+  > = {
     way,
     letter: def.letter,
     title: def.title,
@@ -172,10 +252,14 @@ async function runWay(way: WayName, ctx: WayContext): Promise<WayResult> {
   };
   let chunksBefore: ChunkDistribution | null = null;
   try {
-    partial.housekeeping = await resetForWay(client, settings, ctx.baseline, serverVersion).catch((err: unknown) => {
-      throw new Error(`could not reset the cluster before the way: ${messageOf(err)}`);
-    });
-    const runner = { command: (db: string, command: Record<string, unknown>) => client.db(db).command(command) };
+    partial.housekeeping = await resetForWay(client, settings, ctx.baseline, serverVersion).catch(
+      (err: unknown) => {
+        throw new Error(`could not reset the cluster before the way: ${messageOf(err)}`);
+      },
+    );
+    const runner = {
+      command: (db: string, command: Record<string, unknown>) => client.db(db).command(command),
+    };
     const outcomes = await applyPlan({ steps: setup.steps }, async () => runner, {
       onCommand: hooks.onCommand,
       onStep: (e) => {
@@ -186,7 +270,13 @@ async function runWay(way: WayName, ctx: WayContext): Promise<WayResult> {
     outcomes.forEach((o, i) => (setupRecords[i].status = o.status));
     chunksBefore = await readChunkDistribution(client, settings.ns, shardIds);
   } catch (err) {
-    return finishWay(partial, settings, { chunksBefore, chunksAfter: null, readings: {}, outcome: null, error: messageOf(err) });
+    return finishWay(partial, settings, {
+      chunksBefore,
+      chunksAfter: null,
+      readings: {},
+      outcome: null,
+      error: messageOf(err),
+    });
   }
 
   const sampler = new CounterSampler(ctx.sources, { intervalMs: settings.sampleIntervalMs });
@@ -202,7 +292,11 @@ async function runWay(way: WayName, ctx: WayContext): Promise<WayResult> {
       maxSeconds: settings.maxSecondsPerWay,
       ...(settings.w !== undefined ? { writeConcern: { w: settings.w } } : {}),
     },
-    { signal: hooks.signal, clock: () => sampler.now(), onProgress: (p) => hooks.onEvent?.({ kind: 'import', way, ...p }) },
+    {
+      signal: hooks.signal,
+      clock: () => sampler.now(),
+      onProgress: (p) => hooks.onEvent?.({ kind: 'import', way, ...p }),
+    },
   );
   const importEnd = sampler.now();
   const readings = await sampler.stop();
@@ -213,11 +307,29 @@ async function runWay(way: WayName, ctx: WayContext): Promise<WayResult> {
   } catch (err) {
     error ??= `could not read the chunk distribution after the import: ${messageOf(err)}`;
   }
-  return finishWay(partial, settings, { chunksBefore, chunksAfter, readings, outcome, error, importEnd });
+  return finishWay(partial, settings, {
+    chunksBefore,
+    chunksAfter,
+    readings,
+    outcome,
+    error,
+    importEnd,
+  });
 }
 
 function finishWay(
-  partial: Omit<WayResult, 'complete' | 'import' | 'readings' | 'perSecond' | 'totals' | 'gaps' | 'spread' | 'peakPerSec' | 'chunks'>,
+  partial: Omit<
+    WayResult,
+    | 'complete'
+    | 'import'
+    | 'readings'
+    | 'perSecond'
+    | 'totals'
+    | 'gaps'
+    | 'spread'
+    | 'peakPerSec'
+    | 'chunks'
+  >,
   settings: PresplitImportSettings,
   measured: {
     chunksBefore: ChunkDistribution | null;
@@ -230,12 +342,20 @@ function finishWay(
 ): WayResult {
   const { outcome, readings } = measured;
   const mongosReadings = readings[SOURCE_MONGOS] ?? [];
-  const shardReadings: Record<string, CounterReading[]> = Object.fromEntries(partial.shards.map((id) => [id, readings[id] ?? []]));
-  const perShardRates = Object.fromEntries(partial.shards.map((id) => [id, ratesFromReadings(shardReadings[id])]));
-  const perShardTotals = Object.fromEntries(partial.shards.map((id) => [id, counterTotal(shardReadings[id]).total]));
+  const shardReadings: Record<string, CounterReading[]> = Object.fromEntries(
+    partial.shards.map((id) => [id, readings[id] ?? []]),
+  );
+  const perShardRates = Object.fromEntries(
+    partial.shards.map((id) => [id, ratesFromReadings(shardReadings[id])]),
+  );
+  const perShardTotals = Object.fromEntries(
+    partial.shards.map((id) => [id, counterTotal(shardReadings[id]).total]),
+  );
   const mongosTotal = counterTotal(mongosReadings);
   const intervalSec = settings.sampleIntervalMs / 1000;
-  const client = outcome ? clientRates(outcome.acks, intervalSec, measured.importEnd ?? outcome.seconds) : [];
+  const client = outcome
+    ? clientRates(outcome.acks, intervalSec, measured.importEnd ?? outcome.seconds)
+    : [];
   const mongos = ratesFromReadings(mongosReadings);
   const gaps: Record<string, number> = {};
   if (outcome) {
@@ -268,7 +388,10 @@ function finishWay(
     totals: {
       perShard: perShardTotals,
       shardsSum: Object.values(perShardTotals).reduce((a, b) => a + b, 0),
-      mongos: mongosTotal.coveredSeconds > 0 || mongosReadings.filter((r) => r.value !== null).length >= 2 ? mongosTotal.total : null,
+      mongos:
+        mongosTotal.coveredSeconds > 0 || mongosReadings.filter((r) => r.value !== null).length >= 2
+          ? mongosTotal.total
+          : null,
       client: outcome?.inserted ?? 0,
     },
     gaps,

@@ -27,12 +27,24 @@ export async function readBaseline(client: MongoClient): Promise<ClusterBaseline
   } catch {
     // Older servers have no balancerStatus: leave the balancer as it is found.
   }
-  const setting = await client.db('config').collection<Doc>('settings').findOne({ _id: 'chunksize' } as Doc);
+  const setting = await client
+    .db('config')
+    .collection<Doc>('settings')
+    .findOne({ _id: 'chunksize' } as Doc);
   const value = setting?.value;
-  return { balancerMode, chunkSizeMb: typeof value === 'number' ? value : value == null ? null : Number(value) };
+  return {
+    balancerMode,
+    chunkSizeMb: typeof value === 'number' ? value : value == null ? null : Number(value),
+  };
 }
 
-async function send(db: Db, description: string, command: Doc, log: HousekeepingRecord[], tolerate?: (err: unknown) => boolean): Promise<void> {
+async function send(
+  db: Db,
+  description: string,
+  command: Doc,
+  log: HousekeepingRecord[],
+  tolerate?: (err: unknown) => boolean,
+): Promise<void> {
   try {
     await db.command(command);
     log.push({ description, db: db.databaseName, command, ok: true });
@@ -49,9 +61,16 @@ async function send(db: Db, description: string, command: Doc, log: Housekeeping
 /** --setup (or a cluster the matrix started) is the consent to drop the way's collection (lib/server/data-guard). */
 const SETUP_CONSENT: GuardPolicy = { ours: false, consent: true, consentFlag: '--setup' };
 
-export async function dropCollection(client: MongoClient, db: string, collection: string, log: HousekeepingRecord[]): Promise<void> {
+export async function dropCollection(
+  client: MongoClient,
+  db: string,
+  collection: string,
+  log: HousekeepingRecord[],
+): Promise<void> {
   const description = `Drop ${db}.${collection} (and its chunks)`;
-  await guardedDrop(client, db, collection, SETUP_CONSENT, { onCommand: (c) => log.push({ description, ...c }) });
+  await guardedDrop(client, db, collection, SETUP_CONSENT, {
+    onCommand: (c) => log.push({ description, ...c }),
+  });
 }
 
 // balancerStart/balancerStop exist on every supported server (3.4+; mongo-bench's floor is 4.4).
@@ -59,15 +78,27 @@ function balancerCommand(start: boolean, _version: ServerVersion): { db: string;
   return { db: 'admin', command: start ? { balancerStart: 1 } : { balancerStop: 1 } };
 }
 
-async function setChunkSize(client: MongoClient, chunkSizeMb: number | null, log: HousekeepingRecord[]): Promise<void> {
+async function setChunkSize(
+  client: MongoClient,
+  chunkSizeMb: number | null,
+  log: HousekeepingRecord[],
+): Promise<void> {
   const config = client.db('config');
   if (chunkSizeMb === null) {
-    await send(config, 'Back to the default chunk size', { delete: 'settings', deletes: [{ q: { _id: 'chunksize' }, limit: 1 }] }, log);
+    await send(
+      config,
+      'Back to the default chunk size',
+      { delete: 'settings', deletes: [{ q: { _id: 'chunksize' }, limit: 1 }] },
+      log,
+    );
   } else {
     await send(
       config,
       `Chunk size back to ${chunkSizeMb} MB`,
-      { update: 'settings', updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: chunkSizeMb } }, upsert: true }] },
+      {
+        update: 'settings',
+        updates: [{ q: { _id: 'chunksize' }, u: { $set: { value: chunkSizeMb } }, upsert: true }],
+      },
       log,
     );
   }
@@ -83,7 +114,12 @@ export async function resetForWay(
   const log: HousekeepingRecord[] = [];
   await dropCollection(client, target.db, target.collection, log);
   const start = balancerCommand(true, version);
-  await send(client.db(start.db), 'Start the balancer (an earlier way may have stopped it)', start.command, log);
+  await send(
+    client.db(start.db),
+    'Start the balancer (an earlier way may have stopped it)',
+    start.command,
+    log,
+  );
   await setChunkSize(client, baseline.chunkSizeMb, log);
   return log;
 }
@@ -104,7 +140,10 @@ export async function restoreBaseline(
       warnings.push(`could not ${what}: ${messageOf(err)}`);
     }
   };
-  if (!target.keepData) await attempt(`drop ${target.db}.${target.collection}`, () => dropCollection(client, target.db, target.collection, log));
+  if (!target.keepData)
+    await attempt(`drop ${target.db}.${target.collection}`, () =>
+      dropCollection(client, target.db, target.collection, log),
+    );
   if (baseline.balancerMode !== null) {
     const cmd = balancerCommand(baseline.balancerMode !== 'off', version);
     await attempt(`put the balancer back (${baseline.balancerMode})`, () =>

@@ -39,7 +39,11 @@ export interface ImportOutcome {
 export async function importDocuments(
   collection: Collection<ImportDocument>,
   plan: ImportPlan,
-  hooks: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void; clock?: () => number } = {},
+  hooks: {
+    signal?: AbortSignal;
+    onProgress?: (p: ImportProgress) => void;
+    clock?: () => number;
+  } = {},
 ): Promise<ImportOutcome> {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
@@ -50,7 +54,10 @@ export async function importDocuments(
   let batches = 0;
   let stoppedBy: ImportOutcome['stoppedBy'];
   let error: string | undefined;
-  const options = { ordered: false, ...(plan.writeConcern ? { writeConcern: plan.writeConcern } : {}) };
+  const options = {
+    ordered: false,
+    ...(plan.writeConcern ? { writeConcern: plan.writeConcern } : {}),
+  };
 
   const writer = async () => {
     for (;;) {

@@ -8,9 +8,19 @@ import { WayResult } from './result';
 export const WAY_MEASURES: MeasureDefinition[] = [
   { key: 'docsPerSec', csv: 'docs_per_sec', title: 'Client inserts', unit: 'ops/s' },
   { key: 'seconds', csv: 'import_seconds', title: 'Import time', unit: 's' },
-  { key: 'peakMongosPerSec', csv: 'peak_mongos_inserts_per_sec', title: 'Peak mongos inserts', unit: 'ops/s' },
+  {
+    key: 'peakMongosPerSec',
+    csv: 'peak_mongos_inserts_per_sec',
+    title: 'Peak mongos inserts',
+    unit: 'ops/s',
+  },
   { key: 'spreadCv', csv: 'spread_cv', title: 'Spread (CV, 0 = even)', unit: 'ratio' },
-  { key: 'busiestSharePct', csv: 'busiest_shard_share_pct', title: 'Busiest shard share', unit: '%' },
+  {
+    key: 'busiestSharePct',
+    csv: 'busiest_shard_share_pct',
+    title: 'Busiest shard share',
+    unit: '%',
+  },
   { key: 'busiestToIdlest', csv: 'busiest_to_idlest', title: 'Busiest/idlest', unit: 'ratio' },
   { key: 'chunksAfter', csv: 'chunks_after', title: 'Chunks after', unit: 'count' },
 ];

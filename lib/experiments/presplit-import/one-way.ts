@@ -17,7 +17,13 @@ import { docSize, positiveInt } from '../parameters';
 import { combineWayResults, whyNotCombinable } from './combine';
 import { PresplitImportEvent, runPresplitImport } from './experiment';
 import { WAY_MEASURES, wayMeasures } from './measures';
-import { PRESPLIT_IMPORT_DEFAULTS, PresplitImportInput, resolvePresplitImportOptions, WayName, WAYS } from './options';
+import {
+  PRESPLIT_IMPORT_DEFAULTS,
+  PresplitImportInput,
+  resolvePresplitImportOptions,
+  WayName,
+  WAYS,
+} from './options';
 import { PresplitImportResult } from './result';
 import { WAY_DEFINITIONS, wayLabel } from './ways';
 import { PRESPLIT_IMPORT_FILES, writePresplitImportReport } from './write-report';
@@ -35,26 +41,52 @@ const PARAMETERS = z
     writers: positiveInt('writers'),
     shardKey: z.string().min(1, 'shardKey must not be empty'),
     range: z.string().min(1, 'range: expected MIN:MAX, e.g. 0:64'),
-    chunkSize: z.number().int('chunkSize must be an integer').min(1, 'chunkSize must be from 1 to 1024 (MB)').max(1024, 'chunkSize must be from 1 to 1024 (MB)'),
+    chunkSize: z
+      .number()
+      .int('chunkSize must be an integer')
+      .min(1, 'chunkSize must be from 1 to 1024 (MB)')
+      .max(1024, 'chunkSize must be from 1 to 1024 (MB)'),
     hashedKey: z.string().min(1, 'hashedKey must not be empty'),
-    sampleIntervalMs: z.number().int().min(100, 'sampleIntervalMs must be at least 100').max(60_000, 'sampleIntervalMs must be at most 60000'),
-    maxSecondsPerWay: z.number().positive('maxSecondsPerWay must be > 0').max(86_400, 'maxSecondsPerWay must be at most 86400'),
+    sampleIntervalMs: z
+      .number()
+      .int()
+      .min(100, 'sampleIntervalMs must be at least 100')
+      .max(60_000, 'sampleIntervalMs must be at most 60000'),
+    maxSecondsPerWay: z
+      .number()
+      .positive('maxSecondsPerWay must be > 0')
+      .max(86_400, 'maxSecondsPerWay must be at most 86400'),
     collection: z.string().min(1, 'collection must not be empty'),
   })
   .strict();
 type PresplitImportParameters = z.output<typeof PARAMETERS>;
 
 /** The experiment's input for one configuration: the matrix's database, the configuration's way and write concern. */
-export function presplitInput(uri: string, db: string, parameters: Record<string, unknown>, config: MatrixConfiguration): PresplitImportInput {
+export function presplitInput(
+  uri: string,
+  db: string,
+  parameters: Record<string, unknown>,
+  config: MatrixConfiguration,
+): PresplitImportInput {
   const { way, ...rest } = parameters as PresplitImportParameters;
   const w = config.writeConcern?.w;
-  return { uri, db, ...rest, ...(way ? { ways: [way] } : {}), ...(w !== undefined ? { w: w as number | 'majority' } : {}) };
+  return {
+    uri,
+    db,
+    ...rest,
+    ...(way ? { ways: [way] } : {}),
+    ...(w !== undefined ? { w: w as number | 'majority' } : {}),
+  };
 }
 
 /** Checked before anything connects: the experiment would change an existing cluster's distribution. */
-function checkParameters(parameters: Record<string, unknown>, ctx: { uri: string; db: string; allowSetup: boolean }): void {
+function checkParameters(
+  parameters: Record<string, unknown>,
+  ctx: { uri: string; db: string; allowSetup: boolean },
+): void {
   if (ctx.allowSetup) return;
-  const collection = (parameters.collection as string | undefined) ?? PRESPLIT_IMPORT_DEFAULTS.collection;
+  const collection =
+    (parameters.collection as string | undefined) ?? PRESPLIT_IMPORT_DEFAULTS.collection;
   throw new UsageError(
     `option --setup: required by presplit-import, which changes the data distribution of the existing cluster at ${redactUri(ctx.uri)}: ` +
       `before each way it drops ${ctx.db}.${collection}, shards it, splits and moves its chunks, sets the chunk size and stops or starts the balancer ` +
@@ -63,16 +95,32 @@ function checkParameters(parameters: Record<string, unknown>, ctx: { uri: string
 }
 
 /** One way, a write concern the import can send, and the experiment's own checks (range, hashed key) with the configuration's path. */
-function checkConfiguration(parameters: Record<string, unknown>, config: MatrixConfiguration, where: string, ctx: { uri: string; db: string }): void {
-  if (parameters.way === undefined) throw new UsageError(`${where}.way: required: the way this configuration imports (ranged, presplit or hashed)`);
+function checkConfiguration(
+  parameters: Record<string, unknown>,
+  config: MatrixConfiguration,
+  where: string,
+  ctx: { uri: string; db: string },
+): void {
+  if (parameters.way === undefined)
+    throw new UsageError(
+      `${where}.way: required: the way this configuration imports (ranged, presplit or hashed)`,
+    );
   const wc = config.writeConcern;
-  if (wc && (wc.j !== undefined || wc.wtimeoutMS !== undefined || (wc.w !== undefined && typeof wc.w !== 'number' && wc.w !== 'majority'))) {
-    throw new UsageError(`${where.replace(/\.parameters$/, '')}.writeConcern: presplit-import sends only w (a member count or "majority"), got ${JSON.stringify(wc)}`);
+  if (
+    wc &&
+    (wc.j !== undefined ||
+      wc.wtimeoutMS !== undefined ||
+      (wc.w !== undefined && typeof wc.w !== 'number' && wc.w !== 'majority'))
+  ) {
+    throw new UsageError(
+      `${where.replace(/\.parameters$/, '')}.writeConcern: presplit-import sends only w (a member count or "majority"), got ${JSON.stringify(wc)}`,
+    );
   }
   try {
     resolvePresplitImportOptions(presplitInput(ctx.uri, ctx.db, parameters, config), 'config');
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(`${where}.${err.message.replace(/^config /, '')}`);
+    if (err instanceof UsageError)
+      throw new UsageError(`${where}.${err.message.replace(/^config /, '')}`);
     throw err;
   }
 }
@@ -93,13 +141,16 @@ function describeWay(parameters: Record<string, unknown>, config: MatrixConfigur
 function progressPrinter(progress: (text: string) => void): (event: PresplitImportEvent) => void {
   let last = { inserted: 0, seconds: 0 };
   return (event) => {
-    if (event.kind === 'setup' && event.status !== 'running') progress(`setup ${event.step}/${event.steps}: ${event.description} (${event.status})`);
+    if (event.kind === 'setup' && event.status !== 'running')
+      progress(`setup ${event.step}/${event.steps}: ${event.description} (${event.status})`);
     if (event.kind !== 'import') return;
     if (event.seconds === 0) last = { inserted: 0, seconds: 0 };
     const span = event.seconds - last.seconds;
     if (event.inserted === 0 || (span < 1 && event.inserted < event.total)) return;
     const rate = span > 0 ? (event.inserted - last.inserted) / span : 0;
-    progress(`${event.way}: ${formatOps(event.inserted)} of ${formatOps(event.total)} documents inserted, ${formatOps(rate)} inserts/s (last ${span.toFixed(1)} s)`);
+    progress(
+      `${event.way}: ${formatOps(event.inserted)} of ${formatOps(event.total)} documents inserted, ${formatOps(rate)} inserts/s (last ${span.toFixed(1)} s)`,
+    );
     last = { inserted: event.inserted, seconds: event.seconds };
   };
 }
@@ -114,16 +165,29 @@ async function run(ctx: RunContext): Promise<RunOutcome<PresplitImportResult>> {
       onEvent: progressPrinter(ctx.progress),
       onCommand: (entry) => commands.push(entry),
       clientOptions: { serverSelectionTimeoutMS: ctx.serverSelectionTimeoutMS },
-      ...(ctx.target.testDouble === true ? { testDouble: 'the matrix target is a test double' } : {}),
+      ...(ctx.target.testDouble === true
+        ? { testDouble: 'the matrix target is a test double' }
+        : {}),
     });
   } finally {
-    if (commands.length > 0) await writeFile(join(ctx.dir, COMMAND_LOG_FILE), `${commands.map(formatCommandLogEntry).join('\n')}\n`).catch(() => undefined);
+    if (commands.length > 0)
+      await writeFile(
+        join(ctx.dir, COMMAND_LOG_FILE),
+        `${commands.map(formatCommandLogEntry).join('\n')}\n`,
+      ).catch(() => undefined);
   }
   // The way's own report: presplit-import.json, its per-shard chart, the mongos total, summary.md.
   await writePresplitImportReport(result, ctx.dir);
   const resultFile = `${ctx.relativeDir}/${PRESPLIT_IMPORT_FILES.json}`;
   const way = result.ways[0];
-  if (!way) return { status: 'interrupted', reason: result.incompleteReason ?? 'interrupted before the way began', measures: {}, details: {}, resultFile };
+  if (!way)
+    return {
+      status: 'interrupted',
+      reason: result.incompleteReason ?? 'interrupted before the way began',
+      measures: {},
+      details: {},
+      resultFile,
+    };
   const status = way.error ? 'failed' : !way.complete && ctx.signal?.aborted ? 'interrupted' : 'ok';
   // A way stopped by its time limit is measured (rates and spread hold); the reason says it was cut short.
   const reason = way.error ?? way.incompleteReason;
@@ -132,8 +196,16 @@ async function run(ctx: RunContext): Promise<RunOutcome<PresplitImportResult>> {
     ...(reason ? { reason } : {}),
     measures: wayMeasures(way),
     details: {
-      ...{ way: way.way, insertedDocs: way.import.insertedDocs, targetDocs: way.import.targetDocs, insertsPerShard: way.totals.perShard },
-      ...{ chunksBefore: way.chunks.before?.perShard ?? null, chunksAfter: way.chunks.after?.perShard ?? null },
+      ...{
+        way: way.way,
+        insertedDocs: way.import.insertedDocs,
+        targetDocs: way.import.targetDocs,
+        insertsPerShard: way.totals.perShard,
+      },
+      ...{
+        chunksBefore: way.chunks.before?.perShard ?? null,
+        chunksAfter: way.chunks.after?.perShard ?? null,
+      },
       ...{ scripts: `mongo-bench scripts ${way.scriptsArgs.join(' ')}`, warnings: result.warnings },
     },
     resultFile,
@@ -142,7 +214,10 @@ async function run(ctx: RunContext): Promise<RunOutcome<PresplitImportResult>> {
 }
 
 /** comparison/: the ways drawn together, when they imported the same way into the same cluster. Returns a note for matrix.json. */
-async function finish(results: PresplitImportResult[], outDir: string): Promise<string | undefined> {
+async function finish(
+  results: PresplitImportResult[],
+  outDir: string,
+): Promise<string | undefined> {
   if (results.length < 2) return undefined;
   const why = whyNotCombinable(results);
   if (why) return `${COMPARISON_DIR}/ not written: ${why}.`;
@@ -157,14 +232,36 @@ export const presplitImport: Experiment<PresplitImportResult> = {
   parameters: PARAMETERS,
   sizing: {
     // MOST's sharded tests (seed 000, Test Results 4-5): 2^20 documents of 16 KiB in batches of 256; g = count & 63.
-    full: { docs: 1_048_576, docSize: 16_384, batchSize: 256, writers: 6, shardKey: 'g', range: '0:64', chunkSize: 1024, hashedKey: '_id', sampleIntervalMs: 1000, maxSecondsPerWay: 600, collection: 'presplit_import' },
+    full: {
+      docs: 1_048_576,
+      docSize: 16_384,
+      batchSize: 256,
+      writers: 6,
+      shardKey: 'g',
+      range: '0:64',
+      chunkSize: 1024,
+      hashedKey: '_id',
+      sampleIntervalMs: 1000,
+      maxSecondsPerWay: 600,
+      collection: 'presplit_import',
+    },
     scaled: 'docs',
     // 16,384 documents of 16 KiB = 256 MiB per way.
     defaultScale: 1 / 64,
     scaleNote: '--scale 1 = 1,048,576 documents of 16 KiB (16 GiB) per way, as the seed',
   },
-  preset: WAYS.map((way) => ({ label: wayLabel(way), description: WAY_DEFINITIONS[way].description, parameters: { way } })),
-  needs: { topology: 'sharded', setup: { mayChange: 'each way may shard, split and move chunks and stop the balancer', loggedIn: 'logs its own setup per way in each row folder' } },
+  preset: WAYS.map((way) => ({
+    label: wayLabel(way),
+    description: WAY_DEFINITIONS[way].description,
+    parameters: { way },
+  })),
+  needs: {
+    topology: 'sharded',
+    setup: {
+      mayChange: 'each way may shard, split and move chunks and stop the balancer',
+      loggedIn: 'logs its own setup per way in each row folder',
+    },
+  },
   checkParameters,
   checkConfiguration,
   describeSettings: describeWay,
@@ -176,9 +273,27 @@ export const presplitImport: Experiment<PresplitImportResult> = {
   finish,
   measures: WAY_MEASURES,
   charts: [
-    { file: 'import-inserts-per-sec.png', title: 'Import throughput by way', yTitle: 'documents/sec acknowledged (client)', measures: ['docsPerSec'], scale: 'linear' },
-    { file: 'busiest-shard-share.png', title: "Busiest shard's share of the inserts by way", yTitle: 'inserts on the busiest shard (%)', measures: ['busiestSharePct'], scale: 'linear' },
-    { file: 'spread-cv.png', title: 'Spread of the inserts over the shards by way', yTitle: 'coefficient of variation (0 = even)', measures: ['spreadCv'], scale: 'linear' },
+    {
+      file: 'import-inserts-per-sec.png',
+      title: 'Import throughput by way',
+      yTitle: 'documents/sec acknowledged (client)',
+      measures: ['docsPerSec'],
+      scale: 'linear',
+    },
+    {
+      file: 'busiest-shard-share.png',
+      title: "Busiest shard's share of the inserts by way",
+      yTitle: 'inserts on the busiest shard (%)',
+      measures: ['busiestSharePct'],
+      scale: 'linear',
+    },
+    {
+      file: 'spread-cv.png',
+      title: 'Spread of the inserts over the shards by way',
+      yTitle: 'coefficient of variation (0 = even)',
+      measures: ['spreadCv'],
+      scale: 'linear',
+    },
   ],
   notes: [
     "Each way starts from the same cluster state (the collection dropped, the balancer running, the chunk size as found) and the balancer mode and chunk size are put back after it. Each row's folder holds the way's per-shard inserts/sec chart, its presplit-import.json and the setup commands sent (command-log.txt).",

@@ -87,25 +87,57 @@ export const PRESPLIT_IMPORT_DEFAULTS = {
 } as const;
 
 const int = (min: number, max: number) =>
-  z.number().int('must be an integer').min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
+  z
+    .number()
+    .int('must be an integer')
+    .min(min, `must be from ${min} to ${max}`)
+    .max(max, `must be from ${min} to ${max}`);
 
 const schema = z
   .object({
-    uri: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// connection string to a mongos'),
-    db: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a database name (1-63 characters, none of / \\ . space " $ * < > : | ?)').optional(),
-    collection: z.string().min(1, 'must not be empty').regex(/^[^$\0]+$/, 'must not contain $').optional(),
-    ways: z.array(z.string()).min(1, `name at least one of ${WAYS.join(', ')}`).optional(),
+    uri: z
+      .string()
+      .regex(
+        /^mongodb(\+srv)?:\/\//,
+        'must be a mongodb:// or mongodb+srv:// connection string to a mongos',
+      ),
+    db: z
+      .string()
+      .regex(
+        /^[^/\\. "$*<>:|?]{1,63}$/,
+        'must be a database name (1-63 characters, none of / \\ . space " $ * < > : | ?)',
+      )
+      .optional(),
+    collection: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^$\0]+$/, 'must not contain $')
+      .optional(),
+    ways: z
+      .array(z.string())
+      .min(1, `name at least one of ${WAYS.join(', ')}`)
+      .optional(),
     docs: int(1, 1_000_000_000).optional(),
     // 16 MB is MongoDB's document limit; the fields alone take ~40 bytes.
     docSize: int(0, 16 * 1024 * 1024 - 1024).optional(),
     batchSize: int(1, 100_000).optional(),
     writers: int(1, 1024).optional(),
-    shardKey: z.string().min(1, 'must not be empty').regex(/^[^$.\0][^.\0]*$/, 'must be a top-level field name (not starting with $, no dots)').optional(),
-    range: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]).optional(),
+    shardKey: z
+      .string()
+      .min(1, 'must not be empty')
+      .regex(/^[^$.\0][^.\0]*$/, 'must be a top-level field name (not starting with $, no dots)')
+      .optional(),
+    range: z
+      .union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()])
+      .optional(),
     chunkSize: int(1, 1024).optional(),
     hashedKey: z.string().min(1, 'must not be empty').optional(),
     sampleIntervalMs: int(100, 60_000).optional(),
-    maxSecondsPerWay: z.number().positive('must be more than 0 seconds').max(86_400, 'must be at most 86400 (a day)').optional(),
+    maxSecondsPerWay: z
+      .number()
+      .positive('must be more than 0 seconds')
+      .max(86_400, 'must be at most 86400 (a day)')
+      .optional(),
     keepData: z.boolean().optional(),
     serverVersion: z.string().optional(),
     w: z.union([int(0, 50), z.literal('majority')]).optional(),
@@ -113,17 +145,26 @@ const schema = z
   .strict();
 
 /** Validates what the user gave and fills in defaults. */
-export function resolvePresplitImportOptions(raw: PresplitImportInput, style: PathStyle = 'flag'): PresplitImportSettings {
+export function resolvePresplitImportOptions(
+  raw: PresplitImportInput,
+  style: PathStyle = 'flag',
+): PresplitImportSettings {
   const defined = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
   const input = parseOptions(schema, defined, style);
-  const name = (key: keyof PresplitImportInput) => (style === 'flag' ? `option --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : `config ${key}`);
+  const name = (key: keyof PresplitImportInput) =>
+    style === 'flag'
+      ? `option --${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+      : `config ${key}`;
 
   const ways: WayName[] = [];
   for (const way of input.ways ?? WAYS) {
     if (!(WAYS as readonly string[]).includes(way)) {
-      throw new UsageError(`${name('ways')}: unknown way "${way}"; the ways are ${WAYS.join(', ')}`);
+      throw new UsageError(
+        `${name('ways')}: unknown way "${way}"; the ways are ${WAYS.join(', ')}`,
+      );
     }
-    if (ways.includes(way as WayName)) throw new UsageError(`${name('ways')}: "${way}" is named twice`);
+    if (ways.includes(way as WayName))
+      throw new UsageError(`${name('ways')}: "${way}" is named twice`);
     ways.push(way as WayName);
   }
   const shardKey = input.shardKey ?? PRESPLIT_IMPORT_DEFAULTS.shardKey;
@@ -134,10 +175,19 @@ export function resolvePresplitImportOptions(raw: PresplitImportInput, style: Pa
   }
   const hashedKey = input.hashedKey ?? PRESPLIT_IMPORT_DEFAULTS.hashedKey;
   if (hashedKey !== '_id' && hashedKey !== shardKey) {
-    throw new UsageError(`${name('hashedKey')}: must be _id or the ranged key field "${shardKey}" (the documents have no other field to hash)`);
+    throw new UsageError(
+      `${name('hashedKey')}: must be _id or the ranged key field "${shardKey}" (the documents have no other field to hash)`,
+    );
   }
-  const range = input.range === undefined ? { ...PRESPLIT_IMPORT_DEFAULTS.range } : parsePresplit(input.range, name('range'));
-  if (input.serverVersion !== undefined) parseServerVersion(input.serverVersion, style === 'flag' ? '--server-version' : 'serverVersion');
+  const range =
+    input.range === undefined
+      ? { ...PRESPLIT_IMPORT_DEFAULTS.range }
+      : parsePresplit(input.range, name('range'));
+  if (input.serverVersion !== undefined)
+    parseServerVersion(
+      input.serverVersion,
+      style === 'flag' ? '--server-version' : 'serverVersion',
+    );
   const db = input.db ?? PRESPLIT_IMPORT_DEFAULTS.db;
   const collection = input.collection ?? PRESPLIT_IMPORT_DEFAULTS.collection;
   return {

@@ -39,7 +39,11 @@ export function ratesFromReadings(readings: readonly CounterReading[]): RatePoin
       if (delta < 0 || !(seconds > 0)) {
         points.push({ t: round3(reading.t), perSec: null });
       } else {
-        points.push({ t: round3(reading.t), perSec: round3(delta / seconds), seconds: round3(seconds) });
+        points.push({
+          t: round3(reading.t),
+          perSec: round3(delta / seconds),
+          seconds: round3(seconds),
+        });
       }
     }
     lastGood = reading;
@@ -67,7 +71,8 @@ export function counterTotal(readings: readonly CounterReading[]): CounterTotal 
       continue;
     }
     first ??= reading;
-    if (lastGood !== undefined && reading.value >= lastGood.value!) total += reading.value - lastGood.value!;
+    if (lastGood !== undefined && reading.value >= lastGood.value!)
+      total += reading.value - lastGood.value!;
     lastGood = reading;
   }
   return { total, gaps, coveredSeconds: first && lastGood ? round3(lastGood.t - first.t) : 0 };
@@ -77,10 +82,15 @@ export function counterTotal(readings: readonly CounterReading[]): CounterTotal 
  * The client's own count, on the sampler's clock: acknowledged documents per interval of
  * `intervalSec`, the last interval ending at `endSec` (the end of the import).
  */
-export function clientRates(acks: ReadonlyArray<{ t: number; docs: number }>, intervalSec: number, endSec: number): RatePoint[] {
+export function clientRates(
+  acks: ReadonlyArray<{ t: number; docs: number }>,
+  intervalSec: number,
+  endSec: number,
+): RatePoint[] {
   const buckets = Math.max(1, Math.ceil(endSec / intervalSec - 1e-9));
   const counts = new Array<number>(buckets).fill(0);
-  for (const ack of acks) counts[Math.min(buckets - 1, Math.max(0, Math.floor(ack.t / intervalSec)))] += ack.docs;
+  for (const ack of acks)
+    counts[Math.min(buckets - 1, Math.max(0, Math.floor(ack.t / intervalSec)))] += ack.docs;
   return counts.map((docs, i) => {
     const start = i * intervalSec;
     const end = i === buckets - 1 ? Math.max(endSec, start + 1e-3) : (i + 1) * intervalSec;

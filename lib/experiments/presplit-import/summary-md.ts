@@ -9,12 +9,18 @@ function cell(text: string): string {
 }
 
 function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 function ratio(way: WayResult): string {
   if (!way.spread) return '-';
-  return way.spread.ratio === null ? `∞ (${way.spread.idlest.shard} took none)` : `${way.spread.ratio.toFixed(2)}x`;
+  return way.spread.ratio === null
+    ? `∞ (${way.spread.idlest.shard} took none)`
+    : `${way.spread.ratio.toFixed(2)}x`;
 }
 
 function status(way: WayResult): string {
@@ -27,11 +33,22 @@ function chunkCell(way: WayResult, shard: string, when: 'before' | 'after'): str
   return d ? String(d.perShard[shard] ?? 0) : '-';
 }
 
-export function renderPresplitImportSummary(result: PresplitImportResult, charts: readonly string[]): string {
+export function renderPresplitImportSummary(
+  result: PresplitImportResult,
+  charts: readonly string[],
+): string {
   const s = result.settings;
   const lines: string[] = ['# presplit-import: a sharded bulk import, three ways', ''];
-  if (result.target.testDouble) lines.push(`> **Test double:** ${result.target.testDouble}. These are not MongoDB figures.`, '');
-  if (!result.complete) lines.push(`> **Incomplete:** ${result.incompleteReason ?? 'cut short'}. The figures cover what was measured.`, '');
+  if (result.target.testDouble)
+    lines.push(
+      `> **Test double:** ${result.target.testDouble}. These are not MongoDB figures.`,
+      '',
+    );
+  if (!result.complete)
+    lines.push(
+      `> **Incomplete:** ${result.incompleteReason ?? 'cut short'}. The figures cover what was measured.`,
+      '',
+    );
   lines.push(
     `- Cluster: ${result.target.uri} · MongoDB ${result.target.serverVersion} · ${result.target.shards.length} shards (${result.target.shards.map((x) => x.id).join(', ')})`,
     `- Import per way: ${formatOps(s.docs)} documents of ~${formatOps(s.docSize)} bytes into ${s.ns}, insertMany batches of ${formatOps(s.batchSize)}, ${s.writers} concurrent writer(s)${s.w !== undefined ? `, w: ${s.w}` : ''}`,
@@ -43,10 +60,20 @@ export function renderPresplitImportSummary(result: PresplitImportResult, charts
     '',
     'Spread: the coefficient of variation (CV) of the inserts each shard took during the import ',
     '(standard deviation / mean): 0 is perfectly even, sqrt(shards - 1) is everything on one shard. ',
-    'Busiest/idlest is the ratio of the two extreme shards\' totals.',
+    "Busiest/idlest is the ratio of the two extreme shards' totals.",
     '',
     table(
-      ['way', 'status', 'docs inserted', 'seconds', 'docs/s (client)', 'peak inserts/s (mongos)', 'busiest shard (share)', 'busiest/idlest', 'spread (CV)'],
+      [
+        'way',
+        'status',
+        'docs inserted',
+        'seconds',
+        'docs/s (client)',
+        'peak inserts/s (mongos)',
+        'busiest shard (share)',
+        'busiest/idlest',
+        'spread (CV)',
+      ],
       result.ways.map((w) => [
         wayLabel(w.way),
         status(w),
@@ -61,17 +88,29 @@ export function renderPresplitImportSummary(result: PresplitImportResult, charts
     ),
     '',
   );
-  if (charts.includes(TOTAL_CHART_FILE)) lines.push(`![cluster inserts/sec at the mongos](${TOTAL_CHART_FILE})`, '');
+  if (charts.includes(TOTAL_CHART_FILE))
+    lines.push(`![cluster inserts/sec at the mongos](${TOTAL_CHART_FILE})`, '');
 
   for (const w of result.ways) {
     lines.push(`## ${wayLabel(w.way)}`, '', w.description, '');
-    lines.push(`Set up with the plan of \`mongo-bench scripts ${w.scriptsArgs.join(' ')}\` (its data-distribution steps):`, '');
+    lines.push(
+      `Set up with the plan of \`mongo-bench scripts ${w.scriptsArgs.join(' ')}\` (its data-distribution steps):`,
+      '',
+    );
     for (const step of w.setup) lines.push(`${step.step}. ${step.description} (${step.status})`);
     lines.push('');
-    if (w.setupWarnings.length > 0) lines.push(...w.setupWarnings.map((x) => `- warning: ${x}`), '');
+    if (w.setupWarnings.length > 0)
+      lines.push(...w.setupWarnings.map((x) => `- warning: ${x}`), '');
     lines.push(
       table(
-        ['shard', 'inserts (opcounters)', 'share', 'peak inserts/s', 'chunks before', 'chunks after'],
+        [
+          'shard',
+          'inserts (opcounters)',
+          'share',
+          'peak inserts/s',
+          'chunks before',
+          'chunks after',
+        ],
         w.shards.map((id) => {
           const total = w.totals.perShard[id] ?? 0;
           return [
@@ -91,9 +130,11 @@ export function renderPresplitImportSummary(result: PresplitImportResult, charts
       '',
     );
     const file = perShardChartFile(w.way);
-    if (charts.includes(file)) lines.push(`![inserts/sec on each shard, ${wayLabel(w.way)}](${file})`, '');
+    if (charts.includes(file))
+      lines.push(`![inserts/sec on each shard, ${wayLabel(w.way)}](${file})`, '');
   }
-  if (result.warnings.length > 0) lines.push('## Warnings', '', ...result.warnings.map((x) => `- ${x}`), '');
+  if (result.warnings.length > 0)
+    lines.push('## Warnings', '', ...result.warnings.map((x) => `- ${x}`), '');
   lines.push('How to read this report: docs/presplit-import.md in the mongo-bench repository.', '');
   return lines.join('\n');
 }

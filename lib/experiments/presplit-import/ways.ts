@@ -3,7 +3,13 @@
  * its setup comes from the topology plan (one source of truth): the scripts a person runs by hand
  * and the steps the experiment applies are made by the same functions.
  */
-import { dataDistributionSteps, planFromOptions, SetupStep, ShardingSpec, TopologyInput } from '../../topology';
+import {
+  dataDistributionSteps,
+  planFromOptions,
+  SetupStep,
+  ShardingSpec,
+  TopologyInput,
+} from '../../topology';
 import { ServerVersion } from '../../topology/server-version';
 import { PresplitImportSettings, WayName } from './options';
 
@@ -34,7 +40,8 @@ export const WAY_DEFINITIONS: Record<WayName, WayDefinition> = {
     name: 'hashed',
     letter: 'c',
     title: 'hashed shard key',
-    description: 'Shard on a hashed key: MongoDB creates and spreads the initial chunks itself, and the hash spreads the inserts.',
+    description:
+      'Shard on a hashed key: MongoDB creates and spreads the initial chunks itself, and the hash spreads the inserts.',
   },
 };
 
@@ -44,7 +51,12 @@ export function wayLabel(way: WayName): string {
 }
 
 /** The `mongo-bench scripts` options that set the way up on a cluster of `shards` shards. */
-export function wayTopologyInput(way: WayName, settings: PresplitImportSettings, shards: number, serverVersion: ServerVersion): TopologyInput {
+export function wayTopologyInput(
+  way: WayName,
+  settings: PresplitImportSettings,
+  shards: number,
+  serverVersion: ServerVersion,
+): TopologyInput {
   const base: TopologyInput = {
     topology: 'sharded',
     shards,
@@ -69,9 +81,23 @@ export function wayTopologyInput(way: WayName, settings: PresplitImportSettings,
 }
 
 /** The same options as command-line flags: `mongo-bench scripts <these>` writes the way's setup scripts. */
-export function wayScriptsArgs(way: WayName, settings: PresplitImportSettings, shards: number, serverVersion: ServerVersion): string[] {
+export function wayScriptsArgs(
+  way: WayName,
+  settings: PresplitImportSettings,
+  shards: number,
+  serverVersion: ServerVersion,
+): string[] {
   const input = wayTopologyInput(way, settings, shards, serverVersion);
-  const args = ['--topology', 'sharded', '--shards', String(shards), '--db', settings.db, '--collection', settings.collection];
+  const args = [
+    '--topology',
+    'sharded',
+    '--shards',
+    String(shards),
+    '--db',
+    settings.db,
+    '--collection',
+    settings.collection,
+  ];
   args.push('--shard-key', String(input.shardKey));
   if (input.hashed) args.push('--hashed');
   if (input.presplit !== undefined) args.push('--presplit', String(input.presplit));
@@ -82,8 +108,14 @@ export function wayScriptsArgs(way: WayName, settings: PresplitImportSettings, s
 }
 
 /** The way's sharding spec, made by the topology planner from the scripts options. */
-export function waySharding(way: WayName, settings: PresplitImportSettings, shards: number, serverVersion: ServerVersion): ShardingSpec {
-  const sharding = planFromOptions(wayTopologyInput(way, settings, shards, serverVersion)).topology.sharding;
+export function waySharding(
+  way: WayName,
+  settings: PresplitImportSettings,
+  shards: number,
+  serverVersion: ServerVersion,
+): ShardingSpec {
+  const sharding = planFromOptions(wayTopologyInput(way, settings, shards, serverVersion)).topology
+    .sharding;
   if (!sharding) throw new Error('a sharded plan without a sharding spec'); // cannot happen: topology is 'sharded'
   return sharding;
 }
@@ -103,5 +135,9 @@ export function waySetupSteps(
   cluster: { shardIds: string[]; serverVersion: ServerVersion; target?: string },
 ): WaySetup {
   const sharding = waySharding(way, settings, cluster.shardIds.length, cluster.serverVersion);
-  return dataDistributionSteps(sharding, { shardIds: cluster.shardIds, serverVersion: cluster.serverVersion, target: cluster.target });
+  return dataDistributionSteps(sharding, {
+    shardIds: cluster.shardIds,
+    serverVersion: cluster.serverVersion,
+    target: cluster.target,
+  });
 }

@@ -8,7 +8,10 @@ import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult } from './result';
 import { renderPresplitImportSummary } from './summary-md';
 import { fileTimestamp, messageOf } from '../../common/values';
 
-export const PRESPLIT_IMPORT_FILES = { json: 'presplit-import.json', summary: 'summary.md' } as const;
+export const PRESPLIT_IMPORT_FILES = {
+  json: 'presplit-import.json',
+  summary: 'summary.md',
+} as const;
 
 /** reports/<UTC timestamp>-presplit-import */
 export function defaultPresplitImportOutDir(now = new Date()): string {
@@ -16,7 +19,10 @@ export function defaultPresplitImportOutDir(now = new Date()): string {
 }
 
 /** Writes presplit-import.json first (so a chart failure cannot lose the figures), then the charts and summary.md. */
-export async function writePresplitImportReport(result: PresplitImportResult, dir: string): Promise<string[]> {
+export async function writePresplitImportReport(
+  result: PresplitImportResult,
+  dir: string,
+): Promise<string[]> {
   await fsp.mkdir(dir, { recursive: true });
   const written: string[] = [];
   const write = async (name: string, content: string | Buffer) => {
@@ -27,7 +33,13 @@ export async function writePresplitImportReport(result: PresplitImportResult, di
   await write(PRESPLIT_IMPORT_FILES.json, JSON.stringify(result, null, 2) + '\n');
   const charts = buildExperimentCharts(result);
   for (const chart of charts) await write(chart.file, await renderChart(chart));
-  await write(PRESPLIT_IMPORT_FILES.summary, renderPresplitImportSummary(result, charts.map((c) => c.file)));
+  await write(
+    PRESPLIT_IMPORT_FILES.summary,
+    renderPresplitImportSummary(
+      result,
+      charts.map((c) => c.file),
+    ),
+  );
   return written;
 }
 
@@ -41,7 +53,9 @@ export async function loadPresplitImportResult(path: string): Promise<PresplitIm
   }
   const schema = (parsed as { schema?: unknown } | null)?.schema;
   if (schema !== PRESPLIT_IMPORT_SCHEMA) {
-    throw new UsageError(`${path}: schema is ${JSON.stringify(schema)}, expected "${PRESPLIT_IMPORT_SCHEMA}"`);
+    throw new UsageError(
+      `${path}: schema is ${JSON.stringify(schema)}, expected "${PRESPLIT_IMPORT_SCHEMA}"`,
+    );
   }
   return parsed as PresplitImportResult;
 }

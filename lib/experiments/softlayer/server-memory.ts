@@ -9,7 +9,10 @@ export interface ServerMemory {
 }
 
 async function tryAdmin(client: MongoClient, command: Document): Promise<Document | undefined> {
-  return client.db('admin').command(command).catch(() => undefined);
+  return client
+    .db('admin')
+    .command(command)
+    .catch(() => undefined);
 }
 
 /**
@@ -22,13 +25,23 @@ export async function readServerMemory(client: MongoClient): Promise<ServerMemor
   const mem = hostInfo?.system?.memSizeMB;
   const limit = hostInfo?.system?.memLimitMB;
   if (typeof limit === 'number' && limit > 0 && (typeof mem !== 'number' || limit < mem)) {
-    return { memSizeMB: limit, source: `hostInfo.system.memLimitMB, the server's memory limit${typeof mem === 'number' ? ` (the host has ${mem} MiB)` : ''}` };
+    return {
+      memSizeMB: limit,
+      source: `hostInfo.system.memLimitMB, the server's memory limit${typeof mem === 'number' ? ` (the host has ${mem} MiB)` : ''}`,
+    };
   }
-  if (typeof mem === 'number' && mem > 0) return { memSizeMB: mem, source: 'hostInfo.system.memSizeMB' };
+  if (typeof mem === 'number' && mem > 0)
+    return { memSizeMB: mem, source: 'hostInfo.system.memSizeMB' };
   const status = await tryAdmin(client, { serverStatus: 1 });
   // serverStatus.mem holds the process's own resident/virtual size, not the machine's RAM: not a substitute.
-  const statusNote = status ? (status.mem ? 'serverStatus.mem has only the process size' : 'serverStatus has no mem section') : 'serverStatus failed';
-  return { source: `${hostInfo ? 'hostInfo has no system.memSizeMB' : 'hostInfo failed'}; ${statusNote}` };
+  const statusNote = status
+    ? status.mem
+      ? 'serverStatus.mem has only the process size'
+      : 'serverStatus has no mem section'
+    : 'serverStatus failed';
+  return {
+    source: `${hostInfo ? 'hostInfo has no system.memSizeMB' : 'hostInfo failed'}; ${statusNote}`,
+  };
 }
 
 export const MIB = 1024 * 1024;

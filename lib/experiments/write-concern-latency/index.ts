@@ -16,16 +16,26 @@ import { Experiment, RunContext, RunOutcome } from '../experiment';
 import { positiveInt } from '../parameters';
 import { errorTallies, ResultContext, resultBase } from '../result-document';
 import { JOURNAL_NOTE, MAPPING_NOTE } from '../write-concern-notes';
-import { runWriteConcernLatency, WriteConcernLatencyMeasurement, WriteConcernLatencyParams } from './run-latency';
+import {
+  runWriteConcernLatency,
+  WriteConcernLatencyMeasurement,
+  WriteConcernLatencyParams,
+} from './run-latency';
 
 export * from './run-latency';
 
 const COLLECTION = 'insertTest';
 
-const PARAMETERS = z.object({ inserts: positiveInt('inserts'), rounds: positiveInt('rounds') }).strict();
+const PARAMETERS = z
+  .object({ inserts: positiveInt('inserts'), rounds: positiveInt('rounds') })
+  .strict();
 type LatencyParameters = z.output<typeof PARAMETERS>;
 
-export function latencyResult(ctx: ResultContext, params: WriteConcernLatencyParams, m: WriteConcernLatencyMeasurement): ResultDocument {
+export function latencyResult(
+  ctx: ResultContext,
+  params: WriteConcernLatencyParams,
+  m: WriteConcernLatencyMeasurement,
+): ResultDocument {
   const measurement: StepMeasurement = {
     clients: 1,
     seconds: Math.max(1, Math.ceil(m.elapsedSeconds)),
@@ -34,13 +44,41 @@ export function latencyResult(ctx: ResultContext, params: WriteConcernLatencyPar
     reads: 0,
     writes: m.samplesMs.length,
     errors: m.errors,
-    latency: { reads: new LatencyRecorder(), writes: m.recorder, byOp: new Map([['insert', m.recorder]]) },
-    perSecond: { reads: m.perSecond.map(() => 0), writes: m.perSecond, errors: m.perSecond.map(() => 0) },
+    latency: {
+      reads: new LatencyRecorder(),
+      writes: m.recorder,
+      byOp: new Map([['insert', m.recorder]]),
+    },
+    perSecond: {
+      reads: m.perSecond.map(() => 0),
+      writes: m.perSecond,
+      errors: m.perSecond.map(() => 0),
+    },
     errorTallies: errorTallies(m.errors, m.firstError),
   };
-  const workload = { name: 'write-concern-latency', ops: [{ op: 'insert', ns: ctx.ns, doc: { a: 1, b: 'hat' }, writeConcern: ctx.config.writeConcern ?? null }], docs: m.samplesMs.length, docSize: BSON.calculateObjectSize({ _id: new ObjectId(), a: 1, b: 'hat' }) };
-  const config = { ...params, keptRound: params.rounds, discardedRoundAvgMs: m.discardedAvgMs, exactMs: m.stats };
-  return { ...resultBase(ctx, workload, config, m.interrupted), steps: [summarizeStep([measurement])] };
+  const workload = {
+    name: 'write-concern-latency',
+    ops: [
+      {
+        op: 'insert',
+        ns: ctx.ns,
+        doc: { a: 1, b: 'hat' },
+        writeConcern: ctx.config.writeConcern ?? null,
+      },
+    ],
+    docs: m.samplesMs.length,
+    docSize: BSON.calculateObjectSize({ _id: new ObjectId(), a: 1, b: 'hat' }),
+  };
+  const config = {
+    ...params,
+    keptRound: params.rounds,
+    discardedRoundAvgMs: m.discardedAvgMs,
+    exactMs: m.stats,
+  };
+  return {
+    ...resultBase(ctx, workload, config, m.interrupted),
+    steps: [summarizeStep([measurement])],
+  };
 }
 
 async function run(ctx: RunContext): Promise<RunOutcome> {
@@ -48,15 +86,39 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
   const startedAt = new Date();
   // Each write concern starts from a missing collection; the first (discarded) round creates it, as in the seed.
   await dropOwn(ctx.client, ctx.db, COLLECTION, ctx.guard);
-  const m = await runWriteConcernLatency(ctx.client, ctx.db, COLLECTION, params, driverWriteConcern(ctx.config.writeConcern), { signal: ctx.signal });
-  const result = latencyResult({ config: ctx.config, target: ctx.target, ns: `${ctx.db}.${COLLECTION}`, startedAt, finishedAt: new Date(), matrix: ctx.matrixName }, params, m);
+  const m = await runWriteConcernLatency(
+    ctx.client,
+    ctx.db,
+    COLLECTION,
+    params,
+    driverWriteConcern(ctx.config.writeConcern),
+    { signal: ctx.signal },
+  );
+  const result = latencyResult(
+    {
+      config: ctx.config,
+      target: ctx.target,
+      ns: `${ctx.db}.${COLLECTION}`,
+      startedAt,
+      finishedAt: new Date(),
+      matrix: ctx.matrixName,
+    },
+    params,
+    m,
+  );
   await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
   const s = m.stats;
-  const failed = m.errors > 0 ? `${m.errors} of ${params.inserts} inserts failed, first: ${m.firstError}` : undefined;
+  const failed =
+    m.errors > 0
+      ? `${m.errors} of ${params.inserts} inserts failed, first: ${m.firstError}`
+      : undefined;
   return {
     status: m.interrupted ? 'interrupted' : failed ? 'failed' : 'ok',
     reason: m.interrupted ? 'interrupted' : failed,
-    measures: s.count > 0 ? { avgMs: s.avg, minMs: s.min, maxMs: s.max, p50Ms: s.p50, p99Ms: s.p99, inserts: s.count } : { inserts: 0 },
+    measures:
+      s.count > 0
+        ? { avgMs: s.avg, minMs: s.min, maxMs: s.max, p50Ms: s.p50, p99Ms: s.p99, inserts: s.count }
+        : { inserts: 0 },
     details: { discardedRoundAvgMs: m.discardedAvgMs, elapsedSeconds: m.elapsedSeconds },
     resultFile: `${ctx.relativeDir}/${RESULTS_FILE}`,
   };
@@ -65,9 +127,16 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
 export const writeConcernLatency: Experiment = {
   name: 'write-concern-latency',
   collections: [COLLECTION],
-  description: 'Server Density (2013): 200 single inserts of {a: 1, b: "hat"} per write concern w:0, w:1, j:true, w:2, w:3; avg/min/max/p50/p99 ms',
+  description:
+    'Server Density (2013): 200 single inserts of {a: 1, b: "hat"} per write concern w:0, w:1, j:true, w:2, w:3; avg/min/max/p50/p99 ms',
   parameters: PARAMETERS,
-  sizing: { full: { inserts: 200, rounds: 2 }, scaled: 'inserts', defaultScale: 1, scaleNote: '--scale 1 = 200 inserts per write concern, run twice keeping the second, as the seed' },
+  sizing: {
+    full: { inserts: 200, rounds: 2 },
+    scaled: 'inserts',
+    defaultScale: 1,
+    scaleNote:
+      '--scale 1 = 200 inserts per write concern, run twice keeping the second, as the seed',
+  },
   preset: [
     ...[0, 1].map((w) => ({ label: `w:${w}`, writeConcern: { w } })),
     { label: 'j:true', writeConcern: { w: 1, j: true } },
@@ -82,7 +151,15 @@ export const writeConcernLatency: Experiment = {
     { key: 'p99Ms', csv: 'p99_ms', title: 'p99', unit: 'ms' },
     { key: 'inserts', csv: 'inserts_kept', title: 'Inserts kept', unit: 'count' },
   ],
-  charts: [{ file: 'insert-latency.png', title: 'Single-insert latency by write concern', yTitle: 'ms per insert (log scale)', measures: ['minMs', 'p50Ms', 'avgMs', 'p99Ms', 'maxMs'], scale: 'log' }],
+  charts: [
+    {
+      file: 'insert-latency.png',
+      title: 'Single-insert latency by write concern',
+      yTitle: 'ms per insert (log scale)',
+      measures: ['minMs', 'p50Ms', 'avgMs', 'p99Ms', 'maxMs'],
+      scale: 'log',
+    },
+  ],
   notes: [JOURNAL_NOTE, MAPPING_NOTE],
   // The last configuration's collection is kept until the matrix ends.
   cleanUp: (client, db, guard) => dropQuietly(client, db, COLLECTION, guard),

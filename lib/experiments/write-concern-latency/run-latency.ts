@@ -68,7 +68,12 @@ interface Round {
   perSecond: number[];
 }
 
-async function insertRound(coll: Collection, inserts: number, writeConcern: WriteConcernSettings | undefined, signal?: AbortSignal): Promise<Round> {
+async function insertRound(
+  coll: Collection,
+  inserts: number,
+  writeConcern: WriteConcernSettings | undefined,
+  signal?: AbortSignal,
+): Promise<Round> {
   const samplesMs: number[] = [];
   const perSecond: number[] = [];
   let errors = 0;
@@ -91,7 +96,13 @@ async function insertRound(coll: Collection, inserts: number, writeConcern: Writ
       firstError ??= messageOf(err);
     }
   }
-  return { samplesMs, errors, firstError, seconds: (performance.now() - started) / 1000, perSecond };
+  return {
+    samplesMs,
+    errors,
+    firstError,
+    seconds: (performance.now() - started) / 1000,
+    perSecond,
+  };
 }
 
 export async function runWriteConcernLatency(

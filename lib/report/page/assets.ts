@@ -54,10 +54,17 @@ export function chartConfigScript(): string {
     if (file.endsWith('.ts')) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const ts = require('typescript') as typeof import('typescript');
-      code = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS, removeComments: true } }).outputText;
+      code = ts.transpileModule(text, {
+        compilerOptions: {
+          target: ts.ScriptTarget.ES2020,
+          module: ts.ModuleKind.CommonJS,
+          removeComments: true,
+        },
+      }).outputText;
     }
     code = code.replace(/^\/\/# sourceMappingURL=.*$/gm, '');
-    if (/\brequire\(/.test(code)) throw new Error(`${file} must import nothing at run time (the report page embeds it)`);
+    if (/\brequire\(/.test(code))
+      throw new Error(`${file} must import nothing at run time (the report page embeds it)`);
     chartConfig = scriptSafe(code);
   }
   return chartConfig;

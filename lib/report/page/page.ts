@@ -64,7 +64,8 @@ export interface SectionBlock {
   blocks: PageBlock[];
 }
 
-export type PageBlock = ChartBlock | TableBlock | TextBlock | ListBlock | FactsBlock | GridBlock | SectionBlock;
+export type PageBlock =
+  ChartBlock | TableBlock | TextBlock | ListBlock | FactsBlock | GridBlock | SectionBlock;
 
 export interface PageModel {
   title: string;
@@ -77,7 +78,12 @@ export interface PageModel {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** JSON inside <script>: `<` escaped as \u003c so no text in the data can close the element or open a comment. */
@@ -89,19 +95,30 @@ export function embedJson(value: unknown): string {
  * Scripts and styles inline only; images from the page's own folder (the PNG fallbacks); nothing
  * else, so no chart, font or library can be fetched from a network even by mistake.
  */
-export const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' file: data:";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' file: data:";
 
-export function htmlTable(table: Table, options: { caption?: boolean; sortable?: boolean } = {}): string {
+export function htmlTable(
+  table: Table,
+  options: { caption?: boolean; sortable?: boolean } = {},
+): string {
   const head = table.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
   const body = table.rows
-    .map((row) => `<tr>${row.map((cell, i) => `<td class="${table.align[i]}">${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr>${row.map((cell, i) => `<td class="${table.align[i]}">${escapeHtml(cell)}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   const caption = options.caption !== false ? `<caption>${escapeHtml(table.title)}</caption>` : '';
   return `<table${options.sortable ? ' class="sortable"' : ''}>${caption}\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table>`;
 }
 
 function slug(text: string, taken: Set<string>): string {
-  const base = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'section';
+  const base =
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'section';
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   taken.add(id);
@@ -115,7 +132,11 @@ interface RenderState {
 }
 
 function chartHtml(block: ChartBlock, state: RenderState): string {
-  const index = state.charts.push({ spec: block.spec, ...(block.zoomGroup ? { zoomGroup: block.zoomGroup } : {}) }) - 1;
+  const index =
+    state.charts.push({
+      spec: block.spec,
+      ...(block.zoomGroup ? { zoomGroup: block.zoomGroup } : {}),
+    }) - 1;
   const { spec } = block;
   const fallback = block.image
     ? `<img src="${escapeHtml(encodeURI(block.image))}" width="1000" height="600" alt="${escapeHtml(spec.title)}">`
@@ -148,7 +169,8 @@ function blockHtml(block: PageBlock, state: RenderState): string {
       const id = slug(block.heading, state.ids);
       if (level === 2) state.nav.push({ id, heading: block.heading });
       const inner = block.blocks.map((b) => blockHtml(b, state)).join('\n');
-      if (block.collapsed) return `<section id="${id}"><details><summary><h${level}>${escapeHtml(block.heading)}</h${level}></summary>\n${inner}\n</details></section>`;
+      if (block.collapsed)
+        return `<section id="${id}"><details><summary><h${level}>${escapeHtml(block.heading)}</h${level}></summary>\n${inner}\n</details></section>`;
       return `<section id="${id}"><h${level}>${escapeHtml(block.heading)}</h${level}>\n${inner}\n</section>`;
     }
   }
@@ -158,10 +180,24 @@ function blockHtml(block: PageBlock, state: RenderState): string {
 export function renderPage(model: PageModel): string {
   const state: RenderState = { charts: [], ids: new Set(['mb-charts']), nav: [] };
   const body = model.blocks.map((b) => blockHtml(b, state)).join('\n');
-  const nav = state.nav.length > 1 ? `<nav>${state.nav.map((n) => `<a href="#${n.id}">${escapeHtml(n.heading)}</a>`).join(' · ')}</nav>` : '';
-  const data = Object.entries(model.data ?? {}).map(([key, value]) => `<script type="application/json" id="mb-data-${escapeHtml(key)}">${embedJson(value)}</script>`);
+  const nav =
+    state.nav.length > 1
+      ? `<nav>${state.nav.map((n) => `<a href="#${n.id}">${escapeHtml(n.heading)}</a>`).join(' · ')}</nav>`
+      : '';
+  const data = Object.entries(model.data ?? {}).map(
+    ([key, value]) =>
+      `<script type="application/json" id="mb-data-${escapeHtml(key)}">${embedJson(value)}</script>`,
+  );
   const own = `<script>\n${pageScript(chartConfigScript())}\n</script>`;
-  const scripts = state.charts.length > 0 ? [...inlineLibraries().map((lib) => `<script data-library="${lib.name}">\n${lib.source}\n</script>`), own] : [own];
+  const scripts =
+    state.charts.length > 0
+      ? [
+          ...inlineLibraries().map(
+            (lib) => `<script data-library="${lib.name}">\n${lib.source}\n</script>`,
+          ),
+          own,
+        ]
+      : [own];
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

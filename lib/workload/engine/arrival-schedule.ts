@@ -31,8 +31,13 @@ export const DEFAULT_DROP_AFTER_MS = 500;
 /** A thread that runs `share` of the step's clients holds the same share of its rate. */
 export function scaleRate(spec: ScheduledRate, share: number): ScheduledRate {
   if (share === 1) return spec;
-  if (spec.kind === 'constant') return { kind: 'constant', opsPerSecond: spec.opsPerSecond * share };
-  return { kind: 'stages', startRate: spec.startRate * share, stages: spec.stages.map((s) => ({ rate: s.rate * share, seconds: s.seconds })) };
+  if (spec.kind === 'constant')
+    return { kind: 'constant', opsPerSecond: spec.opsPerSecond * share };
+  return {
+    kind: 'stages',
+    startRate: spec.startRate * share,
+    stages: spec.stages.map((s) => ({ rate: s.rate * share, seconds: s.seconds })),
+  };
 }
 
 export interface ArrivalWindow {

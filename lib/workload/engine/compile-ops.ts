@@ -28,10 +28,20 @@ export function prepareWorkload(specs: OpSpec[], options: PrepareOptions = {}): 
     const at = `ops[${spec.index}]`;
     const kind = OP_KINDS[spec.type];
     const prepared: PreparedOp = { spec, opClass: opClass(spec) };
-    if (options.defaultWriteConcern && !kind.local && kind.defaultWriteConcern && !spec.writeConcern) {
+    if (
+      options.defaultWriteConcern &&
+      !kind.local &&
+      kind.defaultWriteConcern &&
+      !spec.writeConcern
+    ) {
       prepared.spec = { ...spec, writeConcern: options.defaultWriteConcern };
     }
-    kind.compile(spec, (value, field) => compileTemplate(value, `${at}.${field}`, scope), prepared, scope);
+    kind.compile(
+      spec,
+      (value, field) => compileTemplate(value, `${at}.${field}`, scope),
+      prepared,
+      scope,
+    );
     return prepared;
   });
   return { ops, scope };
@@ -53,7 +63,13 @@ export interface BoundOp {
 function readPreferenceOf(spec: OpSpec): ReadPreference | undefined {
   const rp = spec.readPreference;
   if (!rp) return undefined;
-  return new ReadPreference(rp.mode, rp.tags, rp.maxStalenessSeconds !== undefined ? { maxStalenessSeconds: rp.maxStalenessSeconds } : undefined);
+  return new ReadPreference(
+    rp.mode,
+    rp.tags,
+    rp.maxStalenessSeconds !== undefined
+      ? { maxStalenessSeconds: rp.maxStalenessSeconds }
+      : undefined,
+  );
 }
 
 /** Binds prepared ops to a connected client. */
@@ -62,15 +78,29 @@ export interface BindOptions {
   maxTimeMS?: number;
 }
 
-export function bindWorkload(prepared: PreparedWorkload, client: MongoClient, bind: BindOptions = {}): BoundOp[] {
+export function bindWorkload(
+  prepared: PreparedWorkload,
+  client: MongoClient,
+  bind: BindOptions = {},
+): BoundOp[] {
   return prepared.ops.map((op) => bindOp(op, client, bind));
 }
 
 function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
   const { spec } = op;
-  const base = { index: spec.index, type: spec.type, name: opLabel(spec), opClass: op.opClass, delayMs: spec.delayMs, ...dropUndefined({ weight: spec.weight }) };
+  const base = {
+    index: spec.index,
+    type: spec.type,
+    name: opLabel(spec),
+    opClass: op.opClass,
+    delayMs: spec.delayMs,
+    ...dropUndefined({ weight: spec.weight }),
+  };
   const kind = OP_KINDS[spec.type];
   if (kind.local) return { ...base, run: kind.bind(op) };
-  const run = bindCommandOps(op, client.db(spec.ns!.db), { maxTimeMS: bind.maxTimeMS, readPreference: readPreferenceOf(spec) });
+  const run = bindCommandOps(op, client.db(spec.ns!.db), {
+    maxTimeMS: bind.maxTimeMS,
+    readPreference: readPreferenceOf(spec),
+  });
   return { ...base, run };
 }

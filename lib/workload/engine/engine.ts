@@ -102,7 +102,13 @@ const SYNC_OPS_BEFORE_YIELD = 256;
  * Errors that mean the connection to the server is gone (not a failed command): the step failed.
  * Not MongoNetworkTimeoutError: that is one op outliving --op-timeout, counted as an error.
  */
-const LOST_SERVER_ERRORS = new Set(['MongoNetworkError', 'MongoServerSelectionError', 'MongoServerClosedError', 'MongoTopologyClosedError', 'MongoPoolClearedError']);
+const LOST_SERVER_ERRORS = new Set([
+  'MongoNetworkError',
+  'MongoServerSelectionError',
+  'MongoServerClosedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
 
 export function isLostServerError(err: unknown): boolean {
   return LOST_SERVER_ERRORS.has(String((err as { name?: unknown } | undefined)?.name));
@@ -191,7 +197,11 @@ class Tally {
       this.firstLostServer ??= `${String(e.name)}: ${String(e.message ?? '')}`.slice(0, 300);
     }
     const kind =
-      typeof e?.codeName === 'string' ? `${e.codeName}${e.code !== undefined ? ` (${String(e.code)})` : ''}` : e?.code !== undefined ? `${String(e.name ?? 'Error')} (code ${String(e.code)})` : String(e?.name ?? 'Error');
+      typeof e?.codeName === 'string'
+        ? `${e.codeName}${e.code !== undefined ? ` (${String(e.code)})` : ''}`
+        : e?.code !== undefined
+          ? `${String(e.name ?? 'Error')} (code ${String(e.code)})`
+          : String(e?.name ?? 'Error');
     const known = this.errorsByKind.get(kind);
     if (known) {
       known.count++;
@@ -200,7 +210,12 @@ class Tally {
     const key = this.errorsByKind.size < MAX_DISTINCT_ERRORS ? kind : 'other errors';
     const other = this.errorsByKind.get(key);
     if (other) other.count++;
-    else this.errorsByKind.set(key, { error: key, count: 1, example: String(e?.message ?? err).slice(0, 300) });
+    else
+      this.errorsByKind.set(key, {
+        error: key,
+        count: 1,
+        example: String(e?.message ?? err).slice(0, 300),
+      });
   }
 
   noteAnswered(): void {
@@ -224,31 +239,60 @@ class Tally {
  */
 async function waitUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
   await sleepUntil(at, signal);
-  while (performance.now() < at && !signal?.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
+  while (performance.now() < at && !signal?.aborted)
+    await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** The per-op recorders merged per op type (findOne, update, ...), in order of first appearance. */
 function latencyByType(byIndex: readonly OpLatency[]): Map<string, LatencyRecorder> {
   const types = [...new Set(byIndex.map((o) => o.op))];
-  return new Map(types.map((type) => [type, mergeRecorders(byIndex.filter((o) => o.op === type).map((o) => o.recorder))]));
+  return new Map(
+    types.map((type) => [
+      type,
+      mergeRecorders(byIndex.filter((o) => o.op === type).map((o) => o.recorder)),
+    ]),
+  );
 }
 
 /** Runs one step (one trial at one client count) and returns what it measured. */
-export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPlan, callbacks: StepCallbacks = {}): Promise<StepMeasurement> {
+export async function runStep(
+  ops: BoundOp[],
+  scope: TemplateScope,
+  plan: StepPlan,
+  callbacks: StepCallbacks = {},
+): Promise<StepMeasurement> {
   const { clients, seconds, warmupSeconds } = plan;
-  if (!Number.isInteger(clients) || clients < 1) throw new RangeError(`clients must be an integer >= 1, got ${clients}`);
+  if (!Number.isInteger(clients) || clients < 1)
+    throw new RangeError(`clients must be an integer >= 1, got ${clients}`);
   const slice = plan.clientSlice ?? { first: 0, count: clients };
-  if (!Number.isInteger(slice.first) || !Number.isInteger(slice.count) || slice.first < 0 || slice.count < 1 || slice.first + slice.count > clients) {
-    throw new RangeError(`clientSlice must lie within 0..${clients - 1}, got first ${slice.first}, count ${slice.count}`);
+  if (
+    !Number.isInteger(slice.first) ||
+    !Number.isInteger(slice.count) ||
+    slice.first < 0 ||
+    slice.count < 1 ||
+    slice.first + slice.count > clients
+  ) {
+    throw new RangeError(
+      `clientSlice must lie within 0..${clients - 1}, got first ${slice.first}, count ${slice.count}`,
+    );
   }
-  if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError(`seconds must be an integer >= 1, got ${seconds}`);
-  if (plan.ops !== undefined && (!Number.isInteger(plan.ops) || plan.ops < 1)) throw new RangeError(`ops must be an integer >= 1, got ${plan.ops}`);
-  if (plan.ops !== undefined && (plan.rate !== undefined || plan.arrival !== undefined)) throw new RangeError('ops cannot be combined with a rate');
+  if (!Number.isInteger(seconds) || seconds < 1)
+    throw new RangeError(`seconds must be an integer >= 1, got ${seconds}`);
+  if (plan.ops !== undefined && (!Number.isInteger(plan.ops) || plan.ops < 1))
+    throw new RangeError(`ops must be an integer >= 1, got ${plan.ops}`);
+  if (plan.ops !== undefined && (plan.rate !== undefined || plan.arrival !== undefined))
+    throw new RangeError('ops cannot be combined with a rate');
   // This event loop's share of an op count, and how many of them its clients have claimed.
-  const opsLimit = plan.ops === undefined ? undefined : Math.floor((plan.ops * (slice.first + slice.count)) / clients) - Math.floor((plan.ops * slice.first) / clients);
+  const opsLimit =
+    plan.ops === undefined
+      ? undefined
+      : Math.floor((plan.ops * (slice.first + slice.count)) / clients) -
+        Math.floor((plan.ops * slice.first) / clients);
   let claimed = 0;
   if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
-    throw new RangeError(`#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`);
+    throw new RangeError(
+      `#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`,
+    );
   }
 
   const reads = new LatencyRecorder();
@@ -257,8 +301,13 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   const byIndex: OpLatency[] = [];
   const slots: Slot[] = ops.map((op, index) => {
     const opLatency = op.opClass === 'none' ? reads : new LatencyRecorder();
-    if (op.opClass !== 'none') byIndex.push({ index, op: op.type, name: op.name ?? op.type, recorder: opLatency });
-    return { isRead: op.opClass === 'read', classLatency: op.opClass === 'read' ? reads : writes, opLatency };
+    if (op.opClass !== 'none')
+      byIndex.push({ index, op: op.type, name: op.name ?? op.type, recorder: opLatency });
+    return {
+      isRead: op.opClass === 'read',
+      classLatency: op.opClass === 'read' ? reads : writes,
+      opLatency,
+    };
   });
   const tally = new Tally(seconds);
   const signal = callbacks.signal;
@@ -272,17 +321,29 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   let lastBucket = seconds - 1;
 
   // benchRun's per-op counters (every attempt and its latency), resolved once per op.
-  const benchRunSlots = ops.map((op) => (op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 })));
+  const benchRunSlots = ops.map((op) =>
+    op.opClass === 'none' ? undefined : (tally.benchRun.byOp[op.type] ??= { count: 0, micros: 0 }),
+  );
   // A workload of client-side ops only (nop, let) has no rate to keep and no reply to wait for.
   const serverOps = ops.some((op) => op.opClass !== 'none');
   // A weighted workload (ops carry `weight`): each client draws its ops by weight; counted per op.
   const weights = ops.map((op) => op.weight);
-  const opCounts = weights.some((w) => w !== undefined) ? new Array<number>(ops.length).fill(0) : undefined;
+  const opCounts = weights.some((w) => w !== undefined)
+    ? new Array<number>(ops.length).fill(0)
+    : undefined;
   // The open model (a rate): one schedule for this thread's clients, holding their share of the rate.
-  const target = plan.arrival ?? (plan.rate ? ({ kind: 'constant', opsPerSecond: plan.rate } as const) : undefined);
+  const target =
+    plan.arrival ??
+    (plan.rate ? ({ kind: 'constant', opsPerSecond: plan.rate } as const) : undefined);
   const schedule =
     target && serverOps
-      ? new ArrivalSchedule(target, scaleRate(target, slice.count / clients), { t0, measureStart, stopAt, seconds }, plan.lateAfterMs, plan.dropAfterMs)
+      ? new ArrivalSchedule(
+          target,
+          scaleRate(target, slice.count / clients),
+          { t0, measureStart, stopAt, seconds },
+          plan.lateAfterMs,
+          plan.dropAfterMs,
+        )
       : undefined;
 
   // Set when the step overran its window by more than overrunLimitMs: no client starts another op.
@@ -407,7 +468,12 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
    * `++opCount` after every op). Paced by its delay, or else the client yields every
    * SYNC_OPS_BEFORE_YIELD ops in a row so a workload of such ops cannot starve the event loop.
    */
-  const runClientSideOp = async (at: number, op: BoundOp, state: ClientState, pacing: { syncOps: number }): Promise<void> => {
+  const runClientSideOp = async (
+    at: number,
+    op: BoundOp,
+    state: ClientState,
+    pacing: { syncOps: number },
+  ): Promise<void> => {
     if (performance.now() >= measureStart) {
       tally.benchRun.totalOps++;
       if (opCounts) opCounts[at]++;
@@ -421,12 +487,19 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   };
 
   /** The bookkeeping of one server op, for both loops: `start` is when it began (closed) or was due (open). */
-  const recordOutcome = (at: number, start: number, end: number, failed: boolean, failure: unknown): void => {
+  const recordOutcome = (
+    at: number,
+    start: number,
+    end: number,
+    failed: boolean,
+    failure: unknown,
+  ): void => {
     const slot = slots[at];
     if (failed) {
       tally.liveErrors++;
       // The first network error of an outage is said at once (the run announces it).
-      if (isLostServerError(failure) && tally.openOutage()) callbacks.onNoAnswer?.(epoch(tally.lastAnswerAt));
+      if (isLostServerError(failure) && tally.openOutage())
+        callbacks.onNoAnswer?.(epoch(tally.lastAnswerAt));
     } else {
       if (slot.isRead) tally.liveReads++;
       else tally.liveWrites++;
@@ -497,7 +570,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
   // to run the opening's timer before its clients stop is saturated: the probe taken at the step's start
   // then speaks for it, rather than no reading (which would read as an idle loop).
   let probe = new LoadProbe();
-  const probeTimer = setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now()));
+  const probeTimer = setTimeout(
+    () => (probe = new LoadProbe()),
+    Math.max(0, measureStart - performance.now()),
+  );
 
   let overrunTimer: NodeJS.Timeout | undefined;
   let load: LoopReading | undefined;
@@ -514,7 +590,10 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
       // A stuck op must not hold the run: past the window plus the limit, stop waiting for it.
       const limit = plan.overrunLimitMs;
       const overran = new Promise<'cut'>((resolve) => {
-        overrunTimer = setTimeout(() => resolve('cut'), Math.max(0, stopAt + limit - performance.now()));
+        overrunTimer = setTimeout(
+          () => resolve('cut'),
+          Math.max(0, stopAt + limit - performance.now()),
+        );
       });
       if ((await Promise.race([all, overran])) === 'cut') cut = true;
     }
@@ -526,10 +605,14 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     clearTimeout(probeTimer);
   }
   const end = performance.now();
-  const interrupted = signal?.aborted === true && (opsLimit === undefined ? end < stopAt : claimed < opsLimit);
+  const interrupted =
+    signal?.aborted === true && (opsLimit === undefined ? end < stopAt : claimed < opsLimit);
   const elapsedSeconds = Math.max(0, (end - measureStart) / 1000);
   // An op count's window lasted as long as its ops: the seconds it spanned.
-  const spanned = opsLimit === undefined ? seconds : Math.min(tally.readsPerSecond.length, Math.max(1, Math.ceil(elapsedSeconds)));
+  const spanned =
+    opsLimit === undefined
+      ? seconds
+      : Math.min(tally.readsPerSecond.length, Math.max(1, Math.ceil(elapsedSeconds)));
   const buckets = interrupted ? Math.min(spanned, Math.ceil(elapsedSeconds)) : spanned;
   const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
   const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
@@ -542,7 +625,12 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     writes: tally.writes,
     errors: tally.errors,
     latency: { reads, writes, byOp: latencyByType(byIndex), byIndex },
-    perSecond: { reads: toList(tally.readsPerSecond), writes: toList(tally.writesPerSecond), errors: toList(tally.errorsPerSecond), latencyMicros: toList(tally.latencyPerSecond) },
+    perSecond: {
+      reads: toList(tally.readsPerSecond),
+      writes: toList(tally.writesPerSecond),
+      errors: toList(tally.errorsPerSecond),
+      latencyMicros: toList(tally.latencyPerSecond),
+    },
     errorTallies: tally.tallies(),
     benchRun: tally.benchRun,
     overrun: {
@@ -553,11 +641,21 @@ export async function runStep(ops: BoundOp[], scope: TemplateScope, plan: StepPl
     },
     ...dropUndefined({ lostServer: tally.lostServer }),
     ...(tally.outages.length > 0
-      ? { outages: tally.outages.map((o) => ({ start: epoch(o.start), ...(o.end !== undefined ? { end: epoch(o.end) } : {}) })), window: { start: epoch(measureStart), end: epoch(stopAt) } }
+      ? {
+          outages: tally.outages.map((o) => ({
+            start: epoch(o.start),
+            ...(o.end !== undefined ? { end: epoch(o.end) } : {}),
+          })),
+          window: { start: epoch(measureStart), end: epoch(stopAt) },
+        }
       : {}),
     ...(load ? { load } : {}),
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),
-    ...(cut ? { cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut` } : {}),
+    ...(cut
+      ? {
+          cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut`,
+        }
+      : {}),
   };
 }

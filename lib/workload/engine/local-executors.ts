@@ -12,9 +12,17 @@ import { warmConnections } from '../../server/connect';
 import type { TemplateScope } from '../language/template';
 
 /** One event loop: this thread and the run's own client. */
-export function singleLoopExecutor(client: MongoClient, ops: BoundOp[], scope: TemplateScope): StepExecutor {
+export function singleLoopExecutor(
+  client: MongoClient,
+  ops: BoundOp[],
+  scope: TemplateScope,
+): StepExecutor {
   return {
-    async runStep(plan: StepPlan, _trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
+    async runStep(
+      plan: StepPlan,
+      _trial: number,
+      callbacks: StepExecutorCallbacks,
+    ): Promise<StepOutcome> {
       const { onWindowOpen, ...stepCallbacks } = callbacks;
       await warmConnections(client, plan.clients);
       if (onWindowOpen) {
@@ -39,19 +47,38 @@ export interface WorkerThreadsJob {
 }
 
 /** Worker threads, `workers(clients)` of them, each connecting on its own. */
-export function workerThreadsExecutor(target: WorkerThreadsJob, workers: (clients: number) => number): StepExecutor {
+export function workerThreadsExecutor(
+  target: WorkerThreadsJob,
+  workers: (clients: number) => number,
+): StepExecutor {
   return {
-    async runStep(plan: StepPlan, _trial: number, callbacks: StepExecutorCallbacks): Promise<StepOutcome> {
+    async runStep(
+      plan: StepPlan,
+      _trial: number,
+      callbacks: StepExecutorCallbacks,
+    ): Promise<StepOutcome> {
       const { onWindowOpen, ...stepCallbacks } = callbacks;
-      const measurement = await runParallelStep({ ...target, plan, workers: workers(plan.clients), onWindowOpen }, stepCallbacks);
+      const measurement = await runParallelStep(
+        { ...target, plan, workers: workers(plan.clients), onWindowOpen },
+        stepCallbacks,
+      );
       return { measurement };
     },
   };
 }
 
 /** In this process: one loop when the step gets one worker (--workers 1, or auto for few clients), threads otherwise. */
-export function localStepExecutor(loop: StepExecutor, threads: StepExecutor, requestedWorkers: number | 'auto'): StepExecutor {
+export function localStepExecutor(
+  loop: StepExecutor,
+  threads: StepExecutor,
+  requestedWorkers: number | 'auto',
+): StepExecutor {
   return {
-    runStep: (plan, trial, callbacks) => (workersForStep(plan.clients, requestedWorkers) === 1 ? loop : threads).runStep(plan, trial, callbacks),
+    runStep: (plan, trial, callbacks) =>
+      (workersForStep(plan.clients, requestedWorkers) === 1 ? loop : threads).runStep(
+        plan,
+        trial,
+        callbacks,
+      ),
   };
 }

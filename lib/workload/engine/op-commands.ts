@@ -42,7 +42,11 @@ export function wireWriteConcern(spec: OpSpec, db: Db): Document | undefined {
   const wc = spec.writeConcern;
   if (wc) {
     const j = wc.j ?? wc.fsync;
-    return defined({ w: wc.w, j: j === undefined ? undefined : Boolean(j), wtimeout: wc.wtimeoutMS ?? wc.wtimeout });
+    return defined({
+      w: wc.w,
+      j: j === undefined ? undefined : Boolean(j),
+      wtimeout: wc.wtimeoutMS ?? wc.wtimeout,
+    });
   }
   const inherited = db.writeConcern;
   if (!inherited) return undefined;

@@ -2,6 +2,7 @@
 import type { OpSpec } from '../language/op-spec';
 
 export function opLabel(spec: Pick<OpSpec, 'type' | 'command'>): string {
-  if (spec.type !== 'command' || typeof spec.command !== 'object' || spec.command === null) return spec.type;
+  if (spec.type !== 'command' || typeof spec.command !== 'object' || spec.command === null)
+    return spec.type;
   return Object.keys(spec.command)[0] ?? spec.type;
 }

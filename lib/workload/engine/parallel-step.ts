@@ -12,7 +12,13 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../../config/errors';
-import { availableCores, ClientLoad, cpuPercentOf, LoadProbe, LoopReading } from '../../metrics/client-load';
+import {
+  availableCores,
+  ClientLoad,
+  cpuPercentOf,
+  LoadProbe,
+  LoopReading,
+} from '../../metrics/client-load';
 import { emptyMeasurement } from '../../metrics/empty-measurement';
 import { decodeMeasurement } from '../../metrics/measurement-codec';
 import { StepMeasurement } from '../../metrics/measurement';
@@ -82,8 +88,14 @@ export function autoWorkers(clients: number, cores: number = availableCores()): 
 }
 
 /** The workers a step actually uses: `requested` ('auto' or a count), at most one per client. */
-export function workersForStep(clients: number, requested: number | 'auto', cores?: number): number {
-  return requested === 'auto' ? autoWorkers(clients, cores) : Math.max(1, Math.min(clients, requested));
+export function workersForStep(
+  clients: number,
+  requested: number | 'auto',
+  cores?: number,
+): number {
+  return requested === 'auto'
+    ? autoWorkers(clients, cores)
+    : Math.max(1, Math.min(clients, requested));
 }
 
 /** Contiguous slices of the clients, as even as can be: 10 over 4 = 2, 3, 2, 3. */
@@ -107,17 +119,28 @@ export function singleLoopLoad(reading: LoopReading | undefined): ClientLoad {
   };
 }
 
-export async function runParallelStep(input: ParallelStepInput, callbacks: StepCallbacks = {}): Promise<ParallelStepMeasurement> {
+export async function runParallelStep(
+  input: ParallelStepInput,
+  callbacks: StepCallbacks = {},
+): Promise<ParallelStepMeasurement> {
   const { plan } = input;
-  if (!Number.isInteger(input.workers) || input.workers < 1) throw new RangeError(`workers must be an integer >= 1, got ${input.workers}`);
+  if (!Number.isInteger(input.workers) || input.workers < 1)
+    throw new RangeError(`workers must be an integer >= 1, got ${input.workers}`);
   const share = input.share ?? { first: 0, count: plan.clients };
   const workers = Math.min(input.workers, share.count);
   if (workers <= 1) return runOnThisThread(input, share, callbacks);
-  const slices = splitClients(share.count, workers).map((s) => ({ first: share.first + s.first, count: s.count }));
+  const slices = splitClients(share.count, workers).map((s) => ({
+    first: share.first + s.first,
+    count: s.count,
+  }));
   return runOnWorkers(input, slices, callbacks);
 }
 
-async function runOnThisThread(input: ParallelStepInput, share: { first: number; count: number }, callbacks: StepCallbacks): Promise<ParallelStepMeasurement> {
+async function runOnThisThread(
+  input: ParallelStepInput,
+  share: { first: number; count: number },
+  callbacks: StepCallbacks,
+): Promise<ParallelStepMeasurement> {
   const prepared = compileStepWorkload(input.workload);
   const { client } = createClient(input.uri, {
     serverSelectionTimeoutMS: input.serverSelectionTimeoutMS ?? 5000,
@@ -156,7 +179,11 @@ class WorkerHandle {
   readonly done: Promise<StepMeasurement>;
   readonly exited: Promise<void>;
   hasExited = false;
-  private settle!: { ready: () => void; done: (m: StepMeasurement) => void; fail: (err: Error) => void };
+  private settle!: {
+    ready: () => void;
+    done: (m: StepMeasurement) => void;
+    fail: (err: Error) => void;
+  };
 
   constructor(
     readonly index: number,
@@ -167,8 +194,12 @@ class WorkerHandle {
     let doneResolve!: (m: StepMeasurement) => void;
     let readyReject!: (err: Error) => void;
     let doneReject!: (err: Error) => void;
-    this.ready = new Promise<void>((resolve, reject) => ((readyResolve = resolve), (readyReject = reject)));
-    this.done = new Promise<StepMeasurement>((resolve, reject) => ((doneResolve = resolve), (doneReject = reject)));
+    this.ready = new Promise<void>(
+      (resolve, reject) => ((readyResolve = resolve), (readyReject = reject)),
+    );
+    this.done = new Promise<StepMeasurement>(
+      (resolve, reject) => ((doneResolve = resolve), (doneReject = reject)),
+    );
     // Awaited later (or never, when another worker failed first): not an unhandled rejection.
     this.ready.catch(() => undefined);
     this.done.catch(() => undefined);
@@ -188,15 +219,20 @@ class WorkerHandle {
       if (message.type === 'ready') this.settle.ready();
       else if (message.type === 'tick') onTick(index, message);
       else if (message.type === 'done') this.settle.done(decodeMeasurement(message.measurement));
-      else if (message.type === 'failed') this.settle.fail(new RunError(`${name}: ${message.message}`));
+      else if (message.type === 'failed')
+        this.settle.fail(new RunError(`${name}: ${message.message}`));
     });
-    worker.on('error', (err) => this.settle.fail(new RunError(`${name} failed: ${redactUri(err.message)}`)));
+    worker.on('error', (err) =>
+      this.settle.fail(new RunError(`${name} failed: ${redactUri(err.message)}`)),
+    );
     liveThreads++;
     this.exited = new Promise<void>((resolve) =>
       worker.once('exit', (code) => {
         liveThreads--;
         this.hasExited = true;
-        this.settle.fail(new RunError(`${name} ended (exit code ${code}) before finishing its clients`));
+        this.settle.fail(
+          new RunError(`${name} ended (exit code ${code}) before finishing its clients`),
+        );
         resolve();
       }),
     );
@@ -207,7 +243,11 @@ class WorkerHandle {
   }
 }
 
-async function runOnWorkers(input: ParallelStepInput, slices: { first: number; count: number }[], callbacks: StepCallbacks): Promise<ParallelStepMeasurement> {
+async function runOnWorkers(
+  input: ParallelStepInput,
+  slices: { first: number; count: number }[],
+  callbacks: StepCallbacks,
+): Promise<ParallelStepMeasurement> {
   const { plan } = input;
   const signal = callbacks.signal;
   const workload = encodeStepWorkload(input.workload);
@@ -243,10 +283,14 @@ async function runOnWorkers(input: ParallelStepInput, slices: { first: number; c
     } else {
       startAt = performance.now() + START_MARGIN_MS;
     }
-    handles.forEach((h) => h.post({ type: 'start', startAtEpochMs: performance.timeOrigin + startAt }));
+    handles.forEach((h) =>
+      h.post({ type: 'start', startAtEpochMs: performance.timeOrigin + startAt }),
+    );
     const measureStart = startAt + plan.warmupSeconds * 1000;
     input.onWindowOpen?.(measureStart);
-    timers.push(setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now())));
+    timers.push(
+      setTimeout(() => (probe = new LoadProbe()), Math.max(0, measureStart - performance.now())),
+    );
     signal?.addEventListener('abort', stopAll, { once: true });
     if (signal?.aborted) stopAll();
 
@@ -264,7 +308,17 @@ async function runOnWorkers(input: ParallelStepInput, slices: { first: number; c
       // Each worker cuts its own overrun; this catches a worker whose loop never yields again.
       const giveUpAt = measureStart + plan.seconds * 1000 + plan.overrunLimitMs + WATCHDOG_GRACE_MS;
       const watchdog = new Promise<never>((_, reject) => {
-        timers.push(setTimeout(() => reject(new RunError(`a worker did not finish ${Math.round((plan.overrunLimitMs! + WATCHDOG_GRACE_MS) / 100) / 10} s after the measured window closed: terminated`)), giveUpAt - performance.now()));
+        timers.push(
+          setTimeout(
+            () =>
+              reject(
+                new RunError(
+                  `a worker did not finish ${Math.round((plan.overrunLimitMs! + WATCHDOG_GRACE_MS) / 100) / 10} s after the measured window closed: terminated`,
+                ),
+              ),
+            giveUpAt - performance.now(),
+          ),
+        );
       });
       measurements = await Promise.race([all, watchdog]);
     }
@@ -291,7 +345,8 @@ async function runOnWorkers(input: ParallelStepInput, slices: { first: number; c
 /** Waits for every worker's exit: a finished worker gets time to close its client, any other is terminated now. */
 async function endAll(handles: WorkerHandle[], gracefully: boolean): Promise<void> {
   let grace: NodeJS.Timeout | undefined;
-  const terminate = () => handles.forEach((h) => (h.hasExited ? undefined : void h.worker.terminate()));
+  const terminate = () =>
+    handles.forEach((h) => (h.hasExited ? undefined : void h.worker.terminate()));
   if (gracefully) grace = setTimeout(terminate, EXIT_GRACE_MS);
   else terminate();
   await Promise.all(handles.map((h) => h.exited));
@@ -303,7 +358,10 @@ function withoutStart(plan: StepPlan): Omit<StepPlan, 'startAt' | 'clientSlice'>
   return rest;
 }
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | 'aborted'> {
+function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | 'aborted'> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve('aborted');
   return new Promise<T | 'aborted'>((resolve, reject) => {

@@ -49,13 +49,24 @@ async function runWorker(init: WorkerInit): Promise<void> {
     await warmConnections(client, slice.count);
     const ops = bindWorkload(prepared, client, { maxTimeMS: init.opTimeoutMS });
     post({ type: 'ready' });
-    if (startAtEpochMs === undefined && !stop.signal.aborted) await new Promise<void>((resolve) => (onStart = resolve));
-    const startAt = startAtEpochMs !== undefined ? startAtEpochMs - performance.timeOrigin : undefined;
-    const measurement = await runStep(ops, prepared.scope, { ...init.plan, startAt }, { signal: stop.signal, onTick: (tick) => post({ type: 'tick', tick }) });
+    if (startAtEpochMs === undefined && !stop.signal.aborted)
+      await new Promise<void>((resolve) => (onStart = resolve));
+    const startAt =
+      startAtEpochMs !== undefined ? startAtEpochMs - performance.timeOrigin : undefined;
+    const measurement = await runStep(
+      ops,
+      prepared.scope,
+      { ...init.plan, startAt },
+      { signal: stop.signal, onTick: (tick) => post({ type: 'tick', tick }) },
+    );
     post({ type: 'done', measurement: encodeMeasurement(measurement) });
   } catch (err) {
     const e = err as Error;
-    post({ type: 'failed', name: String(e?.name ?? 'Error'), message: redactUri(String(e?.message ?? err)) });
+    post({
+      type: 'failed',
+      name: String(e?.name ?? 'Error'),
+      message: redactUri(String(e?.message ?? err)),
+    });
   } finally {
     await client?.close().catch(() => undefined);
     port.close();

@@ -37,7 +37,8 @@ export class TickMerger {
     this.pending.errors += tick.errors;
     this.latest = tick;
     // An outage any worker sees is the step's.
-    if (tick.noAnswerSince !== undefined) this.noAnswerSince = Math.min(this.noAnswerSince ?? tick.noAnswerSince, tick.noAnswerSince);
+    if (tick.noAnswerSince !== undefined)
+      this.noAnswerSince = Math.min(this.noAnswerSince ?? tick.noAnswerSince, tick.noAnswerSince);
     this.maybeEmit();
   }
 
@@ -65,7 +66,11 @@ export class TickMerger {
     if (n <= this.emitted || !this.latest) return;
     this.emitted = n;
     const sum = (key: keyof TickEvent['measured']) => this.measured.reduce((s, m) => s + m[key], 0);
-    const tick: TickEvent = { ...this.latest, ...this.pending, measured: { reads: sum('reads'), writes: sum('writes'), errors: sum('errors') } };
+    const tick: TickEvent = {
+      ...this.latest,
+      ...this.pending,
+      measured: { reads: sum('reads'), writes: sum('writes'), errors: sum('errors') },
+    };
     delete tick.noAnswerSince;
     if (this.noAnswerSince !== undefined) tick.noAnswerSince = this.noAnswerSince;
     this.pending = { reads: 0, writes: 0, errors: 0 };

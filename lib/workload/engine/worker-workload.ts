@@ -25,11 +25,19 @@ export interface EncodedStepWorkload {
 }
 
 export function encodeStepWorkload(w: StepWorkload): EncodedStepWorkload {
-  return { opsEjson: JSON.stringify(toTypedJson(w.ops)), ns: w.ns, ...(w.writeConcern ? { writeConcern: w.writeConcern } : {}) };
+  return {
+    opsEjson: JSON.stringify(toTypedJson(w.ops)),
+    ns: w.ns,
+    ...(w.writeConcern ? { writeConcern: w.writeConcern } : {}),
+  };
 }
 
 export function decodeStepWorkload(e: EncodedStepWorkload): StepWorkload {
-  return { ops: parseTypedEjson(e.opsEjson) as unknown[], ns: e.ns, ...(e.writeConcern ? { writeConcern: e.writeConcern } : {}) };
+  return {
+    ops: parseTypedEjson(e.opsEjson) as unknown[],
+    ns: e.ns,
+    ...(e.writeConcern ? { writeConcern: e.writeConcern } : {}),
+  };
 }
 
 /** Validates and compiles the ops (a malformed op is a UsageError naming it). */

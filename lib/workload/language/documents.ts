@@ -14,7 +14,13 @@ const POOL_EXTRA = 65_536;
 
 /** Bytes of `pad` needed for a document of about `docSize` bytes (0 when the fields alone are bigger). */
 export function documentPaddingLength(docSize: number): number {
-  const base = BSON.calculateObjectSize({ _id: 2_000_000_000, k: 2_000_000_000, group: 99, counter: 0, pad: '' });
+  const base = BSON.calculateObjectSize({
+    _id: 2_000_000_000,
+    k: 2_000_000_000,
+    group: 99,
+    counter: 0,
+    pad: '',
+  });
   return Math.max(0, docSize - base);
 }
 
@@ -39,7 +45,13 @@ export function documentFactory(docs: number, docSize: number, seed: number): Do
   return {
     make(id: number) {
       const offset = padLength > 0 ? rng.nextBelow(POOL_EXTRA) : 0;
-      return { _id: id, k: rng.nextBelow(Math.max(docs, 1)), group: id % 100, counter: 0, pad: pool.substr(offset, padLength) };
+      return {
+        _id: id,
+        k: rng.nextBelow(Math.max(docs, 1)),
+        group: id % 100,
+        counter: 0,
+        pad: pool.substr(offset, padLength),
+      };
     },
   };
 }

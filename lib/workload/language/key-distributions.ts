@@ -37,7 +37,8 @@ export class Zipfian {
     readonly theta = DEFAULT_THETA,
     zetan?: number,
   ) {
-    if (!Number.isInteger(items) || items < 1) throw new RangeError(`items must be an integer >= 1, got ${items}`);
+    if (!Number.isInteger(items) || items < 1)
+      throw new RangeError(`items must be an integer >= 1, got ${items}`);
     if (!(theta > 0 && theta < 1)) throw new RangeError(`theta must lie in (0, 1), got ${theta}`);
     this.zetan = zetan ?? zeta(items, theta);
     const zeta2 = 1 + 0.5 ** theta;
@@ -51,7 +52,10 @@ export class Zipfian {
     const uz = u * this.zetan;
     if (uz < 1) return 0;
     if (uz < 1 + this.halfPowTheta) return Math.min(1, this.items - 1);
-    return Math.min(this.items - 1, Math.floor(this.items * (this.eta * u - this.eta + 1) ** this.alpha));
+    return Math.min(
+      this.items - 1,
+      Math.floor(this.items * (this.eta * u - this.eta + 1) ** this.alpha),
+    );
   }
 }
 
@@ -71,7 +75,13 @@ export function scramble(rank: number, items: number): number {
 }
 
 /** HotspotIntegerGenerator: hotOps of the draws fall uniformly in the first hotSet of [0, items), the rest uniformly in the others. */
-export function hotspot(u1: number, u2: number, items: number, hotSet: number, hotOps: number): number {
+export function hotspot(
+  u1: number,
+  u2: number,
+  items: number,
+  hotSet: number,
+  hotOps: number,
+): number {
   const hot = Math.max(1, Math.min(items, Math.round(items * hotSet)));
   if (u1 < hotOps || hot === items) return Math.floor(u2 * hot);
   return hot + Math.floor(u2 * (items - hot));

@@ -8,10 +8,19 @@ import { closest } from '../../config/validate';
 import { numericValue } from './typed-ejson';
 import { isObject, show } from '../../common/values';
 import { OP_KIND_LIST, OP_KINDS, opKindNamed, OpType } from './ops';
-import { OpSpec as AnyOpSpec, OpClass, Namespace, READ_PREFERENCE_MODES, ReadPreferenceSpec } from './ops/op-kind';
+import {
+  OpSpec as AnyOpSpec,
+  OpClass,
+  Namespace,
+  READ_PREFERENCE_MODES,
+  ReadPreferenceSpec,
+} from './ops/op-kind';
 
 /** The op names benchRun accepts (`query` = `find`, `delete` = `remove`): every registered kind's name and aliases. */
-export const OP_NAMES: readonly string[] = OP_KIND_LIST.flatMap((kind) => [kind.type, ...(kind.aliases ?? [])]);
+export const OP_NAMES: readonly string[] = OP_KIND_LIST.flatMap((kind) => [
+  kind.type,
+  ...(kind.aliases ?? []),
+]);
 
 export type { OpType };
 export type { OpClass, Namespace, ReadPreferenceSpec };
@@ -29,10 +38,54 @@ export type OpSpec = AnyOpSpec<OpType>;
  * by mongo-bench capture on an op whose filter the source did not hold (docs/capture.md) and changes
  * nothing.
  */
-const COMMON_FIELDS = ['op', 'ns', 'writeConcern', 'delay', 'readCmd', 'writeCmd', 'safe', 'showError', 'showResult', 'handleError', 'throwGLE', 'options', 'synthetic'];
+const COMMON_FIELDS = [
+  'op',
+  'ns',
+  'writeConcern',
+  'delay',
+  'readCmd',
+  'writeCmd',
+  'safe',
+  'showError',
+  'showResult',
+  'handleError',
+  'throwGLE',
+  'options',
+  'synthetic',
+];
 
 /** The order fields are offered in when a field name is misspelt (the nearest first, ties in this order); fields of new kinds follow. */
-const FIELD_ORDER = ['op', 'ns', 'query', 'update', 'doc', 'filter', 'sort', 'limit', 'skip', 'batchSize', 'multi', 'upsert', 'writeConcern', 'readPreference', 'readPrefMode', 'command', 'target', 'value', 'delay', 'readCmd', 'writeCmd', 'safe', 'showError', 'showResult', 'handleError', 'throwGLE', 'options', 'synthetic', 'weight'];
+const FIELD_ORDER = [
+  'op',
+  'ns',
+  'query',
+  'update',
+  'doc',
+  'filter',
+  'sort',
+  'limit',
+  'skip',
+  'batchSize',
+  'multi',
+  'upsert',
+  'writeConcern',
+  'readPreference',
+  'readPrefMode',
+  'command',
+  'target',
+  'value',
+  'delay',
+  'readCmd',
+  'writeCmd',
+  'safe',
+  'showError',
+  'showResult',
+  'handleError',
+  'throwGLE',
+  'options',
+  'synthetic',
+  'weight',
+];
 
 /** Every field benchRun ops may carry, and the op types it applies to (in registry order). */
 const FIELDS: Record<string, readonly OpType[]> = fieldTable();
@@ -46,7 +99,10 @@ function fieldTable(): Record<string, OpType[]> {
       byField.set(field, types);
     }
   }
-  const ordered = [...FIELD_ORDER.filter((f) => byField.has(f)), ...[...byField.keys()].filter((f) => !FIELD_ORDER.includes(f))];
+  const ordered = [
+    ...FIELD_ORDER.filter((f) => byField.has(f)),
+    ...[...byField.keys()].filter((f) => !FIELD_ORDER.includes(f)),
+  ];
   return Object.fromEntries(ordered.map((f) => [f, byField.get(f)!]));
 }
 export const OP_FIELDS = Object.keys(FIELDS);
@@ -87,21 +143,36 @@ export function parseOps(raw: unknown, options: ParseOpsOptions): OpSpec[] {
   if (weighted) {
     const unweighted = specs.find((s) => s.weight === undefined);
     if (unweighted) {
-      bad(`ops[${unweighted.index}].weight`, `required: ops[${weighted.index}] has a weight, so the ops are drawn by weight and every op needs one`);
+      bad(
+        `ops[${unweighted.index}].weight`,
+        `required: ops[${weighted.index}] has a weight, so the ops are drawn by weight and every op needs one`,
+      );
     }
   }
   return specs;
 }
 
-function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: string, message: string) => never): OpSpec {
+function parseOp(
+  raw: unknown,
+  index: number,
+  defaultNs: string,
+  bad: (path: string, message: string) => never,
+): OpSpec {
   const at = `ops[${index}]`;
-  if (!isObject(raw)) return bad(at, `expected an op object like {"op": "findOne", "query": {...}}, got ${show(raw)}`);
+  if (!isObject(raw))
+    return bad(
+      at,
+      `expected an op object like {"op": "findOne", "query": {...}}, got ${show(raw)}`,
+    );
   const opName = raw.op;
   if (opName === undefined) bad(`${at}.op`, `required (one of ${OP_NAMES.join(', ')})`);
   const kind = opKindNamed(opName);
   if (!kind) {
     const suggestion = typeof opName === 'string' ? closest(opName, OP_NAMES) : undefined;
-    return bad(`${at}.op`, `unknown op ${show(opName)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${OP_NAMES.join(', ')})`}`);
+    return bad(
+      `${at}.op`,
+      `unknown op ${show(opName)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${OP_NAMES.join(', ')})`}`,
+    );
   }
   const type = kind.type;
 
@@ -111,25 +182,32 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
       const suggestion = closest(key, OP_FIELDS);
       bad(`${at}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
     }
-    if (!appliesTo.includes(type)) bad(`${at}.${key}`, `not valid for op "${opName}" (only for ${appliesTo.map((t) => `"${t}"`).join(', ')})`);
+    if (!appliesTo.includes(type))
+      bad(
+        `${at}.${key}`,
+        `not valid for op "${opName}" (only for ${appliesTo.map((t) => `"${t}"`).join(', ')})`,
+      );
   }
 
   const object = (key: string, required = false): Record<string, unknown> | undefined => {
     const v = raw[key];
-    if (v === undefined) return required ? bad(`${at}.${key}`, `required for op "${opName}"`) : undefined;
+    if (v === undefined)
+      return required ? bad(`${at}.${key}`, `required for op "${opName}"`) : undefined;
     if (!isObject(v)) bad(`${at}.${key}`, `expected an object, got ${show(v)}`);
     return v as Record<string, unknown>;
   };
   const count = (key: string): number | undefined => {
     if (raw[key] === undefined) return undefined;
     const v = numericValue(raw[key]);
-    if (v === undefined || !Number.isInteger(v) || v < 0) bad(`${at}.${key}`, `expected a non-negative integer, got ${show(raw[key])}`);
+    if (v === undefined || !Number.isInteger(v) || v < 0)
+      bad(`${at}.${key}`, `expected a non-negative integer, got ${show(raw[key])}`);
     return v as number;
   };
   const flag = (key: string): boolean => {
     const v = raw[key];
     if (v === undefined) return false;
-    if (typeof v !== 'boolean' && v !== 0 && v !== 1) bad(`${at}.${key}`, `expected true or false, got ${show(v)}`);
+    if (typeof v !== 'boolean' && v !== 0 && v !== 1)
+      bad(`${at}.${key}`, `expected true or false, got ${show(v)}`);
     return Boolean(v);
   };
 
@@ -138,7 +216,8 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
 
   if (kind.local) {
     // Accepted (benchRun requires it) and unused: these ops never reach the server.
-    if (raw.ns !== undefined && typeof raw.ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(raw.ns)}`);
+    if (raw.ns !== undefined && typeof raw.ns !== 'string')
+      bad(`${at}.ns`, `expected "database.collection", got ${show(raw.ns)}`);
   } else {
     const ns = raw.ns ?? defaultNs;
     if (typeof ns !== 'string') bad(`${at}.ns`, `expected "database.collection", got ${show(ns)}`);
@@ -152,7 +231,8 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
   const writeConcern = object('writeConcern');
   if (writeConcern) {
     for (const key of Object.keys(writeConcern)) {
-      if (!['w', 'j', 'wtimeout', 'wtimeoutMS', 'fsync'].includes(key)) bad(`${at}.writeConcern.${key}`, 'unknown write concern field (w, j, wtimeout)');
+      if (!['w', 'j', 'wtimeout', 'wtimeoutMS', 'fsync'].includes(key))
+        bad(`${at}.writeConcern.${key}`, 'unknown write concern field (w, j, wtimeout)');
     }
     spec.writeConcern = writeConcern;
   }
@@ -160,43 +240,67 @@ function parseOp(raw: unknown, index: number, defaultNs: string, bad: (path: str
 
   if (raw.weight !== undefined) {
     const w = numericValue(raw.weight);
-    if (w === undefined || !Number.isFinite(w) || !(w > 0)) bad(`${at}.weight`, `expected a number > 0 (the op's share of a weighted workload), got ${show(raw.weight)}`);
+    if (w === undefined || !Number.isFinite(w) || !(w > 0))
+      bad(
+        `${at}.weight`,
+        `expected a number > 0 (the op's share of a weighted workload), got ${show(raw.weight)}`,
+      );
     spec.weight = w;
   }
 
   if (raw.delay !== undefined) {
-    if (typeof raw.delay !== 'number' || !(raw.delay >= 0)) bad(`${at}.delay`, `expected milliseconds >= 0, got ${show(raw.delay)}`);
+    if (typeof raw.delay !== 'number' || !(raw.delay >= 0))
+      bad(`${at}.delay`, `expected milliseconds >= 0, got ${show(raw.delay)}`);
     spec.delayMs = raw.delay as number;
   }
   return spec;
 }
 
-function parseReadPreference(raw: Record<string, unknown>, at: string, bad: (path: string, message: string) => never): ReadPreferenceSpec | undefined {
-  const key = raw.readPreference !== undefined ? 'readPreference' : raw.readPrefMode !== undefined ? 'readPrefMode' : undefined;
+function parseReadPreference(
+  raw: Record<string, unknown>,
+  at: string,
+  bad: (path: string, message: string) => never,
+): ReadPreferenceSpec | undefined {
+  const key =
+    raw.readPreference !== undefined
+      ? 'readPreference'
+      : raw.readPrefMode !== undefined
+        ? 'readPrefMode'
+        : undefined;
   if (!key) return undefined;
   const value = raw[key];
   const checkMode = (mode: unknown, path: string): ReadPreferenceSpec['mode'] => {
     if (typeof mode !== 'string' || !(READ_PREFERENCE_MODES as readonly string[]).includes(mode)) {
-      const suggestion = typeof mode === 'string' ? closest(mode, READ_PREFERENCE_MODES) : undefined;
-      bad(path, `unknown read preference ${show(mode)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${READ_PREFERENCE_MODES.join(', ')})`}`);
+      const suggestion =
+        typeof mode === 'string' ? closest(mode, READ_PREFERENCE_MODES) : undefined;
+      bad(
+        path,
+        `unknown read preference ${show(mode)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (one of ${READ_PREFERENCE_MODES.join(', ')})`}`,
+      );
     }
     return mode as ReadPreferenceSpec['mode'];
   };
   if (typeof value === 'string') return { mode: checkMode(value, `${at}.${key}`) };
   if (key === 'readPreference' && isObject(value)) {
     for (const k of Object.keys(value)) {
-      if (!['mode', 'tags', 'maxStalenessSeconds'].includes(k)) bad(`${at}.readPreference.${k}`, 'unknown field (mode, tags, maxStalenessSeconds)');
+      if (!['mode', 'tags', 'maxStalenessSeconds'].includes(k))
+        bad(`${at}.readPreference.${k}`, 'unknown field (mode, tags, maxStalenessSeconds)');
     }
     const spec: ReadPreferenceSpec = { mode: checkMode(value.mode, `${at}.readPreference.mode`) };
     if (value.tags !== undefined) {
-      if (!Array.isArray(value.tags) || !value.tags.every(isObject)) bad(`${at}.readPreference.tags`, 'expected an array of tag sets');
+      if (!Array.isArray(value.tags) || !value.tags.every(isObject))
+        bad(`${at}.readPreference.tags`, 'expected an array of tag sets');
       spec.tags = value.tags as Record<string, string>[];
     }
     if (value.maxStalenessSeconds !== undefined) {
-      if (typeof value.maxStalenessSeconds !== 'number') bad(`${at}.readPreference.maxStalenessSeconds`, 'expected a number');
+      if (typeof value.maxStalenessSeconds !== 'number')
+        bad(`${at}.readPreference.maxStalenessSeconds`, 'expected a number');
       spec.maxStalenessSeconds = value.maxStalenessSeconds as number;
     }
     return spec;
   }
-  return bad(`${at}.${key}`, `expected a mode such as "secondaryPreferred"${key === 'readPreference' ? ' or {mode, tags}' : ''}, got ${show(value)}`);
+  return bad(
+    `${at}.${key}`,
+    `expected a mode such as "secondaryPreferred"${key === 'readPreference' ? ' or {mode, tags}' : ''}, got ${show(value)}`,
+  );
 }

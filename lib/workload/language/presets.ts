@@ -9,9 +9,21 @@ import { closest } from '../../config/validate';
 import { documentPaddingLength } from './documents';
 import { parseNamespace } from './op-spec';
 import type { WorkloadSetup } from './setup-spec';
-import { isYcsbWorkloadName, YCSB_DESCRIPTIONS, YCSB_WORKLOAD_NAMES, ycsbOps, ycsbSetup } from './ycsb-workloads';
+import {
+  isYcsbWorkloadName,
+  YCSB_DESCRIPTIONS,
+  YCSB_WORKLOAD_NAMES,
+  ycsbOps,
+  ycsbSetup,
+} from './ycsb-workloads';
 
-export const PRESET_NAMES = ['6to1', 'read-only', 'update-only', 'insert-only', ...YCSB_WORKLOAD_NAMES] as const;
+export const PRESET_NAMES = [
+  '6to1',
+  'read-only',
+  'update-only',
+  'insert-only',
+  ...YCSB_WORKLOAD_NAMES,
+] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 export interface PresetParams {
@@ -24,7 +36,8 @@ export interface PresetParams {
 }
 
 export const PRESET_DESCRIPTIONS: Record<PresetName, string> = {
-  '6to1': 'six findOne by random _id : one update ($set a field, $inc a counter) of a random document',
+  '6to1':
+    'six findOne by random _id : one update ($set a field, $inc a counter) of a random document',
   'read-only': 'findOne by random _id',
   'update-only': 'update ($set a field, $inc a counter) of a random document',
   'insert-only': 'insert a new document of about --doc-size bytes',
@@ -39,7 +52,9 @@ export function isPresetName(name: string): name is PresetName {
 export function presetOps(name: string, params: PresetParams): Record<string, unknown>[] {
   if (!isPresetName(name)) {
     const suggestion = closest(name, PRESET_NAMES);
-    throw new UsageError(`option --workload: unknown workload "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${PRESET_NAMES.join(', ')}`);
+    throw new UsageError(
+      `option --workload: unknown workload "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}; presets: ${PRESET_NAMES.join(', ')}`,
+    );
   }
   const { ns, docs } = params;
   if (isYcsbWorkloadName(name)) return ycsbOps(name, presetNamespace(ns), docs);
@@ -54,7 +69,9 @@ export function presetOps(name: string, params: PresetParams): Record<string, un
   switch (name) {
     case '6to1':
       // Separate objects per op, so editing one op of the result never changes another.
-      return [findOne, findOne, findOne, findOne, findOne, findOne, update].map((op) => JSON.parse(JSON.stringify(op)) as Record<string, unknown>);
+      return [findOne, findOne, findOne, findOne, findOne, findOne, update].map(
+        (op) => JSON.parse(JSON.stringify(op)) as Record<string, unknown>,
+      );
     case 'read-only':
       return [findOne];
     case 'update-only':
@@ -85,6 +102,11 @@ function presetNamespace(ns: string) {
  * The set-up a preset loads its data with, in place of the built-in loader's documents: YCSB's records for
  * the ycsb-* presets (`docs` of them); undefined for the others (the built-in loader).
  */
-export function presetSetup(name: string, params: PresetParams & { batchSize: number }): WorkloadSetup | undefined {
-  return isYcsbWorkloadName(name) ? ycsbSetup(presetNamespace(params.ns), params.docs, params.batchSize) : undefined;
+export function presetSetup(
+  name: string,
+  params: PresetParams & { batchSize: number },
+): WorkloadSetup | undefined {
+  return isYcsbWorkloadName(name)
+    ? ycsbSetup(presetNamespace(params.ns), params.docs, params.batchSize)
+    : undefined;
 }

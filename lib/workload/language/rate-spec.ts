@@ -40,16 +40,27 @@ export function parseDurationSeconds(value: unknown, where: string): number {
     const m = DURATION.exec(value.trim());
     if (m) return Number(m[1]) * UNIT_SECONDS[m[2]];
   }
-  throw new UsageError(`${where}: expected a duration such as 30s, 2m or 1500ms, got ${JSON.stringify(value)}`);
+  throw new UsageError(
+    `${where}: expected a duration such as 30s, 2m or 1500ms, got ${JSON.stringify(value)}`,
+  );
 }
 
-const stageInput = z.object({ rate: z.union([z.number(), z.string()]), for: z.union([z.number(), z.string()]) }).strict();
-const stagesInput = z.object({ startRate: z.union([z.number(), z.string()]).optional(), stages: z.array(stageInput).min(1) }).strict();
+const stageInput = z
+  .object({ rate: z.union([z.number(), z.string()]), for: z.union([z.number(), z.string()]) })
+  .strict();
+const stagesInput = z
+  .object({
+    startRate: z.union([z.number(), z.string()]).optional(),
+    stages: z.array(stageInput).min(1),
+  })
+  .strict();
 
 function positiveRate(value: unknown, where: string, allowZero: boolean): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
-    throw new UsageError(`${where}: expected a rate in ops/s ${allowZero ? '>= 0' : '> 0'}, got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `${where}: expected a rate in ops/s ${allowZero ? '>= 0' : '> 0'}, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
@@ -62,7 +73,9 @@ export function parseRateSpec(value: unknown, where: string): RateSpec {
   if (typeof value === 'string' && value.trim().endsWith('%')) {
     const share = Number(value.trim().slice(0, -1)) / 100;
     if (!Number.isFinite(share) || share <= 0 || share > 1) {
-      throw new UsageError(`${where}: a share of the measured maximum must lie in (0%, 100%], got "${value}"`);
+      throw new UsageError(
+        `${where}: a share of the measured maximum must lie in (0%, 100%], got "${value}"`,
+      );
     }
     return { kind: 'shareOfMax', share };
   }
@@ -82,15 +95,20 @@ export function parseRateSpec(value: unknown, where: string): RateSpec {
     rate: positiveRate(s.rate, `${where}[${i}].rate`, true),
     seconds: parseDurationSeconds(s.for, `${where}[${i}].for`),
   }));
-  if (stages.reduce((sum, s) => sum + s.seconds, 0) <= 0) throw new UsageError(`${where}: the stages last 0 s in all`);
-  const startRate = parsed.data.startRate === undefined ? stages[0].rate : positiveRate(parsed.data.startRate, `${where}.startRate`, true);
+  if (stages.reduce((sum, s) => sum + s.seconds, 0) <= 0)
+    throw new UsageError(`${where}: the stages last 0 s in all`);
+  const startRate =
+    parsed.data.startRate === undefined
+      ? stages[0].rate
+      : positiveRate(parsed.data.startRate, `${where}.startRate`, true);
   return { kind: 'stages', startRate, stages };
 }
 
 /** "80%" of a measured maximum becomes a constant rate. */
 export function resolveShareOfMax(spec: RateSpec, maxOpsPerSecond: number): ScheduledRate {
   if (spec.kind !== 'shareOfMax') return spec;
-  if (!(maxOpsPerSecond > 0)) throw new RangeError(`the measured maximum must be > 0 ops/s, got ${maxOpsPerSecond}`);
+  if (!(maxOpsPerSecond > 0))
+    throw new RangeError(`the measured maximum must be > 0 ops/s, got ${maxOpsPerSecond}`);
   return { kind: 'constant', opsPerSecond: spec.share * maxOpsPerSecond };
 }
 
@@ -105,7 +123,8 @@ export function rateAt(spec: ScheduledRate, t: number): number {
   let from = spec.startRate;
   let begin = 0;
   for (const stage of spec.stages) {
-    if (t < begin + stage.seconds) return from + ((stage.rate - from) * (t - begin)) / stage.seconds;
+    if (t < begin + stage.seconds)
+      return from + ((stage.rate - from) * (t - begin)) / stage.seconds;
     from = stage.rate;
     begin += stage.seconds;
   }
@@ -122,7 +141,11 @@ export function* arrivalTimes(spec: ScheduledRate, untilSeconds: number): Genera
     for (let k = 0; k / spec.opsPerSecond < untilSeconds; k++) yield k / spec.opsPerSecond;
     return;
   }
-  const segments = spec.stages.map((s, i) => ({ from: i === 0 ? spec.startRate : spec.stages[i - 1].rate, to: s.rate, seconds: s.seconds }));
+  const segments = spec.stages.map((s, i) => ({
+    from: i === 0 ? spec.startRate : spec.stages[i - 1].rate,
+    to: s.rate,
+    seconds: s.seconds,
+  }));
   const last = spec.stages[spec.stages.length - 1].rate;
   segments.push({ from: last, to: last, seconds: Infinity });
   let begin = 0;
@@ -130,12 +153,19 @@ export function* arrivalTimes(spec: ScheduledRate, untilSeconds: number): Genera
   let k = 0;
   for (const seg of segments) {
     if (begin >= untilSeconds) return;
-    const slope = seg.seconds === Infinity || seg.seconds === 0 ? 0 : (seg.to - seg.from) / seg.seconds;
-    const inSegment = seg.seconds === Infinity ? Infinity : seg.from * seg.seconds + (slope * seg.seconds * seg.seconds) / 2;
+    const slope =
+      seg.seconds === Infinity || seg.seconds === 0 ? 0 : (seg.to - seg.from) / seg.seconds;
+    const inSegment =
+      seg.seconds === Infinity
+        ? Infinity
+        : seg.from * seg.seconds + (slope * seg.seconds * seg.seconds) / 2;
     while (k - doneBefore < inSegment) {
       const need = k - doneBefore;
       // from*x + slope/2*x^2 = need
-      const x = slope === 0 ? need / seg.from : (-seg.from + Math.sqrt(seg.from * seg.from + 2 * slope * need)) / slope;
+      const x =
+        slope === 0
+          ? need / seg.from
+          : (-seg.from + Math.sqrt(seg.from * seg.from + 2 * slope * need)) / slope;
       const at = begin + x;
       if (at >= untilSeconds || !Number.isFinite(at)) return;
       yield at;
@@ -155,7 +185,10 @@ export function parseRateText(value: unknown, where: string): RateSpec {
   if (typeof value !== 'string' || !value.includes(':')) return parseRateSpec(value, where);
   const stages = value.split(',').map((part, i) => {
     const m = /^\s*([^:\s]+)\s*:\s*(\S+)\s*$/.exec(part);
-    if (!m) throw new UsageError(`${where}: stage ${i + 1} "${part}": expected RATE:DURATION such as 2000:2m (stages: 100:30s,2000:2m)`);
+    if (!m)
+      throw new UsageError(
+        `${where}: stage ${i + 1} "${part}": expected RATE:DURATION such as 2000:2m (stages: 100:30s,2000:2m)`,
+      );
     return { rate: m[1], for: m[2] };
   });
   return parseRateSpec(stages, where);

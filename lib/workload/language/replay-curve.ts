@@ -19,11 +19,16 @@ export interface CapturedCurve {
 }
 
 /** The stages that replay `curve` at `multiple` times its rate for `spanSeconds`. */
-export function replayStages(curve: CapturedCurve, multiple: number, spanSeconds: number): Extract<ScheduledRate, { kind: 'stages' }> {
+export function replayStages(
+  curve: CapturedCurve,
+  multiple: number,
+  spanSeconds: number,
+): Extract<ScheduledRate, { kind: 'stages' }> {
   const bucket = curve.bucketSeconds ?? 1;
   const n = curve.perSecond.length;
   if (n === 0) throw new RangeError('a captured curve needs at least one bucket');
-  if (!(spanSeconds > 0)) throw new RangeError(`the span to replay must be > 0 s, got ${spanSeconds}`);
+  if (!(spanSeconds > 0))
+    throw new RangeError(`the span to replay must be > 0 s, got ${spanSeconds}`);
   const stages: RateStage[] = [];
   let covered = 0;
   for (let i = 0; covered < spanSeconds; i++) {

@@ -19,7 +19,13 @@ import { isObject } from '../../common/values';
 export type SetupStep =
   | { kind: 'command'; db: string; command: Record<string, unknown> }
   | { kind: 'documents'; ns: Namespace; documents: Record<string, unknown>[] }
-  | { kind: 'generate'; ns: Namespace; count: number; doc: Record<string, unknown>; batchSize: number };
+  | {
+      kind: 'generate';
+      ns: Namespace;
+      count: number;
+      doc: Record<string, unknown>;
+      batchSize: number;
+    };
 
 /**
  * The set-up of one workload. `byClients` (mongo-perf tests whose pre() reads env.threads) replaces
@@ -47,7 +53,11 @@ export function parseSetup(raw: unknown, defaultNs: string, where: string): Work
   const bad = (path: string, message: string): never => {
     throw new UsageError(`${where}${path}: ${message}`);
   };
-  if (!Array.isArray(raw)) return bad('setup', 'expected an array of set-up steps ({"command": {...}} or {"documents": ...})');
+  if (!Array.isArray(raw))
+    return bad(
+      'setup',
+      'expected an array of set-up steps ({"command": {...}} or {"documents": ...})',
+    );
   const fallback = parseNamespace(defaultNs, false);
   const steps = (raw as unknown[]).map((entry, i): SetupStep => {
     const at = `setup[${i}]`;
@@ -58,34 +68,53 @@ export function parseSetup(raw: unknown, defaultNs: string, where: string): Work
         bad(`${at}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
       }
     }
-    if ((entry.command === undefined) === (entry.documents === undefined)) bad(at, 'expected exactly one of "command" or "documents"');
+    if ((entry.command === undefined) === (entry.documents === undefined))
+      bad(at, 'expected exactly one of "command" or "documents"');
     if (entry.command !== undefined) {
-      if (!isObject(entry.command) || Object.keys(entry.command).length === 0) bad(`${at}.command`, 'expected a command document like {"drop": "coll"}');
-      for (const key of ['ns', 'batchSize']) if (entry[key] !== undefined) bad(`${at}.${key}`, 'only for "documents" steps');
+      if (!isObject(entry.command) || Object.keys(entry.command).length === 0)
+        bad(`${at}.command`, 'expected a command document like {"drop": "coll"}');
+      for (const key of ['ns', 'batchSize'])
+        if (entry[key] !== undefined) bad(`${at}.${key}`, 'only for "documents" steps');
       const db = entry.db ?? fallback?.db;
-      if (typeof db !== 'string' || db === '') return bad(`${at}.db`, `expected a database name, got ${JSON.stringify(db)}`);
+      if (typeof db !== 'string' || db === '')
+        return bad(`${at}.db`, `expected a database name, got ${JSON.stringify(db)}`);
       return { kind: 'command', db, command: entry.command as Record<string, unknown> };
     }
-    if (entry.db !== undefined) bad(`${at}.db`, 'only for "command" steps (use "ns" for documents)');
+    if (entry.db !== undefined)
+      bad(`${at}.db`, 'only for "command" steps (use "ns" for documents)');
     const nsText = entry.ns ?? defaultNs;
     const ns = typeof nsText === 'string' ? parseNamespace(nsText, false) : undefined;
-    if (!ns) return bad(`${at}.ns`, `expected "database.collection", got ${JSON.stringify(nsText)}`);
+    if (!ns)
+      return bad(`${at}.ns`, `expected "database.collection", got ${JSON.stringify(nsText)}`);
     const documents = entry.documents;
     if (Array.isArray(documents)) {
-      if (entry.batchSize !== undefined) bad(`${at}.batchSize`, 'only for generated documents ({"count", "doc"})');
+      if (entry.batchSize !== undefined)
+        bad(`${at}.batchSize`, 'only for generated documents ({"count", "doc"})');
       if (!documents.every(isObject)) bad(`${at}.documents`, 'expected an array of documents');
       return { kind: 'documents', ns, documents: documents as Record<string, unknown>[] };
     }
-    if (!isObject(documents)) return bad(`${at}.documents`, 'expected an array of documents or {"count": N, "doc": {...}}');
-    for (const key of Object.keys(documents)) if (key !== 'count' && key !== 'doc') bad(`${at}.documents.${key}`, 'unknown field (count, doc)');
+    if (!isObject(documents))
+      return bad(`${at}.documents`, 'expected an array of documents or {"count": N, "doc": {...}}');
+    for (const key of Object.keys(documents))
+      if (key !== 'count' && key !== 'doc')
+        bad(`${at}.documents.${key}`, 'unknown field (count, doc)');
     const count = documents.count;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) bad(`${at}.documents.count`, `expected an integer >= 1, got ${JSON.stringify(count)}`);
-    if (!isObject(documents.doc)) bad(`${at}.documents.doc`, 'expected a document (template operators allowed)');
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1)
+      bad(`${at}.documents.count`, `expected an integer >= 1, got ${JSON.stringify(count)}`);
+    if (!isObject(documents.doc))
+      bad(`${at}.documents.doc`, 'expected a document (template operators allowed)');
     // Compiled here so a malformed template is a usage error before anything connects.
     compileTemplate(documents.doc, `${where}${at}.documents.doc`, new TemplateScope());
     const batchSize = entry.batchSize ?? DEFAULT_GENERATE_BATCH;
-    if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1) bad(`${at}.batchSize`, `expected an integer >= 1, got ${JSON.stringify(batchSize)}`);
-    return { kind: 'generate', ns, count: count as number, doc: documents.doc as Record<string, unknown>, batchSize: batchSize as number };
+    if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1)
+      bad(`${at}.batchSize`, `expected an integer >= 1, got ${JSON.stringify(batchSize)}`);
+    return {
+      kind: 'generate',
+      ns,
+      count: count as number,
+      doc: documents.doc as Record<string, unknown>,
+      batchSize: batchSize as number,
+    };
   });
   return { steps };
 }

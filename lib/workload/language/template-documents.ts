@@ -22,7 +22,10 @@ export function templateDocumentFactory(template: unknown, seed: number): Templa
     make(id: number) {
       // A constant template is returned as it is (never copied): copy before setting _id, which goes first
       // (where the server puts it) and replaces the template's own.
-      const doc: Record<string, unknown> & { _id: number } = { _id: id, ...(next(state) as Record<string, unknown>) };
+      const doc: Record<string, unknown> & { _id: number } = {
+        _id: id,
+        ...(next(state) as Record<string, unknown>),
+      };
       doc._id = id;
       return doc;
     },

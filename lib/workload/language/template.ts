@@ -125,7 +125,10 @@ function compile(value: unknown, path: string, scope: TemplateScope): Compiled {
       const benchRunWould = keys[0].startsWith('#')
         ? `benchRun would evaluate only the first key, "${keys[0]}", and drop the others`
         : `benchRun would send the object unevaluated, since its first key "${keys[0]}" is not an operator`;
-      fail(`${path}.${operatorKeys[0]}`, `a template operator must be the only key of its object (found ${found}; ${benchRunWould})`);
+      fail(
+        `${path}.${operatorKeys[0]}`,
+        `a template operator must be the only key of its object (found ${found}; ${benchRunWould})`,
+      );
     }
     return compileOperator(keys[0], value[keys[0]], `${path}.${keys[0]}`, scope);
   }
@@ -208,9 +211,15 @@ function compileOperator(name: string, arg: unknown, path: string, scope: Templa
   }
 }
 
-function compileRandInt(arg: unknown, path: string, scope: TemplateScope, plusThread: boolean): Compiled {
+function compileRandInt(
+  arg: unknown,
+  path: string,
+  scope: TemplateScope,
+  plusThread: boolean,
+): Compiled {
   const shape = plusThread ? '[min, max]' : '[min, max] or [min, max, multiplier]';
-  if (!Array.isArray(arg) || arg.length < 2 || arg.length > 3) fail(path, `expected ${shape}, got ${show(arg)}`);
+  if (!Array.isArray(arg) || arg.length < 2 || arg.length > 3)
+    fail(path, `expected ${shape}, got ${show(arg)}`);
   const parts = arg.map((item, i) => compile(item, `${path}[${i}]`, scope));
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
@@ -226,7 +235,8 @@ function compileRandInt(arg: unknown, path: string, scope: TemplateScope, plusTh
     if (!(max > min)) fail(path, `expected min < max, got ${show(arg)}`);
     const range = max - min;
     const multiplier = multiplierPart?.constant ? (multiplierPart.value as number) : 1;
-    if (plusThread) return { constant: false, gen: (s) => min + s.rng.nextBelow(range) + s.index * range };
+    if (plusThread)
+      return { constant: false, gen: (s) => min + s.rng.nextBelow(range) + s.index * range };
     if (multiplier === 1) return { constant: false, gen: (s) => min + s.rng.nextBelow(range) };
     return { constant: false, gen: (s) => (min + s.rng.nextBelow(range)) * multiplier };
   }
@@ -238,8 +248,15 @@ function compileRandInt(arg: unknown, path: string, scope: TemplateScope, plusTh
       const min = gens[0](s);
       const max = gens[1](s);
       const multiplier = plusThread || gens.length < 3 ? 1 : gens[2](s);
-      if (typeof min !== 'number' || typeof max !== 'number' || typeof multiplier !== 'number' || !(max > min)) {
-        throw new Error(`${path}: expected integers with min < max, got [${show(min)}, ${show(max)}]`);
+      if (
+        typeof min !== 'number' ||
+        typeof max !== 'number' ||
+        typeof multiplier !== 'number' ||
+        !(max > min)
+      ) {
+        throw new Error(
+          `${path}: expected integers with min < max, got [${show(min)}, ${show(max)}]`,
+        );
       }
       const range = Math.floor(max - min);
       const x = Math.floor(min) + s.rng.nextBelow(range);
@@ -251,11 +268,15 @@ function compileRandInt(arg: unknown, path: string, scope: TemplateScope, plusTh
 const SEQ_KEYS = ['seq_id', 'start', 'step', 'unique', 'mod'];
 
 function compileSeqInt(arg: unknown, path: string, scope: TemplateScope): Compiled {
-  if (!isPlainObject(arg)) fail(path, `expected {seq_id, start, step, unique?, mod?}, got ${show(arg)}`);
+  if (!isPlainObject(arg))
+    fail(path, `expected {seq_id, start, step, unique?, mod?}, got ${show(arg)}`);
   for (const key of Object.keys(arg)) {
     if (!SEQ_KEYS.includes(key)) {
       const suggestion = closest(key, SEQ_KEYS);
-      fail(`${path}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+      fail(
+        `${path}.${key}`,
+        `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+      );
     }
   }
   const integer = (key: string, required: boolean): number | undefined => {
@@ -264,7 +285,8 @@ function compileSeqInt(arg: unknown, path: string, scope: TemplateScope): Compil
       if (required) fail(`${path}.${key}`, 'required (an integer)');
       return undefined;
     }
-    if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${path}.${key}`, `expected an integer, got ${show(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      fail(`${path}.${key}`, `expected an integer, got ${show(v)}`);
     return v;
   };
   const seqId = integer('seq_id', true) as number;
@@ -273,7 +295,8 @@ function compileSeqInt(arg: unknown, path: string, scope: TemplateScope): Compil
   const mod = integer('mod', false);
   if (mod !== undefined && mod <= 0) fail(`${path}.mod`, `expected a positive integer, got ${mod}`);
   const unique = arg.unique;
-  if (unique !== undefined && typeof unique !== 'boolean') fail(`${path}.unique`, `expected true or false, got ${show(unique)}`);
+  if (unique !== undefined && typeof unique !== 'boolean')
+    fail(`${path}.unique`, `expected true or false, got ${show(unique)}`);
   const slot = scope.seqSlot(seqId);
   const next = (s: ClientState): number => {
     const n = s.seq[slot]++;
@@ -283,7 +306,10 @@ function compileSeqInt(arg: unknown, path: string, scope: TemplateScope): Compil
   if (unique === true) {
     scope.usesUniqueSeq = true;
     // As benchRun: the client (thread) id in the high-order byte of a 64-bit integer.
-    return { constant: false, gen: (s) => Long.fromBigInt((BigInt(s.index) << 56n) + BigInt(next(s))) };
+    return {
+      constant: false,
+      gen: (s) => Long.fromBigInt((BigInt(s.index) << 56n) + BigInt(next(s))),
+    };
   }
   return { constant: false, gen: next };
 }
@@ -314,10 +340,17 @@ function compileRandString(arg: unknown, path: string): Compiled {
 }
 
 function compileConcat(arg: unknown, path: string, scope: TemplateScope): Compiled {
-  if (!Array.isArray(arg) || arg.length < 2) fail(path, `expected an array of at least two values, got ${show(arg)}`);
+  if (!Array.isArray(arg) || arg.length < 2)
+    fail(path, `expected an array of at least two values, got ${show(arg)}`);
   const parts = arg.map((item, i) => compile(item, `${path}[${i}]`, scope));
-  const text = (v: unknown): string => (typeof v === 'string' ? v : v !== null && typeof v === 'object' && !(v instanceof Date) ? show(v) : String(v));
-  if (parts.every((p) => p.constant)) return { constant: true, value: parts.map((p) => text(p.constant ? p.value : '')).join('') };
+  const text = (v: unknown): string =>
+    typeof v === 'string'
+      ? v
+      : v !== null && typeof v === 'object' && !(v instanceof Date)
+        ? show(v)
+        : String(v);
+  if (parts.every((p) => p.constant))
+    return { constant: true, value: parts.map((p) => text(p.constant ? p.value : '')).join('') };
   const gens = parts.map((p) => (p.constant ? constantGen(text(p.value)) : p.gen));
   return {
     constant: false,
@@ -331,17 +364,22 @@ function compileConcat(arg: unknown, path: string, scope: TemplateScope): Compil
 
 function compileCurDate(arg: unknown, path: string): Compiled {
   const offset = arg ?? 0;
-  if (typeof offset !== 'number' || !Number.isFinite(offset)) fail(path, `expected an offset in milliseconds, got ${show(arg)}`);
+  if (typeof offset !== 'number' || !Number.isFinite(offset))
+    fail(path, `expected an offset in milliseconds, got ${show(arg)}`);
   return { constant: false, gen: () => new Date(Date.now() + offset) };
 }
 
 function compileVariable(arg: unknown, path: string, scope: TemplateScope): Compiled {
-  if (typeof arg !== 'string' || arg === '') fail(path, `expected a variable name, got ${show(arg)}`);
+  if (typeof arg !== 'string' || arg === '')
+    fail(path, `expected a variable name, got ${show(arg)}`);
   const slot = scope.varSlots.get(arg);
   if (slot === undefined) {
     const known = [...scope.varSlots.keys()];
     const suggestion = closest(arg, known);
-    fail(path, `variable "${arg}" is not set by an earlier "let" op${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+    fail(
+      path,
+      `variable "${arg}" is not set by an earlier "let" op${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+    );
   }
   return { constant: false, gen: (s) => s.vars[slot] };
 }
@@ -354,15 +392,27 @@ function compileVariable(arg: unknown, path: string, scope: TemplateScope): Comp
 function compilePick(arg: unknown, path: string): Compiled {
   const shape = 'an array of values or {values: [...], weights: [...]}';
   const values = Array.isArray(arg) ? arg : isPlainObject(arg) ? arg.values : undefined;
-  if (!Array.isArray(values) || values.length === 0) fail(path, `expected ${shape} with at least one value, got ${show(arg)}`);
+  if (!Array.isArray(values) || values.length === 0)
+    fail(path, `expected ${shape} with at least one value, got ${show(arg)}`);
   if (isPlainObject(arg)) {
-    for (const key of Object.keys(arg)) if (key !== 'values' && key !== 'weights') fail(`${path}.${key}`, 'unknown field (values, weights)');
+    for (const key of Object.keys(arg))
+      if (key !== 'values' && key !== 'weights')
+        fail(`${path}.${key}`, 'unknown field (values, weights)');
   }
-  if (values.some(hasTemplateOperators)) fail(path, 'the values must be constants (no template operators inside #PICK)');
+  if (values.some(hasTemplateOperators))
+    fail(path, 'the values must be constants (no template operators inside #PICK)');
   const weights = isPlainObject(arg) ? arg.weights : undefined;
-  if (weights === undefined) return { constant: false, gen: (s) => values[s.rng.nextBelow(values.length)] };
-  if (!Array.isArray(weights) || weights.length !== values.length || !weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)) {
-    fail(`${path}.weights`, `expected ${values.length} numbers > 0 (one per value), got ${show(weights)}`);
+  if (weights === undefined)
+    return { constant: false, gen: (s) => values[s.rng.nextBelow(values.length)] };
+  if (
+    !Array.isArray(weights) ||
+    weights.length !== values.length ||
+    !weights.every((w) => typeof w === 'number' && Number.isFinite(w) && w > 0)
+  ) {
+    fail(
+      `${path}.weights`,
+      `expected ${values.length} numbers > 0 (one per value), got ${show(weights)}`,
+    );
   }
   const cumulative: number[] = [];
   let total = 0;
@@ -376,16 +426,25 @@ function compilePick(arg: unknown, path: string): Compiled {
 
 /** An extension: `{"#RAND_DATE": [min, max]}` (dates, or milliseconds since the epoch) gives a date in [min, max). */
 function compileRandDate(arg: unknown, path: string): Compiled {
-  const ms = (v: unknown): number | undefined => (v instanceof Date ? v.getTime() : typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const ms = (v: unknown): number | undefined =>
+    v instanceof Date ? v.getTime() : typeof v === 'number' && Number.isFinite(v) ? v : undefined;
   const min = Array.isArray(arg) && arg.length === 2 ? ms(arg[0]) : undefined;
   const max = Array.isArray(arg) && arg.length === 2 ? ms(arg[1]) : undefined;
-  if (min === undefined || max === undefined || !(max > min)) fail(path, `expected [min, max] dates (or epoch milliseconds) with min < max, got ${show(arg)}`);
+  if (min === undefined || max === undefined || !(max > min))
+    fail(
+      path,
+      `expected [min, max] dates (or epoch milliseconds) with min < max, got ${show(arg)}`,
+    );
   const range = Math.floor((max as number) - (min as number));
   return { constant: false, gen: (s) => new Date((min as number) + s.rng.nextBelow(range)) };
 }
 
 /** Reads `[min, max]` or `{min, max, ...options}` (integers, min < max) of a key-distribution operator. */
-function keyRange(arg: unknown, path: string, options: Record<string, 'number' | 'boolean'>): { min: number; max: number; opts: Record<string, unknown> } {
+function keyRange(
+  arg: unknown,
+  path: string,
+  options: Record<string, 'number' | 'boolean'>,
+): { min: number; max: number; opts: Record<string, unknown> } {
   const names = Object.keys(options);
   const shape = `[min, max] or {min, max${names.map((n) => `, ${n}?`).join('')}}`;
   let min: unknown;
@@ -396,15 +455,25 @@ function keyRange(arg: unknown, path: string, options: Record<string, 'number' |
     for (const key of Object.keys(arg)) {
       if (key !== 'min' && key !== 'max' && !names.includes(key)) {
         const suggestion = closest(key, ['min', 'max', ...names]);
-        fail(`${path}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+        fail(
+          `${path}.${key}`,
+          `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+        );
       }
     }
     ({ min, max, ...opts } = arg);
     for (const [key, type] of Object.entries(options)) {
-      if (opts[key] !== undefined && typeof opts[key] !== type) fail(`${path}.${key}`, `expected a ${type}, got ${show(opts[key])}`);
+      if (opts[key] !== undefined && typeof opts[key] !== type)
+        fail(`${path}.${key}`, `expected a ${type}, got ${show(opts[key])}`);
     }
   } else fail(path, `expected ${shape}, got ${show(arg)}`);
-  if (typeof min !== 'number' || typeof max !== 'number' || !Number.isInteger(min) || !Number.isInteger(max) || !(max > min)) {
+  if (
+    typeof min !== 'number' ||
+    typeof max !== 'number' ||
+    !Number.isInteger(min) ||
+    !Number.isInteger(max) ||
+    !(max > min)
+  ) {
     fail(path, `expected integers min < max (keys in [min, max)), got ${show(arg)}`);
   }
   return { min: min as number, max: max as number, opts };
@@ -413,7 +482,8 @@ function keyRange(arg: unknown, path: string, options: Record<string, 'number' |
 function fraction(value: unknown, fallback: number, path: string, open: boolean): number {
   if (value === undefined) return fallback;
   const v = value as number;
-  if (!(v > 0 && (open ? v < 1 : v <= 1))) fail(path, `expected a fraction in (0, 1${open ? ')' : ']'}, got ${show(value)}`);
+  if (!(v > 0 && (open ? v < 1 : v <= 1)))
+    fail(path, `expected a fraction in (0, 1${open ? ')' : ']'}, got ${show(value)}`);
   return v;
 }
 
@@ -427,7 +497,8 @@ function compileZipf(arg: unknown, path: string): Compiled {
   const items = max - min;
   const theta = fraction(opts.theta, DEFAULT_THETA, `${path}.theta`, true);
   const zipf = new Zipfian(items, theta);
-  if (opts.scrambled === false) return { constant: false, gen: (s) => min + zipf.rank(s.rng.nextFloat()) };
+  if (opts.scrambled === false)
+    return { constant: false, gen: (s) => min + zipf.rank(s.rng.nextFloat()) };
   return { constant: false, gen: (s) => min + scramble(zipf.rank(s.rng.nextFloat()), items) };
 }
 
@@ -437,7 +508,10 @@ function compileHotspot(arg: unknown, path: string): Compiled {
   const hotSet = fraction(opts.hotSet, 0.2, `${path}.hotSet`, false);
   const hotOps = fraction(opts.hotOps, 0.8, `${path}.hotOps`, false);
   const items = max - min;
-  return { constant: false, gen: (s) => min + hotspot(s.rng.nextFloat(), s.rng.nextFloat(), items, hotSet, hotOps) };
+  return {
+    constant: false,
+    gen: (s) => min + hotspot(s.rng.nextFloat(), s.rng.nextFloat(), items, hotSet, hotOps),
+  };
 }
 
 /**
@@ -448,11 +522,13 @@ function compileHotspot(arg: unknown, path: string): Compiled {
 function compileLatest(arg: unknown, path: string, scope: TemplateScope): Compiled {
   if (!isPlainObject(arg)) fail(path, `expected {seq_id, start?, step?, theta?}, got ${show(arg)}`);
   for (const key of Object.keys(arg)) {
-    if (!['seq_id', 'start', 'step', 'theta'].includes(key)) fail(`${path}.${key}`, 'unknown field (seq_id, start, step, theta)');
+    if (!['seq_id', 'start', 'step', 'theta'].includes(key))
+      fail(`${path}.${key}`, 'unknown field (seq_id, start, step, theta)');
   }
   const int = (key: string, fallback?: number): number => {
     const v = arg[key] ?? fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${path}.${key}`, `expected an integer, got ${show(arg[key])}`);
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      fail(`${path}.${key}`, `expected an integer, got ${show(arg[key])}`);
     return v as number;
   };
   const slot = scope.seqSlot(int('seq_id'));
@@ -479,12 +555,18 @@ function compileLatest(arg: unknown, path: string, scope: TemplateScope): Compil
  */
 function compilePickField(arg: unknown, path: string, scope: TemplateScope): Compiled {
   if (!isPlainObject(arg)) fail(path, `expected {names: [...], value}, got ${show(arg)}`);
-  for (const key of Object.keys(arg)) if (key !== 'names' && key !== 'value') fail(`${path}.${key}`, 'unknown field (names, value)');
+  for (const key of Object.keys(arg))
+    if (key !== 'names' && key !== 'value') fail(`${path}.${key}`, 'unknown field (names, value)');
   const names = arg.names;
-  if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === 'string' && n !== '' && !n.startsWith('$'))) {
+  if (
+    !Array.isArray(names) ||
+    names.length === 0 ||
+    !names.every((n) => typeof n === 'string' && n !== '' && !n.startsWith('$'))
+  ) {
     fail(`${path}.names`, `expected a non-empty array of field names, got ${show(names)}`);
   }
-  if (!('value' in arg)) fail(`${path}.value`, 'required: the value the field gets (template operators allowed)');
+  if (!('value' in arg))
+    fail(`${path}.value`, 'required: the value the field gets (template operators allowed)');
   const value = compile(arg.value, `${path}.value`, scope);
   const gen = value.constant ? constantGen(value.value) : value.gen;
   const list = names as string[];
@@ -497,9 +579,14 @@ function compilePickField(arg: unknown, path: string, scope: TemplateScope): Com
  */
 function compileYcsbKey(arg: unknown, path: string, scope: TemplateScope): Compiled {
   const keynum = compile(arg, path, scope);
-  const isKeynum = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  const isKeynum = (v: unknown): v is number =>
+    typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (keynum.constant) {
-    if (!isKeynum(keynum.value)) fail(path, `expected a key number (an integer >= 0, or a template giving one), got ${show(arg)}`);
+    if (!isKeynum(keynum.value))
+      fail(
+        path,
+        `expected a key number (an integer >= 0, or a template giving one), got ${show(arg)}`,
+      );
     return { constant: true, value: ycsbKeyName(keynum.value) };
   }
   const gen = keynum.gen;
@@ -507,7 +594,8 @@ function compileYcsbKey(arg: unknown, path: string, scope: TemplateScope): Compi
     constant: false,
     gen: (s) => {
       const n = gen(s);
-      if (!isKeynum(n)) throw new Error(`${path}: expected a key number (an integer >= 0), got ${show(n)}`);
+      if (!isKeynum(n))
+        throw new Error(`${path}: expected a key number (an integer >= 0), got ${show(n)}`);
       return ycsbKeyName(n);
     },
   };
@@ -537,15 +625,25 @@ function compileYcsbKeynum(arg: unknown, path: string, scope: TemplateScope): Co
   for (const key of Object.keys(arg)) {
     if (key !== 'distribution' && key !== 'records') {
       const suggestion = closest(key, ['distribution', 'records']);
-      fail(`${path}.${key}`, `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ' (distribution, records)'}`);
+      fail(
+        `${path}.${key}`,
+        `unknown field${suggestion ? ` (did you mean "${suggestion}"?)` : ' (distribution, records)'}`,
+      );
     }
   }
   const distribution = arg.distribution;
-  if (typeof distribution !== 'string' || !(YCSB_DISTRIBUTIONS as readonly string[]).includes(distribution)) {
-    fail(`${path}.distribution`, `expected one of ${YCSB_DISTRIBUTIONS.join(', ')}, got ${show(distribution)}`);
+  if (
+    typeof distribution !== 'string' ||
+    !(YCSB_DISTRIBUTIONS as readonly string[]).includes(distribution)
+  ) {
+    fail(
+      `${path}.distribution`,
+      `expected one of ${YCSB_DISTRIBUTIONS.join(', ')}, got ${show(distribution)}`,
+    );
   }
   const records = arg.records;
-  if (typeof records !== 'number' || !Number.isSafeInteger(records) || records < 1) fail(`${path}.records`, `expected an integer >= 1, got ${show(records)}`);
+  if (typeof records !== 'number' || !Number.isSafeInteger(records) || records < 1)
+    fail(`${path}.records`, `expected an integer >= 1, got ${show(records)}`);
   const n = records as number;
   switch (distribution as (typeof YCSB_DISTRIBUTIONS)[number]) {
     case 'zipfian':
@@ -556,7 +654,8 @@ function compileYcsbKeynum(arg: unknown, path: string, scope: TemplateScope): Co
     case 'latest': {
       // One slot per workload, shared by its inserts and its latest reads (a name no `let` can define).
       const slot = scope.defineVar('#YCSB_KEYNUM');
-      const keysOf = (s: ClientState): YcsbClientKeys => (s.vars[slot] ??= { inserted: [], latest: new Latest() }) as YcsbClientKeys;
+      const keysOf = (s: ClientState): YcsbClientKeys =>
+        (s.vars[slot] ??= { inserted: [], latest: new Latest() }) as YcsbClientKeys;
       if (distribution === 'insert') {
         const span = 2 ** 52;
         return {

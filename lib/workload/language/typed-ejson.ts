@@ -12,8 +12,19 @@ import { isPlainObject } from '../../common/values';
 
 const NUMBER_WRAPPERS = new Set(['$numberInt', '$numberLong', '$numberDouble', '$numberDecimal']);
 const OTHER_WRAPPERS = new Set([
-  '$oid', '$date', '$binary', '$uuid', '$regularExpression', '$regex', '$timestamp', '$minKey', '$maxKey',
-  '$symbol', '$code', '$dbPointer', '$undefined',
+  '$oid',
+  '$date',
+  '$binary',
+  '$uuid',
+  '$regularExpression',
+  '$regex',
+  '$timestamp',
+  '$minKey',
+  '$maxKey',
+  '$symbol',
+  '$code',
+  '$dbPointer',
+  '$undefined',
 ]);
 
 /** Turns a JSON tree (from JSON.parse) into values with their BSON types (see the module comment). */
@@ -21,8 +32,10 @@ export function reviveTyped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reviveTyped);
   if (!isPlainObject(value)) return value;
   const keys = Object.keys(value);
-  if (keys.length === 1 && NUMBER_WRAPPERS.has(keys[0])) return BSON.EJSON.parse(JSON.stringify(value), { relaxed: false });
-  if (keys.some((k) => OTHER_WRAPPERS.has(k))) return BSON.EJSON.parse(JSON.stringify(value), { relaxed: true });
+  if (keys.length === 1 && NUMBER_WRAPPERS.has(keys[0]))
+    return BSON.EJSON.parse(JSON.stringify(value), { relaxed: false });
+  if (keys.some((k) => OTHER_WRAPPERS.has(k)))
+    return BSON.EJSON.parse(JSON.stringify(value), { relaxed: true });
   const out: Record<string, unknown> = {};
   for (const key of keys) out[key] = reviveTyped(value[key]);
   return out;
@@ -42,9 +55,14 @@ export function toTypedJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toTypedJson);
   // Tags rather than instanceof: dates and regular expressions may come from a node:vm sandbox.
   const tag = Object.prototype.toString.call(value);
-  if (tag === '[object Date]') return BSON.EJSON.serialize(new Date((value as Date).getTime()), { relaxed: false });
-  if (tag === '[object RegExp]') return BSON.EJSON.serialize(new BSONRegExp((value as RegExp).source, (value as RegExp).flags), { relaxed: false });
-  if (value !== null && typeof value === 'object' && '_bsontype' in value) return BSON.EJSON.serialize(value, { relaxed: false });
+  if (tag === '[object Date]')
+    return BSON.EJSON.serialize(new Date((value as Date).getTime()), { relaxed: false });
+  if (tag === '[object RegExp]')
+    return BSON.EJSON.serialize(new BSONRegExp((value as RegExp).source, (value as RegExp).flags), {
+      relaxed: false,
+    });
+  if (value !== null && typeof value === 'object' && '_bsontype' in value)
+    return BSON.EJSON.serialize(value, { relaxed: false });
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) out[key] = toTypedJson(value[key]);

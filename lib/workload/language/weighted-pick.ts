@@ -15,12 +15,16 @@ export type OpPicker = () => number;
  * A picker over the given weights (each > 0), or undefined when no op carries a weight (the ops
  * then run in order, as benchRun runs them).
  */
-export function weightedOpPicker(weights: readonly (number | undefined)[], seed: number): OpPicker | undefined {
+export function weightedOpPicker(
+  weights: readonly (number | undefined)[],
+  seed: number,
+): OpPicker | undefined {
   if (!weights.some((w) => w !== undefined)) return undefined;
   const cumulative = new Float64Array(weights.length);
   let total = 0;
   weights.forEach((w, i) => {
-    if (w === undefined || !(w > 0) || !Number.isFinite(w)) throw new RangeError(`op ${i}: weight must be a finite number > 0, got ${String(w)}`);
+    if (w === undefined || !(w > 0) || !Number.isFinite(w))
+      throw new RangeError(`op ${i}: weight must be a finite number > 0, got ${String(w)}`);
     total += w;
     cumulative[i] = total;
   });

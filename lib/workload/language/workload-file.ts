@@ -14,9 +14,28 @@ import { dropUndefined, messageOf } from '../../common/values';
 
 const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture'];
 const BENCHRUN_KEYS = [
-  'parallel', 'seconds', 'host', 'db', 'username', 'password', 'randomSeed', 'hideErrors', 'handleErrors',
-  'hideResults', 'throwGLE', 'breakOnTrap', 'trapPattern', 'noTrapPattern', 'watchPattern', 'noWatchPattern',
-  'useSessions', 'useIdempotentWrites', 'useSnapshotReads', 'delayMillis', 'pre', 'tags',
+  'parallel',
+  'seconds',
+  'host',
+  'db',
+  'username',
+  'password',
+  'randomSeed',
+  'hideErrors',
+  'handleErrors',
+  'hideResults',
+  'throwGLE',
+  'breakOnTrap',
+  'trapPattern',
+  'noTrapPattern',
+  'watchPattern',
+  'noWatchPattern',
+  'useSessions',
+  'useIdempotentWrites',
+  'useSnapshotReads',
+  'delayMillis',
+  'pre',
+  'tags',
 ];
 
 export interface WorkloadFile {
@@ -31,7 +50,13 @@ export interface WorkloadFile {
    * captures) second by second: `perSecond[i]` ops/s in the i-th bucket of `bucketSeconds` (default 1).
    * `run --replay-rate Nx` replays the curve where there is one (./replay-curve), the average otherwise.
    */
-  capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string; perSecond?: number[]; bucketSeconds?: number };
+  capture?: {
+    opsPerSecond: number;
+    firstAt?: string;
+    lastAt?: string;
+    perSecond?: number[];
+    bucketSeconds?: number;
+  };
 }
 
 export function readWorkloadFile(path: string): WorkloadFile {
@@ -48,11 +73,23 @@ export function readWorkloadFile(path: string): WorkloadFile {
 function checkCurve(capture: Record<string, unknown>, path: string): void {
   const { perSecond, bucketSeconds } = capture;
   if (perSecond !== undefined) {
-    const ok = Array.isArray(perSecond) && perSecond.length > 0 && perSecond.every((r) => typeof r === 'number' && Number.isFinite(r) && r >= 0) && perSecond.some((r) => (r as number) > 0);
-    if (!ok) throw new UsageError(`workload file ${path}: "capture.perSecond" must be a list of ops/s >= 0 with at least one above 0 (as mongo-bench capture writes it)`);
+    const ok =
+      Array.isArray(perSecond) &&
+      perSecond.length > 0 &&
+      perSecond.every((r) => typeof r === 'number' && Number.isFinite(r) && r >= 0) &&
+      perSecond.some((r) => (r as number) > 0);
+    if (!ok)
+      throw new UsageError(
+        `workload file ${path}: "capture.perSecond" must be a list of ops/s >= 0 with at least one above 0 (as mongo-bench capture writes it)`,
+      );
   }
-  if (bucketSeconds !== undefined && !(typeof bucketSeconds === 'number' && Number.isInteger(bucketSeconds) && bucketSeconds >= 1)) {
-    throw new UsageError(`workload file ${path}: "capture.bucketSeconds" must be a whole number of seconds >= 1`);
+  if (
+    bucketSeconds !== undefined &&
+    !(typeof bucketSeconds === 'number' && Number.isInteger(bucketSeconds) && bucketSeconds >= 1)
+  ) {
+    throw new UsageError(
+      `workload file ${path}: "capture.bucketSeconds" must be a whole number of seconds >= 1`,
+    );
   }
 }
 
@@ -63,25 +100,42 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
   } catch (err) {
     // Named by line and column, as config files are (JSON.parse gives no place).
     const at = findJsonError(text);
-    throw new UsageError(`workload file ${path}${at ? `:${at.line}:${at.column}` : ''}: not valid JSON: ${at ? at.message : messageOf(err)}`);
+    throw new UsageError(
+      `workload file ${path}${at ? `:${at.line}:${at.column}` : ''}: not valid JSON: ${at ? at.message : messageOf(err)}`,
+    );
   }
   const fallbackName = basename(path).replace(/\.[^.]+$/, '');
   if (Array.isArray(parsed)) return { name: fallbackName, ops: parsed };
   if (parsed === null || typeof parsed !== 'object') {
-    throw new UsageError(`workload file ${path}: expected a benchRun ops array or an object {"ops": [...]}`);
+    throw new UsageError(
+      `workload file ${path}: expected a benchRun ops array or an object {"ops": [...]}`,
+    );
   }
   const obj = parsed as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     if (OWN_KEYS.includes(key) || BENCHRUN_KEYS.includes(key)) continue;
     const suggestion = closest(key, [...OWN_KEYS, ...BENCHRUN_KEYS]);
-    throw new UsageError(`workload file ${path}: unknown key "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+    throw new UsageError(
+      `workload file ${path}: unknown key "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`,
+    );
   }
-  if (!Array.isArray(obj.ops)) throw new UsageError(`workload file ${path}: "ops" must be an array of benchRun ops`);
-  if (obj.name !== undefined && typeof obj.name !== 'string') throw new UsageError(`workload file ${path}: "name" must be a string`);
-  if (obj.ns !== undefined && typeof obj.ns !== 'string') throw new UsageError(`workload file ${path}: "ns" must be "database.collection"`);
+  if (!Array.isArray(obj.ops))
+    throw new UsageError(`workload file ${path}: "ops" must be an array of benchRun ops`);
+  if (obj.name !== undefined && typeof obj.name !== 'string')
+    throw new UsageError(`workload file ${path}: "name" must be a string`);
+  if (obj.ns !== undefined && typeof obj.ns !== 'string')
+    throw new UsageError(`workload file ${path}: "ns" must be "database.collection"`);
   const capture = obj.capture as { opsPerSecond?: unknown } | undefined;
-  if (capture !== undefined && (capture === null || typeof capture !== 'object' || typeof capture.opsPerSecond !== 'number' || !(capture.opsPerSecond > 0))) {
-    throw new UsageError(`workload file ${path}: "capture" must be {"opsPerSecond": N > 0, ...} (as mongo-bench capture writes it)`);
+  if (
+    capture !== undefined &&
+    (capture === null ||
+      typeof capture !== 'object' ||
+      typeof capture.opsPerSecond !== 'number' ||
+      !(capture.opsPerSecond > 0))
+  ) {
+    throw new UsageError(
+      `workload file ${path}: "capture" must be {"opsPerSecond": N > 0, ...} (as mongo-bench capture writes it)`,
+    );
   }
   if (capture !== undefined) checkCurve(capture as Record<string, unknown>, path);
   return {

@@ -78,7 +78,11 @@ export function ycsbKeyName(keynum: number): string {
 export const SCRAMBLED_ZIPFIAN_ITEM_COUNT = 10_000_000_000;
 export const SCRAMBLED_ZIPFIAN_ZETAN = 26.46902820178302;
 // ZipfianGenerator(0, ITEM_COUNT, 0.99, ZETAN): items = max - min + 1.
-const SCRAMBLED_RANKS = new Zipfian(SCRAMBLED_ZIPFIAN_ITEM_COUNT + 1, DEFAULT_THETA, SCRAMBLED_ZIPFIAN_ZETAN);
+const SCRAMBLED_RANKS = new Zipfian(
+  SCRAMBLED_ZIPFIAN_ITEM_COUNT + 1,
+  DEFAULT_THETA,
+  SCRAMBLED_ZIPFIAN_ZETAN,
+);
 
 export function scrambledZipfianKeynum(u: number, itemcount: number): number {
   return fnvhash64Mod(SCRAMBLED_RANKS.rank(u), itemcount);
@@ -89,7 +93,11 @@ export function scrambledZipfianKeynum(u: number, itemcount: number): number {
  * with max = count - 1 (the basis counter's lastValue), so the newest key is the most popular and key 0 is
  * never drawn (as in YCSB). `ranks` is a zipfian of at least `count - 1` items.
  */
-export function latestKeynum(u: number, count: number, ranks: { age(count: number, u: number): number }): number {
+export function latestKeynum(
+  u: number,
+  count: number,
+  ranks: { age(count: number, u: number): number },
+): number {
   const max = count - 1;
   if (max <= 0) return 0;
   return max - ranks.age(max, u);

@@ -14,7 +14,14 @@ import type { WorkloadSetup } from './setup-spec';
 import type { Namespace } from './op-spec';
 import { dropUndefined } from '../../common/values';
 
-export const YCSB_WORKLOAD_NAMES = ['ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f'] as const;
+export const YCSB_WORKLOAD_NAMES = [
+  'ycsb-a',
+  'ycsb-b',
+  'ycsb-c',
+  'ycsb-d',
+  'ycsb-e',
+  'ycsb-f',
+] as const;
 export type YcsbWorkloadName = (typeof YCSB_WORKLOAD_NAMES)[number];
 
 /** CoreWorkload: fieldcount=10, fieldnameprefix=field. */
@@ -29,8 +36,10 @@ export const YCSB_DESCRIPTIONS: Record<YcsbWorkloadName, string> = {
   'ycsb-b': "YCSB's workload B: 95% read, 5% update of one field, zipfian keys, over YCSB records",
   'ycsb-c': "YCSB's workload C: 100% read, zipfian keys, over YCSB records",
   'ycsb-d': "YCSB's workload D: 95% read of the latest keys, 5% insert, over YCSB records",
-  'ycsb-e': "YCSB's workload E: 95% scan of 1..100 records from a zipfian key, 5% insert, over YCSB records",
-  'ycsb-f': "YCSB's workload F: 50% read, 50% read-modify-write of one field, zipfian keys, over YCSB records",
+  'ycsb-e':
+    "YCSB's workload E: 95% scan of 1..100 records from a zipfian key, 5% insert, over YCSB records",
+  'ycsb-f':
+    "YCSB's workload F: 50% read, 50% read-modify-write of one field, zipfian keys, over YCSB records",
 };
 
 export function isYcsbWorkloadName(name: string): name is YcsbWorkloadName {
@@ -39,7 +48,9 @@ export function isYcsbWorkloadName(name: string): name is YcsbWorkloadName {
 
 type Distribution = 'zipfian' | 'latest';
 
-const key = (records: number, distribution: Distribution | 'insert') => ({ '#YCSB_KEY': { '#YCSB_KEYNUM': { distribution, records } } });
+const key = (records: number, distribution: Distribution | 'insert') => ({
+  '#YCSB_KEY': { '#YCSB_KEYNUM': { distribution, records } },
+});
 
 /** A whole record (CoreWorkload.buildValues: every field), `_id` first as MongoDbClient.insert builds it. */
 function record(id: unknown): Record<string, unknown> {
@@ -49,8 +60,18 @@ function record(id: unknown): Record<string, unknown> {
 }
 
 /** The read: MongoDbClient.read, `find({_id: key}).first()` with no projection (readallfields=true). */
-function read(ns: string, records: number, distribution: Distribution, weight?: number): Record<string, unknown> {
-  return { op: 'findOne', ns, query: { _id: key(records, distribution) }, ...dropUndefined({ weight }) };
+function read(
+  ns: string,
+  records: number,
+  distribution: Distribution,
+  weight?: number,
+): Record<string, unknown> {
+  return {
+    op: 'findOne',
+    ns,
+    query: { _id: key(records, distribution) },
+    ...dropUndefined({ weight }),
+  };
 }
 
 /**
@@ -58,11 +79,21 @@ function read(ns: string, records: number, distribution: Distribution, weight?: 
  * uniformly (writeallfields=false: CoreWorkload.buildSingleValue).
  */
 export function ycsbSingleFieldUpdate(): Record<string, unknown> {
-  return { $set: { '#PICK_FIELD': { names: [...YCSB_FIELDS], value: { '#RAND_STRING': [YCSB_FIELD_LENGTH] } } } };
+  return {
+    $set: {
+      '#PICK_FIELD': { names: [...YCSB_FIELDS], value: { '#RAND_STRING': [YCSB_FIELD_LENGTH] } },
+    },
+  };
 }
 
 function update(ns: string, records: number, weight: number): Record<string, unknown> {
-  return { op: 'update', ns, query: { _id: key(records, 'zipfian') }, update: ycsbSingleFieldUpdate(), weight };
+  return {
+    op: 'update',
+    ns,
+    query: { _id: key(records, 'zipfian') },
+    update: ycsbSingleFieldUpdate(),
+    weight,
+  };
 }
 
 /** The insert: CoreWorkload.doTransactionInsert, a whole record under a new key; MongoDbClient.insert's insertOne. */
@@ -75,7 +106,13 @@ function insert(ns: string, records: number, weight: number): Record<string, unk
  * update of one field of it, timed as one op (the readModifyWrite op, ./ops/read-modify-write.ts).
  */
 function readModifyWrite(ns: string, records: number, weight: number): Record<string, unknown> {
-  return { op: 'readModifyWrite', ns, query: { _id: key(records, 'zipfian') }, update: ycsbSingleFieldUpdate(), weight };
+  return {
+    op: 'readModifyWrite',
+    ns,
+    query: { _id: key(records, 'zipfian') },
+    update: ycsbSingleFieldUpdate(),
+    weight,
+  };
 }
 
 /**
@@ -87,7 +124,12 @@ function scan(ns: Namespace, records: number, weight: number): Record<string, un
   return {
     op: 'command',
     ns: ns.db,
-    command: { find: ns.coll, filter: { _id: { $gte: key(records, 'zipfian') } }, sort: { _id: 1 }, limit: { '#RAND_INT': [1, YCSB_MAX_SCAN_LENGTH + 1] } },
+    command: {
+      find: ns.coll,
+      filter: { _id: { $gte: key(records, 'zipfian') } },
+      sort: { _id: 1 },
+      limit: { '#RAND_INT': [1, YCSB_MAX_SCAN_LENGTH + 1] },
+    },
     weight,
   };
 }
@@ -97,7 +139,11 @@ function scan(ns: Namespace, records: number, weight: number): Record<string, un
  * readproportion, updateproportion, scanproportion, insertproportion, readmodifywriteproportion, as op
  * weights: each op drawn at random by weight, as CoreWorkload's operationchooser (a DiscreteGenerator) does.
  */
-export function ycsbOps(name: YcsbWorkloadName, ns: Namespace, records: number): Record<string, unknown>[] {
+export function ycsbOps(
+  name: YcsbWorkloadName,
+  ns: Namespace,
+  records: number,
+): Record<string, unknown>[] {
   const text = `${ns.db}.${ns.coll}`;
   switch (name) {
     case 'ycsb-a': // workloada: readproportion=0.5, updateproportion=0.5, requestdistribution=zipfian
@@ -124,7 +170,13 @@ export function ycsbSetup(ns: Namespace, records: number, batchSize: number): Wo
   return {
     steps: [
       { kind: 'command', db: ns.db, command: { drop: ns.coll } },
-      { kind: 'generate', ns, count: records, doc: record({ '#YCSB_KEY': { '#SEQ_INT': { seq_id: 0, start: 0, step: 1 } } }), batchSize },
+      {
+        kind: 'generate',
+        ns,
+        count: records,
+        doc: record({ '#YCSB_KEY': { '#SEQ_INT': { seq_id: 0, start: 0, step: 1 } } }),
+        batchSize,
+      },
     ],
   };
 }

@@ -37,7 +37,10 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
     const cluster = await startFakeShardedCluster({ shards: 3 });
     const events: PresplitImportEvent[] = [];
     try {
-      const result = await runPresplitImport({ uri: cluster.mongos.uri, ...SMALL }, { onEvent: (e) => events.push(e), testDouble: 'recording server' });
+      const result = await runPresplitImport(
+        { uri: cluster.mongos.uri, ...SMALL },
+        { onEvent: (e) => events.push(e), testDouble: 'recording server' },
+      );
       expect(result.schema).toBe(PRESPLIT_IMPORT_SCHEMA);
       expect(result.complete).toBe(true);
       expect(result.target.shards.map((s) => s.id)).toEqual(['shard0', 'shard1', 'shard2']);
@@ -57,10 +60,19 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
       // (a) one chunk on the primary shard takes every insert: the spread is the worst there is.
       expect(ranged.totals.perShard).toEqual({ shard0: DOCS, shard1: 0, shard2: 0 });
       expect(ranged.chunks.before?.perShard).toEqual({ shard0: 1, shard1: 0, shard2: 0 });
-      expect(ranged.spread).toMatchObject({ ratio: null, busiestShare: 1, busiest: { shard: 'shard0', inserts: DOCS } });
+      expect(ranged.spread).toMatchObject({
+        ratio: null,
+        busiestShare: 1,
+        busiest: { shard: 'shard0', inserts: DOCS },
+      });
       expect(ranged.spread!.cv).toBeCloseTo(Math.SQRT2, 3);
 
-      expect(wayMeasures(ranged)).toMatchObject({ busiestSharePct: 100, busiestToIdlest: null, chunksAfter: 1, docsPerSec: ranged.import.docsPerSec });
+      expect(wayMeasures(ranged)).toMatchObject({
+        busiestSharePct: 100,
+        busiestToIdlest: null,
+        chunksAfter: 1,
+        docsPerSec: ranged.import.docsPerSec,
+      });
 
       // (b) one chunk per shard over [0, 64): g < 21.33 on shard0, < 42.67 on shard1, the rest on shard2.
       const expected = { shard0: 0, shard1: 0, shard2: 0 };
@@ -73,8 +85,11 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
       expect(presplit.chunks.after?.perShard).toEqual({ shard0: 1, shard1: 1, shard2: 1 });
       expect(presplit.spread!.cv).toBeLessThan(0.05);
       // Skipped by their checks: enableSharding (way (a) created the database) and the move to shard0 (its chunk starts there).
-      const skippedByCheck = (c: Record<string, unknown>) => 'enableSharding' in c || ('moveChunk' in c && c.to === 'shard0');
-      expect(presplit.setup.map((s) => s.status)).toEqual(presplit.setup.map((s) => (skippedByCheck(s.command) ? 'skipped' : 'applied')));
+      const skippedByCheck = (c: Record<string, unknown>) =>
+        'enableSharding' in c || ('moveChunk' in c && c.to === 'shard0');
+      expect(presplit.setup.map((s) => s.status)).toEqual(
+        presplit.setup.map((s) => (skippedByCheck(s.command) ? 'skipped' : 'applied')),
+      );
 
       // (c) hashed _id: two chunks per shard to start with, every shard busy.
       expect(hashed.chunks.before?.perShard).toEqual({ shard0: 2, shard1: 2, shard2: 2 });
@@ -83,44 +98,84 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
 
       // Each way's per-second series: one point per reading after the first, per shard.
       for (const way of result.ways) {
-        for (const id of way.shards) expect(way.perSecond.shards[id]).toHaveLength(way.readings.shards[id].length - 1);
-        const fromRates = way.perSecond.mongos.reduce((sum, p) => sum + (p.perSec ?? 0) * (p.seconds ?? 0), 0);
+        for (const id of way.shards)
+          expect(way.perSecond.shards[id]).toHaveLength(way.readings.shards[id].length - 1);
+        const fromRates = way.perSecond.mongos.reduce(
+          (sum, p) => sum + (p.perSec ?? 0) * (p.seconds ?? 0),
+          0,
+        );
         expect(Math.abs(fromRates - DOCS)).toBeLessThan(DOCS * 0.01);
       }
 
       // The setup sent was the plan's: the changing commands of way (b), in order, minus the step its check skipped.
       const version = parseServerVersion(result.target.serverVersion);
       const settings = resolvePresplitImportOptions({ uri: cluster.mongos.uri, ...SMALL });
-      const planned = waySetupSteps('presplit', settings, { shardIds: ['shard0', 'shard1', 'shard2'], serverVersion: version }).steps;
-      const sent = cluster.mongos.userCommands().filter((c) => isChangingCommand(c) || c.name === 'split');
-      const presplitSent = sent.filter((c) => ['split', 'moveChunk', 'balancerStop'].includes(c.name) || (c.name === 'update' && c.db === 'config'));
-      const plannedChanging = planned.filter((s) => ['split', 'moveChunk', 'balancerStop', 'update'].some((k) => k in s.command) && !s.expectSkip);
+      const planned = waySetupSteps('presplit', settings, {
+        shardIds: ['shard0', 'shard1', 'shard2'],
+        serverVersion: version,
+      }).steps;
+      const sent = cluster.mongos
+        .userCommands()
+        .filter((c) => isChangingCommand(c) || c.name === 'split');
+      const presplitSent = sent.filter(
+        (c) =>
+          ['split', 'moveChunk', 'balancerStop'].includes(c.name) ||
+          (c.name === 'update' && c.db === 'config'),
+      );
+      const plannedChanging = planned.filter(
+        (s) =>
+          ['split', 'moveChunk', 'balancerStop', 'update'].some((k) => k in s.command) &&
+          !s.expectSkip,
+      );
       expect(presplitSent.map((c) => c.body)).toEqual(plannedChanging.map((s) => s.command));
       // Before each way: the collection dropped, the balancer started, the chunk size back to the default.
-      expect(presplit.housekeeping.map((h) => Object.keys(h.command)[0])).toEqual(['drop', 'balancerStart', 'delete']);
+      expect(presplit.housekeeping.map((h) => Object.keys(h.command)[0])).toEqual([
+        'drop',
+        'balancerStart',
+        'delete',
+      ]);
       // And afterwards the cluster is as it was found: balancer on, no chunk size setting, no collection.
       expect(cluster.state.balancerMode).toBe('full');
       expect(cluster.state.settings.has('chunksize')).toBe(false);
       expect(cluster.state.collections.has(settings.ns)).toBe(false);
 
       // Progress: every way announced, its setup steps and import progress reported.
-      expect(events.filter((e) => e.kind === 'way').map((e) => (e as { way: string }).way)).toEqual(['ranged', 'presplit', 'hashed']);
-      const last = events.filter((e) => e.kind === 'import').pop() as { inserted: number; total: number };
+      expect(events.filter((e) => e.kind === 'way').map((e) => (e as { way: string }).way)).toEqual(
+        ['ranged', 'presplit', 'hashed'],
+      );
+      const last = events.filter((e) => e.kind === 'import').pop() as {
+        inserted: number;
+        total: number;
+      };
       expect(last).toMatchObject({ inserted: DOCS, total: DOCS });
 
       // The report: JSON (reloadable), a per-shard chart per way, the total chart, summary.md.
       const dir = path.join(tmp, 'report');
       const files = await writePresplitImportReport(result, dir);
       expect(files.map((f) => path.basename(f)).sort()).toEqual(
-        ['hashed-per-shard.png', 'presplit-import.json', 'presplit-per-shard.png', 'ranged-per-shard.png', 'summary.md', 'total.png'].sort(),
+        [
+          'hashed-per-shard.png',
+          'presplit-import.json',
+          'presplit-per-shard.png',
+          'ranged-per-shard.png',
+          'summary.md',
+          'total.png',
+        ].sort(),
       );
-      for (const png of files.filter((f) => f.endsWith('.png'))) expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
-      expect(await loadPresplitImportResult(path.join(dir, 'presplit-import.json'))).toEqual(JSON.parse(JSON.stringify(result)));
+      for (const png of files.filter((f) => f.endsWith('.png')))
+        expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
+      expect(await loadPresplitImportResult(path.join(dir, 'presplit-import.json'))).toEqual(
+        JSON.parse(JSON.stringify(result)),
+      );
       const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
       expect(summary).toContain('Test double');
-      expect(summary).toMatch(/\| \(a\) ranged key, no pre-split, balancer on \| complete \| 6,400 \|/);
+      expect(summary).toMatch(
+        /\| \(a\) ranged key, no pre-split, balancer on \| complete \| 6,400 \|/,
+      );
       expect(summary).toContain('∞ (shard1 took none)');
-      expect(summary).toContain('`mongo-bench scripts --topology sharded --shards 3 --db mongo_bench --collection presplit_import --shard-key g --presplit 0:64 --chunk-size 1024 --stop-balancer --server-version 7.0.0`');
+      expect(summary).toContain(
+        '`mongo-bench scripts --topology sharded --shards 3 --db mongo_bench --collection presplit_import --shard-key g --presplit 0:64 --chunk-size 1024 --stop-balancer --server-version 7.0.0`',
+      );
     } finally {
       await cluster.stop();
     }
@@ -130,12 +185,22 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
     const cluster = await startFakeShardedCluster({
       shards: 2,
       // shard1 answers its first serverStatus only.
-      shardServerStatus: (shard, call) => (shard.id === 'shard1' && call > 1 ? { ok: 0, code: 1, codeName: 'InternalError', errmsg: 'serverStatus failed' } : undefined),
+      shardServerStatus: (shard, call) =>
+        shard.id === 'shard1' && call > 1
+          ? { ok: 0, code: 1, codeName: 'InternalError', errmsg: 'serverStatus failed' }
+          : undefined,
     });
     const controller = new AbortController();
     try {
       const result = await runPresplitImport(
-        { uri: cluster.mongos.uri, ...SMALL, docs: 100_000, batchSize: 100, writers: 1, ways: ['presplit', 'hashed'] },
+        {
+          uri: cluster.mongos.uri,
+          ...SMALL,
+          docs: 100_000,
+          batchSize: 100,
+          writers: 1,
+          ways: ['presplit', 'hashed'],
+        },
         {
           signal: controller.signal,
           onEvent: (e) => {
@@ -144,7 +209,9 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
         },
       );
       expect(result.complete).toBe(false);
-      expect(result.incompleteReason).toMatch(/way presplit interrupted after \d+ of 100000 documents; not run: hashed/);
+      expect(result.incompleteReason).toMatch(
+        /way presplit interrupted after \d+ of 100000 documents; not run: hashed/,
+      );
       expect(result.ways).toHaveLength(1);
       const [way] = result.ways;
       expect(way.complete).toBe(false);
@@ -160,7 +227,9 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
 
       const files = await writePresplitImportReport(result, path.join(tmp, 'interrupted'));
       expect(files.some((f) => f.endsWith('presplit-per-shard.png'))).toBe(true);
-      expect(readFileSync(path.join(tmp, 'interrupted', 'summary.md'), 'utf8')).toContain('**Incomplete:**');
+      expect(readFileSync(path.join(tmp, 'interrupted', 'summary.md'), 'utf8')).toContain(
+        '**Incomplete:**',
+      );
     } finally {
       await cluster.stop();
     }
@@ -171,7 +240,9 @@ describeNeeding('recording', 'presplit-import end to end on a fake 3-shard clust
     try {
       const shardUri = cluster.shards[0].server.uri + '/?directConnection=true';
       await expect(runPresplitImport({ uri: shardUri })).rejects.toThrow(RunError);
-      await expect(runPresplitImport({ uri: shardUri })).rejects.toThrow(/is not a mongos: presplit-import needs a sharded cluster's router/);
+      await expect(runPresplitImport({ uri: shardUri })).rejects.toThrow(
+        /is not a mongos: presplit-import needs a sharded cluster's router/,
+      );
       expect(existsSync(tmp)).toBe(true);
     } finally {
       await cluster.stop();

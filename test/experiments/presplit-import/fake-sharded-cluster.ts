@@ -8,8 +8,18 @@
  * serverStatus opcounters.insert (the mongos counts them all). No document is stored.
  */
 import { BSON } from 'mongodb';
-import { CommandHandler, defaultReply, RecordingServer, startRecordingServer } from '../../support/recording-server';
-import { chunkContaining, emptyClusterState, fakeClusterHandlers, FakeClusterState } from '../../topology/fake-cluster';
+import {
+  CommandHandler,
+  defaultReply,
+  RecordingServer,
+  startRecordingServer,
+} from '../../support/recording-server';
+import {
+  chunkContaining,
+  emptyClusterState,
+  fakeClusterHandlers,
+  FakeClusterState,
+} from '../../topology/fake-cluster';
 
 type Doc = Record<string, unknown>;
 
@@ -43,7 +53,9 @@ function canonical(value: unknown): string {
 /** Equality on top-level fields plus $or: what the chunk reader's filter uses. */
 function matches(doc: Doc, filter: Doc): boolean {
   return Object.entries(filter).every(([key, expected]) =>
-    key === '$or' ? (expected as Doc[]).some((alt) => matches(doc, alt)) : canonical(doc[key]) === canonical(expected),
+    key === '$or'
+      ? (expected as Doc[]).some((alt) => matches(doc, alt))
+      : canonical(doc[key]) === canonical(expected),
   );
 }
 
@@ -63,11 +75,20 @@ function onePrimaryHello(setName: string): CommandHandler {
   return (body, db, server) => {
     const me = `127.0.0.1:${server.port}`;
     const legacy = 'isMaster' in body || 'ismaster' in body;
-    return { ...defaultReply(legacy ? 'isMaster' : 'hello', body, db), setName, setVersion: 1, hosts: [me], primary: me, me };
+    return {
+      ...defaultReply(legacy ? 'isMaster' : 'hello', body, db),
+      setName,
+      setVersion: 1,
+      hosts: [me],
+      primary: me,
+      me,
+    };
   };
 }
 
-export async function startFakeShardedCluster(options: FakeClusterOptions): Promise<FakeShardedCluster> {
+export async function startFakeShardedCluster(
+  options: FakeClusterOptions,
+): Promise<FakeShardedCluster> {
   const shards: FakeShard[] = [];
   const started: RecordingServer[] = [];
   try {
@@ -80,7 +101,20 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
           serverStatus: () => {
             shard.serverStatusCalls++;
             const replaced = options.shardServerStatus?.(shard, shard.serverStatusCalls);
-            return replaced ?? { process: 'mongod', opcounters: { insert: shard.inserts, query: 0, update: 0, delete: 0, getmore: 0, command: 0 }, ok: 1 };
+            return (
+              replaced ?? {
+                process: 'mongod',
+                opcounters: {
+                  insert: shard.inserts,
+                  query: 0,
+                  update: 0,
+                  delete: 0,
+                  getmore: 0,
+                  command: 0,
+                },
+                ok: 1,
+              }
+            );
           },
         },
       });
@@ -89,7 +123,8 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
     }
 
     const state = emptyClusterState();
-    for (const shard of shards) state.shards.push({ _id: shard.id, host: `${shard.id}/127.0.0.1:${shard.server.port}` });
+    for (const shard of shards)
+      state.shards.push({ _id: shard.id, host: `${shard.id}/127.0.0.1:${shard.server.port}` });
     const base = fakeClusterHandlers(state);
     let mongosInserts = 0;
 
@@ -118,8 +153,12 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
         if (db === 'config' && body.find === 'chunks') {
           const filter = (body.filter as Doc | undefined) ?? {};
           const docs = state.chunks.filter((c) => matches(c as unknown as Doc, filter));
-          const limited = typeof body.limit === 'number' && body.limit > 0 ? docs.slice(0, body.limit) : docs;
-          return { cursor: { id: BSON.Long.ZERO, ns: 'config.chunks', firstBatch: limited }, ok: 1 };
+          const limited =
+            typeof body.limit === 'number' && body.limit > 0 ? docs.slice(0, body.limit) : docs;
+          return {
+            cursor: { id: BSON.Long.ZERO, ns: 'config.chunks', firstBatch: limited },
+            ok: 1,
+          };
         }
         return base.find(body, db, server, connection);
       },
@@ -134,9 +173,19 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
           const [only] = created;
           state.chunks = state.chunks.filter((c) => c !== only);
           const count = 2 * shards.length;
-          const bound = (i: number): unknown => (i === 0 ? new BSON.MinKey() : i === count ? new BSON.MaxKey() : -TWO_63 + (i * 2 * TWO_63) / count);
+          const bound = (i: number): unknown =>
+            i === 0
+              ? new BSON.MinKey()
+              : i === count
+                ? new BSON.MaxKey()
+                : -TWO_63 + (i * 2 * TWO_63) / count;
           for (let i = 0; i < count; i++) {
-            state.chunks.push({ ...only, min: { [field]: bound(i) }, max: { [field]: bound(i + 1) }, shard: shards[Math.floor(i / 2)].id });
+            state.chunks.push({
+              ...only,
+              min: { [field]: bound(i) },
+              max: { [field]: bound(i + 1) },
+              shard: shards[Math.floor(i / 2)].id,
+            });
           }
         }
         return reply;
@@ -152,7 +201,8 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
       delete: (body, db) => {
         if (db !== 'config' || body.delete !== 'settings') return undefined;
         let n = 0;
-        for (const d of body.deletes as { q: Doc }[]) if (state.settings.delete(String(d.q._id))) n++;
+        for (const d of body.deletes as { q: Doc }[])
+          if (state.settings.delete(String(d.q._id))) n++;
         return { n, ok: 1 };
       },
       insert: (body, db) => {
@@ -162,7 +212,18 @@ export async function startFakeShardedCluster(options: FakeClusterOptions): Prom
         mongosInserts += documents.length;
         return { n: documents.length, ok: 1 };
       },
-      serverStatus: () => ({ process: 'mongos', opcounters: { insert: mongosInserts, query: 0, update: 0, delete: 0, getmore: 0, command: 0 }, ok: 1 }),
+      serverStatus: () => ({
+        process: 'mongos',
+        opcounters: {
+          insert: mongosInserts,
+          query: 0,
+          update: 0,
+          delete: 0,
+          getmore: 0,
+          command: 0,
+        },
+        ok: 1,
+      }),
     };
     const mongos = await startRecordingServer({ handlers, helloFields: { msg: 'isdbgrid' } });
     started.push(mongos);

@@ -28,17 +28,31 @@ function readingsOf(perSecond: number[], missing: number[] = []): CounterReading
   const out: CounterReading[] = [{ t: 0, value }];
   perSecond.forEach((n, i) => {
     value += n;
-    out.push(missing.includes(i + 1) ? { t: i + 1, value: null, error: 'no answer within 900 ms' } : { t: i + 1, value });
+    out.push(
+      missing.includes(i + 1)
+        ? { t: i + 1, value: null, error: 'no answer within 900 ms' }
+        : { t: i + 1, value },
+    );
   });
   return out;
 }
 
-function way(name: WayResult['way'], perShard: number[][], gaps: Record<string, number[]> = {}): WayResult {
-  const shardReadings = Object.fromEntries(SHARDS.map((id, i) => [id, readingsOf(perShard[i], gaps[id])]));
+function way(
+  name: WayResult['way'],
+  perShard: number[][],
+  gaps: Record<string, number[]> = {},
+): WayResult {
+  const shardReadings = Object.fromEntries(
+    SHARDS.map((id, i) => [id, readingsOf(perShard[i], gaps[id])]),
+  );
   const seconds = perShard[0].length;
-  const mongosPerSecond = perShard[0].map((_, s) => perShard.reduce((sum, series) => sum + series[s], 0));
+  const mongosPerSecond = perShard[0].map((_, s) =>
+    perShard.reduce((sum, series) => sum + series[s], 0),
+  );
   const mongos = readingsOf(mongosPerSecond);
-  const totals = Object.fromEntries(SHARDS.map((id) => [id, counterTotal(shardReadings[id]).total]));
+  const totals = Object.fromEntries(
+    SHARDS.map((id) => [id, counterTotal(shardReadings[id]).total]),
+  );
   const sum = Object.values(totals).reduce((a, b) => a + b, 0);
   const def = WAY_DEFINITIONS[name];
   return {
@@ -48,13 +62,45 @@ function way(name: WayResult['way'], perShard: number[][], gaps: Record<string, 
     description: def.description,
     scriptsArgs: ['--topology', 'sharded', '--shards', '3'],
     housekeeping: [],
-    setup: [{ step: 1, description: 'Shard collection', db: 'admin', command: { shardCollection: 'mongo_bench.presplit_import' }, status: 'applied' }],
+    setup: [
+      {
+        step: 1,
+        description: 'Shard collection',
+        db: 'admin',
+        command: { shardCollection: 'mongo_bench.presplit_import' },
+        status: 'applied',
+      },
+    ],
     setupWarnings: [],
     complete: true,
-    import: { targetDocs: sum, insertedDocs: sum, batches: sum / 1000, seconds, docsPerSec: sum / seconds },
+    import: {
+      targetDocs: sum,
+      insertedDocs: sum,
+      batches: sum / 1000,
+      seconds,
+      docsPerSec: sum / seconds,
+    },
     chunks: {
-      before: { at: '2026-01-01T00:00:00Z', sharded: true, perShard: { shard0: name === 'hashed' ? 2 : 1, shard1: name === 'ranged' ? 0 : name === 'hashed' ? 2 : 1, shard2: name === 'ranged' ? 0 : name === 'hashed' ? 2 : 1 }, total: 3 },
-      after: { at: '2026-01-01T00:01:00Z', sharded: true, perShard: { shard0: name === 'ranged' ? 3 : 1, shard1: 1, shard2: name === 'ranged' ? 0 : 1 }, total: 3 },
+      before: {
+        at: '2026-01-01T00:00:00Z',
+        sharded: true,
+        perShard: {
+          shard0: name === 'hashed' ? 2 : 1,
+          shard1: name === 'ranged' ? 0 : name === 'hashed' ? 2 : 1,
+          shard2: name === 'ranged' ? 0 : name === 'hashed' ? 2 : 1,
+        },
+        total: 3,
+      },
+      after: {
+        at: '2026-01-01T00:01:00Z',
+        sharded: true,
+        perShard: {
+          shard0: name === 'ranged' ? 3 : 1,
+          shard1: 1,
+          shard2: name === 'ranged' ? 0 : 1,
+        },
+        total: 3,
+      },
     },
     shards: SHARDS,
     readings: { mongos, shards: shardReadings },
@@ -76,17 +122,30 @@ function way(name: WayResult['way'], perShard: number[][], gaps: Record<string, 
 
 /** A minute of import: (a) hot shard0, migrations later; (b) even; (c) even and a bit noisier. */
 function syntheticResult(): PresplitImportResult {
-  const secs = (n: number, f: (s: number) => number) => Array.from({ length: n }, (_, s) => Math.round(f(s)));
+  const secs = (n: number, f: (s: number) => number) =>
+    Array.from({ length: n }, (_, s) => Math.round(f(s)));
   const wave = (s: number, k: number) => 1 + 0.25 * Math.sin(s / 3 + k);
   const ranged = way('ranged', [
     secs(60, (s) => (s % 10 < 7 ? 4000 * wave(s, 0) : 600)),
     secs(60, (s) => (s > 20 && s % 10 >= 7 ? 1800 : s > 20 ? 300 : 0)),
     secs(60, () => 0),
   ]);
-  const presplit = way('presplit', [secs(40, (s) => 3000 * wave(s, 0)), secs(40, (s) => 3000 * wave(s, 2)), secs(40, (s) => 3000 * wave(s, 4))], {
-    shard1: [12, 13],
-  });
-  const hashed = way('hashed', [secs(45, (s) => 2600 * wave(s, 1)), secs(45, (s) => 2700 * wave(s, 3)), secs(45, (s) => 2500 * wave(s, 5))]);
+  const presplit = way(
+    'presplit',
+    [
+      secs(40, (s) => 3000 * wave(s, 0)),
+      secs(40, (s) => 3000 * wave(s, 2)),
+      secs(40, (s) => 3000 * wave(s, 4)),
+    ],
+    {
+      shard1: [12, 13],
+    },
+  );
+  const hashed = way('hashed', [
+    secs(45, (s) => 2600 * wave(s, 1)),
+    secs(45, (s) => 2700 * wave(s, 3)),
+    secs(45, (s) => 2500 * wave(s, 5)),
+  ]);
   const { uri: _uri, ...settings } = resolvePresplitImportOptions({ uri: 'mongodb://h:1' });
   return {
     schema: PRESPLIT_IMPORT_SCHEMA,
@@ -117,7 +176,12 @@ describe('the presplit-import report', () => {
   it('builds one per-shard timeline per way, sharing a y-axis top, plus the total', () => {
     const result = syntheticResult();
     const charts = buildExperimentCharts(result);
-    expect(charts.map((c) => c.file)).toEqual(['ranged-per-shard.png', 'presplit-per-shard.png', 'hashed-per-shard.png', 'total.png']);
+    expect(charts.map((c) => c.file)).toEqual([
+      'ranged-per-shard.png',
+      'presplit-per-shard.png',
+      'hashed-per-shard.png',
+      'total.png',
+    ]);
     const top = Math.max(...result.ways.flatMap((w) => Object.values(w.peakPerSec.shards)));
     for (const chart of charts.slice(0, 3)) {
       expect(chart.y.suggestedMax).toBe(top);
@@ -164,9 +228,15 @@ describe('the presplit-import report', () => {
       expect(bytes.length).toBeGreaterThan(20_000); // drawn text and lines, not a blank canvas
     }
     const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
-    expect(summary).toContain('| way | status | docs inserted | seconds | docs/s (client) | peak inserts/s (mongos) | busiest shard (share) | busiest/idlest | spread (CV) |');
-    expect(summary).toMatch(/\| \(a\) ranged key, no pre-split, balancer on \| complete \| [\d,]+ \| 60\.0 \| [\d,]+ \| [\d,]+ \| shard0 \(8\d%\) \| ∞ \(shard2 took none\) \| 1\.\d\d of 1\.41 \|/);
+    expect(summary).toContain(
+      '| way | status | docs inserted | seconds | docs/s (client) | peak inserts/s (mongos) | busiest shard (share) | busiest/idlest | spread (CV) |',
+    );
+    expect(summary).toMatch(
+      /\| \(a\) ranged key, no pre-split, balancer on \| complete \| [\d,]+ \| 60\.0 \| [\d,]+ \| [\d,]+ \| shard0 \(8\d%\) \| ∞ \(shard2 took none\) \| 1\.\d\d of 1\.41 \|/,
+    );
     expect(summary).toContain('| shard2 | 0 | 0% | 0 | 0 | 0 |');
-    expect(summary).toContain('![inserts/sec on each shard, (b) pre-split, chunks moved, balancer stopped, larger chunks](presplit-per-shard.png)');
+    expect(summary).toContain(
+      '![inserts/sec on each shard, (b) pre-split, chunks moved, balancer stopped, larger chunks](presplit-per-shard.png)',
+    );
   });
 });

@@ -91,11 +91,18 @@ describe('rates from counter readings', () => {
 describe('listShards host strings', () => {
   it('reads a replica-set shard and an old standalone shard', () => {
     const rs = parseShardHost('shard0', 'shard0/h1:27018,h2:27019');
-    expect(rs).toEqual({ id: 'shard0', host: 'shard0/h1:27018,h2:27019', setName: 'shard0', hosts: ['h1:27018', 'h2:27019'] });
+    expect(rs).toEqual({
+      id: 'shard0',
+      host: 'shard0/h1:27018,h2:27019',
+      setName: 'shard0',
+      hosts: ['h1:27018', 'h2:27019'],
+    });
     expect(shardConnectionString(rs)).toBe('mongodb://h1:27018,h2:27019/?replicaSet=shard0');
     const standalone = parseShardHost('shard0000', '192.168.111.4:27118');
     expect(standalone.setName).toBeUndefined();
-    expect(shardConnectionString(standalone)).toBe('mongodb://192.168.111.4:27118/?directConnection=true');
+    expect(shardConnectionString(standalone)).toBe(
+      'mongodb://192.168.111.4:27118/?directConnection=true',
+    );
   });
 });
 
@@ -105,7 +112,13 @@ describeNeeding('recording', 'the per-shard sampler against recording servers', 
     // Counters that grow with time at a known pace: 2000/s, 1000/s and none at all.
     const pace = [2000, 1000, 0];
     const origin = Date.now();
-    const timer = setInterval(() => cluster.shards.forEach((s, i) => (s.inserts = Math.round(((Date.now() - origin) / 1000) * pace[i]))), 10);
+    const timer = setInterval(
+      () =>
+        cluster.shards.forEach(
+          (s, i) => (s.inserts = Math.round(((Date.now() - origin) / 1000) * pace[i])),
+        ),
+      10,
+    );
     const client = new MongoClient(cluster.mongos.uri);
     const connect = driverShardConnector(200);
     const connections: Array<{ close(): Promise<void> }> = [];
@@ -154,7 +167,9 @@ describeNeeding('recording', 'the per-shard sampler against recording servers', 
       shards: 2,
       // shard1 answers its 3rd and 4th serverStatus with an error.
       shardServerStatus: (shard, call) =>
-        shard.id === 'shard1' && (call === 3 || call === 4) ? { ok: 0, code: 91, codeName: 'ShutdownInProgress', errmsg: 'shutting down' } : undefined,
+        shard.id === 'shard1' && (call === 3 || call === 4)
+          ? { ok: 0, code: 91, codeName: 'ShutdownInProgress', errmsg: 'shutting down' }
+          : undefined,
     });
     const client = new MongoClient(cluster.mongos.uri);
     const connect = driverShardConnector(150, { serverSelectionTimeoutMS: 300 });
@@ -185,10 +200,16 @@ describeNeeding('recording', 'the per-shard sampler against recording servers', 
       const shard0 = readings.shard0;
       const firstFailure = shard0.findIndex((r) => r.value === null);
       expect(firstFailure).toBeGreaterThan(3);
-      expect(shard0.slice(firstFailure).every((r) => r.value === null && typeof r.error === 'string')).toBe(true);
+      expect(
+        shard0.slice(firstFailure).every((r) => r.value === null && typeof r.error === 'string'),
+      ).toBe(true);
       expect(shard0.length).toBeGreaterThanOrEqual(firstFailure + 2);
       expect(counterTotal(shard0).total).toBe(500);
-      expect(ratesFromReadings(shard0).slice(firstFailure - 1).every((p) => p.perSec === null)).toBe(true);
+      expect(
+        ratesFromReadings(shard0)
+          .slice(firstFailure - 1)
+          .every((p) => p.perSec === null),
+      ).toBe(true);
     } finally {
       await Promise.all(connections.map((c) => c.close()));
       await client.close();

@@ -7,7 +7,12 @@ import { CliContext } from '../../../lib/cli/context';
 import { registerScripts } from '../../../lib/cli/scripts';
 import { UsageError } from '../../../lib/config/errors';
 import { parseServerVersion, SetupPlan } from '../../../lib/topology';
-import { resolvePresplitImportOptions, WAYS, waySetupSteps, wayScriptsArgs } from '../../../lib/experiments/presplit-import';
+import {
+  resolvePresplitImportOptions,
+  WAYS,
+  waySetupSteps,
+  wayScriptsArgs,
+} from '../../../lib/experiments/presplit-import';
 
 const quiet: CliContext = { out: () => undefined, err: () => undefined, exitCode: 0 };
 
@@ -21,33 +26,53 @@ async function scriptsPlan(args: string[]): Promise<SetupPlan> {
       return [];
     },
   });
-  await program.parseAsync(['node', 'mongo-bench', 'scripts', ...args, '--workload', 'capture', '--dry-run']);
+  await program.parseAsync([
+    'node',
+    'mongo-bench',
+    'scripts',
+    ...args,
+    '--workload',
+    'capture',
+    '--dry-run',
+  ]);
   if (!captured) throw new Error('the scripts command built no plan');
   return captured;
 }
 
-const settings = resolvePresplitImportOptions({ uri: 'mongodb://127.0.0.1:27017', db: 'seeds', collection: 'import', chunkSize: 1024 });
+const settings = resolvePresplitImportOptions({
+  uri: 'mongodb://127.0.0.1:27017',
+  db: 'seeds',
+  collection: 'import',
+  chunkSize: 1024,
+});
 
-describe('the ways\' setup plans', () => {
+describe("the ways' setup plans", () => {
   it.each([
     ['7.0', 3],
     ['4.4', 5],
-  ])('equal the scripts plan\'s data-distribution steps for the same options (server %s, %i shards)', async (version, shards) => {
-    const serverVersion = parseServerVersion(version);
-    for (const way of WAYS) {
-      const args = wayScriptsArgs(way, settings, shards, serverVersion);
-      const plan = await scriptsPlan(args);
-      const shardIds = plan.topology.shards.map((s) => s.id);
-      const fromScripts = plan.steps.filter((s) => s.phase === 'cluster' && !('addShard' in s.command));
-      const ours = waySetupSteps(way, settings, { shardIds, serverVersion });
-      expect(ours.steps).toEqual(fromScripts);
-    }
-  });
+  ])(
+    "equal the scripts plan's data-distribution steps for the same options (server %s, %i shards)",
+    async (version, shards) => {
+      const serverVersion = parseServerVersion(version);
+      for (const way of WAYS) {
+        const args = wayScriptsArgs(way, settings, shards, serverVersion);
+        const plan = await scriptsPlan(args);
+        const shardIds = plan.topology.shards.map((s) => s.id);
+        const fromScripts = plan.steps.filter(
+          (s) => s.phase === 'cluster' && !('addShard' in s.command),
+        );
+        const ours = waySetupSteps(way, settings, { shardIds, serverVersion });
+        expect(ours.steps).toEqual(fromScripts);
+      }
+    },
+  );
 
   it('sets each way up as the issue says', () => {
     const serverVersion = parseServerVersion('7.0');
     const commands = (way: (typeof WAYS)[number]) =>
-      waySetupSteps(way, settings, { shardIds: ['sA', 'sB', 'sC'], serverVersion }).steps.map((s) => s.command);
+      waySetupSteps(way, settings, { shardIds: ['sA', 'sB', 'sC'], serverVersion }).steps.map(
+        (s) => s.command,
+      );
 
     // (a) ranged key, no pre-split, the balancer left on.
     expect(commands('ranged')).toEqual([
@@ -57,9 +82,16 @@ describe('the ways\' setup plans', () => {
     // (b) one chunk per shard over [0, 64), moved to its shard, 1 GB chunks (the collection's own on 6.0+),
     // the balancer stopped before the first split (a running one would race the moves) and left off.
     const presplit = commands('presplit');
-    expect(presplit).toContainEqual({ configureCollectionBalancing: 'seeds.import', chunkSize: 1024 });
-    expect(presplit.findIndex((c) => 'balancerStop' in c)).toBeLessThan(presplit.findIndex((c) => 'split' in c));
-    expect(presplit.filter((c) => 'balancerStop' in c || 'balancerStart' in c)).toEqual([{ balancerStop: 1 }]);
+    expect(presplit).toContainEqual({
+      configureCollectionBalancing: 'seeds.import',
+      chunkSize: 1024,
+    });
+    expect(presplit.findIndex((c) => 'balancerStop' in c)).toBeLessThan(
+      presplit.findIndex((c) => 'split' in c),
+    );
+    expect(presplit.filter((c) => 'balancerStop' in c || 'balancerStart' in c)).toEqual([
+      { balancerStop: 1 },
+    ]);
     expect(presplit.filter((c) => 'split' in c)).toEqual([
       { split: 'seeds.import', middle: { g: 21.3333333333333 } },
       { split: 'seeds.import', middle: { g: 42.6666666666667 } },
@@ -80,9 +112,13 @@ describe('the ways\' setup plans', () => {
 });
 
 describe('experiment options', () => {
-  const bad = (input: Record<string, unknown>) => () => resolvePresplitImportOptions({ uri: 'mongodb://h:1', ...input });
+  const bad = (input: Record<string, unknown>) => () =>
+    resolvePresplitImportOptions({ uri: 'mongodb://h:1', ...input });
   it.each([
-    [{ ways: ['ranged', 'prespilt'] }, /option --ways: unknown way "prespilt"; the ways are ranged, presplit, hashed/],
+    [
+      { ways: ['ranged', 'prespilt'] },
+      /option --ways: unknown way "prespilt"; the ways are ranged, presplit, hashed/,
+    ],
     [{ shardKey: '_id' }, /option --shard-key: must not be _id/],
     [{ hashedKey: 'k' }, /option --hashed-key: must be _id or the ranged key field "g"/],
     [{ range: '64:0' }, /option --range: MIN must be less than MAX/],
@@ -94,8 +130,15 @@ describe('experiment options', () => {
     expect(bad(input)).toThrow(message);
   });
 
-  it('fills in the seeds\' defaults', () => {
+  it("fills in the seeds' defaults", () => {
     const s = resolvePresplitImportOptions({ uri: 'mongodb://h:1' });
-    expect(s).toMatchObject({ ways: ['ranged', 'presplit', 'hashed'], shardKey: 'g', range: { min: 0, max: 64 }, chunkSizeMb: 1024, hashedKey: '_id', ns: 'mongo_bench.presplit_import' });
+    expect(s).toMatchObject({
+      ways: ['ranged', 'presplit', 'hashed'],
+      shardKey: 'g',
+      range: { min: 0, max: 64 },
+      chunkSizeMb: 1024,
+      hashedKey: '_id',
+      ns: 'mongo_bench.presplit_import',
+    });
   });
 });

@@ -29,7 +29,12 @@ export const ping: Experiment = {
   name: 'ping',
   description: 'round-trip time of the ping command, one at a time',
   parameters: PARAMETERS,
-  sizing: { full: { pings: 50 }, scaled: 'pings', defaultScale: 1, scaleNote: '--scale 1 = 50 pings per configuration' },
+  sizing: {
+    full: { pings: 50 },
+    scaled: 'pings',
+    defaultScale: 1,
+    scaleNote: '--scale 1 = 50 pings per configuration',
+  },
   preset: [{ label: 'ping' }],
   run,
   measures: [
@@ -37,6 +42,14 @@ export const ping: Experiment = {
     { key: 'maxMs', csv: 'max_ms', title: 'Max', unit: 'ms' },
     { key: 'pings', csv: 'pings', title: 'Pings', unit: 'count' },
   ],
-  charts: [{ file: 'ping-latency.png', title: 'ping round trip by configuration', yTitle: 'ms', measures: ['avgMs', 'maxMs'], scale: 'linear' }],
+  charts: [
+    {
+      file: 'ping-latency.png',
+      title: 'ping round trip by configuration',
+      yTitle: 'ms',
+      measures: ['avgMs', 'maxMs'],
+      scale: 'linear',
+    },
+  ],
   notes: ['ping measures the round trip only: no data is read or written.'],
 };

@@ -28,13 +28,26 @@ export async function main(): Promise<void> {
   }
   fs.writeFileSync(path.join(dbPath, 'argv.json'), JSON.stringify(argv));
   const state = emptyAuthState();
-  const server = await startRecordingServer({ port: Number(value('--port') ?? 27017), host: '127.0.0.1', handlers: fakeAuthHandlers(state) });
+  const server = await startRecordingServer({
+    port: Number(value('--port') ?? 27017),
+    host: '127.0.0.1',
+    handlers: fakeAuthHandlers(state),
+  });
   const exit = async () => {
-    fs.writeFileSync(path.join(dbPath, 'auth.json'), JSON.stringify({ users: [...state.users.keys()], logins: state.logins, failures: state.failures }));
+    fs.writeFileSync(
+      path.join(dbPath, 'auth.json'),
+      JSON.stringify({
+        users: [...state.users.keys()],
+        logins: state.logins,
+        failures: state.failures,
+      }),
+    );
     await server.stop().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void exit());
   process.on('SIGINT', () => void exit());
-  process.stdout.write(`${JSON.stringify({ s: 'I', c: 'NETWORK', id: 23016, msg: 'Waiting for connections', attr: { port: server.port } })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ s: 'I', c: 'NETWORK', id: 23016, msg: 'Waiting for connections', attr: { port: server.port } })}\n`,
+  );
 }

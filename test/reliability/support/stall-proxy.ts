@@ -7,7 +7,13 @@
  */
 import * as net from 'node:net';
 import { Document } from 'mongodb';
-import { firstKey, MessageFramer, OP_MSG, opMsgBodyOffset, parseRequest } from '../../../lib/calibrate/wire-protocol';
+import {
+  firstKey,
+  MessageFramer,
+  OP_MSG,
+  opMsgBodyOffset,
+  parseRequest,
+} from '../../../lib/calibrate/wire-protocol';
 
 /** Larger than any legitimate message (the server's maxMessageSizeBytes is 48 MB). */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -26,7 +32,10 @@ function commandName(message: Buffer): string | undefined {
 }
 
 /** `when`: hold only the commands of that name it accepts (the command document as sent); all of them without it. */
-export async function startStallProxy(target: { host: string; port: number }, stall: { command: string; delayMs: number; when?: (command: Document) => boolean }): Promise<StallProxy> {
+export async function startStallProxy(
+  target: { host: string; port: number },
+  stall: { command: string; delayMs: number; when?: (command: Document) => boolean },
+): Promise<StallProxy> {
   const sockets = new Set<net.Socket>();
   const held: Document[] = [];
   const server = net.createServer((client) => {
@@ -43,7 +52,8 @@ export async function startStallProxy(target: { host: string; port: number }, st
     client.on('data', (chunk: Buffer) => {
       try {
         framer.push(chunk, (message) => {
-          const doc = commandName(message) === stall.command ? parseRequest(message).doc : undefined;
+          const doc =
+            commandName(message) === stall.command ? parseRequest(message).doc : undefined;
           if (doc && (stall.when?.(doc) ?? true)) {
             held.push(doc);
             setTimeout(() => {

@@ -35,7 +35,20 @@ interface Conversation {
 const ITERATIONS = 15_000; // scramIterationCount's SHA-256 default (scramSHA256IterationCount)
 
 /** Commands that do not require authentication (requiresAuth() false in the server). */
-const NO_AUTH_NEEDED = new Set(['hello', 'ismaster', 'saslstart', 'saslcontinue', 'ping', 'buildinfo', 'endsessions', 'logout', 'authenticate', 'getnonce', 'connectionstatus', '_fakereplsetheartbeat']);
+const NO_AUTH_NEEDED = new Set([
+  'hello',
+  'ismaster',
+  'saslstart',
+  'saslcontinue',
+  'ping',
+  'buildinfo',
+  'endsessions',
+  'logout',
+  'authenticate',
+  'getnonce',
+  'connectionstatus',
+  '_fakereplsetheartbeat',
+]);
 
 /**
  * The commands the localhost exception's default privileges cover (_getDefaultPrivileges; each
@@ -47,8 +60,11 @@ const NO_AUTH_NEEDED = new Set(['hello', 'ismaster', 'saslstart', 'saslcontinue'
 function localhostExceptionAllows(command: string, db: string, arbiter: boolean): boolean {
   if (command === 'createuser') return db === 'admin' || db === '$external';
   if (command === 'grantrolestouser') return db === 'admin';
-  if (['addshard', 'replsetinitiate', 'replsetreconfig', 'replsetgetstatus'].includes(command)) return true;
-  return arbiter && ['getcmdlineopts', 'getparameter', 'serverstatus', 'shutdown'].includes(command);
+  if (['addshard', 'replsetinitiate', 'replsetreconfig', 'replsetgetstatus'].includes(command))
+    return true;
+  return (
+    arbiter && ['getcmdlineopts', 'getparameter', 'serverstatus', 'shutdown'].includes(command)
+  );
 }
 
 const hmac = (key: Buffer, text: string) => crypto.createHmac('sha256', key).update(text).digest();
@@ -71,16 +87,40 @@ export class AccessControl {
     const name = command.toLowerCase();
     if (NO_AUTH_NEEDED.has(name)) return undefined;
     if (!this.hasUsers && localhostExceptionAllows(name, db, arbiter)) return undefined;
-    return { ok: 0, errmsg: `Command ${command} requires authentication`, code: 13, codeName: 'Unauthorized' };
+    return {
+      ok: 0,
+      errmsg: `Command ${command} requires authentication`,
+      code: 13,
+      codeName: 'Unauthorized',
+    };
   }
 
   createUser(body: Doc, db: string): Doc {
     const name = `${db}.${String(body.createUser)}`;
-    if (this.users.has(name)) return { ok: 0, errmsg: `User "${name.slice(db.length + 1)}@${db}" already exists`, code: 51003, codeName: 'Location51003' };
-    if (typeof body.pwd !== 'string') return { ok: 0, errmsg: 'Must provide a \'pwd\' field for all user documents, except those with \'$external\' as the user\'s source db', code: 2, codeName: 'BadValue' };
+    if (this.users.has(name))
+      return {
+        ok: 0,
+        errmsg: `User "${name.slice(db.length + 1)}@${db}" already exists`,
+        code: 51003,
+        codeName: 'Location51003',
+      };
+    if (typeof body.pwd !== 'string')
+      return {
+        ok: 0,
+        errmsg:
+          "Must provide a 'pwd' field for all user documents, except those with '$external' as the user's source db",
+        code: 2,
+        codeName: 'BadValue',
+      };
     const salt = crypto.randomBytes(28);
     const salted = crypto.pbkdf2Sync(body.pwd.normalize('NFKC'), salt, ITERATIONS, 32, 'sha256');
-    this.users.set(name, { salt, iterations: ITERATIONS, storedKey: sha256(hmac(salted, 'Client Key')), serverKey: hmac(salted, 'Server Key'), roles: body.roles });
+    this.users.set(name, {
+      salt,
+      iterations: ITERATIONS,
+      storedKey: sha256(hmac(salted, 'Client Key')),
+      serverKey: hmac(salted, 'Server Key'),
+      roles: body.roles,
+    });
     return { ok: 1 };
   }
 
@@ -114,9 +154,19 @@ export class AccessControl {
   }
 
   saslStart(body: Doc, db: string, connection: number): Doc {
-    const failed = { ok: 0, errmsg: 'Authentication failed.', code: 18, codeName: 'AuthenticationFailed' };
+    const failed = {
+      ok: 0,
+      errmsg: 'Authentication failed.',
+      code: 18,
+      codeName: 'AuthenticationFailed',
+    };
     if (body.mechanism !== 'SCRAM-SHA-256') {
-      return { ok: 0, errmsg: `Received authentication for mechanism ${String(body.mechanism)} which is not enabled`, code: 334, codeName: 'MechanismUnavailable' };
+      return {
+        ok: 0,
+        errmsg: `Received authentication for mechanism ${String(body.mechanism)} which is not enabled`,
+        code: 334,
+        codeName: 'MechanismUnavailable',
+      };
     }
     const clientFirst = payloadText(body.payload);
     const bare = clientFirst.replace(/^[^,]*,[^,]*,/, '');
@@ -126,12 +176,27 @@ export class AccessControl {
     if (!user || !clientNonce || !creds) return failed;
     const nonce = clientNonce + crypto.randomBytes(24).toString('base64');
     const serverFirst = `r=${nonce},s=${creds.salt.toString('base64')},i=${creds.iterations}`;
-    this.conversations.set(connection, { user: `${db}.${user}`, clientFirstBare: bare, serverFirst, nonce });
-    return { conversationId: 1, done: false, payload: new BSON.Binary(Buffer.from(serverFirst)), ok: 1 };
+    this.conversations.set(connection, {
+      user: `${db}.${user}`,
+      clientFirstBare: bare,
+      serverFirst,
+      nonce,
+    });
+    return {
+      conversationId: 1,
+      done: false,
+      payload: new BSON.Binary(Buffer.from(serverFirst)),
+      ok: 1,
+    };
   }
 
   saslContinue(body: Doc, connection: number): Doc {
-    const failed = { ok: 0, errmsg: 'Authentication failed.', code: 18, codeName: 'AuthenticationFailed' };
+    const failed = {
+      ok: 0,
+      errmsg: 'Authentication failed.',
+      code: 18,
+      codeName: 'AuthenticationFailed',
+    };
     const conv = this.conversations.get(connection);
     this.conversations.delete(connection);
     const creds = conv ? this.users.get(conv.user) : undefined;
@@ -148,7 +213,12 @@ export class AccessControl {
     if (!crypto.timingSafeEqual(sha256(clientKey), creds.storedKey)) return failed;
     this.authenticated.add(connection);
     const serverFinal = `v=${hmac(creds.serverKey, authMessage).toString('base64')}`;
-    return { conversationId: 1, done: true, payload: new BSON.Binary(Buffer.from(serverFinal)), ok: 1 };
+    return {
+      conversationId: 1,
+      done: true,
+      payload: new BSON.Binary(Buffer.from(serverFinal)),
+      ok: 1,
+    };
   }
 }
 

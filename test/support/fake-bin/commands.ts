@@ -15,12 +15,29 @@ import { features, maxWireVersion } from './version';
 
 type Doc = Record<string, unknown>;
 
-const err = (code: number, codeName: string, errmsg: string): Doc => ({ ok: 0, errmsg, code, codeName });
+const err = (code: number, codeName: string, errmsg: string): Doc => ({
+  ok: 0,
+  errmsg,
+  code,
+  codeName,
+});
 /** CommandNotFound as src/mongo/db/service_entry_point_common.cpp words it. */
-export const commandNotFound = (name: string): Doc => err(59, 'CommandNotFound', `no such command: '${name}'`);
+export const commandNotFound = (name: string): Doc =>
+  err(59, 'CommandNotFound', `no such command: '${name}'`);
 
 /** Commands that write, and so need a writable primary (src/mongo/db/repl: canAcceptWritesFor). */
-const WRITE_COMMANDS = ['insert', 'update', 'delete', 'findAndModify', 'create', 'createIndexes', 'drop', 'dropDatabase', 'updateUser', 'createRole'];
+const WRITE_COMMANDS = [
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'create',
+  'createIndexes',
+  'drop',
+  'dropDatabase',
+  'updateUser',
+  'createRole',
+];
 
 export interface CommandContext {
   options: FakeOptions;
@@ -38,13 +55,16 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
   const processId = new BSON.ObjectId();
   let connectionIds = 1;
   const mongos = options.kind === 'mongos';
-  const mongodOnly = (name: string, fn: CommandHandler): CommandHandler => (mongos ? () => commandNotFound(name) : fn);
-  const mongosOnly = (name: string, fn: CommandHandler): CommandHandler => (mongos ? fn : () => commandNotFound(name));
+  const mongodOnly = (name: string, fn: CommandHandler): CommandHandler =>
+    mongos ? () => commandNotFound(name) : fn;
+  const mongosOnly = (name: string, fn: CommandHandler): CommandHandler =>
+    mongos ? fn : () => commandNotFound(name);
 
   const helloReply = (legacy: boolean): Doc => {
     // In quiesce mode hello fails with ShutdownInProgress (replication_coordinator.h enterQuiesceModeIfSecondary;
     // mongos: mongos_topology_coordinator.cpp).
-    if (ctx.quiesce.active) return err(91, 'ShutdownInProgress', 'The server is in quiesce mode and will shut down');
+    if (ctx.quiesce.active)
+      return err(91, 'ShutdownInProgress', 'The server is in quiesce mode and will shut down');
     const base: Doc = {
       helloOk: true,
       topologyVersion: { processId, counter: BSON.Long.fromNumber(repl.topologyCounter) },
@@ -58,7 +78,13 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
       maxWireVersion: maxWireVersion(options.version),
       readOnly: false,
     };
-    if (mongos) return { ...(legacy ? { ismaster: true } : { isWritablePrimary: true }), msg: 'isdbgrid', ...base, ok: 1 };
+    if (mongos)
+      return {
+        ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
+        msg: 'isdbgrid',
+        ...base,
+        ok: 1,
+      };
     const reply: Doc = { ...repl.helloFields(legacy), ...base };
     if (options.clusterRole === 'configsvr') reply.configsvr = 2;
     return { ...reply, ok: 1 };
@@ -71,33 +97,38 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
   };
 
   /** Awaitable hello (streaming monitoring): wait for a topology change or maxAwaitTimeMS. */
-  const hello = (legacy: boolean): CommandHandler => (body) => {
-    const tv = body.topologyVersion as { counter?: unknown } | undefined;
-    const wait = Number(body.maxAwaitTimeMS ?? 0);
-    if (!tv || !(wait > 0) || Number(String(tv.counter)) !== repl.topologyCounter) return helloWithMechs(legacy, body);
-    return new Promise<Doc>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        stop();
-        resolve(helloReply(legacy));
-      };
-      const timer = setTimeout(done, wait);
-      const stop = repl.onChange(done);
-    });
-  };
+  const hello =
+    (legacy: boolean): CommandHandler =>
+    (body) => {
+      const tv = body.topologyVersion as { counter?: unknown } | undefined;
+      const wait = Number(body.maxAwaitTimeMS ?? 0);
+      if (!tv || !(wait > 0) || Number(String(tv.counter)) !== repl.topologyCounter)
+        return helloWithMechs(legacy, body);
+      return new Promise<Doc>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          stop();
+          resolve(helloReply(legacy));
+        };
+        const timer = setTimeout(done, wait);
+        const stop = repl.onChange(done);
+      });
+    };
 
-  const needsWritable = (name: string): CommandHandler => (body, db) => {
-    if (db === 'local') return undefined;
-    if (!mongos) return repl.notWritable();
-    if (name === 'update' && db === 'config' && body.update === 'settings' && catalog) {
-      return catalog.updateSettings((body.updates ?? []) as Doc[]);
-    }
-    // drop removes a sharded collection's metadata (sharding.ts dropCollection) and creates no database.
-    if (name === 'drop' && catalog) catalog.dropCollection(`${db}.${String(body.drop)}`);
-    else if (name === 'dropDatabase' && catalog) catalog.dropDatabase(db);
-    else if (name !== 'createUser' && catalog) catalog.ensureDatabase(db);
-    return undefined;
-  };
+  const needsWritable =
+    (name: string): CommandHandler =>
+    (body, db) => {
+      if (db === 'local') return undefined;
+      if (!mongos) return repl.notWritable();
+      if (name === 'update' && db === 'config' && body.update === 'settings' && catalog) {
+        return catalog.updateSettings((body.updates ?? []) as Doc[]);
+      }
+      // drop removes a sharded collection's metadata (sharding.ts dropCollection) and creates no database.
+      if (name === 'drop' && catalog) catalog.dropCollection(`${db}.${String(body.drop)}`);
+      else if (name === 'dropDatabase' && catalog) catalog.dropDatabase(db);
+      else if (name !== 'createUser' && catalog) catalog.ensureDatabase(db);
+      return undefined;
+    };
 
   const handlers: Record<string, CommandHandler> = {
     hello: f.hello ? hello(false) : () => commandNotFound('hello'),
@@ -117,7 +148,14 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
       ok: 1,
     }),
     getParameter: (body) =>
-      body.featureCompatibilityVersion ? { featureCompatibilityVersion: { version: `${options.version.major}.${options.version.minor}` }, ok: 1 } : undefined,
+      body.featureCompatibilityVersion
+        ? {
+            featureCompatibilityVersion: {
+              version: `${options.version.major}.${options.version.minor}`,
+            },
+            ok: 1,
+          }
+        : undefined,
     getCmdLineOpts: () => ({
       argv: [options.kind, ...options.argv],
       parsed: {
@@ -125,7 +163,13 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
         ...(mongos ? {} : { storage: { dbPath: options.dbPath } }),
         ...(options.replSet ? { replication: { replSet: options.replSet } } : {}),
         ...(options.clusterRole ? { sharding: { clusterRole: options.clusterRole } } : {}),
-        ...(options.configDb ? { sharding: { configDB: `${options.configDb.setName}/${options.configDb.hosts.join(',')}` } } : {}),
+        ...(options.configDb
+          ? {
+              sharding: {
+                configDB: `${options.configDb.setName}/${options.configDb.hosts.join(',')}`,
+              },
+            }
+          : {}),
       },
       ok: 1,
     }),
@@ -142,11 +186,21 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
       // applyPlan and the scripts read local.system.replset to skip an initiate that is done.
       if (!mongos && db === 'local' && body.find === 'system.replset') {
         const docs = repl.config ? [repl.config] : [];
-        return { cursor: { id: BSON.Long.ZERO, ns: 'local.system.replset', firstBatch: docs }, ok: 1 };
+        return {
+          cursor: { id: BSON.Long.ZERO, ns: 'local.system.replset', firstBatch: docs },
+          ok: 1,
+        };
       }
       if (mongos && db === 'config' && catalog) {
-        const docs = catalog.find(String(body.find), body.filter as Doc | undefined, Number(body.limit ?? 0));
-        return { cursor: { id: BSON.Long.ZERO, ns: `config.${String(body.find)}`, firstBatch: docs }, ok: 1 };
+        const docs = catalog.find(
+          String(body.find),
+          body.filter as Doc | undefined,
+          Number(body.limit ?? 0),
+        );
+        return {
+          cursor: { id: BSON.Long.ZERO, ns: `config.${String(body.find)}`, firstBatch: docs },
+          ok: 1,
+        };
       }
       return undefined;
     },
@@ -159,7 +213,9 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
     balancerStatus: mongosOnly('balancerStatus', () => catalog!.balancerStatus()),
     balancerStop: mongosOnly('balancerStop', () => catalog!.setBalancer(false)),
     balancerStart: mongosOnly('balancerStart', () => catalog!.setBalancer(true)),
-    configureCollectionBalancing: mongosOnly('configureCollectionBalancing', (body) => catalog!.configureCollectionBalancing(body)),
+    configureCollectionBalancing: mongosOnly('configureCollectionBalancing', (body) =>
+      catalog!.configureCollectionBalancing(body),
+    ),
     createUser: (body, db) => {
       const refused = mongos ? undefined : repl.notWritable();
       if (refused) return refused;
@@ -167,8 +223,10 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
       if (reply.ok === 1 && !mongos) repl.tellOthers();
       return reply;
     },
-    saslStart: (body, db, _server, connection) => ctx.access.saslStart(body, db, connection?.id ?? 0),
-    saslContinue: (body, _db, _server, connection) => ctx.access.saslContinue(body, connection?.id ?? 0),
+    saslStart: (body, db, _server, connection) =>
+      ctx.access.saslStart(body, db, connection?.id ?? 0),
+    saslContinue: (body, _db, _server, connection) =>
+      ctx.access.saslContinue(body, connection?.id ?? 0),
     shutdown: () => {
       // Shutting down starts now (a signal from here on joins it); the process stops right after this reply.
       ctx.exit('shutdown');
@@ -184,7 +242,11 @@ export function buildHandlers(ctx: CommandContext): Record<string, CommandHandle
  * gate that refuses an unauthenticated connection (once a user exists), else calls the handler
  * (matched like the recording server does: exactly, then case-insensitively) or falls back to the default.
  */
-function withAccessControl(handlers: Record<string, CommandHandler>, access: AccessControl, isArbiter: () => boolean): Record<string, CommandHandler> {
+function withAccessControl(
+  handlers: Record<string, CommandHandler>,
+  access: AccessControl,
+  isArbiter: () => boolean,
+): Record<string, CommandHandler> {
   const lookup = (name: string): CommandHandler | undefined => {
     if (handlers[name]) return handlers[name];
     const key = Object.keys(handlers).find((k) => k.toLowerCase() === name.toLowerCase());
@@ -195,7 +257,8 @@ function withAccessControl(handlers: Record<string, CommandHandler>, access: Acc
       if (typeof name !== 'string') return undefined;
       const handler = lookup(name);
       const gate: CommandHandler = (body, db, server, connection) =>
-        access.refuse(name, connection?.id ?? 0, db, isArbiter()) ?? handler?.(body, db, server, connection);
+        access.refuse(name, connection?.id ?? 0, db, isArbiter()) ??
+        handler?.(body, db, server, connection);
       return gate;
     },
   });

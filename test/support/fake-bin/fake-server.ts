@@ -42,7 +42,12 @@ function parse(kind: Kind): { version: ServerVersion; options: FakeOptions } {
   }
   try {
     // A forked child resolves paths against the parent's folder (made absolute before the fork).
-    const options = storeOptions(kind, version, process.argv.slice(2), process.env[FORKED_FROM_ENV] ?? process.cwd());
+    const options = storeOptions(
+      kind,
+      version,
+      process.argv.slice(2),
+      process.env[FORKED_FROM_ENV] ?? process.cwd(),
+    );
     return { version, options };
   } catch (e) {
     if (!(e instanceof StartupError)) throw e;

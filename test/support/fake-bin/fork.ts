@@ -21,7 +21,9 @@ export function isForkedChild(): boolean {
 
 /** The parent side: never returns (exits with the child's verdict). */
 export async function forkAndWait(scriptPath: string, argv: string[]): Promise<never> {
-  process.stdout.write('about to fork child process, waiting until server is ready for connections.\n');
+  process.stdout.write(
+    'about to fork child process, waiting until server is ready for connections.\n',
+  );
   const childArgs = argv.filter((a) => a !== '--fork');
   const child = spawn(process.execPath, [scriptPath, ...childArgs], {
     cwd: '/',
@@ -44,7 +46,9 @@ export async function forkAndWait(scriptPath: string, argv: string[]): Promise<n
     process.exit(0);
   }
   process.stdout.write(`ERROR: child process failed, exited with ${verdict.code}\n`);
-  process.stdout.write('To see additional information in this output, start without the "--fork" option.\n');
+  process.stdout.write(
+    'To see additional information in this output, start without the "--fork" option.\n',
+  );
   process.exit(verdict.code);
 }
 

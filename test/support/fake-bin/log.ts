@@ -10,7 +10,13 @@ import type { RecordingServer } from '../recording-server';
 import type { FakeOptions } from './options';
 
 type Doc = Record<string, unknown>;
-export type Logger = (severity: string, component: string, id: number, msg: string, attr?: Doc) => void;
+export type Logger = (
+  severity: string,
+  component: string,
+  id: number,
+  msg: string,
+  attr?: Doc,
+) => void;
 
 export function makeLogger(options: Pick<FakeOptions, 'logPath'>): Logger {
   return (severity, component, id, msg, attr = {}) => {
@@ -35,16 +41,25 @@ export function makeRecorder(options: Pick<FakeOptions, 'kind' | 'port' | 'argv'
   if (!dir) return { event: () => undefined, flush: () => undefined };
   fs.mkdirSync(dir, { recursive: true });
   const base = path.join(dir, `${options.kind}-${options.port}`);
-  fs.writeFileSync(`${base}.process.json`, JSON.stringify({ pid: process.pid, argv: options.argv }));
+  fs.writeFileSync(
+    `${base}.process.json`,
+    JSON.stringify({ pid: process.pid, argv: options.argv }),
+  );
   let written = 0;
   return {
     // performance.timeOrigin + now(): sub-millisecond, comparable across processes.
-    event: (name) => fs.appendFileSync(`${base}.jsonl`, `${JSON.stringify({ event: name, at: performance.timeOrigin + performance.now() })}\n`),
+    event: (name) =>
+      fs.appendFileSync(
+        `${base}.jsonl`,
+        `${JSON.stringify({ event: name, at: performance.timeOrigin + performance.now() })}\n`,
+      ),
     flush: (server) => {
       const fresh = server.commands.slice(written);
       written = server.commands.length;
       if (fresh.length === 0) return;
-      const lines = fresh.map((c) => BSON.EJSON.stringify({ db: c.db, name: c.name, body: c.body, at: c.at }, { relaxed: true }));
+      const lines = fresh.map((c) =>
+        BSON.EJSON.stringify({ db: c.db, name: c.name, body: c.body, at: c.at }, { relaxed: true }),
+      );
       fs.appendFileSync(`${base}.jsonl`, `${lines.join('\n')}\n`);
     },
   };

@@ -15,7 +15,15 @@ function typeRank(v: unknown): number {
   if (t === 'MinKey') return 0;
   if (t === 'MaxKey') return 100;
   if (v === null || v === undefined) return 1;
-  if (typeof v === 'number' || typeof v === 'bigint' || t === 'Long' || t === 'Int32' || t === 'Double' || t === 'Decimal128') return 2;
+  if (
+    typeof v === 'number' ||
+    typeof v === 'bigint' ||
+    t === 'Long' ||
+    t === 'Int32' ||
+    t === 'Double' ||
+    t === 'Decimal128'
+  )
+    return 2;
   if (typeof v === 'string') return 3;
   if (Array.isArray(v)) return 5;
   if (t === 'Binary' || t === 'UUID') return 6;
@@ -68,7 +76,10 @@ export function compareValues(a: unknown, b: unknown): number {
       return Math.sign(x.length - y.length);
     }
     case 6:
-      return Buffer.compare(Buffer.from((a as { buffer: Uint8Array }).buffer), Buffer.from((b as { buffer: Uint8Array }).buffer));
+      return Buffer.compare(
+        Buffer.from((a as { buffer: Uint8Array }).buffer),
+        Buffer.from((b as { buffer: Uint8Array }).buffer),
+      );
     case 7:
       return String(a).localeCompare(String(b));
     case 8:
@@ -104,11 +115,19 @@ function fieldValue(doc: Doc, path: string): unknown {
 }
 
 function isOperatorObject(v: unknown): v is Doc {
-  return v !== null && typeof v === 'object' && !bsonType(v) && !Array.isArray(v) && !(v instanceof Date) && Object.keys(v).some((k) => k.startsWith('$'));
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    !bsonType(v) &&
+    !Array.isArray(v) &&
+    !(v instanceof Date) &&
+    Object.keys(v).some((k) => k.startsWith('$'))
+  );
 }
 
 function matchCondition(value: unknown, condition: unknown): boolean {
-  if (!isOperatorObject(condition)) return value !== undefined ? equalValues(value, condition) : condition === null;
+  if (!isOperatorObject(condition))
+    return value !== undefined ? equalValues(value, condition) : condition === null;
   return Object.entries(condition).every(([op, arg]) => {
     switch (op) {
       case '$eq':
@@ -130,7 +149,9 @@ function matchCondition(value: unknown, condition: unknown): boolean {
       case '$lte':
         return value !== undefined && compareValues(value, arg) <= 0;
       default:
-        throw new Error(`unsupported query operator ${op} (the stand-in models only what the tool sends)`);
+        throw new Error(
+          `unsupported query operator ${op} (the stand-in models only what the tool sends)`,
+        );
     }
   });
 }

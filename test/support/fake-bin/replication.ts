@@ -26,7 +26,12 @@ export const HEARTBEAT_COMMAND = '_fakeReplSetHeartbeat';
 const MAX_MEMBERS = 50;
 const MAX_VOTING_MEMBERS = 7;
 
-const err = (code: number, codeName: string, errmsg: string): Doc => ({ ok: 0, errmsg, code, codeName });
+const err = (code: number, codeName: string, errmsg: string): Doc => ({
+  ok: 0,
+  errmsg,
+  code,
+  codeName,
+});
 
 function envMs(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -66,7 +71,11 @@ export class ReplicaSetNode {
    * arbiters in `arbiters`, the rest (priority 0) in `passives`. Lists that would be empty are absent.
    */
   private memberLists(): Doc {
-    const lists: Record<'hosts' | 'passives' | 'arbiters', string[]> = { hosts: [], passives: [], arbiters: [] };
+    const lists: Record<'hosts' | 'passives' | 'arbiters', string[]> = {
+      hosts: [],
+      passives: [],
+      arbiters: [],
+    };
     for (const m of this.members) {
       if (m.hidden === true || Number(m.secondaryDelaySecs ?? m.slaveDelay ?? 0) > 0) continue;
       const arbiter = m.arbiterOnly === true;
@@ -83,7 +92,13 @@ export class ReplicaSetNode {
   /** The other members that could take over as primary: not arbiters, priority above 0, not hidden. */
   electableOthers(): string[] {
     return this.members
-      .filter((m) => m.host !== this.options.me && m.arbiterOnly !== true && m.hidden !== true && (m.priority === undefined ? 1 : Number(m.priority)) > 0)
+      .filter(
+        (m) =>
+          m.host !== this.options.me &&
+          m.arbiterOnly !== true &&
+          m.hidden !== true &&
+          (m.priority === undefined ? 1 : Number(m.priority)) > 0,
+      )
       .map((m) => String(m.host));
   }
 
@@ -118,7 +133,12 @@ export class ReplicaSetNode {
     const primaryKey = legacy ? 'ismaster' : 'isWritablePrimary';
     if (!this.setName) return { [primaryKey]: true };
     if (!this.config) {
-      return { [primaryKey]: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config' };
+      return {
+        [primaryKey]: false,
+        secondary: false,
+        isreplicaset: true,
+        info: 'Does not have a valid replica set config',
+      };
     }
     const reply: Doc = {
       ...this.memberLists(),
@@ -136,7 +156,8 @@ export class ReplicaSetNode {
     if (self?.arbiterOnly === true) reply.arbiterOnly = true;
     else if (self?.priority !== undefined && Number(self.priority) === 0) reply.passive = true;
     if (self?.hidden === true) reply.hidden = true;
-    if (this.electionId && (this.state === 'primary' || this.state === 'drain')) reply.electionId = this.electionId;
+    if (this.electionId && (this.state === 'primary' || this.state === 'drain'))
+      reply.electionId = this.electionId;
     return reply;
   }
 
@@ -148,7 +169,8 @@ export class ReplicaSetNode {
   }
 
   async initiate(body: Doc): Promise<Doc> {
-    if (!this.setName) return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
+    if (!this.setName)
+      return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
     if (this.config) return err(23, 'AlreadyInitialized', 'already initialized');
     const given = body.replSetInitiate;
     // An empty/missing config: this node as member 0, then the seed hosts of --replSet <name>/<seeds>
@@ -158,7 +180,11 @@ export class ReplicaSetNode {
     const config: Doc =
       given && typeof given === 'object' && Object.keys(given).length > 0
         ? { ...(given as Doc) }
-        : { _id: this.setName, version: 1, members: [this.options.me, ...seeds].map((host, i) => ({ _id: i, host })) };
+        : {
+            _id: this.setName,
+            version: 1,
+            members: [this.options.me, ...seeds].map((host, i) => ({ _id: i, host })),
+          };
     const invalid = this.validate(config);
     if (invalid) return invalid;
     config.version ??= 1;
@@ -177,7 +203,11 @@ export class ReplicaSetNode {
       }),
     );
     if (failures.length > 0) {
-      return err(74, 'NodeNotFound', `replSetInitiate quorum check failed because not all proposed set members responded affirmatively: ${failures.join(', ')}`);
+      return err(
+        74,
+        'NodeNotFound',
+        `replSetInitiate quorum check failed because not all proposed set members responded affirmatively: ${failures.join(', ')}`,
+      );
     }
     this.config = config;
     this.state = 'secondary';
@@ -188,14 +218,18 @@ export class ReplicaSetNode {
   }
 
   private otherHosts(config: Doc): string[] {
-    return (config.members as Doc[]).map((m) => String(m.host)).filter((h) => h !== this.options.me);
+    return (config.members as Doc[])
+      .map((m) => String(m.host))
+      .filter((h) => h !== this.options.me);
   }
 
   /** The checks of ReplSetConfig::validate (repl_set_config.cpp) and validateConfigForInitiate. */
   private validate(config: Doc): Doc | undefined {
     const invalid = (msg: string) => err(93, 'InvalidReplicaSetConfig', msg);
     if (config._id !== this.setName) {
-      return invalid(`Attempting to initiate a replica set with name ${String(config._id)}, but command line reports ${this.setName}; rejecting`);
+      return invalid(
+        `Attempting to initiate a replica set with name ${String(config._id)}, but command line reports ${this.setName}; rejecting`,
+      );
     }
     if (!Array.isArray(config.members) || config.members.length === 0) {
       return invalid('Replica set configuration must contain at least one member');
@@ -203,10 +237,13 @@ export class ReplicaSetNode {
     const members = config.members as Doc[];
     // ReplSetConfig::_validate (repl_set_config.cpp): kMaxMembers (repl_set_config.h) is 50.
     if (members.length > MAX_MEMBERS) {
-      return invalid(`Replica set configuration contains ${members.length} members, but must have at least 1 and no more than  ${MAX_MEMBERS}`);
+      return invalid(
+        `Replica set configuration contains ${members.length} members, but must have at least 1 and no more than  ${MAX_MEMBERS}`,
+      );
     }
     for (let i = 0; i < members.length; i++) {
-      if (typeof members[i].host !== 'string') return invalid(`members.${i}.host is missing or not a string`);
+      if (typeof members[i].host !== 'string')
+        return invalid(`members.${i}.host is missing or not a string`);
       // MemberConfig's constructor (member_config.cpp): an arbiter must vote; a member with a
       // priority must vote. An arbiter's default priority 1 becomes 0.
       const m = members[i];
@@ -214,44 +251,73 @@ export class ReplicaSetNode {
       const arbiter = m.arbiterOnly === true;
       const priority = m.priority === undefined ? (arbiter ? 0 : 1) : Number(m.priority);
       if (arbiter && votes === 0) return invalid('Arbiter must vote (cannot have 0 votes)');
-      if (priority !== 0 && votes === 0) return invalid('priority must be 0 when non-voting (votes:0)');
-      if (priority !== 0 && m.hidden === true) return invalid('priority must be 0 when hidden=true');
+      if (priority !== 0 && votes === 0)
+        return invalid('priority must be 0 when non-voting (votes:0)');
+      if (priority !== 0 && m.hidden === true)
+        return invalid('priority must be 0 when hidden=true');
       for (let j = 0; j < i; j++) {
         if (members[j]._id === members[i]._id) {
-          return invalid(`Found two member configurations with same _id field, members.${j}._id == members.${i}._id == ${String(members[i]._id)}`);
+          return invalid(
+            `Found two member configurations with same _id field, members.${j}._id == members.${i}._id == ${String(members[i]._id)}`,
+          );
         }
         if (members[j].host === members[i].host) {
-          return invalid(`Found two member configurations with same host field, members.${j}.host == members.${i}.host == ${String(members[i].host)}`);
+          return invalid(
+            `Found two member configurations with same host field, members.${j}.host == members.${i}.host == ${String(members[i].host)}`,
+          );
         }
       }
     }
     // ReplSetConfig::_validate: all members localhost or none; 1 to kMaxVotingMembers (7) voters;
     // at least one electable member (not an arbiter, priority > 0); no arbiter in a config server set.
-    const isLocalHost = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(:\d+)?$/.test(host);
+    const isLocalHost = (host: string) =>
+      /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])(:\d+)?$/.test(host);
     const localhostCount = members.filter((m) => isLocalHost(String(m.host))).length;
     if (localhostCount !== 0 && localhostCount !== members.length) {
-      return invalid(`Either all host names in a replica set configuration must be localhost references, or none must be; found ${localhostCount} out of ${members.length}`);
+      return invalid(
+        `Either all host names in a replica set configuration must be localhost references, or none must be; found ${localhostCount} out of ${members.length}`,
+      );
     }
-    const voterCount = members.filter((m) => (m.votes === undefined ? 1 : Number(m.votes)) !== 0).length;
+    const voterCount = members.filter(
+      (m) => (m.votes === undefined ? 1 : Number(m.votes)) !== 0,
+    ).length;
     if (voterCount > MAX_VOTING_MEMBERS || voterCount === 0) {
-      return invalid(`Replica set configuration contains ${voterCount} voting members, but must be at least 1 and no more than ${MAX_VOTING_MEMBERS}`);
+      return invalid(
+        `Replica set configuration contains ${voterCount} voting members, but must be at least 1 and no more than ${MAX_VOTING_MEMBERS}`,
+      );
     }
-    if (!members.some((m) => m.arbiterOnly !== true && (m.priority === undefined ? 1 : Number(m.priority)) > 0)) {
-      return invalid('Replica set configuration must contain at least one non-arbiter member with priority > 0');
+    if (
+      !members.some(
+        (m) => m.arbiterOnly !== true && (m.priority === undefined ? 1 : Number(m.priority)) > 0,
+      )
+    ) {
+      return invalid(
+        'Replica set configuration must contain at least one non-arbiter member with priority > 0',
+      );
     }
     if (config.configsvr === true && members.some((m) => m.arbiterOnly === true)) {
-      return invalid('Arbiters are not allowed in replica set configurations being used for config servers');
+      return invalid(
+        'Arbiters are not allowed in replica set configurations being used for config servers',
+      );
     }
     // validateConfigForInitiate: exactly one member must be this node.
     if (!members.some((m) => m.host === this.options.me)) {
-      return err(74, 'NodeNotFound', `No host described in new configuration with {version: 1, term: 0} for replica set ${this.setName} maps to this node`);
+      return err(
+        74,
+        'NodeNotFound',
+        `No host described in new configuration with {version: 1, term: 0} for replica set ${this.setName} maps to this node`,
+      );
     }
     const configsvrNode = this.options.clusterRole === 'configsvr';
     if (config.configsvr === true && !configsvrNode) {
-      return invalid('Nodes being used for config servers must be started with the --configsvr flag');
+      return invalid(
+        'Nodes being used for config servers must be started with the --configsvr flag',
+      );
     }
     if (configsvrNode && config.configsvr !== true) {
-      return invalid('Nodes started with the --configsvr flag must have configsvr:true in their config');
+      return invalid(
+        'Nodes started with the --configsvr flag must have configsvr:true in their config',
+      );
     }
     return undefined;
   }
@@ -268,14 +334,23 @@ export class ReplicaSetNode {
     this.state = 'drain';
     this.primary = this.options.me;
     this.changed();
-    this.log('I', 'REPL', 21358, 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' });
+    this.log('I', 'REPL', 21358, 'Replica set state transition', {
+      newState: 'PRIMARY',
+      oldState: 'SECONDARY',
+    });
     this.tellOthers();
     setTimeout(() => {
       if (this.state !== 'drain') return;
       this.state = 'primary';
       this.changed();
       // The line mongodb-memory-server waits for (logged when drain mode ends).
-      this.log('I', 'REPL', 21331, 'Transition to primary complete; database writes are now permitted', {});
+      this.log(
+        'I',
+        'REPL',
+        21331,
+        'Transition to primary complete; database writes are now permitted',
+        {},
+      );
     }, drainMs);
   }
 
@@ -301,17 +376,40 @@ export class ReplicaSetNode {
     const first = Number(Object.values(body)[0]);
     const periodSecs = !Number.isFinite(first) || Math.trunc(first) === 0 ? 60 : Math.trunc(first);
     if (periodSecs < 0) return badValue('stepdown period must be a positive integer');
-    const catchUpSecs = body.secondaryCatchUpPeriodSecs === undefined ? (force ? 0 : 10) : Math.trunc(Number(body.secondaryCatchUpPeriodSecs));
-    if (catchUpSecs < 0) return badValue('secondaryCatchUpPeriodSecs period must be a positive or absent');
-    if (periodSecs < catchUpSecs) return badValue('stepdown period must be longer than secondaryCatchUpPeriodSecs');
-    this.log('I', 'REPL', 21579, 'Attempting to step down in response to replSetStepDown command', {});
+    const catchUpSecs =
+      body.secondaryCatchUpPeriodSecs === undefined
+        ? force
+          ? 0
+          : 10
+        : Math.trunc(Number(body.secondaryCatchUpPeriodSecs));
+    if (catchUpSecs < 0)
+      return badValue('secondaryCatchUpPeriodSecs period must be a positive or absent');
+    if (periodSecs < catchUpSecs)
+      return badValue('stepdown period must be longer than secondaryCatchUpPeriodSecs');
+    this.log(
+      'I',
+      'REPL',
+      21579,
+      'Attempting to step down in response to replSetStepDown command',
+      {},
+    );
     if (this.state !== 'primary' && this.state !== 'drain') {
-      return err(10107, features(this.options.version).notWritablePrimaryName.codeName, "not primary so can't step down");
+      return err(
+        10107,
+        features(this.options.version).notWritablePrimaryName.codeName,
+        "not primary so can't step down",
+      );
     }
     let successor: string | undefined;
     for (const host of this.electableOthers()) {
       const users = this.access.exportUsers();
-      const reply = await commandOn(host, { [HEARTBEAT_COMMAND]: 1, config: this.config, primary: host, stepUp: true, users }).catch(() => undefined);
+      const reply = await commandOn(host, {
+        [HEARTBEAT_COMMAND]: 1,
+        config: this.config,
+        primary: host,
+        stepUp: true,
+        users,
+      }).catch(() => undefined);
       if (reply?.ok === 1) {
         successor = host;
         break;
@@ -319,12 +417,19 @@ export class ReplicaSetNode {
     }
     if (!successor && !force) {
       await new Promise((resolve) => setTimeout(resolve, catchUpSecs * 1000));
-      return err(262, 'ExceededTimeLimit', `No electable secondaries caught up as of ${new Date().toISOString()}Please use the replSetStepDown command with the argument {force: true} to force node to step down.`);
+      return err(
+        262,
+        'ExceededTimeLimit',
+        `No electable secondaries caught up as of ${new Date().toISOString()}Please use the replSetStepDown command with the argument {force: true} to force node to step down.`,
+      );
     }
     this.state = 'secondary';
     this.primary = successor;
     this.changed();
-    this.log('I', 'REPL', 21358, 'Replica set state transition', { newState: 'SECONDARY', oldState: 'PRIMARY' });
+    this.log('I', 'REPL', 21358, 'Replica set state transition', {
+      newState: 'SECONDARY',
+      oldState: 'PRIMARY',
+    });
     setTimeout(() => {
       if (this.state === 'secondary' && !this.primary) this.becomePrimary();
     }, periodSecs * 1000).unref();
@@ -336,16 +441,26 @@ export class ReplicaSetNode {
   tellOthers(): void {
     if (!this.config) return;
     for (const host of this.otherHosts(this.config)) {
-      void commandOn(host, { [HEARTBEAT_COMMAND]: 1, config: this.config, primary: this.primary, users: this.access.exportUsers() }).catch(() => undefined);
+      void commandOn(host, {
+        [HEARTBEAT_COMMAND]: 1,
+        config: this.config,
+        primary: this.primary,
+        users: this.access.exportUsers(),
+      }).catch(() => undefined);
     }
   }
 
   /** Another member told us the config (and who is primary): become a SECONDARY of that set. */
   heartbeat(body: Doc): Doc {
-    if (!this.setName) return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
+    if (!this.setName)
+      return err(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
     const config = body.config as Doc | undefined;
     if (!config || config._id !== this.setName) {
-      return err(93, 'InvalidReplicaSetConfig', `replica set name ${String(config?._id)} does not match ${this.setName}`);
+      return err(
+        93,
+        'InvalidReplicaSetConfig',
+        `replica set name ${String(config?._id)} does not match ${this.setName}`,
+      );
     }
     const wasInitialized = !!this.config;
     this.config = config;
@@ -355,7 +470,8 @@ export class ReplicaSetNode {
     this.changed();
     if (!wasInitialized) this.log('I', 'REPL', 21392, 'New replica set config in use', { config });
     // The primary stepping down names this member its successor (replSetStepDown above).
-    if (body.stepUp === true && body.primary === this.options.me && this.state === 'secondary') this.becomePrimary();
+    if (body.stepUp === true && body.primary === this.options.me && this.state === 'secondary')
+      this.becomePrimary();
     return { ok: 1 };
   }
 
@@ -367,8 +483,22 @@ export class ReplicaSetNode {
     const members = (this.config.members as Doc[]).map((m) => {
       const self = m.host === this.options.me;
       const primary = self ? myState === 1 : m.host === this.primary;
-      return { _id: m._id, name: m.host, health: 1, state: primary ? 1 : 2, stateStr: primary ? 'PRIMARY' : 'SECONDARY', self };
+      return {
+        _id: m._id,
+        name: m.host,
+        health: 1,
+        state: primary ? 1 : 2,
+        stateStr: primary ? 'PRIMARY' : 'SECONDARY',
+        self,
+      };
     });
-    return { set: this.setName, date: new Date(), myState, term: BSON.Long.fromNumber(this.term), members, ok: 1 };
+    return {
+      set: this.setName,
+      date: new Date(),
+      myState,
+      term: BSON.Long.fromNumber(this.term),
+      members,
+      ok: 1,
+    };
   }
 }

@@ -25,11 +25,16 @@ const EXIT_DBPATH_NOT_FOUND = 100;
 function openLog(options: FakeOptions): void {
   if (!options.logPath) return;
   if (!fs.existsSync(path.dirname(options.logPath))) {
-    process.stderr.write(`Failed global initialization: FileNotOpen: Failed to open "${options.logPath}"\n`);
+    process.stderr.write(
+      `Failed global initialization: FileNotOpen: Failed to open "${options.logPath}"\n`,
+    );
     process.exit(EXIT_FAIL);
   }
   if (!options.logAppend && fs.existsSync(options.logPath)) {
-    fs.renameSync(options.logPath, `${options.logPath}.${new Date().toISOString().replace(/:/g, '-')}`);
+    fs.renameSync(
+      options.logPath,
+      `${options.logPath}.${new Date().toISOString().replace(/:/g, '-')}`,
+    );
   }
 }
 
@@ -42,7 +47,10 @@ function writePidFile(options: FakeOptions, log: Logger): void {
   try {
     fs.writeFileSync(options.pidFilePath, `${process.pid}\n`);
   } catch (e) {
-    log('E', 'CONTROL', 23330, 'ERROR: Cannot write pid file', { path: path.resolve(options.pidFilePath), error: (e as Error).message });
+    log('E', 'CONTROL', 23330, 'ERROR: Cannot write pid file', {
+      path: path.resolve(options.pidFilePath),
+      error: (e as Error).message,
+    });
     process.exit(EXIT_FAIL);
   }
 }
@@ -81,20 +89,36 @@ function checkKeyFile(options: FakeOptions, log: Logger): void {
     stat = fs.statSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return refuse(30, 'InvalidPath', `Error reading file ${file}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`);
+    return refuse(
+      30,
+      'InvalidPath',
+      `Error reading file ${file}: ${code === 'ENOENT' ? 'No such file or directory' : (e as Error).message}`,
+    );
   }
-  if ((stat.mode & 0o077) !== 0) return refuse(30, 'InvalidPath', `permissions on ${file} are too open`);
+  if ((stat.mode & 0o077) !== 0)
+    return refuse(30, 'InvalidPath', `permissions on ${file} are too open`);
   const scalar = fs
     .readFileSync(file, 'latin1')
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0)
     .join(' ');
-  if (scalar === '') return refuse(12, 'UnsupportedFormat', 'Only strings and sequences are supported for YAML key files');
-  if (/[^A-Za-z0-9+/=\s]/.test(scalar)) return refuse(12, 'UnsupportedFormat', `invalid char in key file ${file}: ${scalar}`);
+  if (scalar === '')
+    return refuse(
+      12,
+      'UnsupportedFormat',
+      'Only strings and sequences are supported for YAML key files',
+    );
+  if (/[^A-Za-z0-9+/=\s]/.test(scalar))
+    return refuse(12, 'UnsupportedFormat', `invalid char in key file ${file}: ${scalar}`);
   const key = scalar.replace(/\s/g, '');
   if (key.length < KEY_MIN_LENGTH || key.length > KEY_MAX_LENGTH) {
-    log('E', 'ACCESS', 20255, 'Security key size is out range', { filename: file, size: key.length, minimumLength: KEY_MIN_LENGTH, maximumLength: KEY_MAX_LENGTH });
+    log('E', 'ACCESS', 20255, 'Security key size is out range', {
+      filename: file,
+      size: key.length,
+      minimumLength: KEY_MIN_LENGTH,
+      maximumLength: KEY_MAX_LENGTH,
+    });
     process.exit(EXIT_FAIL);
   }
 }
@@ -113,9 +137,17 @@ async function waitForConfigServers(options: FakeOptions, log: Logger): Promise<
   let logged = false;
   for (;;) {
     const hellos = await Promise.all(configDb.hosts.map((h) => helloOn(h)));
-    if (hellos.some((h) => h?.setName === configDb.setName && (h.ismaster === true || h.isWritablePrimary === true))) return;
+    if (
+      hellos.some(
+        (h) =>
+          h?.setName === configDb.setName && (h.ismaster === true || h.isWritablePrimary === true),
+      )
+    )
+      return;
     if (!logged) {
-      log('I', 'SHARDING', 22727, 'Waiting for the config server replica set to be initiated', { configdb: configDb });
+      log('I', 'SHARDING', 22727, 'Waiting for the config server replica set to be initiated', {
+        configdb: configDb,
+      });
       logged = true;
     }
     await sleep(250);
@@ -129,7 +161,12 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
   checkKeyFile(options, log);
   if (kind === 'mongod' && !fs.existsSync(options.dbPath)) {
     // src/mongo/db/mongod_main.cpp (_initAndListen): "Data directory ... not found", ExitCode 100.
-    log('E', 'STORAGE', 22312, `Data directory ${options.dbPath} not found. Create the missing directory or specify another path using (1) the --dbpath command line option, or (2) by adding the 'storage.dbPath' option in the configuration file.`);
+    log(
+      'E',
+      'STORAGE',
+      22312,
+      `Data directory ${options.dbPath} not found. Create the missing directory or specify another path using (1) the --dbpath command line option, or (2) by adding the 'storage.dbPath' option in the configuration file.`,
+    );
     process.exit(EXIT_DBPATH_NOT_FOUND);
   }
   if (kind === 'mongos') await waitForConfigServers(options, log);
@@ -151,15 +188,22 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
       // shutdown request arrived"). The short wait only lets the reply go out.
       await sleep(20);
     }
-    const waits = why === 'shutdown' ? { stepDownMs: 0, quiesceMs: 0 } : await shutdownWaits(options, repl);
+    const waits =
+      why === 'shutdown' ? { stepDownMs: 0, quiesceMs: 0 } : await shutdownWaits(options, repl);
     if (waits.stepDownMs > 0) {
-      log('I', 'REPL', 4784900, 'Stepping down the ReplicationCoordinator for shutdown', { waitTime: waits.stepDownMs });
+      log('I', 'REPL', 4784900, 'Stepping down the ReplicationCoordinator for shutdown', {
+        waitTime: waits.stepDownMs,
+      });
       await sleep(waits.stepDownMs);
-      log('W', 'REPL', 4719000, 'Error stepping down during force shutdown', { error: 'ExceededTimeLimit: No electable secondaries caught up' });
+      log('W', 'REPL', 4719000, 'Error stepping down during force shutdown', {
+        error: 'ExceededTimeLimit: No electable secondaries caught up',
+      });
     }
     if (waits.quiesceMs > 0) {
       quiesce.active = true;
-      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', { quiesceTimeMillis: waits.quiesceMs });
+      log('I', 'REPL', 4695102, 'Entering quiesce mode for shutdown', {
+        quiesceTimeMillis: waits.quiesceMs,
+      });
       await sleep(waits.quiesceMs);
     }
     log('I', 'CONTROL', 20565, 'Now exiting', { reason: why });
@@ -172,12 +216,22 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
   process.on('SIGTERM', () => void exit('SIGTERM'));
   process.on('SIGINT', () => void exit('SIGINT'));
 
-  const handlers = buildHandlers({ options, log, repl, catalog, quiesce, access, exit: (why) => void exit(why) });
+  const handlers = buildHandlers({
+    options,
+    log,
+    repl,
+    catalog,
+    quiesce,
+    access,
+    exit: (why) => void exit(why),
+  });
   try {
     server = await startRecordingServer({ port: options.port, host: options.listenHost, handlers });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    log('E', 'NETWORK', 22856, 'Error setting up listener', { error: { code: e.code, errmsg: e.message } });
+    log('E', 'NETWORK', 22856, 'Error setting up listener', {
+      error: { code: e.code, errmsg: e.message },
+    });
     process.exit(e.code === 'EADDRINUSE' ? EXIT_NET_ERROR : EXIT_FAIL);
   }
   const started = server;

@@ -16,7 +16,12 @@ import { features, type VersionFeatures } from './version';
 
 type Doc = Record<string, unknown>;
 
-const err = (code: number, codeName: string, errmsg: string): Doc => ({ ok: 0, errmsg, code, codeName });
+const err = (code: number, codeName: string, errmsg: string): Doc => ({
+  ok: 0,
+  errmsg,
+  code,
+  codeName,
+});
 
 interface Chunk {
   ns: string;
@@ -66,22 +71,40 @@ export class ShardingCatalog {
       const hellos = await Promise.all(hosts.map((h) => helloOn(h)));
       const answered = hellos.find((h) => h !== undefined);
       if (!answered) {
-        if (Date.now() > deadline) return err(6, 'HostUnreachable', `couldn't connect to new shard ${spec}`);
+        if (Date.now() > deadline)
+          return err(6, 'HostUnreachable', `couldn't connect to new shard ${spec}`);
       } else {
-        if (answered.msg === 'isdbgrid') return err(96, 'OperationFailed', `can't add a mongos process as a shard`);
+        if (answered.msg === 'isdbgrid')
+          return err(96, 'OperationFailed', `can't add a mongos process as a shard`);
         const found = answered.setName;
         if (typeof found !== 'string') {
           if (setName || Date.now() > deadline) {
-            return err(96, 'OperationFailed', `host did not return a set name; is the replica set still initializing? ${JSON.stringify(answered)}`);
+            return err(
+              96,
+              'OperationFailed',
+              `host did not return a set name; is the replica set still initializing? ${JSON.stringify(answered)}`,
+            );
           }
         } else if (setName !== undefined && found !== setName) {
-          return err(96, 'OperationFailed', `the provided connection string (${spec}) does not match the actual set name ${found}`);
+          return err(
+            96,
+            'OperationFailed',
+            `the provided connection string (${spec}) does not match the actual set name ${found}`,
+          );
         } else if (answered.configsvr !== undefined) {
-          return err(96, 'OperationFailed', `Cannot add ${spec} as a shard since it is part of a config server replica set`);
+          return err(
+            96,
+            'OperationFailed',
+            `Cannot add ${spec} as a shard since it is part of a config server replica set`,
+          );
         } else if (hellos.some((h) => h?.ismaster === true)) {
           return this.registerShard(body, spec, found);
         } else if (Date.now() > deadline) {
-          return err(133, 'FailedToSatisfyReadPreference', `Could not find host matching read preference { mode: "primary" } for set ${found}`);
+          return err(
+            133,
+            'FailedToSatisfyReadPreference',
+            `Could not find host matching read preference { mode: "primary" } for set ${found}`,
+          );
         }
       }
       await sleep(200);
@@ -97,7 +120,8 @@ export class ShardingCatalog {
       return err(96, 'OperationFailed', `A shard named ${id} already exists`);
     }
     const shard: Doc = { _id: id, host: spec, state: 1 };
-    if (this.f.chunksByUuid) shard.topologyTime = new BSON.Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 });
+    if (this.f.chunksByUuid)
+      shard.topologyTime = new BSON.Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 });
     this.shards.push(shard);
     return { shardAdded: id, ok: 1 };
   }
@@ -110,7 +134,13 @@ export class ShardingCatalog {
     const doc: Doc = { _id: name, primary };
     // config.databases has `partitioned` before 6.0 (removed in 6.0: docs 6.0 compatibility changes).
     if (this.f.partitionedField) doc.partitioned = false;
-    doc.version = { uuid: new BSON.UUID(), lastMod: 1, ...(this.f.chunksByUuid ? { timestamp: new BSON.Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 }) } : {}) };
+    doc.version = {
+      uuid: new BSON.UUID(),
+      lastMod: 1,
+      ...(this.f.chunksByUuid
+        ? { timestamp: new BSON.Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 }) }
+        : {}),
+    };
     return doc;
   }
 
@@ -127,15 +157,25 @@ export class ShardingCatalog {
 
   enableSharding(body: Doc): Doc {
     const name = String(body.enableSharding);
-    if (this.shards.length === 0) return err(70, 'ShardNotFound', `Database ${name} could not be created :: caused by :: No shards found`);
+    if (this.shards.length === 0)
+      return err(
+        70,
+        'ShardNotFound',
+        `Database ${name} could not be created :: caused by :: No shards found`,
+      );
     const wanted = typeof body.primaryShard === 'string' ? body.primaryShard : undefined;
-    if (wanted && !this.shards.some((s) => s._id === wanted)) return err(70, 'ShardNotFound', `Shard ${wanted} not found`);
+    if (wanted && !this.shards.some((s) => s._id === wanted))
+      return err(70, 'ShardNotFound', `Shard ${wanted} not found`);
     let db = this.databases.get(name);
     if (!db) {
       db = this.databaseEntry(name, wanted ?? String(this.shards[0]._id));
       this.databases.set(name, db);
     } else if (wanted && db.primary !== wanted) {
-      return err(117, 'ConflictingOperationInProgress', `database already exists, but with a different primary shard ${String(db.primary)}`);
+      return err(
+        117,
+        'ConflictingOperationInProgress',
+        `database already exists, but with a different primary shard ${String(db.primary)}`,
+      );
     }
     // Before 6.0 enableSharding marks the database partitioned (cluster_enable_sharding_cmd.cpp).
     if (this.f.partitionedField) db.partitioned = true;
@@ -150,19 +190,30 @@ export class ShardingCatalog {
     if (dot <= 0) return err(73, 'InvalidNamespace', `Invalid namespace specified '${ns}'`);
     const dbName = ns.slice(0, dot);
     const key = body.key as Doc | undefined;
-    if (!key || typeof key !== 'object' || Object.keys(key).length === 0) return err(2, 'BadValue', 'The shard key pattern must be a non-empty object');
+    if (!key || typeof key !== 'object' || Object.keys(key).length === 0)
+      return err(2, 'BadValue', 'The shard key pattern must be a non-empty object');
     let db = this.databases.get(dbName);
     if (this.f.partitionedField) {
       // 4.4/5.0 cluster_shard_collection_cmd.cpp: uassert(IllegalOperation, "sharding not enabled for db " ...).
-      if (!db || db.partitioned !== true) return err(20, 'IllegalOperation', `sharding not enabled for db ${dbName}`);
+      if (!db || db.partitioned !== true)
+        return err(20, 'IllegalOperation', `sharding not enabled for db ${dbName}`);
     } else {
       db ??= this.ensureDatabase(dbName);
-      if (!db) return err(70, 'ShardNotFound', `Database ${dbName} could not be created :: caused by :: No shards found`);
+      if (!db)
+        return err(
+          70,
+          'ShardNotFound',
+          `Database ${dbName} could not be created :: caused by :: No shards found`,
+        );
     }
     const existing = this.collections.get(ns);
     if (existing && existing.dropped !== true) {
       if (compareDocs(existing.key as Doc, key) === 0) return { collectionsharded: ns, ok: 1 };
-      return err(23, 'AlreadyInitialized', `sharding already enabled for collection ${ns} with options ${JSON.stringify({ key: existing.key })}`);
+      return err(
+        23,
+        'AlreadyInitialized',
+        `sharding already enabled for collection ${ns} with options ${JSON.stringify({ key: existing.key })}`,
+      );
     }
     const uuid = new BSON.UUID();
     const coll: Doc = {
@@ -207,7 +258,8 @@ export class ShardingCatalog {
    * must come after a drop, never before.
    */
   dropDatabase(name: string): void {
-    for (const ns of [...this.collections.keys()]) if (ns.startsWith(`${name}.`)) this.dropCollection(ns);
+    for (const ns of [...this.collections.keys()])
+      if (ns.startsWith(`${name}.`)) this.dropCollection(ns);
     this.databases.delete(name);
   }
 
@@ -227,18 +279,33 @@ export class ShardingCatalog {
    */
   private initialChunks(ns: string, uuid: BSON.UUID, key: Doc, primary: string): Chunk[] {
     const fields = Object.keys(key);
-    const bound = (v: unknown): Doc => Object.fromEntries(fields.map((f, i) => [f, i === 0 ? v : v]));
+    const bound = (v: unknown): Doc =>
+      Object.fromEntries(fields.map((f, i) => [f, i === 0 ? v : v]));
     const hashed = key[fields[0]] === 'hashed';
-    const make = (min: Doc, max: Doc, shard: string): Chunk => ({ ns, uuid, min, max, shard, lastmod: this.nextVersion(), _id: new BSON.ObjectId() });
+    const make = (min: Doc, max: Doc, shard: string): Chunk => ({
+      ns,
+      uuid,
+      min,
+      max,
+      shard,
+      lastmod: this.nextVersion(),
+      _id: new BSON.ObjectId(),
+    });
     if (!hashed) return [make(bound(new BSON.MinKey()), bound(new BSON.MaxKey()), primary)];
     const n = this.shards.length * 2;
-    const points = Array.from({ length: n - 1 }, (_, i) => BSON.Long.fromBigInt(INT64_MIN + (INT64_SPAN * BigInt(i + 1)) / BigInt(n)));
+    const points = Array.from({ length: n - 1 }, (_, i) =>
+      BSON.Long.fromBigInt(INT64_MIN + (INT64_SPAN * BigInt(i + 1)) / BigInt(n)),
+    );
     const bounds: unknown[] = [new BSON.MinKey(), ...points, new BSON.MaxKey()];
-    return Array.from({ length: n }, (_, i) => make(bound(bounds[i]), bound(bounds[i + 1]), String(this.shards[i % this.shards.length]._id)));
+    return Array.from({ length: n }, (_, i) =>
+      make(bound(bounds[i]), bound(bounds[i + 1]), String(this.shards[i % this.shards.length]._id)),
+    );
   }
 
   private chunkContaining(ns: string, point: Doc): Chunk | undefined {
-    return this.chunks.find((c) => c.ns === ns && compareDocs(c.min, point) <= 0 && compareDocs(point, c.max) < 0);
+    return this.chunks.find(
+      (c) => c.ns === ns && compareDocs(c.min, point) <= 0 && compareDocs(point, c.max) < 0,
+    );
   }
 
   /** The chunk a split/moveChunk names: `find` (a document) or `bounds` ([min, max]). */
@@ -246,28 +313,54 @@ export class ShardingCatalog {
     const key = this.collections.get(ns)?.key as Doc;
     if (Array.isArray(body.bounds)) {
       const [min, max] = body.bounds as Doc[];
-      const chunk = this.chunks.find((c) => c.ns === ns && compareDocs(c.min, min) === 0 && compareDocs(c.max, max) === 0);
-      return chunk ?? err(2, 'BadValue', `no chunk found with the shard key bounds [${JSON.stringify(min)}, ${JSON.stringify(max)})`);
+      const chunk = this.chunks.find(
+        (c) => c.ns === ns && compareDocs(c.min, min) === 0 && compareDocs(c.max, max) === 0,
+      );
+      return (
+        chunk ??
+        err(
+          2,
+          'BadValue',
+          `no chunk found with the shard key bounds [${JSON.stringify(min)}, ${JSON.stringify(max)})`,
+        )
+      );
     }
     const find = (body.find ?? body.middle) as Doc | undefined;
     if (!find) return err(2, 'BadValue', 'need to specify find or bounds');
     const point = Object.fromEntries(Object.keys(key).map((f) => [f, find[f] ?? null]));
-    return this.chunkContaining(ns, point) ?? err(2, 'BadValue', `no chunk contains ${JSON.stringify(point)}`);
+    return (
+      this.chunkContaining(ns, point) ??
+      err(2, 'BadValue', `no chunk contains ${JSON.stringify(point)}`)
+    );
   }
 
   split(body: Doc): Doc {
     const ns = String(body.split);
     if (!this.sharded(ns)) return err(118, 'NamespaceNotSharded', `ns not sharded.`);
     const middle = body.middle as Doc | undefined;
-    if (!middle) return err(2, 'BadValue', 'only middle is modelled by the stand-in (the tool splits at a point)');
+    if (!middle)
+      return err(
+        2,
+        'BadValue',
+        'only middle is modelled by the stand-in (the tool splits at a point)',
+      );
     const key = this.collections.get(ns)?.key as Doc;
     const point = Object.fromEntries(Object.keys(key).map((f) => [f, middle[f] ?? null]));
     const chunk = this.chunkContaining(ns, point);
     if (!chunk) return err(2, 'BadValue', `no chunk contains ${JSON.stringify(point)}`);
     if (compareDocs(chunk.min, point) === 0) {
-      return err(2, 'BadValue', `split key ${JSON.stringify(point)} is a boundary key of existing chunk [${JSON.stringify(chunk.min)},${JSON.stringify(chunk.max)})`);
+      return err(
+        2,
+        'BadValue',
+        `split key ${JSON.stringify(point)} is a boundary key of existing chunk [${JSON.stringify(chunk.min)},${JSON.stringify(chunk.max)})`,
+      );
     }
-    const right: Chunk = { ...chunk, min: point, lastmod: this.nextVersion(), _id: new BSON.ObjectId() };
+    const right: Chunk = {
+      ...chunk,
+      min: point,
+      lastmod: this.nextVersion(),
+      _id: new BSON.ObjectId(),
+    };
     chunk.max = point;
     chunk.lastmod = this.nextVersion();
     this.chunks.push(right);
@@ -279,7 +372,8 @@ export class ShardingCatalog {
     const coll = this.sharded(ns);
     if (!coll) return err(118, 'NamespaceNotSharded', `ns not sharded.`);
     const to = String(body.to);
-    if (!this.shards.some((s) => s._id === to)) return err(70, 'ShardNotFound', `Could not find shard ${to}`);
+    if (!this.shards.some((s) => s._id === to))
+      return err(70, 'ShardNotFound', `Could not find shard ${to}`);
     const target = this.targetChunk(ns, body);
     if (!('shard' in target)) return target;
     const chunk = target as Chunk;
@@ -306,7 +400,12 @@ export class ShardingCatalog {
    * most loaded shard to the least loaded one, and a manual moveChunk from that shard collides.
    */
   private balancerMigration(ns: string, coll: Doc): { chunk: Chunk; to: string } | undefined {
-    if (!this.f.balancerRacesManualMoveChunk || this.balancerMode === 'off' || coll.noBalance === true) return undefined;
+    if (
+      !this.f.balancerRacesManualMoveChunk ||
+      this.balancerMode === 'off' ||
+      coll.noBalance === true
+    )
+      return undefined;
     const mine = this.chunks.filter((c) => c.ns === ns);
     const counts = new Map(this.shards.map((s) => [String(s._id), 0]));
     for (const c of mine) counts.set(c.shard, (counts.get(c.shard) ?? 0) + 1);
@@ -318,7 +417,12 @@ export class ShardingCatalog {
   }
 
   balancerStatus(): Doc {
-    return { mode: this.balancerMode, inBalancerRound: false, numBalancerRounds: BSON.Long.ZERO, ok: 1 };
+    return {
+      mode: this.balancerMode,
+      inBalancerRound: false,
+      numBalancerRounds: BSON.Long.ZERO,
+      ok: 1,
+    };
   }
 
   /** balancerStop/balancerStart write config.settings {_id: "balancer", mode, stopped} (balancer_configuration.cpp). */
@@ -328,7 +432,8 @@ export class ShardingCatalog {
   }
 
   configureCollectionBalancing(body: Doc): Doc {
-    if (!this.f.configureCollectionBalancing) return err(59, 'CommandNotFound', "no such command: 'configureCollectionBalancing'");
+    if (!this.f.configureCollectionBalancing)
+      return err(59, 'CommandNotFound', "no such command: 'configureCollectionBalancing'");
     const unknown = unknownField('configureCollectionBalancing', body, this.options.version);
     if (unknown) return unknown;
     const ns = String(body.configureCollectionBalancing);
@@ -336,7 +441,8 @@ export class ShardingCatalog {
     if (!coll) return err(118, 'NamespaceNotSharded', `${ns} is not sharded`);
     if (body.chunkSize !== undefined) {
       const mb = Number(body.chunkSize);
-      if (!(mb >= 0 && mb <= 1024)) return err(2, 'BadValue', `Invalid chunk size ${mb}, must be between 1 and 1024 MB`);
+      if (!(mb >= 0 && mb <= 1024))
+        return err(2, 'BadValue', `Invalid chunk size ${mb}, must be between 1 and 1024 MB`);
       if (mb === 0) delete coll.maxChunkSizeBytes;
       else coll.maxChunkSizeBytes = BSON.Long.fromNumber(mb * 1024 * 1024);
     }
@@ -371,7 +477,14 @@ export class ShardingCatalog {
 
   /** config.chunks: keyed by ns before 5.0, by the collection uuid from 5.0 (docs 5.0 release notes). */
   private chunkDocument(c: Chunk): Doc {
-    const doc: Doc = { _id: c._id, ...(this.f.chunksByUuid ? { uuid: c.uuid } : { ns: c.ns }), min: c.min, max: c.max, shard: c.shard, lastmod: c.lastmod };
+    const doc: Doc = {
+      _id: c._id,
+      ...(this.f.chunksByUuid ? { uuid: c.uuid } : { ns: c.ns }),
+      min: c.min,
+      max: c.max,
+      shard: c.shard,
+      lastmod: c.lastmod,
+    };
     doc.history = [{ validAfter: c.lastmod, shard: c.shard }];
     return doc;
   }

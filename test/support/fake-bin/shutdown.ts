@@ -40,9 +40,13 @@ export interface ShutdownWaits {
   quiesceMs: number;
 }
 
-export async function shutdownWaits(options: FakeOptions, repl: ReplicaSetNode): Promise<ShutdownWaits> {
+export async function shutdownWaits(
+  options: FakeOptions,
+  repl: ReplicaSetNode,
+): Promise<ShutdownWaits> {
   const quiesce = features(options.version).quiesce;
-  if (options.kind === 'mongos') return { stepDownMs: 0, quiesceMs: quiesce ? quiesceMillis(options) : 0 };
+  if (options.kind === 'mongos')
+    return { stepDownMs: 0, quiesceMs: quiesce ? quiesceMillis(options) : 0 };
   if (!repl.config) return { stepDownMs: 0, quiesceMs: 0 };
   const timeout = quiesce ? quiesceMillis(options) : STEP_DOWN_MS_4_4;
   const isPrimary = repl.state === 'primary' || repl.state === 'drain';

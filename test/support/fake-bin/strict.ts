@@ -16,12 +16,39 @@ type Doc = Record<string, unknown>;
 
 /** src/mongo/idl/generic_argument.idl (the fields drivers and mongosh add, and the common ones). */
 const GENERIC_ARGUMENTS = new Set([
-  '$db', 'lsid', 'txnNumber', 'autocommit', 'startTransaction', '$clusterTime', '$readPreference',
-  'readConcern', 'writeConcern', 'maxTimeMS', 'comment', 'apiVersion', 'apiStrict', 'apiDeprecationErrors',
-  '$audit', '$client', '$configServerState', 'allowImplicitCollectionCreation', 'clientOperationKey',
-  '$queryOptions', '$topologyTime', '$oplogQueryData', '$replData', 'databaseVersion', 'shardVersion',
-  'mayBypassWriteBlocking', 'help', 'readOnly', 'tracking_info', '$configTime', 'usesDefaultMaxTimeMS',
-  'rawData', 'versionContext',
+  '$db',
+  'lsid',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+  '$clusterTime',
+  '$readPreference',
+  'readConcern',
+  'writeConcern',
+  'maxTimeMS',
+  'comment',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  '$audit',
+  '$client',
+  '$configServerState',
+  'allowImplicitCollectionCreation',
+  'clientOperationKey',
+  '$queryOptions',
+  '$topologyTime',
+  '$oplogQueryData',
+  '$replData',
+  'databaseVersion',
+  'shardVersion',
+  'mayBypassWriteBlocking',
+  'help',
+  'readOnly',
+  'tracking_info',
+  '$configTime',
+  'usesDefaultMaxTimeMS',
+  'rawData',
+  'versionContext',
 ]);
 
 export interface IdlSpec {
@@ -56,25 +83,89 @@ export interface IdlSpec {
  */
 export const IDL: Record<string, IdlSpec[]> = {
   shardCollection: [
-    { since: '4.4.0', strict: false, fields: ['shardCollection', 'shardcollection', 'key', 'unique', 'numInitialChunks', 'presplitHashedZones', 'collation'] },
-    { since: '5.0.0', strict: false, fields: ['shardCollection', 'shardcollection', 'key', 'unique', 'numInitialChunks', 'presplitHashedZones', 'collation', 'timeseries'] },
+    {
+      since: '4.4.0',
+      strict: false,
+      fields: [
+        'shardCollection',
+        'shardcollection',
+        'key',
+        'unique',
+        'numInitialChunks',
+        'presplitHashedZones',
+        'collation',
+      ],
+    },
+    {
+      since: '5.0.0',
+      strict: false,
+      fields: [
+        'shardCollection',
+        'shardcollection',
+        'key',
+        'unique',
+        'numInitialChunks',
+        'presplitHashedZones',
+        'collation',
+        'timeseries',
+      ],
+    },
     {
       since: '6.0.0',
       strict: false,
-      fields: ['shardCollection', 'shardcollection', 'key', 'unique', 'numInitialChunks', 'presplitHashedZones', 'collation', 'timeseries', 'implicitlyCreateIndex', 'enforceUniquenessCheck'],
+      fields: [
+        'shardCollection',
+        'shardcollection',
+        'key',
+        'unique',
+        'numInitialChunks',
+        'presplitHashedZones',
+        'collation',
+        'timeseries',
+        'implicitlyCreateIndex',
+        'enforceUniquenessCheck',
+      ],
     },
     {
       since: '8.0.0',
       strict: false,
       fields: [
-        'shardCollection', 'shardcollection', 'key', 'unique', 'numInitialChunks', 'presplitHashedZones', 'collation', 'timeseries', 'implicitlyCreateIndex',
-        'enforceUniquenessCheck', 'collectionUUID', 'skipHashedShardKeyIndexCreation',
+        'shardCollection',
+        'shardcollection',
+        'key',
+        'unique',
+        'numInitialChunks',
+        'presplitHashedZones',
+        'collation',
+        'timeseries',
+        'implicitlyCreateIndex',
+        'enforceUniquenessCheck',
+        'collectionUUID',
+        'skipHashedShardKeyIndexCreation',
       ],
     },
   ],
   configureCollectionBalancing: [
-    { since: '6.0.0', strict: false, fields: ['configureCollectionBalancing', 'chunkSize', 'enableAutoSplitter', 'defragmentCollection'] },
-    { since: '7.0.0', strict: false, fields: ['configureCollectionBalancing', 'chunkSize', 'enableAutoMerger', 'defragmentCollection'] },
+    {
+      since: '6.0.0',
+      strict: false,
+      fields: [
+        'configureCollectionBalancing',
+        'chunkSize',
+        'enableAutoSplitter',
+        'defragmentCollection',
+      ],
+    },
+    {
+      since: '7.0.0',
+      strict: false,
+      fields: [
+        'configureCollectionBalancing',
+        'chunkSize',
+        'enableAutoMerger',
+        'defragmentCollection',
+      ],
+    },
   ],
 };
 
@@ -88,7 +179,9 @@ export function idlSpec(command: string, version: ServerVersion): IdlSpec | unde
 export function undeclaredFields(command: string, body: Doc, version: ServerVersion): string[] {
   const spec = idlSpec(command, version);
   if (!spec) return [];
-  return Object.keys(body).filter((field) => !spec.fields.includes(field) && !GENERIC_ARGUMENTS.has(field));
+  return Object.keys(body).filter(
+    (field) => !spec.fields.includes(field) && !GENERIC_ARGUMENTS.has(field),
+  );
 }
 
 /** The 40415 error for the first undeclared field of a strict command, or undefined when the command takes it. */
@@ -96,5 +189,10 @@ export function unknownField(command: string, body: Doc, version: ServerVersion)
   if (!idlSpec(command, version)?.strict) return undefined;
   const field = undeclaredFields(command, body, version)[0];
   if (field === undefined) return undefined;
-  return { ok: 0, errmsg: `BSON field '${command}.${field}' is an unknown field.`, code: 40415, codeName: 'Location40415' };
+  return {
+    ok: 0,
+    errmsg: `BSON field '${command}.${field}' is an unknown field.`,
+    code: 40415,
+    codeName: 'Location40415',
+  };
 }

@@ -27,10 +27,18 @@ const WIRE_VERSION_BY_SERIES: Record<string, number> = {
 
 export function parseServerVersion(text: string): ServerVersion {
   const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(text.trim());
-  if (!match) throw new Error(`MONGO_BENCH_FAKE_VERSION=${text}: expected MAJOR.MINOR.PATCH, e.g. 7.0.14`);
-  const version = { text: text.trim(), major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]) };
+  if (!match)
+    throw new Error(`MONGO_BENCH_FAKE_VERSION=${text}: expected MAJOR.MINOR.PATCH, e.g. 7.0.14`);
+  const version = {
+    text: text.trim(),
+    major: Number(match[1]),
+    minor: Number(match[2]),
+    patch: Number(match[3]),
+  };
   if (WIRE_VERSION_BY_SERIES[`${version.major}.${version.minor}`] === undefined) {
-    throw new Error(`MONGO_BENCH_FAKE_VERSION=${text}: the stand-ins model ${Object.keys(WIRE_VERSION_BY_SERIES).join(', ')} only`);
+    throw new Error(
+      `MONGO_BENCH_FAKE_VERSION=${text}: the stand-ins model ${Object.keys(WIRE_VERSION_BY_SERIES).join(', ')} only`,
+    );
   }
   return version;
 }
@@ -42,7 +50,9 @@ export function fakeVersionFromEnv(env: NodeJS.ProcessEnv = process.env): Server
 /** -1, 0 or 1 as `v` is below, equal to or above `than` ("6.0.3"). */
 export function compareVersion(v: ServerVersion, than: string): number {
   const [major, minor, patch] = than.split('.').map(Number);
-  return Math.sign(v.major - major) || Math.sign(v.minor - minor) || Math.sign(v.patch - (patch ?? 0));
+  return (
+    Math.sign(v.major - major) || Math.sign(v.minor - minor) || Math.sign(v.patch - (patch ?? 0))
+  );
 }
 
 export const atLeast = (v: ServerVersion, than: string): boolean => compareVersion(v, than) >= 0;

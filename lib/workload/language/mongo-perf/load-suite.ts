@@ -80,7 +80,11 @@ function shellRandom() {
     rand: () => prng.nextFloat(),
     randInt: (n: number) => Math.floor(prng.nextFloat() * n),
     genExp: (mean: number) => -Math.log(1 - prng.nextFloat()) * mean,
-    genNormal: (mean: number, sd: number) => mean + sd * Math.sqrt(-2 * Math.log(1 - prng.nextFloat())) * Math.cos(2 * Math.PI * prng.nextFloat()),
+    genNormal: (mean: number, sd: number) =>
+      mean +
+      sd *
+        Math.sqrt(-2 * Math.log(1 - prng.nextFloat())) *
+        Math.cos(2 * Math.PI * prng.nextFloat()),
     isInitialized: () => true,
   };
 }
@@ -108,7 +112,8 @@ function shellGlobals(): Record<string, unknown> {
   return {
     tests: [],
     Random: shellRandom(),
-    NumberLong: (v: unknown) => (typeof v === 'string' ? Long.fromString(v) : Long.fromNumber(Number(v ?? 0))),
+    NumberLong: (v: unknown) =>
+      typeof v === 'string' ? Long.fromString(v) : Long.fromNumber(Number(v ?? 0)),
     NumberInt: (v: unknown) => new Int32(Number(v ?? 0)),
     NumberDecimal: (v: unknown) => Decimal128.fromString(String(v ?? '0')),
     ObjectId: (hex?: string) => new ObjectId(hex),
@@ -135,7 +140,10 @@ export function harnessHelpers(testFile: string): string[] {
 }
 
 /** Evaluates one mongo-perf test file and returns its tests (functions still bound to the sandbox). */
-export function loadMongoPerfFile(path: string, helpers: string[] = harnessHelpers(path)): MongoPerfFile {
+export function loadMongoPerfFile(
+  path: string,
+  helpers: string[] = harnessHelpers(path),
+): MongoPerfFile {
   let source: string;
   try {
     source = readFileSync(path, 'utf8');
@@ -155,15 +163,19 @@ export function loadMongoPerfFile(path: string, helpers: string[] = harnessHelpe
     }
   }
   const raw = context.tests as unknown;
-  if (!Array.isArray(raw)) throw new UsageError(`mongo-perf file ${path}: it did not fill the "tests" array`);
+  if (!Array.isArray(raw))
+    throw new UsageError(`mongo-perf file ${path}: it did not fill the "tests" array`);
   const tests = raw.map((t: Record<string, unknown>, i): MongoPerfTest => {
-    if (typeof t?.name !== 'string' || !Array.isArray(t.ops)) throw new UsageError(`mongo-perf file ${path}: tests[${i}] has no name or no ops`);
+    if (typeof t?.name !== 'string' || !Array.isArray(t.ops))
+      throw new UsageError(`mongo-perf file ${path}: tests[${i}] has no name or no ops`);
     return {
       name: t.name,
       tags: Array.isArray(t.tags) ? t.tags.map(String) : [],
       ops: t.ops,
       ...(typeof t.pre === 'function' ? { pre: t.pre as MongoPerfTest['pre'] } : {}),
-      ...(typeof t.generateData === 'function' ? { generateData: t.generateData as MongoPerfTest['generateData'] } : {}),
+      ...(typeof t.generateData === 'function'
+        ? { generateData: t.generateData as MongoPerfTest['generateData'] }
+        : {}),
     };
   });
   return { path, tests, useDb: (db) => (context.db = db) };
@@ -185,7 +197,12 @@ function prepOp(op: Record<string, unknown>, db: string, coll: string): Record<s
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string' && value.startsWith('#B_')) return expand(value);
     if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object' && !('_bsontype' in value) && !(value instanceof Date)) {
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !('_bsontype' in value) &&
+      !(value instanceof Date)
+    ) {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) out[k] = walk(v);
       return out;
@@ -201,7 +218,10 @@ function prepOp(op: Record<string, unknown>, db: string, coll: string): Record<s
 /** A test's ops as benchRun receives them, as host-realm data (typed values kept). */
 export function mongoPerfOps(test: MongoPerfTest): unknown[] {
   const coll = collectionName(test.name);
-  const copied = reviveTyped(JSON.parse(JSON.stringify(toTypedJson(test.ops)))) as Record<string, unknown>[];
+  const copied = reviveTyped(JSON.parse(JSON.stringify(toTypedJson(test.ops)))) as Record<
+    string,
+    unknown
+  >[];
   return copied.map((op) => prepOp(op, MONGO_PERF_DB, coll));
 }
 
@@ -209,7 +229,11 @@ export function mongoPerfOps(test: MongoPerfTest): unknown[] {
  * The test's set-up for each client count (initCollections): records pre() (and generateData()) into
  * set-up steps. Throws UnsupportedShellCall when pre() needs an answer from the server.
  */
-export function mongoPerfSetup(file: MongoPerfFile, test: MongoPerfTest, clientCounts: number[]): WorkloadSetup {
+export function mongoPerfSetup(
+  file: MongoPerfFile,
+  test: MongoPerfTest,
+  clientCounts: number[],
+): WorkloadSetup {
   const coll = collectionName(test.name);
   let readsThreads = false;
   const record = (threads: number): SetupStep[] => {

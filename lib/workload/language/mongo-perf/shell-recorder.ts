@@ -13,7 +13,9 @@ import { SetupStep } from '../setup-spec';
 
 export class UnsupportedShellCall extends Error {
   constructor(readonly call: string) {
-    super(`its set-up calls ${call}, which mongo-bench's shell stand-in cannot answer (only calls that need no reply are recorded)`);
+    super(
+      `its set-up calls ${call}, which mongo-bench's shell stand-in cannot answer (only calls that need no reply are recorded)`,
+    );
     this.name = 'UnsupportedShellCall';
   }
 }
@@ -31,7 +33,8 @@ export class SetupRecording {
   insert(ns: Namespace, docs: Doc[]): void {
     const last = this.steps.at(-1);
     // Consecutive inserts into one collection become one step (sent in batches anyway).
-    if (last?.kind === 'documents' && last.ns.db === ns.db && last.ns.coll === ns.coll) last.documents.push(...docs);
+    if (last?.kind === 'documents' && last.ns.db === ns.db && last.ns.coll === ns.coll)
+      last.documents.push(...docs);
     else this.steps.push({ kind: 'documents', ns, documents: [...docs] });
   }
 }
@@ -48,7 +51,11 @@ export function unsupported(call: string): () => never {
 
 /** The shell's index-spec forms: createIndex(key, options) -> one createIndexes entry. */
 function indexEntry(key: Doc, options: Doc | undefined): Doc {
-  const name = (options?.name as string | undefined) ?? Object.entries(key).map(([k, v]) => `${k}_${String(v)}`).join('_');
+  const name =
+    (options?.name as string | undefined) ??
+    Object.entries(key)
+      .map(([k, v]) => `${k}_${String(v)}`)
+      .join('_');
   return { key, name, ...(options ?? {}) };
 }
 
@@ -80,14 +87,20 @@ export class ShellCollection {
     return true;
   }
   createIndex(key: Doc, options?: Doc): Doc {
-    this.rec.command(this.database.getName(), { createIndexes: this.name, indexes: [indexEntry(key, options)] });
+    this.rec.command(this.database.getName(), {
+      createIndexes: this.name,
+      indexes: [indexEntry(key, options)],
+    });
     return OK;
   }
   ensureIndex(key: Doc, options?: Doc): Doc {
     return this.createIndex(key, options);
   }
   createIndexes(keys: Doc[], options?: Doc): Doc {
-    this.rec.command(this.database.getName(), { createIndexes: this.name, indexes: keys.map((k) => indexEntry(k, options)) });
+    this.rec.command(this.database.getName(), {
+      createIndexes: this.name,
+      indexes: keys.map((k) => indexEntry(k, options)),
+    });
     return OK;
   }
   dropIndex(index: unknown): Doc {
@@ -110,7 +123,10 @@ export class ShellCollection {
   update(query: Doc, update: unknown, options?: Doc): Doc {
     const multi = Boolean(options?.multi);
     const upsert = Boolean(options?.upsert);
-    this.rec.command(this.database.getName(), { update: this.name, updates: [{ q: query, u: update, multi, upsert }] });
+    this.rec.command(this.database.getName(), {
+      update: this.name,
+      updates: [{ q: query, u: update, multi, upsert }],
+    });
     return OK;
   }
   updateMany(query: Doc, update: unknown): Doc {
@@ -120,7 +136,10 @@ export class ShellCollection {
     return this.update(query, update);
   }
   remove(query: Doc, justOne?: unknown): Doc {
-    this.rec.command(this.database.getName(), { delete: this.name, deletes: [{ q: query ?? {}, limit: justOne ? 1 : 0 }] });
+    this.rec.command(this.database.getName(), {
+      delete: this.name,
+      deletes: [{ q: query ?? {}, limit: justOne ? 1 : 0 }],
+    });
     return OK;
   }
   deleteMany(query: Doc): Doc {
@@ -195,7 +214,10 @@ export class ShellDb {
     return OK;
   }
   runCommand(command: string | Doc, extra?: Doc): Doc {
-    this.rec.command(this.name, typeof command === 'string' ? { [command]: 1, ...(extra ?? {}) } : command);
+    this.rec.command(
+      this.name,
+      typeof command === 'string' ? { [command]: 1, ...(extra ?? {}) } : command,
+    );
     return OK;
   }
   adminCommand(command: string | Doc): Doc {

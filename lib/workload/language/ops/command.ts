@@ -9,7 +9,18 @@
 import type { Document } from 'mongodb';
 import type { OpClass, ServerOpKind } from './op-kind';
 
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findandmodify', 'findAndModify', 'bulkWrite', 'create', 'drop', 'createIndexes', 'dropIndexes']);
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findandmodify',
+  'findAndModify',
+  'bulkWrite',
+  'create',
+  'drop',
+  'createIndexes',
+  'dropIndexes',
+]);
 
 /** Commands whose reply is a cursor (unless they only explain): these are read to the end. */
 const CURSOR_COMMANDS = new Set(['aggregate', 'find', 'listCollections', 'listIndexes']);
@@ -23,7 +34,8 @@ export function opensCursor(command: unknown): boolean {
 
 /** A command is a write when its first key names a write command; otherwise a read. */
 function commandClass(spec: { command?: unknown }): OpClass {
-  const name = spec.command && typeof spec.command === 'object' ? Object.keys(spec.command)[0] : undefined;
+  const name =
+    spec.command && typeof spec.command === 'object' ? Object.keys(spec.command)[0] : undefined;
   return name !== undefined && WRITE_COMMANDS.has(name) ? 'write' : 'read';
 }
 
@@ -34,7 +46,8 @@ export const COMMAND: ServerOpKind<'command'> = {
   databaseNamespace: true,
   parse(f, spec) {
     const command = f.object('command', true) as Record<string, unknown>;
-    if (Object.keys(command).length === 0) f.bad(`${f.at}.command`, 'expected a command document like {"ping": 1}');
+    if (Object.keys(command).length === 0)
+      f.bad(`${f.at}.command`, 'expected a command document like {"ping": 1}');
     spec.command = command;
   },
   compile(spec, compile, prepared) {

@@ -17,8 +17,17 @@ export const FIND_ONE: ServerOpKind<'findOne'> = {
     const { spec } = op;
     const { db, coll, readOptions } = wire;
     const query = op.query!;
-    const extra = wire.defined({ projection: spec.projection, sort: spec.sort, readConcern: wire.readConcern, maxTimeMS: wire.maxTimeMS });
-    return (s) => db.command({ find: coll, filter: query(s), limit: 1, singleBatch: true, ...extra }, readOptions);
+    const extra = wire.defined({
+      projection: spec.projection,
+      sort: spec.sort,
+      readConcern: wire.readConcern,
+      maxTimeMS: wire.maxTimeMS,
+    });
+    return (s) =>
+      db.command(
+        { find: coll, filter: query(s), limit: 1, singleBatch: true, ...extra },
+        readOptions,
+      );
   },
   benchRun: { rate: 'findOne', count: 'findOnes', latency: 'findOneLatencyAverageMicros' },
   needsData: true,

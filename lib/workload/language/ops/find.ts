@@ -10,7 +10,17 @@ import { compileQuery, parseFindFields, ServerOpKind } from './op-kind';
 export const FIND: ServerOpKind<'find'> = {
   type: 'find',
   aliases: ['query'],
-  fields: ['query', 'filter', 'sort', 'limit', 'skip', 'batchSize', 'readPreference', 'readPrefMode', 'weight'],
+  fields: [
+    'query',
+    'filter',
+    'sort',
+    'limit',
+    'skip',
+    'batchSize',
+    'readPreference',
+    'readPrefMode',
+    'weight',
+  ],
   opClass: 'read',
   parse(f, spec) {
     parseFindFields(f, spec);

@@ -42,4 +42,8 @@ export function opKindNamed(name: unknown): OpKind<OpType> | undefined {
   return typeof name === 'string' ? BY_NAME.get(name) : undefined;
 }
 
-const BY_NAME = new Map<string, OpKind<OpType>>(OP_KIND_LIST.flatMap((kind) => [kind.type, ...(kind.aliases ?? [])].map((name) => [name, kind] as const)));
+const BY_NAME = new Map<string, OpKind<OpType>>(
+  OP_KIND_LIST.flatMap((kind) =>
+    [kind.type, ...(kind.aliases ?? [])].map((name) => [name, kind] as const),
+  ),
+);

@@ -19,7 +19,11 @@ export const INSERT: ServerOpKind<'insert'> = {
     const doc = f.raw.doc;
     if (doc === undefined) f.bad(`${f.at}.doc`, 'required for op "insert"');
     if (Array.isArray(doc)) {
-      if (doc.length === 0 || !doc.every(isObject)) f.bad(`${f.at}.doc`, 'expected a document or a non-empty array of documents (a batch insert)');
+      if (doc.length === 0 || !doc.every(isObject))
+        f.bad(
+          `${f.at}.doc`,
+          'expected a document or a non-empty array of documents (a batch insert)',
+        );
     } else if (!isObject(doc)) {
       f.bad(`${f.at}.doc`, `expected a document or an array of documents, got ${show(doc)}`);
     }

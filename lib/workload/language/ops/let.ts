@@ -11,7 +11,8 @@ export const LET: LocalOpKind<'let'> = {
   local: true,
   parse(f, spec) {
     const target = f.raw.target;
-    if (typeof target !== 'string' || target === '') f.bad(`${f.at}.target`, `required for op "let": the variable name (a string)`);
+    if (typeof target !== 'string' || target === '')
+      f.bad(`${f.at}.target`, `required for op "let": the variable name (a string)`);
     if (!('value' in f.raw)) f.bad(`${f.at}.value`, 'required for op "let"');
     spec.target = target as string;
     spec.value = f.raw.value;

@@ -13,8 +13,18 @@ import type { ClientState, Generator, TemplateScope } from '../template';
 /** Reads and writes are reported separately; `nop` and `let` never reach the server and are not counted. */
 export type OpClass = 'read' | 'write' | 'none';
 
-export const READ_PREFERENCE_MODES = ['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'] as const;
-export type ReadPreferenceSpec = { mode: (typeof READ_PREFERENCE_MODES)[number]; tags?: Record<string, string>[]; maxStalenessSeconds?: number };
+export const READ_PREFERENCE_MODES = [
+  'primary',
+  'primaryPreferred',
+  'secondary',
+  'secondaryPreferred',
+  'nearest',
+] as const;
+export type ReadPreferenceSpec = {
+  mode: (typeof READ_PREFERENCE_MODES)[number];
+  tags?: Record<string, string>[];
+  maxStalenessSeconds?: number;
+};
 
 export interface Namespace {
   db: string;

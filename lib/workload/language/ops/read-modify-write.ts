@@ -23,9 +23,17 @@ export const READ_MODIFY_WRITE: ServerOpKind<'readModifyWrite'> = {
     spec.query = f.object('query') ?? {};
     const update = f.raw.update;
     if (update === undefined) f.bad(`${f.at}.update`, 'required for op "readModifyWrite"');
-    if (!isObject(update)) f.bad(`${f.at}.update`, `expected an update document of operators such as {"$set": {...}}, got ${show(update)}`);
+    if (!isObject(update))
+      f.bad(
+        `${f.at}.update`,
+        `expected an update document of operators such as {"$set": {...}}, got ${show(update)}`,
+      );
     const keys = Object.keys(update as Record<string, unknown>);
-    if (keys.length === 0 || !keys.every((k) => k.startsWith('$'))) f.bad(`${f.at}.update`, 'expected update operators only ($set, $inc, ...): the write modifies the record it read');
+    if (keys.length === 0 || !keys.every((k) => k.startsWith('$')))
+      f.bad(
+        `${f.at}.update`,
+        'expected update operators only ($set, $inc, ...): the write modifies the record it read',
+      );
     spec.update = update;
   },
   compile(spec, compile, prepared) {
@@ -41,9 +49,17 @@ export const READ_MODIFY_WRITE: ServerOpKind<'readModifyWrite'> = {
     return async (s) => {
       const q = query(s);
       const u = update(s);
-      await db.command({ find: coll, filter: q, limit: 1, singleBatch: true, ...readExtra }, readOptions);
+      await db.command(
+        { find: coll, filter: q, limit: 1, singleBatch: true, ...readExtra },
+        readOptions,
+      );
       try {
-        return checkWrite(await db.command({ update: coll, updates: [{ q, u, multi: false, upsert: false }], ...writeConcern }, raw));
+        return checkWrite(
+          await db.command(
+            { update: coll, updates: [{ q, u, multi: false, upsert: false }], ...writeConcern },
+            raw,
+          ),
+        );
       } catch (err) {
         throw failure(err, 'error');
       }

@@ -25,7 +25,12 @@ export const REMOVE: ServerOpKind<'remove'> = {
     const limit = spec.multi ? 0 : 1;
     return async (s) => {
       try {
-        return checkWrite(await db.command({ delete: coll, deletes: [{ q: query(s), limit }], ...writeConcern }, raw));
+        return checkWrite(
+          await db.command(
+            { delete: coll, deletes: [{ q: query(s), limit }], ...writeConcern },
+            raw,
+          ),
+        );
       } catch (err) {
         throw failure(err, writeRule);
       }

@@ -18,7 +18,11 @@ export const UPDATE: ServerOpKind<'update'> = {
     const update = f.raw.update;
     if (update === undefined) f.bad(`${f.at}.update`, 'required for op "update"');
     if (Array.isArray(update)) {
-      if (!update.every(isObject)) f.bad(`${f.at}.update`, 'expected an update document or an aggregation pipeline (array of stages)');
+      if (!update.every(isObject))
+        f.bad(
+          `${f.at}.update`,
+          'expected an update document or an aggregation pipeline (array of stages)',
+        );
     } else if (!isObject(update)) {
       f.bad(`${f.at}.update`, `expected an update document, got ${show(update)}`);
     } else {
@@ -27,7 +31,8 @@ export const UPDATE: ServerOpKind<'update'> = {
       if (operators.length > 0 && operators.length !== keys.length) {
         f.bad(`${f.at}.update`, 'mixes update operators ($set, $inc, ...) with plain fields');
       }
-      if (operators.length === 0 && spec.multi) f.bad(`${f.at}.update`, 'a replacement document cannot be used with multi: true');
+      if (operators.length === 0 && spec.multi)
+        f.bad(`${f.at}.update`, 'a replacement document cannot be used with multi: true');
     }
     spec.update = update;
   },
@@ -46,7 +51,16 @@ export const UPDATE: ServerOpKind<'update'> = {
     const upsert = spec.upsert;
     return async (s) => {
       try {
-        return checkWrite(await db.command({ update: coll, updates: [{ q: query(s), u: update(s), multi, upsert }], ...writeConcern }, raw));
+        return checkWrite(
+          await db.command(
+            {
+              update: coll,
+              updates: [{ q: query(s), u: update(s), multi, upsert }],
+              ...writeConcern,
+            },
+            raw,
+          ),
+        );
       } catch (err) {
         throw failure(err, writeRule);
       }
