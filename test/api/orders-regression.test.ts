@@ -22,6 +22,7 @@ import { MongoMemoryServer } from 'mongodb-memory-server';
 import {
   benchmarkWorkload,
   expectNoRegression,
+  NotSteadyError,
   RegressionError,
   ResultDocument,
 } from 'mongo-bench';
@@ -121,22 +122,33 @@ describeNeeding(
     });
 
     it('orders queries are not slower than the baseline', async () => {
-      const result = await benchmarkWorkload(workload(uri, 'shop_api_test.orders'));
-      expect(result.complete).toBe(true);
-      expect(result.steps.map((s) => s.clients)).toEqual([1, 4]);
-      for (const s of result.steps) {
-        expect(s.ops.reads).toBeGreaterThan(0);
-        expect(s.ops.writes).toBeGreaterThan(0);
-        // No error beyond the odd dropped connection (the test double closes one now and then under load).
-        expect(s.ops.errors).toBeLessThanOrEqual(Math.ceil((s.ops.reads + s.ops.writes) / 1000));
+      // As docs/api.md tells a user: trials that trend (NotSteadyError: the load changed under them, as
+      // it does on CI's shared cores) get no verdict; run again. A regression fails at once; a second
+      // unsteady run fails the test.
+      for (let attempt = 1; ; attempt++) {
+        const result = await benchmarkWorkload(workload(uri, 'shop_api_test.orders'));
+        expect(result.complete).toBe(true);
+        expect(result.steps.map((s) => s.clients)).toEqual([1, 4]);
+        for (const s of result.steps) {
+          expect(s.ops.reads).toBeGreaterThan(0);
+          expect(s.ops.writes).toBeGreaterThan(0);
+          // No error beyond the odd dropped connection (the test double closes one now and then under load).
+          expect(s.ops.errors).toBeLessThanOrEqual(Math.ceil((s.ops.reads + s.ops.writes) / 1000));
+        }
+        try {
+          const outcome = await expectNoRegression(result, baselineFor(result, scratch), {
+            threshold: THRESHOLD,
+            ci: false,
+            update: false,
+          });
+          if (outcome.status === 'compared') expect(outcome.comparison.regression).toBe(false);
+          return;
+        } catch (err) {
+          if (!(err instanceof NotSteadyError) || attempt === 2) throw err;
+          console.log(`attempt ${attempt} not steady, run again: ${err.message.split('\n')[0]}`);
+        }
       }
-      const outcome = await expectNoRegression(result, baselineFor(result, scratch), {
-        threshold: THRESHOLD,
-        ci: false,
-        update: false,
-      });
-      if (outcome.status === 'compared') expect(outcome.comparison.regression).toBe(false);
-    });
+    }, 150_000);
 
     it('fails, with the comparison table, when the server answers every find 200 ms later', async () => {
       const url = new URL(uri);

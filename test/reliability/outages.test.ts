@@ -190,7 +190,9 @@ describeNeeding(
       expect(r.stderr).toMatch(/the step with 2 clients failed: lost the server/);
       const [step] = (await loadResult(join(r.out, 'results.json'))).steps;
       expect(step.status).toBe('failed');
-      expect(step.availability!.outages[0].end).toBeUndefined();
+      // The last outage is still open at the end (an answer already on its way when the proxy cut, late on a
+      // loaded machine, can close a first one).
+      expect(step.availability!.outages.at(-1)!.end).toBeUndefined();
       const dead = step.availability!.opsPerSecExcludesSeconds!;
       expect(dead).toBeGreaterThan(0.5);
       expect(step.opsPerSec.total).toBeCloseTo(

@@ -28,7 +28,7 @@ const TYPICAL_SECONDS = {
   'test/diskperf/diskperf.test.ts': 29,
   'test/e2e-scripts/scripts-e2e-5x3.test.ts': 28,
   'test/topology/auth-scripts.test.ts': 27,
-  'test/compare/compare-runs.test.ts': 27,
+  'test/compare/compare-runs.test.ts': 40,
   'test/run/result-truth.test.ts': 26,
   'test/workload/engine-crud.test.ts': 21,
   'test/agents/agents-faults.test.ts': 19,
@@ -54,6 +54,8 @@ const TYPICAL_SECONDS = {
   'test/security/launcher-auth.test.ts': 11,
   'test/run/run-uri-crud.test.ts': 10,
   'test/launcher/launch.test.ts': 10,
+  'test/run/ops-latency-crud.test.ts': 13,
+  'test/run/run-lifecycle.test.ts': 12,
 };
 
 /** Files not listed took under 10 s: below every listed one, ordered among themselves by jest (file size). */
