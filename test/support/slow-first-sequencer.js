@@ -28,7 +28,7 @@ const TYPICAL_SECONDS = {
   'test/diskperf/diskperf.test.ts': 29,
   'test/e2e-scripts/scripts-e2e-5x3.test.ts': 28,
   'test/topology/auth-scripts.test.ts': 27,
-  'test/compare/compare-runs.test.ts': 40,
+  'test/compare/compare-runs.test.ts': 30,
   'test/run/result-truth.test.ts': 26,
   'test/workload/engine-crud.test.ts': 21,
   'test/agents/agents-faults.test.ts': 19,
