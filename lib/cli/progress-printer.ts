@@ -22,6 +22,8 @@ export interface PrinterOptions {
 export class ProgressPrinter {
   private bar?: SingleBar;
   private loadMilestone = -1;
+  /** The current step's op count under --ops (its table says "N ops", not seconds). */
+  private stepOps: number | undefined;
 
   constructor(
     private readonly tracker: ProgressTracker,
@@ -77,6 +79,7 @@ export class ProgressPrinter {
         say(`  loaded ${event.docs} documents in ${event.seconds.toFixed(1)} s`);
         break;
       case 'step-start':
+        this.stepOps = event.ops;
         if (this.options.tty) this.drawBar(state, 'warming up');
         else
           say(
@@ -89,7 +92,7 @@ export class ProgressPrinter {
         break;
       case 'step-done':
         this.pauseBar();
-        this.options.tables(`${formatStepTable(event.step, event.heading)}\n`);
+        this.options.tables(`${formatStepTable(event.step, event.heading, this.stepOps)}\n`);
         break;
       case 'empty-namespaces':
         say(`warning: ${event.advice}`);

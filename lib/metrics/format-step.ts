@@ -50,7 +50,12 @@ export function lateOpsLine(step: StepResult): string | undefined {
 }
 
 /** A small table: one row each for reads, writes and the total, then errors and trial spread if any. */
-export function formatStepTable(step: StepResult, heading = `clients ${step.clients}`): string {
+/** `opsPerTrial`: the step was bounded by an op count (--ops), not by seconds: the heading says so. */
+export function formatStepTable(
+  step: StepResult,
+  heading = `clients ${step.clients}`,
+  opsPerTrial?: number,
+): string {
   const header = ['', 'ops', 'ops/s', 'peak/s', 'avg µs', 'p50', 'p95', 'p99', 'p99.9', 'max'];
   const rows = [
     [
@@ -86,7 +91,7 @@ export function formatStepTable(step: StepResult, heading = `clients ${step.clie
       ? ` [${step.status}${step.error ? `: ${step.error}` : ''}]`
       : '';
   const lines = [
-    `${heading}: ${step.seconds} s x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
+    `${heading}: ${opsPerTrial !== undefined ? `${opsPerTrial} ops` : `${step.seconds} s`} x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
     pad(header, widths),
     ...rows.map((r) => pad(r, widths).trimEnd()),
   ];

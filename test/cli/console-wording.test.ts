@@ -178,3 +178,13 @@ describe('bad input, placed and explained', () => {
     expect(usageMessage(() => parseObjective('reads.p99', 'config slo'))).not.toMatch(/shell/);
   });
 });
+
+describe("a step's table heading", () => {
+  it('says seconds for a timed step and the op count for a step of --ops N', () => {
+    const step = resultStep({ clients: 1, seconds: 1, trials: 1 });
+    expect(formatStepTable(step).split('\n')[0]).toBe('clients 1: 1 s x 1 trial');
+    expect(formatStepTable(step, undefined, 300).split('\n')[0]).toBe(
+      'clients 1: 300 ops x 1 trial',
+    );
+  });
+});
