@@ -65,8 +65,21 @@ function embeddedDataDirs(): string[] {
 }
 
 describe('startEmbedded through mongodb-memory-server with the stand-in mongod', () => {
+  // A temporary folder of this file's own: other test files start embedded servers at the same
+  // time, and their data directories in the shared one would read as leftovers of these tests.
+  const savedTmpdir = process.env.TMPDIR;
+  let privateTmp: string;
+  beforeAll(() => {
+    privateTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-test-'));
+    process.env.TMPDIR = privateTmp; // os.tmpdir() reads it at every call
+  });
+  afterAll(() => {
+    if (savedTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmpdir;
+    fs.rmSync(privateTmp, { recursive: true, force: true });
+  });
+
   it('standalone: answers hello at its uri, stop() leaves no process behind', async () => {
-    const before = embeddedDataDirs();
     const server = await startEmbedded({ topology: 'standalone', binary: FAKE_MONGOD });
     const [port] = portsOf(server.uri);
     const pids = pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`);
@@ -80,11 +93,10 @@ describe('startEmbedded through mongodb-memory-server with the stand-in mongod',
       await server.stop();
     }
     expectGone(pids);
-    expect(embeddedDataDirs()).toEqual(before);
+    expect(embeddedDataDirs()).toEqual([]);
   });
 
   it('replset: a set of 3 at a replicaSet uri, all stopped afterwards', async () => {
-    const before = embeddedDataDirs();
     const server = await startEmbedded({ topology: 'replset', replicas: 3, binary: FAKE_MONGOD });
     const ports = portsOf(server.uri);
     const pids = ports.flatMap((port) => pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`));
@@ -99,7 +111,7 @@ describe('startEmbedded through mongodb-memory-server with the stand-in mongod',
       await server.stop();
     }
     expectGone(pids);
-    expect(embeddedDataDirs()).toEqual(before);
+    expect(embeddedDataDirs()).toEqual([]);
   });
 
   it('says so when the binary is not a mongod', async () => {
