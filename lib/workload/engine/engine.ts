@@ -117,8 +117,8 @@ export function isLostServerError(err: unknown): boolean {
 /** Where one op's outcome goes: resolved once per step so the hot path does no lookups. */
 interface Slot {
   isRead: boolean;
-  classLatency: LatencyRecorder;
-  opLatency: LatencyRecorder;
+  /** The op's own recorder (a client-side op's is never written). */
+  latency: LatencyRecorder;
 }
 
 class Tally {
@@ -295,19 +295,19 @@ export async function runStep(
     );
   }
 
-  const reads = new LatencyRecorder();
-  const writes = new LatencyRecorder();
-  // One recorder per server op of the array (two aggregates stay apart); per type they merge at the end.
+  // One recorder per server op of the array (two aggregates stay apart), the only one an op records
+  // into: per class and per type they merge at the end (one histogram write per op, not two).
   const byIndex: OpLatency[] = [];
+  const readRecorders: LatencyRecorder[] = [];
+  const writeRecorders: LatencyRecorder[] = [];
+  let clientSideLatency: LatencyRecorder | undefined; // shared by nop/let ops, never written
   const slots: Slot[] = ops.map((op, index) => {
-    const opLatency = op.opClass === 'none' ? reads : new LatencyRecorder();
-    if (op.opClass !== 'none')
-      byIndex.push({ index, op: op.type, name: op.name ?? op.type, recorder: opLatency });
-    return {
-      isRead: op.opClass === 'read',
-      classLatency: op.opClass === 'read' ? reads : writes,
-      opLatency,
-    };
+    if (op.opClass === 'none')
+      return { isRead: false, latency: (clientSideLatency ??= new LatencyRecorder()) };
+    const latency = new LatencyRecorder();
+    byIndex.push({ index, op: op.type, name: op.name ?? op.type, recorder: latency });
+    (op.opClass === 'read' ? readRecorders : writeRecorders).push(latency);
+    return { isRead: op.opClass === 'read', latency };
   });
   const tally = new Tally(seconds);
   const signal = callbacks.signal;
@@ -533,8 +533,7 @@ export async function runStep(
     }
     tally.benchRun.totalOps++;
     const micros = (end - start) * 1000;
-    slot.classLatency.record(micros);
-    slot.opLatency.record(micros);
+    slot.latency.record(micros);
     if (!late) tally.latencyPerSecond[bucket] += micros;
     if (slot.isRead) {
       tally.reads++;
@@ -624,7 +623,12 @@ export async function runStep(
     reads: tally.reads,
     writes: tally.writes,
     errors: tally.errors,
-    latency: { reads, writes, byOp: latencyByType(byIndex), byIndex },
+    latency: {
+      reads: mergeRecorders(readRecorders),
+      writes: mergeRecorders(writeRecorders),
+      byOp: latencyByType(byIndex),
+      byIndex,
+    },
     perSecond: {
       reads: toList(tally.readsPerSecond),
       writes: toList(tally.writesPerSecond),
