@@ -171,8 +171,9 @@ export function resultFacts(result: ResultDocument): ResultFacts {
     workload: result.workload.name,
     topology: result.target.topology,
     server,
-    docSize:
-      result.workload.docSize === undefined
+    docSize: result.workload.ownData
+      ? "the workload's own documents"
+      : result.workload.docSize === undefined
         ? 'doc size not recorded'
         : `${formatBytes(result.workload.docSize)} docs`,
   };

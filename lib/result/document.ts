@@ -35,6 +35,8 @@ export const resultDocumentSchema = z.object({
     ops: z.array(z.unknown()),
     docSize: z.number().optional(),
     docs: z.number().optional(),
+    /** True: the workload's own set-up loaded the data (YCSB's records, a workload file's `setup`, a mongo-perf test's pre()), so no `docSize` applies. */
+    ownData: z.boolean().optional(),
     tags: z.array(z.string()).optional(),
   }),
   config: z.record(z.string(), z.unknown()),

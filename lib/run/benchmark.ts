@@ -112,7 +112,8 @@ export function initialResult(
       name: options.workload.name,
       ops: options.workload.ops,
       docs: options.docs,
-      docSize: options.docSize,
+      // The workload's own set-up loads its documents (YCSB's records, a file's `setup`): --doc-size sized nothing.
+      ...(options.setup ? { ownData: true } : { docSize: options.docSize }),
       ...(options.workload.tags ? { tags: options.workload.tags } : {}),
     },
     config: {

@@ -6,6 +6,7 @@ import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { resolveRunOptions } from '../../lib/run/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { ResultDocument } from '../../lib/result';
+import { resultFacts } from '../../lib/report/describe';
 import { ycsbKeyName } from '../../lib/workload/language/ycsb-keys';
 import { YCSB_FIELDS } from '../../lib/workload/language/ycsb-workloads';
 
@@ -85,6 +86,10 @@ describeNeeding('crud', "YCSB's core workloads against the CRUD test server", ()
       );
     });
     expect(misshapen).toEqual([]);
+    // Its own set-up loaded them: the result says so and gives no --doc-size, nor does the chart.
+    expect(result.workload.ownData).toBe(true);
+    expect(result.workload.docSize).toBeUndefined();
+    expect(resultFacts(result).docSize).toBe("the workload's own documents");
   });
 
   it('ycsb-d and ycsb-e insert whole records under new YCSB keys beside their reads and scans', async () => {
