@@ -3,7 +3,7 @@
  *
  * What the engine's client loop itself costs per op, with no driver and no socket: runStep on the 6:1
  * shape (six reads, one write) whose ops resolve at once, so every CPU µs counted is the loop's
- * (stop checks, clock reads, op choice, per-second buckets, two histogram records, promise hops).
+ * (stop checks, clock reads, op choice, per-second buckets, one histogram record, promise hops).
  * Set it beside `npm run bench:ceiling` (CPU µs per op against the null server, driver included):
  * a loop change can save at most this figure per op. Prints each run and the median.
  */
