@@ -129,4 +129,65 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
     expect(result.steps[1].agents!.map((s) => s.client?.workers)).toEqual([1, 1, 2]);
     expect(result.steps[1].agents![2].client!.eventLoopUtilization).toHaveLength(2);
   }, 60_000);
+
+  test('--ops N: exactly N ops per step over the agents and their worker threads, each one on the server', async () => {
+    const controlDbOps = `${controlDb}_ops`;
+    const agents = ['o1', 'o2'].map((name) =>
+      startAgent(crudUri(), controlDbOps, name, [
+        '--once',
+        ...(name === 'o2' ? ['--workers', '2'] : []),
+      ]),
+    );
+    try {
+      await Promise.all(agents.map((a) => a.waitFor(/waiting for a run/)));
+      const opsOut = path.join(out, 'ops');
+      const run = await runCli([
+        'run',
+        '--uri',
+        crudUri(),
+        '--agents',
+        '2',
+        '--control-db',
+        controlDbOps,
+        '--agent-wait',
+        '30',
+        '--workload',
+        'insert-only',
+        '--ns',
+        `${targetDb}.by_count`,
+        '--no-load',
+        '--doc-size',
+        '64',
+        '--clients',
+        '3',
+        '--ops',
+        '41',
+        '--warmup',
+        '0',
+        '--no-server-stats',
+        '--out',
+        opsOut,
+        '--quiet',
+      ]);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({
+        code: 0,
+        stderr: expect.any(String) as string,
+      });
+      expect(await Promise.all(agents.map((a) => a.exited))).toEqual([0, 0]);
+      const result = JSON.parse(
+        fs.readFileSync(path.join(opsOut, 'results.json'), 'utf8'),
+      ) as ResultDocument;
+      expect(result.complete).toBe(true);
+      const [step] = result.steps;
+      // 41 over 3 clients on two agents (one on two threads): the shares' counts add to exactly 41.
+      expect(step.ops).toEqual({ reads: 0, writes: 41, errors: 0 });
+      expect(step.agents!.reduce((s, a) => s + a.ops.writes, 0)).toBe(41);
+      expect(await client.db(targetDb).collection('by_count').countDocuments()).toBe(41);
+    } finally {
+      await client
+        .db(controlDbOps)
+        .dropDatabase()
+        .catch(() => undefined);
+    }
+  }, 60_000);
 });

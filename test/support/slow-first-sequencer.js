@@ -39,7 +39,7 @@ const TYPICAL_SECONDS = {
   'test/workload/engine.test.ts': 17,
   'test/reliability/signals.test.ts': 16,
   'test/reliability/data-guard-crud.test.ts': 16,
-  'test/agents/agents-crud.test.ts': 15,
+  'test/agents/agents-crud.test.ts': 25,
   'test/reliability/outages.test.ts': 14,
   'test/capture/capture-second-reading.test.ts': 12,
   'test/workload/step-window.test.ts': 15,
