@@ -16,7 +16,7 @@ export function describeDataRule(plan: RunPlan): string {
   const db = b.ns.split('.')[0];
   const dropped = plan.drop ? `drop database ${db} first (--drop); ` : '';
   if (b.setup)
-    return `${dropped}the workload file's set-up steps run as written; the workload writes where its ops say`;
+    return `${dropped}the workload's own set-up steps run as written (a drop among them under the loader's rule); the workload writes where its ops say`;
   if (!b.load)
     return `${dropped}nothing is loaded or dropped (--no-load); the workload's own writes, if it has any, change the documents in ${b.ns} (--no-load is that consent)`;
   const origin = plan.target.kind === 'uri' ? 'uri' : plan.target.kind;
