@@ -25,7 +25,7 @@ import {
   toMongoClientOptions,
 } from '../security/connection';
 import { resolveRunPlan } from '../run/run-plan';
-import { RUN_TARGET_DEFAULTS } from '../server/flags';
+import { RUN_TARGET_DEFAULTS } from '../deployment/target-options';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';

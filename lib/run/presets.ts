@@ -6,7 +6,7 @@
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
 import type { BenchmarkFlags } from './run-options';
-import type { TargetFlags } from '../server/flags';
+import type { TargetFlags } from '../deployment/target-options';
 
 export interface RunPreset {
   description: string;

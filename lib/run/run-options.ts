@@ -20,7 +20,7 @@ import {
 } from '../workload/language/rate-spec';
 import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
-import type { TargetFlags } from '../server/flags';
+import type { TargetFlags } from '../deployment/target-options';
 import {
   compileScenario,
   parseScenarios,

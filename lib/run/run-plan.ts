@@ -21,7 +21,7 @@ import {
   RunOptions,
   RUN_DEFAULTS,
 } from './run-options';
-import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
+import { RUN_TARGET_DEFAULTS, targetShape } from '../deployment/target-options';
 import { parseOptions } from '../config/validate';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
 import { compileRunWorkload } from './benchmark';
