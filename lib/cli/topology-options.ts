@@ -1,6 +1,6 @@
 /**
- * The "where does the server come from" flags for every command that offers them (run and matrix:
- * all of them; scripts: the cluster shape only, it launches nothing), added from their one table,
+ * The "where does the server come from" flags for the commands that offer them all (run and matrix;
+ * scripts shows the cluster shape from the same rows, lib/topology's), added from their one table,
  * TARGET_OPTIONS (lib/deployment/target-options.ts). The values go to lib/run's resolveRunPlan (or
  * lib/topology's planFromOptions) unchanged: the meaning lives there.
  */
@@ -9,7 +9,13 @@ import { addOptions } from '../config/option-table';
 import { TARGET_OPTIONS } from '../deployment/target-options';
 
 /** --topology, --replicas, --shards, --config-servers, --mongos: the shape of the deployment. */
-const CLUSTER_SHAPE_KEYS = ['topology', 'replicas', 'shards', 'configServers', 'mongos'] as const;
+export const CLUSTER_SHAPE_KEYS = [
+  'topology',
+  'replicas',
+  'shards',
+  'configServers',
+  'mongos',
+] as const;
 
 /** --mongod-bin, --bin-dir, --base-port, --data-dir, --keep-data, --ready-timeout, --server-version, --cache-size-gb. */
 const LAUNCH_KEYS = [
@@ -22,10 +28,6 @@ const LAUNCH_KEYS = [
   'serverVersion',
   'cacheSizeGb',
 ] as const;
-
-export function addClusterShapeOptions(command: Command): Command {
-  return addOptions(command, TARGET_OPTIONS, CLUSTER_SHAPE_KEYS);
-}
 
 export interface LaunchOptionsHelp {
   /** Help text of --server-version (run also plans --setup for that version). */
@@ -48,5 +50,5 @@ export function addLaunchOptions(command: Command, help: LaunchOptionsHelp = {})
  * the launch flags. Their keys are TOPOLOGY_FLAG_KEYS (lib/deployment/target-options.ts).
  */
 export function addTopologyOptions(command: Command, help: LaunchOptionsHelp = {}): Command {
-  return addLaunchOptions(addClusterShapeOptions(command), help);
+  return addLaunchOptions(addOptions(command, TARGET_OPTIONS, CLUSTER_SHAPE_KEYS), help);
 }

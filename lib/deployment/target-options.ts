@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { intArg, numberArg, positiveInt } from '../config/validate';
 import { option, tableShape, TableValues } from '../config/option-table';
-import { TOPOLOGY_KINDS } from '../topology';
+import { TOPOLOGY_OPTIONS } from '../topology/options';
 
 export const RUN_TARGET_DEFAULTS = {
   db: 'mongo_bench',
@@ -17,7 +17,8 @@ export const RUN_TARGET_DEFAULTS = {
 
 /**
  * The target options, one row each: the flag, the config-file key, the help (run's; matrix shows the
- * same, scripts only the cluster shape), the schema, the default, the command-line parser.
+ * same), the schema, the default, the command-line parser. The cluster-shape rows are lib/topology's
+ * (TOPOLOGY_OPTIONS, as scripts shows them), taken here as given: resolveTopologyOptions checks them.
  */
 export const TARGET_OPTIONS = {
   uri: option({
@@ -49,35 +50,11 @@ export const TARGET_OPTIONS = {
     schema: z.string().min(1, 'must not be empty'),
     default: RUN_TARGET_DEFAULTS.collection,
   }),
-  topology: option({
-    flag: '--topology <kind>',
-    help: `${TOPOLOGY_KINDS.join(' | ')} (default: standalone)`,
-    schema: z.string(),
-  }),
-  replicas: option({
-    flag: '--replicas <n>',
-    help: 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded; at most 50, and members past the 7th vote 0 with priority 0)',
-    schema: z.number(),
-    arg: intArg,
-  }),
-  shards: option({
-    flag: '--shards <n>',
-    help: 'sharded: number of shards (default: 2)',
-    schema: z.number(),
-    arg: intArg,
-  }),
-  configServers: option({
-    flag: '--config-servers <n>',
-    help: 'sharded: members of the config server replica set (default: 1)',
-    schema: z.number(),
-    arg: intArg,
-  }),
-  mongos: option({
-    flag: '--mongos <n>',
-    help: 'sharded: number of routers (default: 1)',
-    schema: z.number(),
-    arg: intArg,
-  }),
+  topology: { ...TOPOLOGY_OPTIONS.topology, schema: z.string() },
+  replicas: { ...TOPOLOGY_OPTIONS.replicas, schema: z.number() },
+  shards: { ...TOPOLOGY_OPTIONS.shards, schema: z.number() },
+  configServers: { ...TOPOLOGY_OPTIONS.configServers, schema: z.number() },
+  mongos: { ...TOPOLOGY_OPTIONS.mongos, schema: z.number() },
   mongodBin: option({
     flag: '--mongod-bin <path>',
     help: 'the mongod binary (mongos beside it for sharded); launches from the plan',
