@@ -2,8 +2,10 @@ import { hostname } from 'node:os';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
+import { z } from 'zod';
 import { MAX_WORKERS, workersArg } from '../run/run-options';
-import { intArg } from '../config/validate';
+import { intArg, parseOptions } from '../config/validate';
+import { addOptions, option, tableDefaults, tableShape, TableValues } from '../config/option-table';
 import { redactText } from '../security/redact';
 import {
   addConnectionOptions,
@@ -18,17 +20,78 @@ import { DEFAULT_CONTROL_DB } from '../agents/control';
 import { renderK8sJob } from '../agents/k8s-job';
 import { toolInfo } from '../common/version';
 
-interface AgentFlags extends ConnectionFlags {
-  controlUri?: string;
-  controlDb?: string;
-  name?: string;
-  once?: boolean;
-  uri?: string;
-  printK8sJob?: number;
-  image?: string;
-  secret?: string;
-  workers?: number | 'auto' | string;
-}
+const CONTROL_URI = /^mongodb(\+srv)?:\/\//;
+const AGENT_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** agent's own options (the connection options are added beside them), one row each, in --help's order. */
+const AGENT_OPTIONS = {
+  controlUri: option({
+    flag: '--control-uri <uri>',
+    help: 'the MongoDB deployment that coordinates the run (the target, or another one)',
+    schema: z
+      .string()
+      .regex(CONTROL_URI, 'expected a mongodb:// or mongodb+srv:// connection string'),
+  }),
+  controlDb: option({
+    flag: '--control-db <name>',
+    help: 'the control database',
+    schema: z.string(),
+    default: DEFAULT_CONTROL_DB,
+  }),
+  name: option({
+    flag: '--name <name>',
+    help: "this agent's name, unique among live agents (default: <hostname>-<pid>)",
+    schema: z.string().regex(AGENT_NAME, {
+      error: (issue) =>
+        `letters, digits, '_', '.' and '-' only (1 to 100), got "${String(issue.input)}"`,
+    }),
+  }),
+  once: option({ flag: '--once', help: 'exit after one run', schema: z.boolean() }),
+  workers: option({
+    flag: '--workers <n>',
+    help: `worker threads for this agent's share of each step; 1 = one event loop, no thread (default: auto = min(its clients, cores - 1))`,
+    // workersArg leaves text that is neither auto nor a whole number as it is, so this names it.
+    schema: z.custom<number | 'auto'>(
+      (w) => w === 'auto' || (typeof w === 'number' && w >= 1 && w <= MAX_WORKERS),
+      {
+        error: (issue) =>
+          `must be auto or a whole number from 1 to ${MAX_WORKERS}, got "${String(issue.input)}"`,
+      },
+    ),
+    arg: () => workersArg,
+  }),
+  uri: option({
+    flag: '--uri <uri>',
+    help: 'the target as this machine reaches it (default: the URI the coordinator published, without credentials)',
+    schema: z.string(),
+  }),
+  printK8sJob: option({
+    flag: '--print-k8s-job <n>',
+    help: 'print a Kubernetes Indexed Job manifest of n agents and exit',
+    schema: z.number().min(1, {
+      error: (issue) => `the agent count must be at least 1, got ${String(issue.input)}`,
+    }),
+    arg: intArg,
+  }),
+  image: option({
+    flag: '--image <image>',
+    help: 'with --print-k8s-job: the container image',
+    schema: z.string(),
+    default: 'node:20',
+  }),
+  secret: option({
+    flag: '--secret <name>',
+    help: 'with --print-k8s-job: the Secret holding CONTROL_URI and credentials',
+    schema: z.string(),
+    default: 'mongo-bench-agents',
+  }),
+};
+
+const AGENT_DEFAULTS = tableDefaults(AGENT_OPTIONS);
+const agentShape = tableShape(AGENT_OPTIONS);
+
+/** What commander hands over: the table's values (as typed, not yet validated) and the connection flags. */
+type AgentFlags = TableValues<typeof AGENT_OPTIONS> & ConnectionFlags;
 
 const AGENT_HELP = `
 An agent is one load machine of a run spread over several (see docs/agents.md). Start one per machine
@@ -55,92 +118,49 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .command('agent')
     .description(
       'one load machine of a run spread over several machines: register in the control database, wait for runs, run a share of their clients',
-    )
-    .option(
-      '--control-uri <uri>',
-      'the MongoDB deployment that coordinates the run (the target, or another one)',
-    )
-    .option('--control-db <name>', `the control database (default: ${DEFAULT_CONTROL_DB})`)
-    .option(
-      '--name <name>',
-      "this agent's name, unique among live agents (default: <hostname>-<pid>)",
-    )
-    .option('--once', 'exit after one run')
-    .option(
-      '--workers <n>',
-      `worker threads for this agent's share of each step; 1 = one event loop, no thread (default: auto = min(its clients, cores - 1))`,
-      workersArg,
-    )
-    .option(
-      '--uri <uri>',
-      'the target as this machine reaches it (default: the URI the coordinator published, without credentials)',
-    )
-    .option(
-      '--print-k8s-job <n>',
-      'print a Kubernetes Indexed Job manifest of n agents and exit',
-      intArg('--print-k8s-job'),
-    )
-    .option('--image <image>', 'with --print-k8s-job: the container image (default: node:20)')
-    .option(
-      '--secret <name>',
-      'with --print-k8s-job: the Secret holding CONTROL_URI and credentials (default: mongo-bench-agents)',
     );
+  addOptions(command, AGENT_OPTIONS);
   addConnectionOptions(command);
   command
     .addHelpText('after', AGENT_HELP)
     .action(async (flags: AgentFlags) => agentAction(flags, ctx));
 }
 
-async function agentAction(flags: AgentFlags, ctx: CliContext): Promise<void> {
-  if (flags.printK8sJob !== undefined) {
-    if (flags.printK8sJob < 1)
-      throw new UsageError(
-        `option --print-k8s-job: the agent count must be at least 1, got ${flags.printK8sJob}`,
-      );
+async function agentAction(given: AgentFlags, ctx: CliContext): Promise<void> {
+  if (given.printK8sJob !== undefined) {
+    // The manifest reads these alone: the other options are not checked.
+    const job = parseOptions(
+      z.object(agentShape).pick({ printK8sJob: true, image: true, secret: true }),
+      given,
+    );
     ctx.out(
       renderK8sJob({
-        agents: flags.printK8sJob,
-        image: flags.image ?? 'node:20',
+        agents: job.printK8sJob ?? given.printK8sJob,
+        image: job.image ?? AGENT_DEFAULTS.image,
         name: 'mongo-bench-agents',
-        secret: flags.secret ?? 'mongo-bench-agents',
+        secret: job.secret ?? AGENT_DEFAULTS.secret,
         version: toolInfo().version,
       }),
     );
     return;
   }
-  if (!flags.controlUri)
+  if (!given.controlUri)
     throw new UsageError(
       'option --control-uri: required: the MongoDB deployment that coordinates the run, e.g. --control-uri mongodb://127.0.0.1:27017',
     );
-  if (!/^mongodb(\+srv)?:\/\//.test(flags.controlUri))
-    throw new UsageError(
-      `option --control-uri: expected a mongodb:// or mongodb+srv:// connection string`,
-    );
-  if (flags.name !== undefined && !/^[A-Za-z0-9_.-]{1,100}$/.test(flags.name))
-    throw new UsageError(
-      `option --name: letters, digits, '_', '.' and '-' only (1 to 100), got "${flags.name}"`,
-    );
   const {
-    controlUri,
-    controlDb,
-    name,
-    once,
-    uri,
-    workers,
+    controlUri: _controlUri,
+    controlDb: _controlDb,
+    name: _name,
+    once: _once,
+    uri: _uri,
+    workers: _workers,
     printK8sJob: _k8s,
     image: _image,
     secret: _secret,
     ...connectionFlags
-  } = flags;
-  if (
-    workers !== undefined &&
-    workers !== 'auto' &&
-    (typeof workers !== 'number' || workers < 1 || workers > MAX_WORKERS)
-  ) {
-    throw new UsageError(
-      `option --workers: must be auto or a whole number from 1 to ${MAX_WORKERS}, got "${String(workers)}"`,
-    );
-  }
+  } = given;
+  const { controlDb, name, once, uri, workers } = parseOptions(z.object(agentShape), given);
   const connection = resolveConnectionOptions(connectionFlags);
   const secrets = connectionSecrets(connection.options);
   const err = (text: string) =>
@@ -156,7 +176,7 @@ async function agentAction(flags: AgentFlags, ctx: CliContext): Promise<void> {
   });
   try {
     const summary = await runAgent({
-      controlUri,
+      controlUri: given.controlUri,
       ...(controlDb ? { controlDb } : {}),
       name: name ?? `${hostname()}-${process.pid}`,
       once: once === true,

@@ -4,7 +4,9 @@ import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
 import { BSON } from 'mongodb';
-import { intArg, numberArg } from '../config/validate';
+import { z } from 'zod';
+import { intArg, numberArg, parseOptions } from '../config/validate';
+import { addOptions, option, tableShape, TableValues } from '../config/option-table';
 import { writeJsonAtomically } from '../common/atomic-write';
 import {
   DEFAULT_SAMPLE_SIZE,
@@ -21,7 +23,7 @@ import {
   SLOWMS_ADVICE,
   writeCapture,
 } from '../capture';
-import { fileTimestamp, messageOf } from '../common/values';
+import { dropUndefined, fileTimestamp, messageOf } from '../common/values';
 import { readFile } from 'node:fs/promises';
 import {
   captureFromQueryStats,
@@ -95,21 +97,82 @@ Exit codes:
   1    the server (--uri) could not be read, or refused $queryStats (the message says what it needs)
   2    bad input: a missing or unreadable file, not a JSON log, no workload found in it`;
 
-interface CaptureFlags {
-  docsLike?: string;
-  sampleSize?: number;
-  keepSample?: boolean;
-  uri?: string;
-  db?: string;
-  profileCollection?: string;
-  out?: string;
-  name?: string;
-  json?: boolean;
-  sampled?: boolean;
-  keepFailed?: boolean;
-  queryStats?: boolean | string[];
-  queryStatsWindow?: number;
-}
+/** capture's options, one row each (flags only), in --help's order. */
+const CAPTURE_OPTIONS = {
+  uri: option({
+    flag: '--uri <uri>',
+    help: 'read the profiler (system.profile) of this server instead of log files',
+    schema: z.string(),
+  }),
+  db: option({
+    flag: '--db <name>',
+    help: 'with --uri: the database whose system.profile to read',
+    schema: z.string(),
+  }),
+  profileCollection: option({
+    flag: '--profile-collection <name>',
+    help: 'with --uri: read this copy of system.profile instead (it is capped: $out it to keep it)',
+    schema: z.string(),
+  }),
+  docsLike: option({
+    flag: '--docs-like <uri/db.coll>',
+    help: 'inserts write documents shaped like this collection ($sample, field types, sizes and ranges inferred; no sampled value is written)',
+    schema: z.string(),
+  }),
+  sampleSize: option({
+    flag: '--sample-size <n>',
+    help: 'with --docs-like: documents to $sample',
+    schema: z.number(),
+    default: DEFAULT_SAMPLE_SIZE,
+    arg: intArg,
+  }),
+  keepSample: option({
+    flag: '--keep-sample',
+    help: 'with --docs-like: also write the sampled documents to sample.json (by default nothing sampled reaches the disk)',
+    schema: z.boolean(),
+  }),
+  out: option({
+    flag: '-o, --out <dir>',
+    help: 'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)',
+    schema: z.string(),
+  }),
+  name: option({
+    flag: '--name <name>',
+    help: "the workload's name (default: captured-<first source>)",
+    schema: z.string(),
+  }),
+  json: option({
+    flag: '--json',
+    help: 'print the capture summary as JSON on stdout',
+    schema: z.boolean(),
+  }),
+  sampled: option({
+    flag: '--sampled',
+    help: 'the server logged with a sampleRate below 1: count update/delete statement lines only (detected when a statement line has no command)',
+    schema: z.boolean(),
+  }),
+  // Given alone: true; with files: the files.
+  queryStats: option({
+    flag: '--query-stats [files...]',
+    help: 'read $queryStats: saved output (one file: cumulative counts; two: their difference), or with --uri run the stage',
+    schema: z.union([z.boolean(), z.array(z.string())]),
+  }),
+  queryStatsWindow: option({
+    flag: '--query-stats-window <seconds>',
+    help: 'with --uri --query-stats: two snapshots this many seconds apart, weights from the difference',
+    schema: z.number().gt(0, 'expected seconds > 0'),
+    arg: numberArg,
+  }),
+  keepFailed: option({
+    flag: '--keep-failed',
+    help: 'keep operations that failed on the server (ok: 0) as workload (by default skipped, counted, with examples)',
+    schema: z.boolean(),
+  }),
+};
+
+const captureSchema = z.object(tableShape(CAPTURE_OPTIONS)).strict();
+
+type CaptureFlags = TableValues<typeof CAPTURE_OPTIONS>;
 
 function describeOutcome(outcome: CaptureOutcome): string {
   const s = outcome.summary;
@@ -130,56 +193,16 @@ function describeOutcome(outcome: CaptureOutcome): string {
 }
 
 export function registerCapture(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('capture')
     .description(
       'capture your own workload from mongod/mongos logs: shapes with weights and templates, runnable with run --workload-file',
     )
-    .argument('[sources...]', 'log files (plain or .gz) and directories of them')
-    .option('--uri <uri>', 'read the profiler (system.profile) of this server instead of log files')
-    .option('--db <name>', 'with --uri: the database whose system.profile to read')
-    .option(
-      '--profile-collection <name>',
-      'with --uri: read this copy of system.profile instead (it is capped: $out it to keep it)',
-    )
-    .option(
-      '--docs-like <uri/db.coll>',
-      'inserts write documents shaped like this collection ($sample, field types, sizes and ranges inferred; no sampled value is written)',
-    )
-    .option(
-      '--sample-size <n>',
-      `with --docs-like: documents to $sample (default: ${DEFAULT_SAMPLE_SIZE})`,
-      intArg('--sample-size'),
-    )
-    .option(
-      '--keep-sample',
-      'with --docs-like: also write the sampled documents to sample.json (by default nothing sampled reaches the disk)',
-    )
-    .option(
-      '-o, --out <dir>',
-      'where workload.json, capture.md, capture.json and capture-shapes.png go (default: reports/capture-<timestamp>/)',
-    )
-    .option('--name <name>', "the workload's name (default: captured-<first source>)")
-    .option('--json', 'print the capture summary as JSON on stdout')
-    .option(
-      '--sampled',
-      'the server logged with a sampleRate below 1: count update/delete statement lines only (detected when a statement line has no command)',
-    )
-    .option(
-      '--query-stats [files...]',
-      'read $queryStats: saved output (one file: cumulative counts; two: their difference), or with --uri run the stage',
-    )
-    .option(
-      '--query-stats-window <seconds>',
-      'with --uri --query-stats: two snapshots this many seconds apart, weights from the difference',
-      numberArg('--query-stats-window'),
-    )
-    .option(
-      '--keep-failed',
-      'keep operations that failed on the server (ok: 0) as workload (by default skipped, counted, with examples)',
-    )
+    .argument('[sources...]', 'log files (plain or .gz) and directories of them');
+  addOptions(command, CAPTURE_OPTIONS)
     .addHelpText('after', CAPTURE_HELP)
-    .action(async (sources: string[], flags: CaptureFlags) => {
+    .action(async (sources: string[], given: CaptureFlags) => {
+      const flags = parseOptions(captureSchema, dropUndefined(given));
       const queryStatsFiles = Array.isArray(flags.queryStats) ? flags.queryStats : [];
       if (flags.queryStats !== undefined) checkQueryStatsFlags(flags, queryStatsFiles, sources);
       else if (flags.queryStatsWindow !== undefined)
@@ -207,7 +230,10 @@ export function registerCapture(program: Command, ctx: CliContext): void {
       assertWritableDir(outDir, 'option --out');
       const docsLike =
         flags.docsLike !== undefined
-          ? await sampleDocsLike(flags.docsLike, flags.sampleSize)
+          ? await sampleDocsLike(
+              flags.docsLike,
+              flags.sampleSize ?? CAPTURE_OPTIONS.sampleSize.default,
+            )
           : undefined;
       if (docsLike)
         ctx.err(
@@ -310,8 +336,6 @@ function checkQueryStatsFlags(flags: CaptureFlags, files: string[], sources: str
       'capture: option --query-stats-window runs the stage twice on --uri; with files, give two snapshots (before, after)',
     );
   }
-  if (flags.queryStatsWindow !== undefined && !(flags.queryStatsWindow > 0))
-    throw new UsageError('capture: option --query-stats-window: expected seconds > 0');
   const other =
     flags.db !== undefined
       ? '--db'

@@ -1,13 +1,11 @@
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, RunError } from '../config/errors';
-import { intArg } from '../config/validate';
+import { addOptions } from '../config/option-table';
+import { DISKPERF_OPTIONS } from '../diskperf/options';
 import {
-  DISKPERF_DEFAULTS,
   DiskperfEvent,
-  MAX_THREADS_LIMIT,
   RawDiskperfOptions,
   TABLE_HEADER,
   defaultDiskperfOutDir,
@@ -22,54 +20,15 @@ import {
   writeDiskperfReport,
 } from '../diskperf';
 
-interface DiskperfFlags extends RawDiskperfOptions {
-  out?: string;
-}
+type DiskperfFlags = RawDiskperfOptions & { out?: string };
 
 export function registerDiskperf(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('diskperf')
-    .description('probe random 4 KB disk IOPS with threads 1, 2, 4, ... (the mongoperf experiment)')
-    .option(
-      '--read',
-      'random reads (with --write, or with neither: a 50/50 mix of reads and writes)',
-    )
-    .option(
-      '--write',
-      'random writes (with --read, or with neither: a 50/50 mix of reads and writes)',
-    )
-    .option(
-      '--file-size-mb <n>',
-      'size of the test file in MB (make it larger than any cache in front of the disk)',
-      intArg('--file-size-mb'),
-      DISKPERF_DEFAULTS.fileSizeMB,
-    )
-    .option(
-      '--dir <path>',
-      `directory on the disk to test (default: the OS temp dir, here ${tmpdir()})`,
-    )
-    .option(
-      '--max-threads <n>',
-      `last thread count of the doubling 1, 2, 4, ... (1..${MAX_THREADS_LIMIT})`,
-      intArg('--max-threads'),
-      DISKPERF_DEFAULTS.maxThreads,
-    )
-    .option(
-      '--seconds <n>',
-      'seconds per thread count',
-      intArg('--seconds'),
-      DISKPERF_DEFAULTS.seconds,
-    )
-    .option(
-      '--engine <name>',
-      'who does the I/O: auto (fio when installed, else node), node, fio',
-      'auto',
-    )
-    .option(
-      '--no-direct',
-      'buffered I/O through the page cache instead of O_DIRECT (inflates the figures)',
-    )
-    .option('--out <dir>', 'output folder (default: reports/<timestamp>-diskperf)')
+    .description(
+      'probe random 4 KB disk IOPS with threads 1, 2, 4, ... (the mongoperf experiment)',
+    );
+  addOptions(command, DISKPERF_OPTIONS)
     .addHelpText(
       'after',
       '\nWrites diskperf.json, diskperf.csv, summary.md and diskperf.png into --out. The test file is deleted at the end,\n' +

@@ -121,6 +121,17 @@ const HISTORY_OPTIONS = {
 
 type HistoryFlags = TableValues<typeof HISTORY_OPTIONS>;
 
+/** import's options, one row each (flags only). */
+const IMPORT_OPTIONS = {
+  store: option({
+    flag: '--store <dir|uri>',
+    help: `the results store (default: env ${STORE_ENV})`,
+    schema: z.string(),
+  }),
+};
+
+type ImportFlags = TableValues<typeof IMPORT_OPTIONS>;
+
 function requireStore(given: string | undefined): string {
   const spec = resolveStoreSpec(given);
   if (spec === undefined)
@@ -203,15 +214,15 @@ export function registerHistory(program: Command, ctx: CliContext): void {
             : EXIT.ok;
     });
 
-  program
+  const importCommand = program
     .command('import')
     .description(
       'import result files (or folders of them) into a results store: a MongoDB collection or a folder',
     )
-    .argument('<paths...>', 'result files (results.json) or folders searched at any depth')
-    .option('--store <dir|uri>', `the results store (default: env ${STORE_ENV})`)
+    .argument('<paths...>', 'result files (results.json) or folders searched at any depth');
+  addOptions(importCommand, IMPORT_OPTIONS)
     .addHelpText('after', IMPORT_HELP)
-    .action(async (paths: string[], flags: { store?: string }) => {
+    .action(async (paths: string[], flags: ImportFlags) => {
       const spec = requireStore(flags.store);
       const results = [];
       for (const p of paths) {

@@ -3,9 +3,11 @@ import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
-import { intArg, intListArg } from '../config/validate';
+import { z } from 'zod';
+import { intArg, intListArg, parseOptions } from '../config/validate';
+import { addOptions, option, tableDefaults, tableShape } from '../config/option-table';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/run-options';
-import { RESET_CHOICES, ResetMode } from '../workload/language/setup-spec';
+import { RESET_CHOICES } from '../workload/language/setup-spec';
 import { runMongoPerfSuite, TestOutcome } from '../run/perf-suite';
 import { redactText } from '../security/redact';
 import {
@@ -18,7 +20,7 @@ import {
 } from '../security/connection';
 import { installInterrupt } from '../run/interrupt';
 import { uriTarget } from '../server/target';
-import { messageOf } from '../common/values';
+import { dropUndefined, messageOf } from '../common/values';
 
 const HELP = `
 Runs MongoDB's own mongo-perf test files (your checkout of github.com/mongodb/mongo-perf,
@@ -30,21 +32,96 @@ Examples:
   mongo-bench perf-suite --uri mongodb://127.0.0.1:27017 ~/mongo-perf/testcases/simple_insert.js
   mongo-bench perf-suite --uri ... ~/mongo-perf/testcases/*.js --tags core --clients 1,2,4,8 --seconds 5`;
 
-interface PerfSuiteFlags extends ConnectionFlags {
-  uri?: string;
-  tests?: string;
-  tags?: string;
-  clients?: number[];
-  seconds?: number;
-  warmup?: number;
-  trials?: number;
-  reset?: string;
-  seed?: number;
-  workers?: number | 'auto' | string;
-  out?: string;
-  testDouble?: boolean;
-  json?: boolean;
-}
+/** perf-suite's own options (the connection options are added beside them), one row each, in --help's order. */
+const PERF_SUITE_OPTIONS = {
+  uri: option({ flag: '--uri <uri>', help: 'the deployment (required)', schema: z.string() }),
+  tests: option({
+    flag: '--tests <regex>',
+    help: 'only tests whose name matches',
+    schema: z.string().transform((text, check) => {
+      try {
+        return new RegExp(text);
+      } catch (err) {
+        check.addIssue({ code: 'custom', message: `not a regular expression: ${messageOf(err)}` });
+        return z.NEVER;
+      }
+    }),
+  }),
+  tags: option({
+    flag: '--tags <list>',
+    help: 'only tests with one of these tags (comma-separated), e.g. core,regression',
+    schema: z.string(),
+  }),
+  clients: option({
+    flag: '--clients <list>',
+    help: 'client counts',
+    schema: z.array(z.number()),
+    default: [1, 2, 4],
+    arg: intListArg,
+  }),
+  seconds: option({
+    flag: '--seconds <s>',
+    help: (d) => `measured seconds per step (default: ${d}, as mongo-perf)`,
+    schema: z.number(),
+    default: 5,
+    arg: intArg,
+  }),
+  warmup: option({
+    flag: '--warmup <s>',
+    help: 'seconds before each measured step',
+    schema: z.number(),
+    default: 0,
+    arg: intArg,
+  }),
+  trials: option({
+    flag: '--trials <n>',
+    help: 'trials per client count',
+    schema: z.number(),
+    default: 1,
+    arg: intArg,
+  }),
+  reset: option({
+    flag: '--reset <when>',
+    help: (d) => `${d} (default, as mongo-perf: the set-up before every step) or once`,
+    schema: z.enum(RESET_CHOICES, {
+      error: (issue) => `must be ${RESET_CHOICES.join(' or ')}, got ${String(issue.input)}`,
+    }),
+    default: 'each-step',
+  }),
+  seed: option({
+    flag: '--seed <n>',
+    help: 'random seed',
+    schema: z.number(),
+    default: RUN_DEFAULTS.seed,
+    arg: intArg,
+  }),
+  workers: option({
+    flag: '--workers <n>',
+    help: 'worker threads per step (default: auto)',
+    // workersArg leaves text that is neither auto nor a whole number as it is, so this names it.
+    schema: z.custom<number | 'auto'>((w) => w === 'auto' || (typeof w === 'number' && w >= 1), {
+      error: (issue) => `must be auto or a whole number >= 1, got ${String(issue.input)}`,
+    }),
+    arg: () => workersArg,
+  }),
+  out: option({
+    flag: '--out <dir>',
+    help: 'output folder (default: reports/<timestamp>-perf-suite/)',
+    schema: z.string(),
+  }),
+  testDouble: option({
+    flag: '--test-double',
+    help: 'mark the target as a test double (mongo-java-server is detected by itself)',
+    schema: z.boolean(),
+  }),
+  json: option({ flag: '--json', help: 'print suite.json on stdout', schema: z.boolean() }),
+};
+
+const PERF_SUITE_DEFAULTS = tableDefaults(PERF_SUITE_OPTIONS);
+const perfSuiteSchema = z.object(tableShape(PERF_SUITE_OPTIONS));
+
+/** What commander hands over: the table's values (as typed, not yet validated) and the connection flags. */
+type PerfSuiteFlags = z.input<typeof perfSuiteSchema> & ConnectionFlags;
 
 function line(o: TestOutcome): string {
   const figures = (o.steps ?? [])
@@ -62,56 +139,21 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
     .description(
       "run mongo-perf test files (testcases/*.js) unchanged: one result per test, pre() as the set-up, mongo-perf's tags kept",
     )
-    .argument('<files...>', 'mongo-perf test files (testcases/*.js of your mongo-perf checkout)')
-    .option('--uri <uri>', 'the deployment (required)')
-    .option('--tests <regex>', 'only tests whose name matches')
-    .option(
-      '--tags <list>',
-      'only tests with one of these tags (comma-separated), e.g. core,regression',
-    )
-    .option('--clients <list>', 'client counts (default: 1,2,4)', intListArg('--clients'))
-    .option(
-      '--seconds <s>',
-      'measured seconds per step (default: 5, as mongo-perf)',
-      intArg('--seconds'),
-    )
-    .option('--warmup <s>', 'seconds before each measured step (default: 0)', intArg('--warmup'))
-    .option('--trials <n>', 'trials per client count (default: 1)', intArg('--trials'))
-    .option(
-      '--reset <when>',
-      `each-step (default, as mongo-perf: the set-up before every step) or once`,
-    )
-    .option('--seed <n>', `random seed (default: ${RUN_DEFAULTS.seed})`, intArg('--seed'))
-    .option('--workers <n>', 'worker threads per step (default: auto)', workersArg)
-    .option('--out <dir>', 'output folder (default: reports/<timestamp>-perf-suite/)')
-    .option(
-      '--test-double',
-      'mark the target as a test double (mongo-java-server is detected by itself)',
-    )
-    .option('--json', 'print suite.json on stdout');
+    .argument('<files...>', 'mongo-perf test files (testcases/*.js of your mongo-perf checkout)');
+  addOptions(command, PERF_SUITE_OPTIONS);
   addConnectionOptions(command);
-  command.addHelpText('after', HELP).action(async (files: string[], flags: PerfSuiteFlags) => {
-    if (!flags.uri)
+  command.addHelpText('after', HELP).action(async (files: string[], given: PerfSuiteFlags) => {
+    if (!given.uri)
       throw new UsageError('option --uri: required, e.g. --uri mongodb://127.0.0.1:27017');
-    const reset = (flags.reset ?? 'each-step') as ResetMode;
-    if (!RESET_CHOICES.includes(reset))
-      throw new UsageError(
-        `option --reset: must be ${RESET_CHOICES.join(' or ')}, got ${flags.reset}`,
-      );
-    let tests: RegExp | undefined;
-    try {
-      tests = flags.tests !== undefined ? new RegExp(flags.tests) : undefined;
-    } catch (err) {
-      throw new UsageError(`option --tests: not a regular expression: ${messageOf(err)}`);
-    }
-    const workers = flags.workers;
-    if (workers !== undefined && workers !== 'auto' && (typeof workers !== 'number' || workers < 1))
-      throw new UsageError(
-        `option --workers: must be auto or a whole number >= 1, got ${String(workers)}`,
-      );
+    const uri = given.uri;
+    const flags = {
+      ...PERF_SUITE_DEFAULTS,
+      ...dropUndefined(parseOptions(perfSuiteSchema, splitConnectionFlags(given).rest)),
+    };
+    const { reset, tests, workers } = flags;
     const outDir = flags.out ?? defaultOutDir('perf-suite', new Date());
     assertWritableDir(outDir, 'option --out');
-    const connection = resolveConnectionOptions(splitConnectionFlags(flags).connection);
+    const connection = resolveConnectionOptions(splitConnectionFlags(given).connection);
     const secrets = connectionSecrets(connection.options);
     const err = (text: string) => ctx.err(redactText(text, secrets));
     for (const w of connection.warnings) err(`warning: ${w}`);
@@ -129,22 +171,22 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
       report = await runMongoPerfSuite(
         {
           files,
-          uri: flags.uri,
+          uri,
           tests,
           tags: flags.tags
             ?.split(',')
             .map((t) => t.trim())
             .filter(Boolean),
-          clients: flags.clients ?? [1, 2, 4],
-          seconds: flags.seconds ?? 5,
-          warmupSeconds: flags.warmup ?? 0,
-          trials: flags.trials ?? 1,
+          clients: flags.clients,
+          seconds: flags.seconds,
+          warmupSeconds: flags.warmup,
+          trials: flags.trials,
           reset,
           outDir,
-          randomSeed: flags.seed ?? RUN_DEFAULTS.seed,
+          randomSeed: flags.seed,
           serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout,
           opTimeoutMS: RUN_DEFAULTS.opTimeout,
-          ...(workers !== undefined ? { workers: workers as number | 'auto' } : {}),
+          ...(workers !== undefined ? { workers } : {}),
           ...(flags.testDouble ? { testDouble: true } : {}),
         },
         {
@@ -157,7 +199,7 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
               );
           },
           signal: interrupt.signal,
-          target: uriTarget(flags.uri, toMongoClientOptions(connection.options)),
+          target: uriTarget(uri, toMongoClientOptions(connection.options)),
         },
       );
     } finally {

@@ -3,15 +3,24 @@ import { assertWritableDir } from '../run/out-dir';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';
+import { z } from 'zod';
+import { addOptions, option, TableValues } from '../config/option-table';
 import { ResultDocument, loadResult } from '../result';
 import { writeReport } from '../report/write-report';
 import { messageOf } from '../common/values';
 
 export const DEFAULT_COMPARISON_DIR = join('reports', 'compare');
 
-interface ReportOptions {
-  out?: string;
-}
+/** report's options, one row each (flags only). */
+const REPORT_OPTIONS = {
+  out: option({
+    flag: '-o, --out <dir>',
+    help: `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`,
+    schema: z.string(),
+  }),
+};
+
+type ReportOptions = TableValues<typeof REPORT_OPTIONS>;
 
 /** Loads every file first and reports all the bad ones at once. */
 async function loadAll(files: string[]): Promise<ResultDocument[]> {
@@ -22,7 +31,7 @@ async function loadAll(files: string[]): Promise<ResultDocument[]> {
 }
 
 export function registerReport(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('report')
     .description(
       'render PNG charts, summary.md, results.csv and index.html from one or more results.json files',
@@ -30,11 +39,8 @@ export function registerReport(program: Command, ctx: CliContext): void {
     .argument(
       '<results...>',
       "result files (results.json); several are compared, one series per result, legend = each result's label",
-    )
-    .option(
-      '-o, --out <dir>',
-      `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`,
-    )
+    );
+  addOptions(command, REPORT_OPTIONS)
     .addHelpText(
       'after',
       '\nExamples:\n  mongo-bench report reports/run-1/results.json\n  mongo-bench report w0.json w1.json j-true.json --out reports/write-concern',

@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
-import { intArg } from '../config/validate';
 import {
   BenchmarkFlags,
   RATE_PROBE_DEFAULT_SECONDS,
@@ -25,7 +24,8 @@ import {
   toMongoClientOptions,
 } from '../security/connection';
 import { resolveRunPlan } from '../run/run-plan';
-import { RUN_TARGET_DEFAULTS } from '../server/flags';
+import { TARGET_OPTIONS } from '../deployment/target-options';
+import { RUN_SOURCE_OPTIONS } from '../run/run-source-options';
 import { renderDryRun } from '../run/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
@@ -116,6 +116,19 @@ function presetSweep(name: RunPresetName): string {
   );
 }
 
+/** TARGET_OPTIONS's rows under "Setup (sharding, the benchmark database):". */
+const SETUP_KEYS = [
+  'setup',
+  'drop',
+  'db',
+  'collection',
+  'shardKey',
+  'hashed',
+  'presplit',
+  'chunkSize',
+  'stopBalancer',
+] as const;
+
 /** The table's rows under "Benchmark:" (the output rows go under "Output:"). */
 const BENCHMARK_KEYS = (Object.keys(RUN_OPTIONS) as (keyof typeof RUN_OPTIONS)[]).filter(
   (key) => !(RUN_OUTPUT_KEYS as readonly string[]).includes(key),
@@ -127,57 +140,18 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .description(
       'benchmark a MongoDB deployment end to end: get a server (embedded, launched, or --uri), set it up, load, sweep 1, 2, 4, ... clients, write the report',
     )
-    .optionsGroup('Existing deployment:')
-    .option(
-      '--uri <uri>',
-      'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used',
-    )
-    .optionsGroup('Options from elsewhere:')
-    .option(
-      '--config <file>',
-      'options from a JSON or YAML file (keys as the flags: maxClients or max-clients); flags override it',
-    )
-    .option('--preset <name>', `a named set of options: ${RUN_PRESET_NAMES.join(', ')}`)
-    .option(
-      '--dry-run',
-      'print the plan, the processes, the sweep and the expected duration; start and connect nothing',
-    )
-    .optionsGroup('Launched or embedded server:');
+    .optionsGroup('Existing deployment:');
+  addOptions(command, TARGET_OPTIONS, ['uri']);
+  command.optionsGroup('Options from elsewhere:');
+  addOptions(command, RUN_SOURCE_OPTIONS);
+  command.optionsGroup('Launched or embedded server:');
   addTopologyOptions(command, {
     serverVersion: 'launched or --setup: the MongoDB version the plan is for (default: 7.0)',
   });
-  command
-    .option(
-      '--auth',
-      'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user',
-    )
-    .optionsGroup('Setup (sharding, the benchmark database):')
-    .option(
-      '--setup',
-      'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer',
-    )
-    .option(
-      '--drop',
-      `drop the benchmark's database (--db) first and replace the collection whatever it holds; nothing else is ever dropped`,
-    )
-    .option('--db <name>', `the benchmark's database (default: ${RUN_TARGET_DEFAULTS.db})`)
-    .option(
-      '--collection <name>',
-      `the benchmark's collection (default: ${RUN_TARGET_DEFAULTS.collection})`,
-    )
-    .option('--shard-key <field>', 'sharded: shard key field (default: _id)')
-    .option('--hashed', 'sharded: hashed shard key instead of ranged')
-    .option(
-      '--presplit <min:max>',
-      'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard (default for a ranged _id: 0:<docs>)',
-    )
-    .option(
-      '--chunk-size <mb>',
-      'sharded: chunk size in MB (config.settings)',
-      intArg('--chunk-size'),
-    )
-    .option('--stop-balancer', 'sharded: stop the balancer after distributing the chunks')
-    .optionsGroup('Benchmark:');
+  addOptions(command, TARGET_OPTIONS, ['auth']);
+  command.optionsGroup('Setup (sharding, the benchmark database):');
+  addOptions(command, TARGET_OPTIONS, SETUP_KEYS);
+  command.optionsGroup('Benchmark:');
   addOptions(command, RUN_OPTIONS, BENCHMARK_KEYS);
   command.optionsGroup('Several load machines (docs/agents.md):');
   addOptions(command, AGENT_RUN_OPTIONS);

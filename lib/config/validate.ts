@@ -135,6 +135,12 @@ export function intListArg(flag: string) {
     });
 }
 
+/** "2,1,0.5" -> [2, 1, 0.5] */
+export function numberListArg(flag: string) {
+  const one = numberArg(flag);
+  return (value: string): number[] => value.split(',').map((part) => one(part));
+}
+
 /** A zod error for an enum that lists the valid values and suggests the closest one to what was given. */
 export function oneOfError(values: readonly string[]) {
   return (issue: { input?: unknown }): string => {

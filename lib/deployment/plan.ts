@@ -2,7 +2,7 @@
  * Where the server comes from, settled before anything starts: an existing deployment (--uri, with
  * --setup the data-distribution steps for one collection), the embedded default
  * (mongodb-memory-server), or processes launched from a setup plan. `run` and `matrix` both resolve
- * their target flags (lib/server/flags.ts) here; every error is a UsageError naming the flag.
+ * their target flags (TARGET_OPTIONS, target-options.ts) here; every error is a UsageError naming the flag.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +16,7 @@ import {
   SetupPlan,
   TopologyInput,
 } from '../topology';
-import { RUN_TARGET_DEFAULTS, TargetFlags } from '../server/flags';
+import { RUN_TARGET_DEFAULTS, TargetFlags } from './target-options';
 import { fileTimestamp } from '../common/values';
 
 export type TargetPlan =

@@ -27,6 +27,6 @@ export { skipReason } from './feasibility';
 export type * from './types';
 export { resolveMatrixTarget, acquireMatrixTarget } from './matrix-target';
 export type { MatrixTarget } from './matrix-target';
-export { TOPOLOGY_FLAG_KEYS } from '../server/flags';
-export type { TopologyFlags } from '../server/flags';
+export { TOPOLOGY_FLAG_KEYS } from '../deployment/target-options';
+export type { TopologyFlags } from '../deployment/target-options';
 export { renderMatrixDryRun } from './dry-run';

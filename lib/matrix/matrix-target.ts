@@ -16,7 +16,7 @@ import { openTarget, Target } from '../server/target';
 import { redactUri } from '../security/redact';
 import { Experiment } from '../experiments/experiment';
 import { allExperiments } from '../experiments/registry';
-import { targetShape, TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../server/flags';
+import { targetShape, TopologyFlags, TOPOLOGY_FLAG_KEYS } from '../deployment/target-options';
 
 export interface MatrixTarget {
   plan: TargetPlan;

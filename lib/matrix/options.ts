@@ -12,7 +12,7 @@ import { allExperiments, experimentNames } from '../experiments/registry';
 import { experimentOf, MatrixRunOptions, ratioRefusal, slug } from './plan';
 import { matrixPreset } from './presets';
 import { resolveMatrixTarget } from './matrix-target';
-import { pickTopologyFlags, TopologyFlags } from '../server/flags';
+import { pickTopologyFlags, TopologyFlags } from '../deployment/target-options';
 import { TargetPlan } from '../deployment/plan';
 import { fileTimestamp } from '../common/values';
 

@@ -5,8 +5,8 @@
  */
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
-import type { BenchmarkFlags } from './run-options';
-import type { TargetFlags } from '../server/flags';
+import type { BenchmarkFlags } from './run-option-table';
+import type { TargetFlags } from '../deployment/target-options';
 
 export interface RunPreset {
   description: string;

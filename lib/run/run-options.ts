@@ -20,7 +20,7 @@ import {
 } from '../workload/language/rate-spec';
 import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
 import type { AgentFlags } from '../agents/options';
-import type { TargetFlags } from '../server/flags';
+import type { TargetFlags } from '../deployment/target-options';
 import {
   compileScenario,
   parseScenarios,
@@ -36,6 +36,7 @@ import {
 } from './run-option-table';
 import type { TableValues } from '../config/option-table';
 import type { OnError } from './run-option-table';
+import type { RunSourceFlags } from './run-source-options';
 
 export {
   benchmarkShape,
@@ -136,11 +137,7 @@ export interface RunOptions {
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
 
-export type OutputFlags = TableValues<typeof RUN_OUTPUT_OPTIONS> & {
-  dryRun?: boolean;
-  config?: string;
-  preset?: string;
-};
+export type OutputFlags = TableValues<typeof RUN_OUTPUT_OPTIONS> & RunSourceFlags;
 
 export type RunFlags = BenchmarkFlags & TargetFlags & OutputFlags & AgentFlags;
 

@@ -12,6 +12,7 @@ import { runPreset } from './presets';
 import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../agents/options';
 import { tableShape } from '../config/option-table';
 import { RUN_OUTPUT_OPTIONS } from './run-option-table';
+import { RUN_SOURCE_OPTIONS } from './run-source-options';
 import {
   benchmarkShape,
   BenchmarkFlags,
@@ -21,7 +22,7 @@ import {
   RunOptions,
   RUN_DEFAULTS,
 } from './run-options';
-import { RUN_TARGET_DEFAULTS, targetShape } from '../server/flags';
+import { RUN_TARGET_DEFAULTS, targetShape } from '../deployment/target-options';
 import { parseOptions } from '../config/validate';
 import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
 import { compileRunWorkload } from './benchmark';
@@ -53,7 +54,7 @@ export const runShape = {
   ...benchmarkShape,
   ...targetShape,
   ...tableShape(RUN_OUTPUT_OPTIONS),
-  preset: z.string().optional(),
+  preset: RUN_SOURCE_OPTIONS.preset.schema.optional(),
   // --agents and its options: checked by lib/agents/options (resolveAgentRunOptions), errors naming the option.
   ...tableShape(AGENT_RUN_OPTIONS),
 };

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { kebab, oneOfError, parseOptions, PathStyle } from '../config/validate';
 import { dropUndefined } from '../common/values';
+import { addOptions, option, tableShape } from '../config/option-table';
 
 /** Where a password may come from besides --password (which `ps` shows to everyone on the machine). */
 export const PASSWORD_ENV = 'MONGO_BENCH_PASSWORD';
@@ -24,18 +25,6 @@ export const AUTH_MECHANISMS = [
   'MONGODB-AWS',
   'MONGODB-OIDC',
 ] as const;
-
-/** As commander hands them over (camelCase of the flags). */
-export interface ConnectionFlags {
-  username?: string;
-  password?: string;
-  authSource?: string;
-  authMechanism?: string;
-  tls?: boolean;
-  tlsCaFile?: string;
-  tlsCertificateKeyFile?: string;
-  tlsAllowInvalidCertificates?: boolean;
-}
 
 export interface ConnectionOptions {
   username?: string;
@@ -55,59 +44,66 @@ export interface ResolvedConnection {
   warnings: string[];
 }
 
+const nonEmpty = z.string().min(1, 'must not be empty');
+const mechanismError = oneOfError(AUTH_MECHANISMS);
+
+/**
+ * The connection options, one row each: flag, help, schema (the flags and a config file's
+ * `connection` section), command-line parser. Every connecting command adds them all.
+ */
+export const CONNECTION_OPTIONS = {
+  username: option({
+    flag: '--username <name>',
+    help: `user to authenticate as (or env ${USER_ENV})`,
+    schema: nonEmpty,
+  }),
+  password: option({
+    flag: '--password <password>',
+    help: `password; prefer env ${PASSWORD_ENV}: a password on the command line is visible in ps`,
+    schema: z.string(),
+  }),
+  authSource: option({
+    flag: '--auth-source <db>',
+    help: "database that holds the user (default: admin, or the URI's)",
+    schema: nonEmpty.regex(/^[^/\\. "$*<>:|?]+$/, 'must be a database name'),
+  }),
+  authMechanism: option({
+    flag: '--auth-mechanism <name>',
+    help: `${AUTH_MECHANISMS.join(' | ')} (default: negotiated with the server)`,
+    // Any text comes in (ConnectionFlags); the enum names the choices.
+    schema: z
+      .string({ error: mechanismError })
+      .pipe(z.enum(AUTH_MECHANISMS, { error: mechanismError })),
+  }),
+  tls: option({ flag: '--tls', help: 'connect with TLS', schema: z.boolean() }),
+  tlsCaFile: option({
+    flag: '--tls-ca-file <file>',
+    help: 'PEM file of the certificate authorities to trust (implies --tls)',
+    schema: nonEmpty,
+  }),
+  tlsCertificateKeyFile: option({
+    flag: '--tls-certificate-key-file <file>',
+    help: 'PEM file with the client certificate and key (implies --tls)',
+    schema: nonEmpty,
+  }),
+  tlsAllowInvalidCertificates: option({
+    flag: '--tls-allow-invalid-certificates',
+    help: 'accept a server certificate that does not validate (testing only)',
+    schema: z.boolean(),
+  }),
+};
+
+const schema = z.object(tableShape(CONNECTION_OPTIONS)).strict();
+
+/** As commander hands them over (camelCase of the flags; any text for --auth-mechanism). */
+export type ConnectionFlags = z.input<typeof schema>;
+
 export function addConnectionOptions(command: Command): Command {
-  return command
-    .option('--username <name>', `user to authenticate as (or env ${USER_ENV})`)
-    .option(
-      '--password <password>',
-      `password; prefer env ${PASSWORD_ENV}: a password on the command line is visible in ps`,
-    )
-    .option('--auth-source <db>', "database that holds the user (default: admin, or the URI's)")
-    .option(
-      '--auth-mechanism <name>',
-      `${AUTH_MECHANISMS.join(' | ')} (default: negotiated with the server)`,
-    )
-    .option('--tls', 'connect with TLS')
-    .option(
-      '--tls-ca-file <file>',
-      'PEM file of the certificate authorities to trust (implies --tls)',
-    )
-    .option(
-      '--tls-certificate-key-file <file>',
-      'PEM file with the client certificate and key (implies --tls)',
-    )
-    .option(
-      '--tls-allow-invalid-certificates',
-      'accept a server certificate that does not validate (testing only)',
-    );
+  return addOptions(command, CONNECTION_OPTIONS);
 }
 
-const nonEmpty = z.string().min(1, 'must not be empty');
-
-const schema = z
-  .object({
-    username: nonEmpty.optional(),
-    password: z.string().optional(),
-    authSource: nonEmpty.regex(/^[^/\\. "$*<>:|?]+$/, 'must be a database name').optional(),
-    authMechanism: z.enum(AUTH_MECHANISMS, { error: oneOfError(AUTH_MECHANISMS) }).optional(),
-    tls: z.boolean().optional(),
-    tlsCaFile: nonEmpty.optional(),
-    tlsCertificateKeyFile: nonEmpty.optional(),
-    tlsAllowInvalidCertificates: z.boolean().optional(),
-  })
-  .strict();
-
 /** The flags addConnectionOptions adds, as commander names them. */
-export const CONNECTION_KEYS: (keyof ConnectionFlags)[] = [
-  'username',
-  'password',
-  'authSource',
-  'authMechanism',
-  'tls',
-  'tlsCaFile',
-  'tlsCertificateKeyFile',
-  'tlsAllowInvalidCertificates',
-];
+export const CONNECTION_KEYS = Object.keys(CONNECTION_OPTIONS) as (keyof ConnectionFlags)[];
 
 /** A command's flags split into the connection flags and the rest. */
 export function splitConnectionFlags<T extends object>(

@@ -1,5 +1,19 @@
 // The topology part of the library: plan a deployment, render it, apply it.
-export * from './options';
+// TOPOLOGY_OPTIONS (the option table) stays inside: run, matrix and scripts import it from ./options.
+export {
+  TOPOLOGY_KINDS,
+  TOPOLOGY_DEFAULTS,
+  parsePresplit,
+  resolveTopologyOptions,
+} from './options';
+export type {
+  TopologyKind,
+  PresplitRange,
+  TopologyAuth,
+  TopologyOptions,
+  TopologyInput,
+  ResolvedOptions,
+} from './options';
 export * from './server-version';
 export * from './model';
 export * from './split';

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { parseOptions, PathStyle } from '../config/validate';
+import { intArg, numberArg, numberListArg, parseOptions, PathStyle } from '../config/validate';
+import { option, tableShape } from '../config/option-table';
 import { parseServerVersion, ServerVersion } from './server-version';
 import { dropUndefined } from '../common/values';
 
@@ -14,37 +15,6 @@ export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
 export interface PresplitRange {
   min: number;
   max: number;
-}
-
-/** Everything optional: what the user said. Defaults are applied by resolveTopologyOptions. */
-export interface TopologyInput {
-  topology?: string;
-  replicas?: number;
-  arbiter?: boolean;
-  priorities?: number[];
-  shards?: number;
-  configServers?: number;
-  mongos?: number;
-  host?: string;
-  bindIp?: string;
-  basePort?: number;
-  dataDir?: string;
-  db?: string;
-  collection?: string;
-  shardKey?: string;
-  hashed?: boolean;
-  /** "MIN:MAX" from the command line, or {min, max} from a config file. */
-  presplit?: string | PresplitRange;
-  /** Chunk size in MB. */
-  chunkSize?: number;
-  stopBalancer?: boolean;
-  serverVersion?: string;
-  /** WiredTiger cache of each mongod in GB (default: the host's share, computed where the processes start). */
-  cacheSizeGb?: number;
-  /** Access control: keyfile between members (--auth for a standalone) and a first admin user. */
-  auth?: boolean;
-  /** The first admin user's name (default "admin"; MONGO_BENCH_USER overrides it when the scripts run). */
-  authUser?: string;
 }
 
 /** Access control for a planned deployment. The password is never part of a plan. */
@@ -112,82 +82,190 @@ const positiveInt = (max: number, what: string) =>
 // Names MongoDB rejects in a database name (plus the empty name).
 const DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
 
-const inputSchema = z
-  .object({
-    topology: z
-      .enum(TOPOLOGY_KINDS, { error: `must be one of ${TOPOLOGY_KINDS.join(', ')}` })
-      .optional(),
-    replicas: positiveInt(50, 'a replica set has at least one member').optional(),
-    arbiter: z.boolean().optional(),
-    priorities: z
-      .array(z.number().min(0, 'priorities must be >= 0').max(1000, 'priorities must be <= 1000'))
-      .optional(),
-    shards: positiveInt(1000, 'a sharded cluster needs at least one shard').optional(),
-    configServers: positiveInt(
-      50,
-      'a config server replica set needs at least one member',
-    ).optional(),
-    mongos: positiveInt(100, 'a sharded cluster needs at least one mongos').optional(),
-    host: z
+const TOPOLOGY_CHOICES = `must be one of ${TOPOLOGY_KINDS.join(', ')}`;
+
+/**
+ * The options a topology is built from, one row each: the flag and help (`scripts` shows them all;
+ * run and matrix reuse the cluster-shape rows), the schema (flags and config keys), the default
+ * --help shows (resolveTopologyOptions applies TOPOLOGY_DEFAULTS), the command-line parser.
+ */
+export const TOPOLOGY_OPTIONS = {
+  topology: option({
+    flag: '--topology <kind>',
+    help: TOPOLOGY_KINDS.join(' | '),
+    // Any text comes in (TopologyInput); the enum names the choices.
+    schema: z
+      .string({ error: TOPOLOGY_CHOICES })
+      .pipe(z.enum(TOPOLOGY_KINDS, { error: TOPOLOGY_CHOICES })),
+    default: TOPOLOGY_DEFAULTS.topology,
+  }),
+  replicas: option({
+    flag: '--replicas <n>',
+    help: 'members of the replica set, or of each shard (default: 3 for replset, 1 for sharded; at most 50, and members past the 7th vote 0 with priority 0)',
+    schema: positiveInt(50, 'a replica set has at least one member'),
+    arg: intArg,
+  }),
+  arbiter: option({ flag: '--arbiter', help: 'replset: add an arbiter', schema: z.boolean() }),
+  priorities: option({
+    flag: '--priorities <list>',
+    help: 'replset: member priorities in member order, e.g. 2,1,1',
+    schema: z.array(
+      z.number().min(0, 'priorities must be >= 0').max(1000, 'priorities must be <= 1000'),
+    ),
+    arg: numberListArg,
+  }),
+  shards: option({
+    flag: '--shards <n>',
+    help: 'sharded: number of shards',
+    schema: positiveInt(1000, 'a sharded cluster needs at least one shard'),
+    default: TOPOLOGY_DEFAULTS.shards,
+    arg: intArg,
+  }),
+  configServers: option({
+    flag: '--config-servers <n>',
+    help: 'sharded: members of the config server replica set',
+    schema: positiveInt(50, 'a config server replica set needs at least one member'),
+    default: TOPOLOGY_DEFAULTS.configServers,
+    arg: intArg,
+  }),
+  mongos: option({
+    flag: '--mongos <n>',
+    help: 'sharded: number of routers',
+    schema: positiveInt(100, 'a sharded cluster needs at least one mongos'),
+    default: TOPOLOGY_DEFAULTS.mongos,
+    arg: intArg,
+  }),
+  host: option({
+    flag: '--host <host>',
+    help: 'the address the processes use for each other and clients use',
+    schema: z
       .string()
       .min(1, 'must not be empty')
-      .regex(/^[^\s,/:]+$/, 'must be a host name or IPv4 address (no port, no spaces)')
-      .optional(),
-    bindIp: z
+      .regex(/^[^\s,/:]+$/, 'must be a host name or IPv4 address (no port, no spaces)'),
+    default: TOPOLOGY_DEFAULTS.host,
+  }),
+  bindIp: option({
+    flag: '--bind-ip <list>',
+    help: 'what the processes listen on',
+    schema: z
       .string()
       .min(1, 'must not be empty')
-      .regex(/^[^\s]+$/, 'must be a comma-separated list without spaces')
-      .optional(),
-    basePort: z
+      .regex(/^[^\s]+$/, 'must be a comma-separated list without spaces'),
+    default: TOPOLOGY_DEFAULTS.bindIp,
+  }),
+  basePort: option({
+    flag: '--base-port <port>',
+    help: 'first port; the processes take consecutive ports',
+    schema: z
       .number()
       .int('must be an integer')
       .min(1, 'must be from 1 to 65535')
-      .max(65535, 'must be from 1 to 65535')
-      .optional(),
-    dataDir: z.string().min(1, 'must not be empty').optional(),
-    db: z
+      .max(65535, 'must be from 1 to 65535'),
+    default: TOPOLOGY_DEFAULTS.basePort,
+    arg: intArg,
+  }),
+  dataDir: option({
+    flag: '--data-dir <dir>',
+    help: 'one folder per process under it',
+    schema: z.string().min(1, 'must not be empty'),
+    default: TOPOLOGY_DEFAULTS.dataDir,
+  }),
+  db: option({
+    flag: '--db <name>',
+    help: 'sharded: database to shard',
+    schema: z
       .string()
       .regex(
         DB_NAME,
         'must be a database name (1-63 characters, none of / \\ . space " $ * < > : | ?)',
-      )
-      .optional(),
-    collection: z
+      ),
+    default: TOPOLOGY_DEFAULTS.db,
+  }),
+  collection: option({
+    flag: '--collection <name>',
+    help: (d) => `sharded: collection to shard (default: ${d}, where run loads its documents)`,
+    schema: z
       .string()
       .min(1, 'must not be empty')
-      .regex(/^[^$\0]+$/, 'must not contain $')
-      .optional(),
-    shardKey: z
+      .regex(/^[^$\0]+$/, 'must not contain $'),
+    default: TOPOLOGY_DEFAULTS.collection,
+  }),
+  shardKey: option({
+    flag: '--shard-key <field>',
+    help: 'sharded: shard key field',
+    schema: z
       .string()
       .min(1, 'must not be empty')
-      .regex(/^[^$\0][^\0]*$/, 'must be a field name (not starting with $)')
-      .optional(),
-    hashed: z.boolean().optional(),
-    presplit: z
-      .union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()])
-      .optional(),
-    chunkSize: z
+      .regex(/^[^$\0][^\0]*$/, 'must be a field name (not starting with $)'),
+    default: TOPOLOGY_DEFAULTS.shardKey,
+  }),
+  hashed: option({
+    flag: '--hashed',
+    help: 'sharded: hashed shard key instead of ranged',
+    schema: z.boolean(),
+  }),
+  /** "MIN:MAX" from the command line, or {min, max} from a config file. */
+  presplit: option({
+    flag: '--presplit <min:max>',
+    help: 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard',
+    schema: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]),
+  }),
+  /** Chunk size in MB. */
+  chunkSize: option({
+    flag: '--chunk-size <mb>',
+    help: 'sharded: chunk size in MB (config.settings)',
+    schema: z
       .number()
       .int('must be an integer')
       .min(1, 'must be from 1 to 1024 (MB)')
-      .max(1024, 'must be from 1 to 1024 (MB)')
-      .optional(),
-    stopBalancer: z.boolean().optional(),
-    serverVersion: z.string().optional(),
+      .max(1024, 'must be from 1 to 1024 (MB)'),
+    arg: intArg,
+  }),
+  stopBalancer: option({
+    flag: '--stop-balancer',
+    help: 'sharded: leave the balancer stopped (a --presplit stops it before the splits and otherwise starts it again at the end)',
+    schema: z.boolean(),
+  }),
+  serverVersion: option({
+    flag: '--server-version <x.y>',
+    help: (d) => `MongoDB version to plan for (default: ${d}; at least 4.4)`,
+    schema: z.string(),
+    default: TOPOLOGY_DEFAULTS.serverVersion,
+  }),
+  /** WiredTiger cache of each mongod in GB (default: the host's share, computed where the processes start). */
+  cacheSizeGb: option({
+    flag: '--cache-size-gb <gb>',
+    help: "each mongod's WiredTiger cache in GB (default: computed when 00-start.sh runs: 50% of (RAM - 1 GB) shared by the mongods, at least 0.25)",
     // mongod's own bounds for --wiredTigerCacheSizeGB (src/mongo/db/storage/wiredtiger/wiredtiger_global_options.idl).
-    cacheSizeGb: z
+    schema: z
       .number()
       .min(0.25, 'must be from 0.25 to 10000 (GB; mongod refuses less than 0.25)')
-      .max(10000, 'must be from 0.25 to 10000 (GB)')
-      .optional(),
-    auth: z.boolean().optional(),
-    authUser: z
+      .max(10000, 'must be from 0.25 to 10000 (GB)'),
+    arg: numberArg,
+  }),
+  /** Access control: keyfile between members (--auth for a standalone) and a first admin user. */
+  auth: option({
+    flag: '--auth',
+    help: 'access control: keyfile between members (--auth for a standalone) and a first admin user; the scripts read the password from MONGO_BENCH_PASSWORD or ask',
+    schema: z.boolean(),
+  }),
+  /** The first admin user's name (default "admin"; MONGO_BENCH_USER overrides it when the scripts run). */
+  authUser: option({
+    flag: '--auth-user <name>',
+    help: (d) =>
+      `with --auth: the first admin user (default: ${d}; MONGO_BENCH_USER overrides it when the scripts run)`,
+    schema: z
       .string()
       .min(1, 'must not be empty')
-      .regex(/^[^\s:@/]+$/, 'must be a user name without spaces, ":", "@" or "/"')
-      .optional(),
-  })
-  .strict();
+      .regex(/^[^\s:@/]+$/, 'must be a user name without spaces, ":", "@" or "/"'),
+    default: TOPOLOGY_DEFAULTS.authUser,
+  }),
+};
+
+const inputSchema = z.object(tableShape(TOPOLOGY_OPTIONS)).strict();
+
+/** Everything optional: what the user said (any text for --topology). Defaults are applied by resolveTopologyOptions. */
+export type TopologyInput = z.input<typeof inputSchema>;
 
 /** "0:64" -> {min: 0, max: 64}; the error names the option and says why a range needs a numeric key. */
 export function parsePresplit(
