@@ -23,7 +23,7 @@ const TYPICAL_SECONDS = {
   // CRUD server (JVM JIT), so it starts after the CRUD-heavy files above rather than first in the run.
   'test/api/orders-regression.test.ts': 34,
   'test/report/page-browser.test.ts': 33,
-  'test/capture/capture-replay-crud.test.ts': 60,
+  'test/capture/capture-replay-crud.test.ts': 43,
   'test/package/tarball.test.ts': 31,
   'test/diskperf/diskperf.test.ts': 29,
   'test/e2e-scripts/scripts-e2e-5x3.test.ts': 28,
