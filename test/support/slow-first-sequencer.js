@@ -14,10 +14,10 @@ const TYPICAL_SECONDS = {
   'test/docs/doc-blocks.test.ts': 42,
   'test/e2e-scripts/scripts-e2e-presplit.test.ts': 41,
   'test/workload/workers-crud.test.ts': 41,
-  'test/e2e-scripts/scripts-e2e-sharded-from-6.test.ts': 39,
+  'test/e2e-scripts/scripts-e2e-sharded-from-6.test.ts': 20,
   'test/reliability/faults.test.ts': 39,
   'test/topology/mongosh-scripts.test.ts': 39,
-  'test/e2e-scripts/scripts-e2e-sharded-before-6.test.ts': 38,
+  'test/e2e-scripts/scripts-e2e-sharded-before-6.test.ts': 20,
   'test/run/run-launched.test.ts': 34,
   // Takes about 52 s, but listed lower on purpose: it compares with a baseline recorded on a warm
   // CRUD server (JVM JIT), so it starts after the CRUD-heavy files above rather than first in the run.
