@@ -20,6 +20,15 @@ started_with_pid_file() {
   [[ " $args " == *" --pidfilepath $2 "* || " $args " == *" --pidfilepath=$2 "* ]]
 }
 
+# Still running: a process that has exited but not been reaped yet (a zombie, state Z, until its parent,
+# init or a container's first process, collects it; some never do) has stopped.
+running() {
+  local state
+  kill -0 "$1" 2>/dev/null || return 1
+  if [ -r "/proc/$1/stat" ]; then state="$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)"; else state="$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)"; fi
+  [ "$state" != Z ]
+}
+
 # Stops the named processes together and waits for all of them.
 stop_tier() {
   local pids=() name file pid
@@ -38,7 +47,7 @@ stop_tier() {
     done
   done
   for pid in ${pids[@]+"${pids[@]}"}; do
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+    while running "$pid"; do sleep 0.2; done
   done
 }
 

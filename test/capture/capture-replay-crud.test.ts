@@ -61,79 +61,57 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
    * Binomial(n, p_i); its share wanders by sigma_i = sqrt(p_i(1 - p_i)/n). 2 points are 5 sigma for
    * every op when n >= (5 / 0.02)^2 * max p(1 - p) = 62,500 * max p(1 - p): 15,000 ops for a 60/30/10
    * mix, 6,173 for nine ops of 1/9. A 5-sigma miss has probability 5.7e-7 per op (under 1e-5 for
-   * nine). Client i of a run draws with seed + i: the runs' seeds are 64 apart, so no two clients of
-   * any runs share a stream (adjacent seeds would replay one client's draws in the next run). The
-   * machine's load sets how long that takes (the test double served ~110 ops/s with 8
-   * clients on this 2-core machine shared by 7 sessions, thousands unloaded), so the runs go on, each
-   * with its own seed (independent draws), until their executed ops add up to that: never a fixed time.
-   * Each next run lasts what is left at the last run's rate (the server's rate now, not the average of
-   * a cold first run and warmer ones, which overshot 3x), in runs of at most 10 s: a wrong guess costs
-   * one more short run, not up to 30 s of ops the check does not need.
+   * nine). The machine's load sets how long that takes (the test double served ~110 ops/s with 8
+   * clients on this 2-core machine shared by 7 sessions, thousands unloaded), so the replay is one
+   * run of exactly that many ops (`--ops`, claimed from one counter by the 8 clients): never a fixed
+   * time, and no seconds of ops the check does not need.
    */
   async function replayUntilSafe(
     workloadFile: string,
     weights: number[],
     label: string,
     enoughOps?: number,
-    firstSeconds = 3,
-  ): Promise<{ counts: number[]; executed: number; firstStderr: string }> {
+  ): Promise<{ counts: number[]; executed: number; stderr: string }> {
     const safeOps =
       enoughOps ?? Math.ceil(62_500 * Math.max(...weights.map((w) => (w / 100) * (1 - w / 100))));
-    const counts = new Array<number>(weights.length).fill(0);
-    let executed = 0;
-    let measured = 0;
-    let seconds = firstSeconds;
-    let firstStderr: string | undefined;
-    // 36 runs of at most 10 s measure as long as the former bound (12 runs of at most 30 s) could.
-    for (let run = 0; run < 36 && executed < safeOps; run++) {
-      const out = join(dir, `${label}-run-${run}`);
-      const result = await runCli([
-        'run',
-        '--uri',
-        crudUri(),
-        '--db',
-        uniqueDbName(label),
-        '--workload-file',
-        workloadFile,
-        '--no-load',
-        '--clients',
-        '8',
-        '--seconds',
-        String(seconds),
-        '--warmup',
-        '0',
-        '--seed',
-        String(100 + run * 64),
-        '--out',
-        out,
-        '--workers',
-        '1',
-      ]);
-      expect(result.stderr).not.toContain('unexpected error');
-      firstStderr ??= result.stderr;
-      expect(result.code).toBe(0);
-      const step = (await loadResult(join(out, 'results.json'))).steps[0];
-      const stepCounts = step.opCounts ?? [];
-      // Every attempt is counted once: successes and failures (none expected here).
-      expect(step.ops.errors).toBe(0);
-      expect(stepCounts.reduce((a, b) => a + b, 0)).toBe(step.ops.reads + step.ops.writes);
-      stepCounts.forEach((n, op) => (counts[op] += n));
-      executed = counts.reduce((a, b) => a + b, 0);
-      measured += seconds;
-      // What is left, at this run's rate (+10%), in runs of 2..10 s.
-      const rate =
-        Math.max(
-          1,
-          stepCounts.reduce((a, b) => a + b, 0),
-        ) / seconds;
-      seconds = Math.min(10, Math.max(2, Math.ceil(((safeOps - executed) * 1.1) / rate)));
-    }
+    const out = join(dir, `${label}-run`);
+    const started = Date.now();
+    const result = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--db',
+      uniqueDbName(label),
+      '--workload-file',
+      workloadFile,
+      '--no-load',
+      '--clients',
+      '8',
+      '--ops',
+      String(safeOps),
+      '--warmup',
+      '0',
+      '--seed',
+      '100',
+      '--out',
+      out,
+      '--workers',
+      '1',
+    ]);
+    expect(result.stderr).not.toContain('unexpected error');
+    expect(result.code).toBe(0);
+    const step = (await loadResult(join(out, 'results.json'))).steps[0];
+    const counts = step.opCounts ?? [];
+    // Every attempt is counted once: successes and failures (none expected here).
+    expect(step.ops.errors).toBe(0);
+    const executed = counts.reduce((a, b) => a + b, 0);
+    expect(executed).toBe(step.ops.reads + step.ops.writes);
     const shares = counts.map((n) => ((n / executed) * 100).toFixed(2));
     console.log(
-      `${label}: ${executed} ops executed in ${measured} s measured (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`,
+      `${label}: ${executed} ops executed in ${((Date.now() - started) / 1000).toFixed(1)} s (8 clients, >= ${safeOps} needed); shares ${shares.join('/')} vs weights ${weights.map((w) => w.toFixed(2)).join('/')}`,
     );
     expect(executed).toBeGreaterThanOrEqual(safeOps);
-    return { counts, executed, firstStderr: firstStderr ?? '' };
+    return { counts, executed, stderr: result.stderr };
   }
 
   function expectWithin2Points(counts: number[], executed: number, weights: number[]): void {
@@ -246,17 +224,17 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       /\| failed on the server \| 5 \| .*applications\.log:21: find on test\.pizzas: MaxTimeMSExpired \(50\)/,
     );
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
-    const { counts, executed, firstStderr } = await replayUntilSafe(
+    const { counts, executed, stderr } = await replayUntilSafe(
       workloadFile,
       weights,
       'applications',
       2000,
     );
     // --no-load on a target whose read/update namespaces are empty: said, naming them (inserts may start empty)
-    expect(firstStderr).toMatch(
+    expect(stderr).toMatch(
       /warning: --no-load: the workload's namespaces (test\.pizzas, testdb\.__examples|testdb\.__examples, test\.pizzas) hold no documents/,
     );
-    expect(firstStderr).toContain('--docs-like');
+    expect(stderr).toContain('--docs-like');
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 
@@ -273,14 +251,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     ]);
     [60, 30, 10].forEach((w, op) => expect(weights[op]).toBeCloseTo(w, 6));
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
-    // (a first run of 2 s: the test double serves thousands of ops a second when the machine is not loaded)
-    const { counts, executed } = await replayUntilSafe(
-      workloadFile,
-      weights,
-      'query-stats',
-      2000,
-      2,
-    );
+    const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'query-stats', 2000);
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 });

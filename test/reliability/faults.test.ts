@@ -14,7 +14,7 @@ import { runStep } from '../../lib/workload/engine/engine';
 import { BoundOp, prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { parseOps } from '../../lib/workload/language/op-spec';
 import { JAVA_SERVER_JAR, startJavaServer } from '../support/crud-server';
-import { startRecordingServer, RecordingServer } from '../support/recording-server';
+import { defaultReply, startRecordingServer, RecordingServer } from '../support/recording-server';
 import { tempDir } from '../support/processes';
 import { startStallProxy, StallProxy } from './support/stall-proxy';
 import { runCli } from '../support/cli-child';
@@ -257,7 +257,15 @@ describe('faults', () => {
   describe('a crash at any moment leaves a loadable results.json', () => {
     let server: RecordingServer;
     beforeAll(async () => {
-      server = await startRecordingServer();
+      // Each find and update answered after 5 ms: the runs' clients wait instead of spinning the
+      // 2-core machine's CPU at thousands of ops a second (the crash does not depend on the op rate).
+      const slow = (name: string) => async (body: Document, db: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return defaultReply(name, body, db);
+      };
+      server = await startRecordingServer({
+        handlers: { find: slow('find'), update: slow('update') },
+      });
     });
     afterAll(async () => server.stop());
 

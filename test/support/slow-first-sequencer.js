@@ -8,25 +8,25 @@ const Sequencer = require('@jest/test-sequencer').default;
 const path = require('node:path');
 
 const TYPICAL_SECONDS = {
-  'test/e2e-scripts/scripts-e2e-standalone-replset.test.ts': 49,
+  'test/e2e-scripts/scripts-e2e-standalone-replset.test.ts': 39,
   'test/matrix/matrix-launched.test.ts': 47,
   'test/compare/compare-crud.test.ts': 46,
   'test/docs/doc-blocks.test.ts': 42,
-  'test/e2e-scripts/scripts-e2e-presplit.test.ts': 41,
+  'test/e2e-scripts/scripts-e2e-presplit.test.ts': 29,
   'test/workload/workers-crud.test.ts': 41,
-  'test/e2e-scripts/scripts-e2e-sharded-from-6.test.ts': 39,
+  'test/e2e-scripts/scripts-e2e-sharded-from-6.test.ts': 17,
   'test/reliability/faults.test.ts': 39,
   'test/topology/mongosh-scripts.test.ts': 39,
-  'test/e2e-scripts/scripts-e2e-sharded-before-6.test.ts': 38,
+  'test/e2e-scripts/scripts-e2e-sharded-before-6.test.ts': 17,
   'test/run/run-launched.test.ts': 34,
   // Takes about 52 s, but listed lower on purpose: it compares with a baseline recorded on a warm
   // CRUD server (JVM JIT), so it starts after the CRUD-heavy files above rather than first in the run.
   'test/api/orders-regression.test.ts': 34,
   'test/report/page-browser.test.ts': 33,
-  'test/capture/capture-replay-crud.test.ts': 60,
+  'test/capture/capture-replay-crud.test.ts': 43,
   'test/package/tarball.test.ts': 31,
   'test/diskperf/diskperf.test.ts': 29,
-  'test/e2e-scripts/scripts-e2e-5x3.test.ts': 28,
+  'test/e2e-scripts/scripts-e2e-5x3.test.ts': 26,
   'test/topology/auth-scripts.test.ts': 27,
   'test/compare/compare-runs.test.ts': 30,
   'test/run/result-truth.test.ts': 26,
