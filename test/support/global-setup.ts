@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'fs';
 import path from 'path';
-import { CLI_JS_ENV, compileCli } from './compiled-cli';
+import { CLI_JS_ENV, compileCli, TEST_DIST } from './compiled-cli';
+import { WORKER_JS_ENV } from '../../lib/workload/engine/worker-thread';
 import { compileStandIns, FAKE_BIN_JS_ENV } from './compiled-stand-ins';
 import { CrudServer, startCrudServer } from './crud-server';
 import { findMongosBinary } from './mongod';
@@ -36,9 +37,12 @@ export default async function globalSetup(): Promise<void> {
   // and so do the CLI children (cli-child.ts, compiled-cli.ts); MONGO_BENCH_TEST_TSX=1 keeps tsx for both.
   delete env[FAKE_BIN_JS_ENV];
   delete env[CLI_JS_ENV];
+  delete env[WORKER_JS_ENV];
   if (env.MONGO_BENCH_TEST_TSX !== '1') {
     env[FAKE_BIN_JS_ENV] = compileStandIns();
     env[CLI_JS_ENV] = compileCli();
+    // The worker threads that tests start in-process load the copy compileCli just wrote.
+    env[WORKER_JS_ENV] = path.join(TEST_DIST, 'workload', 'engine', 'worker-main.js');
   }
 
   const { server, mongod } = await startCrudServer({
