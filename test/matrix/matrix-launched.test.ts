@@ -101,7 +101,8 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
     );
     expect(r.stderr).not.toContain('unexpected error');
-    expect(r.code).toBe(0);
+    // The exit code with the CLI's stderr, so a failure says why.
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
 
     // The matrix saw the launched replica set, so the REPLICA_SAFE rows ran.
     const doc = readMatrix(out);
@@ -203,7 +204,8 @@ describe('matrix on a launched cluster of stand-in binaries (child process)', ()
       { MONGO_BENCH_FAKE_RECORD_DIR: record },
     );
     expect(r.stderr).not.toContain('option --setup');
-    expect(r.code).toBe(0);
+    // The exit code with the CLI's stderr, so a failure says why.
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     expect(leftovers(dataDir)).toEqual([]);
 
     const doc = readMatrix(out);
@@ -367,7 +369,8 @@ describe('matrix --dry-run: the configurations, the target, what would be launch
       out,
       '--dry-run',
     );
-    expect(r.code).toBe(0);
+    // The exit code with the CLI's stderr, so a failure says why.
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     expect(r.stdout).toContain('a local replset-3 cluster launched from the setup plan');
     expect(r.stdout).toMatch(/rs0-2 +127\.0\.0\.1:3 /);
     expect(r.stdout).toContain('"replSetInitiate"');
@@ -380,7 +383,8 @@ describe('matrix --dry-run: the configurations, the target, what would be launch
 
   it('the embedded default: a standalone, whose replica-set rows are predicted skipped with the reason', async () => {
     const r = await inProcess('--preset', 'write-concern-latency', '--dry-run');
-    expect(r.code).toBe(0);
+    // The exit code with the CLI's stderr, so a failure says why.
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     expect(r.stdout).toContain(
       'embedded MongoDB (mongodb-memory-server): a standalone on 127.0.0.1',
     );
@@ -401,7 +405,8 @@ describe('matrix --dry-run: the configurations, the target, what would be launch
       FAKE_BIN,
       '--dry-run',
     );
-    expect(r.code).toBe(0);
+    // The exit code with the CLI's stderr, so a failure says why.
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     expect(r.stdout).toContain('a local sharded-3x1 cluster');
     expect(r.stdout).toContain('--setup is implied');
     expect(r.stdout).toContain('"addShard":"shard2/');
@@ -501,7 +506,8 @@ describeNeeding('replset', 'matrix on a launched replica set of real mongods', (
       undefined,
       280_000,
     );
-    expect(r.code).toBe(0);
+    // The exit code with the CLI's stderr, so a failure says why.
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     const doc = readMatrix(out);
     expect(doc.capabilities.topology).toMatchObject({ kind: 'replicaSet', dataMembers: 3 });
     for (const x of doc.rows.filter((row) => /REPLICA_SAFE|secondary/.test(row.label)))

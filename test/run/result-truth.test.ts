@@ -165,10 +165,11 @@ describe('warnings on real runs against a recording server', () => {
   });
 
   it('a server whose replies get faster: not-steady, with the change in %', async () => {
-    // 24 ms per find at first, 4 ms less each second: about 40, 50, 60, 80, 120 and 240 ops/s, each second
-    // well above the last. Six seconds, not five: with five, one pair of seconds that a stall on a loaded
-    // machine reorders leaves Mann-Kendall at p 0.08 (a CI run saw it); with six, p stays under 0.05.
-    delay = (t) => Math.max(1, 24 - 4 * t);
+    // 64 ms per find at first, half as long each second: about 15, 30, 60, 125, 250 and 500 ops/s, each
+    // second twice the last, so that only a stall of half a second can reorder two of them (a rise of 4 ms
+    // less each second, 20% between the first seconds, was reordered twice on a loaded CI machine). Six
+    // seconds: Mann-Kendall stays under p 0.05 with two pairs reordered.
+    delay = (t) => Math.max(1, 64 / 2 ** t);
     first = 0;
     const result = await runOn(6);
     const [step] = result.steps;

@@ -98,10 +98,17 @@ export function killLeftovers(marker: string): number[] {
   return pids;
 }
 
-/** The first of n consecutive ports that are all free right now (for plans numbered from a base port). */
+/** Linux's default ephemeral range starts here (/proc/sys/net/ipv4/ip_local_port_range: 32768 60999). */
+const EPHEMERAL_PORTS_FROM = 32_768;
+
+/**
+ * The first of n consecutive ports that are all free right now (for plans numbered from a base port).
+ * Below the ephemeral range: a port found free there can be taken by any outgoing connection's local
+ * end (the tests' drivers open many) before the launched process binds it.
+ */
 export async function freePortRange(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * (EPHEMERAL_PORTS_FROM - 20_000 - n));
     const free = await Promise.all(
       Array.from(
         { length: n },
