@@ -16,7 +16,7 @@ import {
   SetupPlan,
   TopologyInput,
 } from '../topology';
-import { CLUSTER_SHAPE_KEYS } from './topology-options';
+import { CLUSTER_SHAPE_KEYS } from '../deployment/target-options';
 import { presetOps, renderLegacyBenchRunScript, scriptFileName } from '../workload';
 import { RUN_DEFAULTS } from '../run/run-options';
 

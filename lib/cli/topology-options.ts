@@ -6,28 +6,7 @@
  */
 import { Command } from 'commander';
 import { addOptions } from '../config/option-table';
-import { TARGET_OPTIONS } from '../deployment/target-options';
-
-/** --topology, --replicas, --shards, --config-servers, --mongos: the shape of the deployment. */
-export const CLUSTER_SHAPE_KEYS = [
-  'topology',
-  'replicas',
-  'shards',
-  'configServers',
-  'mongos',
-] as const;
-
-/** --mongod-bin, --bin-dir, --base-port, --data-dir, --keep-data, --ready-timeout, --server-version, --cache-size-gb. */
-const LAUNCH_KEYS = [
-  'mongodBin',
-  'binDir',
-  'basePort',
-  'dataDir',
-  'keepData',
-  'readyTimeout',
-  'serverVersion',
-  'cacheSizeGb',
-] as const;
+import { CLUSTER_SHAPE_KEYS, LAUNCH_KEYS, TARGET_OPTIONS } from '../deployment/target-options';
 
 export interface LaunchOptionsHelp {
   /** Help text of --server-version (run also plans --setup for that version). */

@@ -106,32 +106,24 @@ export const TARGET_OPTIONS = {
     help: 'launched or embedded: access control (keyfile between members, --auth for a standalone) and a first admin user, --username with the password from env MONGO_BENCH_PASSWORD; the run logs in as that user',
     schema: z.boolean(),
   }),
-  shardKey: option({
-    flag: '--shard-key <field>',
+  // The collection's sharding rows are lib/topology's too, with run's help (and, as for the cluster
+  // shape, the loose schemas: resolveTopologyOptions checks the values).
+  shardKey: {
+    ...TOPOLOGY_OPTIONS.shardKey,
     help: 'sharded: shard key field (default: _id)',
     schema: z.string(),
-  }),
-  hashed: option({
-    flag: '--hashed',
-    help: 'sharded: hashed shard key instead of ranged',
-    schema: z.boolean(),
-  }),
-  presplit: option({
-    flag: '--presplit <min:max>',
+    default: undefined,
+  },
+  hashed: TOPOLOGY_OPTIONS.hashed,
+  presplit: {
+    ...TOPOLOGY_OPTIONS.presplit,
     help: 'sharded: pre-split a numeric ranged key over [min, max) into one chunk per shard (default for a ranged _id: 0:<docs>)',
-    schema: z.union([z.string(), z.object({ min: z.number(), max: z.number() }).strict()]),
-  }),
-  chunkSize: option({
-    flag: '--chunk-size <mb>',
-    help: 'sharded: chunk size in MB (config.settings)',
-    schema: z.number(),
-    arg: intArg,
-  }),
-  stopBalancer: option({
-    flag: '--stop-balancer',
+  },
+  chunkSize: { ...TOPOLOGY_OPTIONS.chunkSize, schema: z.number() },
+  stopBalancer: {
+    ...TOPOLOGY_OPTIONS.stopBalancer,
     help: 'sharded: stop the balancer after distributing the chunks',
-    schema: z.boolean(),
-  }),
+  },
 };
 
 /** The target options' zod shape (flags and config files validate against it). */
@@ -139,13 +131,17 @@ export const targetShape = tableShape(TARGET_OPTIONS);
 
 export type TargetFlags = TableValues<typeof TARGET_OPTIONS>;
 
-/** The flags that choose and shape a launched or embedded server (no --uri, no sharding of a collection). */
-export const TOPOLOGY_FLAG_KEYS = [
+/** --topology, --replicas, --shards, --config-servers, --mongos: the shape of the deployment. */
+export const CLUSTER_SHAPE_KEYS = [
   'topology',
   'replicas',
   'shards',
   'configServers',
   'mongos',
+] as const satisfies readonly (keyof TargetFlags)[];
+
+/** --mongod-bin, --bin-dir, --base-port, --data-dir, --keep-data, --ready-timeout, --server-version, --cache-size-gb. */
+export const LAUNCH_KEYS = [
   'mongodBin',
   'binDir',
   'basePort',
@@ -155,6 +151,9 @@ export const TOPOLOGY_FLAG_KEYS = [
   'serverVersion',
   'cacheSizeGb',
 ] as const satisfies readonly (keyof TargetFlags)[];
+
+/** The flags that choose and shape a launched or embedded server (no --uri, no sharding of a collection). */
+export const TOPOLOGY_FLAG_KEYS = [...CLUSTER_SHAPE_KEYS, ...LAUNCH_KEYS] as const;
 
 export type TopologyFlagKey = (typeof TOPOLOGY_FLAG_KEYS)[number];
 export type TopologyFlags = Pick<TargetFlags, TopologyFlagKey>;
