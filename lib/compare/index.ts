@@ -7,7 +7,8 @@ export {
   METHOD_DESCRIPTION,
 } from './compare';
 export type { Comparison, CompareOptions, StepComparison, Verdict, LatencyRatios } from './compare';
-export { mannWhitneyU, exactUCounts, normalUpperTail } from './mann-whitney';
+export { mannWhitneyU, exactUCounts } from './mann-whitney';
+export { normalUpperTail } from '../metrics/normal-tail';
 export {
   minDetectableChange,
   detectableShift,

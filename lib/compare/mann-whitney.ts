@@ -8,6 +8,7 @@
  * correction of the variance and a continuity correction of 0.5 (as scipy.stats.mannwhitneyu's
  * "asymptotic" method with use_continuity=True).
  */
+import { normalUpperTail } from '../metrics/normal-tail';
 
 export interface MannWhitneyResult {
   /** U of the second sample: pairs (x, y) with y > x, ties counting 1/2. */
@@ -57,30 +58,6 @@ export function exactUCounts(m: number, n: number): bigint[] {
     poly = next;
   }
   return poly;
-}
-
-/** The standard normal's upper tail P(Z > z), from erfc (Numerical Recipes' erfcc, relative error < 1.2e-7). */
-export function normalUpperTail(z: number): number {
-  const x = z / Math.SQRT2;
-  const t = 1 / (1 + 0.5 * Math.abs(x));
-  const poly =
-    -x * x -
-    1.26551223 +
-    t *
-      (1.00002368 +
-        t *
-          (0.37409196 +
-            t *
-              (0.09678418 +
-                t *
-                  (-0.18628806 +
-                    t *
-                      (0.27886807 +
-                        t *
-                          (-1.13520398 +
-                            t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
-  const erfc = t * Math.exp(poly);
-  return x >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
 
 /** 'auto': exact where possible (no ties, few pairs), else normal; 'normal' forces the approximation. */

@@ -11,7 +11,8 @@
  * and then scaled by the observed spread.
  */
 import { Prng } from '../workload/language/prng';
-import { exactUCounts, normalUpperTail } from './mann-whitney';
+import { exactUCounts } from './mann-whitney';
+import { normalUpperTail } from '../metrics/normal-tail';
 
 /** The power the smallest detectable change is defined at. */
 export const DETECTION_POWER = 0.8;

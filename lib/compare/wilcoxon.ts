@@ -6,7 +6,7 @@
  * correction of the variance and a continuity correction of 0.5 (scipy.stats.wilcoxon's "approx").
  * With n pairs the smallest two-sided p is 2 / 2^n: 0.0625 for 5, 0.031 for 6.
  */
-import { normalUpperTail } from './mann-whitney';
+import { normalUpperTail } from '../metrics/normal-tail';
 
 export interface WilcoxonResult {
   /** Sum of the ranks of the positive differences. */

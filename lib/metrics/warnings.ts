@@ -14,7 +14,8 @@ import type {
   TrendRecord,
 } from '../result';
 import { CLIENT_BOUND_MESSAGE } from './client-load';
-import { normalUpperTail, NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
+import { normalUpperTail } from './normal-tail';
+import { NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
 import { dropUndefined } from '../common/values';
 
 /** A share of failed ops above this is the `errors` warning. */
