@@ -18,7 +18,7 @@ import { NULL_SERVER_NS } from '../lib/calibrate/null-server';
 import { intArg } from '../lib/config/validate';
 import { availableCores } from '../lib/metrics/client-load';
 import { runBenchmark } from '../lib/run/benchmark';
-import { resolveRunOptions } from '../lib/run/run-options';
+import { resolveRunOptions } from '../lib/run/options/run-options';
 import type { ResultDocument, StepResult } from '../lib/result';
 
 interface Args {

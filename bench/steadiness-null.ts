@@ -9,7 +9,7 @@
 import { spawnNullServer } from '../lib/calibrate/null-server-process';
 import { NULL_SERVER_NS } from '../lib/calibrate/null-server';
 import { runBenchmark } from '../lib/run/benchmark';
-import { resolveRunOptions } from '../lib/run/run-options';
+import { resolveRunOptions } from '../lib/run/options/run-options';
 async function main(): Promise<void> {
   const server = await spawnNullServer();
   let alarms = 0;

@@ -23,7 +23,8 @@ export { main } from './cli/main';
 export * from './topology';
 export * from './workload';
 export { loadData } from './prepare/loader';
-export { runBenchmark, compileRunWorkload, RESULTS_FILE } from './run/benchmark';
+export { runBenchmark, RESULTS_FILE } from './run/benchmark';
+export { compileRunWorkload } from './run/options/run-workload';
 export type { BenchmarkHooks } from './run/benchmark';
 export type { BenchmarkEvent } from './run/events';
 // The server measured: its uri, client options, withClient, describe and release (lib/server).

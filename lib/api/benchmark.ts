@@ -8,7 +8,12 @@ import { z } from 'zod';
 import { placeInFile, readConfigFile } from '../config/config-file';
 import { apiNamer, checkApiKeys, withOptionPlaces } from '../config/error-place';
 import { UsageError } from '../config/errors';
-import { BenchmarkFlags, benchmarkShape, resolveRunOptions, RunOptions } from '../run/run-options';
+import {
+  BenchmarkFlags,
+  benchmarkShape,
+  resolveRunOptions,
+  RunOptions,
+} from '../run/options/run-options';
 import { ResultDocument } from '../result';
 import { runBenchmark } from '../run/benchmark';
 import { BenchmarkEvent } from '../run/events';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { UsageError } from '../config/errors';
 import { Comparison, CompareOptions, compareResults, writeComparison } from '../compare';
 import { ResultDocument } from '../result';
-import { compileRunWorkload } from '../run/benchmark';
+import { compileRunWorkload } from '../run/options/run-workload';
 import { InterleavedDesign, runInterleaved } from '../run/interleave';
-import { RunOptions } from '../run/run-options';
+import { RunOptions } from '../run/options/run-options';
 import { BenchmarkControl, BenchmarkInput, benchmarkOptions } from './benchmark';
 import { uriTarget } from '../server/target';
 

@@ -4,9 +4,9 @@
  * folder with results.json and the report. Everything it started is stopped before it returns.
  */
 import { MongoClientOptions } from 'mongodb';
-import { RunFlags } from '../run/run-options';
+import { RunFlags } from '../run/options/run-options';
 import { apiNamer, checkApiKeys, withOptionPlaces } from '../config/error-place';
-import { resolveRunPlan, runShape } from '../run/run-plan';
+import { resolveRunPlan, runShape } from '../run/options/run-plan';
 import { executeRun, RunOutcome } from '../run/execute';
 import { RunEvent } from '../run/events';
 import { afterRun } from '../run/after-run';

@@ -18,7 +18,7 @@ import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
 import { Target, uriTarget } from '../server/target';
 import { dropCollection, guardPolicy } from '../server/data-guard';
-import { RUN_DEFAULTS } from '../run/run-options';
+import { RUN_DEFAULTS } from '../run/options/run-options';
 
 export interface WorkloadBenchmarkInput {
   /** The deployment: e.g. `(await MongoMemoryServer.create()).getUri()`. */

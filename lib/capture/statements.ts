@@ -63,7 +63,7 @@ export function forwardedByMongos(command: Record<string, unknown>): boolean {
 }
 
 /**
- * The loader's `_id`s 0..N-1 for run's default --docs (RUN_DEFAULTS.docs in lib/run/run-options.ts, a
+ * The loader's `_id`s 0..N-1 for run's default --docs (RUN_DEFAULTS.docs in lib/run/options/run-options.ts, a
  * floor above: test/capture/capture-second-reading.test.ts checks they agree). A synthetic update
  * draws one of them.
  */

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { z } from 'zod';
-import { MAX_WORKERS, workersArg } from '../run/run-options';
+import { MAX_WORKERS, workersArg } from '../run/options/run-options';
 import { intArg, parseOptions } from '../config/validate';
 import { addOptions, option, tableDefaults, tableShape, TableValues } from '../config/option-table';
 import { redactText } from '../security/redact';

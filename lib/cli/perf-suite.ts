@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { assertWritableDir } from '../run/out-dir';
+import { assertWritableDir } from '../common/dir-check';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { z } from 'zod';
 import { intArg, intListArg, parseOptions } from '../config/validate';
 import { addOptions, option, tableDefaults, tableShape } from '../config/option-table';
-import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/run-options';
+import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/options/run-options';
 import { RESET_CHOICES } from '../workload/language/setup-spec';
 import { runMongoPerfSuite, TestOutcome } from '../run/perf-suite';
 import { redactText } from '../security/redact';

@@ -6,7 +6,8 @@ import { formatStepTable } from '../metrics/format-step';
 import { serverWarning, targetServerLabel } from '../report/describe';
 import type { RunEvent, ScenarioNews } from '../run/events';
 import type { ProbeNews } from '../run/rate-probe';
-import { formatDuration, ProgressState, ProgressTracker } from '../run/progress';
+import { ProgressState, ProgressTracker } from '../run/progress';
+import { formatDuration } from '../run/options/sweep-time';
 
 export interface PrinterOptions {
   /** Progress lines and the live bar (stderr). */

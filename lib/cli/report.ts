@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { assertWritableDir } from '../run/out-dir';
+import { assertWritableDir } from '../common/dir-check';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { UsageError } from '../config/errors';

@@ -7,10 +7,10 @@ import {
   RATE_PROBE_DEFAULT_SECONDS,
   RunFlags,
   RUN_DEFAULTS,
-} from '../run/run-options';
-import { RUN_OPTIONS, RUN_OUTPUT_KEYS, RUN_OUTPUT_OPTIONS } from '../run/run-option-table';
+} from '../run/options/run-options';
+import { RUN_OPTIONS, RUN_OUTPUT_KEYS, RUN_OUTPUT_OPTIONS } from '../run/options/run-option-table';
 import { addOptions } from '../config/option-table';
-import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/presets';
+import { RUN_PRESET_NAMES, RUN_PRESETS, RunPresetName } from '../run/options/presets';
 import { clientCountsUpTo } from '../workload/language/sweep';
 import { redactText } from '../security/redact';
 import { addTopologyOptions } from './topology-options';
@@ -23,10 +23,10 @@ import {
   splitConnectionFlags,
   toMongoClientOptions,
 } from '../security/connection';
-import { resolveRunPlan } from '../run/run-plan';
+import { resolveRunPlan } from '../run/options/run-plan';
 import { TARGET_OPTIONS } from '../deployment/target-options';
-import { RUN_SOURCE_OPTIONS } from '../run/run-source-options';
-import { renderDryRun } from '../run/dry-run';
+import { RUN_SOURCE_OPTIONS } from '../run/options/run-source-options';
+import { renderDryRun } from '../run/options/dry-run';
 import { executeRun } from '../run/execute';
 import { installInterrupt } from '../run/interrupt';
 import { AGENT_RUN_OPTIONS, resolveAgentRunOptions } from '../agents/options';
@@ -36,7 +36,8 @@ import type { Coordinator } from '../agents/coordinator';
 import { afterRun } from '../run/after-run';
 import { describeVerdict } from '../slo/check';
 import type { ResultDocument } from '../result';
-import { formatDuration, ProgressTracker, sweepSeconds } from '../run/progress';
+import { ProgressTracker } from '../run/progress';
+import { formatDuration, sweepSeconds } from '../run/options/sweep-time';
 import { RunEvent } from '../run/events';
 import { ProgressPrinter, SilentPrinter } from './progress-printer';
 

@@ -18,7 +18,7 @@ import {
 } from '../topology';
 import { CLUSTER_SHAPE_KEYS } from '../deployment/target-options';
 import { presetOps, renderLegacyBenchRunScript, scriptFileName } from '../workload';
-import { RUN_DEFAULTS } from '../run/run-options';
+import { RUN_DEFAULTS } from '../run/options/run-options';
 
 export interface WorkloadScriptOptions {
   maxClients?: number;

@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { UsageError } from '../config/errors';
 
 /** More levels than any real path has: the loops below stop here whatever the input. */
 const MAX_LEVELS = 256;
@@ -82,4 +83,13 @@ function describeCode(code: string, where: string): string {
   if (code === 'ENOENT') return `nothing can be created under ${where} (ENOENT)`;
   if (code === 'ENOTDIR') return `${where} is not a folder`;
   return code;
+}
+
+/**
+ * Throws a UsageError (exit 2) naming `option` and the place that refused when `dir` cannot be created or
+ * written to: a run that measures for an hour and then cannot write its results has lost the hour.
+ */
+export function assertWritableDir(dir: string, option: string): void {
+  const problem = dirProblem(dir);
+  if (problem) throw new UsageError(`${option}: cannot use ${dir}: ${problem}`);
 }

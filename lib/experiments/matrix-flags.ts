@@ -9,7 +9,7 @@ import { UsageError } from '../config/errors';
 import { intArg, numberArg, positiveInt } from '../config/validate';
 import { option, tableDefaults, tableShape } from '../config/option-table';
 import { experimentNames } from './registry';
-import { RUN_OPTIONS } from '../run/run-option-table';
+import { RUN_OPTIONS } from '../run/options/run-option-table';
 
 /** "0.5,2" -> [0.5, 2] */
 export function numberListArg(flag: string) {

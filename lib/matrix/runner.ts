@@ -7,7 +7,7 @@
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
 import { MongoClient } from 'mongodb';
-import { assertWritableDir } from '../run/out-dir';
+import { assertWritableDir } from '../common/dir-check';
 import { assertMayReplace, guardPolicy } from '../server/data-guard';
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';

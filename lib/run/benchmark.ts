@@ -8,7 +8,8 @@
  */
 import { join } from 'node:path';
 import { MongoClient, WriteConcernSettings } from 'mongodb';
-import { RUN_DEFAULTS, RunOptions } from './run-options';
+import { RUN_DEFAULTS, RunOptions } from './options/run-options';
+import { compileRunWorkload } from './options/run-workload';
 import { UsageError } from '../config/errors';
 import { RESULT_SCHEMA, ResultDocument, StepResult } from '../result';
 import { annotateResult } from '../metrics/warnings';
@@ -20,7 +21,7 @@ import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
 import { describeLoadMachine } from '../server/load-machine';
 import { readDataVsCache } from '../server/data-vs-cache';
-import { bindWorkload, prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
+import { bindWorkload } from '../workload/engine/compile-ops';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
 import {
   localStepExecutor,
@@ -29,18 +30,18 @@ import {
 } from '../workload/engine/local-executors';
 import { workersForStep } from '../workload/engine/parallel-step';
 import { loadData } from '../prepare/loader';
-import { parseNamespace, parseOps } from '../workload/language/op-spec';
+import { parseNamespace } from '../workload/language/op-spec';
 import { runSetup } from '../prepare/setup';
-import { emptyNamespaces, emptyNamespacesAdvice } from './empty-namespaces';
+import { emptyNamespaces, emptyNamespacesAdvice } from '../prepare/empty-namespaces';
 import { setupFor } from '../workload/language/setup-spec';
 import type { Target } from '../server/target';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { BenchmarkEvent } from './events';
-import { DocumentTemplate, resolveDocsLike } from './docs-like';
+import { DocumentTemplate, resolveDocsLike } from '../prepare/docs-like';
 import type { ConnectProcess } from '../server-stats/processes';
 import { checkStep, checkWarning } from '../server-stats/consistency';
 import { addBestVerdicts, addStepVerdicts, describeVerdict } from '../slo/check';
-import { runScenarios } from './scenarios';
+import { runScenarios } from './scenarios/scenarios';
 import { resolveShareOfMax, ScheduledRate } from '../workload/language/rate-spec';
 import { probeMaximum, probeSettings } from './rate-probe';
 import { addAvailability, awaitAnswer, outageAnnouncer } from './outages';
@@ -68,20 +69,6 @@ export interface BenchmarkHooks {
 }
 
 export const RESULTS_FILE = 'results.json';
-
-/** Parses and compiles the workload: every op/template error surfaces here, before any connection. */
-export function compileRunWorkload(
-  options: Pick<RunOptions, 'workload' | 'ns' | 'writeConcern'>,
-): PreparedWorkload {
-  const where = options.workload.file ? `workload file ${options.workload.file}: ` : '';
-  const specs = parseOps(options.workload.ops, { defaultNs: options.ns, where });
-  try {
-    return prepareWorkload(specs, { defaultWriteConcern: options.writeConcern });
-  } catch (err) {
-    if (err instanceof UsageError && where) throw new UsageError(`${where}${err.message}`);
-    throw err;
-  }
-}
 
 function toDriverWriteConcern(
   wc: Record<string, unknown> | undefined,
@@ -263,7 +250,7 @@ export async function runBenchmark(
     }
 
     if (options.scenarios) {
-      // Several workloads at once on one clock (a config's `scenarios`): lib/run/scenarios.ts runs them.
+      // Several workloads at once on one clock (a config's `scenarios`): lib/run/scenarios/scenarios.ts runs them.
       const failed = await runScenarios({
         client,
         options: { ...options, scenarios: options.scenarios },

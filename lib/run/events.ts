@@ -5,9 +5,9 @@
  */
 import type { RateProbe, ResultDocument, ScenarioEvent, StepResult } from '../result';
 import type { TickEvent } from '../workload/engine/engine';
-import type { ScenarioSpec } from './scenario-spec';
+import type { ScenarioSpec } from './scenarios/scenario-spec';
 
-/** What a scenario run tells (lib/run/scenarios.ts); the printer words it. */
+/** What a scenario run tells (lib/run/scenarios/scenarios.ts); the printer words it. */
 export type ScenarioNews =
   /** Before the clock starts: each scenario as planned. */
   | {

@@ -17,14 +17,14 @@ import { abortError, acquireTarget } from '../deployment/acquire';
 import { isAbortError, messageOf } from '../common/values';
 import { CommandLog, SetupJsRecord, setupJsWhy } from '../deployment/command-log';
 import { Target, uriTarget } from '../server/target';
-import { assertWritableDir } from './out-dir';
+import { assertWritableDir } from '../common/dir-check';
 import { assertStoreWritable } from '../store/check';
 import { assertNotRefused } from '../server/connect';
 import { holdPhase } from '../common/phase-hold';
-import { prepareDatabase } from './prepare-database';
+import { prepareDatabase } from '../prepare/prepare-database';
 import { RunEvent } from './events';
-import { RunPlan } from './run-plan';
-import { describeDataRule } from './dry-run';
+import { RunPlan } from './options/run-plan';
+import { describeDataRule } from './options/dry-run';
 import { counted } from '../common/values';
 
 export interface ExecuteHooks {

@@ -14,7 +14,7 @@
 import { Prng } from '../workload/language/prng';
 import { ResultDocument } from '../result';
 import { runBenchmark, BenchmarkHooks } from './benchmark';
-import { RunOptions } from './run-options';
+import { RunOptions } from './options/run-options';
 
 /** The drawn order: per client count, per round, the configurations' indices in the order they ran. */
 export interface InterleavedDesign {

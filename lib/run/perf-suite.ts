@@ -8,11 +8,12 @@
 import { redactUri } from '../security/redact';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { RunOptions } from './run-options';
+import { RunOptions } from './options/run-options';
 import { UsageError } from '../config/errors';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
-import { compileRunWorkload, runBenchmark } from './benchmark';
+import { runBenchmark } from './benchmark';
+import { compileRunWorkload } from './options/run-workload';
 import { BenchmarkEvent } from './events';
 import { ResetMode } from '../workload/language/setup-spec';
 import {

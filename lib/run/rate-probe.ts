@@ -8,7 +8,7 @@ import type { RateProbe } from '../result';
 import { isClientBound } from '../metrics/client-load';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { StepPlan } from '../workload/engine/engine';
-import type { RunOptions } from './run-options';
+import type { RunOptions } from './options/run-options';
 
 export interface ProbeSettings {
   share: number;

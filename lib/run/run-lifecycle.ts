@@ -7,7 +7,7 @@
  * sweep between start and end.
  */
 import type { MongoClient } from 'mongodb';
-import type { RunOptions } from './run-options';
+import type { RunOptions } from './options/run-options';
 import { RunError } from '../config/errors';
 import { ResultDocument, writeResultFile } from '../result';
 import { annotateResult } from '../metrics/warnings';

@@ -3,7 +3,7 @@
  * Resolves with the coordinator (the run's StepExecutor for agents), or undefined when interrupted while
  * waiting; a missing agent is a RunError naming who is missing. Nothing is measured before this.
  */
-import { RunPlan } from './run-plan';
+import { RunPlan } from './options/run-plan';
 import { Coordinator } from '../agents/coordinator';
 import { AgentRunOptions } from '../agents/options';
 import { buildRunSpec } from '../agents/run-spec';

@@ -34,6 +34,52 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['index', 'internals'],
 ];
 
+/**
+ * Rooms inside a folder and what of their own folder each may import (imports of other folders follow the
+ * floors). A room is a path prefix; the first room a file's path starts with is its room. Keep in step with
+ * "Rooms inside a folder" in docs/architecture.md (a test checks).
+ */
+export const ROOMS: readonly { room: string; mayImport: readonly string[] }[] = [
+  // What a run is (options, presets, the plan, the dry run) is settled before anything runs: it never
+  // reaches into the sweep. The scenario language is part of what a run is.
+  {
+    room: 'lib/run/options/',
+    mayImport: ['lib/run/options/', 'lib/run/scenarios/scenario-spec.ts'],
+  },
+  { room: 'lib/run/scenarios/scenario-spec.ts', mayImport: [] },
+  // Scenarios run beside the sweep with the step's own pieces: its events and its outages.
+  {
+    room: 'lib/run/scenarios/',
+    mayImport: [
+      'lib/run/scenarios/',
+      'lib/run/options/',
+      'lib/run/events.ts',
+      'lib/run/outages.ts',
+    ],
+  },
+];
+
+/** Imports of a file in a room (ROOMS) into a part of its folder the room may not import. */
+export function roomViolations(
+  graph: ImportGraph,
+  rooms: readonly { room: string; mayImport: readonly string[] }[] = ROOMS,
+): string[] {
+  const problems: string[] = [];
+  for (const [file, targets] of graph) {
+    const room = rooms.find((r) => file.startsWith(r.room));
+    if (!room) continue;
+    const folder = `lib/${folderOf(file)}/`;
+    for (const target of targets) {
+      if (target === file || !target.startsWith(folder)) continue;
+      if (!room.mayImport.some((allowed) => target.startsWith(allowed)))
+        problems.push(
+          `${file} -> ${target} (room ${room.room} may import only ${room.mayImport.join(', ') || 'nothing else'} of lib/${folderOf(file)})`,
+        );
+    }
+  }
+  return problems;
+}
+
 /** file (repo-relative, e.g. lib/run/execute.ts) -> the lib files it imports. */
 export type ImportGraph = Map<string, string[]>;
 

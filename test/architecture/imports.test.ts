@@ -12,6 +12,8 @@ import {
   ImportGraph,
   importCircles,
   readImportGraph,
+  ROOMS,
+  roomViolations,
 } from './import-graph';
 
 const root = join(__dirname, '..', '..');
@@ -61,6 +63,24 @@ describe('the import graph of lib/', () => {
     expect(strays).toEqual([]);
   });
 
+  it('keeps each room of a folder to what it may import of that folder (ROOMS)', () => {
+    for (const { room } of ROOMS)
+      expect([...graph.keys()].some((file) => file.startsWith(room))).toBe(true);
+    expect(roomViolations(graph)).toEqual([]);
+  });
+
+  it('lists the same rooms as docs/architecture.md', () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    // Rows of the rooms table: "| `lib/run/options/` | `lib/run/options/`, ... |"
+    const rows = [...doc.matchAll(/^\| `(lib\/[^`]+)` \| ([^|]*) \|/gm)].map(
+      ([, room, allowed]) => ({
+        room,
+        mayImport: [...allowed.matchAll(/`([^`]+)`/g)].map((m) => m[1]),
+      }),
+    );
+    expect(rows).toEqual(ROOMS.map(({ room, mayImport }) => ({ room, mayImport: [...mayImport] })));
+  });
+
   it('lists the same floors as docs/architecture.md', () => {
     const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
     // Rows of the floors table: "| 0 | ground | common, config, result |"
@@ -90,6 +110,21 @@ describe('the checks themselves', () => {
 
   it('finds a circle of folders', () => {
     expect(folderCircles(graph)).toEqual([['config', 'workload']]);
+  });
+
+  it('names an import out of a room', () => {
+    const rooms = [{ room: 'lib/run/options/', mayImport: ['lib/run/options/'] }];
+    expect(
+      roomViolations(
+        new Map([
+          ['lib/run/options/a.ts', ['lib/run/options/b.ts', 'lib/run/sweep.ts', 'lib/config/c.ts']],
+          ['lib/run/sweep.ts', ['lib/run/options/a.ts']],
+        ]),
+        rooms,
+      ),
+    ).toEqual([
+      'lib/run/options/a.ts -> lib/run/sweep.ts (room lib/run/options/ may import only lib/run/options/ of lib/run)',
+    ]);
   });
 
   it('names an upward import and a folder on no floor', () => {

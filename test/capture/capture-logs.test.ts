@@ -12,7 +12,7 @@ import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { weightedOpPicker } from '../../lib/workload/language/weighted-pick';
 import { UsageError } from '../../lib/config/errors';
 import { runCli, usageMessage } from '../support/cli';
-import { resolveBenchmarkOptions } from '../../lib/run/run-options';
+import { resolveBenchmarkOptions } from '../../lib/run/options/run-options';
 import { syntheticLog } from './synthetic-log';
 
 const LOGS = join(__dirname, '..', 'fixtures', 'capture', 'logs');

@@ -12,7 +12,7 @@ import { CaptureBuilder } from '../../lib/capture/capture';
 import { parseLogLine } from '../../lib/capture/log-line';
 import { servedFromProfile } from '../../lib/capture/profiler';
 import { SYNTHETIC_UPDATE_KEYS } from '../../lib/capture/statements';
-import { RUN_DEFAULTS } from '../../lib/run/run-options';
+import { RUN_DEFAULTS } from '../../lib/run/options/run-options';
 import { parseOps } from '../../lib/workload/language/op-spec';
 import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { prepareWorkload } from '../../lib/workload/engine/compile-ops';

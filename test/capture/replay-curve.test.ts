@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureFromLogs } from '../../lib/capture';
-import { resolveBenchmarkOptions } from '../../lib/run/run-options';
+import { resolveBenchmarkOptions } from '../../lib/run/options/run-options';
 import { arrivalTimes, rateDurationSeconds } from '../../lib/workload/language/rate-spec';
 import type { ScheduledRate } from '../../lib/workload/language/rate-spec';
 import { replayStages } from '../../lib/workload/language/replay-curve';

@@ -12,8 +12,8 @@ import { addOptions, option, tableDefaults, tableShape } from '../../lib/config/
 import { EXIT, EXIT_CODES, exitCodesHelp, flagNamer, UsageError } from '../../lib/config/errors';
 import { apiNamer } from '../../lib/config/error-place';
 import { intArg, kebab, parseOptions } from '../../lib/config/validate';
-import { RUN_DEFAULTS, RUN_OPTIONS } from '../../lib/run/run-option-table';
-import { resolveRunPlan } from '../../lib/run/run-plan';
+import { RUN_DEFAULTS, RUN_OPTIONS } from '../../lib/run/options/run-option-table';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
 import { runCli } from '../support/cli';
 
 let dir: string;

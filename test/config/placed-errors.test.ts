@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkOptions, planTopology, readBenchmarkConfig, run } from 'mongo-bench';
-import { resolveRunPlan } from '../../lib/run/run-plan';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
 import { usageMessage } from '../support/cli';
 
 let dir: string;

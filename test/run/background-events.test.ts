@@ -7,7 +7,7 @@
  * as a primary (their answers are the protocol's, not MongoDB's figures).
  */
 import { benchmarkOptions } from '../../lib/api';
-import { runBackgroundEvent } from '../../lib/run/background-events';
+import { runBackgroundEvent } from '../../lib/run/scenarios/background-events';
 import { usageMessage } from '../support/cli';
 import { startRecordingServer, type RecordingServer } from '../support/recording-server';
 import { testClients } from '../support/clients';

@@ -3,8 +3,8 @@
  * that took 19.9 s had been announced as "15 s of sweep" with no word on the rest.
  */
 import { join } from 'node:path';
-import { renderDryRun } from '../../lib/run/dry-run';
-import { resolveRunPlan } from '../../lib/run/run-plan';
+import { renderDryRun } from '../../lib/run/options/dry-run';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
 
 const FAKE_BIN = join(__dirname, '..', 'support', 'fake-bin');
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../lib/cli/main';
 import { loadResult } from '../../lib/report';
-import { resolveRunOptions } from '../../lib/run/run-options';
+import { resolveRunOptions } from '../../lib/run/options/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { resultDocumentSchema } from '../../lib/result';
 import { formatStepTable } from '../../lib/metrics/format-step';

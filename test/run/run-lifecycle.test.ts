@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunError } from '../../lib/config/errors';
-import { RunOptions } from '../../lib/run/run-options';
+import { RunOptions } from '../../lib/run/options/run-options';
 import { BenchmarkInput, benchmarkOptions } from '../../lib/api/benchmark';
 import { BenchmarkHooks, runBenchmark } from '../../lib/run/benchmark';
 import { ResultDocument } from '../../lib/result';

@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveRunPlan, mergeSources } from '../../lib/run/run-plan';
-import { ProgressTracker, formatDuration } from '../../lib/run/progress';
+import { resolveRunPlan, mergeSources } from '../../lib/run/options/run-plan';
+import { ProgressTracker } from '../../lib/run/progress';
+import { formatDuration } from '../../lib/run/options/sweep-time';
 import { runCli, usageMessage } from '../support/cli';
 
 const FAKE_BIN = join(__dirname, '..', 'support', 'fake-bin');

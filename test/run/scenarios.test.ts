@@ -21,8 +21,8 @@ import {
   withEventMarkers,
 } from '../../lib/report/scenario-report';
 import { benchmarkOptions } from '../../lib/api';
-import { resolveRunPlan } from '../../lib/run/run-plan';
-import { renderDryRun } from '../../lib/run/dry-run';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
+import { renderDryRun } from '../../lib/run/options/dry-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { runCli, usageMessage } from '../support/cli';
 

@@ -4,7 +4,7 @@
  * exit 2 naming --shard-key when it loads the documents itself, and warns when it does not (--no-load).
  */
 import { join } from 'node:path';
-import { resolveRunPlan } from '../../lib/run/run-plan';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
 import { runCli, usageMessage } from '../support/cli';
 
 const FAKE_BIN = join(__dirname, '..', 'support', 'fake-bin');

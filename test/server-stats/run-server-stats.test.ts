@@ -5,7 +5,7 @@
  * benchmark loads the server and warns when something else does. Against the CRUD test double (no
  * opcounters) the run still succeeds and says what it could not sample.
  */
-import { RunOptions } from '../../lib/run/run-options';
+import { RunOptions } from '../../lib/run/options/run-options';
 import { presetOps } from '../../lib/workload/language/presets';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { BenchmarkEvent } from '../../lib/run/events';

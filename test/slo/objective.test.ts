@@ -1,12 +1,12 @@
 import { parseObjective, parseObjectives } from '../../lib/slo/objective';
 import { addBestVerdicts, checkStepObjectives, emptySloSection } from '../../lib/slo/check';
 import { sloOutcome } from '../../lib/slo/outcome';
-import { resolveBenchmarkOptions } from '../../lib/run/run-options';
-import { resolveRunPlan } from '../../lib/run/run-plan';
+import { resolveBenchmarkOptions } from '../../lib/run/options/run-options';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
 import { usageMessage } from '../support/cli';
 import { parseResult } from '../../lib/result';
 import { syntheticResults } from '../history/synthetic';
-import { renderDryRun } from '../../lib/run/dry-run';
+import { renderDryRun } from '../../lib/run/options/dry-run';
 
 describe('objectives (--slo): parsing', () => {
   test.each([

@@ -16,7 +16,7 @@ import { parseOps } from '../../lib/workload/language/op-spec';
 import { presetOps } from '../../lib/workload/language/presets';
 import { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { TemplateScope } from '../../lib/workload/language/template';
-import { resolveRunOptions } from '../../lib/run/run-options';
+import { resolveRunOptions } from '../../lib/run/options/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { resultDocumentSchema } from '../../lib/result';
 import { summarizeStep } from '../../lib/workload/engine/op-figures';

@@ -1,6 +1,6 @@
 import { parseOps } from '../../lib/workload/language/op-spec';
 import { prepareWorkload } from '../../lib/workload/engine/compile-ops';
-import { compileRunWorkload } from '../../lib/run/benchmark';
+import { compileRunWorkload } from '../../lib/run/options/run-workload';
 import { presetOps, PRESET_NAMES } from '../../lib/workload/language/presets';
 import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { usageMessage } from '../support/cli';

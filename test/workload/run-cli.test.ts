@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveRunOptions, parseWriteConcern } from '../../lib/run/run-options';
+import { resolveRunOptions, parseWriteConcern } from '../../lib/run/options/run-options';
 import { UsageError } from '../../lib/config/errors';
 import { runCli } from '../support/cli';
 

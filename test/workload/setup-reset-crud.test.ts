@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { resolveRunOptions } from '../../lib/run/run-options';
+import { resolveRunOptions } from '../../lib/run/options/run-options';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { BenchmarkEvent } from '../../lib/run/events';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
-import { RunOptions } from '../../lib/run/run-options';
+import { RunOptions } from '../../lib/run/options/run-options';
 import { presetOps } from '../../lib/workload/language/presets';
 import { runBenchmark } from '../../lib/run/benchmark';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/engine/parallel-step';

@@ -15,7 +15,7 @@ import { compileTemplate, TemplateScope } from '../../lib/workload/language/temp
 import { Prng } from '../../lib/workload/language/prng';
 import { parseOps } from '../../lib/workload/language/op-spec';
 import { weightedOpPicker } from '../../lib/workload/language/weighted-pick';
-import { resolveBenchmarkOptions } from '../../lib/run/run-options';
+import { resolveBenchmarkOptions } from '../../lib/run/options/run-options';
 import { usageMessage } from '../support/cli';
 
 const NS = { db: 'ycsb', coll: 'usertable' };

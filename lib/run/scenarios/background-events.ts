@@ -17,12 +17,12 @@
  * failed event never stops the run.
  */
 import type { MongoClient } from 'mongodb';
-import type { ScenarioEvent } from '../result';
-import { redactUri } from '../security/redact';
-import { isLostServerError } from '../workload/engine/engine';
-import { parseNamespace } from '../workload/language/op-spec';
+import type { ScenarioEvent } from '../../result';
+import { redactUri } from '../../security/redact';
+import { isLostServerError } from '../../workload/engine/engine';
+import { parseNamespace } from '../../workload/language/op-spec';
 import type { BackgroundEventSpec } from './scenario-spec';
-import { sleepUntil } from '../common/sleep-until';
+import { sleepUntil } from '../../common/sleep-until';
 
 export interface SentCommand {
   db: string;

@@ -6,19 +6,24 @@
  * Every error names its config path (`scenarios[1].rate: ...`) and comes before anything connects.
  */
 import { z } from 'zod';
-import { UsageError } from '../config/errors';
-import { isPresetName, presetOps, presetSetup, PRESET_NAMES } from '../workload/language/presets';
-import { readWorkloadFile } from '../workload/language/workload-file';
-import { clientCountsUpTo } from '../workload/language/sweep';
-import { parseNamespace, parseOps } from '../workload/language/op-spec';
-import { prepareWorkload, PreparedWorkload } from '../workload/engine/compile-ops';
+import { UsageError } from '../../config/errors';
+import {
+  isPresetName,
+  presetOps,
+  presetSetup,
+  PRESET_NAMES,
+} from '../../workload/language/presets';
+import { readWorkloadFile } from '../../workload/language/workload-file';
+import { clientCountsUpTo } from '../../workload/language/sweep';
+import { parseNamespace, parseOps } from '../../workload/language/op-spec';
+import { prepareWorkload, PreparedWorkload } from '../../workload/engine/compile-ops';
 import {
   parseDurationSeconds,
   parseRateSpec,
   rateDurationSeconds,
   ScheduledRate,
-} from '../workload/language/rate-spec';
-import { closest } from '../config/validate';
+} from '../../workload/language/rate-spec';
+import { closest } from '../../config/validate';
 
 /** Connections that serve a rate scenario's arrivals (the open model issues ops on schedule; these carry them). */
 export const RATE_SCENARIO_CLIENTS = 16;

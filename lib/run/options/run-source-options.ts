@@ -4,7 +4,7 @@
  * file (run-plan.ts resolves all three: preset < config file < flags).
  */
 import { z } from 'zod';
-import { option, TableValues } from '../config/option-table';
+import { option, TableValues } from '../../config/option-table';
 import { RUN_PRESET_NAMES } from './presets';
 
 export const RUN_SOURCE_OPTIONS = {

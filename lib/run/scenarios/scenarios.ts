@@ -6,29 +6,29 @@
  * scenario's steps under its name; the run's `steps` get one step, all scenarios together, second by
  * second on the same clock (what the server saw), checked against the servers' own counts.
  */
-import { annotateResult } from '../metrics/warnings';
-import { addAvailability } from './outages';
+import { annotateResult } from '../../metrics/warnings';
+import { addAvailability } from '../outages';
 import type { MongoClient } from 'mongodb';
-import { ResultDocument, ScenarioEvent, ScenarioResult, StepResult } from '../result';
-import { StepMeasurement } from '../metrics/measurement';
-import { mergeConcurrentMeasurements } from '../metrics/merge-measurements';
-import { summarizeStep } from '../workload/engine/op-figures';
-import { redactUri } from '../security/redact';
-import { bindWorkload } from '../workload/engine/compile-ops';
-import { runStep, StepPlan } from '../workload/engine/engine';
-import type { ServerStatsRecorder } from '../server-stats/recorder';
-import { checkStep, checkWarning, WorkloadCounting } from '../server-stats/consistency';
-import { addBestVerdicts, addStepVerdicts } from '../slo/check';
+import { ResultDocument, ScenarioEvent, ScenarioResult, StepResult } from '../../result';
+import { StepMeasurement } from '../../metrics/measurement';
+import { mergeConcurrentMeasurements } from '../../metrics/merge-measurements';
+import { summarizeStep } from '../../workload/engine/op-figures';
+import { redactUri } from '../../security/redact';
+import { bindWorkload } from '../../workload/engine/compile-ops';
+import { runStep, StepPlan } from '../../workload/engine/engine';
+import type { ServerStatsRecorder } from '../../server-stats/recorder';
+import { checkStep, checkWarning, WorkloadCounting } from '../../server-stats/consistency';
+import { addBestVerdicts, addStepVerdicts } from '../../slo/check';
 import { runBackgroundEvent } from './background-events';
-import type { BenchmarkEvent } from './events';
-import type { RunOptions } from './run-options';
+import type { BenchmarkEvent } from '../events';
+import type { RunOptions } from '../options/run-options';
 import {
   compileScenario,
   RATE_SCENARIO_CLIENTS,
   ScenarioSpec,
   scenarioSeconds,
 } from './scenario-spec';
-import { counted, messageOf } from '../common/values';
+import { counted, messageOf } from '../../common/values';
 
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
 const CLOCK_LEAD_MS = 200;

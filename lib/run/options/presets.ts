@@ -3,10 +3,10 @@
  * anything given there wins. Kept few and explained; `mongo-bench run --dry-run --preset X` shows
  * what one amounts to.
  */
-import { UsageError } from '../config/errors';
-import { closest } from '../config/validate';
+import { UsageError } from '../../config/errors';
+import { closest } from '../../config/validate';
 import type { BenchmarkFlags } from './run-option-table';
-import type { TargetFlags } from '../deployment/target-options';
+import type { TargetFlags } from '../../deployment/target-options';
 
 export interface RunPreset {
   description: string;

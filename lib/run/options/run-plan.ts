@@ -5,12 +5,12 @@
  * the flags, in that order of precedence (flags win). Every error here is a UsageError (exit 2).
  */
 import { z } from 'zod';
-import { UsageError } from '../config/errors';
-import { ConfigFileResult, placeInFile, readConfigFile } from '../config/config-file';
-import { withOptionPlaces } from '../config/error-place';
+import { UsageError } from '../../config/errors';
+import { ConfigFileResult, placeInFile, readConfigFile } from '../../config/config-file';
+import { withOptionPlaces } from '../../config/error-place';
 import { runPreset } from './presets';
-import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../agents/options';
-import { tableShape } from '../config/option-table';
+import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../../agents/options';
+import { tableShape } from '../../config/option-table';
 import { RUN_OUTPUT_OPTIONS } from './run-option-table';
 import { RUN_SOURCE_OPTIONS } from './run-source-options';
 import {
@@ -22,12 +22,12 @@ import {
   RunOptions,
   RUN_DEFAULTS,
 } from './run-options';
-import { RUN_TARGET_DEFAULTS, targetShape } from '../deployment/target-options';
-import { parseOptions } from '../config/validate';
-import { resolveTargetPlan, TargetPlan } from '../deployment/plan';
-import { compileRunWorkload } from './benchmark';
-import { resolveStoreSpec } from '../store/store';
-import { dropUndefined } from '../common/values';
+import { RUN_TARGET_DEFAULTS, targetShape } from '../../deployment/target-options';
+import { parseOptions } from '../../config/validate';
+import { resolveTargetPlan, TargetPlan } from '../../deployment/plan';
+import { compileRunWorkload } from './run-workload';
+import { resolveStoreSpec } from '../../store/store';
+import { dropUndefined } from '../../common/values';
 
 export interface RunPlan {
   benchmark: Omit<RunOptions, 'uri'> & { outDir: string };

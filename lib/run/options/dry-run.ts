@@ -1,14 +1,14 @@
 /** `run --dry-run`: what the run would do, as text; nothing is started, nothing connects. */
-import { renderPlanTable } from '../topology';
-import { redactUri } from '../security/redact';
-import { formatDuration, sweepSeconds } from './progress';
-import { describeScenarios } from './scenario-spec';
+import { renderPlanTable } from '../../topology';
+import { redactUri } from '../../security/redact';
+import { formatDuration, sweepSeconds } from './sweep-time';
+import { describeScenarios } from '../scenarios/scenario-spec';
 import { RunPlan } from './run-plan';
 import type { RunOptions } from './run-options';
-import { SetupStep } from '../workload/language/setup-spec';
-import { DEFAULT_CONTROL_DB } from '../agents/control';
-import { AGENT_DEFAULTS } from '../agents/options';
-import { describePolicy, guardPolicy } from '../server/data-guard';
+import { SetupStep } from '../../workload/language/setup-spec';
+import { DEFAULT_CONTROL_DB } from '../../agents/control';
+import { AGENT_DEFAULTS } from '../../agents/options';
+import { describePolicy, guardPolicy } from '../../server/data-guard';
 
 /** What the run may drop or write on an existing deployment (lib/server/data-guard's rule), in words: the console and --dry-run say it. */
 export function describeDataRule(plan: RunPlan): string {

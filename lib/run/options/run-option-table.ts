@@ -6,7 +6,7 @@
  * option means is resolved in run-options.ts (resolveBenchmarkOptions). Rows are in --help's order.
  */
 import { z } from 'zod';
-import { intArg, intListArg, positiveInt } from '../config/validate';
+import { intArg, intListArg, positiveInt } from '../../config/validate';
 import {
   option,
   spellFlags,
@@ -14,9 +14,9 @@ import {
   tableDefaults,
   tableShape,
   TableValues,
-} from '../config/option-table';
-import { PRESET_NAMES } from '../workload/language/presets';
-import { RESET_CHOICES } from '../workload/language/setup-spec';
+} from '../../config/option-table';
+import { PRESET_NAMES } from '../../workload/language/presets';
+import { RESET_CHOICES } from '../../workload/language/setup-spec';
 
 /** The most worker threads a step may use. */
 export const MAX_WORKERS = 256;
@@ -280,7 +280,7 @@ export const RUN_OPTIONS = {
     help: 'with --slo: stop the sweep at the first failed objective (what was measured is kept, marked incomplete)',
     schema: z.boolean(),
   }),
-  /** Config files and the API only: several workloads at once on one clock, validated by lib/run/scenario-spec.ts. */
+  /** Config files and the API only: several workloads at once on one clock, validated by lib/run/scenarios/scenario-spec.ts. */
   scenarios: option({
     help: 'several workloads at once on one clock (a config file or the API)',
     schema: z.array(z.unknown()),

@@ -3,38 +3,43 @@
  * names its option), and the resolved RunOptions that runBenchmark() consumes.
  */
 import { z } from 'zod';
-import { pathText, UsageError } from '../config/errors';
-import { closest, parsePercent, parseOptions } from '../config/validate';
-import { isPresetName, PRESET_NAMES, presetOps, presetSetup } from '../workload/language/presets';
-import { readWorkloadFile } from '../workload/language/workload-file';
-import { replayStages } from '../workload/language/replay-curve';
-import { DocsLikeSpec, parseDocsLikeOption } from './docs-like';
-import { clientCountsUpTo } from '../workload/language/sweep';
-import { parseNamespace } from '../workload/language/op-spec';
-import { parseSetup, ResetMode, WorkloadSetup } from '../workload/language/setup-spec';
+import { pathText, UsageError } from '../../config/errors';
+import { closest, parsePercent, parseOptions } from '../../config/validate';
+import {
+  isPresetName,
+  PRESET_NAMES,
+  presetOps,
+  presetSetup,
+} from '../../workload/language/presets';
+import { readWorkloadFile } from '../../workload/language/workload-file';
+import { replayStages } from '../../workload/language/replay-curve';
+import { DocsLikeSpec, parseDocsLikeOption } from '../../prepare/docs-like';
+import { clientCountsUpTo } from '../../workload/language/sweep';
+import { parseNamespace } from '../../workload/language/op-spec';
+import { parseSetup, ResetMode, WorkloadSetup } from '../../workload/language/setup-spec';
 import {
   arrivalTimes,
   parseRateText,
   RateSpec,
   ScheduledRate,
-} from '../workload/language/rate-spec';
-import { checkObjectiveScopes, Objective, parseObjectives } from '../slo/objective';
-import type { AgentFlags } from '../agents/options';
-import type { TargetFlags } from '../deployment/target-options';
+} from '../../workload/language/rate-spec';
+import { checkObjectiveScopes, Objective, parseObjectives } from '../../slo/objective';
+import type { AgentFlags } from '../../agents/options';
+import type { TargetFlags } from '../../deployment/target-options';
 import {
   compileScenario,
   parseScenarios,
   RATE_SCENARIO_CLIENTS,
   ScenarioSpec,
-} from './scenario-spec';
-import { dropUndefined, fileTimestamp } from '../common/values';
+} from '../scenarios/scenario-spec';
+import { dropUndefined, fileTimestamp } from '../../common/values';
 import {
   BenchmarkFlags,
   benchmarkShape,
   RUN_DEFAULTS,
   RUN_OUTPUT_OPTIONS,
 } from './run-option-table';
-import type { TableValues } from '../config/option-table';
+import type { TableValues } from '../../config/option-table';
 import type { OnError } from './run-option-table';
 import type { RunSourceFlags } from './run-source-options';
 
@@ -131,7 +136,7 @@ export interface RunOptions {
   slo?: Objective[];
   /** Stop the sweep at the first failed objective (`--slo-abort`). */
   sloAbort?: boolean;
-  /** Several workloads at once on one clock (a config file's `scenarios`; lib/run/scenarios.ts), instead of one sweep. */
+  /** Several workloads at once on one clock (a config file's `scenarios`; lib/run/scenarios/scenarios.ts), instead of one sweep. */
   scenarios?: ScenarioSpec[];
 }
 
@@ -546,7 +551,7 @@ export type TextChoices<T> = {
 
 /**
  * The engine's options for an existing deployment (`--uri` required): what runBenchmark() takes.
- * Library use; the `run` command resolves its target through lib/run/run-plan.ts.
+ * Library use; the `run` command resolves its target through lib/run/options/run-plan.ts.
  */
 export function resolveRunOptions(
   raw: TextChoices<BenchmarkFlags> & { uri?: string; json?: boolean },
