@@ -38,45 +38,9 @@ import { MatrixRow, MatrixTrial } from './types';
 import { interleavedRounds, interleavingNote, summariseTrials, trialView } from './trials';
 import { dropUndefined, messageOf } from '../common/values';
 import { writeMatrixReport } from './write-matrix-report';
+import { MatrixEvent, MatrixHooks } from './matrix-events';
 
-export type MatrixEvent =
-  | {
-      type: 'planned';
-      name: string;
-      experiment: string;
-      configurations: number;
-      scale: number;
-      scaleNote: string;
-      parameters: Record<string, unknown>;
-      outDir: string;
-    }
-  | { type: 'connected'; target: ResultDocument['target']; capabilities: TargetCapabilities }
-  | { type: 'note'; text: string }
-  | {
-      type: 'config-start';
-      index: number;
-      total: number;
-      label: string;
-      settings: string;
-      trial?: number;
-      trials?: number;
-    }
-  | { type: 'config-progress'; index: number; text: string }
-  | {
-      type: 'config-done';
-      index: number;
-      total: number;
-      row: MatrixRow;
-      trial?: number;
-      trials?: number;
-    }
-  | { type: 'written'; files: string[] };
-
-export interface MatrixHooks {
-  onEvent?: (event: MatrixEvent) => void;
-  signal?: AbortSignal;
-}
-
+export type { MatrixEvent, MatrixHooks } from './matrix-events';
 export { JOURNAL_NOTE, MAPPING_NOTE } from '../experiments/write-concern-notes';
 
 function notesFor(experiment: Experiment, target: ResultDocument['target']): string[] {
