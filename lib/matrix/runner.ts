@@ -6,7 +6,6 @@
  * atomically after every configuration; the combined report (summary.md, results.csv, bar charts) is
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
-import { MongoClient } from 'mongodb';
 import { assertWritableDir } from '../run/out-dir';
 import { assertMayReplace, guardPolicy } from '../server/data-guard';
 import { join, resolve } from 'node:path';
@@ -16,7 +15,7 @@ import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
 import { connectTarget } from '../server/connect';
 import { ResultDocument } from '../result';
-import { neededProbes, skipReason } from './feasibility';
+import { skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
 import { Experiment } from '../experiments/experiment';
 import {
@@ -28,12 +27,7 @@ import {
 } from './plan';
 import { acquireMatrixTarget, describeTarget } from './matrix-target';
 import { Target } from '../server/target';
-import {
-  probeCapped,
-  probeTopology,
-  probeUnacknowledgedWrites,
-  TargetCapabilities,
-} from './target-probe';
+import { probeCapabilities } from './target-probe';
 import { MatrixRow, MatrixTrial } from './types';
 import { interleavedRounds, interleavingNote, summariseTrials, trialView } from './trials';
 import { dropUndefined, messageOf } from '../common/values';
@@ -185,22 +179,17 @@ async function runOnTarget(
     for (const coll of experiment.collections ?? [])
       await assertMayReplace(client, options.db, coll, guard);
     if (experiment.collections) rowGuard = { ...guard, consent: true };
-    const probes = neededProbes(plan.configurations.map((p) => p.config));
-    const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
-    if (probes.capped) capabilities.capped = await probeCapped(client, options.db, guard);
-    if (probes.unacknowledgedWrites) {
-      // On a client of its own: a server that answers a w:0 write anyway (FerretDB) leaves that reply on the
-      // connection, and the next command there would read it as its own.
-      const own = new MongoClient(server.uri, {
+    const capabilities = await probeCapabilities(
+      client,
+      {
+        uri: server.uri,
+        clientOptions: server.clientOptions,
         serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-        ...server.clientOptions,
-      });
-      try {
-        capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(own, options.db, guard);
-      } finally {
-        await own.close().catch(() => undefined);
-      }
-    }
+      },
+      options.db,
+      guard,
+      plan.configurations.map((p) => p.config),
+    );
     emit({ type: 'connected', target, capabilities });
 
     const prepared =
