@@ -7,13 +7,10 @@
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
  */
 import { assertWritableDir } from '../run/out-dir';
-import { assertMayReplace, guardPolicy } from '../server/data-guard';
 import { join, resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../deployment/command-log';
-import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
-import { connectTarget } from '../server/connect';
 import { ResultDocument } from '../result';
 import { skipReason } from './feasibility';
 import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
@@ -32,6 +29,12 @@ import { MatrixRow, MatrixTrial } from './types';
 import { interleavedRounds, interleavingNote, summariseTrials, trialView } from './trials';
 import { dropUndefined, messageOf } from '../common/values';
 import { writeMatrixReport } from './write-matrix-report';
+import {
+  claimCollections,
+  closeConnection,
+  connectToTarget,
+  matrixGuard,
+} from './matrix-connection';
 import { MatrixEvent, MatrixHooks } from './matrix-events';
 
 export type { MatrixEvent, MatrixHooks } from './matrix-events';
@@ -151,34 +154,11 @@ async function runOnTarget(
   const { definition } = options;
   const experiment = experimentOf(definition);
   const total = plan.configurations.length;
-  const maxClients = Math.max(
-    1,
-    ...plan.configurations.map((p) => experiment.clientsNeeded?.(p.parameters) ?? 1),
-  );
-  log.note(`connecting to ${redactUri(options.uri)}`);
-  const { client, target } = await connectTarget(server.uri, {
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-    maxClients,
-    testDouble: options.testDouble,
-    clientOptions: server.clientOptions,
-  });
-  // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
-  log.open();
-  // What the experiments may drop in --db (lib/server/data-guard): on --uri only what mongo-bench loaded, unless --drop.
-  const guard = guardPolicy(
-    server.origin,
-    options.drop === true,
-    '--drop',
-    `the experiments' collections in ${options.db} are replaced whatever they hold`,
-  );
+  const { client, target } = await connectToTarget(server, options, plan, experiment, log);
+  const guard = matrixGuard(server.origin, options);
   let rowGuard = guard;
   try {
-    // Before anything is probed or written: the experiment's collections are the tool's, or --drop was given.
-    // Settled once here: its rows then drop and refill them without asking again (a w:0 row on a server that
-    // answers w:0 writes anyway, FerretDB, leaves the shared client reading shifted replies).
-    for (const coll of experiment.collections ?? [])
-      await assertMayReplace(client, options.db, coll, guard);
-    if (experiment.collections) rowGuard = { ...guard, consent: true };
+    rowGuard = await claimCollections(client, options.db, experiment, guard);
     const capabilities = await probeCapabilities(
       client,
       {
@@ -353,7 +333,6 @@ async function runOnTarget(
     emit({ type: 'written', files: [matrixPath, ...files] });
     return doc;
   } finally {
-    await experiment.cleanUp?.(client, options.db, rowGuard);
-    await client.close().catch(() => undefined);
+    await closeConnection(client, experiment, options.db, rowGuard);
   }
 }
