@@ -5,108 +5,35 @@
  * A configuration the target cannot honour is a "skipped" row with the reason. matrix.json is rewritten
  * atomically after every configuration; the combined report (summary.md, results.csv, bar charts) is
  * written at the end, also when the run was cut short. Progress leaves through hooks.onEvent.
+ * This file is the outline; each phase is a module of its own: matrix-connection (connect, claim the
+ * collections, close), target-probe, open-matrix, run-configurations and finish-matrix, sharing one
+ * MatrixSession (matrix-session).
  */
-import { MongoClient } from 'mongodb';
 import { assertWritableDir } from '../common/dir-check';
-import { assertMayReplace, guardPolicy } from '../server/data-guard';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../deployment/command-log';
-import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
-import { connectTarget } from '../server/connect';
-import { ResultDocument } from '../result';
-import { neededProbes, skipReason } from './feasibility';
-import { MATRIX_FILE, MATRIX_SCHEMA, MatrixDocument, writeMatrixFile } from './matrix-document';
-import { Experiment } from '../experiments/experiment';
-import {
-  experimentOf,
-  MatrixPlan,
-  MatrixRunOptions,
-  planMatrix,
-  PlannedConfiguration,
-} from './plan';
-import { acquireMatrixTarget, describeTarget } from './matrix-target';
+import { messageOf } from '../common/values';
 import { Target } from '../server/target';
+import { finishMatrix, reportMatrix } from './finish-matrix';
 import {
-  probeCapped,
-  probeTopology,
-  probeUnacknowledgedWrites,
-  TargetCapabilities,
-} from './target-probe';
-import { MatrixRow, MatrixTrial } from './types';
-import { interleavedRounds, interleavingNote, summariseTrials, trialView } from './trials';
-import { dropUndefined, messageOf } from '../common/values';
-import { writeMatrixReport } from './write-matrix-report';
+  claimCollections,
+  closeConnection,
+  connectToTarget,
+  matrixGuard,
+} from './matrix-connection';
+import { MatrixDocument } from './matrix-document';
+import { MatrixEvent, MatrixHooks } from './matrix-events';
+import { abortReason } from './matrix-session';
+import { acquireMatrixTarget, describeTarget } from './matrix-target';
+import { openMatrix } from './open-matrix';
+import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix } from './plan';
+import { runConfigurations } from './run-configurations';
+import { probeCapabilities } from './target-probe';
 
-export type MatrixEvent =
-  | {
-      type: 'planned';
-      name: string;
-      experiment: string;
-      configurations: number;
-      scale: number;
-      scaleNote: string;
-      parameters: Record<string, unknown>;
-      outDir: string;
-    }
-  | { type: 'connected'; target: ResultDocument['target']; capabilities: TargetCapabilities }
-  | { type: 'note'; text: string }
-  | {
-      type: 'config-start';
-      index: number;
-      total: number;
-      label: string;
-      settings: string;
-      trial?: number;
-      trials?: number;
-    }
-  | { type: 'config-progress'; index: number; text: string }
-  | {
-      type: 'config-done';
-      index: number;
-      total: number;
-      row: MatrixRow;
-      trial?: number;
-      trials?: number;
-    }
-  | { type: 'written'; files: string[] };
-
-export interface MatrixHooks {
-  onEvent?: (event: MatrixEvent) => void;
-  signal?: AbortSignal;
-}
-
+export type { MatrixEvent, MatrixHooks } from './matrix-events';
 export { JOURNAL_NOTE, MAPPING_NOTE } from '../experiments/write-concern-notes';
-
-function notesFor(experiment: Experiment, target: ResultDocument['target']): string[] {
-  const testDouble =
-    'The target is a TEST DOUBLE (not MongoDB): its figures show that the harness works, not how MongoDB performs.';
-  return [...(target.testDouble ? [testDouble] : []), ...(experiment.notes ?? [])];
-}
-
-function pendingRow(p: PlannedConfiguration): MatrixRow {
-  return {
-    label: p.config.label,
-    ...(p.config.description ? { description: p.config.description } : {}),
-    settings: p.settings,
-    status: 'not-run',
-    measures: {},
-    group: p.group,
-    series: p.series,
-    parameters: p.parameters,
-    details: {
-      writeConcern: p.config.writeConcern ?? null,
-      capped: p.config.capped ?? false,
-      readPreference: p.config.readPreference ?? 'primary',
-    },
-  };
-}
-
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  return typeof reason === 'string' ? reason : reason instanceof Error ? reason.message : 'aborted';
-}
 
 export async function runMatrix(
   options: MatrixRunOptions,
@@ -180,7 +107,11 @@ export async function runMatrix(
   }
 }
 
-/** The matrix on a server that is there: connect, probe, run every configuration, write the report. */
+/**
+ * The matrix on a server that is there: connect, claim the experiment's collections, probe what the
+ * target can do, open matrix.json, run the configurations, finish it, write the report; the client is
+ * closed whatever happens.
+ */
 async function runOnTarget(
   server: Target,
   options: MatrixRunOptions,
@@ -190,217 +121,35 @@ async function runOnTarget(
   targetDescription: string,
 ): Promise<MatrixDocument> {
   const emit = (event: MatrixEvent) => hooks.onEvent?.(event);
-  const { definition } = options;
-  const experiment = experimentOf(definition);
-  const total = plan.configurations.length;
-  const maxClients = Math.max(
-    1,
-    ...plan.configurations.map((p) => experiment.clientsNeeded?.(p.parameters) ?? 1),
-  );
-  log.note(`connecting to ${redactUri(options.uri)}`);
-  const { client, target } = await connectTarget(server.uri, {
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-    maxClients,
-    testDouble: options.testDouble,
-    clientOptions: server.clientOptions,
-  });
-  // The server was reached: the folder now holds command-log.txt (and setup.js at the end).
-  log.open();
-  // What the experiments may drop in --db (lib/server/data-guard): on --uri only what mongo-bench loaded, unless --drop.
-  const guard = guardPolicy(
-    server.origin,
-    options.drop === true,
-    '--drop',
-    `the experiments' collections in ${options.db} are replaced whatever they hold`,
-  );
+  const experiment = experimentOf(options.definition);
+  const { client, target } = await connectToTarget(server, options, plan, experiment, log);
+  const guard = matrixGuard(server.origin, options);
+  // The clean-up drops only what the guard allows: with consent once the collections were claimed.
   let rowGuard = guard;
   try {
-    // Before anything is probed or written: the experiment's collections are the tool's, or --drop was given.
-    // Settled once here: its rows then drop and refill them without asking again (a w:0 row on a server that
-    // answers w:0 writes anyway, FerretDB, leaves the shared client reading shifted replies).
-    for (const coll of experiment.collections ?? [])
-      await assertMayReplace(client, options.db, coll, guard);
-    if (experiment.collections) rowGuard = { ...guard, consent: true };
-    const probes = neededProbes(plan.configurations.map((p) => p.config));
-    const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
-    if (probes.capped) capabilities.capped = await probeCapped(client, options.db, guard);
-    if (probes.unacknowledgedWrites) {
-      // On a client of its own: a server that answers a w:0 write anyway (FerretDB) leaves that reply on the
-      // connection, and the next command there would read it as its own.
-      const own = new MongoClient(server.uri, {
+    rowGuard = await claimCollections(client, options.db, experiment, guard);
+    // The probes' scratch collections are not the experiment's: the guard as given, without its consent.
+    const capabilities = await probeCapabilities(
+      client,
+      {
+        uri: server.uri,
+        clientOptions: server.clientOptions,
         serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-        ...server.clientOptions,
-      });
-      try {
-        capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(own, options.db, guard);
-      } finally {
-        await own.close().catch(() => undefined);
-      }
-    }
+      },
+      options.db,
+      guard,
+      plan.configurations.map((p) => p.config),
+    );
     emit({ type: 'connected', target, capabilities });
-
-    const prepared =
-      (await experiment.prepare?.(
-        client,
-        plan.configurations.map((p) => p.parameters),
-      )) ?? {};
-    for (const text of prepared.progress ?? []) emit({ type: 'note', text });
-
-    const doc: MatrixDocument = {
-      schema: MATRIX_SCHEMA,
-      tool: toolInfo(),
-      name: definition.name,
-      experiment: definition.experiment,
-      source: definition.source,
-      complete: false,
-      startedAt: new Date().toISOString(),
-      target,
-      capabilities,
-      scale: options.scale,
-      scaleNote: plan.scaleNote,
-      scaleApplied: plan.scaleApplied,
-      parameters: plan.parameters,
-      measures: experiment.measures,
-      rows: plan.configurations.map(pendingRow),
-      notes: [
-        ...notesFor(experiment, target),
-        `Target: ${targetDescription}; command-log.txt and setup.js say what was started and applied.`,
-        ...(prepared.notes ?? []),
-      ],
-    };
-    for (const note of doc.notes) emit({ type: 'note', text: `note: ${note}` });
-    const matrixPath = join(options.outDir, MATRIX_FILE);
-    const save = () => writeMatrixFile(matrixPath, doc);
-    await save();
-
-    const kept: unknown[] = [];
-    const trials = options.trials ?? 1;
-    if (trials > 1) {
-      doc.trials = trials;
-      doc.notes.push(interleavingNote(trials));
-    }
-    // One run of configuration i: trial 1 of 1 fills its row as it always has; with --trials N each run is a
-    // trial in its own folder, and the row holds their medians.
-    const runOne = async (i: number, round: number): Promise<void> => {
-      const planned = plan.configurations[i];
-      const row = doc.rows[i];
-      const trial = trials > 1 ? { trial: round + 1, trials } : undefined;
-      const tag = trial ? ` (trial ${trial.trial}/${trials})` : '';
-      log.note(`[${i + 1}/${total}] ${row.label}${tag} (${row.settings})`);
-      emit({
-        type: 'config-start',
-        index: i,
-        total,
-        label: row.label,
-        settings: row.settings,
-        ...trial,
-      });
-      const skip = skipReason(planned.config, capabilities, experiment);
-      const startedAt = new Date().toISOString();
-      row.startedAt ??= startedAt;
-      if (skip) {
-        row.status = 'skipped';
-        row.reason = skip;
-      } else {
-        const started = performance.now();
-        const dir = trial ? `${planned.dir}/trial-${trial.trial}` : planned.dir;
-        let run: MatrixTrial;
-        try {
-          const outcome = await experiment.run({
-            ...{
-              client,
-              target,
-              shared: prepared.shared ?? {},
-              signal: hooks.signal,
-              matrixName: definition.name,
-            },
-            ...{
-              uri: options.uri,
-              db: options.db,
-              serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-              testDouble: options.testDouble,
-            },
-            ...{
-              config: planned.config,
-              parameters: planned.parameters,
-              dir: join(options.outDir, dir),
-              relativeDir: dir,
-            },
-            progress: (text) => emit({ type: 'config-progress', index: i, text }),
-            guard: rowGuard,
-          });
-          run = {
-            trial: round + 1,
-            startedAt,
-            seconds: 0,
-            status: outcome.status,
-            measures: outcome.measures,
-            ...dropUndefined({ reason: outcome.reason, resultFile: outcome.resultFile }),
-          };
-          row.details = { ...row.details, ...outcome.details };
-          // The experiment draws its configurations together from one run of each: the first round's.
-          if (outcome.kept !== undefined && round === 0) kept.push(outcome.kept);
-        } catch (err) {
-          if (err instanceof UsageError) throw err;
-          run = {
-            trial: round + 1,
-            startedAt,
-            seconds: 0,
-            status: 'failed',
-            reason: messageOf(err),
-            measures: {},
-          };
-        }
-        run.seconds = Math.round((performance.now() - started) / 10) / 100;
-        if (trial) {
-          row.trials = [...(row.trials ?? []), run];
-          const summary = summariseTrials(row.trials);
-          delete row.reason;
-          delete row.resultFile;
-          Object.assign(row, summary);
-        } else {
-          row.status = run.status;
-          if (run.reason) row.reason = run.reason;
-          row.measures = run.measures;
-          if (run.resultFile) row.resultFile = run.resultFile;
-          row.seconds = run.seconds;
-        }
-      }
-      log.note(
-        `[${i + 1}/${total}] ${row.label}${tag}: ${row.status}${row.reason ? ` (${row.reason})` : ''}`,
-      );
-      const shown =
-        trial && row.trials ? { ...row, ...trialView(row.trials[row.trials.length - 1]) } : row;
-      emit({ type: 'config-done', index: i, total, row: shown, ...trial });
-      await save();
-    };
-    for (const [round, order] of interleavedRounds(total, trials).entries()) {
-      for (const i of order) {
-        if (hooks.signal?.aborted) break;
-        // A configuration the target cannot run is skipped once, not once per round.
-        if (round > 0 && doc.rows[i].status === 'skipped') continue;
-        await runOne(i, round);
-      }
-    }
-
-    // The experiment draws its configurations together (e.g. comparison/) and says so in a note.
-    const finished = await experiment.finish?.(kept, options.outDir);
-    if (finished) doc.notes.push(finished);
-    doc.finishedAt = new Date().toISOString();
-    if (hooks.signal?.aborted) {
-      doc.complete = false;
-      doc.incompleteReason = `interrupted (${abortReason(hooks.signal)}) after ${doc.rows.filter((r) => r.status !== 'not-run').length} of ${total} configurations`;
-      for (const row of doc.rows)
-        if (row.status === 'not-run') row.reason = 'not run: the matrix was interrupted';
-    } else {
-      doc.complete = true;
-    }
-    await save();
-    const files = await writeMatrixReport(doc, options.outDir);
-    emit({ type: 'written', files: [matrixPath, ...files] });
-    return doc;
+    const session = await openMatrix(
+      { options, plan, experiment, log, emit, signal: hooks.signal, client, rowGuard },
+      { target, capabilities, description: targetDescription },
+    );
+    await runConfigurations(session);
+    await finishMatrix(session);
+    await reportMatrix(session);
+    return session.doc;
   } finally {
-    await experiment.cleanUp?.(client, options.db, rowGuard);
-    await client.close().catch(() => undefined);
+    await closeConnection(client, experiment, options.db, rowGuard);
   }
 }

@@ -4,9 +4,15 @@
  * unacknowledged (w:0) writes. Each answer carries the reason when
  * the answer is "no", so skipped rows can say why.
  */
-import { Document, MongoClient, MongoServerError } from 'mongodb';
+import { Document, MongoClient, MongoClientOptions, MongoServerError } from 'mongodb';
 import { assertMayReplace, dropScratch, GuardPolicy } from '../server/data-guard';
-import { Capability, TopologyFacts } from '../experiments/experiment';
+import {
+  Capability,
+  MatrixConfiguration,
+  TargetCapabilities,
+  TopologyFacts,
+} from '../experiments/experiment';
+import { neededProbes } from './feasibility';
 import { tryCommand } from '../server/connect';
 import { messageOf } from '../common/values';
 
@@ -91,4 +97,38 @@ export async function probeUnacknowledgedWrites(
   } finally {
     await dropScratch(client, db, name);
   }
+}
+
+/** Where a probe that needs a client of its own connects. */
+export interface ProbeServer {
+  uri: string;
+  clientOptions: MongoClientOptions;
+  serverSelectionTimeoutMS: number;
+}
+
+/** The topology always; capped collections and w:0 writes only when a configuration asks for them. */
+export async function probeCapabilities(
+  client: MongoClient,
+  server: ProbeServer,
+  db: string,
+  guard: GuardPolicy,
+  configs: readonly MatrixConfiguration[],
+): Promise<TargetCapabilities> {
+  const probes = neededProbes(configs);
+  const capabilities: TargetCapabilities = { topology: await probeTopology(client) };
+  if (probes.capped) capabilities.capped = await probeCapped(client, db, guard);
+  if (probes.unacknowledgedWrites) {
+    // On a client of its own: a server that answers a w:0 write anyway (FerretDB) leaves that reply on the
+    // connection, and the next command there would read it as its own.
+    const own = new MongoClient(server.uri, {
+      serverSelectionTimeoutMS: server.serverSelectionTimeoutMS,
+      ...server.clientOptions,
+    });
+    try {
+      capabilities.unacknowledgedWrites = await probeUnacknowledgedWrites(own, db, guard);
+    } finally {
+      await own.close().catch(() => undefined);
+    }
+  }
+  return capabilities;
 }
