@@ -9,17 +9,16 @@
 import { join } from 'node:path';
 import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { RUN_DEFAULTS, RunOptions } from './options/run-options';
+import { initialResult } from './initial-result';
 import { compileRunWorkload } from './options/run-workload';
 import { UsageError } from '../config/errors';
-import { RESULT_SCHEMA, ResultDocument, StepResult } from '../result';
+import { ResultDocument, StepResult } from '../result';
 import { annotateResult } from '../metrics/warnings';
 import { errorRateFailure } from '../metrics/error-rate';
 import { autoWarmup } from './auto-warmup';
 import { StepMeasurement } from '../metrics/measurement';
 import { summarizeStep, workloadCounting } from '../workload/engine/op-figures';
 import { redactUri } from '../security/redact';
-import { toolInfo } from '../common/version';
-import { describeLoadMachine } from '../server/load-machine';
 import { readDataVsCache } from '../server/data-vs-cache';
 import { bindWorkload } from '../workload/engine/compile-ops';
 import { StepPlan, TickEvent } from '../workload/engine/engine';
@@ -80,56 +79,6 @@ function toDriverWriteConcern(
   const timeout = wc.wtimeoutMS ?? wc.wtimeout;
   if (timeout !== undefined) out.wtimeoutMS = Number(timeout);
   return out;
-}
-
-export function initialResult(
-  options: RunOptions,
-  target: ResultDocument['target'],
-  startedAt: Date,
-): ResultDocument {
-  return {
-    schema: RESULT_SCHEMA,
-    tool: toolInfo(),
-    label: options.label,
-    complete: false,
-    startedAt: startedAt.toISOString(),
-    target,
-    environment: { loadMachine: describeLoadMachine() },
-    workload: {
-      name: options.workload.name,
-      ops: options.workload.ops,
-      docs: options.docs,
-      // The workload's own set-up loads its documents (YCSB's records, a file's `setup`): --doc-size sized nothing.
-      ...(options.setup ? { ownData: true } : { docSize: options.docSize }),
-      ...(options.workload.tags ? { tags: options.workload.tags } : {}),
-    },
-    config: {
-      clients: options.clients,
-      seconds: options.ops !== undefined ? null : options.seconds,
-      ...dropUndefined({ ops: options.ops }),
-      warmupSeconds: options.warmupSeconds,
-      ...(options.warmup === 'auto'
-        ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax }
-        : {}),
-      trials: options.trials,
-      rate: options.rate ?? null,
-      ...(options.arrival ? { rateSpec: options.arrival } : {}),
-      load: options.load,
-      docs: options.docs,
-      docSize: options.docSize,
-      batchSize: options.batchSize,
-      writeConcern: options.writeConcern ?? null,
-      ns: options.ns,
-      randomSeed: options.randomSeed,
-      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-      opTimeoutMS: options.opTimeoutMS ?? null,
-      onError: options.onError ?? 'stop',
-      workers: options.workers ?? 'auto',
-      serverStats: options.serverStats !== false,
-      reset: options.reset ?? 'once',
-    },
-    steps: [],
-  };
 }
 
 export async function runBenchmark(
