@@ -41,6 +41,14 @@ export interface LifecycleHooks {
   stepExecutor?: StepExecutor;
 }
 
+/** What start gives the sweep: the lifecycle, the client, the server measured and the data guard. */
+export interface StartedRun {
+  run: RunLifecycle;
+  client: MongoClient;
+  server: Target;
+  guard: GuardPolicy;
+}
+
 export class RunLifecycle {
   /** The sampler's stop, once: by end(), else by close(). */
   private stopping: Promise<unknown> | undefined;
@@ -67,7 +75,7 @@ export class RunLifecycle {
     emit: (event: BenchmarkEvent) => void,
     resultsPath: string | undefined,
     begin: (target: ResultDocument['target'], startedAt: Date) => ResultDocument,
-  ): Promise<{ run: RunLifecycle; client: MongoClient; server: Target; guard: GuardPolicy }> {
+  ): Promise<StartedRun> {
     const startedAt = new Date();
     const maxClients = Math.max(...options.clients);
     const server = hooks.target ?? uriTarget(options.uri);

@@ -1,0 +1,96 @@
+/**
+ * What runBenchmark's phases share (./start.ts, ./prepare.ts, ./executor.ts, ./probe.ts, ./step.ts,
+ * ./scenarios.ts, ./end.ts): the run's hooks, and one SweepState made once the run has started.
+ * Each phase is a function of it and of plain data; the few facts a phase learns for a later one
+ * (the notes told, the empty-namespace warning given, --docs-like's template, the failed steps) are
+ * its fields, not closures.
+ */
+import type { MongoClient } from 'mongodb';
+import type { RunOptions } from '../options/run-options';
+import type { ResultDocument } from '../../result';
+import type { Target } from '../../server/target';
+import type { GuardPolicy } from '../../server/data-guard';
+import type { ConnectProcess } from '../../server-stats/processes';
+import type { WorkloadCounting } from '../../server-stats/consistency';
+import type { StepExecutor } from '../../workload/engine/step-executor';
+import type { PreparedWorkload } from '../../workload/engine/compile-ops';
+import type { ScheduledRate } from '../../workload/language/rate-spec';
+import type { DocumentTemplate } from '../../prepare/docs-like';
+import { workloadCounting } from '../../workload/engine/op-figures';
+import type { BenchmarkEvent } from '../events';
+import type { RunLifecycle, StartedRun } from '../run-lifecycle';
+
+export interface BenchmarkHooks {
+  onEvent?: (event: BenchmarkEvent) => void;
+  /** After every step, with the result so far (already written to results.json when outDir is set). */
+  onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
+  /** Abort to stop: clients finish their in-flight op, the result is written with complete: false. */
+  signal?: AbortSignal;
+  /** The server measured (lib/server): its URI and client options (credentials, TLS). Default: options.uri as it is. */
+  target?: Target;
+  /** How the server sampler reaches each process (default: the driver, direct, with the target's clientOptions). */
+  connectProcess?: ConnectProcess;
+  /** Run every step's clients elsewhere (lib/agents: on other machines) instead of in this process. */
+  stepExecutor?: StepExecutor;
+  /**
+   * Waits for this run's turn before it prepares data ('prepare') or runs a trial ('trial', after the
+   * trial's own set-up), and returns the release: lib/run/interleave.ts runs two configurations' trials
+   * in a randomized interleaved order on one clock this way. Absent: no waiting.
+   */
+  turn?: (kind: 'prepare' | 'trial', clients: number, trial: number) => Promise<() => void>;
+}
+
+/** The sweep's shared state, from the run's start to its end. */
+export interface SweepState {
+  readonly options: RunOptions;
+  readonly hooks: BenchmarkHooks;
+  /** The workload compiled from the options (its ops, their scope). */
+  readonly prepared: PreparedWorkload;
+  /** The run's start, saves and end (result, emit, save, serverStats, resultsPath). */
+  readonly run: RunLifecycle;
+  readonly client: MongoClient;
+  readonly server: Target;
+  /** What the loader and the set-up may replace. */
+  readonly guard: GuardPolicy;
+  /** The opcounters the workload moves, for each step's check against the servers' counts. */
+  readonly counting: WorkloadCounting;
+  /** The sampler's notes already told: those known at the start were said then, the rest once each. */
+  readonly toldNotes: Set<string>;
+  /** Whether the empty-namespace warning (--no-load) was looked for: once a run. */
+  warnedEmpty: boolean;
+  /** --docs-like's template: sampled once, before the loader drops anything. */
+  docsLike: DocumentTemplate | undefined;
+  /** Each failed step's line, in order: the result's incompleteReason and the run's failure. */
+  readonly failedSteps: string[];
+}
+
+/** Where every step's clients run and at what arrival rate: chosen once, before the first step. */
+export interface SweepPlan {
+  executor: StepExecutor;
+  /** The open model: stages as given, or a share of the maximum once the probe measured it. */
+  arrival: ScheduledRate | undefined;
+}
+
+/** The state of a run just started. */
+export function sweepState(
+  options: RunOptions,
+  hooks: BenchmarkHooks,
+  prepared: PreparedWorkload,
+  { run, client, server, guard }: StartedRun,
+): SweepState {
+  return {
+    options,
+    hooks,
+    prepared,
+    run,
+    client,
+    server,
+    guard,
+    counting: workloadCounting(options.workload.ops, server.uri, run.result.target.serverVersion),
+    // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
+    toldNotes: new Set<string>(run.serverStats?.section().notes ?? []),
+    warnedEmpty: false,
+    docsLike: undefined,
+    failedSteps: [],
+  };
+}

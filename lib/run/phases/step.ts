@@ -1,0 +1,55 @@
+/**
+ * One step of the sweep (one client count): its trials, each in its turn (hooks.turn) and, with
+ * --reset each-step, on freshly prepared data (./trial.ts); then its result, judged and written
+ * (./step-result.ts).
+ */
+import { dropUndefined } from '../../common/values';
+import { prepareData } from './prepare';
+import { closeStep, StepNext, summarizeTrials } from './step-result';
+import { runTrial, StepTrials } from './trial';
+import type { SweepPlan, SweepState } from './state';
+
+export async function runSweepStep(
+  state: SweepState,
+  sweep: SweepPlan,
+  clients: number,
+): Promise<StepNext> {
+  const trials = await runTrials(state, sweep, clients);
+  if ('ending' in trials) return trials;
+  // Interrupted before this step measured anything.
+  if (trials.measurements.length === 0 && !trials.failure) return 'stop';
+  const step = await summarizeTrials(state, sweep.executor, clients, trials);
+  return closeStep(state, clients, step, trials);
+}
+
+/** The step's trials, until the last, an interrupt or a failure; or the run's ending when a reset stopped short. */
+async function runTrials(
+  state: SweepState,
+  sweep: SweepPlan,
+  clients: number,
+): Promise<StepTrials | Extract<StepNext, { ending: unknown }>> {
+  const { options, hooks } = state;
+  const trials: StepTrials = { measurements: [], trialStarts: [] };
+  // With hooks.turn, each trial (its set-up included) waits for its turn; a run that ends early is released by its scheduler.
+  for (let trial = 1; trial <= options.trials && !hooks.signal?.aborted; trial++) {
+    trials.release?.();
+    trials.release = hooks.turn ? await hooks.turn('trial', clients, trial) : undefined;
+    // --reset each-step: as mongo-perf re-runs a test's set-up before every thread count and trial (util/utils.js, runTest).
+    if (options.reset === 'each-step') {
+      const stopped = await prepareData(state, clients);
+      if (stopped) return { ending: { incomplete: stopped } };
+    }
+    trials.trialStarts.push(new Date().toISOString());
+    state.run.emit({
+      type: 'step-start',
+      clients,
+      trial,
+      trials: options.trials,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      ...dropUndefined({ ops: options.ops }),
+    });
+    if ((await runTrial(state, sweep, clients, trial, trials)) === 'stop') break;
+  }
+  return trials;
+}
