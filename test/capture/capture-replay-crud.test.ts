@@ -238,7 +238,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 
-  it('$queryStats, two snapshots: the find/aggregate/distinct shapes replay with the shares of their execCount difference, 60/30/10 (within 3 points)', async () => {
+  it('$queryStats, two snapshots: the find/aggregate/distinct/update shapes replay with the shares of their execCount difference (within 3 points)', async () => {
     const { summary, workloadFile, weights } = await capture(
       [join(QUERY_STATS, 'window-before.json'), join(QUERY_STATS, 'window-after.json')],
       'query-stats',
@@ -248,8 +248,9 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       'find 600',
       'aggregate 300',
       'distinct 100',
+      'update 70',
     ]);
-    [60, 30, 10].forEach((w, op) => expect(weights[op]).toBeCloseTo(w, 6));
+    [600, 300, 100, 70].forEach((n, op) => expect(weights[op]).toBeCloseTo((n / 1070) * 100, 6));
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
     const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'query-stats', 2000);
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
