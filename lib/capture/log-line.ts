@@ -25,7 +25,7 @@
  *    an insert whose second document was cut inside its `payload` string reads
  *      "truncated":{"command":{"documents":{"1":{"payload":{"type":"string","size":12000}}}}}
  *    where BSONObj::_jsonStringGenerator (src/mongo/bson/bsonobj.cpp) returns the child's report as
- *    it is (commit 8505d60 of mongodb/mongo). On master (commits 1d42410 and 73612fe; not pinned to a
+ *    it is (read at commits 0179e7e, 4.4-era, and 8505d60 of mongodb/mongo). On master (commits 1d42410 and 73612fe; not pinned to a
  *    release) that function wraps each object level as {truncated: <child's report>, omitted: N},
  *    N the elements it did not write (the cut leaf and those after it; absent when 0):
  *      "truncated":{"command":{"truncated":{"documents":{"truncated":{"1":{"truncated":
