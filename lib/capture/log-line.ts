@@ -15,7 +15,8 @@
  *    planCacheShapeHash successor, jstests/libs/log.js's checkLog helpers); a find or aggregate that
  *    leaves its cursor open and each getMore carry `cursorid`, a getMore its `originatingCommand` and,
  *    on the last batch, `cursorExhausted: true` (OpDebug::report: OPDEBUG_TOATTR_HELP(cursorid),
- *    OPDEBUG_TOATTR_HELP_BOOL(cursorExhausted), written only when true; the same in 4.4 and 8.0);
+ *    OPDEBUG_TOATTR_HELP_BOOL(cursorExhausted), written only when true; so in the curop.cpp versions
+ *    read, of the queryExecutionEngine (6.0) and planCacheShapeHash (8.0 and later) eras);
  *  - each attribute larger than maxLogSizeKB (default 10: kDefaultMaxAttributeOutputSizeKB in
  *    src/mongo/logv2/constants.h) is cut on its own, and the entry gets top-level "truncated" and
  *    "size" objects keyed by the cut attribute's name (JSONValueExtractor::addTruncationReport in
