@@ -211,6 +211,15 @@ describe('getMores whose opening command is not in the log', () => {
           originatingCommand: { ...pipeline, fromRouter: true, needsMerge: true },
         }),
       ),
+      // a secondary's oplog fetcher, as a getMore of a find on local.oplog.rs
+      json(
+        getMore(T0 + 30, 'conn4', {
+          cursorId: 8,
+          durationMillis: 900,
+          nreturned: 1,
+          originatingCommand: { find: 'oplog.rs', filter: {}, $db: 'local' },
+        }),
+      ),
     ]);
     expect(o.summary.shapes).toHaveLength(1);
     expect(o.workload.ops[0].command).toEqual({
@@ -221,6 +230,7 @@ describe('getMores whose opening command is not in the log', () => {
     const examples = o.summary.skipped.flatMap((s) => s.examples).join('\n');
     expect(examples).toContain('getMore of a tailable cursor on shop.orders');
     expect(examples).toContain('aggregate on shop.orders with needsMerge');
+    expect(examples).toMatch(/:4: local\.oplog\.rs$/m);
   });
 
   it('when the opening find is in the source, its getMores belong to it: skipped, their time added to it, whatever order the files are read in', async () => {
