@@ -19,8 +19,9 @@
  *  - the shapes: find, aggregate and distinct (the Manual), count (on later releases), and the writes
  *    where the server collects them: `{command: "update", q, u, c?, arrayFilters?, multi, upsert, let?}`
  *    (UpdateCmdShapeComponents::appendTo, src/mongo/db/query/query_shape/update_cmd_shape.cpp, behind
- *    featureFlagQueryStatsUpdateCommand; the Manual's "upcoming" page lists update() among the queries
- *    it collects), `{command: "delete", q, limit: 0 | 1, let?}` (DeleteCmdShapeComponents::appendTo,
+ *    featureFlagQueryStatsUpdateCommand; one stored copy of the Manual's page for its upcoming release
+ *    lists count() and update() among the queries the stage collects, an older copy find, aggregate
+ *    and distinct only), `{command: "delete", q, limit: 0 | 1, let?}` (DeleteCmdShapeComponents::appendTo,
  *    delete_cmd_shape.cpp, writeMultiDeleteProperty: limit 0 is multi; featureFlagQueryStatsDelete)
  *    and `{command: "insert", documents: "?array<?object>"}` (InsertCmdShapeComponents::appendTo,
  *    insert_cmd_shape.cpp; featureFlagQueryStatsInsert); the key adds `ordered` and

@@ -170,8 +170,8 @@ function queryStatsWrites(summary: CaptureSummary): string {
   if (writes.length === 0)
     return (
       '**Reads only.** This output holds no write shape: $queryStats records find, aggregate and distinct (count on later releases) on the releases ' +
-      'the Manual covers; updates, deletes and inserts only where the server collects them (update on the release the Manual calls upcoming, ' +
-      'delete and insert behind feature flags on the master branch). Capture from a log or the profiler for the writes.'
+      'the Manual covers; updates, deletes and inserts only where the server collects them (the master branch registers their shapes ' +
+      'behind feature flags). Capture from a log or the profiler for the writes.'
     );
   return (
     `**Writes.** ${writes.length} shape(s) are writes the server collected (${[...new Set(writes.map((s) => s.type))].join(', ')}): ` +
