@@ -4,6 +4,7 @@
  * replay's per-shape shares (results.json steps[].opCounts) match the log's within 2 points.
  * The server's numbers are a test double's; only the mix is checked.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -100,7 +101,12 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     ]);
     expect(result.stderr).not.toContain('unexpected error');
     expect(result.code).toBe(0);
-    const step = (await loadResult(join(out, 'results.json'))).steps[0];
+    const replayed = await loadResult(join(out, 'results.json'));
+    // the replay names the workload file it ran by its bytes' hash
+    expect(replayed.config.workloadFileSha256).toBe(
+      createHash('sha256').update(readFileSync(workloadFile)).digest('hex'),
+    );
+    const step = replayed.steps[0];
     const counts = step.opCounts ?? [];
     // Every attempt is counted once: successes and failures (none expected here).
     expect(step.ops.errors).toBe(0);
