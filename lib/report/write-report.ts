@@ -20,7 +20,7 @@ export const CSV_FILE = 'results.csv';
 export const INDEX_FILE = 'index.html';
 
 /**
- * Every PNG a report may draw, by name (test/report/write-report.test.ts keeps it in step with the chart
+ * Every PNG a report may draw, by name (test/report/chart-registry.test.ts keeps it in step with the chart
  * registry): what a run checks in its folder before it starts, when what it will draw is not known yet.
  */
 export const REPORT_PNG_FILES: readonly string[] = [
