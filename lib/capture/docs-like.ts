@@ -255,12 +255,21 @@ export async function sampleDocsLike(
  */
 export const DOCS_LIKE_FILE = 'docs-like.json';
 
+/** docs-like.json's schema: how a later capture into the folder knows the file for mongo-bench's. */
+export const DOCS_LIKE_SCHEMA = 'mongo-bench/docs-like@1';
+
 export interface DocsLikeFile {
+  schema: typeof DOCS_LIKE_SCHEMA;
   source: string;
   sampled: number;
   template: Record<string, unknown>;
 }
 
 export function docsLikeFile(docsLike: DocsLike): DocsLikeFile {
-  return { source: docsLike.source, sampled: docsLike.sample.length, template: docsLike.template };
+  return {
+    schema: DOCS_LIKE_SCHEMA,
+    source: docsLike.source,
+    sampled: docsLike.sample.length,
+    template: docsLike.template,
+  };
 }

@@ -1,3 +1,4 @@
+import { basename, dirname } from 'node:path';
 import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT } from '../config/errors';
@@ -6,6 +7,7 @@ import { intArg } from '../config/validate';
 import { addOptions, option, TableValues } from '../config/option-table';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { counted, dropUndefined } from '../common/values';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 import {
   CALIBRATE_DEFAULTS,
   CALIBRATE_HEADER,
@@ -60,6 +62,7 @@ const CALIBRATE_OPTIONS = {
     help: 'also write the figures as JSON to this file',
     schema: z.string(),
   }),
+  force: FORCE_OPTION,
 };
 
 /** What commander hands over: only what was typed (the defaults are applied by validateCalibrateSettings's caller). */
@@ -96,6 +99,13 @@ async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<
     plain: flags.plain,
   };
   const settings = validateCalibrateSettings({ ...CALIBRATE_DEFAULTS, ...dropUndefined(given) });
+  // Before measuring: a file of the user's at --json's path is refused. The figures carry their schema, which
+  // is how a later calibrate knows them, so no marker file is left beside them.
+  if (flags.json !== undefined)
+    FileWrites.check(fileEntries(dirname(flags.json), [basename(flags.json)], 'calibrate'), {
+      force: flags.force,
+      marker: false,
+    });
   const controller = new AbortController();
   const onSigint = () => controller.abort('SIGINT');
   process.once('SIGINT', onSigint);

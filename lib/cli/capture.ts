@@ -31,6 +31,8 @@ import {
   QueryStatsSnapshot,
 } from '../capture/query-stats';
 import { readQueryStatsLive } from '../capture/query-stats-live';
+import { captureDocument, SAMPLE_FILE } from '../capture/write';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 
 const CAPTURE_HELP = `
 Reads what a server served and writes a workload that "run --workload-file" runs unchanged:
@@ -171,6 +173,7 @@ const CAPTURE_OPTIONS = {
     help: 'keep operations that failed on the server (ok: 0) as workload (by default skipped, counted, with examples)',
     schema: z.boolean(),
   }),
+  force: FORCE_OPTION,
 };
 
 const captureSchema = z.object(tableShape(CAPTURE_OPTIONS)).strict();
@@ -207,30 +210,14 @@ export function registerCapture(program: Command, ctx: CliContext): void {
     .action(async (sources: string[], given: CaptureFlags) => {
       const flags = parseOptions(captureSchema, dropUndefined(given));
       const queryStatsFiles = Array.isArray(flags.queryStats) ? flags.queryStats : [];
-      if (flags.queryStats !== undefined) checkQueryStatsFlags(flags, queryStatsFiles, sources);
-      else if (flags.queryStatsWindow !== undefined)
-        throw new UsageError('capture: option --query-stats-window needs --uri URI --query-stats');
-      if (flags.uri !== undefined && sources.length > 0)
-        throw new UsageError('capture: give log files or --uri (the profiler), not both');
-      if (
-        flags.uri === undefined &&
-        (flags.db !== undefined || flags.profileCollection !== undefined)
-      ) {
-        throw new UsageError(
-          `capture: option ${flags.db !== undefined ? '--db' : '--profile-collection'} needs --uri`,
-        );
-      }
-      if (flags.uri === undefined && sources.length === 0 && flags.queryStats === undefined)
-        throw new UsageError(
-          'capture: name at least one log file or directory, or --uri URI --db NAME for the profiler',
-        );
-      if (flags.docsLike === undefined && (flags.keepSample || flags.sampleSize !== undefined)) {
-        throw new UsageError(
-          `capture: option ${flags.keepSample ? '--keep-sample' : '--sample-size'} needs --docs-like`,
-        );
-      }
+      checkCaptureFlags(flags, queryStatsFiles, sources);
       const outDir = flags.out ?? join('reports', `capture-${fileTimestamp(new Date())}`);
       assertWritableDir(outDir, 'option --out');
+      // Before reading a log or connecting: a workload.json or capture.md of the user's there is refused.
+      const writes = FileWrites.check(
+        fileEntries(outDir, captureFileNames(flags), 'capture'),
+        flags,
+      );
       const docsLike =
         flags.docsLike !== undefined
           ? await sampleDocsLike(
@@ -298,27 +285,78 @@ export function registerCapture(program: Command, ctx: CliContext): void {
                 onProgress: (n, file, done) =>
                   progress(`${n.toLocaleString('en-US')} lines read (${file})`, done),
               });
-      const files = await writeCapture(outDir, outcome);
-      if (docsLike) {
-        const templatePath = join(outDir, DOCS_LIKE_FILE);
-        await writeJsonAtomically(templatePath, docsLikeFile(docsLike));
-        files.push(templatePath);
-      }
-      if (docsLike && flags.keepSample) {
-        const samplePath = join(outDir, 'sample.json');
-        await writeJsonAtomically(
-          samplePath,
-          BSON.EJSON.serialize(docsLike.sample, { relaxed: false }),
-        );
-        files.push(samplePath);
-      }
-      if (flags.json) ctx.out(`${JSON.stringify(outcome.summary, null, 2)}\n`);
+      const files = await writeCaptureFolder(outDir, outcome, docsLike, flags.keepSample);
+      await writes.record();
+      if (flags.json) ctx.out(`${JSON.stringify(captureDocument(outcome.summary), null, 2)}\n`);
       else ctx.out(describeOutcome(outcome));
       ctx.err(`wrote ${files.join(', ')}`);
       ctx.err(
         `replay: mongo-bench run --uri URI --workload-file ${join(outDir, CAPTURE_FILES.workload)} --no-load`,
       );
     });
+}
+
+/** The rules between capture's options, each refused (exit 2) before anything is read. */
+function checkCaptureFlags(
+  flags: CaptureFlags,
+  queryStatsFiles: string[],
+  sources: string[],
+): void {
+  if (flags.queryStats !== undefined) checkQueryStatsFlags(flags, queryStatsFiles, sources);
+  else if (flags.queryStatsWindow !== undefined)
+    throw new UsageError('capture: option --query-stats-window needs --uri URI --query-stats');
+  if (flags.uri !== undefined && sources.length > 0)
+    throw new UsageError('capture: give log files or --uri (the profiler), not both');
+  if (
+    flags.uri === undefined &&
+    (flags.db !== undefined || flags.profileCollection !== undefined)
+  ) {
+    throw new UsageError(
+      `capture: option ${flags.db !== undefined ? '--db' : '--profile-collection'} needs --uri`,
+    );
+  }
+  if (flags.uri === undefined && sources.length === 0 && flags.queryStats === undefined)
+    throw new UsageError(
+      'capture: name at least one log file or directory, or --uri URI --db NAME for the profiler',
+    );
+  if (flags.docsLike === undefined && (flags.keepSample || flags.sampleSize !== undefined)) {
+    throw new UsageError(
+      `capture: option ${flags.keepSample ? '--keep-sample' : '--sample-size'} needs --docs-like`,
+    );
+  }
+}
+
+/** Every file capture writes with these options. */
+function captureFileNames(flags: CaptureFlags): string[] {
+  return [
+    ...Object.values(CAPTURE_FILES),
+    ...(flags.docsLike !== undefined ? [DOCS_LIKE_FILE] : []),
+    ...(flags.docsLike !== undefined && flags.keepSample ? [SAMPLE_FILE] : []),
+  ];
+}
+
+/** The capture's files, then --docs-like's template and (--keep-sample) the sample; returns their paths. */
+async function writeCaptureFolder(
+  outDir: string,
+  outcome: CaptureOutcome,
+  docsLike: Awaited<ReturnType<typeof sampleDocsLike>> | undefined,
+  keepSample: boolean | undefined,
+): Promise<string[]> {
+  const files = await writeCapture(outDir, outcome);
+  if (docsLike) {
+    const templatePath = join(outDir, DOCS_LIKE_FILE);
+    await writeJsonAtomically(templatePath, docsLikeFile(docsLike));
+    files.push(templatePath);
+  }
+  if (docsLike && keepSample) {
+    const samplePath = join(outDir, SAMPLE_FILE);
+    await writeJsonAtomically(
+      samplePath,
+      BSON.EJSON.serialize(docsLike.sample, { relaxed: false }),
+    );
+    files.push(samplePath);
+  }
+  return files;
 }
 
 function checkQueryStatsFlags(flags: CaptureFlags, files: string[], sources: string[]): void {

@@ -18,6 +18,9 @@ import { intArg, intListArg } from '../config/validate';
 import { compareRuns, readBenchmarkConfig } from '../api';
 import { installInterrupt } from '../run/interrupt';
 import { Comparison } from '../compare';
+import { COMPARISON_FILES } from '../compare/write';
+import { RESULTS_FILE } from '../run/benchmark';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 
 const COMPARE_HELP = `
 Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
@@ -108,9 +111,13 @@ const COMPARE_OPTIONS = {
     help: 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials',
     schema: z.boolean(),
   }),
+  force: FORCE_OPTION,
 };
 
 type CompareFlags = TableValues<typeof COMPARE_OPTIONS>;
+
+/** compare --run's sides: each side's results.json in its own folder. */
+const RUN_SIDE_FILES = ['A', 'B'].map((side) => join(side, RESULTS_FILE));
 
 /** "a.json,b.json" -> both files: several result files of one configuration on one side. */
 function sideFiles(arg: string): string[] {
@@ -146,8 +153,17 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
       const runOnly = (['seed', 'clients', 'paired'] as const).find((k) => flags[k] !== undefined);
       if (!flags.run && runOnly) throw new UsageError(`option --${runOnly}: only with --run`);
+      const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
+      // Before measuring or writing anything: the files of a user's folder by these names are refused.
+      const writes = FileWrites.check(
+        fileEntries(
+          outDir,
+          flags.run ? [...COMPARISON_FILES, ...RUN_SIDE_FILES] : COMPARISON_FILES,
+          'compare',
+        ),
+        flags,
+      );
       if (flags.run) {
-        const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
         const [inputA, inputB] = [readBenchmarkConfig(fileA), readBenchmarkConfig(fileB)];
         // Ctrl-C (or SIGTERM) stops both runs; what they measured is still compared and written.
         const interrupt = installInterrupt({
@@ -176,12 +192,13 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           });
         } finally {
           interrupt.dispose();
+          await writes.record();
         }
         const { comparison, files } = outcome;
         finishCompare(
           ctx,
           comparison,
-          [...files, join(outDir, 'A', 'results.json'), join(outDir, 'B', 'results.json')],
+          [...files, ...RUN_SIDE_FILES.map((file) => join(outDir, file))],
           flags.json === true,
         );
         if (interrupt.signal.aborted) {
@@ -199,9 +216,9 @@ export function registerCompare(program: Command, ctx: CliContext): void {
         { threshold: flags.threshold, alpha: flags.alpha, noise: flags.noise },
         { a: fileA, b: fileB },
       );
-      const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
       // The page overlays the first result of each side; the verdicts cover every file given.
       const { files } = await writeComparison(comparison, outDir, [a[0], b[0]]);
+      await writes.record();
       finishCompare(ctx, comparison, files, flags.json === true);
     });
 }

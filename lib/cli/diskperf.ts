@@ -4,6 +4,9 @@ import { CliContext } from './context';
 import { EXIT, RunError } from '../config/errors';
 import { addOptions } from '../config/option-table';
 import { DISKPERF_OPTIONS } from '../diskperf/options';
+import { DISKPERF_FILE_NAMES } from '../diskperf/write';
+import { assertWritableDir } from '../common/dir-check';
+import { fileEntries, FileWrites } from '../common/file-plan';
 import {
   DiskperfEvent,
   RawDiskperfOptions,
@@ -20,7 +23,7 @@ import {
   writeDiskperfReport,
 } from '../diskperf';
 
-type DiskperfFlags = RawDiskperfOptions & { out?: string };
+type DiskperfFlags = RawDiskperfOptions & { out?: string; force?: boolean };
 
 export function registerDiskperf(program: Command, ctx: CliContext): void {
   const command = program
@@ -49,6 +52,9 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
     direct: flags.direct,
   });
   const outDir = flags.out ?? defaultDiskperfOutDir();
+  assertWritableDir(outDir, flags.out !== undefined ? 'option --out' : 'report folder');
+  // Before the test file is written: a summary.md or diskperf.csv of the user's there is refused.
+  const writes = FileWrites.check(fileEntries(outDir, DISKPERF_FILE_NAMES, 'diskperf'), flags);
   const status = statusLine();
 
   const controller = new AbortController();
@@ -135,8 +141,19 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigterm);
   }
-  const { result, error, aborted } = outcome;
+  await reportDiskperf(outcome, outDir, writes, ctx);
+  if (outcome.aborted)
+    ctx.exitCode = controller.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
+}
 
+/** What was measured: the peak and the notes printed, the report written (and its files recorded). */
+async function reportDiskperf(
+  outcome: Awaited<ReturnType<typeof runDiskperf>>,
+  outDir: string,
+  writes: FileWrites,
+  ctx: CliContext,
+): Promise<void> {
+  const { result, error } = outcome;
   const peak = peakStep(result);
   ctx.out('');
   const boundNote = engineBoundNote(result);
@@ -149,11 +166,10 @@ async function diskperfAction(flags: DiskperfFlags, ctx: CliContext): Promise<vo
   if (filesystemNote(result.io)) ctx.out(`warning: ${filesystemNote(result.io)}`);
   if (!result.complete) ctx.err(`mongo-bench diskperf: incomplete: ${result.incompleteReason}`);
   const files = await writeDiskperfReport(result, outDir);
+  await writes.record();
   ctx.out(`wrote ${files.join(', ')}`);
   ctx.out('test file deleted');
-
   if (error) throw new RunError(`diskperf: ${error.message.replace(/^diskperf: /, '')}`);
-  if (aborted) ctx.exitCode = controller.signal.reason === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint;
 }
 
 /** A one-line, overwritten progress display on an interactive terminal; silent otherwise. */

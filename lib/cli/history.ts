@@ -9,6 +9,8 @@ import { addOptions, option, TableValues } from '../config/option-table';
 import { loadResult } from '../result';
 import { openStore, resolveStoreSpec, STORE_ENV } from '../store';
 import { buildHistory, GATE_CHOICES, HISTORY_DEFAULTS, writeHistory } from '../history';
+import { historyFileNames } from '../history/write';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 import { formatChange, formatNewestRun, formatRun, gateLine } from '../history/render-md';
 import { FolderStore } from '../store/folder-store';
 import { stat } from 'node:fs/promises';
@@ -117,6 +119,7 @@ const HISTORY_OPTIONS = {
     help: 'print history.json on stdout instead of the summary',
     schema: z.boolean(),
   }),
+  force: FORCE_OPTION,
 };
 
 type HistoryFlags = TableValues<typeof HISTORY_OPTIONS>;
@@ -149,70 +152,7 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     );
   addOptions(history, HISTORY_OPTIONS)
     .addHelpText('after', HISTORY_HELP)
-    .action(async (flags: HistoryFlags) => {
-      const spec = requireStore(flags.store);
-      if (flags.threshold !== undefined && !(flags.threshold >= 0))
-        throw new UsageError(
-          `option --threshold: must be a percentage >= 0, got ${flags.threshold}`,
-        );
-      if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1))
-        throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
-      if (flags.permutations !== undefined && flags.permutations < 1)
-        throw new UsageError(
-          `option --permutations: must be at least 1, got ${flags.permutations}`,
-        );
-      if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
-      const gate =
-        flags.gate === undefined
-          ? undefined
-          : flags.gate
-              .split(',')
-              .map((g) => g.trim())
-              .filter((g) => g.length > 0);
-      const unknown = gate?.find((g) => !(g in GATE_CHOICES));
-      if (unknown !== undefined)
-        throw new UsageError(
-          `option --gate: unknown metric "${unknown}": choose from ${Object.keys(GATE_CHOICES).join(', ')}`,
-        );
-      if (flags.accept !== undefined && Number.isNaN(Date.parse(flags.accept)))
-        throw new UsageError(
-          `option --accept: not a time: "${flags.accept}" (an ISO time such as 2026-01-05T02:00:00Z)`,
-        );
-      // An unreachable store is not a regression: exit 2, never the gate's 1.
-      const store = await openStore(spec).catch((err: unknown) => {
-        throw err instanceof RunError ? new RunError(err.message, EXIT.usage) : err;
-      });
-      let stored;
-      try {
-        stored = await store.list({ label: flags.label, workload: flags.workload });
-      } finally {
-        await store.close();
-      }
-      const history = buildHistory(
-        stored,
-        { store: store.description, label: flags.label },
-        {
-          threshold: flags.threshold,
-          pvalue: flags.pvalue,
-          permutations: flags.permutations,
-          seed: flags.seed,
-          gate,
-          accept: flags.accept,
-        },
-      );
-      const outDir = flags.out ?? join('reports', `history-${fileTimestamp(new Date())}`);
-      const { files } = await writeHistory(history, outDir);
-      if (flags.json) ctx.out(`${JSON.stringify(history, null, 2)}\n`);
-      else ctx.out(renderSummary(history));
-      for (const s of history.skipped) ctx.err(`warning: not read: ${s.why.split('\n')[0]}`);
-      ctx.err(`wrote ${files.join(', ')}`);
-      ctx.exitCode =
-        history.outcome === 'regression'
-          ? EXIT.failed
-          : history.outcome === 'not tested'
-            ? EXIT.notCompared
-            : EXIT.ok;
-    });
+    .action((flags: HistoryFlags) => historyAction(flags, ctx));
 
   const importCommand = program
     .command('import')
@@ -247,6 +187,71 @@ export function registerHistory(program: Command, ctx: CliContext): void {
         `imported ${created} result${created === 1 ? '' : 's'} into ${store.description}${results.length > created ? ` (${results.length - created} already there)` : ''}\n`,
       );
     });
+}
+
+/** history: the store read, the history built and gated, its files written (after the check of those files). */
+async function historyAction(flags: HistoryFlags, ctx: CliContext): Promise<void> {
+  const spec = requireStore(flags.store);
+  if (flags.threshold !== undefined && !(flags.threshold >= 0))
+    throw new UsageError(`option --threshold: must be a percentage >= 0, got ${flags.threshold}`);
+  if (flags.pvalue !== undefined && !(flags.pvalue > 0 && flags.pvalue < 1))
+    throw new UsageError(`option --pvalue: must be between 0 and 1, got ${flags.pvalue}`);
+  if (flags.permutations !== undefined && flags.permutations < 1)
+    throw new UsageError(`option --permutations: must be at least 1, got ${flags.permutations}`);
+  if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
+  const gate =
+    flags.gate === undefined
+      ? undefined
+      : flags.gate
+          .split(',')
+          .map((g) => g.trim())
+          .filter((g) => g.length > 0);
+  const unknown = gate?.find((g) => !(g in GATE_CHOICES));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `option --gate: unknown metric "${unknown}": choose from ${Object.keys(GATE_CHOICES).join(', ')}`,
+    );
+  if (flags.accept !== undefined && Number.isNaN(Date.parse(flags.accept)))
+    throw new UsageError(
+      `option --accept: not a time: "${flags.accept}" (an ISO time such as 2026-01-05T02:00:00Z)`,
+    );
+  // An unreachable store is not a regression: exit 2, never the gate's 1.
+  const store = await openStore(spec).catch((err: unknown) => {
+    throw err instanceof RunError ? new RunError(err.message, EXIT.usage) : err;
+  });
+  let stored;
+  try {
+    stored = await store.list({ label: flags.label, workload: flags.workload });
+  } finally {
+    await store.close();
+  }
+  const history = buildHistory(
+    stored,
+    { store: store.description, label: flags.label },
+    {
+      threshold: flags.threshold,
+      pvalue: flags.pvalue,
+      permutations: flags.permutations,
+      seed: flags.seed,
+      gate,
+      accept: flags.accept,
+    },
+  );
+  const outDir = flags.out ?? join('reports', `history-${fileTimestamp(new Date())}`);
+  // The store was only read: the charts' names (by label) are known now, before the first write.
+  const writes = FileWrites.check(fileEntries(outDir, historyFileNames(history), 'history'), flags);
+  const { files } = await writeHistory(history, outDir);
+  await writes.record();
+  if (flags.json) ctx.out(`${JSON.stringify(history, null, 2)}\n`);
+  else ctx.out(renderSummary(history));
+  for (const s of history.skipped) ctx.err(`warning: not read: ${s.why.split('\n')[0]}`);
+  ctx.err(`wrote ${files.join(', ')}`);
+  ctx.exitCode =
+    history.outcome === 'regression'
+      ? EXIT.failed
+      : history.outcome === 'not tested'
+        ? EXIT.notCompared
+        : EXIT.ok;
 }
 
 function renderSummary(h: ReturnType<typeof buildHistory>): string {

@@ -8,7 +8,14 @@ import { intArg, intListArg, parseOptions } from '../config/validate';
 import { addOptions, option, tableDefaults, tableShape } from '../config/option-table';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/options/run-options';
 import { RESET_CHOICES } from '../workload/language/setup-spec';
-import { runMongoPerfSuite, TestOutcome } from '../run/perf-suite';
+import {
+  runMongoPerfSuite,
+  SUITE_FILE,
+  suiteFileNames,
+  SuiteOptions,
+  TestOutcome,
+} from '../run/perf-suite';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 import { redactText } from '../security/redact';
 import {
   addConnectionOptions,
@@ -115,6 +122,7 @@ const PERF_SUITE_OPTIONS = {
     schema: z.boolean(),
   }),
   json: option({ flag: '--json', help: 'print suite.json on stdout', schema: z.boolean() }),
+  force: FORCE_OPTION,
 };
 
 const PERF_SUITE_DEFAULTS = tableDefaults(PERF_SUITE_OPTIONS);
@@ -157,6 +165,31 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
     const secrets = connectionSecrets(connection.options);
     const err = (text: string) => ctx.err(redactText(text, secrets));
     for (const w of connection.warnings) err(`warning: ${w}`);
+    const suiteOptions: SuiteOptions = {
+      files,
+      uri,
+      tests,
+      tags: flags.tags
+        ?.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+      clients: flags.clients,
+      seconds: flags.seconds,
+      warmupSeconds: flags.warmup,
+      trials: flags.trials,
+      reset,
+      outDir,
+      randomSeed: flags.seed,
+      serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout,
+      opTimeoutMS: RUN_DEFAULTS.opTimeout,
+      ...(workers !== undefined ? { workers } : {}),
+      ...(flags.testDouble ? { testDouble: true } : {}),
+    };
+    // Before the first test runs: a suite.json or a test's results.json of the user's there is refused.
+    const writes = FileWrites.check(
+      fileEntries(outDir, suiteFileNames(suiteOptions), 'perf-suite'),
+      flags,
+    );
     // Ctrl-C: the test under way writes what it measured (marked incomplete), and no further test starts.
     const interrupt = installInterrupt({
       onSignal: (name, first) =>
@@ -168,47 +201,26 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
     });
     let report;
     try {
-      report = await runMongoPerfSuite(
-        {
-          files,
-          uri,
-          tests,
-          tags: flags.tags
-            ?.split(',')
-            .map((t) => t.trim())
-            .filter(Boolean),
-          clients: flags.clients,
-          seconds: flags.seconds,
-          warmupSeconds: flags.warmup,
-          trials: flags.trials,
-          reset,
-          outDir,
-          randomSeed: flags.seed,
-          serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout,
-          opTimeoutMS: RUN_DEFAULTS.opTimeout,
-          ...(workers !== undefined ? { workers } : {}),
-          ...(flags.testDouble ? { testDouble: true } : {}),
+      report = await runMongoPerfSuite(suiteOptions, {
+        onTest: (o) => err(line(o)),
+        // Progress within a test: a line per finished step (a suite runs for minutes).
+        onEvent: (test, e) => {
+          if (e.type === 'step-done')
+            err(
+              `  ${test}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done, ${Math.round(e.step.opsPerSec.reads + e.step.opsPerSec.writes)} ops/s`,
+            );
         },
-        {
-          onTest: (o) => err(line(o)),
-          // Progress within a test: a line per finished step (a suite runs for minutes).
-          onEvent: (test, e) => {
-            if (e.type === 'step-done')
-              err(
-                `  ${test}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done, ${Math.round(e.step.opsPerSec.reads + e.step.opsPerSec.writes)} ops/s`,
-              );
-          },
-          signal: interrupt.signal,
-          target: uriTarget(uri, toMongoClientOptions(connection.options)),
-        },
-      );
+        signal: interrupt.signal,
+        target: uriTarget(uri, toMongoClientOptions(connection.options)),
+      });
     } finally {
       interrupt.dispose();
+      await writes.record();
     }
     const count = (s: TestOutcome['status']) =>
       report.outcomes.filter((o) => o.status === s).length;
     err(
-      `${report.outcomes.length} test${report.outcomes.length === 1 ? '' : 's'}: ${count('ran')} ran, ${count('errors')} ran with errors, ${count('unsupported')} unsupported, ${count('failed')} failed; ${join(outDir, 'suite.json')}`,
+      `${report.outcomes.length} test${report.outcomes.length === 1 ? '' : 's'}: ${count('ran')} ran, ${count('errors')} ran with errors, ${count('unsupported')} unsupported, ${count('failed')} failed; ${join(outDir, SUITE_FILE)}`,
     );
     if (report.testDouble) err('the target is a test double: these are not MongoDB numbers');
     if (flags.json) ctx.out(`${redactText(JSON.stringify(report, null, 2), secrets)}\n`);

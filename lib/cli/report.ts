@@ -6,8 +6,9 @@ import { UsageError } from '../config/errors';
 import { z } from 'zod';
 import { addOptions, option, TableValues } from '../config/option-table';
 import { ResultDocument, loadResult } from '../result';
-import { writeReport } from '../report/write-report';
+import { reportFileNames, writeReport } from '../report/write-report';
 import { messageOf } from '../common/values';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 
 export const DEFAULT_COMPARISON_DIR = join('reports', 'compare');
 
@@ -18,6 +19,7 @@ const REPORT_OPTIONS = {
     help: `output folder (default: the folder of the result file; for several files: ${DEFAULT_COMPARISON_DIR})`,
     schema: z.string(),
   }),
+  force: FORCE_OPTION,
 };
 
 type ReportOptions = TableValues<typeof REPORT_OPTIONS>;
@@ -51,8 +53,14 @@ export function registerReport(program: Command, ctx: CliContext): void {
       // Before the work: an unwritable folder is refused (exit 2) naming it.
       assertWritableDir(outDir, options.out !== undefined ? 'option --out' : 'report folder');
       const results = await loadAll(files);
+      // Reading the results wrote nothing: the files this report draws are known, and checked before it draws one.
+      const writes = FileWrites.check(
+        fileEntries(outDir, reportFileNames(results), 'report'),
+        options,
+      );
       const started = process.hrtime.bigint();
       const { files: written } = await writeReport(results, outDir);
+      await writes.record();
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.out(`wrote ${written.length} files to ${outDir} in ${Math.round(ms)} ms:`);
       for (const file of written) ctx.out(`  ${file}`);

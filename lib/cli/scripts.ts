@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { intArg, kebab, parseOptions } from '../config/validate';
 import { addOptions, option, tableShape, TableValues } from '../config/option-table';
 import { dropUndefined } from '../common/values';
+import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
+import { assertWritableDir } from '../common/dir-check';
 import { TOPOLOGY_OPTIONS } from '../topology/options';
 import {
   GeneratedFile,
@@ -98,6 +100,7 @@ const SCRIPTS_OPTIONS = {
     default: RUN_DEFAULTS.docs,
     arg: intArg,
   }),
+  force: FORCE_OPTION,
 };
 
 const scriptsSchema = z.object(tableShape(SCRIPTS_OPTIONS)).strict();
@@ -118,8 +121,8 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
   // The cluster shape first, as run shows it; scripts launches nothing, so none of run's binary or launch flags.
   addOptions(command, TOPOLOGY_OPTIONS, CLUSTER_SHAPE_KEYS);
   addOptions(command, TOPOLOGY_OPTIONS, TOPOLOGY_KEYS);
-  addOptions(command, SCRIPTS_OPTIONS).action((flags: ScriptsFlags) => {
-    const { out, dryRun, workload, maxClients, seconds, docs, ...input } = flags;
+  addOptions(command, SCRIPTS_OPTIONS).action(async (flags: ScriptsFlags) => {
+    const { out, dryRun, workload, maxClients, seconds, docs, force, ...input } = flags;
     const workloadOptions = { maxClients, seconds, docs };
     if (workload === undefined) {
       for (const [key, value] of Object.entries(workloadOptions)) {
@@ -127,7 +130,10 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
           throw new UsageError(`option --${kebab(key)}: only applies with --workload`);
       }
     }
-    parseOptions(scriptsSchema, dropUndefined({ out, dryRun, workload, ...workloadOptions }));
+    parseOptions(
+      scriptsSchema,
+      dropUndefined({ out, dryRun, workload, force, ...workloadOptions }),
+    );
     const plan = planFromOptions(input);
     for (const warning of plan.warnings) ctx.err(`warning: ${warning}`);
     const files = renderScriptFiles(plan);
@@ -140,6 +146,16 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
       return;
     }
     const dir = out ?? path.join('shell-scripts', plan.topology.name);
+    assertWritableDir(dir, out !== undefined ? 'option --out' : 'scripts folder');
+    // Before the first write: a README.md or script of the user's by one of these names is refused.
+    const writes = FileWrites.check(
+      fileEntries(
+        dir,
+        files.map((f) => f.file),
+        'scripts',
+      ),
+      { force },
+    );
     mkdirSync(dir, { recursive: true });
     for (const file of files) {
       const target = path.join(dir, file.file);
@@ -147,6 +163,7 @@ export function registerScripts(program: Command, ctx: CliContext, deps: Scripts
       if (file.executable) chmodSync(target, 0o755);
       ctx.out(`wrote ${target}`);
     }
+    await writes.record();
     ctx.out(`next: read ${path.join(dir, 'README.md')} (the order to run the files in)`);
   });
 }

@@ -13,6 +13,14 @@ import { COMPARE_PAGE, renderComparePage } from './page';
 import { COMPARE_JSON, COMPARE_MD, COMPARE_PNG, renderComparisonMarkdown } from './render-text';
 import { messageOf } from '../common/values';
 
+/** What writeComparison writes, by name (the page only when given both results, as compare always does). */
+export const COMPARISON_FILES: readonly string[] = [
+  COMPARE_MD,
+  COMPARE_JSON,
+  COMPARE_PNG,
+  COMPARE_PAGE,
+];
+
 export async function writeComparison(
   comparison: Comparison,
   outDir: string,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { intArg, oneOfError, parseOptions } from '../config/validate';
 import { option, tableDefaults, TableShape, tableShape } from '../config/option-table';
 import { dropUndefined } from '../common/values';
+import { FORCE_OPTION } from '../common/file-plan';
 import { BLOCK_SIZE, DiskperfSettings, IoMode } from './result';
 
 /** libuv's thread pool, which the Node engine runs its reads and writes on, has at most 1024 threads. */
@@ -82,15 +83,16 @@ export const DISKPERF_OPTIONS = {
     help: 'output folder (default: reports/<timestamp>-diskperf)',
     schema: z.string(),
   }),
+  force: FORCE_OPTION,
 };
 
-/** The options as commander hands them over, less --out (the command's, not the probe's). */
+/** The options as commander hands them over, less --out and --force (the command's, not the probe's). */
 export type RawDiskperfOptions = Omit<
   z.input<z.ZodObject<TableShape<typeof DISKPERF_OPTIONS>>>,
-  'out'
+  'out' | 'force'
 >;
 
-const { out: _out, ...settingsShape } = tableShape(DISKPERF_OPTIONS);
+const { out: _out, force: _force, ...settingsShape } = tableShape(DISKPERF_OPTIONS);
 const schema = z.object(settingsShape).strict();
 const defaults = tableDefaults(DISKPERF_OPTIONS);
 

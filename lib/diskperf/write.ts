@@ -12,6 +12,9 @@ export const DISKPERF_FILES = {
   chart: 'diskperf.png',
 } as const;
 
+/** What writeDiskperfReport writes, by name. */
+export const DISKPERF_FILE_NAMES: readonly string[] = Object.values(DISKPERF_FILES);
+
 /** reports/<timestamp>-diskperf, the timestamp in UTC and safe in file names. */
 export function defaultDiskperfOutDir(now = new Date()): string {
   return join('reports', `${fileTimestamp(now)}-diskperf`);

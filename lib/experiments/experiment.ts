@@ -166,6 +166,12 @@ export interface Experiment<Kept = unknown> {
   notes?: string[];
   /** Extra lines under summary.md's heading. */
   summaryLines?: string[];
+  /**
+   * Every file `run` may write in a configuration's folder, and `finish` in the matrix folder (sub-folders
+   * allowed: "comparison/summary.md"), by name: the matrix judges those that exist before it starts
+   * (lib/common/file-plan.ts), so a file of the user's there is never replaced without --force.
+   */
+  files: { configuration: readonly string[]; finish?: readonly string[] };
   /** After the last configuration: draws the kept results together; returns a note. */
   finish?(kept: Kept[], outDir: string): Promise<string | undefined>;
   /** After the matrix: drops what the experiment left behind. */

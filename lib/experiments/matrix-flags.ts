@@ -10,6 +10,7 @@ import { intArg, numberArg, positiveInt } from '../config/validate';
 import { option, tableDefaults, tableShape } from '../config/option-table';
 import { experimentNames } from './registry';
 import { RUN_OPTIONS } from '../run/options/run-option-table';
+import { FORCE_OPTION } from '../common/file-plan';
 
 /** "0.5,2" -> [0.5, 2] */
 export function numberListArg(flag: string) {
@@ -57,6 +58,7 @@ export const MATRIX_OPTIONS = {
     help: 'output folder (default: reports/<timestamp>-matrix-<preset>/)',
     schema: z.string().min(1, 'must not be empty'),
   }),
+  force: FORCE_OPTION,
   db: option({
     flag: '--db <name>',
     help: 'database the experiments write to',

@@ -14,6 +14,19 @@ function safeName(text: string): string {
   return text.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^[_.]+|_+$/g, '') || 'label';
 }
 
+/** Every file writeHistory may write for this history: the trend charts of each label (drawn where there are points), history.md, history.json. */
+export function historyFileNames(h: Pick<HistoryDocument, 'labels'>): string[] {
+  return [
+    ...h.labels.flatMap(({ label }) => CHARTED.map((metric) => trendChartName(label, metric))),
+    HISTORY_FILES.markdown,
+    HISTORY_FILES.json,
+  ];
+}
+
+function trendChartName(label: string, metric: HistorySeries['metric']): string {
+  return `trend-${safeName(label)}-${metric}.png`;
+}
+
 export async function writeHistory(
   h: HistoryDocument,
   outDir: string,
@@ -25,7 +38,7 @@ export async function writeHistory(
     for (const metric of CHARTED) {
       const png = await renderTrendChart(h, label, metric);
       if (!png) continue;
-      const name = `trend-${safeName(label)}-${metric}.png`;
+      const name = trendChartName(label, metric);
       await writeFile(path.join(outDir, name), png);
       files.push(path.join(outDir, name));
       charts.set(label, [...(charts.get(label) ?? []), name]);

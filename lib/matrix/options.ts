@@ -157,6 +157,7 @@ export function resolveMatrixOptions(
     overrides,
     datasetRatios: flags.datasetRatio,
     outDir: flags.out ?? `reports/${fileTimestamp(now)}-matrix-${slug(definition.name)}`,
+    force: flags.force === true,
     ...(flags.trials !== undefined && flags.trials > 1 ? { trials: flags.trials } : {}),
     serverSelectionTimeoutMS:
       flags.serverSelectionTimeout ?? MATRIX_DEFAULTS.serverSelectionTimeout,

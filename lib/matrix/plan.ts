@@ -33,6 +33,8 @@ export interface MatrixRunOptions {
   /** One configuration per ratio of the server's RAM (experiments with a datasetRatio parameter). */
   datasetRatios?: number[];
   outDir: string;
+  /** --force: files in outDir that mongo-bench did not write may be replaced (lib/common/file-plan.ts). */
+  force?: boolean;
   /** --trials N: run every configuration N times in interleaved rounds (absent: once). */
   trials?: number;
   serverSelectionTimeoutMS: number;

@@ -10,6 +10,7 @@
  * MatrixSession (matrix-session).
  */
 import { assertWritableDir } from '../common/dir-check';
+import { fileEntries, FileWrites } from '../common/file-plan';
 import { resolve } from 'node:path';
 import { EXIT, RunError, UsageError } from '../config/errors';
 import { CommandLog } from '../deployment/command-log';
@@ -31,6 +32,7 @@ import { openMatrix } from './open-matrix';
 import { experimentOf, MatrixPlan, MatrixRunOptions, planMatrix } from './plan';
 import { runConfigurations } from './run-configurations';
 import { probeCapabilities } from './target-probe';
+import { matrixFileNames } from './matrix-files';
 
 export type { MatrixEvent, MatrixHooks } from './matrix-events';
 export { JOURNAL_NOTE, MAPPING_NOTE } from '../experiments/write-concern-notes';
@@ -43,6 +45,11 @@ export async function runMatrix(
   const plan = planMatrix(options);
   // Before anything starts or connects: an output folder nothing can be created under is refused (exit 2).
   assertWritableDir(options.outDir, 'option --out');
+  // So is a file of the user's the matrix would replace, before command-log.txt, setup.js or the target.
+  const files = FileWrites.check(
+    fileEntries(options.outDir, matrixFileNames(options, plan), 'matrix'),
+    options,
+  );
   const { definition } = options;
   emit({
     type: 'planned',
@@ -104,6 +111,7 @@ export async function runMatrix(
   } finally {
     await acquired?.release();
     log.note('matrix finished');
+    await files.record();
   }
 }
 

@@ -10,10 +10,36 @@ import { renderResultsCsv } from './results-csv';
 import { renderSummaryMarkdown } from './summary-md';
 import { pngCharts } from './chart-registry';
 import { messageOf } from '../common/values';
+import { PERCENTILES } from './chart-data';
+import { RATE_CHART_FILE } from './rate-chart';
+import { SCENARIO_TIMELINE_FILE } from './scenario-report';
+import { SERVER_CHART_FILES } from './server-charts';
 
 export const SUMMARY_FILE = 'summary.md';
 export const CSV_FILE = 'results.csv';
 export const INDEX_FILE = 'index.html';
+
+/**
+ * Every PNG a report may draw, by name (test/report/chart-registry.test.ts keeps it in step with the chart
+ * registry): what a run checks in its folder before it starts, when what it will draw is not known yet.
+ */
+export const REPORT_PNG_FILES: readonly string[] = [
+  ...['avg', 'peak'].flatMap((kind) => ['read', 'write'].map((op) => `${kind}-${op}-ops.png`)),
+  ...['reads', 'writes'].flatMap((kind) => [
+    `latency-${kind}.png`,
+    ...PERCENTILES.map((p) => `latency-${kind}-${p}.png`),
+  ]),
+  'timeline.png',
+  SCENARIO_TIMELINE_FILE,
+  RATE_CHART_FILE,
+  ...Object.values(SERVER_CHART_FILES),
+];
+
+/** The names writeReport writes for these results; without results, every name it could write. */
+export function reportFileNames(results?: readonly ResultDocument[]): string[] {
+  const pngs = results ? pngCharts(results).map((chart) => chart.file) : REPORT_PNG_FILES;
+  return [...pngs, SUMMARY_FILE, CSV_FILE, INDEX_FILE];
+}
 
 /**
  * Renders the report for one result (its charts) or several (comparison charts, one series per result)

@@ -12,6 +12,7 @@ import type { StepExecutor } from '../workload/engine/step-executor';
 import type { RunEvent } from './events';
 import type { RunPlan } from './options/run-plan';
 import { describeDataRule } from './options/dry-run';
+import type { FileWrites } from '../common/file-plan';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -41,10 +42,12 @@ export interface ExecuteState {
   readonly setupJs: SetupJsRecord;
   /** On a launched sharded cluster --drop runs before the data-distribution steps (acquireTarget's hook). */
   dropped: boolean;
+  /** The run's files, checked before it began; recorded in the folder's marker as they are written. */
+  readonly files: FileWrites;
 }
 
 /** The run's record begun: command-log.txt's first lines and setup.js's record (both written once the run reaches a server). */
-export function openRunRecord(plan: RunPlan, hooks: ExecuteHooks): ExecuteState {
+export function openRunRecord(plan: RunPlan, hooks: ExecuteHooks, files: FileWrites): ExecuteState {
   const outDir = plan.benchmark.outDir;
   const secrets = [...(hooks.secrets ?? [])];
   const log = new CommandLog(outDir, secrets);
@@ -60,6 +63,7 @@ export function openRunRecord(plan: RunPlan, hooks: ExecuteHooks): ExecuteState 
     secrets,
     setupJs: setupJsRecord(plan, outDir, log, secrets),
     dropped: false,
+    files,
   };
   for (const text of plan.notes) note(state, text);
   // What may be dropped or written on a deployment the tool did not start, said before anything connects.

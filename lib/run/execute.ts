@@ -12,6 +12,9 @@ import * as path from 'node:path';
 import { EXIT, RunError } from '../config/errors';
 import { ResultDocument } from '../result';
 import { loadResult, writeReport } from '../report';
+import { reportFileNames } from '../report/write-report';
+import { COMMAND_LOG_FILE, SETUP_FILE } from '../deployment/command-log';
+import { fileEntries, FileWrites } from '../common/file-plan';
 import { RESULTS_FILE, runBenchmark } from './benchmark';
 import { abortError } from '../deployment/acquire';
 import { isAbortError, messageOf } from '../common/values';
@@ -36,8 +39,8 @@ export interface RunOutcome {
 }
 
 export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<RunOutcome> {
-  await checkBeforeStart(plan, hooks);
-  const state = openRunRecord(plan, hooks);
+  const files = await checkBeforeStart(plan, hooks);
+  const state = openRunRecord(plan, hooks, files);
   let target: Target | undefined;
   try {
     try {
@@ -55,12 +58,28 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
   } finally {
     await releaseRunTarget(state, target);
     state.log.note('run finished');
+    await files.record();
   }
 }
 
-/** Before anything starts: a run that cannot write its results, or reach an existing server, must not begin. */
-async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<void> {
+/** Every file a run may write in its folder: results.json, its record, and every report file it could draw. */
+export const RUN_FILE_NAMES: readonly string[] = [
+  RESULTS_FILE,
+  COMMAND_LOG_FILE,
+  SETUP_FILE,
+  ...reportFileNames(),
+];
+
+/**
+ * Before anything starts: a run that cannot write its results, would replace a file of the user's, or
+ * cannot reach an existing server, must not begin. Returns the run's files, to record once written.
+ */
+async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<FileWrites> {
   assertWritableDir(plan.benchmark.outDir, 'option --out');
+  // Before command-log.txt, setup.js or anything else: every file the run could write, judged now.
+  const files = FileWrites.check(fileEntries(plan.benchmark.outDir, RUN_FILE_NAMES, 'run'), {
+    force: plan.force,
+  });
   // The results store too (--store): a folder that cannot be made, or a store that takes no write, is refused now, not after the run.
   if (plan.store !== undefined)
     await assertStoreWritable(plan.store, {
@@ -68,6 +87,7 @@ async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<voi
     });
   // An existing single host that refuses connections fails now, before --drop or --setup would wait out the server-selection timeout.
   if (plan.target.kind === 'uri') await assertNotRefused(plan.target.uri, hooks.clientOptions);
+  return files;
 }
 
 /** The sweep on the target: its news logged and shown, the report written after every step (and for a failed run's steps). */
@@ -99,6 +119,8 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
         },
         onStepComplete: async (soFar) => {
           await writeReport([soFar], outDir);
+          // Recorded as the run goes: a run killed later still leaves its charts known as its own.
+          await state.files.record();
         },
       },
     );

@@ -12,7 +12,7 @@ import { RunOptions } from './options/run-options';
 import { UsageError } from '../config/errors';
 import { writeJsonAtomically } from '../common/atomic-write';
 import { ResultDocument } from '../result';
-import { runBenchmark } from './benchmark';
+import { RESULTS_FILE, runBenchmark } from './benchmark';
 import { compileRunWorkload } from './options/run-workload';
 import { BenchmarkEvent } from './events';
 import { ResetMode } from '../workload/language/setup-spec';
@@ -163,12 +163,26 @@ export function prepareMongoPerfTest(
 
 /** Points at the test's results.json only when it was written (results go out after each measured step). */
 function resultsFile(outDir: string, since: number): Pick<TestOutcome, 'results' | 'noResults'> {
-  const path = join(outDir, 'results.json');
+  const path = join(outDir, RESULTS_FILE);
   // Written by this run: an --out folder used before may hold an older one.
   const written = existsSync(path) && statSync(path).mtimeMs >= since;
   return written
     ? { results: path }
     : { noResults: 'no results.json: the test stopped before its first step was measured' };
+}
+
+/** The suite's own file, beside the tests' folders. */
+export const SUITE_FILE = 'suite.json';
+
+/**
+ * Every file the suite may write, relative to its folder: suite.json and each selected test's results.json
+ * in the test's folder (a test that turns out unsupported writes none). Reads the test files, writes nothing.
+ */
+export function suiteFileNames(options: Pick<SuiteOptions, 'files' | 'tests' | 'tags'>): string[] {
+  const tests = options.files.flatMap((file) =>
+    selectTests(loadMongoPerfFile(file).tests, options),
+  );
+  return [SUITE_FILE, ...tests.map((test) => join(safeDir(test.name), RESULTS_FILE))];
 }
 
 export async function runMongoPerfSuite(
@@ -182,7 +196,7 @@ export async function runMongoPerfSuite(
     uri: redactUri(target.uri),
     outcomes: [],
   };
-  const reportPath = join(options.outDir, 'suite.json');
+  const reportPath = join(options.outDir, SUITE_FILE);
   for (const path of options.files) {
     const file = loadMongoPerfFile(path);
     for (const test of selectTests(file.tests, options)) {

@@ -18,6 +18,7 @@
  *   allows more;
  * - on a deployment mongo-bench started (embedded, launched) everything is its own.
  */
+import type { FileEntry } from '../common/file-plan';
 
 /** Where a write comes from: the part of the tool that asks for it. */
 export const WRITE_SOURCES = {
@@ -109,13 +110,8 @@ export interface ServerEntry {
   restore?: string;
 }
 
-export interface FileEntry {
-  kind: 'file';
-  /** Absolute path. */
-  path: string;
-  /** The command that writes it ("run", "report", ...). */
-  source: string;
-}
+/** A file a command writes: its home is lib/common/file-plan.ts, which judges it (lib/common cannot import this floor). */
+export type { FileEntry };
 
 export type WriteEntry = NamespaceEntry | ServerEntry | FileEntry;
 

@@ -8,6 +8,7 @@ import { compareResults } from '../../lib/compare';
 import { ChartSpec } from '../../lib/report/chart-data';
 import { buildEntry, pngCharts, REPORT_CHARTS } from '../../lib/report/chart-registry';
 import { reportPageModel, sectionsLeftOut } from '../../lib/report/index-html';
+import { REPORT_PNG_FILES } from '../../lib/report/write-report';
 import { PageBlock } from '../../lib/report/page/page';
 import { ResultDocument, resultDocumentSchema } from '../../lib/result';
 import { REPLICA_SET, withServerSection } from '../support/server-results';
@@ -133,6 +134,13 @@ describe('the chart registry', () => {
     ]);
     for (const entry of REPORT_CHARTS) expect(made.map((c) => c.chart)).toContain(entry.id);
   });
+
+  it.each(CASES)(
+    '%s: every PNG drawn is one of REPORT_PNG_FILES (the names a run checks before it starts)',
+    (_name, results) => {
+      for (const chart of pngCharts(results)) expect(REPORT_PNG_FILES).toContain(chart.file);
+    },
+  );
 
   it("the page's data holds the specs as drawn, without the registry's id", () => {
     const results = [rich()];

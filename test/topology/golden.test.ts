@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
 import { CliContext } from '../../lib/cli/context';
 import { GOLDEN_SCENARIOS, toArgs } from './scenarios';
+import { FOLDER_MARKER_FILE } from '../../lib/common/file-plan';
 
 const GOLDEN_ROOT = path.join(__dirname, '..', '..', 'shell-scripts');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -26,6 +27,8 @@ async function generate(args: string[], out: string): Promise<void> {
   const ctx = quietContext();
   const code = await main(['node', 'mongo-bench', 'scripts', ...args, '--out', out], ctx);
   if (code !== 0) throw new Error(`scripts ${args.join(' ')} exited ${code}: ${ctx.stderr}`);
+  // The folder's marker (the names mongo-bench wrote, with the time) is no part of the examples.
+  rmSync(path.join(out, FOLDER_MARKER_FILE), { force: true });
 }
 
 describe('golden setup scripts in shell-scripts/', () => {

@@ -173,6 +173,7 @@ export const most: Experiment = {
   preset: PRESET,
   clientsNeeded: (p) => Number(p.writers) + Number(p.readers),
   run,
+  files: { configuration: [RESULTS_FILE] },
   measures: [
     { key: 'writeMiBps', csv: 'write_mib_per_s', title: 'Write', unit: 'MiB/s' },
     { key: 'readMiBps', csv: 'read_mib_per_s', title: 'Read', unit: 'MiB/s' },

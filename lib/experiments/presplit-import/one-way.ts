@@ -26,7 +26,11 @@ import {
 } from './options';
 import { PresplitImportResult } from './result';
 import { WAY_DEFINITIONS, wayLabel } from './ways';
-import { PRESPLIT_IMPORT_FILES, writePresplitImportReport } from './write-report';
+import {
+  PRESPLIT_IMPORT_FILES,
+  presplitImportReportFiles,
+  writePresplitImportReport,
+} from './write-report';
 
 export const COMMAND_LOG_FILE = 'command-log.txt';
 export const COMPARISON_DIR = 'comparison';
@@ -270,6 +274,10 @@ export const presplitImport: Experiment<PresplitImportResult> = {
       ? undefined
       : `not a mongos: presplit-import shards a collection and needs a sharded cluster's router; the target is a ${topology.kind === 'replicaSet' ? `replica set (${topology.setName})` : 'standalone'}`,
   run,
+  files: {
+    configuration: [COMMAND_LOG_FILE, ...presplitImportReportFiles()],
+    finish: presplitImportReportFiles().map((name) => `${COMPARISON_DIR}/${name}`),
+  },
   finish,
   measures: WAY_MEASURES,
   charts: [

@@ -3,7 +3,8 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../config/errors';
 import { renderChart } from '../../report/render-chart';
-import { buildExperimentCharts } from './chart-data';
+import { buildExperimentCharts, perShardChartFile, TOTAL_CHART_FILE } from './chart-data';
+import { WAYS } from './options';
 import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult } from './result';
 import { renderPresplitImportSummary } from './summary-md';
 import { fileTimestamp, messageOf } from '../../common/values';
@@ -12,6 +13,16 @@ export const PRESPLIT_IMPORT_FILES = {
   json: 'presplit-import.json',
   summary: 'summary.md',
 } as const;
+
+/** Every file writePresplitImportReport may write: the result, summary.md, a per-shard chart per way, the total. */
+export function presplitImportReportFiles(): string[] {
+  return [
+    PRESPLIT_IMPORT_FILES.json,
+    PRESPLIT_IMPORT_FILES.summary,
+    ...WAYS.map((way) => perShardChartFile(way)),
+    TOTAL_CHART_FILE,
+  ];
+}
 
 /** reports/<UTC timestamp>-presplit-import */
 export function defaultPresplitImportOutDir(now = new Date()): string {

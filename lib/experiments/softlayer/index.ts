@@ -8,7 +8,7 @@ import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { RunError, UsageError } from '../../config/errors';
 import { ResultDocument, loadResult } from '../../result';
-import { writeReport } from '../../report/write-report';
+import { reportFileNames, writeReport } from '../../report/write-report';
 import { runBenchmark, RESULTS_FILE } from '../../run/benchmark';
 import { presetOps } from '../../workload/language/presets';
 import { clientCountsUpTo } from '../../workload/language/sweep';
@@ -16,6 +16,9 @@ import { dropQuietly } from '../configuration';
 import { Experiment, Prepared, RunContext, RunOutcome } from '../experiment';
 import { BSON_LIMIT, docSize, positiveInt, SEED } from '../parameters';
 import { docsForRatio, MIB, readServerMemory } from './server-memory';
+
+/** finish's folder: the configurations' charts drawn together. */
+const COMPARISON_DIR = 'comparison';
 
 export { docsForRatio, readServerMemory } from './server-memory';
 
@@ -179,6 +182,11 @@ export const softlayer: Experiment<ResultDocument> = {
   preset: [{ label: '6:1 sweep', writeConcern: { w: 1 } }],
   prepare,
   run,
+  // Each configuration's sweep and its report; finish's report of them all in comparison/.
+  files: {
+    configuration: [RESULTS_FILE, ...reportFileNames()],
+    finish: reportFileNames().map((name) => `${COMPARISON_DIR}/${name}`),
+  },
   measures: [
     { key: 'avgReads', csv: 'best_avg_reads_per_s', title: 'Best avg reads', unit: 'ops/s' },
     { key: 'peakReads', csv: 'best_peak_reads_per_s', title: 'Best peak reads', unit: 'ops/s' },
@@ -225,7 +233,7 @@ export const softlayer: Experiment<ResultDocument> = {
   /** The four SoftLayer charts with one line per configuration. */
   async finish(results, outDir) {
     if (results.length < 2) return undefined;
-    await writeReport(results, join(outDir, 'comparison'));
+    await writeReport(results, join(outDir, COMPARISON_DIR));
     return 'comparison/: the SoftLayer charts with one line per configuration.';
   },
 };

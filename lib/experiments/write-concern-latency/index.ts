@@ -143,6 +143,7 @@ export const writeConcernLatency: Experiment = {
     ...[2, 3].map((w) => ({ label: `w:${w}`, writeConcern: { w } })),
   ],
   run,
+  files: { configuration: [RESULTS_FILE] },
   measures: [
     { key: 'avgMs', csv: 'avg_ms', title: 'Average', unit: 'ms' },
     { key: 'minMs', csv: 'min_ms', title: 'Min', unit: 'ms' },

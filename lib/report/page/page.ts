@@ -176,7 +176,11 @@ function blockHtml(block: PageBlock, state: RenderState): string {
   }
 }
 
-/** The page: inline style, the model's blocks, the embedded data, the libraries and the page's own script. */
+/**
+ * The page: inline style, the model's blocks, the embedded data, the libraries and the page's own script.
+ * Its generator meta is how a later command knows the page for mongo-bench's and may replace it
+ * (lib/common/file-plan.ts).
+ */
 export function renderPage(model: PageModel): string {
   const state: RenderState = { charts: [], ids: new Set(['mb-charts']), nav: [] };
   const body = model.blocks.map((b) => blockHtml(b, state)).join('\n');
@@ -202,6 +206,7 @@ export function renderPage(model: PageModel): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="generator" content="mongo-bench">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <title>${escapeHtml(model.title)}</title>

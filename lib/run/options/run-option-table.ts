@@ -17,6 +17,7 @@ import {
 } from '../../config/option-table';
 import { PRESET_NAMES } from '../../workload/language/presets';
 import { RESET_CHOICES } from '../../workload/language/setup-spec';
+import { FORCE_OPTION } from '../../common/file-plan';
 
 /** The most worker threads a step may use. */
 export const MAX_WORKERS = 256;
@@ -316,6 +317,7 @@ export const RUN_OUTPUT_OPTIONS = {
     help: 'no progress and no tables; errors, warnings and the output folder only',
     schema: z.boolean(),
   }),
+  force: FORCE_OPTION,
 };
 
 /** The rows run's --help shows under "Output:" (the others go under "Benchmark:"), before RUN_OUTPUT_OPTIONS. */

@@ -37,6 +37,8 @@ export interface RunPlan {
   drop: boolean;
   json: boolean;
   quiet: boolean;
+  /** --force: files in outDir that mongo-bench did not write may be replaced (lib/common/file-plan.ts). */
+  force?: boolean;
   dryRun: boolean;
   /** Where the options came from, e.g. ["preset quick", "config run.yaml", "flags"]. */
   sources: string[];
@@ -185,6 +187,7 @@ function planFromFlags(
     drop: flags.drop === true,
     json: flags.json === true,
     quiet: flags.quiet === true,
+    force: flags.force === true,
     dryRun: ctx.dryRun,
     sources: ctx.sources,
     warnings,

@@ -37,6 +37,8 @@ export const ping: Experiment = {
   },
   preset: [{ label: 'ping' }],
   run,
+  // It writes no file of its own.
+  files: { configuration: [] },
   measures: [
     { key: 'avgMs', csv: 'avg_ms', title: 'Average', unit: 'ms' },
     { key: 'maxMs', csv: 'max_ms', title: 'Max', unit: 'ms' },
