@@ -101,6 +101,9 @@ export class ProgressPrinter {
       case 'server-stats':
         say(`[server] ${event.text}`);
         break;
+      case 'guard':
+        say(`[guard] ${event.text}`);
+        break;
       case 'outage':
         this.pauseBar();
         say(

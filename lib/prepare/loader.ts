@@ -6,6 +6,7 @@
  */
 import { MongoClient, WriteConcernSettings } from 'mongodb';
 import { dropCollection, emptyCollection, GuardPolicy } from '../server/data-guard';
+import { markOwned } from '../server/ownership';
 import { documentFactory, INDEXED_FIELDS } from '../workload/language/documents';
 import { templateDocumentFactory } from '../workload/language/template-documents';
 import { Namespace } from '../workload/language/op-spec';
@@ -91,5 +92,7 @@ export async function loadData(
     loaded = end;
     hooks.onProgress?.({ loaded, total: plan.docs });
   }
+  // Loaded: the marker now records what identifies the collection (a run marks it 'running' next).
+  if (!guard.ours) await markOwned(client, plan.ns.db, plan.ns.coll, 'done', plan.writeConcern);
   return { docs: loaded, seconds: (performance.now() - started) / 1000, complete: true };
 }

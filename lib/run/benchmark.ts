@@ -18,6 +18,7 @@ import { runScenarioPhase } from './phases/scenarios';
 import { chooseExecutor } from './phases/executor';
 import { planSweep } from './phases/probe';
 import { runSweepStep } from './phases/step';
+import { recordOwnership } from './phases/ownership';
 import { endSweep } from './phases/end';
 
 export type { BenchmarkHooks } from './phases/state';
@@ -37,11 +38,13 @@ export async function runBenchmark(
   const { run } = started;
   try {
     const state = sweepState(options, hooks, prepared, started);
+    run.atEnd(() => recordOwnership(state, 'done'));
     // Prepare the data once, unless every trial prepares its own (--reset each-step).
     if (options.reset !== 'each-step') {
       const stopped = await prepareFirst(state);
       if (stopped) return await run.end({ incomplete: stopped });
     }
+    await recordOwnership(state, 'running');
     // Several workloads at once on one clock (a config's `scenarios`) instead of a sweep.
     if (options.scenarios) return await run.end(await runScenarioPhase(state, options.scenarios));
     // Where every step's clients run, chosen once; the --rate probe when the rate is a share of the maximum.
@@ -50,6 +53,7 @@ export async function runBenchmark(
     for (const clients of options.clients) {
       if (hooks.signal?.aborted) break;
       const next = await runSweepStep(state, sweep, clients);
+      await recordOwnership(state, 'running');
       if (next === 'stop') break;
       if (next !== 'next') return await run.end(next.ending);
     }

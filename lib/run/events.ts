@@ -66,7 +66,9 @@ export type BenchmarkEvent =
   /** A scenario run (config `scenarios`): what runs, a scenario's step ended or failed, a background event ended. */
   | ({ type: 'scenario' } & ScenarioNews)
   /** --no-load: namespaces the workload reads or changes hold no document (counted before the first step). */
-  | { type: 'empty-namespaces'; namespaces: string[]; advice: string };
+  | { type: 'empty-namespaces'; namespaces: string[]; advice: string }
+  /** The data guard: what it could not do or record (a marker not re-recorded). */
+  | { type: 'guard'; text: string };
 
 export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
 

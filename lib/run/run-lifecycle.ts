@@ -56,6 +56,8 @@ export interface StartedRun {
 export class RunLifecycle {
   /** The sampler's stop, once: by end(), else by close(). */
   private stopping: Promise<unknown> | undefined;
+  /** Work for the run's end, before the result is stamped (the owner markers' last record). */
+  private readonly endTasks: (() => Promise<void>)[] = [];
 
   constructor(
     readonly result: ResultDocument,
@@ -160,6 +162,7 @@ export class RunLifecycle {
    */
   async end(ending: RunEnding): Promise<ResultDocument> {
     await this.stopSampler();
+    for (const task of this.endTasks.splice(0)) await task();
     const result = this.result;
     if ('failed' in ending) {
       if (ending.reason !== undefined) result.incompleteReason = ending.reason;
@@ -175,6 +178,11 @@ export class RunLifecycle {
     await this.save();
     if ('failed' in ending) throw new RunError(ending.failed);
     return result;
+  }
+
+  /** Adds work for end() (not for close(): a run that throws leaves its markers as they were). */
+  atEnd(task: () => Promise<void>): void {
+    this.endTasks.push(task);
   }
 
   /** On every path (failure, interrupt): the client-bound advice, then the sampler and the connections ended. */

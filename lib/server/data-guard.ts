@@ -3,27 +3,20 @@
  * fails on a drop, dropDatabase or deleteMany({}) anywhere else in lib/).
  *
  * The rule: on a deployment the tool started (embedded, launched) everything is ours. On one it was given
- * (--uri) a collection is dropped, emptied or filled only when it holds nothing the tool did not load:
- * - it is absent or empty, or
- * - the side collection `<db>.mongo_bench_owner` holds `{ _id: <collection>, loadedBy, at }`, written when the
- *   tool loaded it (plain inserts and finds: works on every server we meet, FerretDB and the CRUD double
- *   included), or
- * - it has no marker but every document has the built-in loader's shape (integer `_id` 0..n-1 and the fields
- *   k, group, counter, pad): a collection loaded by a version that wrote no marker.
- * Anything else needs the user's consent (`--drop`, which drops the whole database first); a database is
- * dropped only with that consent. Refusals are UsageErrors (exit 2) naming the namespace, its document count
- * and the consent flag.
+ * (--uri) a collection is dropped, emptied or filled only when it is absent or empty, or owned by mongo-bench
+ * (ownership.ts: marked with the collection's UUID, or, where the server reports none, its count and `_id`
+ * range, and unchanged since). Anything else needs the user's consent (`--drop`); a database is dropped only
+ * with that consent. Refusals are UsageErrors (exit 2) naming the namespace, its document count and the
+ * consent flag.
  */
 import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { messageOf } from '../common/values';
-import { toolInfo } from '../common/version';
 import type { TargetOrigin } from './target';
+import { forgetOwned, markOwned, OWNER_COLLECTION, readNamespaceState } from './ownership';
 
-export const OWNER_COLLECTION = 'mongo_bench_owner';
+export { OWNER_COLLECTION };
 
-/** The built-in loader's fields besides `_id` (lib/workload/language/documents.ts). */
-const LOADER_FIELDS = ['k', 'group', 'counter', 'pad'] as const;
 
 export interface GuardPolicy {
   /** The deployment was started by this tool (embedded, launched): nothing on it is the user's. */
@@ -69,38 +62,12 @@ export interface Ownership {
 const namespaceNotFound = (err: unknown) =>
   err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message));
 
-/** Whether `db.coll` holds only what this tool loaded (see the rule above); reads only. */
+/** Whether `db.coll` is absent, empty or mongo-bench's (ownership.ts); reads only. */
 export async function ownership(client: MongoClient, db: string, coll: string): Promise<Ownership> {
-  const collection = client.db(db).collection<Document>(coll);
-  // One document or none, read (not a count from the collection's statistics: FerretDB's lag behind its inserts).
-  if (!(await collection.findOne({}, { projection: { _id: 1 } })))
-    return { ours: true, docs: 0, why: 'empty or absent' };
-  const marker = await client
-    .db(db)
-    .collection<{ _id: string; loadedBy?: string }>(OWNER_COLLECTION)
-    .findOne({ _id: coll });
-  if (marker)
-    return {
-      ours: true,
-      docs: await collection.estimatedDocumentCount(),
-      why: `loaded by ${String(marker.loadedBy ?? 'mongo-bench')}`,
-    };
-  const docs = await collection.countDocuments({});
-  // An earlier version's load: every _id an integer 0..docs-1, every document with the loader's fields.
-  const notTheLoaders: Document = {
-    $or: [
-      { _id: { $not: { $gte: 0, $lt: docs } } },
-      ...LOADER_FIELDS.map((f) => ({ [f]: { $exists: false } })),
-    ],
-  };
-  const strangers = await collection.countDocuments(notTheLoaders);
-  if (strangers === 0)
-    return { ours: true, docs, why: "the built-in loader's documents (no owner marker)" };
-  return {
-    ours: false,
-    docs,
-    why: `no ${OWNER_COLLECTION} marker and not the built-in loader's documents`,
-  };
+  const state = await readNamespaceState(client, db, coll);
+  if (!state.exists) return { ours: true, docs: 0, why: 'absent' };
+  if (state.docs === 0) return { ours: true, docs: 0, why: 'empty' };
+  return { ours: state.owned, docs: state.docs, why: state.why };
 }
 
 /** Throws the refusal unless `db.coll` may be dropped, emptied or filled under `policy`. */
@@ -126,22 +93,14 @@ export async function assertMayReplace(
   );
 }
 
-/** Marks `db.coll` as loaded by this tool (a later run may drop and reload it). */
+/** Marks `db.coll` as loaded by this tool, its load under way (a later run may drop and reload it). */
 export async function claimCollection(
   client: MongoClient,
   db: string,
   coll: string,
   writeConcern?: WriteConcernSettings,
 ): Promise<void> {
-  const tool = toolInfo();
-  await client
-    .db(db)
-    .collection<{ _id: string }>(OWNER_COLLECTION)
-    .replaceOne(
-      { _id: coll },
-      { loadedBy: `${tool.name} ${tool.version}`, at: new Date() },
-      { upsert: true, ...(writeConcern ? { writeConcern } : {}) },
-    );
+  await markOwned(client, db, coll, 'loading', writeConcern);
 }
 
 /**
@@ -234,7 +193,7 @@ export function describePolicy(policy: GuardPolicy, ns: string): string {
     return `${ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own)`;
   if (policy.consent)
     return `${ns} is replaced (${policy.consentFlag}${policy.consentEffect ? `: ${policy.consentEffect}` : ''})`;
-  return `${ns} is dropped and reloaded only if it is absent, empty or loaded by mongo-bench (the ${OWNER_COLLECTION} marker); one holding other documents is refused (exit 2) unless ${policy.consentFlag} is given`;
+  return `${ns} is dropped and reloaded only if it is absent, empty or mongo-bench's and unchanged since (the ${OWNER_COLLECTION} marker); one holding other documents is refused (exit 2) unless ${policy.consentFlag} is given`;
 }
 
 async function mark(
@@ -248,9 +207,5 @@ async function mark(
   // A server the tool started needs no marker: everything on it is its own.
   if (policy.ours) return;
   if (claim) await claimCollection(client, db, coll, writeConcern);
-  else
-    await client
-      .db(db)
-      .collection<{ _id: string }>(OWNER_COLLECTION)
-      .deleteOne({ _id: coll }, writeConcern ? { writeConcern } : {});
+  else await forgetOwned(client, db, coll, writeConcern);
 }

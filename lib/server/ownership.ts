@@ -1,117 +1,230 @@
 /**
- * What a namespace holds and whether mongo-bench owns it, read from the server for the write plan's rule
- * (./write-plan.ts judges; this module only reads).
- *
- * TEMPORARY (branch h-data): a stand-in with the signature of the ownership module being written on
- * another branch; it maps data-guard's marker (`<db>.mongo_bench_owner`) onto NamespaceState and is
- * replaced by that module on merge. Unlike data-guard's ownership(), it has no shape heuristic: a
- * collection without a marker is not mongo-bench's, whatever its documents look like.
+ * Whether mongo-bench owns a namespace, read from the server: what the write plan's rule (write-plan.ts) is
+ * judged on. Owned means created by this run, or marked by mongo-bench and still the same collection:
+ * - the marker, one document per collection in `<db>.mongo_bench_owner`, holds the collection's UUID
+ *   (listCollections `info.uuid`, 3.6+) when the server reports one; a collection dropped and recreated by
+ *   someone else has another UUID, so the marker no longer speaks for it;
+ * - where the server reports no UUID (the CRUD double, the null server, some wire-compatible servers) the marker
+ *   holds the document count and the lowest and highest `_id`, re-recorded at the end of each step and of the
+ *   run; a mismatch means the collection changed since;
+ * - a marker whose run was still loading or running (a run killed midway, or one running beside this one)
+ *   keeps the collection mongo-bench's whatever its count: only its UUID, where there is one, must match;
+ * - a marker written by an earlier version (the collection's name only) is no proof: not owned.
+ * No shape heuristic: a collection that merely looks like the loader's is the user's.
  */
-import type { Document, MongoClient, WriteConcernSettings } from 'mongodb';
-import { claimCollection, OWNER_COLLECTION } from './data-guard';
+import { Binary, Document, MongoClient, WriteConcernSettings } from 'mongodb';
+import { toolInfo } from '../common/version';
 import type { NamespaceState } from './write-plan';
 
-/** The collections of agents' control database (lib/agents/control.ts). */
-const CONTROL_COLLECTIONS = new Set(['agents', 'runs', 'steps', 'measurements']);
-/** The index a MongoDB results store builds first (lib/store/mongo-store.ts). */
-const STORE_INDEX = 'label_startedAt';
+export const OWNER_COLLECTION = 'mongo_bench_owner';
+
+/** The marker's format; one without it was written by an earlier version (name only). */
+const MARKER_VERSION = 2;
+
+/** Where the run that wrote a marker was: still loading, running its steps, or done. */
+export type OwnedPhase = 'loading' | 'running' | 'done';
+
+export interface OwnerMarker {
+  _id: string;
+  version?: number;
+  loadedBy?: string;
+  at?: Date;
+  phase?: OwnedPhase;
+  /** The collection's UUID as hex, where the server reports one. */
+  uuid?: string;
+  /** Without a UUID: what the collection held when last recorded. */
+  docs?: number;
+  minId?: unknown;
+  maxId?: unknown;
+}
 
 export interface OwnershipContext {
-  /** Namespaces (`db.coll`) this run created or replaced after its write plan passed: its own. */
+  /** Namespaces ("db.coll") this run created: owned until it ends. */
   createdByRun: ReadonlySet<string>;
 }
 
-/** What `db.coll` (or, coll undefined, the whole database) holds now, and whether mongo-bench owns it. */
+interface CollectionInfo {
+  name: string;
+  type?: string;
+  uuid?: string;
+}
+
+async function collectionInfo(
+  client: MongoClient,
+  db: string,
+  coll?: string,
+): Promise<CollectionInfo[]> {
+  const infos = await client
+    .db(db)
+    .listCollections(coll === undefined ? {} : { name: coll })
+    .toArray();
+  // The name filter again here: the CRUD test double answers listCollections with every collection.
+  return infos
+    .filter((info) => info.name !== OWNER_COLLECTION && (coll === undefined || info.name === coll))
+    .map((info) => {
+      const uuid = (info as { info?: { uuid?: unknown } }).info?.uuid;
+      return {
+        name: info.name,
+        ...(info.type ? { type: info.type } : {}),
+        ...(uuid instanceof Binary ? { uuid: Buffer.from(uuid.buffer).toString('hex') } : {}),
+      };
+    });
+}
+
+/** The count and the `_id` range, for servers that report no UUID. */
+async function contentsSummary(
+  client: MongoClient,
+  db: string,
+  coll: string,
+): Promise<Pick<OwnerMarker, 'docs' | 'minId' | 'maxId'>> {
+  const collection = client.db(db).collection<Document>(coll);
+  const edge = async (direction: 1 | -1) =>
+    (await collection.findOne({}, { projection: { _id: 1 }, sort: { _id: direction } }))
+      ?._id as unknown;
+  return {
+    docs: await collection.countDocuments({}),
+    minId: await edge(1),
+    maxId: await edge(-1),
+  };
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function markedWhen(marker: OwnerMarker): string {
+  const by = marker.loadedBy ?? 'mongo-bench';
+  return marker.at instanceof Date ? `${by} at ${marker.at.toISOString()}` : by;
+}
+
+/** Whether the marker still speaks for the collection described by `info`, and why, in words. */
+async function judgeMarker(
+  client: MongoClient,
+  db: string,
+  info: CollectionInfo,
+  marker: OwnerMarker | null,
+): Promise<{ owned: boolean; why: string }> {
+  if (!marker) return { owned: false, why: `no ${OWNER_COLLECTION} marker` };
+  if (marker.version !== MARKER_VERSION)
+    return {
+      owned: false,
+      why: `marked by an earlier mongo-bench by its name only (${markedWhen(marker)}), which cannot tell whether it is still the collection mongo-bench loaded`,
+    };
+  if (marker.uuid !== undefined && info.uuid !== undefined && marker.uuid !== info.uuid)
+    return {
+      owned: false,
+      why: `recreated since mongo-bench marked it (${markedWhen(marker)}): another collection UUID`,
+    };
+  if (marker.phase === 'loading' || marker.phase === 'running')
+    return {
+      owned: true,
+      why: `a mongo-bench run was ${marker.phase} it (${markedWhen(marker)}; killed midway, or running now)`,
+    };
+  if (marker.uuid !== undefined && info.uuid !== undefined)
+    return { owned: true, why: `marked by ${markedWhen(marker)}, the same collection (UUID)` };
+  const now = await contentsSummary(client, db, info.name);
+  if (
+    marker.docs === now.docs &&
+    sameValue(marker.minId, now.minId) &&
+    sameValue(marker.maxId, now.maxId)
+  )
+    return { owned: true, why: `marked by ${markedWhen(marker)}, unchanged since` };
+  return {
+    owned: false,
+    why: `changed since mongo-bench last recorded it (${markedWhen(marker)}: ${marker.docs ?? '?'} documents then, ${now.docs} now)`,
+  };
+}
+
+async function collectionState(
+  client: MongoClient,
+  db: string,
+  info: CollectionInfo,
+  ctx?: OwnershipContext,
+): Promise<Extract<NamespaceState, { exists: true }>> {
+  const collection = client.db(db).collection<Document>(info.name);
+  // One document or none, read: not a count from the collection's statistics (FerretDB's lag behind inserts).
+  const any =
+    info.type === 'view' ? null : await collection.findOne({}, { projection: { _id: 1 } });
+  const docs = any ? Math.max(1, await collection.estimatedDocumentCount()) : 0;
+  if (ctx?.createdByRun.has(`${db}.${info.name}`))
+    return { exists: true, docs, owned: true, why: 'created by this run' };
+  const marker = await client
+    .db(db)
+    .collection<OwnerMarker>(OWNER_COLLECTION)
+    .findOne({ _id: info.name });
+  return { exists: true, docs, ...(await judgeMarker(client, db, info, marker)) };
+}
+
+/**
+ * What `db.coll` holds and whether mongo-bench owns it; reads only. `coll` undefined: the whole database,
+ * owned only when every collection in it is.
+ */
 export async function readNamespaceState(
   client: MongoClient,
   db: string,
   coll: string | undefined,
   ctx?: OwnershipContext,
 ): Promise<NamespaceState> {
-  if (coll === undefined) return databaseState(client, db, ctx);
-  const listed = await client.db(db).listCollections({ name: coll }, { nameOnly: true }).toArray();
-  if (listed.length === 0) return { exists: false };
-  const docs = await documentCount(client, db, coll);
-  if (ctx?.createdByRun.has(`${db}.${coll}`))
-    return { exists: true, docs, owned: true, why: 'created by this run' };
-  const marker = await client
-    .db(db)
-    .collection<{ _id: string; loadedBy?: string }>(OWNER_COLLECTION)
-    .findOne({ _id: coll });
-  if (marker)
-    return {
-      exists: true,
-      docs,
-      owned: true,
-      why: `marked as loaded by ${String(marker.loadedBy ?? 'mongo-bench')}`,
-    };
-  const role = docs > 0 && (await isStore(client, db, coll)) ? { role: 'store' as const } : {};
-  return { exists: true, docs, owned: false, why: `no ${OWNER_COLLECTION} marker`, ...role };
+  const infos = await collectionInfo(client, db, coll);
+  if (infos.length === 0) return { exists: false };
+  const states = [];
+  for (const info of infos) states.push(await collectionState(client, db, info, ctx));
+  if (coll !== undefined) return states[0];
+  const stranger = states.findIndex((s) => !s.owned);
+  return {
+    exists: true,
+    docs: states.reduce((sum, s) => sum + s.docs, 0),
+    owned: stranger < 0,
+    why:
+      stranger < 0
+        ? 'every collection in it is mongo-bench’s'
+        : `${db}.${infos[stranger].name}: ${states[stranger].why}`,
+  };
 }
 
-/** Marks `db.coll` as mongo-bench's (a later run may replace it). */
+/**
+ * Marks `db.coll` as mongo-bench's, with what identifies the collection now: its UUID, or (without one)
+ * its count and `_id` range. Called when a load starts ('loading'), at the end of each step ('running') and
+ * of the run ('done').
+ */
 export async function markOwned(
+  client: MongoClient,
+  db: string,
+  coll: string,
+  phase: OwnedPhase,
+  writeConcern?: WriteConcernSettings,
+): Promise<void> {
+  const [info] = await collectionInfo(client, db, coll);
+  const identity: Omit<OwnerMarker, '_id'> =
+    info?.uuid !== undefined
+      ? { uuid: info.uuid }
+      : info
+        ? await contentsSummary(client, db, coll)
+        : { docs: 0 };
+  const tool = toolInfo();
+  await client
+    .db(db)
+    .collection<OwnerMarker>(OWNER_COLLECTION)
+    .replaceOne(
+      { _id: coll },
+      {
+        version: MARKER_VERSION,
+        loadedBy: `${tool.name} ${tool.version}`,
+        at: new Date(),
+        phase,
+        ...identity,
+      },
+      { upsert: true, ...(writeConcern ? { writeConcern } : {}) },
+    );
+}
+
+/** Removes `db.coll`'s marker (the collection is gone, or no longer mongo-bench's). */
+export async function forgetOwned(
   client: MongoClient,
   db: string,
   coll: string,
   writeConcern?: WriteConcernSettings,
 ): Promise<void> {
-  await claimCollection(client, db, coll, writeConcern);
-}
-
-async function databaseState(
-  client: MongoClient,
-  db: string,
-  ctx: OwnershipContext | undefined,
-): Promise<NamespaceState> {
-  const names = (await client.db(db).listCollections({}, { nameOnly: true }).toArray())
-    .map((c: Document) => String(c.name))
-    .filter((name) => name !== OWNER_COLLECTION && !name.startsWith('system.'));
-  if (names.length === 0) return { exists: false };
-  let docs = 0;
-  const strangers: string[] = [];
-  for (const name of names) {
-    const state = await readNamespaceState(client, db, name, ctx);
-    if (!state.exists) continue;
-    docs += state.docs;
-    if (!state.owned && state.docs > 0) strangers.push(name);
-  }
-  if (names.every((name) => CONTROL_COLLECTIONS.has(name)))
-    return {
-      exists: true,
-      docs,
-      owned: false,
-      why: "agents' control collections",
-      role: 'control-db',
-    };
-  if (strangers.length === 0)
-    return {
-      exists: true,
-      docs,
-      owned: true,
-      why: "every collection holding documents is mongo-bench's",
-    };
-  return {
-    exists: true,
-    docs,
-    owned: false,
-    why: `${strangers.slice(0, 3).join(', ')}${strangers.length > 3 ? ', ...' : ''} not mongo-bench's`,
-  };
-}
-
-/** Documents in `db.coll`: one read first (a count from statistics lags behind inserts on FerretDB). */
-async function documentCount(client: MongoClient, db: string, coll: string): Promise<number> {
-  const collection = client.db(db).collection<Document>(coll);
-  if (!(await collection.findOne({}, { projection: { _id: 1 } }))) return 0;
-  return collection.countDocuments({});
-}
-
-async function isStore(client: MongoClient, db: string, coll: string): Promise<boolean> {
-  const indexes = await client
+  await client
     .db(db)
-    .collection(coll)
-    .listIndexes()
-    .toArray()
-    .catch(() => [] as Document[]);
-  return indexes.some((index) => index.name === STORE_INDEX);
+    .collection<OwnerMarker>(OWNER_COLLECTION)
+    .deleteOne({ _id: coll }, writeConcern ? { writeConcern } : {});
 }

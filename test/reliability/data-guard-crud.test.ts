@@ -3,7 +3,8 @@
  * collection holding the user's documents survives `run` (the built-in loader, --docs-like, a captured
  * workload replayed with loading) and a matrix preset, each refusing with exit 2 and naming the
  * namespace, its document count and --drop; with --drop it is replaced; a second run on the tool's own
- * collection (marked in <db>.mongo_bench_owner, or an older version's unmarked loader documents) runs.
+ * collection (marked in <db>.mongo_bench_owner and unchanged since) runs; an earlier version's name-only marker and
+ * documents merely shaped like the loader's are refused.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,11 +118,15 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
       join(dir, 'again'),
     ]);
     expect(again.code).toBe(0);
-    // An older version's load (no marker): the loader's own documents count as the tool's.
+    // An earlier version's marker (the collection's name only) proves nothing: refused once, naming why.
     await client
       .db(db)
       .collection('mongo_bench_owner')
-      .deleteOne({ _id: 'users' } as never);
+      .replaceOne(
+        { _id: 'users' } as never,
+        { loadedBy: 'mongo-bench 0.0.9', at: new Date() },
+        { upsert: true },
+      );
     const legacy = await runCli([
       'run',
       '--uri',
@@ -132,7 +137,37 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
       '--out',
       join(dir, 'legacy'),
     ]);
-    expect(legacy.code).toBe(0);
+    expect(legacy.code).toBe(2);
+    expect(legacy.stderr).toMatch(/earlier mongo-bench by its name only/);
+    // Documents shaped like the loader's, with a field of the user's and no marker, are the user's.
+    const lookalike = uniqueDbName('guard-lookalike');
+    const docs = Array.from({ length: 40 }, (_, i) => ({
+      _id: i,
+      k: i,
+      group: i % 4,
+      counter: 0,
+      pad: 'x',
+      mine: `kept ${i}`,
+    }));
+    await client
+      .db(lookalike)
+      .collection('docs')
+      .insertMany(docs as never[]);
+    const shaped = await runCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${lookalike}.docs`,
+      ...QUICK,
+      '--out',
+      join(dir, 'lookalike'),
+    ]);
+    expect(shaped.code).toBe(2);
+    expect(shaped.stderr).toMatch(/no mongo_bench_owner marker/);
+    expect(await client.db(lookalike).collection('docs').find().sort({ _id: 1 }).toArray()).toEqual(
+      docs,
+    );
   });
 
   it('--dry-run connects to nothing and says the rule', async () => {
@@ -146,7 +181,7 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'app.users is dropped and reloaded only if it is absent, empty or loaded by mongo-bench',
+      "app.users is dropped and reloaded only if it is absent, empty or mongo-bench's and unchanged since",
     );
     expect(run.stdout).toContain('unless --drop is given');
   });

@@ -27,9 +27,8 @@ import { redactUri } from '../../security/redact';
 import type { RunOptions } from './run-options';
 import type { DocsLikeSpec } from '../../prepare/docs-like';
 import { parseDocsLike } from '../../capture/docs-like';
-// TODO(command-writes, namespace-rules): import these from lib/server/command-writes.ts and
-// lib/server/namespace-rules.ts once they land on main, and delete ./pending-rules.ts.
-import { classifyCommand, CommandWrites, namespaceProblem } from './pending-rules';
+import { classifyCommand, CommandWrites } from '../../server/command-writes';
+import { namespaceProblem, systemNamespaceProblem } from '../../server/namespace-rules';
 
 /** What of the run's options the plan reads. */
 export type WritePlanOptions = Pick<RunOptions, 'ns' | 'workload' | 'load' | 'docs'> &
@@ -93,7 +92,10 @@ export function planProblems(plan: RunWritePlan): string | undefined {
   const lines: string[] = [];
   for (const entry of plan.entries) {
     if (entry.kind !== 'namespace') continue;
-    const problem = namespaceProblem(entry.db, entry.coll);
+    // The loader empties (keeps) a collection only where it is sharded: the shorter namespace limit.
+    const problem =
+      namespaceProblem(entry.db, entry.coll, { sharded: entry.action === 'empty' }) ??
+      systemNamespaceProblem(entry.db, entry.coll);
     if (problem) lines.push(`  - ${describeEntry(entry)}: ${problem}; no option allows it`);
   }
   for (const text of plan.unplannable) lines.push(`  - ${text}; no option allows it`);
