@@ -153,9 +153,10 @@ function namespacesWritten(
       return [mapReduceOut(command.out, db)].filter((ns): ns is WrittenNamespace => ns !== null);
     case 'cloneCollectionAsCapped':
       // Manual, cloneCollectionAsCapped: makes `toCollection`, in `db`, a capped copy of the source, and "does
-      // not affect the original". The source is listed too, so the plan checks both names the command holds.
+      // not affect the original": only `toCollection` is written. The source is read, so it is still checked
+      // (a template there is refused like anywhere else).
+      collectionAt(first, `${written}'s source`);
       return [
-        { db, coll: collectionAt(first, `${written}'s source`), how: `${written}'s source` },
         {
           db,
           coll: collectionAt(command.toCollection, `${written}'s toCollection`),

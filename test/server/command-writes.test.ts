@@ -280,7 +280,7 @@ describe('mapReduce', () => {
 });
 
 describe('commands that name two namespaces or many', () => {
-  it('cloneCollectionAsCapped lists its source and toCollection', () => {
+  it('cloneCollectionAsCapped lists its toCollection (the source is only read), refusing a template in either', () => {
     expect(
       classifyCommand(
         { cloneCollectionAsCapped: 'orders', toCollection: 'recent', size: 1e6 },
@@ -288,14 +288,14 @@ describe('commands that name two namespaces or many', () => {
       ),
     ).toEqual({
       reads: false,
-      writes: [
-        { db: 'shop', coll: 'orders', how: "cloneCollectionAsCapped's source" },
-        { db: 'shop', coll: 'recent', how: "cloneCollectionAsCapped's toCollection" },
-      ],
+      writes: [{ db: 'shop', coll: 'recent', how: "cloneCollectionAsCapped's toCollection" }],
     });
     expect(
       classifyCommand({ cloneCollectionAsCapped: 'orders', toCollection: template }, 'shop'),
     ).toEqual(templateRefusal("cloneCollectionAsCapped's toCollection"));
+    expect(
+      classifyCommand({ cloneCollectionAsCapped: template, toCollection: 'recent' }, 'shop'),
+    ).toEqual(templateRefusal("cloneCollectionAsCapped's source"));
   });
 
   it('renameCollection lists both full namespaces, whatever database it runs against', () => {
