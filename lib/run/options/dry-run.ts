@@ -30,7 +30,7 @@ export function describeDataRule(plan: RunPlan): string {
   if (plan.target.kind !== 'uri')
     return `${b.ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own); ${writes}`;
   if (plan.drop) return `${dropped}the loader then fills ${b.ns}; ${writes}`;
-  return `${b.ns} is dropped and reloaded only if it is absent or mongo-bench's own (marked in ${OWNER_COLLECTION} when loaded); one holding anything else, or empty but not mongo-bench's, is refused (exit 2) unless --drop is given; ${writes}`;
+  return `${b.ns} is dropped and reloaded only if it is absent or mongo-bench's own (marked in ${OWNER_COLLECTION} when loaded, and unchanged since); one holding anything else, or empty but not mongo-bench's, is refused (exit 2) unless --drop is given; ${writes}`;
 }
 
 /** Every write of the plan, one line each, and how they are checked. */
