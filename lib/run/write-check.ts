@@ -62,7 +62,9 @@ async function judgeEntries(
       // TODO: the results store and a control database are judged once ownership.ts reads their role (a
       // marker of their own); until then they are listed, and lib/store/check.ts and the coordinator check them.
       e.source !== 'store' &&
-      e.source !== 'control-db',
+      e.source !== 'control-db' &&
+      // mongo-bench's own bookkeeping, written only beside a collection the plan allowed.
+      e.source !== 'marker',
   );
   const ordered = [
     ...namespaces.filter((e) => REPLACING.has(e.action)),

@@ -24,6 +24,7 @@ import type { ShardingSpec } from '../../topology/model';
 import { isMongoStoreSpec } from '../../store/store';
 import { parseStoreUri } from '../../store/mongo-store';
 import { redactUri } from '../../security/redact';
+import { OWNER_COLLECTION } from '../../server/ownership';
 import type { RunOptions } from './run-options';
 import type { DocsLikeSpec } from '../../prepare/docs-like';
 import { parseDocsLike } from '../../capture/docs-like';
@@ -32,7 +33,12 @@ import { namespaceProblem, systemNamespaceProblem } from '../../server/namespace
 
 /** What of the run's options the plan reads. */
 export type WritePlanOptions = Pick<RunOptions, 'ns' | 'workload' | 'load' | 'docs'> &
-  Partial<Pick<RunOptions, 'setup' | 'docsLike' | 'keepCollection' | 'drop' | 'allowSetupWrites'>>;
+  Partial<
+    Pick<
+      RunOptions,
+      'setup' | 'docsLike' | 'keepCollection' | 'drop' | 'allowSetupWrites' | 'scenarios'
+    >
+  >;
 
 /** What the plan needs beyond the benchmark's options (the run command's; absent from the API's runs). */
 export interface WritePlanExtras {
@@ -64,6 +70,7 @@ export function runWritePlan(
     ...controlEntries(extras.control),
     ...clusterEntries(extras.clusterSetup),
   ];
+  if (origin === 'uri') entries.push(...markerEntries(entries));
   const consents = new Set<Consent>();
   if (options.drop) consents.add('--drop');
   if (!options.load) consents.add('--no-load');
@@ -154,7 +161,10 @@ function loaderEntries(options: WritePlanOptions): NamespaceEntry[] {
 
 /** The workload's write ops, one entry per namespace (a command op by what it names). */
 function workloadEntries(options: WritePlanOptions, unplannable: string[]): NamespaceEntry[] {
-  const specs = parseOps(options.workload.ops, { defaultNs: options.ns });
+  // Scenarios: each one's ops, over its own default namespace.
+  const specs = options.scenarios
+    ? options.scenarios.flatMap((s) => parseOps(s.workload.ops, { defaultNs: s.ns }))
+    : parseOps(options.workload.ops, { defaultNs: options.ns });
   const byNamespace = new Map<string, NamespaceEntry>();
   const add = (db: string, coll: string | undefined, op: string) => {
     const key = `${db}.${coll ?? ''}`;
@@ -247,6 +257,29 @@ const SETUP_ACTIONS = new Map<string, NamespaceAction>([
   ['insert', 'fill'],
   ['create', 'create'],
 ]);
+
+/** Where a load or a set-up's drop is marked as mongo-bench's: `<db>.mongo_bench_owner` of each database. */
+function markerEntries(entries: WriteEntry[]): NamespaceEntry[] {
+  const marked = entries.filter(
+    (e): e is NamespaceEntry & { coll: string } =>
+      e.kind === 'namespace' &&
+      e.coll !== undefined &&
+      (e.action === 'recreate' ||
+        e.action === 'empty' ||
+        (e.action === 'drop' && e.source !== 'workload')),
+  );
+  const byDb = new Map<string, string[]>();
+  for (const e of marked) byDb.set(e.db, [...(byDb.get(e.db) ?? []), e.coll]);
+  return [...byDb].map(([db, colls]) => ({
+    kind: 'namespace',
+    db,
+    coll: OWNER_COLLECTION,
+    action: 'write',
+    source: 'marker',
+    detail: `records ${colls.join(', ')} as mongo-bench's`,
+    consent: null,
+  }));
+}
 
 function storeEntries(store: string | undefined): NamespaceEntry[] {
   if (store === undefined || !isMongoStoreSpec(store)) return [];
