@@ -7,7 +7,7 @@
 import type { MongoClient } from 'mongodb';
 import { acquireTarget } from '../deployment/acquire';
 import { prepareDatabase } from '../prepare/prepare-database';
-import { Target, uriTarget } from '../server/target';
+import { openTarget, Target } from '../server/target';
 import type { Namespace } from '../workload/language/op-spec';
 import { ExecuteState, note, setupStep } from './execute-state';
 import { loadReplaces } from './options/run-write-plan';
@@ -57,7 +57,8 @@ async function dropReplacedFirst(state: ExecuteState, uri: string): Promise<void
   });
   await prepareDatabase(
     {
-      target: uriTarget(uri, hooks.clientOptions),
+      // The cluster this run launched: its own (no owner marker written, nothing to check).
+      target: openTarget({ uri, origin: 'launched' }, hooks.clientOptions),
       drops,
       serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS,
     },
