@@ -14,8 +14,7 @@ import { annotateResult } from '../metrics/warnings';
 import { sweepAdvice } from '../metrics/client-load';
 import { readProcessFactsAnew } from '../server/server-facts';
 import { GuardPolicy, guardPolicy } from '../server/data-guard';
-import type { WritePlan } from '../server/write-plan';
-import { runWritePlan } from './options/run-write-plan';
+import { runWritePlan, RunWritePlan } from './options/run-write-plan';
 import { checkRunWrites } from './write-check';
 import { connectTarget } from '../server/connect';
 import { Target, uriTarget } from '../server/target';
@@ -40,7 +39,7 @@ export interface LifecycleHooks {
   connectProcess?: ConnectProcess;
   stepExecutor?: StepExecutor;
   /** The run's write plan, when its caller made it (the run command's, with --store and agents); default: from the options. */
-  writePlan?: WritePlan;
+  writePlan?: RunWritePlan;
   /** Namespaces (`db.coll`) the caller created or replaced after the plan passed (--drop, --setup before the sweep). */
   createdByRun?: ReadonlySet<string>;
 }

@@ -25,6 +25,8 @@ import {
   docsLikeDropRefusal,
   docsLikeSource,
   dropOfDocsLikeSource,
+  planProblems,
+  RunWritePlan,
 } from './options/run-write-plan';
 
 export interface WriteCheckContext {
@@ -40,10 +42,13 @@ const REPLACING = new Set(['drop', 'recreate', 'empty']);
 /** Throws the refusal (exit 2) unless every entry of the plan may be written on the target `client` reaches. */
 export async function checkRunWrites(
   client: MongoClient,
-  plan: WritePlan,
+  plan: RunWritePlan,
   ctx: WriteCheckContext = {},
 ): Promise<void> {
   if (plan.ours) return;
+  // What no consent allows (the run command refused it before connecting; the API's runs are refused here).
+  const problems = planProblems(plan);
+  if (problems) throw new UsageError(problems);
   await refuseDroppingDocsLikeSource(client, plan, ctx.docsLike);
   const verdicts = await judgeEntries(client, plan, ctx.createdByRun ?? new Set());
   const refusal = refusalText(verdicts);

@@ -10,7 +10,7 @@ import type { RunOptions } from '../options/run-options';
 import type { ResultDocument } from '../../result';
 import type { Target } from '../../server/target';
 import type { GuardPolicy } from '../../server/data-guard';
-import type { WritePlan } from '../../server/write-plan';
+import type { RunWritePlan } from '../options/run-write-plan';
 import type { ConnectProcess } from '../../server-stats/processes';
 import type { WorkloadCounting } from '../../server-stats/consistency';
 import type { StepExecutor } from '../../workload/engine/step-executor';
@@ -40,7 +40,7 @@ export interface BenchmarkHooks {
    */
   turn?: (kind: 'prepare' | 'trial', clients: number, trial: number) => Promise<() => void>;
   /** The run's write plan, when the caller made it (the run command's); default: made from the options at the start. */
-  writePlan?: WritePlan;
+  writePlan?: RunWritePlan;
   /** Namespaces (`db.coll`) the caller created or replaced once the plan passed (--drop, --setup before the sweep). */
   createdByRun?: ReadonlySet<string>;
 }
