@@ -65,7 +65,8 @@ async function judgeEntries(
       e.kind === 'namespace' &&
       (e.on ?? 'target') === 'target' &&
       // TODO: the results store and a control database are judged once ownership.ts reads their role (a
-      // marker of their own); until then they are listed, and lib/store/check.ts and the coordinator check them.
+      // marker of their own); until then they are only listed (the coordinator has filled its control
+      // database before the run starts, which the rule, without roles, would refuse).
       e.source !== 'store' &&
       e.source !== 'control-db' &&
       // mongo-bench's own bookkeeping, written only beside a collection the plan allowed.

@@ -153,7 +153,7 @@ describe("the run's write plan", () => {
       { ns: 'app.system.views' },
     ]) {
       const text = usageMessage(() => plan({ uri: URI, ...flags }));
-      expect(text).toMatch(/nothing was started: .* refused/);
+      expect(text).toMatch(/nothing was written: .* refused/);
       expect(text).toMatch(/recreate (admin|app)\.\S+ \(the built-in loader's documents/);
     }
     const templated = workloadFile('templated.json', {

@@ -107,7 +107,7 @@ export function planProblems(plan: RunWritePlan): string | undefined {
   }
   for (const text of plan.unplannable) lines.push(`  - ${text}; no option allows it`);
   if (lines.length === 0) return undefined;
-  return `nothing was started: ${lines.length} of the run's writes ${lines.length === 1 ? 'is' : 'are'} refused\n${lines.join('\n')}`;
+  return `nothing was written: ${lines.length} of the run's writes ${lines.length === 1 ? 'is' : 'are'} refused\n${lines.join('\n')}`;
 }
 
 /** --docs-like's source when it is a collection on a server: on the target (`db.coll`), or at a URI. */
