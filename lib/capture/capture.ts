@@ -4,11 +4,19 @@
  */
 import { UsageError } from '../config/errors';
 import { dropUndefined } from '../common/values';
-import { composePrefix, parseLogLine } from './log-line';
+import { composePrefix, cursorIdOf, parseLogLine } from './log-line';
 import { QueryStatsMetrics, ServedOp, Skip, SkipReason } from './served-op';
 import type { LiteralCounts } from './query-stats-values';
 import { Shape, ShapeTable, shapeOp } from './shapes';
-import { CAPTURED_BY, SYNTHETIC_MARK, statementsOf, StatementType } from './statements';
+import {
+  CAPTURED_BY,
+  cursorStatements,
+  firstBatchOf,
+  Statements,
+  statementsOf,
+  StatementType,
+  SYNTHETIC_MARK,
+} from './statements';
 import { pairWrites, WriteEvent } from './pairing';
 import { SourceLine } from './read-lines';
 import type { CapturedCurve } from '../workload/language/replay-curve';
@@ -20,6 +28,13 @@ export const PLACEHOLDER_DOCUMENT = {
   n: { '#RAND_INT': [0, 1000000] },
   payload: { '#RAND_STRING': [100] },
 };
+
+/**
+ * The default slowms (the Manual's profiler and log settings: 100 ms). An op is logged when its time is
+ * at or above slowms: shouldLogSlowOpWithSampling, src/mongo/util/log_with_sampling.h, `opDuration >=
+ * slowMS` (the versions read here, 4.4-era and master).
+ */
+export const DEFAULT_SLOWMS = 100;
 
 /** Lines looked at before a file that holds no log entry at all is refused (it is not a mongod log). */
 const LINES_BEFORE_REFUSING = 20;
@@ -44,6 +59,8 @@ export interface ShapeSummary {
   synthetic?: typeof SYNTHETIC_MARK;
   /** From $queryStats: the server's own latency for the shape in the span read (microseconds). */
   queryStats?: ShapeQueryStats;
+  /** How many of its statements are cursors known by their getMores only (their opening command was not logged). */
+  cursorsFromGetMores?: number;
 }
 
 /** A $queryStats shape's latency as the server measured it (the span read: a window or the entry's lifetime). */
@@ -83,6 +100,47 @@ export interface SamplingSummary {
   unpairedStatements: number;
 }
 
+/** The getMores of a log: those of cursors whose opening command it holds, and those it holds alone. */
+export interface GetMoreSummary {
+  /** getMores whose find or aggregate is in the source: skipped, their time added to it. */
+  ofLoggedCursors: number;
+  /** Their summed server time (ms) added to the shapes of their opening commands. */
+  millisAddedToOpeners: number;
+  /** getMores whose opening command is not in the source, and the cursors they make (each one statement). */
+  alone: number;
+  cursors: number;
+  /** Of those cursors, the ones replayed with a limit (no getMore of theirs said cursorExhausted). */
+  limited: number;
+}
+
+/** What a source says of the slowms it was written with (every op logged took at least slowms). */
+export interface SlowmsReading {
+  /** The shortest time logged: workingMillis where the server writes it (8.0 and later), else durationMillis. */
+  shortestMillis: number;
+  /** Every logged op took 100 ms (the default slowms) or more: the slow tail, not the load. */
+  slowTail: boolean;
+  /** 100 (the default) when every op took at least that; otherwise the shortest, above which slowms cannot have been. */
+  suggested: number;
+}
+
+/** One source of a capture as workload.json names it: base name only (a full path can name a host or a customer). */
+export interface SourceRecord {
+  name: string;
+  /** Lines read (a log, a saved $queryStats file). */
+  lines?: number;
+  /** Documents read (the profiler, a live $queryStats). */
+  documents?: number;
+  /** SHA-256 of the file as read (a gzip file's compressed bytes), hex. */
+  sha256?: string;
+}
+
+/** Where a workload came from: written to workload.json so a replay points back to its capture. */
+export interface CapturedFrom {
+  kind: 'log' | 'profiler' | 'queryStats';
+  sources: SourceRecord[];
+  slowms?: SlowmsReading;
+}
+
 export interface SkipSummary {
   reason: SkipReason;
   count: number;
@@ -118,6 +176,12 @@ export interface CaptureSummary {
   failedKept?: number;
   /** The source was $queryStats output: its weights, span and values. */
   queryStats?: QueryStatsReading;
+  /** Present when the source held getMores. */
+  getMores?: GetMoreSummary;
+  /** Seconds from the first statement to the last. */
+  spanSeconds?: number;
+  /** The sources (base names, counts, hashes) and the slowms they suggest, as workload.json has them. */
+  capturedFrom?: CapturedFrom;
 }
 
 /** How a capture counts what it reads. */
@@ -138,6 +202,8 @@ export interface CapturedWorkload {
    * curve can be long, and capture.json is for reading.
    */
   capture?: { opsPerSecond: number; firstAt?: string; lastAt?: string } & Partial<CapturedCurve>;
+  /** The sources it was captured from (base names, line counts, hashes) and the slowms they suggest. */
+  capturedFrom?: CapturedFrom;
 }
 
 export interface CaptureOutcome {
@@ -179,6 +245,16 @@ export class CaptureBuilder {
   queryStats?: QueryStatsReading;
   /** The source's pace when it is not a list of timed ops (two $queryStats snapshots). */
   pace?: { opsPerSecond: number; firstAt?: string; lastAt?: string };
+  /** What workload.json names as the sources (set by the reader: base names, counts, hashes). */
+  sources: SourceRecord[] = [];
+  sourceKind: CapturedFrom['kind'] = 'log';
+  /** getMores, resolved at finish: their cursor's opening command may come later (rotated files). */
+  private readonly getMores: ServedOp[] = [];
+  /** Cursors opened by a find or aggregate of the source, with the shape it counted in (undefined: skipped). */
+  private readonly cursorOpeners = new Map<string, Shape | undefined>();
+  private getMoreSummary?: GetMoreSummary;
+  /** The shortest time an op of the source took (what slowms was at most). */
+  private shortestMillis?: number;
 
   constructor(private readonly options: CaptureOptions = {}) {}
 
@@ -197,7 +273,14 @@ export class CaptureBuilder {
    */
   addServed(served: ServedOp, connectionKey?: string): void {
     this.servedOps++;
+    const time = served.workingMillis ?? served.durationMillis;
+    if (time !== undefined && (this.shortestMillis === undefined || time < this.shortestMillis))
+      this.shortestMillis = time;
     const name = Object.keys(served.command)[0];
+    if (name === 'getMore') {
+      this.getMores.push(served);
+      return;
+    }
     if (
       connectionKey !== undefined &&
       (served.kind !== 'command' || name === 'update' || name === 'delete')
@@ -210,11 +293,14 @@ export class CaptureBuilder {
     this.count(served);
   }
 
-  private count(served: ServedOp): void {
-    const outcome = statementsOf(served);
+  /** Counts one served op as its statements, or its skip; true when it counted. */
+  private count(served: ServedOp, outcome: Statements = statementsOf(served)): boolean {
+    const opener = openedCursor(served);
+    if (opener !== undefined && !this.cursorOpeners.has(opener))
+      this.cursorOpeners.set(opener, undefined);
     if ('skip' in outcome) {
       this.skip(outcome.skip);
-      return;
+      return false;
     }
     if (served.failed && !this.options.keepFailed) {
       // A duplicate key, MaxTimeMSExpired, an interrupted op: not what the application's workload is.
@@ -231,12 +317,13 @@ export class CaptureBuilder {
         reason: 'failed on the server',
         detail: `${name} on ${served.ns}${err ? `: ${err}` : ''}`,
       });
-      return;
+      return false;
     }
     if (served.failed) this.failedKept++;
     if (served.truncated) this.truncatedKept++;
     for (const st of outcome.statements) {
-      this.table.add(st);
+      const shape = this.table.add(st);
+      if (opener !== undefined) this.cursorOpeners.set(opener, shape);
       this.statements++;
       if (st.forwarded) this.forwarded++;
     }
@@ -246,6 +333,61 @@ export class CaptureBuilder {
       if (!this.first || served.at < this.first) this.first = served.at;
       if (!this.last || served.at > this.last) this.last = served.at;
     }
+    return true;
+  }
+
+  /**
+   * The held getMores, once the whole source is read. One whose cursor's find or aggregate is in the
+   * source belongs to it: skipped, its time added to that command's shape. The others are grouped by
+   * cursor, and each cursor counts once, as its `originatingCommand` (OpDebug::report writes it on every
+   * getMore) with their summed time, read as far as they show it went (see cursorStatements).
+   */
+  private countGetMores(): void {
+    if (this.getMores.length === 0) return;
+    const summary: GetMoreSummary = {
+      ofLoggedCursors: 0,
+      millisAddedToOpeners: 0,
+      alone: 0,
+      cursors: 0,
+      limited: 0,
+    };
+    const alone = new Map<string, ServedOp[]>();
+    for (const g of this.getMores) {
+      const id = cursorIdOf(g.command.getMore) ?? g.cursorId;
+      const key = id !== undefined ? `${g.ns}\u0000${id}` : undefined;
+      if (key !== undefined && this.cursorOpeners.has(key)) {
+        const opener = this.cursorOpeners.get(key);
+        summary.ofLoggedCursors++;
+        if (opener && g.durationMillis !== undefined) {
+          opener.serverMillis += g.durationMillis;
+          summary.millisAddedToOpeners += g.durationMillis;
+        }
+        this.skip({
+          origin: g.origin,
+          reason: 'getMore (part of its cursor)',
+          detail: `on ${g.ns}: its opening command is in the source${opener ? ', its time added to it' : ' (skipped)'}`,
+        });
+      } else if (!g.originatingCommand) {
+        this.skip({
+          origin: g.origin,
+          reason: 'getMore (part of its cursor)',
+          detail: `on ${g.ns}: without its opening command or originatingCommand`,
+        });
+      } else {
+        const group = alone.get(key ?? g.origin);
+        if (group) group.push(g);
+        else alone.set(key ?? g.origin, [g]);
+      }
+    }
+    for (const group of alone.values()) {
+      const { served, readLimit } = cursorOf(group);
+      if (!this.count(served, cursorStatements(served, readLimit))) continue;
+      summary.alone += group.length;
+      summary.cursors++;
+      if (readLimit !== undefined) summary.limited++;
+    }
+    this.getMoreSummary = summary;
+    this.getMores.length = 0;
   }
 
   /**
@@ -310,6 +452,7 @@ export class CaptureBuilder {
     insertDocuments: CaptureSummary['insertDocuments'],
     sources: string[],
   ): CaptureOutcome {
+    this.countGetMores();
     this.countWrites();
     const shapes = this.table.list().sort((a, b) => b.count - a.count);
     if (shapes.length === 0) {
@@ -320,42 +463,19 @@ export class CaptureBuilder {
             'The server logs an operation only when it is slower than slowms: set db.setProfilingLevel(0, {slowms: 0}) (or a sampleRate) while the workload runs; see docs/capture.md'),
       );
     }
-    const totalCount = shapes.reduce((s, x) => s + x.count, 0);
-    const totalMillis = shapes.reduce((s, x) => s + x.serverMillis, 0);
     const ops = shapes.map((shape) => shapeOp(shape, insertDocument));
-    const seconds =
-      this.first && this.last ? (this.last.getTime() - this.first.getTime()) / 1000 : undefined;
-    const summary: CaptureSummary = {
-      sources,
-      recordsRead: this.recordsRead,
-      servedOps: this.servedOps,
-      statements: this.statements,
-      shapes: shapes.map((shape, op) => summarize(shape, op, totalCount, totalMillis)),
-      skipped: [...this.skips.values()].sort((a, b) => b.count - a.count),
-      otherEntries: this.otherEntries,
-      ...(this.first ? { firstAt: this.first.toISOString() } : {}),
-      ...(this.last ? { lastAt: this.last.toISOString() } : {}),
-      ...(seconds !== undefined && seconds > 0
-        ? { opsPerSecond: Number((this.statements / seconds).toPrecision(4)) }
-        : {}),
-      insertDocuments,
-      ...(this.sampling ? { sampling: this.sampling } : {}),
-      ...(this.forwarded > 0 ? { forwardedByMongos: this.forwarded } : {}),
-      ...(this.truncatedKept > 0 ? { truncatedInsertsKept: this.truncatedKept } : {}),
-      ...(this.prefixed > 0 ? { composePrefixesStripped: this.prefixed } : {}),
-      ...(this.failedKept > 0 ? { failedKept: this.failedKept } : {}),
-      ...(this.queryStats ? { queryStats: this.queryStats } : {}),
-    };
+    const summary = this.summaryOf(shapes, insertDocuments, sources);
+    const capturedFrom = summary.capturedFrom;
     if (this.pace) {
       summary.opsPerSecond = this.pace.opsPerSecond;
       if (this.pace.firstAt) summary.firstAt = this.pace.firstAt;
       if (this.pace.lastAt) summary.lastAt = this.pace.lastAt;
-      return { workload: { name, ops, capture: { ...this.pace } }, summary };
+      return { workload: { name, ops, capture: { ...this.pace }, capturedFrom }, summary };
     }
     if (this.queryStats) {
       // Cumulative counts have no pace: each entry counts from its own first sighting.
       delete summary.opsPerSecond;
-      return { workload: { name, ops }, summary };
+      return { workload: { name, ops, capturedFrom }, summary };
     }
     const capture =
       summary.opsPerSecond !== undefined
@@ -368,8 +488,95 @@ export class CaptureBuilder {
             },
           }
         : {};
-    return { workload: { name, ops, ...capture }, summary };
+    return { workload: { name, ops, ...capture, capturedFrom }, summary };
   }
+
+  private summaryOf(
+    shapes: Shape[],
+    insertDocuments: CaptureSummary['insertDocuments'],
+    sources: string[],
+  ): CaptureSummary {
+    const totalCount = shapes.reduce((s, x) => s + x.count, 0);
+    const totalMillis = shapes.reduce((s, x) => s + x.serverMillis, 0);
+    const seconds =
+      this.first && this.last ? (this.last.getTime() - this.first.getTime()) / 1000 : undefined;
+    const slowms = slowmsReading(this.shortestMillis);
+    return {
+      sources,
+      recordsRead: this.recordsRead,
+      servedOps: this.servedOps,
+      statements: this.statements,
+      shapes: shapes.map((shape, op) => summarize(shape, op, totalCount, totalMillis)),
+      skipped: [...this.skips.values()].sort((a, b) => b.count - a.count),
+      otherEntries: this.otherEntries,
+      ...(this.first ? { firstAt: this.first.toISOString() } : {}),
+      ...(this.last ? { lastAt: this.last.toISOString() } : {}),
+      ...(seconds !== undefined && seconds > 0
+        ? {
+            opsPerSecond: Number((this.statements / seconds).toPrecision(4)),
+            spanSeconds: seconds,
+          }
+        : {}),
+      insertDocuments,
+      ...(this.sampling ? { sampling: this.sampling } : {}),
+      ...(this.forwarded > 0 ? { forwardedByMongos: this.forwarded } : {}),
+      ...(this.truncatedKept > 0 ? { truncatedInsertsKept: this.truncatedKept } : {}),
+      ...(this.prefixed > 0 ? { composePrefixesStripped: this.prefixed } : {}),
+      ...(this.failedKept > 0 ? { failedKept: this.failedKept } : {}),
+      ...(this.queryStats ? { queryStats: this.queryStats } : {}),
+      ...(this.getMoreSummary ? { getMores: this.getMoreSummary } : {}),
+      capturedFrom: {
+        kind: this.sourceKind,
+        sources: this.sources,
+        ...(slowms ? { slowms } : {}),
+      },
+    };
+  }
+}
+
+/** The key of the cursor a find or aggregate left open (its namespace and `cursorid`), if any. */
+function openedCursor(served: ServedOp): string | undefined {
+  const name = Object.keys(served.command)[0];
+  if (served.cursorId === undefined || (name !== 'find' && name !== 'aggregate')) return undefined;
+  return `${served.ns}\u0000${served.cursorId}`;
+}
+
+/**
+ * The getMores of one cursor as one served op: its originatingCommand, their summed time, and how far
+ * the log shows it read: the first batch (the command's batchSize, or the default) and every logged
+ * getMore's nreturned; no limit when one says cursorExhausted (the application read to the end).
+ */
+function cursorOf(getMores: ServedOp[]): { served: ServedOp; readLimit?: number } {
+  const [first] = getMores;
+  const command = first.originatingCommand ?? {};
+  const times = getMores.flatMap((g) => (g.durationMillis !== undefined ? [g.durationMillis] : []));
+  const failed = getMores.find((g) => g.failed)?.failed;
+  const returned = getMores.reduce((n, g) => n + (g.nreturned ?? 0), 0);
+  const served: ServedOp = {
+    origin: first.origin,
+    ...(first.at ? { at: first.at } : {}),
+    ns: first.ns,
+    kind: 'command',
+    command,
+    ...(times.length > 0 ? { durationMillis: times.reduce((a, b) => a + b, 0) } : {}),
+    planSummary: first.planSummary,
+    shapeHash: first.shapeHash,
+    connection: first.connection,
+    ...(failed ? { failed } : {}),
+  };
+  const exhausted = getMores.some((g) => g.cursorExhausted === true);
+  return { served, readLimit: exhausted ? undefined : firstBatchOf(command) + returned };
+}
+
+/** The slowms a source suggests: every op it holds took at least that long (shouldLogSlowOpWithSampling). */
+export function slowmsReading(shortestMillis: number | undefined): SlowmsReading | undefined {
+  if (shortestMillis === undefined) return undefined;
+  const slowTail = shortestMillis >= DEFAULT_SLOWMS;
+  return {
+    shortestMillis,
+    slowTail,
+    suggested: slowTail ? DEFAULT_SLOWMS : Math.floor(shortestMillis),
+  };
 }
 
 /**
@@ -427,6 +634,7 @@ function summarize(
     firstSeen: shape.firstOrigin,
     ...(shape.synthetic ? { synthetic: SYNTHETIC_MARK } : {}),
     ...(shape.queryStats ? { queryStats: shapeQueryStats(shape.queryStats) } : {}),
+    ...(shape.cursorsFromGetMores > 0 ? { cursorsFromGetMores: shape.cursorsFromGetMores } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 // The capture area: a user's own workload from mongod/mongos logs (or the profiler) into a weighted workload file.
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import {
   CaptureBuilder,
@@ -11,6 +12,7 @@ import { expandSources, fileLines } from './read-lines';
 
 export { CaptureBuilder, PLACEHOLDER_DOCUMENT } from './capture';
 export type {
+  CapturedFrom,
   CaptureOptions,
   CaptureOutcome,
   CaptureSummary,
@@ -19,6 +21,9 @@ export type {
   CapturedWorkload,
   QueryStatsReading,
   ShapeQueryStats,
+  SlowmsReading,
+  SourceRecord,
+  GetMoreSummary,
 } from './capture';
 export { writeCapture, CAPTURE_FILES } from './write';
 export { renderCaptureMarkdown, SLOWMS_ADVICE } from './render-md';
@@ -44,10 +49,18 @@ export async function captureFromLogs(
   const files = await expandSources(sources);
   const builder = new CaptureBuilder({ sampled: options.sampled, keepFailed: options.keepFailed });
   for (const file of files) {
-    await addLogFile(builder, fileLines(file), (n) => {
+    const digest = createHash('sha256');
+    const before = builder.linesRead;
+    await addLogFile(builder, fileLines(file, digest), (n) => {
       if (n % 10_000 === 0) options.onProgress?.(n, file, false);
     });
     options.onProgress?.(builder.linesRead, file, true);
+    // Base names only: workload.json travels, and a full path can name a host or a customer.
+    builder.sources.push({
+      name: basename(file),
+      lines: builder.linesRead - before,
+      sha256: digest.digest('hex'),
+    });
   }
   const name =
     options.name ??

@@ -12,13 +12,27 @@
  *    durationMillis and queryHash (8.0 renames it planCacheShapeHash; OpDebug::report in curop.cpp;
  *    from 8.0 the slowms decision compares workingMillis, not durationMillis, completeAndLogOperation;
  *    the server's jstests assert these fields: jstests/noPassthrough/logs_query_hash.js and its
- *    planCacheShapeHash successor, jstests/libs/log.js's checkLog helpers);
+ *    planCacheShapeHash successor, jstests/libs/log.js's checkLog helpers); a find or aggregate that
+ *    leaves its cursor open and each getMore carry `cursorid`, a getMore its `originatingCommand` and,
+ *    on the last batch, `cursorExhausted: true` (OpDebug::report: OPDEBUG_TOATTR_HELP(cursorid),
+ *    OPDEBUG_TOATTR_HELP_BOOL(cursorExhausted), written only when true; so in the curop.cpp versions
+ *    read, of the queryExecutionEngine (6.0) and planCacheShapeHash (8.0 and later) eras);
  *  - each attribute larger than maxLogSizeKB (default 10: kDefaultMaxAttributeOutputSizeKB in
  *    src/mongo/logv2/constants.h) is cut on its own, and the entry gets top-level "truncated" and
  *    "size" objects keyed by the cut attribute's name (JSONValueExtractor::addTruncationReport in
- *    src/mongo/logv2/json_formatter.cpp): e.g. "truncated":{"command":{"documents":{"type":"array",
- *    "size":N}}}, the path inside the attribute down to the value that was cut. The other attributes
- *    (ninserted, durationMillis, ...) are whole. See truncationOutcome for what is kept;
+ *    src/mongo/logv2/json_formatter.cpp). Only the value that crossed the limit reports its type and
+ *    size (BSONElement::_jsonStringGenerator, src/mongo/bson/bsonelement.cpp: a leaf records
+ *    {type, size}; an object or array element only wraps its child's report under its own name), so
+ *    an insert whose second document was cut inside its `payload` string reads
+ *      "truncated":{"command":{"documents":{"1":{"payload":{"type":"string","size":12000}}}}}
+ *    where BSONObj::_jsonStringGenerator (src/mongo/bson/bsonobj.cpp) returns the child's report as
+ *    it is (read at commits 0179e7e, 4.4-era, and 8505d60 of mongodb/mongo). On master (commits 1d42410 and 73612fe; not pinned to a
+ *    release) that function wraps each object level as {truncated: <child's report>, omitted: N},
+ *    N the elements it did not write (the cut leaf and those after it; absent when 0):
+ *      "truncated":{"command":{"truncated":{"documents":{"truncated":{"1":{"truncated":
+ *        {"payload":{"type":"string","size":12000}},"omitted":1}},"omitted":1}},"omitted":3}}
+ *    Both read as the path command.documents.1.payload. The other attributes (ninserted,
+ *    durationMillis, ...) are whole. See truncationOutcome for what is kept;
  *  - a failed op carries ok: 0, errMsg, errName and errCode (OpDebug::report).
  */
 import { Origin, ServedOp, Skip } from './served-op';
@@ -53,6 +67,106 @@ export function looksLikeTextLog(text: string): boolean {
   );
 }
 
+/** Why a line is not JSON: what a person can act on first, the parser's message last. */
+function unparsable(text: string, err: unknown, origin: Origin): { skip: Skip } {
+  const at = text.indexOf('{"t"');
+  if (looksLikeTextLog(text))
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: 'a pre-4.4 text log line (capture reads the JSON logs of 4.4 and later)',
+      },
+    };
+  if (at > 0)
+    return {
+      skip: {
+        origin,
+        reason: 'does not parse',
+        detail: `text before the JSON entry (${JSON.stringify(text.slice(0, Math.min(at, 40)))}): strip it (docker compose logs --no-log-prefix, kubectl logs without --prefix)`,
+      },
+    };
+  if (endsInsideJson(text, err))
+    return {
+      skip: {
+        origin,
+        reason: 'cut (the line ends before its JSON does: truncated when logged or pasted)',
+        detail: `${text.length} characters; ${messageOf(err)}`,
+      },
+    };
+  return { skip: { origin, reason: 'does not parse', detail: messageOf(err) } };
+}
+
+/**
+ * The line is a JSON object that stops inside a string or with objects or arrays still open, and the
+ * parser failed at its end (V8 names the end: "Unterminated string in JSON at position <length>",
+ * "Unexpected end of JSON input"): a line cut when it was written or copied, not a malformed one.
+ */
+export function endsInsideJson(text: string, err: unknown): boolean {
+  const position = /at position (\d+)/.exec(messageOf(err));
+  if (position && Number(position[1]) < text.trimEnd().length) return false;
+  if (!text.trimStart().startsWith('{')) return false;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if ((ch === '}' || ch === ']') && --depth < 0) return false;
+  }
+  return inString || depth > 0;
+}
+
+/** The fields of a Slow query entry's attr a capture reads, as a ServedOp. */
+function servedFromAttr(
+  entry: Record<string, unknown>,
+  attr: Record<string, unknown> & { ns: string; command: Record<string, unknown> },
+  kind: ServedOp['kind'],
+  origin: Origin,
+): ServedOp {
+  const shapeHash =
+    typeof attr.planCacheShapeHash === 'string'
+      ? attr.planCacheShapeHash
+      : typeof attr.queryHash === 'string'
+        ? attr.queryHash
+        : undefined;
+  const cursorId = cursorIdOf(attr.cursorid);
+  return {
+    origin,
+    at: logTime(entry.t),
+    ns: attr.ns,
+    kind,
+    command: attr.command,
+    durationMillis: num(attr.durationMillis),
+    ...(num(attr.workingMillis) !== undefined ? { workingMillis: num(attr.workingMillis) } : {}),
+    planSummary: typeof attr.planSummary === 'string' ? attr.planSummary : undefined,
+    keysExamined: num(attr.keysExamined),
+    docsExamined: num(attr.docsExamined),
+    nreturned: num(attr.nreturned),
+    ninserted: num(attr.ninserted),
+    shapeHash,
+    connection: typeof entry.ctx === 'string' ? entry.ctx : undefined,
+    ...(cursorId !== undefined ? { cursorId } : {}),
+    ...(isObject(attr.originatingCommand) ? { originatingCommand: attr.originatingCommand } : {}),
+    ...(attr.cursorExhausted === true ? { cursorExhausted: true } : {}),
+    ...failure(attr),
+  };
+}
+
+/**
+ * A cursor id as the decimal text of the number JSON gives for it (a log writes an int64 as a plain
+ * number, a profile document through relaxed Extended JSON may write {$numberLong}): both sides of a
+ * match go through the same conversion. 0 is "no cursor".
+ */
+export function cursorIdOf(v: unknown): string | undefined {
+  const n = num(v);
+  return n !== undefined && n !== 0 ? String(n) : undefined;
+}
+
 /**
  * Parses one line. Returns undefined for a valid log entry that is not a Slow query entry (most of
  * a log: connections, storage, replication) so callers can count those without keeping them.
@@ -62,13 +176,7 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
   try {
     entry = JSON.parse(text);
   } catch (err) {
-    const at = text.indexOf('{"t"');
-    const why = looksLikeTextLog(text)
-      ? 'a pre-4.4 text log line (capture reads the JSON logs of 4.4 and later)'
-      : at > 0
-        ? `text before the JSON entry (${JSON.stringify(text.slice(0, Math.min(at, 40)))}): strip it (docker compose logs --no-log-prefix, kubectl logs without --prefix)`
-        : messageOf(err);
-    return { skip: { origin, reason: 'does not parse', detail: why } };
+    return unparsable(text, err, origin);
   }
   if (!isObject(entry) || !('t' in entry) || !('msg' in entry)) {
     return {
@@ -110,30 +218,13 @@ export function parseLogLine(text: string, origin: Origin): LineOutcome | undefi
       },
     };
   }
-  const shapeHash =
-    typeof attr.planCacheShapeHash === 'string'
-      ? attr.planCacheShapeHash
-      : typeof attr.queryHash === 'string'
-        ? attr.queryHash
-        : undefined;
-  const served: ServedOp = {
+  const served = servedFromAttr(
+    entry,
+    attr as Record<string, unknown> & { ns: string; command: Record<string, unknown> },
+    type,
     origin,
-    at: logTime(entry.t),
-    ns: attr.ns,
-    kind: type,
-    command: attr.command,
-    durationMillis: num(attr.durationMillis),
-    planSummary: typeof attr.planSummary === 'string' ? attr.planSummary : undefined,
-    keysExamined: num(attr.keysExamined),
-    docsExamined: num(attr.docsExamined),
-    nreturned: num(attr.nreturned),
-    ninserted: num(attr.ninserted),
-    shapeHash,
-    connection: typeof entry.ctx === 'string' ? entry.ctx : undefined,
-    ...failure(attr),
-    ...(kept ? { truncated: kept } : {}),
-  };
-  return { served };
+  );
+  return { served: kept ? { ...served, truncated: kept } : served };
 }
 
 /** `ok: 0` with the server's errName / errCode (a log's attr or a profile document: OpDebug::report / append). */
@@ -162,13 +253,51 @@ const CUT_ROLE: Record<string, string> = {
   fields: 'projection',
 };
 
-/** Paths of the truncation report ("command.q._id.$in"), down to the value the server cut ({type, size}). */
-function cutPaths(report: unknown, prefix: string): string[] {
-  if (!isObject(report) || ('type' in report && 'size' in report && !isObject(report.type)))
-    return [prefix];
+/** The value that crossed the limit: {type, size} (BSONElement::_jsonStringGenerator, JSONValueExtractor::storeQuoted). */
+function isCutValue(report: unknown): boolean {
+  return isObject(report) && 'type' in report && 'size' in report && !isObject(report.type);
+}
+
+/** One object level of the master report: {truncated: {...}, omitted?: N} (BSONObj::_jsonStringGenerator). */
+function isWrappedLevel(report: unknown): report is { truncated: Record<string, unknown> } {
+  return (
+    isObject(report) &&
+    isObject(report.truncated) &&
+    Object.keys(report).every(
+      (k) => k === 'truncated' || (k === 'omitted' && num(report[k]) !== undefined),
+    )
+  );
+}
+
+const joinPath = (prefix: string, key: string) => (prefix ? `${prefix}.${key}` : key);
+
+/** 4.4 to 8.0: each level is keyed by the field names down to the cut value. */
+function plainCutPaths(report: unknown, prefix: string): string[] {
+  if (!isObject(report) || isCutValue(report)) return [prefix];
   const keys = Object.keys(report);
   if (keys.length === 0) return [prefix];
-  return keys.flatMap((k) => cutPaths(report[k], prefix ? `${prefix}.${k}` : k));
+  return keys.flatMap((k) => plainCutPaths(report[k], joinPath(prefix, k)));
+}
+
+/** Master: each object level wraps its field's report; a field holds a cut value or another level. */
+function wrappedCutPaths(level: { truncated: Record<string, unknown> }, prefix: string): string[] {
+  return Object.entries(level.truncated).flatMap(([k, v]) =>
+    isWrappedLevel(v)
+      ? wrappedCutPaths(v, joinPath(prefix, k))
+      : plainCutPaths(v, joinPath(prefix, k)),
+  );
+}
+
+/**
+ * Paths of the truncation report ("command.q._id.$in"), down to the value the server cut, in either
+ * form. The form is told apart per attribute: the master form wraps the attribute's object itself
+ * ({truncated, omitted?}), and no command's first field is named "truncated".
+ */
+function cutPaths(report: unknown): string[] {
+  if (!isObject(report) || Object.keys(report).length === 0) return [''];
+  return Object.entries(report).flatMap(([attribute, v]) =>
+    isWrappedLevel(v) ? wrappedCutPaths(v, attribute) : plainCutPaths(v, attribute),
+  );
 }
 
 /**
@@ -180,7 +309,7 @@ export function truncationOutcome(
   report: unknown,
   attr: unknown,
 ): { kept: string[] } | { skip: string } {
-  const paths = cutPaths(report, '');
+  const paths = cutPaths(report);
   const ns = isObject(attr) && typeof attr.ns === 'string' ? ` on ${attr.ns}` : '';
   const command = isObject(attr) && isObject(attr.command) ? attr.command : undefined;
   const isInsert = command !== undefined && typeof command.insert === 'string';

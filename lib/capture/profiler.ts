@@ -6,7 +6,8 @@
  * profile(), src/mongo/db/introspect.cpp) holds op ("query", "insert", "update", "remove",
  * "command", "getmore"), ns, command (for an update or remove statement {q, u, multi, upsert} /
  * {q, limit}), millis, ts, planSummary, keysExamined, docsExamined, nreturned, ninserted,
- * queryHash (planCacheShapeHash from 8.0) and client; a failed op `ok: 0.0`, errName, errCode. A
+ * queryHash (planCacheShapeHash from 8.0) and client; a getmore its cursorid, originatingCommand and
+ * cursorExhausted (when true); a failed op `ok: 0.0`, errName, errCode. A
  * command larger than 50 KB is written as {$truncated: "...", comment?} (appendAsObjOrString with
  * appendMaxElementSize, curop.cpp): statements.ts skips it, naming why.
  */
@@ -14,12 +15,25 @@ import { BSON, Document, MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { CaptureBuilder, CaptureOptions, CaptureOutcome } from './capture';
-import { failure } from './log-line';
+import { cursorIdOf, failure } from './log-line';
 import { ServedOp, Skip } from './served-op';
 import { messageOf } from '../common/values';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** `cursorid`, `originatingCommand` and `cursorExhausted` as OpDebug::append writes them (curop.cpp). */
+function cursorFields(doc: Record<string, unknown>): Partial<ServedOp> {
+  const cursorId = cursorIdOf(doc.cursorid);
+  const origin = doc.originatingCommand;
+  return {
+    ...(cursorId !== undefined ? { cursorId } : {}),
+    ...(origin !== null && typeof origin === 'object' && !Array.isArray(origin)
+      ? { originatingCommand: origin as Record<string, unknown> }
+      : {}),
+    ...(doc.cursorExhausted === true ? { cursorExhausted: true } : {}),
+  };
 }
 
 /** One profile document (as relaxed Extended JSON, like a log line's values) into a ServedOp, or why not. */
@@ -83,6 +97,7 @@ export function servedFromProfile(
       ninserted: num(doc.ninserted),
       shapeHash,
       connection: typeof doc.client === 'string' ? doc.client : undefined,
+      ...cursorFields(doc),
       ...failure(doc),
     },
   };
@@ -115,6 +130,7 @@ export async function captureFromProfiler(
   const where = `${redactUri(uri)} ${db}.${collection}`;
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
   const builder = new CaptureBuilder({ sampled: options.sampled, keepFailed: options.keepFailed });
+  builder.sourceKind = 'profiler';
   try {
     await client.connect();
     // $natural: the order the profiler wrote them (system.profile is a capped collection).
@@ -149,6 +165,8 @@ export async function captureFromProfiler(
       `capture: ${where} is empty: turn the profiler on while the workload runs, e.g. db.setProfilingLevel(2) (every op) or db.setProfilingLevel(1, {slowms: 0, sampleRate: 0.1}); see docs/capture.md`,
     );
   }
+  // The collection only: the host and database can name a customer, and workload.json travels.
+  builder.sources = [{ name: collection, documents: builder.recordsRead }];
   return builder.finish(
     options.name ?? `captured-${db}`,
     options.insertDocument,

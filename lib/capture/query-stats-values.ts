@@ -4,7 +4,8 @@
  * src/mongo/db/query/serialization_options.cpp: "?number", "?string", "?bool", "?date", "?objectId",
  * "?null", "?array<?number>", "?array<>", "?object", "?regex", ...). A replay needs a value, and none
  * is invented as if it were the user's:
- * - in a filter (`filter`, `query`, a `$match` stage), with `--docs-like --keep-sample` (the sampled
+ * - in a filter (`filter`, `query`, an update's or delete's `q`, a `$match` stage) and in an update
+ *   modifier's values (`{$set: {status: "?string"}}`: the value of its field), with `--docs-like --keep-sample` (the sampled
  *   documents are written to sample.json anyway) a #PICK among the field's sampled values of that type;
  *   else the field's template from `--docs-like` (the
  *   range, length or kind sampled from the user's collection) when the template has that field and
@@ -284,8 +285,8 @@ function containsPlaceholder(v: unknown): boolean {
   return isObject(v) && Object.values(v).some(containsPlaceholder);
 }
 
-/** Fields of a find / count shape that hold a filter. */
-const FILTER_FIELDS = new Set(['filter', 'query']);
+/** Fields of a shape that hold a filter: find's and count's, an update's or delete's `q`. */
+const FILTER_FIELDS = new Set(['filter', 'query', 'q']);
 
 /**
  * The shape's fields (queryShape less cmdNs and command, plus the key's readConcern/hint/...) with
@@ -304,6 +305,12 @@ export function fillPlaceholders(
       const r = filler.pipeline(v);
       if ('cannot' in r) return r;
       out.pipeline = r.value;
+    } else if (command === 'update' && k === 'u') {
+      // A pipeline's stages are expressions; a modifier's values are the values of its fields
+      // ({$set: {status: "?string"}} takes status's), like a filter's; a replacement is "?object".
+      const r = Array.isArray(v) ? filler.pipeline(v) : filler.filter(v, undefined);
+      if ('cannot' in r) return r;
+      out.u = r.value;
     } else if (FILTER_FIELDS.has(k)) {
       const r = filler.filter(v, undefined);
       if ('cannot' in r) return r;

@@ -3,21 +3,41 @@
  * logging each op, into the same weighted workload as a log or the profiler.
  *
  * What the server writes (the MongoDB Manual's $queryStats page, its "Output" table and examples;
+ * DocumentSourceQueryStats::toDocument in src/mongo/db/pipeline/document_source_query_stats.cpp and
  * QueryStatsEntry::toBSON in src/mongo/db/query/query_stats/query_stats_entry.cpp): one document per
  * query stats key, `{key: {queryShape: {cmdNs: {db, coll}, command, filter | pipeline | query, ...},
  * client, collectionType, readConcern?, hint?, ...}, keyHash, queryShapeHash, metrics: {execCount,
  * lastExecutionMicros, totalExecMicros: {sum, max, min, sumOfSquares}, firstResponseExecMicros,
- * docsReturned, firstSeenTimestamp, latestSeenTimestamp, ...}, asOf}`. The stage collects find,
- * aggregate and distinct (count on later releases); no inserts, updates or deletes on the releases the
- * Manual covers. Literals are replaced by their type ("?string", "?number", "?array<?number>", ...:
- * the type strings of src/mongo/db/query/serialization_options.cpp), so no value of the user's exists:
+ * docsReturned, firstSeenTimestamp, latestSeenTimestamp, ...}, asOf}`. Read in every form seen:
+ *  - `asOf`: a Timestamp in the Manual's examples; a Date on master (toDocument appends the partition's
+ *    read time, a Date_t; commit bdc31e1 of mongodb/mongo, not pinned to a release);
+ *  - metrics flat (the Manual's examples; query_stats_entry.cpp at commit 10db8d6), or grouped where the
+ *    server builds subsections (master, commit 0776702: QueryStatsEntry::toBSON(buildSubsections)
+ *    moves firstResponseExecMicros under `cursor` and docsReturned, keysExamined, ... under
+ *    `queryExec`, the planner's flags under `queryPlanner`, and adds `writes: {nMatched, nUpserted,
+ *    nModified, nDeleted, nInserted}` for write shapes; execCount and totalExecMicros stay on top);
+ *  - the shapes: find, aggregate and distinct (the Manual), count (on later releases), and the writes
+ *    where the server collects them: `{command: "update", q, u, c?, arrayFilters?, multi, upsert, let?}`
+ *    (UpdateCmdShapeComponents::appendTo, src/mongo/db/query/query_shape/update_cmd_shape.cpp, behind
+ *    featureFlagQueryStatsUpdateCommand; one stored copy of the Manual's page for its upcoming release
+ *    lists count() and update() among the queries the stage collects, an older copy find, aggregate
+ *    and distinct only), `{command: "delete", q, limit: 0 | 1, let?}` (DeleteCmdShapeComponents::appendTo,
+ *    delete_cmd_shape.cpp, writeMultiDeleteProperty: limit 0 is multi; featureFlagQueryStatsDelete)
+ *    and `{command: "insert", documents: "?array<?object>"}` (InsertCmdShapeComponents::appendTo,
+ *    insert_cmd_shape.cpp; featureFlagQueryStatsInsert); the key adds `ordered` and
+ *    `bypassDocumentValidation` (WriteCmdComponents::appendTo, query_stats/write_key.cpp). The write
+ *    shapes are master's (write_cmd_shape_registration.cpp), not pinned to a release.
+ * Literals are replaced by their type ("?string", "?number", "?array<?number>", ...: the type strings
+ * of src/mongo/db/query/serialization_options.cpp), so no value of the user's exists:
  * ./query-stats-values gives each one a value from the --docs-like template or a generator of its type.
  * `execCount` and the sums count since the entry was first seen: two snapshots' difference is the
  * workload of the time between them. Unknown fields are ignored.
  */
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
 import { UsageError } from '../config/errors';
 import { isObject, messageOf } from '../common/values';
-import { CaptureBuilder, CaptureOutcome, QueryStatsReading } from './capture';
+import { CaptureBuilder, CaptureOutcome, QueryStatsReading, SourceRecord } from './capture';
 import { QueryStatsMetrics, ServedOp, Skip } from './served-op';
 import { emptyCounts, fillPlaceholders, LiteralCounts, ValueSource } from './query-stats-values';
 
@@ -36,6 +56,8 @@ export interface QueryStatsEntry {
   firstResponseMicros?: number;
   docsReturned?: number;
   docsReturnedMax?: number;
+  /** A write shape's `writes.nInserted` sum (documents inserted over its executions). */
+  inserted?: number;
   firstSeen?: Date;
   latestSeen?: Date;
 }
@@ -47,6 +69,8 @@ export interface QueryStatsSnapshot {
   /** The latest `asOf` of its entries (when the server read them), if any. */
   asOf?: Date;
   recordsRead: number;
+  /** How workload.json names it: a file's base name, lines and hash; a live read's entries. */
+  record?: SourceRecord;
 }
 
 /** A number as relaxed or canonical Extended JSON writes it (Long, Int32, Double, Decimal128). */
@@ -69,9 +93,14 @@ function ejsonDate(v: unknown): Date | undefined {
   return ms !== undefined && Number.isFinite(ms) ? new Date(ms) : undefined;
 }
 
-function ejsonTimestampSeconds(v: unknown): number | undefined {
+/** `asOf` as epoch ms: a Timestamp ({$timestamp: {t, i}}, t in seconds) or a Date ({$date}). */
+function asOfMillis(v: unknown): number | undefined {
   const ts = isObject(v) && isObject(v.$timestamp) ? v.$timestamp : undefined;
-  return ts ? ejsonNumber(ts.t) : undefined;
+  if (ts) {
+    const seconds = ejsonNumber(ts.t);
+    return seconds !== undefined ? seconds * 1000 : undefined;
+  }
+  return isObject(v) && '$date' in v ? ejsonDate(v)?.getTime() : undefined;
 }
 
 /** The `sum` (and max/min) of a metrics accumulator `{sum, max, min, sumOfSquares}`. */
@@ -104,9 +133,13 @@ export function readEntry(
       },
     };
   }
+  // Grouped under cursor / queryExec on master, flat before; the top level is the fallback.
+  const cursor = isObject(metrics.cursor) ? metrics.cursor : metrics;
+  const exec = isObject(metrics.queryExec) ? metrics.queryExec : metrics;
   const total = acc(metrics.totalExecMicros);
-  const first = acc(metrics.firstResponseExecMicros);
-  const returned = acc(metrics.docsReturned);
+  const first = acc(cursor.firstResponseExecMicros ?? metrics.firstResponseExecMicros);
+  const returned = acc(exec.docsReturned ?? metrics.docsReturned);
+  const inserted = isObject(metrics.writes) ? acc(metrics.writes.nInserted).sum : undefined;
   return {
     entry: {
       origin,
@@ -121,6 +154,7 @@ export function readEntry(
       firstResponseMicros: first.sum,
       docsReturned: returned.sum,
       docsReturnedMax: returned.max,
+      ...(inserted !== undefined ? { inserted } : {}),
       // The Manual's field table says lastSeenTimestamp, its examples and the server latestSeenTimestamp.
       firstSeen: ejsonDate(metrics.firstSeenTimestamp),
       latestSeen: ejsonDate(metrics.latestSeenTimestamp ?? metrics.lastSeenTimestamp),
@@ -159,7 +193,7 @@ export function parseQueryStatsText(text: string, source: string): QueryStatsSna
     const read = readEntry(doc, `${source} #${i + 1}`);
     if ('skip' in read) skips.push(read.skip);
     else entries.push(read.entry);
-    const t = isObject(doc) ? ejsonTimestampSeconds(doc.asOf) : undefined;
+    const t = isObject(doc) ? asOfMillis(doc.asOf) : undefined;
     if (t !== undefined) asOf = Math.max(asOf ?? 0, t);
   });
   if (entries.length === 0 && docs.length > 0) {
@@ -172,7 +206,13 @@ export function parseQueryStatsText(text: string, source: string): QueryStatsSna
     entries,
     skips,
     recordsRead: docs.length,
-    ...(asOf !== undefined ? { asOf: new Date(asOf * 1000) } : {}),
+    ...(asOf !== undefined ? { asOf: new Date(asOf) } : {}),
+    // The text as read: a UTF-8 file's bytes.
+    record: {
+      name: basename(source),
+      lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0),
+      sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+    },
   };
 }
 
@@ -185,14 +225,21 @@ function hasHashedFieldName(v: unknown): boolean {
   return Object.entries(v).some(([k, x]) => HASHED.test(k) || hasHashedFieldName(x));
 }
 
-/** Fields of `key` (outside queryShape) a replay sends with the command: literal in the output. */
+/** Fields of `key` (outside queryShape) a read's replay sends with the command: literal in the output. */
 const KEY_COMMAND_FIELDS = ['readConcern', 'hint', 'collation', 'allowDiskUse'];
 
-/** The command the shape stands for, with its placeholders given values, or why it cannot be replayed. */
-export function commandOf(
+const READ_COMMANDS = new Set(['find', 'aggregate', 'distinct', 'count']);
+const WRITE_COMMANDS = new Set(['update', 'delete', 'insert']);
+
+/** Fields of a write shape the replay's op (update, remove, insert) has no place for: such an entry is skipped. */
+const UNSENDABLE_WRITE_FIELDS = ['c', 'arrayFilters', 'let', 'collation'];
+
+type CommandOutcome = { served: ServedOp; counts: LiteralCounts } | { skip: Skip };
+
+/** Why an entry is not replayed before its fields are read, or its namespace and command. */
+function entryTarget(
   entry: QueryStatsEntry,
-  values: ValueSource,
-): { served: ServedOp; counts: LiteralCounts } | { skip: Skip } {
+): { db: string; coll: string; command: string } | { skip: Skip } {
   const { shape, key, origin } = entry;
   const cmdNs = isObject(shape.cmdNs) ? shape.cmdNs : {};
   const db = typeof cmdNs.db === 'string' ? cmdNs.db : undefined;
@@ -215,41 +262,66 @@ export function commandOf(
       },
     };
   }
-  if (key.collectionType === 'changeStream' || key.collectionType === 'virtual') {
-    return {
-      skip: {
-        origin,
-        reason: 'not a workload command',
-        detail: `${command} on a ${String(key.collectionType)} (${db}${coll ? `.${coll}` : ''})`,
-      },
+  const notWorkload = (detail: string) => ({
+    skip: { origin, reason: 'not a workload command' as const, detail },
+  });
+  if (key.collectionType === 'changeStream' || key.collectionType === 'virtual')
+    return notWorkload(
+      `${command} on a ${String(key.collectionType)} (${db}${coll ? `.${coll}` : ''})`,
+    );
+  if (!coll) return notWorkload(`${command} on a database (${db})`);
+  if (!READ_COMMANDS.has(command) && !WRITE_COMMANDS.has(command))
+    return notWorkload(
+      `${command} on ${db}.${coll}: a $queryStats shape capture replays find, aggregate, distinct, count, update, delete and insert`,
+    );
+  return { db, coll, command };
+}
+
+/** The write command a write shape stands for, from its filled fields (a statement each, as a log's). */
+function writeBody(
+  command: string,
+  coll: string,
+  filled: Record<string, unknown>,
+): Record<string, unknown> {
+  if (command === 'update') {
+    const statement = {
+      q: filled.q ?? {},
+      u: filled.u,
+      ...(filled.multi === true ? { multi: true } : {}),
+      ...(filled.upsert === true ? { upsert: true } : {}),
     };
+    return { update: coll, updates: [statement] };
   }
-  if (!coll)
-    return {
-      skip: {
-        origin,
-        reason: 'not a workload command',
-        detail: `${command} on a database (${db})`,
-      },
-    };
+  if (command === 'delete') {
+    // writeMultiDeleteProperty writes `limit: 0` for a multi delete, 1 for one document.
+    const multi = filled.limit === 0 || filled.multi === true;
+    return { delete: coll, deletes: [{ q: filled.q ?? {}, limit: multi ? 0 : 1 }] };
+  }
+  return { insert: coll };
+}
+
+/** The command the shape stands for, with its placeholders given values, or why it cannot be replayed. */
+export function commandOf(entry: QueryStatsEntry, values: ValueSource): CommandOutcome {
+  const target = entryTarget(entry);
+  if ('skip' in target) return target;
+  const { db, coll, command } = target;
+  const { shape, key, origin } = entry;
   const ns = `${db}.${coll}`;
-  const body: Record<string, unknown> = {};
+  const write = WRITE_COMMANDS.has(command);
   const { cmdNs: _ns, command: _c, ...rest } = shape;
-  if (command === 'find') body.find = coll;
-  else if (command === 'aggregate') body.aggregate = coll;
-  else if (command === 'distinct') body.distinct = coll;
-  else if (command === 'count') body.count = coll;
-  else {
+  const unsendable = write ? UNSENDABLE_WRITE_FIELDS.find((f) => rest[f] !== undefined) : undefined;
+  if (unsendable)
     return {
       skip: {
         origin,
-        reason: 'not a workload command',
-        detail: `${command} on ${ns}: a $queryStats shape capture does not replay (find, aggregate, distinct and count only)`,
+        reason: 'a field the replay op cannot send',
+        detail: `${command} on ${ns} with ${unsendable}: the op sends ${command === 'update' ? 'q, u, multi and upsert' : 'q and limit'} only`,
       },
     };
-  }
-  for (const f of KEY_COMMAND_FIELDS)
-    if (key[f] !== undefined && rest[f] === undefined) rest[f] = key[f];
+  if (command === 'insert') delete rest.documents; // always "?array<?object>": documents come from the insert template
+  if (!write)
+    for (const f of KEY_COMMAND_FIELDS)
+      if (key[f] !== undefined && rest[f] === undefined) rest[f] = key[f];
   const filled = fillPlaceholders(command, rest, values, entry);
   if ('cannot' in filled)
     return {
@@ -259,8 +331,16 @@ export function commandOf(
         detail: `${command} on ${ns}: ${filled.cannot}`,
       },
     };
-  Object.assign(body, filled.command);
+  if (write && key.hint !== undefined)
+    filled.counts.dropped.hint = (filled.counts.dropped.hint ?? 0) + 1;
+  const body = write
+    ? writeBody(command, coll, filled.command)
+    : { [command]: coll, ...filled.command };
   if (command === 'aggregate' && body.cursor === undefined) body.cursor = {};
+  const batch =
+    command === 'insert' && entry.inserted !== undefined && entry.execCount > 0
+      ? Math.max(1, Math.round(entry.inserted / entry.execCount))
+      : undefined;
   return {
     counts: filled.counts,
     served: {
@@ -269,6 +349,7 @@ export function commandOf(
       ns,
       kind: 'command',
       command: body,
+      ...(batch !== undefined ? { ninserted: batch } : {}),
       ...(entry.queryShapeHash ? { shapeHash: entry.queryShapeHash } : {}),
     },
   };
@@ -317,6 +398,10 @@ export interface QueryStatsCaptureOptions {
   windowSeconds?: number;
 }
 
+/** What to do when $queryStats gave no workload: the shapes it holds, and when it holds them. */
+export const QUERY_STATS_HINT =
+  '$queryStats holds the shapes the server collected (find, aggregate and distinct; count, update, delete and insert where the release and its feature flags collect them), and only while it collects them (internalQueryStatsRateLimit; the Manual: Atlas clusters of tier M10 and up); see docs/capture.md';
+
 /**
  * One snapshot (weights: execCount since each entry was first seen) or two (weights: the difference,
  * what ran between them) into a workload.
@@ -337,8 +422,9 @@ export function captureFromQueryStats(
     );
   }
   const builder = new CaptureBuilder({ keepFailed: options.keepFailed });
-  builder.noWorkloadHint =
-    '$queryStats holds find, aggregate and distinct shapes only, and only while the server collects them (internalQueryStatsRateLimit; Atlas M10 and up); see docs/capture.md';
+  builder.sourceKind = 'queryStats';
+  builder.sources = snapshots.map((s) => s.record ?? { name: basename(s.source) });
+  builder.noWorkloadHint = QUERY_STATS_HINT;
   builder.recordsRead = snapshots.reduce((n, s) => n + s.recordsRead, 0);
   for (const s of snapshots) for (const skip of s.skips) builder.skip(skip);
   const earlier = new Map((before?.entries ?? []).map((e) => [e.id, e]));

@@ -3,6 +3,7 @@
  * several files, or a directory (its files, sorted by name, not recursing). Each line comes with its
  * file and 1-based number so every message can point at it.
  */
+import type { Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -57,8 +58,11 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
-/** Every line of one file; a read or gzip error becomes a UsageError naming the file and the line reached. */
-export async function* fileLines(file: string): AsyncGenerator<SourceLine> {
+/**
+ * Every line of one file; a read or gzip error becomes a UsageError naming the file and the line reached.
+ * `digest` is fed the file's bytes as read (a gzip file's compressed bytes), for workload.json's hash.
+ */
+export async function* fileLines(file: string, digest?: Hash): AsyncGenerator<SourceLine> {
   let gz: boolean;
   try {
     gz = await isGzip(file);
@@ -66,6 +70,7 @@ export async function* fileLines(file: string): AsyncGenerator<SourceLine> {
     throw new UsageError(`capture: cannot read ${file}: ${messageOf(err)}`);
   }
   const raw = createReadStream(file);
+  if (digest) raw.on('data', (chunk) => digest.update(chunk));
   const input = gz ? raw.pipe(createGunzip()) : raw;
   let failure: Error | undefined;
   raw.on('error', (err) => (failure ??= err));

@@ -5,6 +5,8 @@ import { SYNTHETIC_UPDATE_FIELD, SYNTHETIC_UPDATE_KEYS } from './statements';
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** "1 getMore", "2 getMores". */
+const counted = (n: number, word: string) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
 
 export const SLOWMS_ADVICE = `The server logs an operation only when it runs longer than slowms (100 ms by default), so a log
 holds the slow tail, not the workload. To capture every operation for a while, on each mongod:
@@ -24,6 +26,7 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   const lines: string[] = [];
   lines.push('# Captured workload', '');
   lines.push(`Sources: ${summary.sources.map((s) => `\`${s}\``).join(', ')}`, '');
+  lines.push(...sourceRecords(summary));
   const unit = summary.queryStats ? 'executions' : 'statements';
   lines.push(
     summary.queryStats
@@ -36,7 +39,15 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
     lines.push(
       `Time span: ${summary.firstAt} to ${summary.lastAt}${summary.opsPerSecond !== undefined ? `, ${summary.opsPerSecond.toPrecision(4)} ${unit}/s on average` : ''}.`,
     );
+    if (summary.spanSeconds !== undefined && summary.spanSeconds > SECONDS_PER_DAY)
+      lines.push(
+        '',
+        `**The lines span ${fmt(summary.spanSeconds / SECONDS_PER_DAY)} days:** the rate above and workload.json's per-second curve describe that span ` +
+          `(${unit} over ${fmt(summary.spanSeconds)} s), not a load the server carried; \`run --replay-rate\` would replay that pace. ` +
+          'Capture the window you want to replay (or split the log) for a rate that means a load.',
+      );
   }
+  lines.push(...slowTailNote(summary));
   if (summary.queryStats) lines.push('', ...queryStatsSection(summary));
   else
     lines.push(
@@ -53,7 +64,7 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
   for (const s of summary.shapes) {
     const l = s.latencyMillis;
     lines.push(
-      `| ${s.op} | ${s.type}${s.synthetic ? ` (synthetic: ${s.synthetic})` : ''} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
+      `| ${s.op} | ${s.type}${s.synthetic ? ` (synthetic: ${s.synthetic})` : ''}${s.cursorsFromGetMores ? ` (${fmt(s.cursorsFromGetMores)} from getMores)` : ''} | ${cell(s.ns)} | \`${cell(clip(s.description, 140))}\` | ${fmt(s.count)} | ${fmt(s.sharePercent)}% | ${fmt(s.serverSharePercent)}% | ` +
         `${l ? fmt(l.p50) : ''} | ${l ? fmt(l.p95) : ''} | ${l ? fmt(l.max) : ''} | ${cell(s.planSummary ?? '')} | ${s.shapeHashes.join(', ')} |`,
     );
   }
@@ -108,6 +119,66 @@ export function renderCaptureMarkdown(summary: CaptureSummary, chartFile: string
 
 const micros = (n: number | undefined) => (n === undefined ? '' : fmt(n));
 
+const SECONDS_PER_DAY = 86_400;
+
+/** The sources as workload.json names them: base names, what was read, hashes. */
+function sourceRecords(summary: CaptureSummary): string[] {
+  const records = summary.capturedFrom?.sources ?? [];
+  if (records.length === 0) return [];
+  const lines = records.map((r) => {
+    const count =
+      r.lines !== undefined
+        ? counted(r.lines, 'line')
+        : r.documents !== undefined
+          ? counted(r.documents, 'document')
+          : '';
+    const hash = r.sha256 ? `sha256 \`${r.sha256}\`` : '';
+    return `- \`${r.name}\`${count || hash ? `: ${[count, hash].filter(Boolean).join(', ')}` : ''}`;
+  });
+  return [
+    'workload.json names its sources by base name (a full path can name a host or a customer), with what was read and a hash to check them by:',
+    '',
+    ...lines,
+    '',
+  ];
+}
+
+/** What the shortest logged time says of slowms, and what a slow tail means for the weights. */
+function slowTailNote(summary: CaptureSummary): string[] {
+  const slowms = summary.capturedFrom?.slowms;
+  if (!slowms) return [];
+  if (!slowms.slowTail)
+    return [
+      '',
+      `The shortest logged operation took ${fmt(slowms.shortestMillis)} ms: the server logged with slowms at most ${fmt(slowms.suggested)}` +
+        `${slowms.suggested === 0 ? ' (every operation)' : ''} (workload.json: \`capturedFrom.slowms\`).`,
+    ];
+  return [
+    '',
+    `**The slow tail, not the load.** Every logged operation took ${fmt(slowms.shortestMillis)} ms or more, at or above the default slowms of 100 ms: ` +
+      'the server wrote only its slow operations (workload.json: `capturedFrom.slowms`, suggested 100). The weights are how often each shape was slow, ' +
+      'not how often the application runs it: a fast, frequent query weighs little or nothing, a slow rare one a lot, and the rate is the rate of ' +
+      'slow operations. Log every operation for a while (below) to capture the load.',
+  ];
+}
+
+/** What the $queryStats output held of writes: the paragraph replaces "Reads only" when it has some. */
+function queryStatsWrites(summary: CaptureSummary): string {
+  const writes = summary.shapes.filter(
+    (s) => s.type === 'insert' || s.type === 'update' || s.type === 'remove',
+  );
+  if (writes.length === 0)
+    return (
+      '**Reads only.** This output holds no write shape: $queryStats records find, aggregate and distinct (count on later releases) on the releases ' +
+      'the Manual covers; updates, deletes and inserts only where the server collects them (the master branch registers their shapes ' +
+      'behind feature flags). Capture from a log or the profiler for the writes.'
+    );
+  return (
+    `**Writes.** ${writes.length} shape(s) are writes the server collected (${[...new Set(writes.map((s) => s.type))].join(', ')}): ` +
+    "replayed as update, remove and insert ops with their filter and update given values as below; an insert writes the insert document in batches of the shape's mean `writes.nInserted` (1 without it)."
+  );
+}
+
 /** What a $queryStats capture's weights, span, values and latencies are. */
 function queryStatsSection(summary: CaptureSummary): string[] {
   const q = summary.queryStats;
@@ -126,12 +197,7 @@ function queryStatsSection(summary: CaptureSummary): string[] {
         'take two snapshots (`--query-stats-window S`, or two saved files). No pace (ops/s) is kept: `--replay-rate` does not apply.',
     );
   }
-  lines.push(
-    '',
-    '**Reads only.** $queryStats records find, aggregate and distinct (count on later releases): inserts, updates and deletes are not seen, ' +
-      'so this workload has none. Capture from a log or the profiler for the writes.',
-    '',
-  );
+  lines.push('', queryStatsWrites(summary), '');
   const l = q.literals;
   const dropped = l
     ? Object.entries(l.dropped)
@@ -200,6 +266,19 @@ function readingNotes(summary: CaptureSummary): string[] {
       `${fmt(summary.composePrefixesStripped)} lines carried a \`docker compose logs\` prefix (\`db_1  | \`), stripped (\`docker compose logs --no-log-prefix\` writes none).`,
     );
   }
+  const g = summary.getMores;
+  if (g && g.ofLoggedCursors > 0)
+    notes.push(
+      `${counted(g.ofLoggedCursors, 'getMore')} of a find or aggregate in the source: skipped as part of their cursor, their ${fmt(g.millisAddedToOpeners)} ms ` +
+        "added to their opening command's share of server time.",
+    );
+  if (g && g.cursors > 0)
+    notes.push(
+      `${counted(g.alone, 'getMore')} of ${counted(g.cursors, 'cursor')} whose opening command is not in the source (a fast first batch under slowms, its getMores over it): ` +
+        'each cursor counts once, as its `originatingCommand`, with its getMores\' time (shapes marked "from getMores"). ' +
+        `${fmt(g.limited)} of them are replayed as far as the log shows they read (the first batch and each logged getMore's nreturned, as a \`limit\` or a final \`$limit\`); ` +
+        `${fmt(g.cursors - g.limited)} to the end (a getMore said cursorExhausted). A limit after a blocking sort lets the server keep only the top documents: less work than the application's cursor did.`,
+    );
   if (summary.failedKept)
     notes.push(
       `${fmt(summary.failedKept)} operations that failed on the server were kept as workload (--keep-failed).`,

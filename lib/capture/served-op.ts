@@ -27,6 +27,20 @@ export interface ServedOp {
   /** The connection (log `ctx`): pairs a write command with the statements logged before it. */
   connection?: string;
   /**
+   * 8.0 and later: the time slowms is compared with (durationMillis less waits for locks and tickets;
+   * OpDebug::report writes `workingMillis`, CurOp::completeAndLogOperation compares it).
+   */
+  workingMillis?: number;
+  /**
+   * The cursor this op opened or continued: `cursorid` (OpDebug::report / OpDebug::append write it for
+   * a find or aggregate that left a cursor open and for each getMore), as the decimal text of its number.
+   */
+  cursorId?: string;
+  /** A getMore's opening find or aggregate as the client sent it (`originatingCommand`, same functions). */
+  originatingCommand?: Record<string, unknown>;
+  /** A getMore that returned the cursor's last batch (`cursorExhausted: true`, written only when true). */
+  cursorExhausted?: boolean;
+  /**
    * The server's error when the op failed: the log's `ok: 0, errName, errCode` (OpDebug::report,
    * src/mongo/db/curop.cpp), the profiler's `ok: 0.0, errName, errCode` (OpDebug::append).
    */
@@ -62,13 +76,15 @@ export type SkipReason =
   | 'getMore (part of its cursor)'
   | 'truncated by the server (maxLogSizeKB)'
   | 'does not parse'
+  | 'cut (the line ends before its JSON does: truncated when logged or pasted)'
   | 'write command already counted by its statements'
   | 'failed on the server'
   | "forwarded by a mongos (a shard's part of a split pipeline)"
   | 'counted by its statement lines (sampled log)'
   | 'identifiers hashed (transformIdentifiers)'
   | 'not run between the snapshots'
-  | 'a literal that cannot be generated';
+  | 'a literal that cannot be generated'
+  | 'a field the replay op cannot send';
 
 export interface Skip {
   origin: Origin;

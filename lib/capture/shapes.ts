@@ -167,6 +167,8 @@ export interface Shape {
   synthetic: boolean;
   /** The $queryStats entries of this shape, merged (a count and sums, not one duration per op). */
   queryStats?: QueryStatsMetrics;
+  /** Its statements that are cursors known by their getMores only. */
+  cursorsFromGetMores: number;
 }
 
 function mergeMetrics(
@@ -198,7 +200,8 @@ function mergeMetrics(
 export class ShapeTable {
   readonly shapes = new Map<string, Shape>();
 
-  add(st: Statement): void {
+  /** Adds one statement; returns its shape (a cursor's getMores add their time to it later). */
+  add(st: Statement): Shape {
     const skeleton = st.op;
     // Copied only along the value paths: the rest of the op is shared, not cloned (a log has millions of lines).
     let shaped: Record<string, unknown> = skeleton;
@@ -229,6 +232,7 @@ export class ShapeTable {
         skeleton: structuredClone(skeleton),
         values: new Map(),
         synthetic: st.synthetic === true,
+        cursorsFromGetMores: 0,
       };
       this.shapes.set(key, shape);
     }
@@ -239,6 +243,7 @@ export class ShapeTable {
       if (st.queryStats.execMicros !== undefined)
         shape.serverMillis += st.queryStats.execMicros / 1000;
     } else shape.count++;
+    if (st.fromGetMores) shape.cursorsFromGetMores++;
     if (st.durationMillis !== undefined) {
       shape.serverMillis += st.durationMillis;
       shape.durations.push(st.durationMillis);
@@ -264,6 +269,7 @@ export class ShapeTable {
       }
       note(stats, leaf.value);
     }
+    return shape;
   }
 
   list(): Shape[] {

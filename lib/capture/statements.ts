@@ -3,8 +3,9 @@
  * taken out, or why it is not part of the workload. Shared by the log and the profiler readers.
  *
  * What counts as workload: find, aggregate, count, distinct, findAndModify, insert, and each statement
- * of update and delete. getMore belongs to its cursor (the find or aggregate that opened it is the
- * op; the engine reads a find's cursor to the end). Everything else (createIndexes, hello, ping,
+ * of update and delete. getMore belongs to its cursor: the find or aggregate that opened it is the op
+ * (the engine reads a find's cursor to the end), or, when the source does not hold that command, the
+ * getMores' `originatingCommand` (cursorStatements). Everything else (createIndexes, hello, ping,
  * listCollections, authentication, ...) is the driver's or an admin's, not the application's.
  *
  * The ops written are op kinds of the workload language (lib/workload/language/ops): each `op` name
@@ -44,22 +45,32 @@ export const DRIVER_FIELDS = new Set([
 ]);
 
 /**
- * Fields a mongos adds to what it forwards to a shard: `fromMongos` and `needsMerge` on the shard's part of
- * a split aggregation (AggregationRequest::kFromMongosName, set by the cluster aggregation planner in
- * src/mongo/s/query/cluster_aggregation_planner.cpp), `shardVersion` / `databaseVersion` (routing, already
- * stripped with the driver's fields). Their presence marks a command a shard's log holds because a
- * mongos sent it.
+ * Fields a router adds to what it forwards to a shard: `needsMerge` and `fromMongos` on the shard's part
+ * of a split aggregation (set by the cluster aggregation planner, src/mongo/s/query/cluster_aggregation_planner.cpp),
+ * or `fromRouter` in its place where the router runs with featureFlagAggMongosToRouter
+ * (aggregation_request_helper.cpp on master: setFromRouter writes `fromRouter` when the flag is on and
+ * `fromMongos` otherwise, getFromRouter reads either; not pinned to a release); `shardVersion` /
+ * `databaseVersion` (routing, already stripped with the driver's fields). Their presence marks a
+ * command a shard's log holds because a router sent it. None is ever replayed: a router refuses
+ * `needsMerge` or `fromRouter` set to true (uassert 51089 in performValidationChecks,
+ * src/mongo/s/query/planner/cluster_aggregate.cpp on master).
  */
-export const MONGOS_FIELDS = new Set(['fromMongos', 'needsMerge']);
+export const MONGOS_FIELDS = new Set(['fromMongos', 'fromRouter', 'needsMerge']);
 
-/** Marks a command a mongos forwarded (a shard's log): routing versions or the fields above. */
+/** Marks a command a router forwarded (a shard's log): routing versions or the fields above. */
 export function forwardedByMongos(command: Record<string, unknown>): boolean {
   return (
     command.fromMongos === true ||
+    command.fromRouter === true ||
     command.needsMerge === true ||
     'shardVersion' in command ||
     'databaseVersion' in command
   );
+}
+
+/** The router field that marks a shard's half of a split pipeline, if any. */
+function splitPipelineMark(command: Record<string, unknown>): string | undefined {
+  return ['needsMerge', 'fromRouter', 'fromMongos'].find((field) => command[field] === true);
 }
 
 /**
@@ -113,6 +124,8 @@ export interface Statement {
   forwarded?: boolean;
   /** A $queryStats shape: how many times it ran, and its times (not one op). */
   queryStats?: QueryStatsMetrics;
+  /** A cursor known by its getMores only (see cursorStatements). */
+  fromGetMores?: boolean;
 }
 
 /** Keys from the op's root: field names may hold dots, so a path is never one dotted string. */
@@ -185,7 +198,7 @@ function fromFind(s: ServedOp, command: Record<string, unknown>, db: string): St
   const plain = Object.keys(body).every((k) => FIND_OP_FIELDS.has(k)) && !readConcern;
   if (!plain) {
     // hint, collation, maxTimeMS, a read concern...: benchRun's find op has no field for them; the
-    // command op sends the find as logged (and reads its first batch only).
+    // command op sends the find as logged (and reads its cursor to the end, ops/command.ts).
     return {
       from: s,
       type: 'find',
@@ -395,14 +408,15 @@ export function statementsOf(s: ServedOp): Statements {
     return { statements: share([st], s.durationMillis) };
   }
   const name = commandName(command);
-  if (name === 'aggregate' && (command.fromMongos === true || command.needsMerge === true)) {
-    // The pipeline is the shard's half of what the user sent to the mongos (the merging half ran there):
-    // replayed through a mongos it would be another query.
+  const mark = name === 'aggregate' ? splitPipelineMark(command) : undefined;
+  if (mark) {
+    // The pipeline is the shard's half of what the user sent to the router (the merging half ran there):
+    // replayed through a router it would be another query.
     return {
       skip: {
         origin: s.origin,
         reason: "forwarded by a mongos (a shard's part of a split pipeline)",
-        detail: `aggregate on ${s.ns} with ${command.needsMerge === true ? 'needsMerge' : 'fromMongos'}`,
+        detail: `aggregate on ${s.ns} with ${mark}`,
       },
     };
   }
@@ -410,6 +424,86 @@ export function statementsOf(s: ServedOp): Statements {
   if ('statements' in outcome && forwardedByMongos(command))
     for (const st of outcome.statements) st.forwarded = true;
   return outcome;
+}
+
+/**
+ * The first batch a cursor returns without a batchSize: 101 documents. find:
+ * FindCommon::enoughForFirstBatch (src/mongo/db/query/find_common.cpp) stops at
+ * QueryRequest::kDefaultBatchSize = 101 (4.4) or query_request_helper::getDefaultBatchSize() (master,
+ * whose value was not read here); aggregate: aggregation_request_helper::kDefaultBatchSize = 101
+ * (src/mongo/db/pipeline/aggregation_request_helper.h). Either batch also stops at 16 MB.
+ */
+export const DEFAULT_FIRST_BATCH = 101;
+
+/** The documents a find or aggregate returns before its first getMore: its batchSize, or the default. */
+export function firstBatchOf(command: Record<string, unknown>): number {
+  const size =
+    commandName(command) === 'aggregate'
+      ? isObject(command.cursor)
+        ? command.cursor.batchSize
+        : undefined
+      : command.batchSize;
+  return typeof size === 'number' && Number.isInteger(size) && size >= 0
+    ? size
+    : DEFAULT_FIRST_BATCH;
+}
+
+/** Caps what a replay reads at `documents`: the find's own limit, or a final $limit stage. */
+function limitReads(st: Statement, documents: number): void {
+  const body = st.op.command as Record<string, unknown>;
+  const n = Math.max(1, documents);
+  if (body.find !== undefined) {
+    const own = typeof body.limit === 'number' && body.limit > 0 ? body.limit : undefined;
+    body.limit = own !== undefined ? Math.min(own, n) : n;
+    st.valuePaths.push(['command', 'limit']);
+    return;
+  }
+  const pipeline = Array.isArray(body.pipeline) ? [...(body.pipeline as unknown[])] : [];
+  pipeline.push({ $limit: n });
+  body.pipeline = pipeline;
+  st.valuePaths.push(['command', 'pipeline', pipeline.length - 1, '$limit']);
+}
+
+/**
+ * A cursor whose getMores are in the log but whose opening command is not: `s` carries the getMores'
+ * `originatingCommand` as its command and their summed time. Replayed as that find or aggregate, read
+ * as far as the log shows the cursor went (`readLimit` documents: a `limit`, or a final `$limit`, whose
+ * value is a constant of the shape: several cursors of one shape replay a pick among theirs), or to
+ * its end when `readLimit` is undefined (a getMore said cursorExhausted).
+ */
+export function cursorStatements(s: ServedOp, readLimit: number | undefined): Statements {
+  const command = s.command;
+  const name = commandName(command);
+  if (name !== 'find' && name !== 'aggregate')
+    return {
+      skip: {
+        origin: s.origin,
+        reason: 'not a workload command',
+        detail: `getMore of a ${name} cursor on ${s.ns}`,
+      },
+    };
+  if (command.tailable === true)
+    return {
+      skip: {
+        origin: s.origin,
+        reason: 'not a workload command',
+        detail: `getMore of a tailable cursor on ${s.ns} (it waits for new documents)`,
+      },
+    };
+  const checked = statementsOf(s);
+  if ('skip' in checked) return checked;
+  for (const st of checked.statements) st.fromGetMores = true;
+  if (readLimit === undefined) return checked;
+  const [opened] = checked.statements;
+  // A command op, whatever form the find would take: its limit is a constant of the shape.
+  const st =
+    name === 'find'
+      ? commandOp(s, 'find', command, databaseOf(s.ns), false, [['command', 'filter']])
+      : opened;
+  st.fromGetMores = true;
+  if (opened.forwarded) st.forwarded = true;
+  limitReads(st, readLimit);
+  return { statements: share([st], s.durationMillis) };
 }
 
 function statementsByName(

@@ -48,6 +48,7 @@ function resultConfig(options: RunOptions): ResultDocument['config'] {
     trials: options.trials,
     rate: options.rate ?? null,
     ...(options.arrival ? { rateSpec: options.arrival } : {}),
+    ...(options.workload.sha256 ? { workloadFileSha256: options.workload.sha256 } : {}),
     load: options.load,
     docs: options.docs,
     docSize: options.docSize,

@@ -207,14 +207,15 @@ export function identifyServer(answers: ServerAnswers): ServerProduct {
 
   // MongoDB itself: buildInfo.gitVersion is the commit it was built from (40 hex digits; mongodb/mongo,
   // src/mongo/util/version.cpp, VersionInfoInterface::appendBuildInfo), and Enterprise lists the module
-  // "enterprise" in buildInfo.modules (MongoDB manual, buildInfo: "modules"; the rule mongosh's
-  // mongodb-build-info isEnterprise applies, with a gitVersion naming "enterprise").
+  // "enterprise" in buildInfo.modules (MongoDB manual, buildInfo: "modules"; one of the two rules of
+  // mongosh's mongodb-build-info isEnterprise: its other, a gitVersion naming "enterprise", cannot
+  // hold for the 40-hex commit required here).
   const gitVersion = str(buildInfo.gitVersion);
   if (gitVersion && /^[0-9a-f]{40}$/i.test(gitVersion) && reported) {
     const modules = Array.isArray(buildInfo.modules)
       ? buildInfo.modules.filter((m): m is string => typeof m === 'string')
       : [];
-    const enterprise = modules.includes('enterprise') || /enterprise/i.test(gitVersion);
+    const enterprise = modules.includes('enterprise');
     return product({
       name: 'MongoDB',
       edition: enterprise ? 'Enterprise' : 'Community',

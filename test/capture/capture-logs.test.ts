@@ -48,7 +48,7 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
     const { code, stdout, stderr } = await runCli(['capture', LOGS, '--out', out]);
     expect(stderr).not.toContain('error');
     expect(code).toBe(0);
-    expect(stdout).toContain('18 statements in 18 shapes');
+    expect(stdout).toContain('19 statements in 19 shapes');
     const summary = JSON.parse(readFileSync(join(out, 'capture.json'), 'utf8')) as CaptureSummary;
     expect(summary.shapes.map((s) => `${s.type} ${s.ns}`).sort()).toEqual(
       [
@@ -65,6 +65,8 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
         'insert my_db.school',
         'find my_db.school',
         'find testdb.vehicles',
+        // 2025-before-8.0.log line 5: a getMore whose find is not in the log, as its originatingCommand
+        'find Restaurant.pizzas',
         'findOne testdb.__examples',
         'update testdb.__examples',
         'remove testdb.__examples',
@@ -78,13 +80,16 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
     expect(skipped).toEqual({
       'internal namespace (admin, config, local)': 5,
       'write command already counted by its statements': 3,
-      'does not parse': 2,
+      'does not parse': 1,
+      'cut (the line ends before its JSON does: truncated when logged or pasted)': 1,
       'not a workload command': 2,
-      'getMore (part of its cursor)': 1,
       'truncated by the server (maxLogSizeKB)': 1,
     });
     const examples = summary.skipped.flatMap((s) => s.examples).join('\n');
-    expect(examples).toContain('truncated-and-broken.log:3: Unterminated string');
+    expect(examples).toContain(
+      'truncated-and-broken.log:3: 300 characters; Unterminated string in JSON at position 300',
+    );
+    expect(examples).toContain('truncated-and-broken.log:4: Unexpected token');
     expect(examples).toContain('2025-before-8.0.log:4: createIndexes');
     expect(examples).toContain('7.0.log:1: config.system.sessions');
     expect(examples).toContain('5.0.log:4: admin.$cmd');
@@ -124,7 +129,7 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
     ])
       expect(workloadText).not.toContain(`"${field}"`);
     const specs = runnable(workloadText);
-    expect(specs).toHaveLength(18);
+    expect(specs).toHaveLength(19);
     expect(specs.every((s) => s.weight === 1)).toBe(true);
     const find = specs.find((s) => s.type === 'find' && s.ns?.coll === 'pizzas');
     expect(find).toMatchObject({
@@ -166,8 +171,22 @@ describe('capture from the real log lines of 4.4, 5.0, 6.0, 7.0, 8.0 (test/fixtu
       pipeline: [{ $match: {} }, { $group: { _id: 1, n: { $sum: 1 } } }],
     });
 
+    // its first batch (batchSize 1) and the getMore's one document: read as far as the log shows
+    expect(
+      specs.find(
+        (s) => s.ns?.db === 'Restaurant' && (s.command as { find?: string })?.find === 'pizzas',
+      ),
+    ).toMatchObject({
+      command: {
+        find: 'pizzas',
+        filter: { size: { $in: ['small', 'medium', 'large'] } },
+        batchSize: 1,
+        limit: 2,
+      },
+      readPreference: { mode: 'primaryPreferred' },
+    });
     const md = readFileSync(join(out, 'capture.md'), 'utf8');
-    expect(md).toContain('| getMore (part of its cursor) | 1 |');
+    expect(md).toContain('1 getMore of 1 cursor whose opening command is not in the source');
     expect(md).toContain('slowms: 0');
     expect(md).toContain('![share of operations and of server time by shape](capture-shapes.png)');
     const png = readFileSync(join(out, 'capture-shapes.png'));

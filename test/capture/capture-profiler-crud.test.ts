@@ -52,8 +52,11 @@ function profileDocs(db: string): Record<string, unknown>[] {
     client: '127.0.0.1:51001',
     user: '',
   });
+  // The first find left its cursor open (OpDebug::append writes `cursorid`); its getmore names it and
+  // carries the find as `originatingCommand`.
+  const cursor = Long.fromNumber(8443825196097945);
   return [
-    find('A', 1),
+    { ...find('A', 1), cursorid: cursor },
     find('B', 2),
     update(1, 3),
     find('A', 4),
@@ -72,7 +75,10 @@ function profileDocs(db: string): Record<string, unknown>[] {
     {
       op: 'getmore',
       ns: `${db}.orders`,
-      command: { getMore: Long.fromNumber(8443825196097945), collection: 'orders', $db: db },
+      command: { getMore: cursor, collection: 'orders', $db: db },
+      originatingCommand: find('A', 1).command,
+      cursorid: cursor,
+      nreturned: 2,
       millis: 1,
       ts: ts(7),
       client: '127.0.0.1:51000',
@@ -142,9 +148,17 @@ describeNeeding(
           'getMore (part of its cursor)': 1,
           'internal namespace (admin, config, local)': 1,
         });
+        // its find is in the source: the getmore belongs to it, its 1 ms added to the find's shape
         expect(summary.skipped.find((s) => s.reason.startsWith('getMore'))?.examples).toEqual([
-          `${db}.profile_copy #7`,
+          `${db}.profile_copy #7: on ${db}.orders: its opening command is in the source, its time added to it`,
         ]);
+        expect(summary.shapes[0].serverMillis).toBe(4 + 5 + 7 + 1);
+        // workload.json names the collection read, not the host or the database
+        expect(summary.capturedFrom).toEqual({
+          kind: 'profiler',
+          sources: [{ name: 'profile_copy', documents: 8 }],
+          slowms: { shortestMillis: 1, slowTail: false, suggested: 1 },
+        });
         expect(summary.opsPerSecond).toBeCloseTo(6 / 5, 5);
 
         const file = parseWorkloadText(

@@ -4,6 +4,7 @@
  * replay's per-shape shares (results.json steps[].opCounts) match the log's within 2 points.
  * The server's numbers are a test double's; only the mix is checked.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -100,7 +101,12 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     ]);
     expect(result.stderr).not.toContain('unexpected error');
     expect(result.code).toBe(0);
-    const step = (await loadResult(join(out, 'results.json'))).steps[0];
+    const replayed = await loadResult(join(out, 'results.json'));
+    // the replay names the workload file it ran by its bytes' hash
+    expect(replayed.config.workloadFileSha256).toBe(
+      createHash('sha256').update(readFileSync(workloadFile)).digest('hex'),
+    );
+    const step = replayed.steps[0];
     const counts = step.opCounts ?? [];
     // Every attempt is counted once: successes and failures (none expected here).
     expect(step.ops.errors).toBe(0);
@@ -238,7 +244,7 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));
   }, 600_000);
 
-  it('$queryStats, two snapshots: the find/aggregate/distinct shapes replay with the shares of their execCount difference, 60/30/10 (within 3 points)', async () => {
+  it('$queryStats, two snapshots: the find/aggregate/distinct/update shapes replay with the shares of their execCount difference (within 3 points)', async () => {
     const { summary, workloadFile, weights } = await capture(
       [join(QUERY_STATS, 'window-before.json'), join(QUERY_STATS, 'window-after.json')],
       'query-stats',
@@ -248,8 +254,9 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       'find 600',
       'aggregate 300',
       'distinct 100',
+      'update 70',
     ]);
-    [60, 30, 10].forEach((w, op) => expect(weights[op]).toBeCloseTo(w, 6));
+    [600, 300, 100, 70].forEach((n, op) => expect(weights[op]).toBeCloseTo((n / 1070) * 100, 6));
     // 2,000 ops: 3 points are over 4 standard deviations of the draw for every op (60%: sd 1.1 points)
     const { counts, executed } = await replayUntilSafe(workloadFile, weights, 'query-stats', 2000);
     counts.forEach((n, op) => expect(Math.abs((n / executed) * 100 - weights[op])).toBeLessThan(3));

@@ -82,7 +82,7 @@ describe('entries the server truncated (maxLogSizeKB)', () => {
     );
     expect(truncated?.count).toBe(2);
     expect(truncated?.examples[0]).toContain(
-      'cut: attr.command.q._id.$in on testcase.samplecollection',
+      'cut: attr.command.q._id.$in.4 on testcase.samplecollection',
     );
     expect(truncated?.examples[0]).toContain('the filter a replay needs');
     expect(truncated?.examples[1]).toContain('ninserted is missing');

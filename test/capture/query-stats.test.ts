@@ -6,12 +6,20 @@
  * (--uri) through the driver against the recording server, which answers the stage with the same
  * documents, or refuses it as a server without it does.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BSON, Decimal128, Int32, Long, Timestamp } from 'mongodb';
 import type { CaptureSummary, CapturedWorkload } from '../../lib/capture';
-import { captureFromQueryStats, parseQueryStatsText } from '../../lib/capture/query-stats';
+import {
+  captureFromQueryStats,
+  commandOf,
+  parseQueryStatsText,
+} from '../../lib/capture/query-stats';
+import { renderCaptureMarkdown } from '../../lib/capture';
+import { parseOps } from '../../lib/workload/language/op-spec';
+import { prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { fillPlaceholders } from '../../lib/capture/query-stats-values';
 import { MongoClient } from 'mongodb';
 import { runCli, usageMessage } from '../support/cli';
@@ -100,36 +108,34 @@ describe('capture --query-stats: saved output', () => {
     expect(summary.opsPerSecond).toBeUndefined();
   });
 
-  it("two snapshots: weights are the difference of execCount (60/30/10), the latency the window's; unknown fields ignored; skips counted with reasons", () => {
+  it("two snapshots: weights are the difference of execCount (600/300/100, and the update's 70), the latency the window's; unknown fields ignored; skips counted with reasons", () => {
     const { workload, summary } = capture(['window-before.json', 'window-after.json']);
     expect(summary.shapes.map((s) => `${s.type} ${s.count}`)).toEqual([
       'find 600',
       'aggregate 300',
       'distinct 100',
+      'update 70',
     ]);
-    expect(summary.shapes.map((s) => s.sharePercent)).toEqual([60, 30, 10]);
-    // (480,000 - 300,000) / (1,600 - 1,000) µs; the distinct entry is new: all of it is in the window
-    expect(summary.shapes.map((s) => s.queryStats?.meanExecMicros)).toEqual([300, 1200, 500]);
-    expect(summary.shapes.map((s) => s.queryStats?.meanFirstResponseMicros)).toEqual([
+    expect(summary.shapes.map((s) => s.sharePercent)).toEqual([56.07, 28.04, 9.35, 6.54]);
+    // (480,000 - 300,000) / (1,600 - 1,000) µs; the distinct and update entries are new: all of them is in the window
+    expect(summary.shapes.map((s) => s.queryStats?.meanExecMicros)).toEqual([300, 1200, 500, 300]);
+    expect(summary.shapes.slice(0, 3).map((s) => s.queryStats?.meanFirstResponseMicros)).toEqual([
       250, 1150, 500,
     ]);
     expect(summary.shapes[0].queryStats?.meanDocsReturned).toBe(8);
     expect(summary.queryStats).toMatchObject({ mode: 'window', windowSeconds: 300 });
-    // the window's pace: 1,000 executions over the 300 s between the snapshots' asOf
+    // the window's pace: 1,070 executions over the 300 s between the snapshots' asOf
     expect(workload.capture).toEqual({
-      opsPerSecond: 3.333,
+      opsPerSecond: 3.567,
       firstAt: '2025-09-25T23:00:00.000Z',
       lastAt: '2025-09-25T23:05:00.000Z',
     });
     expect(Object.fromEntries(summary.skipped.map((s) => [s.reason, s.count]))).toEqual({
-      'not a workload command': 2,
+      'not a workload command': 1,
       'not run between the snapshots': 1,
       'a literal that cannot be generated': 1,
     });
     const examples = summary.skipped.flatMap((s) => s.examples).join('\n');
-    expect(examples).toMatch(
-      /update on shop\.orders: a \$queryStats shape capture does not replay/,
-    );
     expect(examples).toMatch(/aggregate on a changeStream/);
     expect(examples).toMatch(/a literal of type \?regex at name/);
     // the find: the key's readConcern travels with it (a command op), its limit is the most it returned,
@@ -163,6 +169,14 @@ describe('capture --query-stats: saved output', () => {
       key: 'status',
       query: { customer: { $in: [{ '#RAND_INT': [0, 10000] }] } },
     });
+    // the update shape (master collects writes where its feature flag is on): an update op
+    expect(workload.ops[3]).toEqual({
+      op: 'update',
+      ns: 'shop.orders',
+      query: { _id: { $eq: { '#RAND_INT': [0, 10000] } } },
+      update: { $set: { status: { '#RAND_STRING': [8] } } },
+      weight: 70,
+    });
   });
 
   it('--docs-like: a placeholder takes the template of its field where the types agree, else a generator of its type', () => {
@@ -179,9 +193,13 @@ describe('capture --query-stats: saved output', () => {
     expect(workload.ops[2].command).toMatchObject({
       query: { customer: { $in: [{ '#RAND_INT': [0, 10000] }] } },
     });
+    // the update's $set takes status's template; its _id filter has no template: by type
+    expect(workload.ops[3]).toMatchObject({
+      update: { $set: { status: { '#RAND_STRING': [7] } } },
+    });
     expect(summary.queryStats?.literals).toMatchObject({
-      fromDocsLike: 3,
-      byType: 1,
+      fromDocsLike: 4,
+      byType: 2,
       expressionConstants: 1,
       limitsFromDocsReturned: 1,
     });
@@ -250,7 +268,100 @@ describe('capture --query-stats: saved output', () => {
     expect(workload.ops[2].command).toMatchObject({
       query: { customer: { $in: [{ '#RAND_INT': [0, 10000] }] } },
     });
-    expect(summary.queryStats?.literals).toMatchObject({ fromSample: 3, byType: 1 });
+    expect(summary.queryStats?.literals).toMatchObject({ fromSample: 4, byType: 2 });
+  });
+
+  it("master's layout: asOf a Date, metrics under cursor / queryExec / queryPlanner, the write shapes replayed as update, remove and insert ops", () => {
+    const { workload, summary } = capture(['master-before.jsonl', 'master-after.jsonl']);
+    expect(summary.shapes.map((s) => `${s.type} ${s.ns} ${s.count}`)).toEqual([
+      'find shop.orders 300',
+      'update shop.orders 50',
+      'remove shop.carts 20',
+      'insert shop.events 10',
+    ]);
+    // asOf as Dates, 300 s apart: the window and its pace (380 executions)
+    expect(summary.queryStats).toMatchObject({ mode: 'window', windowSeconds: 300 });
+    expect(workload.capture).toEqual({
+      opsPerSecond: 1.267,
+      firstAt: '2026-03-02T10:00:00.000Z',
+      lastAt: '2026-03-02T10:05:00.000Z',
+    });
+    // firstResponseExecMicros read under cursor, docsReturned under queryExec
+    expect(summary.shapes[0].queryStats).toMatchObject({
+      meanExecMicros: 400,
+      meanFirstResponseMicros: 350,
+      meanDocsReturned: 12,
+    });
+    const firstSeen = Date.parse('2026-03-02T09:00:00.000Z');
+    const latestSeen = Date.parse('2026-03-02T10:04:59.000Z');
+    expect(workload.ops).toEqual([
+      {
+        op: 'find',
+        ns: 'shop.orders',
+        query: { status: { $eq: { '#RAND_STRING': [8] } } },
+        sort: { placed: -1 },
+        limit: 40,
+        weight: 300,
+      },
+      {
+        op: 'update',
+        ns: 'shop.orders',
+        query: { _id: { $eq: { '#RAND_INT': [0, 10000] } } },
+        update: { $set: { status: { '#RAND_STRING': [8] } } },
+        weight: 50,
+      },
+      // limit: 0 is a multi delete (writeMultiDeleteProperty)
+      {
+        op: 'remove',
+        ns: 'shop.carts',
+        query: { expires: { $lt: { '#RAND_DATE': [firstSeen, latestSeen] } } },
+        multi: true,
+        weight: 20,
+      },
+      // writes.nInserted / execCount: batches of 3 (90 documents in 30 inserts)
+      {
+        op: 'insert',
+        ns: 'shop.events',
+        doc: Array.from({ length: 3 }, () => ({ capturedBy: 'mongo-bench capture' })),
+        weight: 10,
+      },
+    ]);
+    // a replacement update ("?object") has no document to send
+    expect(summary.skipped).toEqual([
+      {
+        reason: 'a literal that cannot be generated',
+        count: 1,
+        examples: ['master-after.jsonl #5: update on shop.orders: a literal of type ?object'],
+      },
+    ]);
+    expect(renderCaptureMarkdown(summary, 'c.png')).toContain(
+      '**Writes.** 3 shape(s) are writes the server collected (update, remove, insert)',
+    );
+    prepareWorkload(parseOps(workload.ops, { defaultNs: 'mongo_bench.docs' }));
+    const sha = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(fixture(name)))
+        .digest('hex');
+    expect(workload.capturedFrom).toEqual({
+      kind: 'queryStats',
+      sources: ['master-before.jsonl', 'master-after.jsonl'].map((name) => ({
+        name,
+        lines: 5,
+        sha256: sha(name),
+      })),
+    });
+  });
+
+  it('a write shape with a field its op cannot send (let, c, arrayFilters, collation) is skipped, naming it', () => {
+    const [update] = parseQueryStatsText(read('master-after.jsonl'), 'm').entries.slice(1);
+    const withLet = { ...update, shape: { ...update.shape, let: { when: '?date' } } };
+    expect(commandOf(withLet, {})).toEqual({
+      skip: {
+        origin: 'm #2',
+        reason: 'a field the replay op cannot send',
+        detail: 'update on shop.orders with let: the op sends q, u, multi and upsert only',
+      },
+    });
   });
 
   it("the Manual's transformed example (one document a line): hashed names cannot be replayed, said plainly (exit 2)", async () => {
@@ -264,7 +375,9 @@ describe('capture --query-stats: saved output', () => {
       join(dir, 'hashed'),
     ]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/\$queryStats holds find, aggregate and distinct shapes only/);
+    expect(run.stderr).toMatch(
+      /\$queryStats holds the shapes the server collected \(find, aggregate and distinct; count, update, delete and insert where the release and its feature flags collect them\)/,
+    );
   });
 
   it('bad input: mongosh display format, not entries, wrong option combinations (exit 2, naming the option)', async () => {
@@ -299,7 +412,7 @@ describe('capture --query-stats: saved output', () => {
     }
   });
 
-  it('the CLI writes capture.md with the window, "reads only", the values and the latency per shape', async () => {
+  it('the CLI writes capture.md with the window, the writes, the values and the latency per shape', async () => {
     const out = join(dir, 'window');
     const run = await runCli([
       'capture',
@@ -311,12 +424,12 @@ describe('capture --query-stats: saved output', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^1,000 executions \(between the snapshots\) in 3 shapes from 10 \$queryStats entries:/,
+      /^1,070 executions \(between the snapshots\) in 4 shapes from 10 \$queryStats entries:/,
     );
     const md = readFileSync(join(out, 'capture.md'), 'utf8');
     expect(md).toContain('the difference of two snapshots');
     expect(md).toContain('300 s apart');
-    expect(md).toContain('**Reads only.**');
+    expect(md).toContain('**Writes.** 1 shape(s) are writes the server collected (update)');
     expect(md).toMatch(/\| 0 \| find \| shop\.orders \| 600 \| 300 \| 250 \| 8 \| 2,400 \| 120 \|/);
     expect(md).toMatch(/\| not run between the snapshots \| 1 \|/);
     const summary = JSON.parse(readFileSync(join(out, 'capture.json'), 'utf8')) as CaptureSummary;
@@ -325,7 +438,7 @@ describe('capture --query-stats: saved output', () => {
     const workload = JSON.parse(
       readFileSync(join(out, 'workload.json'), 'utf8'),
     ) as CapturedWorkload;
-    expect(workload.ops.map((o) => o.weight)).toEqual([600, 300, 100]);
+    expect(workload.ops.map((o) => o.weight)).toEqual([600, 300, 100, 70]);
   });
 });
 
@@ -463,9 +576,20 @@ describe('capture --uri URI --query-stats: the stage through the driver (recordi
       'find 600',
       'aggregate 300',
       'distinct 100',
+      'update 70',
     ]);
     // the server's asOf (300 s apart), not the 0.2 s the tool waited here
     expect(summary.queryStats).toMatchObject({ mode: 'window', windowSeconds: 300 });
+    // workload.json names the reads, not the host
+    const written = readFileSync(join(out, 'workload.json'), 'utf8');
+    expect((JSON.parse(written) as CapturedWorkload).capturedFrom).toEqual({
+      kind: 'queryStats',
+      sources: [
+        { name: '$queryStats', documents: 3 },
+        { name: '$queryStats +0.2s', documents: 7 },
+      ],
+    });
+    expect(written).not.toContain('127.0.0.1');
     const sent = server
       .userCommands()
       .filter((c) => c.name === 'aggregate')
@@ -500,7 +624,9 @@ describe('capture --uri URI --query-stats: the stage through the driver (recordi
       join(dir, 'unknown'),
     ]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/has no \$queryStats stage \(MongoDB 6\.0\.7 \/ 7\.0\.12 and later/);
+    expect(run.stderr).toMatch(
+      /has no \$queryStats stage \(the Manual lists it as new in 6\.0\.7 and in 7\.0\.12, enabled on MongoDB Atlas clusters of tier M10 and up/,
+    );
   });
 
   it('an empty saved output: no workload, said with the reason (exit 2)', async () => {

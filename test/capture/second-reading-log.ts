@@ -169,3 +169,114 @@ export function sampledLog(
   }
   return { text: `${lines.join('\n')}\n`, updates, finds: ops - updates };
 }
+
+/** The namespace a find or aggregate names (its collection and `$db`). */
+function namespaceOf(command: Record<string, unknown>): { db: string; coll: string } {
+  return { db: String(command.$db), coll: String(command.find ?? command.aggregate) };
+}
+
+/**
+ * The getMore of 2025-before-8.0.log line 5 (a real one: its `originatingCommand`, `cursorid`,
+ * `nreturned`), with its time, cursor, batch and, for the last batch, `cursorExhausted: true` (OpDebug::report
+ * writes it only when true). `originatingCommand` replaces the find it continues where given; the
+ * getMore's own `getMore` field is its cursor id, as the driver sends it.
+ */
+export function getMore(
+  at: number,
+  conn: string,
+  opts: {
+    cursorId: number;
+    durationMillis: number;
+    nreturned: number;
+    exhausted?: boolean;
+    originatingCommand?: Record<string, unknown>;
+  },
+): Entry {
+  const e = entry('2025-before-8.0.log', 4, at, conn);
+  const command = e.attr.command as Record<string, unknown>;
+  command.getMore = opts.cursorId;
+  if (opts.originatingCommand) {
+    e.attr.originatingCommand = opts.originatingCommand;
+    const { db, coll } = namespaceOf(opts.originatingCommand);
+    e.attr.ns = `${db}.${coll}`;
+    Object.assign(command, { collection: coll, $db: db });
+  }
+  e.attr.cursorid = opts.cursorId;
+  e.attr.nreturned = opts.nreturned;
+  e.attr.durationMillis = opts.durationMillis;
+  if (opts.exhausted) e.attr = withAttrsBefore(e.attr, 'numYields', { cursorExhausted: true });
+  return e;
+}
+
+/**
+ * The find that opened a cursor (2025-before-8.0.log line 3's entry with the getMore's
+ * originatingCommand as its command): a cursor left open carries `cursorid` and no `cursorExhausted`.
+ */
+export function openingFind(
+  at: number,
+  conn: string,
+  cursorId: number,
+  command: Record<string, unknown>,
+  durationMillis: number,
+): Entry {
+  const e = entry('2025-before-8.0.log', 2, at, conn);
+  e.attr.command = command;
+  const { db, coll } = namespaceOf(command);
+  e.attr.ns = `${db}.${coll}`;
+  delete e.attr.cursorExhausted;
+  e.attr = withAttrsBefore(e.attr, 'keysExamined', { cursorid: cursorId });
+  e.attr.nreturned = 101;
+  e.attr.durationMillis = durationMillis;
+  return e;
+}
+
+/**
+ * truncatedInsert's entry with the report master writes: BSONObj::_jsonStringGenerator
+ * (src/mongo/bson/bsonobj.cpp, commits 1d42410 and 73612fe of mongodb/mongo) wraps each object level
+ * as {truncated: <its field's report>, omitted: N}, N the elements not written (the cut leaf, then
+ * those after it): the cut `payload` was document 1's last field, document 2 followed, and the command
+ * had ordered, lsid and $db after `documents`.
+ */
+export function truncatedInsertWrapped(at: number, conn: string): Entry {
+  const e = truncatedInsert(at, conn);
+  e.truncated = {
+    command: {
+      truncated: {
+        documents: {
+          truncated: {
+            1: { truncated: { payload: { type: 'string', size: 12000 } }, omitted: 1 },
+          },
+          omitted: 1,
+        },
+      },
+      omitted: 3,
+    },
+  };
+  return e;
+}
+
+/**
+ * The update statement of truncated-and-broken.log line 2 (cut inside its `$in` list at element 4) with
+ * its report in master's wrapped form: the list had one element more (the cut one), `_id` and `q` hold
+ * nothing after the cut field, and the command's u, multi and upsert were not written.
+ */
+export function truncatedUpdateWrapped(): Entry {
+  const e = structuredClone(realLine('truncated-and-broken.log', 1)) as Entry;
+  e.truncated = {
+    command: {
+      truncated: {
+        q: {
+          truncated: {
+            _id: {
+              truncated: {
+                $in: { truncated: { 4: { type: 'binData', size: 21 } }, omitted: 1 },
+              },
+            },
+          },
+        },
+      },
+      omitted: 3,
+    },
+  };
+  return e;
+}

@@ -60,8 +60,8 @@ export const RATE_PROBE_DEFAULT_SECONDS = RUN_DEFAULTS.rateProbeSeconds;
 /** What runBenchmark() needs: plain data, every default applied. */
 export interface RunOptions {
   uri: string;
-  /** `file`: where the ops came from (named in error messages); `tags`: mongo-perf's, kept in the result. */
-  workload: { name: string; ops: unknown[]; file?: string; tags?: string[] };
+  /** `file`: where the ops came from (named in error messages), `sha256` its bytes' hash (config.workloadFileSha256); `tags`: mongo-perf's, kept in the result. */
+  workload: { name: string; ops: unknown[]; file?: string; sha256?: string; tags?: string[] };
   /** The workload's own set-up (a workload file's `setup`, a mongo-perf test's pre()); replaces the built-in loader. */
   setup?: WorkloadSetup;
   /** When the set-up (or the built-in loader) runs: once before the sweep (default), or before every step and trial. */
@@ -406,7 +406,7 @@ export function resolveBenchmarkOptions(
   let setup: WorkloadSetup | undefined;
   if (flags.workloadFile !== undefined) {
     const file = readWorkloadFile(flags.workloadFile);
-    workload = { name: file.name, ops: file.ops, file: flags.workloadFile };
+    workload = { name: file.name, ops: file.ops, file: flags.workloadFile, sha256: file.sha256 };
     if (file.ns && flags.ns === undefined) workloadNs = file.ns;
     if (file.setup !== undefined)
       setup = parseSetup(file.setup, workloadNs, `workload file ${flags.workloadFile}: `);

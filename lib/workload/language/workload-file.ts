@@ -4,6 +4,7 @@
  * Parsed as MongoDB Extended JSON that keeps explicit number types ({"$numberLong": "42"} stays an
  * int64; see ./typed-ejson), so {"$oid": ...} and {"$date": ...} work too.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../../config/errors';
@@ -12,7 +13,7 @@ import { findJsonError } from '../../config/json-position';
 import { parseTypedEjson } from './typed-ejson';
 import { dropUndefined, messageOf } from '../../common/values';
 
-const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture'];
+const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture', 'capturedFrom'];
 const BENCHRUN_KEYS = [
   'parallel',
   'seconds',
@@ -57,16 +58,23 @@ export interface WorkloadFile {
     perSecond?: number[];
     bucketSeconds?: number;
   };
+  /** Written by `mongo-bench capture`: its sources (base names, counts, hashes) and the slowms they suggest; kept as written. */
+  capturedFrom?: unknown;
+  /** SHA-256 (hex) of the file's bytes, when read from a file: what a replay records of it. */
+  sha256?: string;
 }
 
 export function readWorkloadFile(path: string): WorkloadFile {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     throw new UsageError(`option --workload-file: cannot read ${path}: ${messageOf(err)}`);
   }
-  return parseWorkloadText(text, path);
+  return {
+    ...parseWorkloadText(bytes.toString('utf8'), path),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 /** The optional per-second curve of `capture`: a non-empty list of rates >= 0 with at least one > 0. */
@@ -142,7 +150,7 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
     name: (obj.name as string | undefined) ?? fallbackName,
     ops: obj.ops,
     ns: obj.ns as string | undefined,
-    ...dropUndefined({ setup: obj.setup }),
+    ...dropUndefined({ setup: obj.setup, capturedFrom: obj.capturedFrom }),
     ...(capture !== undefined ? { capture: capture as WorkloadFile['capture'] & object } : {}),
   };
 }
