@@ -48,9 +48,10 @@ Where the server comes from:
                              its cache or its download. Offline with none, the run fails at once and says how to go on.
   --topology sharded         a local cluster launched from the setup plan (mongod and mongos from --bin-dir or
                              --mongod-bin); --mongod-bin/--bin-dir with standalone or replset launch it the same way
-  --uri URI                  an existing deployment: only the benchmark's database (--db) is touched, and dropped
-                             first only with --drop; a collection holding documents mongo-bench did not load is
-                             refused (exit 2) unless --drop; --setup also shards the collection there
+  --uri URI                  an existing deployment: every write is listed (--dry-run prints them) and checked
+                             before the first; a collection mongo-bench does not own is refused (exit 2) unless its
+                             consent is given (--drop, --no-load, --allow-setup-writes); --setup also shards the
+                             collection there
 
 Everything goes to one folder, reports/<timestamp>-<label>/ (or --out): results.json, the PNG charts,
 summary.md, results.csv, index.html, setup.js (the mongosh equivalent of what was applied) and

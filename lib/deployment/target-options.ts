@@ -32,10 +32,10 @@ export const TARGET_OPTIONS = {
     help: 'with --uri: shard the collection on that (sharded) cluster: enableSharding, shardCollection, pre-split, balancer',
     schema: z.boolean(),
   }),
-  /** Drop --db before anything is loaded. */
+  /** Drop the collections the load replaces before anything is loaded. */
   drop: option({
     flag: '--drop',
-    help: `drop the benchmark's database (--db) first and replace the collection whatever it holds; nothing else is ever dropped`,
+    help: `drop the collections the load replaces first, whatever they hold; nothing else is ever dropped`,
     schema: z.boolean(),
   }),
   db: option({

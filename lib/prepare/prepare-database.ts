@@ -1,14 +1,15 @@
 /**
- * What `run` may change on the target before the benchmark: drop the benchmark's own database
+ * What `run` may change on the target before the benchmark: drop the collections the load replaces
  * (--drop, nothing else is ever dropped), and on an existing sharded cluster (--uri ... --setup)
  * the plan's data-distribution steps: enableSharding, shardCollection, chunk size, pre-split,
- * balancer stop. Every command goes to the command log.
+ * balancer stop. On a deployment mongo-bench did not start the caller's check (the run's write plan)
+ * runs first, before any of it. Every command goes to the command log.
  */
 import { MongoClient } from 'mongodb';
 import { RunError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { Target } from '../server/target';
-import { dropDatabase, GuardCommand, guardPolicy } from '../server/data-guard';
+import { dropCollection, GuardCommand, guardPolicy } from '../server/data-guard';
 import {
   applyPlan,
   CommandLogEntry,
@@ -20,6 +21,7 @@ import {
   versionNotes,
 } from '../topology';
 import { messageOf } from '../common/values';
+import type { Namespace } from '../workload/language/op-spec';
 
 export interface PrepareHooks {
   onCommand(entry: CommandLogEntry): void;
@@ -31,11 +33,13 @@ export interface PrepareHooks {
 
 export interface PrepareOptions {
   target: Target;
-  db: string;
-  drop: boolean;
+  /** --drop: the collections the load replaces, dropped first. */
+  drops: Namespace[];
   /** --uri --setup: the plan whose sharding spec is applied (data-distribution steps only). */
   setup?: SetupPlan;
   serverSelectionTimeoutMS: number;
+  /** Runs before anything is dropped or applied, on the same connection; throws to refuse (the run's write plan). */
+  check?(client: MongoClient): Promise<void>;
 }
 
 export interface Prepared {
@@ -48,39 +52,50 @@ export async function prepareDatabase(
   options: PrepareOptions,
   hooks: PrepareHooks,
 ): Promise<Prepared> {
-  if (!options.drop && !options.setup) return { steps: [] };
+  if (options.drops.length === 0 && !options.setup) return { steps: [] };
   const { target } = options;
   return target.withClient(
     async (client) => {
       const address = client.options.hosts.map((h) => h.toString()).join(',');
       await client.connect();
-      if (options.drop) {
-        const started = Date.now();
-        const log = (c: GuardCommand) =>
-          hooks.onCommand({
-            step: 0,
-            steps: 0,
-            description: '--drop',
-            target: 'target',
-            address,
-            purpose: 'apply',
-            ...c,
-            durationMs: Date.now() - started,
-          });
-        try {
-          // --drop is the user's consent (lib/server/data-guard).
-          await dropDatabase(client, options.db, guardPolicy(target.origin, true), log);
-        } catch (err) {
-          throw new RunError(
-            `--drop: could not drop database ${options.db} on ${redactUri(target.uri)}: ${messageOf(err)}`,
-          );
-        }
-      }
+      await options.check?.(client);
+      for (const ns of options.drops) await dropReplaced(client, ns, target, address, hooks);
       if (!options.setup) return { steps: [] };
       return await applyDistribution(client, options, address, hooks);
     },
     { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS },
   );
+}
+
+/** One collection the load replaces, dropped (--drop is the consent; the write plan passed). */
+async function dropReplaced(
+  client: MongoClient,
+  ns: Namespace,
+  target: Target,
+  address: string,
+  hooks: PrepareHooks,
+): Promise<void> {
+  const started = Date.now();
+  const log = (c: GuardCommand) =>
+    hooks.onCommand({
+      step: 0,
+      steps: 0,
+      description: '--drop',
+      target: 'target',
+      address,
+      purpose: 'apply',
+      ...c,
+      durationMs: Date.now() - started,
+    });
+  try {
+    await dropCollection(client, ns.db, ns.coll, guardPolicy(target.origin, true), {
+      onCommand: log,
+    });
+  } catch (err) {
+    throw new RunError(
+      `--drop: could not drop ${ns.db}.${ns.coll} on ${redactUri(target.uri)}: ${messageOf(err)}`,
+    );
+  }
 }
 
 async function applyDistribution(

@@ -9,13 +9,7 @@ import { Document, MongoClient, MongoServerError, WriteConcernSettings } from 'm
 import { RunError } from '../config/errors';
 import { SetupStep } from '../workload/language/setup-spec';
 import { compileTemplate, TemplateScope } from '../workload/language/template';
-import {
-  assertMayDropDatabase,
-  assertMayReplace,
-  dropCollection,
-  dropDatabase,
-  GuardPolicy,
-} from '../server/data-guard';
+import { dropCollection, dropDatabase, GuardPolicy } from '../server/data-guard';
 import { messageOf } from '../common/values';
 
 const NAMESPACE_NOT_FOUND = 26;
@@ -28,27 +22,13 @@ export interface SetupHooks {
   writeConcern?: Record<string, unknown>;
   signal?: AbortSignal;
   /**
-   * What a `drop` or `dropDatabase` step may destroy (lib/server/data-guard); default: only what
-   * mongo-bench loaded, with --drop as the consent.
+   * What a `drop` or `dropDatabase` step may destroy (lib/server/data-guard): a run gives its consent once
+   * its write plan passed (lib/run/write-check.ts); default: only what mongo-bench loaded.
    */
   guard?: GuardPolicy;
 }
 
 const STRICT: GuardPolicy = { ours: false, consent: false, consentFlag: '--drop' };
-
-/** Refuses (exit 2), before any step runs, a set-up whose drops would destroy what mongo-bench did not load. */
-export async function assertSetupMayRun(
-  client: MongoClient,
-  steps: SetupStep[],
-  guard: GuardPolicy,
-): Promise<void> {
-  for (const step of steps) {
-    if (step.kind !== 'command') continue;
-    const name = Object.keys(step.command)[0];
-    if (name === 'drop') await assertMayReplace(client, step.db, String(step.command.drop), guard);
-    if (name === 'dropDatabase') assertMayDropDatabase(step.db, guard);
-  }
-}
 
 /** A drop or dropDatabase step, through the guard (the dropped collection is marked as the tool's). */
 async function runCommandStep(

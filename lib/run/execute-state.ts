@@ -2,7 +2,7 @@
  * What executeRun's phases share (./execute.ts, ./execute-target.ts): the plan, the hooks, and the
  * record kept on disk from the start: command-log.txt (opened with the run's first lines: the tool,
  * the command, the connection, the plan's notes and warnings), setup.js (what the set-up steps
- * attempted), the secrets both scrub, and whether --drop already ran.
+ * attempted), the secrets both scrub, whether --drop already ran and what it replaced.
  */
 import * as path from 'node:path';
 import type { MongoClientOptions } from 'mongodb';
@@ -44,6 +44,8 @@ export interface ExecuteState {
   dropped: boolean;
   /** The run's files, checked before it began; recorded in the folder's marker as they are written. */
   readonly files: FileWrites;
+  /** Namespaces (`db.coll`) --drop and --setup replaced or created once the write plan passed: the run's own. */
+  readonly createdByRun: Set<string>;
 }
 
 /** The run's record begun: command-log.txt's first lines and setup.js's record (both written once the run reaches a server). */
@@ -64,6 +66,7 @@ export function openRunRecord(plan: RunPlan, hooks: ExecuteHooks, files: FileWri
     setupJs: setupJsRecord(plan, outDir, log, secrets),
     dropped: false,
     files,
+    createdByRun: new Set(),
   };
   for (const text of plan.notes) note(state, text);
   // What may be dropped or written on a deployment the tool did not start, said before anything connects.

@@ -1,12 +1,17 @@
 /**
  * The target of one run: acquired (../deployment/acquire.ts: existing, embedded or launched; its
- * news logged and shown), its database prepared (--drop, --setup: ../prepare/prepare-database.ts),
+ * news logged and shown), its database prepared (--drop, --setup: ../prepare/prepare-database.ts,
+ * after the write plan's check on a deployment mongo-bench did not start: ./write-check.ts),
  * released at the end (what the run started is stopped).
  */
+import type { MongoClient } from 'mongodb';
 import { acquireTarget } from '../deployment/acquire';
 import { prepareDatabase } from '../prepare/prepare-database';
-import { Target, uriTarget } from '../server/target';
+import { openTarget, Target } from '../server/target';
+import type { Namespace } from '../workload/language/op-spec';
 import { ExecuteState, note, setupStep } from './execute-state';
+import { loadReplaces } from './options/run-write-plan';
+import { checkRunWrites } from './write-check';
 
 /** Gets the target; on a launched sharded cluster, --drop runs before its data-distribution steps. */
 export function acquireRunTarget(state: ExecuteState): Promise<Target> {
@@ -28,25 +33,33 @@ export function acquireRunTarget(state: ExecuteState): Promise<Target> {
       },
       credentials: hooks.credentials,
       ...(plan.drop
-        ? { beforeDataDistribution: async (uri: string) => dropDatabaseFirst(state, uri) }
+        ? { beforeDataDistribution: async (uri: string) => dropReplacedFirst(state, uri) }
         : {}),
     },
     hooks.clientOptions,
   );
 }
 
-async function dropDatabaseFirst(state: ExecuteState, uri: string): Promise<void> {
+/** The collections the load replaces (--drop), as namespaces. */
+function dropsOf(state: ExecuteState): Namespace[] {
+  return loadReplaces(state.plan.writePlan).map((e) => ({ db: e.db, coll: e.coll! }));
+}
+
+/** A launched cluster: dropped before they are sharded (a cluster mongo-bench started: its own). */
+async function dropReplacedFirst(state: ExecuteState, uri: string): Promise<void> {
   const { plan, hooks, log } = state;
+  const drops = dropsOf(state);
+  if (drops.length === 0) return;
   hooks.emit({
     type: 'phase',
     phase: 'setup',
-    detail: `drop database ${plan.db} (before it is sharded)`,
+    detail: `drop ${names(drops)} (before it is sharded)`,
   });
   await prepareDatabase(
     {
-      target: uriTarget(uri, hooks.clientOptions),
-      db: plan.db,
-      drop: true,
+      // The cluster this run launched: its own (no owner marker written, nothing to check).
+      target: openTarget({ uri, origin: 'launched' }, hooks.clientOptions),
+      drops,
       serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS,
     },
     { onCommand: (e) => log.command(e), onNote: (text) => note(state, text) },
@@ -54,17 +67,20 @@ async function dropDatabaseFirst(state: ExecuteState, uri: string): Promise<void
   state.dropped = true;
 }
 
-/** --drop (unless it already ran) and an existing deployment's --setup, through the target. */
+/**
+ * --drop (unless it already ran) and an existing deployment's --setup, through the target; on a
+ * deployment mongo-bench did not start, the write plan is checked first (nothing is dropped before it passes).
+ */
 export async function prepareRunDatabase(state: ExecuteState, target: Target): Promise<void> {
   const { plan, hooks, log, setupJs } = state;
   const uriSetup = plan.target.kind === 'uri' ? plan.target.setup : undefined;
-  const drop = plan.drop && !state.dropped;
-  if (!drop && !uriSetup) return;
+  const drops = plan.drop && !state.dropped ? dropsOf(state) : [];
+  if (drops.length === 0 && !uriSetup) return;
   hooks.emit({
     type: 'phase',
     phase: 'setup',
     detail: [
-      drop ? `drop database ${plan.db}` : '',
+      drops.length > 0 ? `drop ${names(drops)} (--drop)` : '',
       uriSetup ? 'apply the data-distribution steps (--setup)' : '',
     ]
       .filter(Boolean)
@@ -73,10 +89,18 @@ export async function prepareRunDatabase(state: ExecuteState, target: Target): P
   await prepareDatabase(
     {
       target,
-      db: plan.db,
-      drop,
+      drops,
       setup: uriSetup,
       serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS,
+      ...(target.origin === 'uri'
+        ? {
+            check: (client: MongoClient) =>
+              checkRunWrites(client, plan.writePlan, {
+                createdByRun: state.createdByRun,
+                ...(plan.benchmark.docsLike ? { docsLike: plan.benchmark.docsLike } : {}),
+              }),
+          }
+        : {}),
     },
     {
       onCommand: (e) => log.command(e),
@@ -85,6 +109,13 @@ export async function prepareRunDatabase(state: ExecuteState, target: Target): P
       onStep: (e) => setupStep(state, e),
     },
   );
+  // Past the check: what was dropped, and the collection --setup sharded, are this run's now.
+  for (const ns of drops) state.createdByRun.add(`${ns.db}.${ns.coll}`);
+  if (uriSetup?.topology.sharding) state.createdByRun.add(uriSetup.topology.sharding.ns);
+}
+
+function names(drops: Namespace[]): string {
+  return drops.map((ns) => `${ns.db}.${ns.coll}`).join(', ');
 }
 
 /** Gives the target back: what this run started is stopped. */

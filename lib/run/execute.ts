@@ -103,6 +103,8 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
       {
         signal: hooks.signal,
         target,
+        writePlan: plan.writePlan,
+        createdByRun: state.createdByRun,
         ...(hooks.stepExecutor ? { stepExecutor: hooks.stepExecutor } : {}),
         onEvent: (e) => {
           if (e.type === 'connected') {

@@ -1,5 +1,5 @@
 /**
- * A run's lifecycle, one object: `start` connects, refuses what the data guard refuses, begins the
+ * A run's lifecycle, one object: `start` connects, refuses what the write plan refuses, begins the
  * result document and starts the server-stats sampler; `save` writes the result so far (after every
  * step); `end` is the one way a run ends: the sampler stopped, the result stamped (complete, or
  * incomplete with its reason, or failed), finishedAt set and the result written; `close` gives back
@@ -13,10 +13,9 @@ import { ResultDocument, writeResultFile } from '../result';
 import { annotateResult } from '../metrics/warnings';
 import { sweepAdvice } from '../metrics/client-load';
 import { readProcessFactsAnew } from '../server/server-facts';
-import { parseNamespace } from '../workload/language/op-spec';
-import { assertSetupMayRun } from '../prepare/setup';
-import { assertMayReplace, GuardPolicy, guardPolicy } from '../server/data-guard';
-import { setupFor } from '../workload/language/setup-spec';
+import { GuardPolicy, guardPolicy } from '../server/data-guard';
+import { runWritePlan, RunWritePlan } from './options/run-write-plan';
+import { checkRunWrites } from './write-check';
 import { connectTarget } from '../server/connect';
 import { Target, uriTarget } from '../server/target';
 import type { StepExecutor } from '../workload/engine/step-executor';
@@ -39,9 +38,13 @@ export interface LifecycleHooks {
   target?: Target;
   connectProcess?: ConnectProcess;
   stepExecutor?: StepExecutor;
+  /** The run's write plan, when its caller made it (the run command's, with --store and agents); default: from the options. */
+  writePlan?: RunWritePlan;
+  /** Namespaces (`db.coll`) the caller created or replaced after the plan passed (--drop, --setup before the sweep). */
+  createdByRun?: ReadonlySet<string>;
 }
 
-/** What start gives the sweep: the lifecycle, the client, the server measured and the data guard. */
+/** What start gives the sweep: the lifecycle, the client, the server measured and the data guard (its consent given once the plan passed). */
 export interface StartedRun {
   run: RunLifecycle;
   client: MongoClient;
@@ -66,8 +69,8 @@ export class RunLifecycle {
   ) {}
 
   /**
-   * Connects, applies the data guard (what the loader or the set-up may replace, refused before
-   * anything is done on the server), begins the result (`begin`: the result document before any
+   * Connects, checks the write plan (every write the loader, the set-up and the workload make, refused
+   * before anything is done on the server), begins the result (`begin`: the result document before any
    * step) and starts the sampler. Whatever fails here closes what was opened before the error
    * reaches the caller.
    */
@@ -89,25 +92,19 @@ export class RunLifecycle {
       opTimeoutMS: options.opTimeoutMS,
     });
     emit({ type: 'connected', target });
-    // What the loader may replace (lib/server/data-guard), refused before anything else is done on the server.
-    const guard = guardPolicy(
-      server.origin,
-      options.drop === true,
-      '--drop',
-      `it drops database ${options.ns.split('.')[0]} first`,
-    );
     const closeClient = () => client.close().catch(() => undefined);
-    if (options.setup || options.load) {
-      const ns = parseNamespace(options.ns, false)!;
-      try {
-        if (options.setup)
-          await assertSetupMayRun(client, setupFor(options.setup, options.clients[0]), guard);
-        else await assertMayReplace(client, ns.db, ns.coll, guard);
-      } catch (err) {
-        await closeClient();
-        throw err;
-      }
+    // Every write the run will make, checked against what the server holds before the first (./write-check).
+    try {
+      await checkRunWrites(client, hooks.writePlan ?? runWritePlan(options, server.origin), {
+        ...(hooks.createdByRun ? { createdByRun: hooks.createdByRun } : {}),
+        ...(options.docsLike ? { docsLike: options.docsLike } : {}),
+      });
+    } catch (err) {
+      await closeClient();
+      throw err;
     }
+    // The plan passed: the loader's and the set-up's drops are consented to (lib/server/data-guard).
+    const guard = guardPolicy(server.origin, true, 'the write plan');
     const result = begin(target, startedAt);
     if (options.slo && options.slo.length > 0)
       result.slo = emptySloSection(options.slo, options.sloAbort === true);

@@ -17,7 +17,6 @@ import { forgetOwned, markOwned, OWNER_COLLECTION, readNamespaceState } from './
 
 export { OWNER_COLLECTION };
 
-
 export interface GuardPolicy {
   /** The deployment was started by this tool (embedded, launched): nothing on it is the user's. */
   ours: boolean;

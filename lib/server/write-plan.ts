@@ -81,6 +81,11 @@ export interface NamespaceEntry {
    * beyond the rule (a results store, a control database).
    */
   consent: Consent | null;
+  /**
+   * The deployment it is on: the target (absent), or the results store's or agents' control database's
+   * own (--store, --control-uri), which may be another one.
+   */
+  on?: 'target' | 'store' | 'control';
 }
 
 export const SERVER_CHANGES = [

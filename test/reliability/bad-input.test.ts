@@ -134,22 +134,41 @@ const ROWS: Row[] = [
     code: 2,
     message: /option --config: cannot read .*none\.yaml \(no such file\)/,
   },
-  // --drop drops the benchmark's database: refused when that database holds --docs-like's source.
+  // --drop drops the collections the load replaces: refused when one is --docs-like's source.
   {
-    name: 'run: --drop with --docs-like in the same database',
+    name: "run: --drop of --docs-like's source",
     args: (_d, port) => [
       'run',
       '--uri',
       `mongodb://127.0.0.1:${port}`,
       '--ns',
-      'app.bench',
+      'app.users',
       '--docs-like',
       'app.users',
       '--drop',
       ...RUN_SMALL,
     ],
     code: 2,
-    message: /option --drop: it drops database app, which holds --docs-like's source app\.users/,
+    message:
+      /option --drop: it drops app\.users, which is --docs-like's source app\.users on the target/,
+    withinMs: 1000,
+  },
+  {
+    name: "run: --drop of --docs-like's source named by a URI of the target's host",
+    args: (_d, port) => [
+      'run',
+      '--uri',
+      `mongodb://127.0.0.1:${port}`,
+      '--ns',
+      'app.users',
+      '--docs-like',
+      `mongodb://127.0.0.1:${port}/app.users`,
+      '--drop',
+      ...RUN_SMALL,
+    ],
+    code: 2,
+    message:
+      /option --drop: it drops app\.users, which is --docs-like's source app\.users at mongodb:\/\/127\.0\.0\.1/,
     withinMs: 1000,
   },
   // Op specs and templates.

@@ -60,7 +60,15 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
         .find({}, { projection: { _id: 1 } })
         .toArray()
     ).map((d) => d._id as unknown);
+  /** run: the write plan's refusal names the loader's entry, what the collection holds and --drop. */
   const expectRefused = (run: { code: number; stderr: string }, ns: string) => {
+    expect(run.code).toBe(2);
+    const line = run.stderr.split('\n').find((l) => l.includes(`recreate ${ns} `));
+    expect(line).toContain('holds 2 documents mongo-bench did not write');
+    expect(line).toContain('--drop allows it');
+  };
+  /** The matrix (its own data guard): the namespace, its document count and --drop. */
+  const expectMatrixRefused = (run: { code: number; stderr: string }, ns: string) => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${ns} holds 2 documents mongo-bench did not load`);
     expect(run.stderr).toContain('--drop');
@@ -181,7 +189,7 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      "app.users is dropped and reloaded only if it is absent, empty or mongo-bench's and unchanged since",
+      "app.users is dropped and reloaded only if it is absent or mongo-bench's own",
     );
     expect(run.stdout).toContain('unless --drop is given');
   });
@@ -189,7 +197,7 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
   it('--docs-like and a captured workload replayed with loading: refused on a user collection, replaced with --drop', async () => {
     const db = uniqueDbName('guard_like');
     await seedUsers(db);
-    // The sample lives in another database (--drop drops the benchmark's whole database first).
+    // The sample lives in another database (--drop drops only the collection the load replaces, either way).
     await seedUsers(`${db}_src`);
     const like = await runCli([
       'run',
@@ -258,7 +266,7 @@ describeNeeding('crud', 'the data guard on an existing deployment (CRUD test ser
       '1',
     ];
     const refused = await runCli([...args, '--out', join(dir, 'matrix')]);
-    expectRefused(refused, `${db}.insertTest`);
+    expectMatrixRefused(refused, `${db}.insertTest`);
     expect(await ids(db, 'insertTest')).toEqual(['alice', 'bob']);
 
     const replaced = await runCli([...args, '--drop', '--out', join(dir, 'matrix-drop')]);

@@ -130,15 +130,16 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     // The plan has two moveChunks (one chunk per shard); the first goes to the primary shard shard0,
     // where the collection's only chunk starts, so the plan marks it expectSkip and its check finds
     // it done: it is not sent. Only the move to shard1 is applied. No balancerStart: --stop-balancer.
-    // --drop comes once the cluster is formed and before enableSharding: a dropDatabase after the
-    // sharding steps would remove them (the stand-in's catalog models it, test/stand-ins/sharding.test.ts).
+    // --drop (of the collection the load replaces) comes once the cluster is formed and before
+    // enableSharding: a drop after the sharding steps would remove the collection's sharding (the
+    // stand-in's catalog models it, test/stand-ins/sharding.test.ts).
     expect(applied).toEqual([
       'replSetInitiate',
       'replSetInitiate',
       'replSetInitiate',
       'addShard',
       'addShard',
-      'dropDatabase',
+      'drop',
       'enableSharding',
       'shardCollection',
       'configureCollectionBalancing',
@@ -198,7 +199,9 @@ describe('mongo-bench run, launched with stand-in binaries (child process)', () 
     ])
       expect(mongosCommands).toContain(name);
     expect(mongosCommands.indexOf('balancerStop')).toBeLessThan(mongosCommands.indexOf('insert'));
-    expect(mongosCommands.lastIndexOf('dropDatabase')).toBeLessThan(
+    expect(mongosCommands).not.toContain('dropDatabase');
+    expect(mongosCommands.indexOf('drop')).toBeGreaterThanOrEqual(0);
+    expect(mongosCommands.lastIndexOf('drop')).toBeLessThan(
       mongosCommands.indexOf('enableSharding'),
     );
     const cfg = servers.find((s) => s.port === basePort + 1)!;

@@ -216,7 +216,8 @@ describe('mongo-bench run --dry-run and --help', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('the existing deployment at mongodb://127.0.0.1:1');
-    expect(r.stdout).toContain('drop database mongo_bench first (--drop)');
+    expect(r.stdout).toContain('drop mongo_bench.docs first (--drop)');
+    expect(r.stdout).toContain('recreate mongo_bench.docs (the built-in loader');
   });
 
   it("--dry-run shows a workload file's own set-up and when it runs (--reset)", async () => {

@@ -27,7 +27,7 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
     const client = new MongoClient(crudUri());
     await client.connect();
     try {
-      // Something that is not the benchmark's: --drop must leave it alone.
+      // Something that is not the benchmark's: --drop must leave it alone, in another database or its own.
       await client
         .db(other)
         .collection('keep')
@@ -36,6 +36,10 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
         .db(db)
         .collection('stale')
         .insertOne({ _id: 1 } as never);
+      await client
+        .db(db)
+        .collection('docs')
+        .insertOne({ _id: 'old' } as never);
       const out = join(dir, 'run');
       const ctx = captureContext();
       const code = await main(
@@ -107,14 +111,21 @@ describeNeeding('crud', 'mongo-bench run --uri against the CRUD test server', ()
 
       const log = readFileSync(join(out, 'command-log.txt'), 'utf8');
       expect(log).toMatch(
-        new RegExp(`^\\[--drop\\] apply target \\S+ ${db} \\{"dropDatabase":1\\} -> ok`, 'm'),
+        new RegExp(`^\\[--drop\\] apply target \\S+ ${db} \\{"drop":"docs"\\} -> ok`, 'm'),
       );
-      expect(log.indexOf('dropDatabase')).toBeLessThan(log.indexOf('load: 200 documents'));
+      expect(log).not.toContain('dropDatabase');
+      expect(log.indexOf('{"drop":"docs"}')).toBeLessThan(log.indexOf('load: 200 documents'));
       expect(log).toContain('benchmark complete');
 
-      // --drop dropped the benchmark's database only.
-      expect(await client.db(db).collection('stale').countDocuments()).toBe(0);
+      // --drop dropped the collection the load replaces only.
+      expect(await client.db(db).collection('stale').countDocuments()).toBe(1);
       expect(await client.db(other).collection('keep').countDocuments()).toBe(1);
+      expect(
+        await client
+          .db(db)
+          .collection('docs')
+          .countDocuments({ _id: 'old' } as never),
+      ).toBe(0);
       expect(await client.db(db).collection('docs').countDocuments()).toBeGreaterThanOrEqual(200);
     } finally {
       await client

@@ -61,26 +61,29 @@ describeNeeding('recording', 'mongo-bench run --uri --setup on an existing shard
         .map((c) =>
           isChangingCommand(c)
             ? c.name
-            : c.name === 'dropDatabase' ||
-                c.name === 'delete' ||
-                c.name === 'insert' ||
-                c.name === 'drop'
-              ? c.name
-              : undefined,
+            : c.name === 'delete'
+              ? `delete ${String(c.body.delete)}`
+              : c.name === 'dropDatabase' || c.name === 'insert' || c.name === 'drop'
+                ? c.name
+                : undefined,
         )
         .filter(Boolean);
       const firstInsert = names.indexOf('insert');
+      // --drop drops the collection the load replaces (and its owner marker), not the database.
       expect(names.slice(0, firstInsert + 1)).toEqual([
-        'dropDatabase',
+        'drop',
+        'delete mongo_bench_owner',
         'enableSharding',
         'shardCollection',
         'balancerStop',
         'split',
         'moveChunk',
-        'delete',
+        'delete docs',
         'insert',
       ]);
-      expect(names).not.toContain('drop'); // the loader kept the sharded collection
+      expect(names).not.toContain('dropDatabase');
+      // the loader kept the sharded collection
+      expect(names.slice(names.indexOf('shardCollection'))).not.toContain('drop');
       expect(names).not.toContain('addShard'); // the cluster exists: only data distribution
       expect(state.collections.get('mongo_bench.docs')?.key).toEqual({ _id: 1 });
       // Split at 50; the chunk [50, MaxKey) moved to the second shard (the first was already on shA, its primary).

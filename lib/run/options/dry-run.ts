@@ -8,23 +8,42 @@ import type { RunOptions } from './run-options';
 import { SetupStep } from '../../workload/language/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../../agents/control';
 import { AGENT_DEFAULTS } from '../../agents/options';
-import { describePolicy, guardPolicy } from '../../server/data-guard';
+import { OWNER_COLLECTION } from '../../server/data-guard';
+import { describeEntry, namespaceOf, writtenNamespaces } from '../../server/write-plan';
+import { loadReplaces } from './run-write-plan';
 
-/** What the run may drop or write on an existing deployment (lib/server/data-guard's rule), in words: the console and --dry-run say it. */
+/** What the run may drop or write on an existing deployment (the write plan's rule), in words: the console and --dry-run say it. */
 export function describeDataRule(plan: RunPlan): string {
   const b = plan.benchmark;
-  const db = b.ns.split('.')[0];
-  const dropped = plan.drop ? `drop database ${db} first (--drop); ` : '';
+  const replaced = loadReplaces(plan.writePlan).map(namespaceOf);
+  const dropped =
+    plan.drop && replaced.length > 0 ? `drop ${replaced.join(', ')} first (--drop); ` : '';
+  const written = writtenNamespaces(plan.writePlan).get('workload') ?? [];
+  const writes =
+    written.length > 0
+      ? `the workload's own writes change the documents in ${written.join(', ')}`
+      : 'the workload writes nothing';
   if (b.setup)
-    return `${dropped}the workload's own set-up steps run as written (a drop among them under the loader's rule); the workload writes where its ops say`;
+    return `${dropped}the workload's own set-up steps run as written (on what mongo-bench does not own only with --allow-setup-writes); ${writes}`;
   if (!b.load)
-    return `${dropped}nothing is loaded or dropped (--no-load); the workload's own writes, if it has any, change the documents in ${b.ns} (--no-load is that consent)`;
-  const origin = plan.target.kind === 'uri' ? 'uri' : plan.target.kind;
-  if (plan.drop) return `${dropped}the loader then fills ${b.ns}`;
-  return describePolicy(
-    guardPolicy(origin, false, '--drop', `it drops database ${db} first`),
-    b.ns,
-  );
+    return `${dropped}nothing is loaded or dropped (--no-load); ${writes} (--no-load is that consent)`;
+  if (plan.target.kind !== 'uri')
+    return `${b.ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own); ${writes}`;
+  if (plan.drop) return `${dropped}the loader then fills ${b.ns}; ${writes}`;
+  return `${b.ns} is dropped and reloaded only if it is absent or mongo-bench's own (marked in ${OWNER_COLLECTION} when loaded, and unchanged since); one holding anything else, or empty but not mongo-bench's, is refused (exit 2) unless --drop is given; ${writes}`;
+}
+
+/** Every write of the plan, one line each, and how they are checked. */
+function describeWrites(plan: RunPlan): string[] {
+  const w = plan.writePlan;
+  const how = w.ours
+    ? 'a deployment mongo-bench starts: everything on it is its own'
+    : `each checked against what the server holds before the first write; consents given: ${w.consents.size > 0 ? [...w.consents].join(', ') : 'none'}`;
+  return [
+    '',
+    `Writes (${how}):`,
+    ...(w.entries.length > 0 ? w.entries.map((e) => `  ${describeEntry(e)}`) : ['  none']),
+  ];
 }
 
 export function renderDryRun(plan: RunPlan): string {
@@ -127,6 +146,7 @@ export function renderDryRun(plan: RunPlan): string {
     out.push(
       `  objectives, checked on every step (exit 99 when one fails${b.sloAbort ? '; --slo-abort stops the sweep there' : ''}): ${b.slo.map((o) => o.expression).join(', ')}`,
     );
+  out.push(...describeWrites(plan));
   out.push(
     '',
     `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`,

@@ -193,6 +193,11 @@ export const RUN_OPTIONS = {
     help: "use the existing data (--docs must match it); the workload's own writes change it (--no-load is that consent)",
     schema: z.boolean(),
   }),
+  allowSetupWrites: option({
+    flag: '--allow-setup-writes',
+    help: "let the workload's set-up steps (and mongo-perf's pre()) write namespaces mongo-bench does not own on an existing deployment",
+    schema: z.boolean(),
+  }),
   docsLike: option({
     flag: '--docs-like <source>',
     help: 'load documents shaped like yours: a capture folder (its docs-like.json), db.coll on the target, or mongodb://HOST/db.coll ($sample; types, sizes, ranges; no value copied)',

@@ -112,11 +112,16 @@ export interface RunOptions {
    */
   keepCollection?: boolean;
   /**
-   * --drop was given (the database is dropped before the run): consent to replace what the loader finds.
-   * Without it, on a deployment the tool did not start, the loader refuses a collection holding documents
-   * it did not load (lib/server/data-guard).
+   * --drop was given: consent to replace what the loader finds in the collections it loads. Without it, on
+   * a deployment the tool did not start, a collection holding documents mongo-bench does not own is refused
+   * (the write plan, lib/server/write-plan.ts).
    */
   drop?: boolean;
+  /**
+   * --allow-setup-writes: the set-up steps may write namespaces mongo-bench does not own (the write plan's
+   * consent for them, lib/server/write-plan.ts).
+   */
+  allowSetupWrites?: boolean;
   /** Per-operation time limit in ms (driver timeoutMS, maxTimeMS on the server); a step overrunning its window by more is cut. */
   opTimeoutMS?: number;
   /** After a failed step: stop the run (default), or go on with the next step. */
@@ -492,6 +497,7 @@ export function resolveBenchmarkOptions(
     ...dropUndefined({ workers: flags.workers }),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...(setup ? { setup } : {}),
+    ...(flags.allowSetupWrites ? { allowSetupWrites: true } : {}),
     reset: flags.reset ?? RUN_DEFAULTS.reset,
     ...(slo.length > 0 ? { slo, sloAbort: flags.sloAbort === true } : {}),
     ...(scenarios ? { scenarios } : {}),

@@ -28,13 +28,26 @@ import { resolveTargetPlan, TargetPlan } from '../../deployment/plan';
 import { compileRunWorkload } from './run-workload';
 import { resolveStoreSpec } from '../../store/store';
 import { dropUndefined } from '../../common/values';
+import { DEFAULT_CONTROL_DB } from '../../agents/control';
+import { sameHostsByName } from '../../server/same-deployment';
+import {
+  docsLikeDropRefusal,
+  docsLikeSource,
+  dropOfDocsLikeSource,
+  planProblems,
+  runWritePlan,
+  RunWritePlan,
+} from './run-write-plan';
 
 export interface RunPlan {
   benchmark: Omit<RunOptions, 'uri'> & { outDir: string };
   target: TargetPlan;
-  /** The benchmark's database: the only one touched on an existing deployment; dropped first with --drop. */
+  /** The benchmark's database (of its namespace: --ns, --db/--collection, or the workload file's `ns`). */
   db: string;
+  /** --drop: the consent to replace the collections the load replaces, dropped first. */
   drop: boolean;
+  /** Every write the run will make (./run-write-plan.ts): printed by --dry-run, checked before the first write. */
+  writePlan: RunWritePlan;
   json: boolean;
   quiet: boolean;
   /** --force: files in outDir that mongo-bench did not write may be replaced (lib/common/file-plan.ts). */
@@ -149,30 +162,22 @@ function planFromFlags(
       'option --ns cannot be combined with --db/--collection: give "database.collection" with --ns, or the parts',
     );
   }
-  const ns =
-    flags.ns ??
-    `${flags.db ?? RUN_TARGET_DEFAULTS.db}.${flags.collection ?? RUN_TARGET_DEFAULTS.collection}`;
+  // The namespace given, else the workload file's own `ns`, else the default (resolveBenchmarkOptions).
+  const given = flags.ns !== undefined || flags.db !== undefined || flags.collection !== undefined;
   const benchmarkFlags: BenchmarkFlags = pick(
     flags,
     Object.keys(benchmarkShape) as (keyof BenchmarkFlags)[],
   );
-  benchmarkFlags.ns = ns;
+  if (given)
+    benchmarkFlags.ns =
+      flags.ns ??
+      `${flags.db ?? RUN_TARGET_DEFAULTS.db}.${flags.collection ?? RUN_TARGET_DEFAULTS.collection}`;
   const benchmark = resolveBenchmarkOptions(benchmarkFlags, ctx.now) as RunPlan['benchmark'];
   // Every op and template error now, before anything is launched or written.
   compileRunWorkload(benchmark);
-  const dot = ns.indexOf('.');
-  const db = ns.slice(0, dot);
-  const collection = ns.slice(dot + 1);
-  // --drop drops the benchmark's whole database: never one that holds the documents --docs-like models.
-  if (
-    flags.drop === true &&
-    benchmark.docsLike?.kind === 'namespace' &&
-    benchmark.docsLike.db === db
-  ) {
-    throw new UsageError(
-      `option --drop: it drops database ${db}, which holds --docs-like's source ${db}.${benchmark.docsLike.coll}: benchmark in another database (--ns) or leave out --drop`,
-    );
-  }
+  const dot = benchmark.ns.indexOf('.');
+  const db = benchmark.ns.slice(0, dot);
+  const collection = benchmark.ns.slice(dot + 1);
 
   const { target, warnings, notes } = resolveTargetPlan(flags, {
     now: ctx.now,
@@ -180,6 +185,8 @@ function planFromFlags(
     authUser: ctx.authUser,
     collection: { db, collection, docs: benchmark.docs, load: benchmark.load },
   });
+  const store = storeOf(flags.store, ctx.env);
+  const writePlan = planWrites(flags, benchmark, target, store.store);
   return {
     benchmark,
     target,
@@ -193,8 +200,54 @@ function planFromFlags(
     warnings,
     notes,
     agents: pick(flags, AGENT_FLAG_KEYS),
-    ...storeOf(flags.store, ctx.env),
+    writePlan,
+    ...store,
   };
+}
+
+/**
+ * The run's write plan; what no consent allows is refused now (exit 2), before anything starts: a system
+ * or invalid namespace, one made by a template, --drop dropping --docs-like's source.
+ */
+function planWrites(
+  flags: Partial<RunFlags>,
+  benchmark: RunPlan['benchmark'],
+  target: TargetPlan,
+  store: string | undefined,
+): RunWritePlan {
+  // A sharded collection is emptied, not dropped, by the loader (it keeps its sharding): as runSweep runs it.
+  const sharded =
+    (target.kind === 'launched' && target.plan.topology.kind === 'sharded') ||
+    (target.kind === 'uri' && target.setup !== undefined);
+  const plan = runWritePlan(
+    { ...benchmark, keepCollection: sharded, drop: flags.drop === true },
+    target.kind,
+    {
+      ...(store !== undefined ? { store } : {}),
+      ...(flags.agents !== undefined
+        ? {
+            control: {
+              db: flags.controlDb ?? DEFAULT_CONTROL_DB,
+              ...(flags.controlUri !== undefined ? { uri: flags.controlUri } : {}),
+            },
+          }
+        : {}),
+      ...(target.kind === 'uri' && target.setup?.topology.sharding
+        ? { clusterSetup: target.setup.topology.sharding }
+        : {}),
+    },
+  );
+  const problems = planProblems(plan);
+  if (problems) throw new UsageError(problems);
+  const source = docsLikeSource(benchmark.docsLike);
+  // On the target by name (db.coll, or a URI naming its host): refused now; another name for it once connected.
+  if (
+    source &&
+    dropOfDocsLikeSource(plan, source) &&
+    (!source.uri || (target.kind === 'uri' && sameHostsByName(source.uri, target.uri)))
+  )
+    throw new UsageError(docsLikeDropRefusal(source));
+  return plan;
 }
 
 function storeOf(

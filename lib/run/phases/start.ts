@@ -1,6 +1,6 @@
 /**
  * The sweep's start: what cannot run through agents is refused before anything connects, then the
- * run's lifecycle starts (../run-lifecycle.ts: connected, the data guard passed, the result begun
+ * run's lifecycle starts (../run-lifecycle.ts: connected, the write plan passed, the result begun
  * with ../initial-result.ts, the servers sampled).
  */
 import { UsageError } from '../../config/errors';

@@ -10,6 +10,7 @@ import type { RunOptions } from '../options/run-options';
 import type { ResultDocument } from '../../result';
 import type { Target } from '../../server/target';
 import type { GuardPolicy } from '../../server/data-guard';
+import type { RunWritePlan } from '../options/run-write-plan';
 import type { ConnectProcess } from '../../server-stats/processes';
 import type { WorkloadCounting } from '../../server-stats/consistency';
 import type { StepExecutor } from '../../workload/engine/step-executor';
@@ -38,6 +39,10 @@ export interface BenchmarkHooks {
    * in a randomized interleaved order on one clock this way. Absent: no waiting.
    */
   turn?: (kind: 'prepare' | 'trial', clients: number, trial: number) => Promise<() => void>;
+  /** The run's write plan, when the caller made it (the run command's); default: made from the options at the start. */
+  writePlan?: RunWritePlan;
+  /** Namespaces (`db.coll`) the caller created or replaced once the plan passed (--drop, --setup before the sweep). */
+  createdByRun?: ReadonlySet<string>;
 }
 
 /** The sweep's shared state, from the run's start to its end. */
@@ -50,7 +55,7 @@ export interface SweepState {
   readonly run: RunLifecycle;
   readonly client: MongoClient;
   readonly server: Target;
-  /** What the loader and the set-up may replace. */
+  /** The loader's and the set-up's drops, consented to once the write plan passed at the start. */
   readonly guard: GuardPolicy;
   /** The opcounters the workload moves, for each step's check against the servers' counts. */
   readonly counting: WorkloadCounting;
