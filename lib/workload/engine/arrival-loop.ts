@@ -87,15 +87,15 @@ export async function runArrivalLoop(
   arrivals: ArrivalSchedule,
   dueWaits: DueWaits,
 ): Promise<void> {
-  const { ops, signal } = step;
-  const count = ops.length;
+  // As in runClientLoop: the step's fields are read where used, so no await saves and restores them.
+  const count = step.ops.length;
   let i = 0;
   const pacing = { syncOps: 0 };
   const pickOp = weightedOpPicker(step.weights, step.plan.randomSeed + state.index);
   for (;;) {
-    if (step.cut || signal?.aborted) return;
+    if (step.cut || step.signal?.aborted) return;
     const at = pickOp ? pickOp() : i;
-    const op = ops[at];
+    const op = step.ops[at];
     if (!pickOp) i = i + 1 === count ? 0 : i + 1;
     if (op.opClass === 'none') {
       await step.runClientSideOp(at, op, state, pacing);
@@ -109,7 +109,7 @@ export async function runArrivalLoop(
     const waited = performance.now() < due;
     if (waited) {
       await dueWaits.waitFor(due);
-      if (signal?.aborted || step.cut) return;
+      if (step.signal?.aborted || step.cut) return;
     }
     const started = performance.now();
     arrivals.noteStart(due, started);

@@ -1,9 +1,8 @@
 /**
  * The state one running step shares between its clients, its ticker and its result: the window's
  * instants, the op count claimed so far, the cut flag, and the bookkeeping of every op's outcome.
- * A class rather than closures so the client loops, the arrival loop and the ticker can live in modules
- * of their own; the loops copy the fields they only read into locals, so the hot path reads no more
- * than it did as closures.
+ * A class rather than closures so the client loop, the arrival loop and the ticker can live in modules
+ * of their own: one object, its fields read where used, costs the hot path what the closures' context did.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientState } from '../language/template';
