@@ -1,0 +1,72 @@
+/**
+ * What a finished step measured, read off its state once every client has stopped.
+ */
+import { LoopReading } from '../../metrics/client-load';
+import { StepMeasurement } from '../../metrics/measurement';
+import { dropUndefined } from '../../common/values';
+import { ArrivalMeasurement, ArrivalSchedule } from './arrival-schedule';
+import { StepState, epochMs } from './step-state';
+
+/** `end`: when the last client stopped (performance.now()); `load`: the loop's over the window. */
+export function stepMeasurement(
+  step: StepState,
+  end: number,
+  load: LoopReading | undefined,
+  schedule: ArrivalSchedule | undefined,
+): StepMeasurement {
+  const { tally, plan, measureStart, stopAt, opsLimit, opCounts, cut } = step;
+  const interrupted =
+    step.signal?.aborted === true &&
+    (opsLimit === undefined ? end < stopAt : step.claimed < opsLimit);
+  const elapsedSeconds = Math.max(0, (end - measureStart) / 1000);
+  // An op count's window lasted as long as its ops: the seconds it spanned.
+  const spanned =
+    opsLimit === undefined
+      ? plan.seconds
+      : Math.min(tally.readsPerSecond.length, Math.max(1, Math.ceil(elapsedSeconds)));
+  const buckets = interrupted ? Math.min(spanned, Math.ceil(elapsedSeconds)) : spanned;
+  const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
+  const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
+  return {
+    clients: plan.clients,
+    seconds: spanned,
+    elapsedSeconds,
+    interrupted,
+    reads: tally.reads,
+    writes: tally.writes,
+    errors: tally.errors,
+    latency: step.recorders.merged(),
+    perSecond: {
+      reads: toList(tally.readsPerSecond),
+      writes: toList(tally.writesPerSecond),
+      errors: toList(tally.errorsPerSecond),
+      latencyMicros: toList(tally.latencyPerSecond),
+    },
+    errorTallies: tally.tallies(),
+    benchRun: tally.benchRun,
+    overrun: {
+      reads: tally.overrunReads,
+      writes: tally.overrunWrites,
+      errors: tally.overrunErrors,
+      seconds: tally.lastLateEnd > stopAt ? Math.round(tally.lastLateEnd - stopAt) / 1000 : 0,
+    },
+    ...dropUndefined({ lostServer: tally.lostServer }),
+    ...(tally.outages.length > 0
+      ? {
+          outages: tally.outages.map((o) => ({
+            start: epochMs(o.start),
+            ...(o.end !== undefined ? { end: epochMs(o.end) } : {}),
+          })),
+          window: { start: epochMs(measureStart), end: epochMs(stopAt) },
+        }
+      : {}),
+    ...(load ? { load } : {}),
+    ...(opCounts ? { opCounts } : {}),
+    ...(arrival ? { arrival } : {}),
+    ...(cut
+      ? {
+          cut: `still running ${Math.round((end - stopAt) / 100) / 10} s after the measured window closed (more than the ${plan.overrunLimitMs} ms allowed): cut`,
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * What a step is asked to do (StepPlan), how it reports while it runs (StepCallbacks, TickEvent), and the
+ * plan's checks: everything runStep knows before its first op.
+ */
+import type { ScheduledRate } from '../language/rate-spec';
+import { MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../language/template';
+
+export interface StepPlan {
+  clients: number;
+  /** Measured seconds (an integer >= 1). */
+  seconds: number;
+  /**
+   * YCSB's operationcount: the step measures exactly this many server ops (every event loop of the step
+   * together), each claimed from a counter before it starts, instead of `seconds`; the window closes when
+   * the last is done. An event loop running a client slice claims its slice's share:
+   * floor(ops * end / clients) - floor(ops * first / clients), so the shares of any split add up to `ops`.
+   * `seconds` then only sizes the per-second series at first. Not with a rate.
+   */
+  ops?: number;
+  /** Seconds run before the measured window; not counted. */
+  warmupSeconds: number;
+  /** Target total ops/sec across all clients: the same as `arrival: { kind: 'constant', opsPerSecond: rate }`. */
+  rate?: number;
+  /**
+   * The open model: ops are due on one schedule for the whole step (from its start, warm-up included),
+   * a free client takes the next due op, latency is measured from its due time, and ops that could not
+   * start in time are counted late or dropped (./arrival-schedule.ts). Wins over `rate`.
+   */
+  arrival?: ScheduledRate;
+  /** With a rate: an op started more than this after its due time is late (default 5 ms). */
+  lateAfterMs?: number;
+  /** With a rate: an op that could not start within this of its due time is dropped (default 500 ms). */
+  dropAfterMs?: number;
+  /** Client i uses randomSeed + i. */
+  randomSeed: number;
+  /**
+   * How long past the measured window the step may run (ops still in flight) before it is cut:
+   * the clients stop, and the measurement says so (`cut`). Undefined: wait as long as it takes.
+   */
+  overrunLimitMs?: number;
+  /**
+   * When the step begins (warm-up included), as this thread's performance.now(). Worker threads are
+   * handed one common instant so their windows, and so their per-second buckets, line up.
+   * Undefined: now.
+   */
+  startAt?: number;
+  /**
+   * The clients this event loop runs, when the step is split across worker threads: client i keeps
+   * index i and seed randomSeed + i whichever thread runs it. Undefined: all of them.
+   */
+  clientSlice?: { first: number; count: number };
+}
+
+export interface TickEvent {
+  phase: 'warmup' | 'measure';
+  /** Whole seconds since the phase began. */
+  second: number;
+  /** Completed in the last second (all ops, warm-up included). */
+  reads: number;
+  writes: number;
+  errors: number;
+  /** Counted so far in the measured window. */
+  measured: { reads: number; writes: number; errors: number };
+  /** An outage is open: the last answer before it (epoch ms). */
+  noAnswerSince?: number;
+}
+
+export interface StepCallbacks {
+  onTick?: (tick: TickEvent) => void;
+  /** At the first network error of an outage, at once: the last answer before it (epoch ms). */
+  onNoAnswer?: (sinceEpochMs: number) => void;
+  signal?: AbortSignal;
+}
+
+/** The clients one event loop runs: client i keeps index i whichever thread runs it. */
+export interface ClientSlice {
+  first: number;
+  count: number;
+}
+
+/**
+ * Throws a RangeError for a plan runStep cannot run; else the clients this event loop runs and, with an
+ * op count, this loop's share of it (the shares of any split add up to `ops`).
+ */
+export function checkStepPlan(
+  plan: StepPlan,
+  scope: TemplateScope,
+): { slice: ClientSlice; opsLimit: number | undefined } {
+  const { clients, seconds } = plan;
+  if (!Number.isInteger(clients) || clients < 1)
+    throw new RangeError(`clients must be an integer >= 1, got ${clients}`);
+  const slice = plan.clientSlice ?? { first: 0, count: clients };
+  if (
+    !Number.isInteger(slice.first) ||
+    !Number.isInteger(slice.count) ||
+    slice.first < 0 ||
+    slice.count < 1 ||
+    slice.first + slice.count > clients
+  ) {
+    throw new RangeError(
+      `clientSlice must lie within 0..${clients - 1}, got first ${slice.first}, count ${slice.count}`,
+    );
+  }
+  if (!Number.isInteger(seconds) || seconds < 1)
+    throw new RangeError(`seconds must be an integer >= 1, got ${seconds}`);
+  if (plan.ops !== undefined && (!Number.isInteger(plan.ops) || plan.ops < 1))
+    throw new RangeError(`ops must be an integer >= 1, got ${plan.ops}`);
+  if (plan.ops !== undefined && (plan.rate !== undefined || plan.arrival !== undefined))
+    throw new RangeError('ops cannot be combined with a rate');
+  const opsLimit =
+    plan.ops === undefined
+      ? undefined
+      : Math.floor((plan.ops * (slice.first + slice.count)) / clients) -
+        Math.floor((plan.ops * slice.first) / clients);
+  if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
+    throw new RangeError(
+      `#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`,
+    );
+  }
+  return { slice, opsLimit };
+}

@@ -1,0 +1,29 @@
+/**
+ * The step's progress, once a second through onTick: the engine never prints. Unref'd so a step's
+ * ticker never holds the process open; the caller clears it when the step ends.
+ */
+import { StepState, epochMs } from './step-state';
+import { TickEvent } from './step-plan';
+
+export function startTicker(step: StepState): NodeJS.Timeout {
+  const { tally, t0, measureStart, callbacks } = step;
+  let last = { reads: 0, writes: 0, errors: 0 };
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const inWarmup = now < measureStart;
+    const tick: TickEvent = {
+      phase: inWarmup ? 'warmup' : 'measure',
+      second: Math.floor((inWarmup ? now - t0 : now - measureStart) / 1000),
+      reads: tally.liveReads - last.reads,
+      writes: tally.liveWrites - last.writes,
+      errors: tally.liveErrors - last.errors,
+      measured: { reads: tally.reads, writes: tally.writes, errors: tally.errors },
+    };
+    const open = tally.outages.at(-1);
+    if (open && open.end === undefined) tick.noAnswerSince = epochMs(open.start);
+    last = { reads: tally.liveReads, writes: tally.liveWrites, errors: tally.liveErrors };
+    callbacks.onTick?.(tick);
+  }, 1000);
+  ticker.unref();
+  return ticker;
+}
