@@ -56,6 +56,10 @@ describe('the open model on the null server', () => {
       seconds: 5,
       warmupSeconds: 0,
       randomSeed: 1,
+      // No op dropped for being late: with the default 500 ms grace, a loaded machine's stall of the event
+      // loop dropped 23 of a second's ops (load ~15 on 2 cores), which says nothing of the schedule. Drops
+      // have their own test below; here every due op must start, however late, and be counted.
+      dropAfterMs: 60_000,
       arrival: {
         kind: 'stages',
         startRate: 50,
@@ -72,7 +76,7 @@ describe('the open model on the null server', () => {
     // The schedule is exact: the integral of the rate over each second (the last op of a second may fall either side).
     arrival.scheduled.forEach((n, t) => expect(Math.abs(n - expected[t])).toBeLessThanOrEqual(1));
     // Achieved, as k6 counts an arrival-rate executor's: ops started per second (by due time), every one of
-    // them, none dropped at these rates, so the issued load follows the stages exactly.
+    // them, none dropped (see dropAfterMs above), so the issued load follows the stages exactly.
     const started = arrival.scheduled.map((n, t) => n - arrival.dropped[t]);
     started.forEach((n, t) => expect(Math.abs(n - expected[t])).toBeLessThanOrEqual(1));
     // Completed per second moves with the machine's load (50, 49, 77, 217, 225 at load 12 on 2 cores;
@@ -118,16 +122,24 @@ describe('the open model on the null server', () => {
     // LatencyRecorder.record throws on a latency <= 0, so any op timed from after it ended fails this step.
     // Four clients: one client waiting on millisecond timers holds a few hundred ops/s at most.
     const plan: StepPlan = { clients: 4, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 1000 };
-    const m = await runStep(ops, scope, plan);
-    // Enough ops to mean something, whatever a loaded machine drops (CI's four jest workers on 2 cores
-    // held 496 of the 2,000 due); what is asserted is that every one of them is timed after its start.
-    expect(m.reads).toBeGreaterThan(200);
-    for (const recorder of [m.latency.reads, m.latency.writes, ...m.latency.byOp.values()]) {
-      expect(recorder.min).toBeGreaterThan(0);
-      expect(recorder.summary().min).toBeGreaterThan(0);
-      // The exact sum is never fed a clamped or negative value: avg >= min.
-      expect(recorder.sum / recorder.count).toBeGreaterThanOrEqual(recorder.min!);
+    // Enough ops to mean something: more than 200 timed, over as many 2 s steps as the machine needs (one
+    // when it is quiet; CI's four jest workers on 2 cores held 496 of the 2,000 due, a machine at load ~15
+    // only 192), rather than one step whose count the machine's load decides. Every op of every step is
+    // checked: each must be timed after its start.
+    let timed = 0;
+    for (let step = 0; step < 10 && timed <= 200; step++) {
+      const m = await runStep(ops, scope, plan);
+      expect(m.reads).toBeGreaterThan(0);
+      timed += m.reads;
+      for (const recorder of [m.latency.reads, m.latency.writes, ...m.latency.byOp.values()]) {
+        if (recorder.count === 0) continue;
+        expect(recorder.min).toBeGreaterThan(0);
+        expect(recorder.summary().min).toBeGreaterThan(0);
+        // The exact sum is never fed a clamped or negative value: avg >= min.
+        expect(recorder.sum / recorder.count).toBeGreaterThanOrEqual(recorder.min!);
+      }
     }
+    expect(timed).toBeGreaterThan(200);
   });
 
   it("far below capacity the open model's p1 is at least 0.9x the closed loop's at 1 client; at twice capacity its p50 is 10x or more (the backlog is counted)", async () => {
@@ -142,13 +154,20 @@ describe('the open model on the null server', () => {
     const capacity = (closed.reads + closed.writes) / 2;
     // Far below: 100 ops/s against thousands. An op that started when an early timer fired would be timed
     // from before it began, and its p1 would fall well under the closed loop's round trip.
-    const low = await runStep(ops, scope, {
-      clients: 1,
-      seconds: 2,
-      warmupSeconds: 0,
-      randomSeed: 1,
-      rate: 100,
-    });
+    // "Far below" is this machine's to keep: on a loaded one (~15 on 2 cores) the null server's replies
+    // took longer than the 10 ms between ops, the client was never free, and only 39 of 200 ops waited on
+    // a timer. So the step is measured again (up to 5 times) until three quarters of its ops answered
+    // within 5 ms (its p75, the premise, not what is asserted): then each of those ops' successors found
+    // its due time ahead and waited on a timer.
+    const lowStep = () =>
+      runStep(ops, scope, { clients: 1, seconds: 2, warmupSeconds: 0, randomSeed: 1, rate: 100 });
+    let low = await lowStep();
+    for (
+      let again = 1;
+      again < 5 && low.latency.reads.histogram.getValueAtPercentile(75) >= 5_000;
+      again++
+    )
+      low = await lowStep();
     expect(low.latency.reads.histogram.getValueAtPercentile(1)).toBeGreaterThanOrEqual(
       0.9 * closedP1,
     );
@@ -157,8 +176,8 @@ describe('the open model on the null server', () => {
     expect(low.arrival!.timerWaits).toBeGreaterThan(0.5 * lowOps);
     expect(low.arrival!.timerWaits).toBeLessThanOrEqual(lowOps);
     expect(low.arrival!.timerLateMsSum).toBeGreaterThanOrEqual(0);
-    const lowStep = summarizeStep([low]);
-    expect(lowStep.arrival!.timerLateMicrosAvg).toBe(
+    const lowSummary = summarizeStep([low]);
+    expect(lowSummary.arrival!.timerLateMicrosAvg).toBe(
       Math.round((low.arrival!.timerLateMsSum! / low.arrival!.timerWaits!) * 1000),
     );
     // Twice capacity: ops queue behind each other and keep their wait (until dropped after the grace).
