@@ -36,7 +36,9 @@ describe('runStep (engine)', () => {
       warmupSeconds: 0,
       randomSeed: 1,
     });
-    expect(m.reads).toBeGreaterThan(1000);
+    // Whole passes ran (more than a thousand reads on a quiet machine; 183 at load ~20 on 2 cores: how
+    // many is the machine's); the 6:1 bounds below hold exactly at any count.
+    expect(m.writes).toBeGreaterThan(0);
     // A client may stop anywhere in its pass (bench.cpp checks shouldStop() before every op): each
     // client is short of its last write by at most six reads.
     expect(m.reads - 6 * m.writes).toBeGreaterThanOrEqual(0);
