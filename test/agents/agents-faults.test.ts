@@ -107,7 +107,7 @@ describeNeeding('crud', 'run --agents: faults', () => {
     survivor.child.kill('SIGINT');
     expect(await survivor.exited).toBe(0);
     expect(survivor.output()).toMatch(/stopped after 1 run/);
-  }, 60_000);
+  }, 120_000);
 
   test('Ctrl-C on the coordinator cancels the agents; a run of another version is refused', async () => {
     const { control, target } = names();
@@ -158,5 +158,5 @@ describeNeeding('crud', 'run --agents: faults', () => {
     expect(refused?.refused).toEqual([
       { agent: 'c1', reason: expect.stringMatching(/run the same mongo-bench version/) as string },
     ]);
-  }, 60_000);
+  }, 120_000);
 });
