@@ -176,13 +176,16 @@ describeNeeding('crud', 'capture, then run the captured workload on the CRUD tes
       // The captured per-second curve, scaled, is the arrival schedule (stages), not a constant rate.
       expect(result.config.rate ?? null).toBeNull();
       expect(result.config.rateSpec).toMatchObject({ kind: 'stages' });
-      // Every op scheduled in the 3 s window is issued (at 20 or 40 ops/s the test double keeps up):
-      // the curve's first three seconds, times the multiple.
+      // The schedule is the curve's first three seconds, times the multiple; every op due in the 3 s window
+      // ran or, where the machine could not start it within the drop grace, is counted dropped (at 20 or
+      // 40 ops/s the test double keeps up on a quiet machine; at load ~20 on 2 cores it did not).
       const scheduled =
         workload.capture.perSecond.slice(0, 3).reduce((a, b) => a + b, 0) * multiple;
       expect(scheduled).toBeGreaterThan(0);
+      const arrival = result.steps[0].arrival!;
+      expect(Math.abs(arrival.scheduled - scheduled)).toBeLessThanOrEqual(4);
       const issued = (result.steps[0].opCounts ?? []).reduce((a, b) => a + b, 0);
-      expect(Math.abs(issued - scheduled)).toBeLessThanOrEqual(4);
+      expect(issued + arrival.dropped).toBe(arrival.scheduled);
     }
   });
 

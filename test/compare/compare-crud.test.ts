@@ -1,7 +1,7 @@
 /**
  * `compare` on real measurements (the CRUD test server; its numbers are not MongoDB numbers, only
  * the verdicts are checked), 5 trials a side (the replicates the test needs): two runs of the same
- * configuration are no regression, and a run through a proxy that holds every find back 20 ms is
+ * configuration are no regression, and a run through a proxy that holds every find back 200 ms is
  * "slower", a regression, exit 1. npm run bench:compare measures the rates behind these verdicts, and
  * how small a slowdown they catch.
  */
@@ -73,14 +73,17 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
     expect(cli.code).toBe(comparison.outcome === 'not compared' ? 3 : 0);
   });
 
-  it('a server slowed by 20 ms per find: "slower", a regression, exit 1', async () => {
+  it('a server slowed by 200 ms per find: "slower", a regression, exit 1', async () => {
     const url = new URL(crudUri());
-    // 20 ms, not less: on a busy CI machine (three test files at once on two cores) a find's own
+    // 200 ms, not less: on a busy CI machine (three test files at once on two cores) a find's own
     // latency, queueing in the test's event loop included, can reach 20 ms, and a 5 ms slowdown then
-    // fell within the trials' spread (it failed in two fresh-clone CI runs here). The verdict and its thresholds are unchanged.
+    // fell within the trials' spread (it failed in two fresh-clone CI runs here); at load ~20 on 2 cores
+    // the direct side served about 60 ops/s, and a 20 ms slowdown came out "no difference beyond noise".
+    // The slowdown must outweigh the machine: 200 ms holds a client to 5 finds a second. The verdict and
+    // its thresholds are unchanged.
     proxy = await startStallProxy(
       { host: url.hostname, port: Number(url.port) },
-      { command: 'find', delayMs: 20 },
+      { command: 'find', delayMs: 200 },
     );
     // Both at once, as above: the same load on both sides, and half the time.
     const [a, b] = await Promise.all([
@@ -89,7 +92,7 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
         uri: proxy.uri,
         ...CONFIG,
         ns: `${uniqueDbName('slow')}.docs`,
-        label: 'slowed by 20 ms per find',
+        label: 'slowed by 200 ms per find',
       }),
     ]);
     const comparison = await compare(a, b);
@@ -116,9 +119,11 @@ describeNeeding('crud', 'compare on measured results (CRUD test server)', () => 
     ]);
     const regressed = comparison.steps.filter((st) => st.regression).map((st) => st.clients);
     expect(cli.code).toBe(regressed.length > 0 ? 1 : 3);
+    // "at 1 client" when 1 client alone regressed (the 4-client step "not compared" on a loaded machine).
+    const clients = regressed.length === 1 && regressed[0] === 1 ? 'client' : 'clients';
     if (regressed.length > 0)
       expect(cli.stdout).toContain(
-        `REGRESSION: B is slower than A beyond the 5% threshold at ${regressed.join(', ')} clients`,
+        `REGRESSION: B is slower than A beyond the 5% threshold at ${regressed.join(', ')} ${clients}`,
       );
   });
 });

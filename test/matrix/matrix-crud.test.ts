@@ -100,7 +100,7 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     expect(summary).toContain('WiredTiger always journals');
     expect(readFileSync(join(dir, 'results.csv'), 'utf8').trim().split('\n')).toHaveLength(6);
     expectPng(join(dir, 'insert-latency.png'));
-  }, 20_000);
+  }, 60_000);
 
   it('most: write and read MiB/s and consistent reads per configuration; impossible rows skipped with reasons', async () => {
     const dir = join(out, 'most');
@@ -162,7 +162,7 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     );
     for (const png of ['write-mibps.png', 'read-mibps.png', 'consistent-reads.png'])
       expectPng(join(dir, png));
-  }, 30_000);
+  }, 60_000);
 
   it('softlayer: the 6:1 sweep writes a result document with the four SoftLayer charts, and a row of best figures', async () => {
     const dir = join(out, 'softlayer');
@@ -207,7 +207,7 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     ])
       expectPng(join(dir, '01-6-1-sweep', png));
     expectPng(join(dir, 'best-avg-reads.png'));
-  }, 20_000);
+  }, 60_000);
 
   // A real mongod reports its RAM (and 0.5 x RAM would be a long load): this case needs the test double.
   const onServerWithoutRam = process.env[ENV.crudKind] === 'mongo-java-server' ? it : it.skip;
@@ -270,7 +270,7 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     expect(four.config.writers).toBe(4);
     expect(four.steps[0].clients).toBe(5); // 4 writers + 1 reader
     expect(doc.rows[0].measures.docs).toBe(200);
-  }, 20_000);
+  }, 60_000);
 
   it('an interrupted matrix keeps matrix.json with the finished rows, complete: false, the rest marked not run', async () => {
     const dir = join(out, 'interrupted');
@@ -305,5 +305,5 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(
       '**INCOMPLETE: interrupted (SIGINT)',
     );
-  }, 20_000);
+  }, 60_000);
 });

@@ -150,13 +150,15 @@ describe('bad output paths are refused before anything connects (exit 2, within 
         '--out',
         out,
       ],
-      { cwd: ROOT, encoding: 'utf8', timeout: 20_000 },
+      { cwd: ROOT, encoding: 'utf8', timeout: 45_000 },
     );
     const seconds = (performance.now() - started) / 1000;
     expect(child.stderr).toContain(`permission denied in ${locked}`);
     expect(child.status).toBe(2);
-    // Node's own start is in this figure; the refusal itself comes before anything connects.
-    expect(seconds).toBeLessThan(10);
+    // Node's own start is in this figure (the CLI's modules loaded by a fresh process, 2-3 s at load ~14
+    // on 2 cores, 17 s at load ~20), so the bound only tells a refusal from a hang; that the refusal
+    // comes before anything connects is the message above (the in-process cases time it, within 5 s).
+    expect(seconds).toBeLessThan(40);
     expect(readdirSync(locked)).toEqual([]);
   });
 });

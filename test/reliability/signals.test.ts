@@ -93,7 +93,7 @@ describe('interrupted at each phase (child process, stand-in binaries)', () => {
       /stopped rs0-0 \(pid \d+\): signal SIGTERM|stopped rs0-0 \(pid \d+\): exit code 0/,
     );
     expect(r.left).toEqual([]);
-  }, 40_000);
+  }, 90_000);
 
   it('load (SIGINT while 300,000 documents go in): results.json says interrupted while loading, the mongod stopped, exit 130', async () => {
     const r = await signalIn(
@@ -111,7 +111,7 @@ describe('interrupted at each phase (child process, stand-in binaries)', () => {
     );
     expect(r.commandLog).toMatch(/stopped mongod \(pid \d+\)/);
     expect(r.left).toEqual([]);
-  }, 40_000);
+  }, 90_000);
 
   it('report (SIGTERM while the report is written): the complete results and the report are kept, the mongod stopped, exit 143', async () => {
     const r = await signalIn('report', TINY, '[report]', 'SIGTERM', { hold: 'report:20000' });
@@ -124,5 +124,5 @@ describe('interrupted at each phase (child process, stand-in binaries)', () => {
       expect(r.files).toContain(f);
     expect(r.commandLog).toMatch(/stopped mongod \(pid \d+\)/);
     expect(r.left).toEqual([]);
-  }, 40_000);
+  }, 90_000);
 });

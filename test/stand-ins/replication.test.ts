@@ -93,11 +93,14 @@ describe('replica set of three stand-ins (7.0)', () => {
       else await sleep(50);
     }
     expect(drain).toMatchObject({ primary: host(0), isWritablePrimary: false, secondary: false });
-    await sleep(900);
-    expect(await command(ports[0], { hello: 1 })).toMatchObject({
-      isWritablePrimary: true,
-      primary: host(0),
-    });
+    // Then writable, once the 600 ms drain is over: asked until it says so (within 8 s), where a fixed
+    // 900 ms left a loaded machine 300 ms for the stand-in's drain timer.
+    let writable: Record<string, unknown> = {};
+    for (let i = 0; i < 160 && writable.isWritablePrimary !== true; i++) {
+      writable = await command(ports[0], { hello: 1 });
+      if (writable.isWritablePrimary !== true) await sleep(50);
+    }
+    expect(writable).toMatchObject({ isWritablePrimary: true, primary: host(0) });
     const secondary = await command(ports[1], { hello: 1 });
     expect(secondary).toMatchObject({
       setName: 'rs0',
@@ -184,7 +187,11 @@ describe('replica set of three stand-ins (7.0)', () => {
     await client.connect();
     const started = Date.now();
     nodes[2].child.kill('SIGTERM');
-    await sleep(200);
+    // Asked once it says it quiesces (its log line), not after a fixed 200 ms that a loaded machine could
+    // place before the signal was handled or after the 700 ms of quiesce.
+    for (let i = 0; i < 60 && !nodes[2].output().includes('Entering quiesce mode'); i++)
+      await sleep(50);
+    expect(nodes[2].output()).toContain('Entering quiesce mode');
     const during = await client
       .db('admin')
       .command({ hello: 1 })

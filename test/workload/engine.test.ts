@@ -36,7 +36,9 @@ describe('runStep (engine)', () => {
       warmupSeconds: 0,
       randomSeed: 1,
     });
-    expect(m.reads).toBeGreaterThan(1000);
+    // Whole passes ran (more than a thousand reads on a quiet machine; 183 at load ~20 on 2 cores: how
+    // many is the machine's); the 6:1 bounds below hold exactly at any count.
+    expect(m.writes).toBeGreaterThan(0);
     // A client may stop anywhere in its pass (bench.cpp checks shouldStop() before every op): each
     // client is short of its last write by at most six reads.
     expect(m.reads - 6 * m.writes).toBeGreaterThanOrEqual(0);
@@ -46,8 +48,10 @@ describe('runStep (engine)', () => {
     expect(m.reads).toBe(ops.slice(0, 6).reduce((s, op) => s + op.calls, 0));
     expect(m.perSecond.reads.reduce((s, x) => s + x, 0) + (m.overrun?.reads ?? 0)).toBe(m.reads);
     expect(m.latency.byOp.get('findOne')?.count).toBe(m.reads);
+    // The step ends with its last op (an op stalled by a loaded machine past the close is the overrun,
+    // to 1 ms), plus a little scheduling: not a fixed 1.2 s, which such a stall alone could pass.
     expect(m.elapsedSeconds).toBeGreaterThanOrEqual(1);
-    expect(m.elapsedSeconds).toBeLessThan(1.2);
+    expect(m.elapsedSeconds).toBeLessThan(1 + (m.overrun?.seconds ?? 0) + 0.2);
   });
 
   it('does not count ops started during the warm-up', async () => {
@@ -152,15 +156,21 @@ describe('runStep (engine)', () => {
 
   it('stops on abort and marks the measurement interrupted', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort('SIGINT'), 300);
-    const started = Date.now();
+    let abortedAt = 0;
+    setTimeout(() => {
+      abortedAt = performance.now();
+      controller.abort('SIGINT');
+    }, 300);
     const m = await runStep(
       [fakeOp(0, 'read', soon)],
       new TemplateScope(),
       { clients: 2, seconds: 5, warmupSeconds: 0, randomSeed: 1 },
       { signal: controller.signal },
     );
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Timed from the abort itself, not from a timer a loaded machine may fire late: the 700 ms the old
+    // bound (1 s from the start, the abort at 300 ms) left, against the 4.7 s the window still had.
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(performance.now() - abortedAt).toBeLessThan(700);
     expect(m.interrupted).toBe(true);
     expect(m.perSecond.reads).toHaveLength(1);
     expect(m.reads).toBeGreaterThan(0);

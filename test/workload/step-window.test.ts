@@ -53,10 +53,15 @@ function expectHonestWindow(m: StepMeasurement): void {
     m.reads + m.writes,
   );
   expect(m.latency.reads.count + m.latency.writes.count).toBe(m.reads + m.writes);
-  // The step lasts its window plus at most one op (and a little scheduling slack on a busy machine).
+  // The step lasts its window plus at most one op: an op in flight at the close started before it, so
+  // the overrun (its end past the close, kept to 1 ms) is at most that op's own latency, the longest the
+  // step measured. (The 400 ms hold plus a fixed slack fails when a loaded machine fires the hold's timer
+  // late; an op started after the close still breaks this bound.)
+  const longestOpSeconds = Math.max(m.latency.reads.max, m.latency.writes.max) / 1e6;
   expect(overrun.seconds).toBeGreaterThan(0);
-  expect(overrun.seconds).toBeLessThanOrEqual(HOLD_MS / 1000 + 0.25);
-  expect(m.elapsedSeconds).toBeLessThanOrEqual(SECONDS + HOLD_MS / 1000 + 0.25);
+  expect(overrun.seconds).toBeLessThanOrEqual(longestOpSeconds + 0.0005);
+  // The step ends with its last op, and a little scheduling on a busy machine.
+  expect(m.elapsedSeconds).toBeLessThanOrEqual(SECONDS + overrun.seconds + 0.25);
   // The peak is a window second's, not the overrun's.
   const step = summarizeStep([m]);
   expect(step.peakOpsPerSec.total).toBe(Math.max(...buckets));

