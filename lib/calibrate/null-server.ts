@@ -86,6 +86,7 @@ const opMsg = (doc: Doc): Buffer => encodeOpMsg(0, 0, doc);
 interface Prebuilt {
   find: Buffer;
   getMore: Buffer;
+  listCollections: Buffer;
   update: Buffer;
   delete: Buffer;
   insertOne: Buffer;
@@ -101,6 +102,8 @@ function prebuild(docBytes: number): Prebuilt {
   return {
     find: opMsg(cursor('firstBatch', [sampleDocument(docBytes)])),
     getMore: opMsg(cursor('nextBatch', [])),
+    // It keeps no data: no collection exists, so the write plan finds every namespace absent.
+    listCollections: opMsg(cursor('firstBatch', [])),
     update: opMsg({ n: 1, nModified: 1, ok: 1 }),
     delete: opMsg({ n: 1, ok: 1 }),
     insertOne: opMsg({ n: 1, ok: 1 }),
@@ -157,6 +160,7 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     ['find', replies.find],
     ['update', replies.update],
     ['getMore', replies.getMore],
+    ['listCollections', replies.listCollections],
     ['delete', replies.delete],
     ['ping', replies.ok],
     ['endSessions', replies.ok],
