@@ -179,13 +179,15 @@ const fio = findFio();
         engine: 'fio',
         fileSizeMb: 8,
         maxThreads: 2,
-        seconds: 3,
+        seconds: 5,
         dir: data,
       });
+      // The abort 3 s into a 5 s step (its third second), not 1 s in: at load ~17 on 2 cores fio, sent
+      // SIGINT a second after it was spawned, had not started its jobs and printed nothing to keep.
       const outcome = await runDiskperf(settings, {
         signal: controller.signal,
         onEvent: (e) => {
-          if (e.type === 'step-second' && e.t === 0) controller.abort('SIGINT');
+          if (e.type === 'step-second' && e.t === 2) controller.abort('SIGINT');
         },
       });
       expect(outcome.result.complete).toBe(false);
@@ -195,7 +197,8 @@ const fio = findFio();
       expect(outcome.result.steps).toHaveLength(1);
       const [step] = outcome.result.steps;
       expect(step.status).toBe('interrupted');
-      expect(step.elapsedSeconds).toBeLessThan(2.5);
+      // Cut short of the 5 s step (by 0.5 s at least, as 2.5 s was of the 3 s step it had been).
+      expect(step.elapsedSeconds).toBeLessThan(4.5);
       expect(step.opsPerSec.total).toBeGreaterThan(0);
       expect(readdirSync(data)).toEqual([]);
     });
