@@ -115,6 +115,9 @@ describeNeeding(
           await Promise.all([...members.values()].map((m) => m.server.stop()));
         }
       },
+      // A hang guard, not a measure: the sharded case runs mongosh over nine recorders (about 25 s on an
+      // idle machine of 2 cores; past 60 s at a load average of 16).
+      150_000,
     );
 
     it('fails with a message about the credentials, and without the password, when it has no user and cannot create one', async () => {
