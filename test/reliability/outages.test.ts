@@ -172,7 +172,11 @@ describeNeeding(
       expect(r.code).toBe(0);
       const [step] = (await loadResult(join(r.out, 'results.json'))).steps;
       expect(step.status ?? 'ok').toBe('ok');
-      const outage = step.availability!.outages[0];
+      // The cut's outage is the longest: an answer already on its way when the proxy cut, handled late on a
+      // loaded machine, can close a first one of a few milliseconds (0.03 s seen at load ~17).
+      const outages = step.availability!.outages;
+      const outage = outages.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+      expect(outages.every((o) => o.end !== undefined)).toBe(true);
       expect(outage.end).toBeDefined();
       // From the last answer before the cut to the first after the restore: at least the 1.5 s it was down
       // (less an answer handled late, AFTER_CUT_MS), more while the driver finds the server again (on a
