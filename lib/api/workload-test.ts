@@ -13,7 +13,11 @@ import { resultTrend } from '../compare/trend-check';
 import { renderComparisonText } from '../compare/render-text';
 import { parseNamespace } from '../workload/language/op-spec';
 import { BenchmarkEvent } from '../run/events';
-import { benchmark } from './benchmark';
+import { benchmarkOptions } from './benchmark';
+import { runBenchmark } from '../run/benchmark';
+import { runWritePlan, RunWritePlan } from '../run/options/run-write-plan';
+import { checkRunWrites } from '../run/write-check';
+import type { Consent } from '../server/write-plan';
 import { compare, readResult } from './results';
 import { serverDifference } from './baseline-server';
 import { Target, uriTarget } from '../server/target';
@@ -32,6 +36,12 @@ export interface WorkloadBenchmarkInput {
   documents?: Document[];
   /** Replace the collection even when it holds documents mongo-bench did not load (lib/server/data-guard). */
   drop?: boolean;
+  /**
+   * Let the ops write into a collection that holds documents mongo-bench did not load (the CLI's
+   * `--no-load`). Without it such a write op is refused before anything is written: a performance test
+   * pointed at a shared server must not change its data by accident.
+   */
+  writeExisting?: boolean;
   /** Indexes to create after loading, e.g. [{ key: { email: 1 }, options: { unique: true } }]. */
   indexes?: Array<{ key: IndexSpecification; options?: CreateIndexesOptions }>;
   /** Your ops, in benchRun's format (the same as a --workload-file). */
@@ -149,27 +159,69 @@ export async function benchmarkWorkload(input: WorkloadBenchmarkInput): Promise<
     if (!existsSync(input.baseline)) refuseMissingBaseline(input.baseline, input.ci);
     else await assertSameServer(target, input.baseline);
   }
-  if (input.documents !== undefined || input.indexes !== undefined)
-    await loadDocuments(target, input, ns);
-  return benchmark(
+  const options = benchmarkOptions({
+    uri: input.uri,
+    ops: input.ops,
+    workloadName: input.name,
+    ns,
+    load: false,
+    docs: Math.max(1, input.documents?.length ?? 1),
+    clients: input.clients ?? [...WORKLOAD_TEST_DEFAULTS.clients],
+    seconds: input.seconds ?? WORKLOAD_TEST_DEFAULTS.seconds,
+    warmup: input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup,
+    ...((input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup) === 'auto'
+      ? { warmupMax: input.warmupMax ?? WORKLOAD_TEST_DEFAULTS.warmupMax }
+      : {}),
+    trials: input.trials ?? WORKLOAD_TEST_DEFAULTS.trials,
+    seed: input.seed,
+  });
+  const loads = input.documents !== undefined || input.indexes !== undefined;
+  const writePlan = helperWritePlan(runWritePlan(options, target.origin), input, ns, loads);
+  // The whole plan is checked before the helper's own load writes anything.
+  await target.withClient(async (client) => {
+    await client.connect();
+    await checkRunWrites(client, writePlan, {
+      consentNames: { '--drop': 'drop: true', '--no-load': 'writeExisting: true' },
+    });
+  });
+  if (loads) await loadDocuments(target, input, ns);
+  return runBenchmark(
+    { ...options, uri: target.uri },
     {
-      uri: input.uri,
-      ops: input.ops,
-      workloadName: input.name,
-      ns,
-      load: false,
-      docs: Math.max(1, input.documents?.length ?? 1),
-      clients: input.clients ?? [...WORKLOAD_TEST_DEFAULTS.clients],
-      seconds: input.seconds ?? WORKLOAD_TEST_DEFAULTS.seconds,
-      warmup: input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup,
-      ...((input.warmup ?? WORKLOAD_TEST_DEFAULTS.warmup) === 'auto'
-        ? { warmupMax: input.warmupMax ?? WORKLOAD_TEST_DEFAULTS.warmupMax }
-        : {}),
-      trials: input.trials ?? WORKLOAD_TEST_DEFAULTS.trials,
-      seed: input.seed,
+      signal: input.signal,
+      onEvent: input.onEvent,
+      target,
+      writePlan,
+      ...(loads ? { createdByRun: new Set([ns]) } : {}),
     },
-    { signal: input.signal, onEvent: input.onEvent, target },
   );
+}
+
+/**
+ * The helper's plan: the run's (its ops' writes), plus its own load of `documents` into `ns`. `load: false`
+ * is the helper's doing, not the user's consent: the ops write existing data only with `writeExisting`.
+ */
+function helperWritePlan(
+  plan: RunWritePlan,
+  input: WorkloadBenchmarkInput,
+  ns: string,
+  loads: boolean,
+): RunWritePlan {
+  const consents = new Set<Consent>(plan.consents);
+  if (input.writeExisting !== true) consents.delete('--no-load');
+  if (input.drop === true) consents.add('--drop');
+  const [db, coll] = [ns.slice(0, ns.indexOf('.')), ns.slice(ns.indexOf('.') + 1)];
+  const docs = input.documents?.length ?? 0;
+  const load = {
+    kind: 'namespace' as const,
+    db,
+    coll,
+    action: 'recreate' as const,
+    source: 'helper' as const,
+    detail: `${docs} document${docs === 1 ? '' : 's'}${input.indexes ? ' and their indexes' : ''}`,
+    consent: '--drop' as const,
+  };
+  return { ...plan, consents, entries: loads ? [load, ...plan.entries] : plan.entries };
 }
 
 export interface NoRegressionOptions {

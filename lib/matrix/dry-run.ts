@@ -5,6 +5,8 @@ import { skipReason } from './feasibility';
 import { describeTarget } from './matrix-target';
 import { experimentOf, MatrixPlan, MatrixRunOptions } from './plan';
 import { TargetCapabilities } from './target-probe';
+import { matrixWritePlan } from './matrix-write-plan';
+import { describeEntry } from '../server/write-plan';
 
 /**
  * What the target will be, as far as it is known before connecting: a server we start has the
@@ -66,11 +68,11 @@ export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan):
   const setup = experiment.needs?.setup;
   if (setup && target.kind !== 'uri')
     out.push(`  --setup is implied: the matrix started this cluster, so ${setup.mayChange}`);
-  const collections = experiment.collections;
-  if (target.kind === 'uri' && collections?.length) {
-    const names = collections.map((c) => `${options.db}.${c}`).join(', ');
+  if (target.kind === 'uri') {
+    const writes = matrixWritePlan(options, experiment, 'uri');
     out.push(
-      `  changes: ${options.drop ? `${names} replaced whatever they hold (--drop)` : `${names} dropped and refilled only if absent, empty or loaded by mongo-bench; one holding other documents is refused (exit 2) unless --drop is given`}`,
+      `  Writes (checked against what the server holds before the first write; ${options.drop ? 'consent given: --drop, which replaces them whatever they hold' : "each must be absent or mongo-bench's, else exit 2 unless --drop"}):`,
+      ...writes.entries.map((e) => `    ${describeEntry(e)}`),
     );
   }
   for (const w of options.targetWarnings ?? []) out.push(`warning: ${w}`);

@@ -1,6 +1,6 @@
 /**
  * The matrix's client on its target: opened with a pool for the configuration that needs the most
- * connections, the experiment's collections claimed under the data guard (lib/server/data-guard) before
+ * connections, the experiment's collections checked by the write plan (matrix-write-plan.ts) before
  * anything is probed or written, and closed once the experiment has cleaned up.
  */
 import { MongoClient } from 'mongodb';
@@ -9,7 +9,9 @@ import { Experiment } from '../experiments/experiment';
 import { ResultDocument } from '../result';
 import { redactUri } from '../security/redact';
 import { connectTarget } from '../server/connect';
-import { assertMayReplace, GuardPolicy, guardPolicy } from '../server/data-guard';
+import { GuardPolicy, guardPolicy } from '../server/data-guard';
+import { checkRunWrites } from '../run/write-check';
+import { matrixWritePlan } from './matrix-write-plan';
 import { Target } from '../server/target';
 import { MatrixPlan, MatrixRunOptions } from './plan';
 
@@ -53,18 +55,20 @@ export function matrixGuard(origin: Target['origin'], options: MatrixRunOptions)
 }
 
 /**
- * Refuses unless the experiment's collections are the tool's or --drop was given, and returns the guard
- * its configurations run under. Settled once here: its rows then drop and refill them without asking again
- * (a w:0 row on a server that answers w:0 writes anyway, FerretDB, leaves the shared client reading
- * shifted replies).
+ * Checks the matrix's write plan (matrix-write-plan.ts: the experiment's collections and the probes') by the
+ * run's one rule, and returns the guard its configurations run under. Refused (exit 2, naming each
+ * collection and --drop) unless each is absent or mongo-bench's, or --drop was given. Settled once here: its
+ * rows then drop and refill the experiment's collections without asking again (a w:0 row on a server that
+ * answers w:0 writes anyway, FerretDB, leaves the shared client reading shifted replies).
  */
 export async function claimCollections(
   client: MongoClient,
-  db: string,
+  options: Pick<MatrixRunOptions, 'db' | 'drop'>,
   experiment: Experiment,
+  origin: Target['origin'],
   guard: GuardPolicy,
 ): Promise<GuardPolicy> {
-  for (const coll of experiment.collections ?? []) await assertMayReplace(client, db, coll, guard);
+  await checkRunWrites(client, matrixWritePlan(options, experiment, origin));
   return experiment.collections ? { ...guard, consent: true } : guard;
 }
 

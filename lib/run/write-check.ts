@@ -9,6 +9,7 @@ import type { MongoClient } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { messageOf } from '../common/values';
 import {
+  Consent,
   judgeNamespace,
   judgeServerChange,
   NamespaceEntry,
@@ -34,6 +35,8 @@ export interface WriteCheckContext {
   createdByRun?: ReadonlySet<string>;
   /** --docs-like: its source must not be among what --drop drops. */
   docsLike?: DocsLikeSpec;
+  /** How the caller spells each consent in a refusal (the API's keys); default: the CLI's flags. */
+  consentNames?: Partial<Record<Consent, string>>;
 }
 
 /** Entries that remove what is there: judged first, so what they replace is the run's for the entries after them. */
@@ -51,7 +54,7 @@ export async function checkRunWrites(
   if (problems) throw new UsageError(problems);
   await refuseDroppingDocsLikeSource(client, plan, ctx.docsLike);
   const verdicts = await judgeEntries(client, plan, ctx.createdByRun ?? new Set());
-  const refusal = refusalText(verdicts);
+  const refusal = refusalText(verdicts, ctx.consentNames);
   if (refusal) throw new UsageError(refusal);
 }
 

@@ -3,7 +3,7 @@
  * fails on a drop, dropDatabase or deleteMany({}) anywhere else in lib/).
  *
  * The rule: on a deployment the tool started (embedded, launched) everything is ours. On one it was given
- * (--uri) a collection is dropped, emptied or filled only when it is absent or empty, or owned by mongo-bench
+ * (--uri) a collection is dropped, emptied or filled only when it is absent, or owned by mongo-bench
  * (ownership.ts: marked with the collection's UUID, or, where the server reports none, its count and `_id`
  * range, and unchanged since). Anything else needs the user's consent (`--drop`); a database is dropped only
  * with that consent. Refusals are UsageErrors (exit 2) naming the namespace, its document count and the
@@ -61,11 +61,20 @@ export interface Ownership {
 const namespaceNotFound = (err: unknown) =>
   err instanceof MongoServerError && (err.code === 26 || /ns not found/i.test(err.message));
 
-/** Whether `db.coll` is absent, empty or mongo-bench's (ownership.ts); reads only. */
+/**
+ * Whether `db.coll` may be dropped and recreated: absent, or mongo-bench's (ownership.ts); reads only. An
+ * empty collection that is not mongo-bench's is not: it carries the user's indexes, validator, options and
+ * shard key (the write plan's rule, write-plan.ts).
+ */
 export async function ownership(client: MongoClient, db: string, coll: string): Promise<Ownership> {
   const state = await readNamespaceState(client, db, coll);
   if (!state.exists) return { ours: true, docs: 0, why: 'absent' };
-  if (state.docs === 0) return { ours: true, docs: 0, why: 'empty' };
+  if (state.docs === 0 && !state.owned)
+    return {
+      ours: false,
+      docs: 0,
+      why: `empty, but not mongo-bench's (${state.why}): its indexes, options and shard key are the user's`,
+    };
   return { ours: state.owned, docs: state.docs, why: state.why };
 }
 
@@ -85,8 +94,12 @@ export async function assertMayReplace(
     );
   });
   if (found.ours) return;
+  const holds =
+    found.docs === 0
+      ? `${db}.${coll} is ${found.why}`
+      : `${db}.${coll} holds ${found.docs} document${found.docs === 1 ? '' : 's'} mongo-bench did not load (${found.why})`;
   throw new UsageError(
-    `${db}.${coll} holds ${found.docs} document${found.docs === 1 ? '' : 's'} mongo-bench did not load (${found.why}): ` +
+    `${holds}: ` +
       `it will not ${doing} it on a deployment it did not start. Choose another namespace, or give ${policy.consentFlag}` +
       `${policy.consentEffect ? ` (${policy.consentEffect})` : ''} to replace it`,
   );
@@ -192,7 +205,7 @@ export function describePolicy(policy: GuardPolicy, ns: string): string {
     return `${ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own)`;
   if (policy.consent)
     return `${ns} is replaced (${policy.consentFlag}${policy.consentEffect ? `: ${policy.consentEffect}` : ''})`;
-  return `${ns} is dropped and reloaded only if it is absent, empty or mongo-bench's and unchanged since (the ${OWNER_COLLECTION} marker); one holding other documents is refused (exit 2) unless ${policy.consentFlag} is given`;
+  return `${ns} is dropped and reloaded only if it is absent, or mongo-bench's and unchanged since (the ${OWNER_COLLECTION} marker); one holding other documents, or an empty one of the user's (its indexes and options), is refused (exit 2) unless ${policy.consentFlag} is given`;
 }
 
 async function mark(

@@ -29,6 +29,7 @@ export const WRITE_SOURCES = {
   'perf-pre': "a mongo-perf test's pre()",
   store: 'the results store (--store)',
   'control-db': "agents' control database (--control-db)",
+  experiment: "a matrix experiment's collections",
   probe: "the matrix's capability probes",
   marker: "mongo-bench's owner marker",
   helper: 'the jest helpers',
@@ -224,12 +225,16 @@ export function describeEntry(entry: WriteEntry): string {
  * The refusal (exit 2) for every entry that failed, each with the consent that would allow it; undefined when
  * every entry passed. Nothing has been written when it is thrown.
  */
-export function refusalText(verdicts: readonly Verdict[]): string | undefined {
+export function refusalText(
+  verdicts: readonly Verdict[],
+  /** How the caller spells a consent (the API's `drop: true` for `--drop`); default: the CLI's flag. */
+  consentNames: Partial<Record<Consent, string>> = {},
+): string | undefined {
   const refused = verdicts.filter((v): v is Extract<Verdict, { allowed: false }> => !v.allowed);
   if (refused.length === 0) return undefined;
   const lines = refused.map((v) => {
     const allow = v.consent
-      ? `; ${v.consent} allows it (${CONSENTS[v.consent]})`
+      ? `; ${consentNames[v.consent] ?? v.consent} allows it (${CONSENTS[v.consent]})`
       : '; no option allows it: choose another namespace';
     return `  - ${describeEntry(v.entry)}: ${v.why}${allow}`;
   });
