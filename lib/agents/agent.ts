@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError } from '../config/errors';
+import { claimRole } from '../server/role-check';
 import { availableCores } from '../metrics/client-load';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
@@ -19,6 +20,7 @@ import {
   AgentDoc,
   ControlCollections,
   controlCollections,
+  controlRole,
   DEFAULT_CONTROL_DB,
   ensureControlIndexes,
   HEARTBEAT_MS,
@@ -68,6 +70,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentSummary> {
       );
     }
     const control = controlCollections(client, options.controlDb ?? DEFAULT_CONTROL_DB);
+    // Absent, empty or already a control database (then marked one), never a user's: before any write.
+    await claimRole(client, controlRole(control.db.databaseName, options.controlUri));
     await ensureControlIndexes(control);
     const agent = new Agent(control, options, await measureClockOffset(control.db));
     return await agent.serve();

@@ -6,8 +6,14 @@
  *
  * It holds plans and measurements only, never credentials: the target URI is published without its
  * userinfo and every agent authenticates from its own environment.
+ *
+ * It is a database of its own: absent, empty, or already a control database (marked in its
+ * `mongo_bench_owner` by the first coordinator or agent that used it), never a user's database. The
+ * coordinator and every agent check that (lib/server/role-check.ts) before their first write, the TTL
+ * indexes below included.
  */
 import { Collection, Db, MongoClient } from 'mongodb';
+import type { RoleNamespace } from '../server/role-check';
 import type { AgentShare } from './shares';
 
 export const DEFAULT_CONTROL_DB = 'mongo_bench_control';
@@ -128,6 +134,11 @@ export function controlCollections(
     steps: db.collection<StepDoc>('steps'),
     measurements: db.collection<MeasurementDoc>('measurements'),
   };
+}
+
+/** The control database as the role check names it (lib/server/role-check.ts). */
+export function controlRole(db: string, controlUri: string): RoleNamespace {
+  return { role: 'control-db', db, option: 'option --control-db', at: controlUri };
 }
 
 /** TTL indexes (stale documents expire) and the lookups agents poll with. Idempotent. */

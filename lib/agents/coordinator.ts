@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { MongoClient, MongoClientOptions } from 'mongodb';
-import { RunError } from '../config/errors';
+import { RunError, UsageError } from '../config/errors';
+import { claimRole } from '../server/role-check';
 import { decodeMeasurement, EncodedMeasurement } from '../metrics/measurement-codec';
 import { ResultDocument, StepResult, AgentInfo, AgentStepFigures } from '../result';
 import { redactUri } from '../security/redact';
@@ -19,6 +20,7 @@ import {
   AgentDoc,
   ControlCollections,
   controlCollections,
+  controlRole,
   DEFAULT_CONTROL_DB,
   ensureControlIndexes,
   HEARTBEAT_MS,
@@ -76,11 +78,14 @@ export class Coordinator implements StepExecutor {
     try {
       await client.connect();
       const control = controlCollections(client, options.controlDb ?? DEFAULT_CONTROL_DB);
+      // Absent, empty or already a control database (then marked one), never a user's: before any write.
+      await claimRole(client, controlRole(control.db.databaseName, options.controlUri));
       await ensureControlIndexes(control);
       const clock = await measureClockOffset(control.db);
       return new Coordinator(client, control, options, clock);
     } catch (err) {
       await client.close().catch(() => undefined);
+      if (err instanceof UsageError) throw err;
       throw new RunError(
         `option --control-uri: cannot use the control database at ${redactUri(options.controlUri)}: ${redactUri(messageOf(err))}`,
       );

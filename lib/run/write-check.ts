@@ -3,7 +3,9 @@
  * namespace read (lib/server/ownership.ts) and judged by the plan's one rule (lib/server/write-plan.ts);
  * one refusal (exit 2) lists every entry refused with its consent, and nothing has been dropped or
  * written when it is thrown. --drop is refused here too when it would drop --docs-like's source on the
- * target's deployment under another name (lib/server/same-deployment.ts).
+ * target's deployment under another name (lib/server/same-deployment.ts). A results store and a control
+ * database are judged by the same rule (absent, empty or already one, never a user's) where their
+ * deployment is opened (lib/server/role-check.ts), and a control database on the target here as well.
  */
 import type { MongoClient } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
@@ -66,12 +68,11 @@ async function judgeEntries(
   const namespaces = plan.entries.filter(
     (e): e is NamespaceEntry =>
       e.kind === 'namespace' &&
+      // An entry on another deployment (the results store's, --control-uri's) is judged by the same rule
+      // where that deployment is opened, before its first write (lib/server/role-check.ts: the store's
+      // write probe and MongoStore.open, the coordinator and every agent). A control database on the
+      // target is judged here too: the coordinator, which filled it before the run, marked it one.
       (e.on ?? 'target') === 'target' &&
-      // TODO: the results store and a control database are judged once ownership.ts reads their role (a
-      // marker of their own); until then they are only listed (the coordinator has filled its control
-      // database before the run starts, which the rule, without roles, would refuse).
-      e.source !== 'store' &&
-      e.source !== 'control-db' &&
       // mongo-bench's own bookkeeping, written only beside a collection the plan allowed.
       e.source !== 'marker',
   );

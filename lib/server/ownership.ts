@@ -11,10 +11,25 @@
  *   keeps the collection mongo-bench's whatever its count: only its UUID, where there is one, must match;
  * - a marker written by an earlier version (the collection's name only) is no proof: not owned.
  * No shape heuristic: a collection that merely looks like the loader's is the user's.
+ *
+ * Roles: a results store (--store) and agents' control database (--control-db) are marked apart, in the same
+ * `<db>.mongo_bench_owner`, by a document whose `_id` is an object (a collection's marker has its name, a
+ * string, as `_id`, so the two never meet):
+ * - `{_id: {role: 'store', coll: '<collection>'}, version, markedBy, at, uuid?}`: `<db>.<collection>` is a
+ *   results store; with the collection's UUID where the server reports one (a collection dropped and
+ *   recreated by someone else is no longer the store);
+ * - `{_id: {role: 'control-db'}, version, markedBy, at}`: the database `<db>` is a control database (dropping
+ *   the database drops its marker with it).
+ * mongo-bench writes them (markRole) when it creates or first uses a store or a control database that was
+ * absent or empty; readNamespaceState reports `role` for a collection (store) or a database (control-db)
+ * so marked. lib/server/role-check.ts applies the rule before any write to them.
  */
 import { Binary, Document, MongoClient, WriteConcernSettings } from 'mongodb';
 import { toolInfo } from '../common/version';
 import type { NamespaceState } from './write-plan';
+
+/** What a namespace may be marked as: a results store (a collection), a control database (a database). */
+export type NamespaceRole = 'store' | 'control-db';
 
 export const OWNER_COLLECTION = 'mongo_bench_owner';
 
@@ -155,7 +170,8 @@ async function collectionState(
 
 /**
  * What `db.coll` holds and whether mongo-bench owns it; reads only. `coll` undefined: the whole database,
- * owned only when every collection in it is.
+ * owned only when every collection in it is, its documents counted across its collections (the marker
+ * collection left out). `role`: the collection is marked a results store, the database a control database.
  */
 export async function readNamespaceState(
   client: MongoClient,
@@ -167,7 +183,10 @@ export async function readNamespaceState(
   if (infos.length === 0) return { exists: false };
   const states = [];
   for (const info of infos) states.push(await collectionState(client, db, info, ctx));
-  if (coll !== undefined) return states[0];
+  if (coll !== undefined)
+    return (await isMarkedStore(client, db, infos[0]))
+      ? { ...states[0], role: 'store' }
+      : states[0];
   const stranger = states.findIndex((s) => !s.owned);
   return {
     exists: true,
@@ -177,7 +196,88 @@ export async function readNamespaceState(
       stranger < 0
         ? 'every collection in it is mongo-bench’s'
         : `${db}.${infos[stranger].name}: ${states[stranger].why}`,
+    ...((await isMarkedControlDb(client, db)) ? { role: 'control-db' as const } : {}),
   };
+}
+
+/** A role marker (see the header): its `_id` is an object, never a collection's name. */
+interface RoleMarker {
+  _id: { role: 'store'; coll: string } | { role: 'control-db' };
+  version: number;
+  markedBy: string;
+  at: Date;
+  /** A store's collection UUID as hex, where the server reports one. */
+  uuid?: string;
+}
+
+/** The role marker's `_id` as a query: field by field, whatever order its fields were written in. */
+function roleQuery(role: NamespaceRole, coll?: string): Document {
+  return role === 'store' ? { '_id.role': 'store', '_id.coll': coll } : { '_id.role': role };
+}
+
+async function findRoleMarker(
+  client: MongoClient,
+  db: string,
+  role: NamespaceRole,
+  coll?: string,
+): Promise<RoleMarker | null> {
+  return client
+    .db(db)
+    .collection<RoleMarker>(OWNER_COLLECTION)
+    .findOne(roleQuery(role, coll) as never);
+}
+
+/** `db.<info.name>` is marked a results store, and (where both have a UUID) is still the collection marked. */
+async function isMarkedStore(
+  client: MongoClient,
+  db: string,
+  info: CollectionInfo,
+): Promise<boolean> {
+  if (info.type === 'view') return false;
+  const marker = await findRoleMarker(client, db, 'store', info.name);
+  if (!marker) return false;
+  return marker.uuid === undefined || info.uuid === undefined || marker.uuid === info.uuid;
+}
+
+async function isMarkedControlDb(client: MongoClient, db: string): Promise<boolean> {
+  return (await findRoleMarker(client, db, 'control-db')) !== null;
+}
+
+/**
+ * Marks `db.coll` as a results store (`role` 'store', `coll` given) or the database `db` as a control
+ * database ('control-db'), after the rule allowed it (lib/server/role-check.ts). Idempotent: marking again
+ * records the collection's UUID of now.
+ */
+export async function markRole(
+  client: MongoClient,
+  db: string,
+  role: NamespaceRole,
+  coll?: string,
+): Promise<void> {
+  if (role === 'store' && coll === undefined) throw new Error('markRole: a store is a collection');
+  const [info] = role === 'store' ? await collectionInfo(client, db, coll) : [];
+  const tool = toolInfo();
+  const marker: Omit<RoleMarker, '_id'> = {
+    version: MARKER_VERSION,
+    markedBy: `${tool.name} ${tool.version}`,
+    at: new Date(),
+    ...(info?.uuid !== undefined ? { uuid: info.uuid } : {}),
+  };
+  const id: RoleMarker['_id'] =
+    role === 'store' ? { role: 'store', coll: coll! } : { role: 'control-db' };
+  const owners = client.db(db).collection<RoleMarker>(OWNER_COLLECTION);
+  const write = async () => {
+    const found = await owners.findOne(roleQuery(role, coll) as never);
+    if (found) await owners.replaceOne({ _id: found._id }, marker);
+    else await owners.insertOne({ _id: id, ...marker });
+  };
+  try {
+    await write();
+  } catch (err) {
+    // Another mongo-bench (an agent starting beside the coordinator) marked it first: mark it again.
+    if ((err as { code?: unknown }).code !== 11000) throw err;
+    await write();
+  }
 }
 
 /**

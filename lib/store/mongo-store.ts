@@ -6,6 +6,10 @@
  * startedAt (a date), complete, and a summary per step for the team's own queries. An index on
  * {label, startedAt} and one on {workload, target.uri, startedAt} serve the series reads. The _id is
  * a hash of the run's identity, so importing the same result twice keeps one copy.
+ *
+ * Opening it checks that the collection is absent, empty or already a results store, never a user's
+ * (lib/server/role-check.ts; a UsageError, exit 2, before anything is read or written); the first write
+ * builds the indexes and marks it a results store (`<db>.mongo_bench_owner`, lib/server/ownership.ts).
  */
 import { createHash } from 'node:crypto';
 import { MongoClient, MongoClientOptions } from 'mongodb';
@@ -24,6 +28,8 @@ import {
   StoreFilter,
 } from './store';
 import { dropUndefined, messageOf } from '../common/values';
+import { checkRole } from '../server/role-check';
+import { markRole } from '../server/ownership';
 
 export const MONGO_STORE_DEFAULTS = { db: 'mongo_bench', collection: 'results' } as const;
 
@@ -114,6 +120,8 @@ export class MongoStore implements ResultStore {
     private readonly db: string,
     private readonly collectionName: string,
     redacted: string,
+    /** Already marked a results store when opened. */
+    private readonly marked: boolean,
   ) {
     this.description = `MongoDB ${redacted} (collection ${db}.${collectionName})`;
   }
@@ -132,7 +140,22 @@ export class MongoStore implements ResultStore {
       // The driver's message may quote the URI: never show its password.
       throw new RunError(`store ${redactUri(spec)}: cannot connect (${redactUri(messageOf(err))})`);
     }
-    return new MongoStore(client, db, collection, redactUri(uri));
+    let state;
+    try {
+      // A user's collection is refused here, for every caller (run, import, history, the API).
+      state = await checkRole(client, {
+        role: 'store',
+        db,
+        coll: collection,
+        option: 'option --store',
+        at: spec,
+      });
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+    const marked = state.exists && state.role === 'store';
+    return new MongoStore(client, db, collection, redactUri(uri), marked);
   }
 
   private get collection() {
@@ -146,6 +169,8 @@ export class MongoStore implements ResultStore {
       { workload: 1, 'target.uri': 1, startedAt: 1 },
       { name: 'workload_target_startedAt' },
     );
+    // Absent or empty when opened: a results store from now on (its UUID, now that it exists).
+    if (!this.marked) await markRole(this.client, this.db, 'store', this.collectionName);
     this.indexed = true;
   }
 

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ResultDocument } from '../../lib/result';
+import { markRole } from '../../lib/server/ownership';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { killStartedClis, startAgent, startCli } from '../support/cli-child';
 
@@ -113,6 +114,8 @@ describeNeeding('crud', 'run --agents: faults', () => {
     const { control, target } = names();
     const dir = path.join(out, 'cancelled');
     const now = new Date();
+    // Published by a coordinator of another version, in a control database it marked as one.
+    await markRole(client, control, 'control-db');
     await client
       .db(control)
       .collection('runs')

@@ -2,10 +2,18 @@
  * Ownership read from a real server (the CRUD test double, which reports no collection UUID, so the marker
  * keeps the count and `_id` range): absent, a user's collection, a marked one unchanged and changed since,
  * a run still running, an earlier version's name-only marker, a collection recreated with other documents,
- * documents merely shaped like the loader's, and a whole database.
+ * documents merely shaped like the loader's, and a whole database; the roles of a results store (a collection)
+ * and a control database (a database), and the role check that refuses a user's.
  */
 import { MongoClient } from 'mongodb';
-import { forgetOwned, markOwned, readNamespaceState } from '../../lib/server/ownership';
+import {
+  forgetOwned,
+  markOwned,
+  markRole,
+  OWNER_COLLECTION,
+  readNamespaceState,
+} from '../../lib/server/ownership';
+import { checkRole, claimRole } from '../../lib/server/role-check';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 
 describeNeeding('crud', 'ownership of a namespace (CRUD test server)', () => {
@@ -108,5 +116,97 @@ describeNeeding('crud', 'ownership of a namespace (CRUD test server)', () => {
     expect(
       await readNamespaceState(client, db, 'c', { createdByRun: new Set([`${db}.c`]) }),
     ).toMatchObject({ owned: true, why: 'created by this run' });
+  });
+
+  it('a results store is marked by its collection: the role read back, the marker apart from the collection markers', async () => {
+    const db = uniqueDbName('own-store');
+    await fill(db, 'results', 3);
+    await fill(db, 'other', 1);
+    expect(await readNamespaceState(client, db, 'results')).not.toHaveProperty('role');
+    await markRole(client, db, 'store', 'results');
+    await markRole(client, db, 'store', 'results');
+    expect(await readNamespaceState(client, db, 'results')).toMatchObject({
+      exists: true,
+      docs: 3,
+      owned: false,
+      role: 'store',
+    });
+    // Another collection of the same database, and the database itself, are no store.
+    expect(await readNamespaceState(client, db, 'other')).not.toHaveProperty('role');
+    expect(await readNamespaceState(client, db, undefined)).not.toHaveProperty('role');
+    // One marker, whose _id is no collection's name; a collection marker beside it keeps its own.
+    await markOwned(client, db, 'other', 'done');
+    const markers = await client.db(db).collection(OWNER_COLLECTION).find().toArray();
+    expect(markers.map((m) => m._id)).toEqual(
+      expect.arrayContaining([{ role: 'store', coll: 'results' }, 'other']),
+    );
+    expect(markers).toHaveLength(2);
+    expect(await readNamespaceState(client, db, 'other')).toMatchObject({ owned: true });
+  });
+
+  it('a control database is marked as a whole: its documents counted across its collections, the marker left out', async () => {
+    const db = uniqueDbName('own-control');
+    await fill(db, 'runs', 2);
+    await fill(db, 'steps', 3);
+    await markRole(client, db, 'control-db');
+    expect(await readNamespaceState(client, db, undefined)).toMatchObject({
+      exists: true,
+      docs: 5,
+      role: 'control-db',
+    });
+    // A collection in it is no results store.
+    expect(await readNamespaceState(client, db, 'runs')).not.toHaveProperty('role');
+    // Only the marker: as absent.
+    const bare = uniqueDbName('own-control-bare');
+    await markRole(client, bare, 'control-db');
+    expect(await readNamespaceState(client, bare, undefined)).toEqual({ exists: false });
+  });
+
+  it("the role check: a user's collection or database refused naming it, nothing written; absent and empty ones claimed and marked", async () => {
+    const db = uniqueDbName('own-role-check');
+    await fill(db, 'users', 2);
+    const store = {
+      role: 'store' as const,
+      db,
+      coll: 'users',
+      option: 'option --store',
+      at: crudUri(),
+    };
+    await expect(checkRole(client, store)).rejects.toThrow(
+      `option --store: ${db}.users at ${crudUri()} holds 2 documents and is not a results store`,
+    );
+    await expect(
+      claimRole(client, { role: 'control-db', db, option: 'option --control-db', at: crudUri() }),
+    ).rejects.toThrow(
+      `option --control-db: database ${db} at ${crudUri()} holds 2 documents and is not a control database`,
+    );
+    // Nothing written: no marker collection (the CRUD double lists every collection whatever the filter).
+    const names = (await client.db(db).listCollections().toArray()).map((c) => c.name);
+    expect(names).toEqual(['users']);
+
+    const fresh = uniqueDbName('own-role-fresh');
+    await claimRole(client, {
+      role: 'control-db',
+      db: fresh,
+      option: 'option --control-db',
+      at: crudUri(),
+    });
+    await fill(fresh, 'runs', 1);
+    expect(await readNamespaceState(client, fresh, undefined)).toMatchObject({
+      role: 'control-db',
+    });
+    await claimRole(client, {
+      role: 'control-db',
+      db: fresh,
+      option: 'option --control-db',
+      at: crudUri(),
+    });
+
+    const empty = uniqueDbName('own-role-empty');
+    await client.db(empty).createCollection('results');
+    expect(await checkRole(client, { ...store, db: empty, coll: 'results' })).toMatchObject({
+      exists: true,
+      docs: 0,
+    });
   });
 });
