@@ -496,7 +496,7 @@ describeNeeding('crud', "the harm suite: a user's world, every command that writ
         return refused(
           await runCli([
             'agent',
-            '--uri',
+            '--control-uri',
             crudUri(),
             '--control-db',
             W,
