@@ -18,6 +18,8 @@ import { ResultDocument } from '../result';
 import { runBenchmark } from '../run/benchmark';
 import { BenchmarkEvent } from '../run/events';
 import { Target, uriTarget } from '../server/target';
+import { keepClusterState } from '../run/cluster-restore';
+import { runWritePlan } from '../run/options/run-write-plan';
 
 /** What to benchmark: the deployment, and the same options as `mongo-bench run` (camelCase). */
 export interface BenchmarkInput extends BenchmarkFlags {
@@ -88,7 +90,19 @@ export async function benchmark(
   const { clientOptions, target, ...hooks } = control;
   const options = benchmarkOptions(input);
   const server = target ?? uriTarget(options.uri, clientOptions);
-  return runBenchmark({ ...options, uri: server.uri }, { ...hooks, target: server });
+  // What its scenarios' events change on a cluster mongo-bench did not start (the balancer): read
+  // first, set back at the end, also when it fails or is stopped (lib/run/cluster-restore.ts).
+  const cluster = await keepClusterState(
+    server,
+    runWritePlan(options, server.origin),
+    { note: (text) => hooks.onEvent?.({ type: 'cluster', text }) },
+    { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS },
+  );
+  try {
+    return await runBenchmark({ ...options, uri: server.uri }, { ...hooks, target: server });
+  } finally {
+    await cluster?.restore();
+  }
 }
 
 const configShape = { ...benchmarkShape, uri: z.string().min(1, 'must not be empty').optional() };

@@ -104,6 +104,9 @@ export class ProgressPrinter {
       case 'guard':
         say(`[guard] ${event.text}`);
         break;
+      case 'cluster':
+        say(`[cluster] ${event.text}`);
+        break;
       case 'outage':
         this.pauseBar();
         say(

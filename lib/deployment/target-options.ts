@@ -122,7 +122,7 @@ export const TARGET_OPTIONS = {
   chunkSize: { ...TOPOLOGY_OPTIONS.chunkSize, schema: z.number() },
   stopBalancer: {
     ...TOPOLOGY_OPTIONS.stopBalancer,
-    help: 'sharded: stop the balancer after distributing the chunks',
+    help: 'sharded: stop the balancer after distributing the chunks (--uri --setup: for the run, started again at its end if it was running)',
   },
 };
 

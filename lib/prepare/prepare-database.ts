@@ -2,8 +2,9 @@
  * What `run` may change on the target before the benchmark: drop the collections the load replaces
  * (--drop, nothing else is ever dropped), and on an existing sharded cluster (--uri ... --setup)
  * the plan's data-distribution steps: enableSharding, shardCollection, chunk size, pre-split,
- * balancer stop. On a deployment mongo-bench did not start the caller's check (the run's write plan)
- * runs first, before any of it. Every command goes to the command log.
+ * balancer stop (the balancer and the chunk size are set back at the run's end:
+ * lib/run/cluster-restore.ts). On a deployment mongo-bench did not start the caller's check (the run's
+ * write plan) runs first, before any of it. Every command goes to the command log.
  */
 import { MongoClient } from 'mongodb';
 import { RunError } from '../config/errors';
@@ -21,6 +22,7 @@ import {
   versionNotes,
 } from '../topology';
 import { messageOf } from '../common/values';
+import type { ClusterBefore } from '../server/cluster-state';
 import type { Namespace } from '../workload/language/op-spec';
 
 export interface PrepareHooks {
@@ -40,6 +42,12 @@ export interface PrepareOptions {
   serverSelectionTimeoutMS: number;
   /** Runs before anything is dropped or applied, on the same connection; throws to refuse (the run's write plan). */
   check?(client: MongoClient): Promise<void>;
+  /**
+   * The cluster's state before the run (lib/run/cluster-restore.ts), which the run sets back at its end:
+   * a balancer that was not running is not started after a pre-split, and --stop-balancer stops a
+   * running one whatever its chunks.
+   */
+  clusterBefore?: ClusterBefore;
 }
 
 export interface Prepared {
@@ -153,13 +161,14 @@ async function applyDistribution(
     `existing cluster: shards ${shardIds.join(', ') || '(none)'}, MongoDB ${String(build.version ?? 'unknown')}`,
   );
   // primaryShard: null = leave the database's primary shard alone; moves already in place are skipped by their checks.
-  const { steps, warnings } = dataDistributionSteps(sharding, {
+  const { steps: planned, warnings } = dataDistributionSteps(sharding, {
     shardIds,
     serverVersion: parseServerVersion(version, "--uri (the cluster's buildInfo.version)"),
     target: 'mongos-0',
     primaryShard: null,
   });
   for (const w of warnings) hooks.onNote(`warning: ${w}`);
+  const steps = asFound(planned, sharding.stopBalancer, options.clusterBefore, hooks);
   const targets: SetupPlan['targets'] = {
     'mongos-0': { name: 'mongos-0', kind: 'mongos', address },
   };
@@ -182,4 +191,36 @@ async function applyDistribution(
     await connector.close().catch(() => undefined);
   }
   return { plan: applied, steps };
+}
+
+/**
+ * The steps on a cluster whose state the run sets back at its end (`before`, read first):
+ * - a pre-split without --stop-balancer starts the balancer again after its moves only if it was
+ *   running before the run: one the user had stopped stays stopped;
+ * - --stop-balancer stops a running balancer, even where the chunks are already in place (a second run:
+ *   the first one's end started it again), so the benchmark runs without it as asked.
+ */
+function asFound(
+  steps: SetupStep[],
+  stopBalancer: boolean,
+  before: ClusterBefore | undefined,
+  hooks: PrepareHooks,
+): SetupStep[] {
+  const mode = before?.balancer && 'mode' in before.balancer ? before.balancer.mode : undefined;
+  if (mode === undefined) return steps;
+  return steps.flatMap((step): SetupStep[] => {
+    if (step.command.balancerStart !== undefined && mode !== 'full') {
+      hooks.onNote(
+        `the balancer was "${mode}" before the run: it is not started again after the pre-split`,
+      );
+      return [];
+    }
+    if (
+      stopBalancer &&
+      step.command.balancerStop !== undefined &&
+      step.check?.kind === 'balancerStoppedOrDistributed'
+    )
+      return [{ ...step, check: { kind: 'balancerStopped' } }];
+    return [step];
+  });
 }

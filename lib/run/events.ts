@@ -68,9 +68,20 @@ export type BenchmarkEvent =
   /** --no-load: namespaces the workload reads or changes hold no document (counted before the first step). */
   | { type: 'empty-namespaces'; namespaces: string[]; advice: string }
   /** The data guard: what it could not do or record (a marker not re-recorded). */
-  | { type: 'guard'; text: string };
+  | { type: 'guard'; text: string }
+  /** The cluster state the run changes (the balancer, the chunk size): as found, and as set back at the end. */
+  | { type: 'cluster'; text: string };
 
-export type Phase = 'launch' | 'setup' | 'connect' | 'load' | 'sweep' | 'report' | 'stop';
+export type Phase =
+  | 'launch'
+  | 'setup'
+  | 'connect'
+  | 'load'
+  | 'sweep'
+  | 'report'
+  /** What the run changed on a cluster it did not start, set back (./cluster-restore.ts). */
+  | 'restore'
+  | 'stop';
 
 export type RunEvent =
   | { type: 'phase'; phase: Phase; detail: string }

@@ -13,6 +13,7 @@ import type { RunEvent } from './events';
 import type { RunPlan } from './options/run-plan';
 import { describeDataRule } from './options/dry-run';
 import type { FileWrites } from '../common/file-plan';
+import type { ClusterKeeper } from './cluster-restore';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -46,6 +47,8 @@ export interface ExecuteState {
   readonly files: FileWrites;
   /** Namespaces (`db.coll`) --drop and --setup replaced or created once the write plan passed: the run's own. */
   readonly createdByRun: Set<string>;
+  /** The cluster state the run changes, read before its first change and set back at its end (./cluster-restore.ts). */
+  cluster?: ClusterKeeper;
 }
 
 /** The run's record begun: command-log.txt's first lines and setup.js's record (both written once the run reaches a server). */

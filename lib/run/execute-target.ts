@@ -1,7 +1,8 @@
 /**
  * The target of one run: acquired (../deployment/acquire.ts: existing, embedded or launched; its
  * news logged and shown), its database prepared (--drop, --setup: ../prepare/prepare-database.ts,
- * after the write plan's check on a deployment mongo-bench did not start: ./write-check.ts),
+ * after the write plan's check on a deployment mongo-bench did not start: ./write-check.ts), the
+ * cluster state the run changes there read first and set back at the end (./cluster-restore.ts),
  * released at the end (what the run started is stopped).
  */
 import type { MongoClient } from 'mongodb';
@@ -12,6 +13,7 @@ import type { Namespace } from '../workload/language/op-spec';
 import { ExecuteState, note, setupStep } from './execute-state';
 import { loadReplaces } from './options/run-write-plan';
 import { checkRunWrites } from './write-check';
+import { keepClusterState, RESTORE_TIMEOUT_MS } from './cluster-restore';
 
 /** Gets the target; on a launched sharded cluster, --drop runs before its data-distribution steps. */
 export function acquireRunTarget(state: ExecuteState): Promise<Target> {
@@ -91,6 +93,7 @@ export async function prepareRunDatabase(state: ExecuteState, target: Target): P
       target,
       drops,
       setup: uriSetup,
+      ...(state.cluster ? { clusterBefore: state.cluster.before } : {}),
       serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS,
       ...(target.origin === 'uri'
         ? {
@@ -116,6 +119,31 @@ export async function prepareRunDatabase(state: ExecuteState, target: Target): P
 
 function names(drops: Namespace[]): string {
   return drops.map((ns) => `${ns.db}.${ns.coll}`).join(', ');
+}
+
+/**
+ * On a deployment mongo-bench did not start, the cluster state the plan changes (the balancer, the chunk
+ * size) read before any change; nothing to read otherwise.
+ */
+export async function keepRunClusterState(state: ExecuteState, target: Target): Promise<void> {
+  const { plan, log } = state;
+  state.cluster = await keepClusterState(
+    target,
+    plan.writePlan,
+    { command: (e) => log.command(e), note: (text) => note(state, text) },
+    { serverSelectionTimeoutMS: plan.benchmark.serverSelectionTimeoutMS },
+  );
+}
+
+/** Sets back what the run changed on the cluster (read by keepRunClusterState); never throws, bounded in time. */
+export async function restoreRunClusterState(state: ExecuteState): Promise<void> {
+  if (!state.cluster) return;
+  state.hooks.emit({
+    type: 'phase',
+    phase: 'restore',
+    detail: `setting back what the run changed on the cluster (up to ${RESTORE_TIMEOUT_MS / 1000} s)`,
+  });
+  await state.cluster.restore();
 }
 
 /** Gives the target back: what this run started is stopped. */

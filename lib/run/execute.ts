@@ -3,9 +3,10 @@
  * existing server that refuses connections), open the run's record (command-log.txt, setup.js:
  * ./execute-state.ts), acquire the target and prepare its database (./execute-target.ts), write
  * setup.js, run the sweep (./benchmark.ts) with the report written after every step, write the
- * report and say how the run went, release the target. Whatever was started is stopped on a normal
- * end, on failure and on interrupt. Plain data in (the RunPlan), plain data out; the CLI draws the
- * events and maps the outcome to an exit code.
+ * report and say how the run went, set back what the run changed on a cluster it did not start (the
+ * balancer, the chunk size: ./cluster-restore.ts), release the target. Whatever was started is
+ * stopped, and what was changed set back, on a normal end, on failure and on interrupt. Plain data in
+ * (the RunPlan), plain data out; the CLI draws the events and maps the outcome to an exit code.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +27,13 @@ import { holdPhase } from '../common/phase-hold';
 import { RunPlan } from './options/run-plan';
 import { counted } from '../common/values';
 import { ExecuteHooks, ExecuteState, openRunRecord } from './execute-state';
-import { acquireRunTarget, prepareRunDatabase, releaseRunTarget } from './execute-target';
+import {
+  acquireRunTarget,
+  keepRunClusterState,
+  prepareRunDatabase,
+  releaseRunTarget,
+  restoreRunClusterState,
+} from './execute-target';
 
 export type { ExecuteHooks } from './execute-state';
 
@@ -46,6 +53,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     try {
       target = await acquireRunTarget(state);
       if (hooks.signal.aborted) throw abortError();
+      // What the run changes on a cluster it did not start (the balancer, the chunk size): read first, set back at the end.
+      await keepRunClusterState(state, target);
       await prepareRunDatabase(state, target);
     } finally {
       state.setupJs.write();
@@ -56,6 +65,8 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
   } catch (err) {
     return interruptedOutcome(state, err);
   } finally {
+    // Also when interrupted (the first Ctrl-C or SIGTERM) or failed; bounded, so the run still ends.
+    await restoreRunClusterState(state);
     await releaseRunTarget(state, target);
     state.log.note('run finished');
     await files.record();

@@ -114,6 +114,8 @@ export interface ServerEntry {
   consent: Consent;
   /** How it is undone when the run ends (also after an interrupt), where it can be. */
   restore?: string;
+  /** The collection whose own setting it changes (the chunk size, from 6.0 the collection's). */
+  ns?: string;
 }
 
 /** A file a command writes: its home is lib/common/file-plan.ts, which judges it (lib/common cannot import this floor). */
@@ -215,7 +217,7 @@ export function describeEntry(entry: WriteEntry): string {
     case 'namespace':
       return `${entry.action} ${namespaceOf(entry)} (${WRITE_SOURCES[entry.source]}: ${entry.detail})`;
     case 'server':
-      return `${entry.change} on ${entry.target}: ${entry.detail}${entry.restore ? ` (restored at the end: ${entry.restore})` : ''}`;
+      return `${entry.change} on ${entry.target} [${entry.consent === 'event' ? 'a configured event' : entry.consent}]: ${entry.detail}${entry.restore ? ` (restored at the end: ${entry.restore})` : ''}`;
     case 'file':
       return `write ${entry.path} (${entry.source})`;
   }

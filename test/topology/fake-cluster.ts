@@ -2,7 +2,7 @@
  * A tiny stand-in for a cluster's metadata, served through the recording server's handlers: it
  * answers the setup checks (local.system.replset, listShards, config.databases / collections /
  * chunks / settings, balancerStatus) from state that the changing commands (replSetInitiate,
- * addShard, enableSharding, shardCollection, split, moveChunk, config.settings updates,
+ * addShard, enableSharding, shardCollection, split, moveChunk, config.settings updates and deletes,
  * configureCollectionBalancing, balancerStop, balancerStart) update, the way a real cluster would. Every target of a plan talks to the same
  * recorder, so the state is the whole cluster's.
  *
@@ -48,9 +48,12 @@ const CHANGING = new Set([
   'configurecollectionbalancing',
 ]);
 
-/** Commands that change the cluster; `update` counts when it targets config.settings. */
+/** Commands that change the cluster; `update` and `delete` count when they target config.settings. */
 export function isChangingCommand(c: { db: string; name: string; body: Doc }): boolean {
-  return CHANGING.has(c.name.toLowerCase()) || (c.name === 'update' && c.db === 'config');
+  return (
+    CHANGING.has(c.name.toLowerCase()) ||
+    ((c.name === 'update' || c.name === 'delete') && c.db === 'config')
+  );
 }
 
 /** What a setup script may send besides changing commands: reads and the wait for a PRIMARY. */
@@ -229,6 +232,12 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
       }
       return { n: (body.updates as unknown[]).length, nModified: 1, ok: 1 };
     },
+    delete: (body, db) => {
+      if (db !== 'config' || body.delete !== 'settings') return undefined;
+      let n = 0;
+      for (const d of body.deletes as { q: Doc }[]) if (state.settings.delete(String(d.q._id))) n++;
+      return { n, ok: 1 };
+    },
     balancerStop: () => {
       state.balancerMode = 'off';
       return { ok: 1 };
@@ -246,7 +255,9 @@ export function fakeClusterHandlers(state: FakeClusterState): Record<string, Com
           'NamespaceNotSharded',
           `${String(body.configureCollectionBalancing)} is not sharded`,
         );
-      coll.maxChunkSizeBytes = BSON.Long.fromNumber(Number(body.chunkSize) * 1024 * 1024);
+      // chunkSize 0: the collection's own size removed, the cluster default again (docs: configureCollectionBalancing).
+      if (Number(body.chunkSize) === 0) delete coll.maxChunkSizeBytes;
+      else coll.maxChunkSizeBytes = BSON.Long.fromNumber(Number(body.chunkSize) * 1024 * 1024);
       return { ok: 1 };
     },
     balancerStatus: () => ({

@@ -59,7 +59,7 @@ export function renderDryRun(plan: RunPlan): string {
     case 'uri':
       out.push(`  the existing deployment at ${redactUri(t.uri)} (nothing is started or stopped)`);
       out.push(
-        `  changes: ${describeDataRule(plan)}${t.setup ? '; the data-distribution steps below (--setup)' : ''}; nothing else`,
+        `  changes: ${describeDataRule(plan)}${t.setup ? '; the data-distribution steps below (--setup)' : ''}${eventChanges(plan) ? "; the cluster changes of the scenarios' events, listed under Writes" : ''}; nothing else`,
       );
       break;
     case 'embedded':
@@ -86,6 +86,13 @@ export function renderDryRun(plan: RunPlan): string {
         `${s.presplit ? `; split [${s.presplit.min}, ${s.presplit.max}) into one chunk per shard and move each to its shard` : ''}` +
         `${s.stopBalancer ? '; stop the balancer' : ''}`,
     );
+    if (s.stopBalancer || s.presplit || s.chunkSizeMb !== undefined)
+      out.push(
+        `  at the end (also after Ctrl-C or SIGTERM): ${[
+          ...(s.stopBalancer || s.presplit ? ['the balancer started again if it was running'] : []),
+          ...(s.chunkSizeMb !== undefined ? ['the chunk size set back as found'] : []),
+        ].join(', ')}; the sharding, splits and moves are kept`,
+      );
   }
   for (const note of plan.notes) out.push(`note: ${note}`);
   for (const warning of plan.warnings) out.push(`warning: ${warning}`);
@@ -157,6 +164,11 @@ export function renderDryRun(plan: RunPlan): string {
     );
   out.push('Nothing was started or connected (--dry-run).');
   return `${out.join('\n')}\n`;
+}
+
+/** Whether a scenario's events change the cluster or a server (the balancer, a step-down). */
+function eventChanges(plan: RunPlan): boolean {
+  return plan.writePlan.entries.some((e) => e.kind === 'server' && e.consent === 'event');
 }
 
 /** What a run does besides the sweep, whose time depends on the server and cannot be told in advance. */

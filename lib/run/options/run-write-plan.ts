@@ -1,15 +1,18 @@
 /**
  * The run's write plan (lib/server/write-plan.ts), made from its options before anything connects: every
  * namespace the loader, the workload's write ops, its set-up steps, the results store and agents' control
- * database write, and the cluster changes of --setup on an existing cluster. The dry run prints it, the run
- * plan refuses what no consent allows (a system namespace, an invalid name, a namespace made by a
- * template), and the run checks every entry against what the server holds before its first write
- * (lib/run/write-check.ts).
+ * database write, and the cluster changes of --setup on an existing cluster and of a scenario's events,
+ * each with its consent and, where the run sets it back at its end, how (lib/run/cluster-restore.ts). The
+ * dry run prints it, the run plan refuses what no consent allows (a system namespace, an invalid name, a
+ * namespace made by a template, a cluster change without its consent), and the run checks every entry
+ * against what the server holds before its first write (lib/run/write-check.ts).
  */
 import type { TargetOrigin } from '../../server/target';
 import {
   Consent,
+  CONSENTS,
   describeEntry,
+  judgeServerChange,
   NamespaceAction,
   NamespaceEntry,
   ServerEntry,
@@ -69,6 +72,7 @@ export function runWritePlan(
     ...storeEntries(extras.store),
     ...controlEntries(extras.control),
     ...clusterEntries(extras.clusterSetup),
+    ...eventEntries(options.scenarios),
   ];
   if (origin === 'uri') entries.push(...markerEntries(entries));
   const consents = new Set<Consent>();
@@ -76,6 +80,8 @@ export function runWritePlan(
   if (!options.load) consents.add('--no-load');
   if (options.allowSetupWrites) consents.add('--allow-setup-writes');
   if (extras.clusterSetup) consents.add('--setup');
+  // A configured event is the consent to the change it names.
+  if (entries.some((e) => e.kind === 'server' && e.consent === 'event')) consents.add('event');
   return { ours: origin !== 'uri', consents, entries, unplannable };
 }
 
@@ -92,12 +98,21 @@ export function loadReplaces(plan: WritePlan): NamespaceEntry[] {
 
 /**
  * What is refused before anything connects, one line each (undefined: nothing): a write to a system
- * namespace or an invalid name, a namespace made by a template. Not on a deployment mongo-bench starts.
+ * namespace or an invalid name, a namespace made by a template, a change of server or cluster state
+ * without its consent. Not on a deployment mongo-bench starts.
  */
 export function planProblems(plan: RunWritePlan): string | undefined {
   if (plan.ours) return undefined;
   const lines: string[] = [];
   for (const entry of plan.entries) {
+    if (entry.kind === 'server') {
+      const verdict = judgeServerChange(entry, plan);
+      if (!verdict.allowed)
+        lines.push(
+          `  - ${describeEntry(entry)}: ${verdict.why}; ${entry.consent} allows it (${CONSENTS[entry.consent]})`,
+        );
+      continue;
+    }
     if (entry.kind !== 'namespace') continue;
     // The loader empties (keeps) a collection only where it is sharded: the shorter namespace limit.
     const problem =
@@ -315,33 +330,93 @@ function controlEntries(control: WritePlanExtras['control']): NamespaceEntry[] {
   ];
 }
 
+/** What is set back at the end of a run (also after an interrupt): lib/server/cluster-state.ts. */
+export const RESTORES = {
+  balancer:
+    "the balancer's mode as found before the run (balancerStatus): started again if it was running, stopped again if it was off",
+  chunkSize:
+    'the chunk size as found: config.settings chunksize back to its old value, or removed; from 6.0 the own size of a collection sharded before the run',
+} as const;
+
 /** --setup on an existing cluster: the data distribution it changes, each change listed. */
 function clusterEntries(sharding: ShardingSpec | undefined): ServerEntry[] {
   if (!sharding) return [];
-  const entry = (change: ServerEntry['change'], detail: string): ServerEntry => ({
+  const entry = (
+    change: ServerEntry['change'],
+    detail: string,
+    extra: Pick<ServerEntry, 'restore' | 'ns'> = {},
+  ): ServerEntry => ({
     kind: 'server',
     change,
     target: 'cluster',
     detail,
     consent: '--setup',
+    ...extra,
   });
   return [
-    entry('enable-sharding', `enableSharding ${sharding.db}`),
-    entry('shard-collection', `shardCollection ${sharding.ns} key ${JSON.stringify(sharding.key)}`),
+    entry('enable-sharding', `enableSharding ${sharding.db} (kept)`),
+    entry(
+      'shard-collection',
+      `shardCollection ${sharding.ns} key ${JSON.stringify(sharding.key)} (kept)`,
+    ),
     ...(sharding.chunkSizeMb !== undefined
-      ? [entry('chunk-size', `chunk size ${sharding.chunkSizeMb} MB`)]
+      ? [
+          entry(
+            'chunk-size',
+            `chunk size ${sharding.chunkSizeMb} MB (from 6.0 ${sharding.ns}'s own, configureCollectionBalancing; before, the cluster's, config.settings chunksize)`,
+            { restore: RESTORES.chunkSize, ns: sharding.ns },
+          ),
+        ]
       : []),
     ...(sharding.presplit
       ? [
           entry(
             'split',
-            `split ${sharding.ns} at [${sharding.presplit.min}, ${sharding.presplit.max})`,
+            `split ${sharding.ns} at [${sharding.presplit.min}, ${sharding.presplit.max}) (kept)`,
           ),
-          entry('move-chunk', `move each chunk of ${sharding.ns} to its shard`),
+          entry('move-chunk', `move each chunk of ${sharding.ns} to its shard (kept)`),
         ]
       : []),
-    ...(sharding.stopBalancer ? [entry('balancer', 'stop the balancer (it stays stopped)')] : []),
+    // A pre-split stops the balancer for its splits and moves (balancerStop before the first split).
+    ...(sharding.stopBalancer
+      ? [entry('balancer', 'stop the balancer for the run', { restore: RESTORES.balancer })]
+      : sharding.presplit
+        ? [
+            entry(
+              'balancer',
+              'stop the balancer for the splits and moves, then start it again if it was running',
+              { restore: RESTORES.balancer },
+            ),
+          ]
+        : []),
   ];
+}
+
+/** A scenario's background events that change the cluster or a server (createIndex writes a namespace). */
+function eventEntries(scenarios: WritePlanOptions['scenarios']): ServerEntry[] {
+  const entries: ServerEntry[] = [];
+  for (const scenario of scenarios ?? [])
+    for (const event of scenario.events) {
+      const when = `scenario ${scenario.name}'s ${event.action} at ${scenario.start + event.at} s`;
+      if (event.action === 'stopBalancer' || event.action === 'startBalancer')
+        entries.push({
+          kind: 'server',
+          change: 'balancer',
+          target: 'cluster',
+          detail: `${when} (${event.action === 'stopBalancer' ? 'balancerStop' : 'balancerStart'})`,
+          consent: 'event',
+          restore: RESTORES.balancer,
+        });
+      else if (event.action === 'stepDown')
+        entries.push({
+          kind: 'server',
+          change: 'step-down',
+          target: 'the primary',
+          detail: `${when} (replSetStepDown ${event.seconds} s: another member is elected; not undone, the stepped-down member may be elected again after ${event.seconds} s)`,
+          consent: 'event',
+        });
+    }
+  return entries;
 }
 
 function splitNamespace(ns: string): [string, string] {
