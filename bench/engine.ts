@@ -18,6 +18,7 @@ import { intArg, intListArg } from '../lib/config/validate';
 import { loadData } from '../lib/prepare/loader';
 import { parseOps } from '../lib/workload/language/op-spec';
 import { bindWorkload, prepareWorkload } from '../lib/workload/engine/compile-ops';
+import { OURS, unplannedWrites } from '../lib/workload/engine/write-handles';
 import { runStep } from '../lib/workload/engine/engine';
 import { presetOps } from '../lib/workload/language/presets';
 import { describeTarget, warmConnections } from '../lib/server/connect';
@@ -140,7 +141,11 @@ async function main(): Promise<void> {
       { defaultNs: `${NS.db}.${NS.coll}` },
     );
     const prepared = prepareWorkload(specs);
-    const ops = bindWorkload(prepared, client);
+    // The CRUD test server this script started is its own; a server given by --uri is bound without a
+    // write plan (the script loads and writes its namespace there as it always did).
+    const ops = bindWorkload(prepared, client, {
+      writes: server ? OURS : unplannedWrites('bench/engine.ts --uri'),
+    });
     const engineRun = async (clients: number, seconds: number, rep: number) => {
       const m = await runStep(ops, prepared.scope, {
         clients,

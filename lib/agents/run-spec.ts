@@ -9,6 +9,7 @@ import {
   EncodedStepWorkload,
   StepWorkload,
 } from '../workload/engine/worker-workload';
+import type { WriteScope } from '../workload/engine/write-handles';
 import { withoutCredentials } from './control';
 import { dropUndefined, messageOf } from '../common/values';
 
@@ -58,9 +59,28 @@ export function parseSpec(
     const spec = JSON.parse(text) as RunSpec;
     if (typeof spec.targetUri !== 'string' || typeof spec.workload?.opsEjson !== 'string')
       return { error: 'the run spec lacks the target or the workload' };
+    if (!isWriteScope(spec.workload.writes))
+      return { error: "the run spec lacks what the workload may write (the run's write plan)" };
     return { spec };
   } catch (err) {
     return { error: `the run spec is not JSON: ${messageOf(err)}` };
+  }
+}
+
+/** A WriteScope as the coordinator wrote it (lib/workload/engine/write-handles.ts). */
+function isWriteScope(value: unknown): boolean {
+  const scope = value as WriteScope | undefined;
+  switch (scope?.kind) {
+    case 'ours':
+      return true;
+    case 'planned':
+      return (
+        Array.isArray(scope.namespaces) && scope.namespaces.every((n) => typeof n === 'string')
+      );
+    case 'unplanned':
+      return typeof scope.caller === 'string';
+    default:
+      return false;
   }
 }
 

@@ -10,6 +10,7 @@ import { MongoClient } from 'mongodb';
 import { UsageError } from '../config/errors';
 import { availableCores } from '../metrics/client-load';
 import { runParallelStep } from '../workload/engine/parallel-step';
+import { OURS } from '../workload/engine/write-handles';
 import { presetOps } from '../workload/language/presets';
 import { warmConnections } from '../server/connect';
 import { spawnNullServer } from './null-server-process';
@@ -133,7 +134,8 @@ export async function runCalibration(
       const m = await runParallelStep(
         {
           uri: server.uri,
-          workload: { ops, ns: `${NS.db}.${NS.coll}` },
+          // The null server this calibration spawned: its own.
+          workload: { ops, ns: `${NS.db}.${NS.coll}`, writes: OURS },
           plan: {
             clients,
             seconds: settings.seconds,

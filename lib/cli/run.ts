@@ -253,7 +253,7 @@ async function runWith(
     if (agentOptions && plan.target.kind === 'uri') {
       coordinator = await startCoordinator(
         agentOptions,
-        plan.benchmark,
+        plan,
         uriTarget(plan.target.uri, clientOptions),
         { signal: interrupt.signal, note: (text) => err(`${text}\n`) },
       );

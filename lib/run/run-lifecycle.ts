@@ -19,6 +19,7 @@ import { checkRunWrites } from './write-check';
 import { connectTarget } from '../server/connect';
 import { Target, uriTarget } from '../server/target';
 import type { StepExecutor } from '../workload/engine/step-executor';
+import { workloadWrites, WriteScope } from '../workload/engine/write-handles';
 import type { BenchmarkEvent } from './events';
 import { ConnectProcess, driverProcessConnector } from '../server-stats/processes';
 import { ServerStatsRecorder, startServerStats, unsampledSection } from '../server-stats/recorder';
@@ -44,12 +45,17 @@ export interface LifecycleHooks {
   createdByRun?: ReadonlySet<string>;
 }
 
-/** What start gives the sweep: the lifecycle, the client, the server measured and the data guard (its consent given once the plan passed). */
+/**
+ * What start gives the sweep: the lifecycle, the client, the server measured, the data guard (its consent
+ * given once the plan passed) and what the workload's ops may write (the checked plan's, enforced where
+ * they are bound: lib/workload/engine/write-handles.ts).
+ */
 export interface StartedRun {
   run: RunLifecycle;
   client: MongoClient;
   server: Target;
   guard: GuardPolicy;
+  writes: WriteScope;
 }
 
 export class RunLifecycle {
@@ -94,8 +100,9 @@ export class RunLifecycle {
     emit({ type: 'connected', target });
     const closeClient = () => client.close().catch(() => undefined);
     // Every write the run will make, checked against what the server holds before the first (./write-check).
+    const plan = hooks.writePlan ?? runWritePlan(options, server.origin);
     try {
-      await checkRunWrites(client, hooks.writePlan ?? runWritePlan(options, server.origin), {
+      await checkRunWrites(client, plan, {
         ...(hooks.createdByRun ? { createdByRun: hooks.createdByRun } : {}),
         ...(options.docsLike ? { docsLike: options.docsLike } : {}),
       });
@@ -105,6 +112,8 @@ export class RunLifecycle {
     }
     // The plan passed: the loader's and the set-up's drops are consented to (lib/server/data-guard).
     const guard = guardPolicy(server.origin, true, 'the write plan');
+    // The plan passed: the workload's ops are bound to write only what it allows (lib/workload/engine/write-handles).
+    const writes = workloadWrites(plan);
     const result = begin(target, startedAt);
     if (options.slo && options.slo.length > 0)
       result.slo = emptySloSection(options.slo, options.sloAbort === true);
@@ -142,6 +151,7 @@ export class RunLifecycle {
       client,
       server,
       guard,
+      writes,
     };
   }
 

@@ -9,10 +9,11 @@ import { AgentRunOptions } from '../agents/options';
 import { buildRunSpec } from '../agents/run-spec';
 import { Target } from '../server/target';
 import { dropUndefined, messageOf } from '../common/values';
+import { workloadWrites } from '../workload/engine/write-handles';
 
 export async function startCoordinator(
   options: AgentRunOptions,
-  benchmark: RunPlan['benchmark'],
+  plan: Pick<RunPlan, 'benchmark' | 'writePlan'>,
   target: Target,
   io: { signal: AbortSignal; note: (text: string) => void },
 ): Promise<Coordinator | undefined> {
@@ -22,7 +23,7 @@ export async function startCoordinator(
     ...(options.controlUri === target.uri ? { clientOptions: target.clientOptions } : {}),
   });
   try {
-    const b = benchmark;
+    const b = plan.benchmark;
     const runId = await coordinator.publish(
       buildRunSpec({
         uri: target.uri,
@@ -30,6 +31,9 @@ export async function startCoordinator(
           ops: b.workload.ops,
           ns: b.ns,
           ...(b.writeConcern ? { writeConcern: b.writeConcern } : {}),
+          // The run's write plan: checked (lib/run/write-check.ts) before the first step is published, and
+          // enforced where each agent binds the ops.
+          writes: workloadWrites(plan.writePlan),
         },
         serverSelectionTimeoutMS: b.serverSelectionTimeoutMS,
         ...dropUndefined({ opTimeoutMS: b.opTimeoutMS }),

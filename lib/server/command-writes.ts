@@ -133,6 +133,34 @@ const COLLECTION_COMMANDS: ReadonlySet<string> = new Set([
   'validate',
 ]);
 
+/** Commands that write namespaces they name in other places than their first value (each a case below). */
+const OTHER_WRITE_COMMANDS: readonly string[] = [
+  'mapReduce',
+  'cloneCollectionAsCapped',
+  'renameCollection',
+  'applyOps',
+  'bulkWrite',
+  'dropDatabase',
+];
+
+/** The aggregate stages that write (aggregateWrites): an aggregate without them reads. */
+export const WRITE_STAGES: readonly string[] = ['$out', '$merge'];
+
+/**
+ * Every command name, as a document may spell it (the server's aliases included), that this module reads
+ * as a write of the namespaces it names: the one list of them. An aggregate writes through WRITE_STAGES
+ * only; any other command not on the read-only allow-list writes, for all the plan can tell, its whole
+ * database. test/architecture/write-guard.test.ts looks for command documents by this list.
+ */
+export const WRITE_COMMAND_NAMES: readonly string[] = [
+  ...COLLECTION_COMMANDS,
+  ...OTHER_WRITE_COMMANDS,
+  ...Object.keys(ALIASES).filter(
+    (alias) =>
+      COLLECTION_COMMANDS.has(ALIASES[alias]) || OTHER_WRITE_COMMANDS.includes(ALIASES[alias]),
+  ),
+];
+
 /**
  * The namespaces a command that is not on the allow-list writes, or 'reads' for an aggregate that writes
  * nothing. `written` is the name as the document has it, `name` the command it resolves to.

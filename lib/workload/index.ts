@@ -5,7 +5,9 @@ export { compileTemplate, TemplateScope, TEMPLATE_OPERATORS } from './language/t
 export type { ClientState, Generator } from './language/template';
 export { Prng } from './language/prng';
 export { prepareWorkload, bindWorkload } from './engine/compile-ops';
-export type { PreparedWorkload, BoundOp } from './engine/compile-ops';
+export type { PreparedWorkload, BoundOp, BindOptions } from './engine/compile-ops';
+export { OURS, unplannedWrites, workloadWrites } from './engine/write-handles';
+export type { WriteScope } from './engine/write-handles';
 export { runStep } from './engine/engine';
 export type { StepPlan, TickEvent, StepCallbacks } from './engine/engine';
 export {

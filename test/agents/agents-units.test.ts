@@ -6,6 +6,10 @@ import { resolveAgentRunOptions } from '../../lib/agents/options';
 import { renderK8sJob } from '../../lib/agents/k8s-job';
 import { runCli, usageMessage } from '../support/cli';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/agents/agents-units.test.ts');
 
 test('client i keeps index i: contiguous shares in agent order, idle agents when clients are few', () => {
   expect(shareClients(10, ['a', 'b', 'c'])).toEqual([
@@ -25,7 +29,7 @@ test('the control database never gets credentials', () => {
   ).toBe('mongodb+srv://cluster.example/?w=1');
   const spec = buildRunSpec({
     uri: 'mongodb://alice:pw@h1/',
-    workload: { ops: [{ op: 'nop' }], ns: 'a.b' },
+    workload: { ops: [{ op: 'nop' }], ns: 'a.b', writes: TEST_WRITES },
     serverSelectionTimeoutMS: 5000,
     lostAfterMs: 10_000,
     label: 'x',
@@ -37,7 +41,7 @@ test('an agent runs only a spec that arrived whole', () => {
   const { spec, specSha256 } = serializeSpec(
     buildRunSpec({
       uri: 'mongodb://h/',
-      workload: { ops: [{ op: 'nop' }], ns: 'a.b' },
+      workload: { ops: [{ op: 'nop' }], ns: 'a.b', writes: TEST_WRITES },
       serverSelectionTimeoutMS: 5000,
       lostAfterMs: 1000,
       label: 'x',

@@ -3,7 +3,11 @@
  * write command's namespaces, $out and $merge in each form and only at the top level, templates and
  * unreadable values in each namespace position, and unknown names, which write their whole database.
  */
-import { classifyCommand } from '../../lib/server/command-writes';
+import {
+  classifyCommand,
+  WRITE_COMMAND_NAMES,
+  WRITE_STAGES,
+} from '../../lib/server/command-writes';
 
 const template = { '#RAND_STRING': [5] };
 const templateRefusal = (position: string) => ({
@@ -429,5 +433,55 @@ describe('whole databases', () => {
     expect(classifyCommand({ insert: 'orders', find: 'x' }, 'shop')).toMatchObject({
       writes: [{ db: 'shop', coll: 'orders', how: 'insert' }],
     });
+  });
+});
+
+describe('the list of write commands (WRITE_COMMAND_NAMES, WRITE_STAGES)', () => {
+  /** A document of each listed command, as a workload would send it. */
+  const SAMPLES: Record<string, Record<string, unknown>> = {
+    insert: { insert: 'orders', documents: [{}] },
+    update: { update: 'orders', updates: [] },
+    delete: { delete: 'orders', deletes: [] },
+    findAndModify: { findAndModify: 'orders', query: {}, remove: true },
+    findandmodify: { findandmodify: 'orders', query: {}, remove: true },
+    create: { create: 'orders' },
+    drop: { drop: 'orders' },
+    createIndexes: { createIndexes: 'orders', indexes: [] },
+    dropIndexes: { dropIndexes: 'orders', index: '*' },
+    deleteIndexes: { deleteIndexes: 'orders', index: '*' },
+    collMod: { collMod: 'orders' },
+    convertToCapped: { convertToCapped: 'orders', size: 4096 },
+    emptycapped: { emptycapped: 'orders' },
+    compact: { compact: 'orders' },
+    validate: { validate: 'orders' },
+    mapReduce: { mapReduce: 'orders', map: '', reduce: '', out: 'totals' },
+    mapreduce: { mapreduce: 'orders', map: '', reduce: '', out: 'totals' },
+    cloneCollectionAsCapped: {
+      cloneCollectionAsCapped: 'orders',
+      toCollection: 'capped',
+      size: 4096,
+    },
+    renameCollection: { renameCollection: 'shop.orders', to: 'shop.old' },
+    applyOps: { applyOps: [{ op: 'i', ns: 'shop.orders', o: {} }] },
+    bulkWrite: { bulkWrite: 1, ops: [], nsInfo: [{ ns: 'shop.orders' }] },
+    dropDatabase: { dropDatabase: 1 },
+  };
+
+  it('has a sample here for each name, and each is classified as a write of what it names', () => {
+    expect(Object.keys(SAMPLES).sort()).toEqual([...WRITE_COMMAND_NAMES].sort());
+    for (const [name, command] of Object.entries(SAMPLES)) {
+      const found = classifyCommand(command, 'shop');
+      expect({ name, found }).toMatchObject({ name, found: { reads: false } });
+      if (!('writes' in found)) throw new Error(`${name}: ${JSON.stringify(found)}`);
+      expect(found.writes.length).toBeGreaterThan(0);
+      for (const w of found.writes) expect(w.how).not.toContain('does not know');
+    }
+  });
+
+  it('an aggregate writes through each of its write stages', () => {
+    for (const stage of WRITE_STAGES)
+      expect(
+        classifyCommand({ aggregate: 'orders', pipeline: [{ [stage]: 'totals' }] }, 'shop'),
+      ).toMatchObject({ reads: false, writes: [{ db: 'shop', coll: 'totals' }] });
   });
 });

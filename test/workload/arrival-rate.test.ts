@@ -22,6 +22,10 @@ import { resultDocumentSchema } from '../../lib/result';
 import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { StepMeasurement } from '../../lib/metrics/measurement';
 import { runCli } from '../support/cli';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/arrival-rate.test.ts');
 
 const sum = (a: number[]) => a.reduce((s, x) => s + x, 0);
 const NS = 'nullserver.null';
@@ -41,7 +45,7 @@ describe('the open model on the null server', () => {
     const prepared = prepareWorkload(
       parseOps(presetOps('6to1', { ns: NS, docs: 1000, docSize: 1024 }), { defaultNs: NS }),
     );
-    ops = bindWorkload(prepared, client);
+    ops = bindWorkload(prepared, client, { writes: TEST_WRITES });
     scope = prepared.scope;
   });
 

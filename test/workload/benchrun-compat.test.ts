@@ -12,6 +12,10 @@ import { parseOps } from '../../lib/workload/language/op-spec';
 import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/engine/worker-workload';
 import { summarizeStep } from '../../lib/workload/engine/op-figures';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_BIND = { writes: unplannedWrites('test/workload/benchrun-compat.test.ts') };
 
 const NS = 'bench.docs';
 const TOTAL = 500;
@@ -96,7 +100,7 @@ describe('benchRun compatibility', () => {
 
   it('runs a nop-only workload and counts its ops in benchRun totalOps, not as reads or writes', async () => {
     const prepared = compile([{ op: 'nop', ns: 'test0.t' }]);
-    const m = await runStep(bindWorkload(prepared, client), prepared.scope, {
+    const m = await runStep(bindWorkload(prepared, client, TEST_BIND), prepared.scope, {
       clients: 2,
       seconds: 1,
       warmupSeconds: 0,
@@ -112,7 +116,7 @@ describe('benchRun compatibility', () => {
     const prepared = compile([
       { op: 'command', ns: 'bench', command: { aggregate: 'big', pipeline: [], cursor: {} } },
     ]);
-    const [op] = bindWorkload(prepared, client);
+    const [op] = bindWorkload(prepared, client, TEST_BIND);
     const state = prepared.scope.newClientState(0, 1);
     server.clear();
     expect(await op.run(state)).toBe(TOTAL);
@@ -134,7 +138,7 @@ describe('benchRun compatibility', () => {
     ]);
     // 31 server ops (YCSB's operationcount) rather than a second: a loaded machine ran 9 passes in one,
     // where more than 10 were wanted; the count ends the step in the middle of its 16th pass.
-    const m = await runStep(bindWorkload(prepared, client), prepared.scope, {
+    const m = await runStep(bindWorkload(prepared, client, TEST_BIND), prepared.scope, {
       clients: 1,
       seconds: 1,
       ops: 31,
@@ -160,7 +164,7 @@ describe('benchRun compatibility', () => {
     const prepared = compile([
       { op: 'insert', ns: 'bench.dup', doc: { _id: 1 }, safe: true, throwGLE: true },
     ]);
-    const m = await runStep(bindWorkload(prepared, client), prepared.scope, {
+    const m = await runStep(bindWorkload(prepared, client, TEST_BIND), prepared.scope, {
       clients: 1,
       seconds: 1,
       warmupSeconds: 0,
@@ -194,7 +198,7 @@ describe('benchRun compatibility', () => {
     expect(doc.real).toBeInstanceOf(Double);
     expect(doc.plain).toBe(7);
     expect(doc.when).toBeInstanceOf(Date);
-    const crossed = decodeStepWorkload(encodeStepWorkload({ ops: file.ops, ns: NS }));
+    const crossed = decodeStepWorkload(encodeStepWorkload({ ops: file.ops, ns: NS, ...TEST_BIND }));
     const prepared = prepareWorkload(parseOps(crossed.ops, { defaultNs: NS }));
     const made = prepared.ops[0].doc!(prepared.scope.newClientState(0, 1)) as Record<
       string,

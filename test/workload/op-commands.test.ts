@@ -12,6 +12,10 @@ import {
 import { BoundOp, bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { parseOps } from '../../lib/workload/language/op-spec';
 import { ClientState } from '../../lib/workload/language/template';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/op-commands.test.ts');
 
 const NS = 'bench.docs';
 
@@ -90,7 +94,7 @@ describe('the commands each op sends', () => {
     maxTimeMS?: number,
   ): Promise<{ commands: RecordedCommand[]; ops: BoundOp[]; state: ClientState }> {
     const prepared = prepareWorkload(parseOps(rawOps, { defaultNs: NS }));
-    const ops = bindWorkload(prepared, client, { maxTimeMS });
+    const ops = bindWorkload(prepared, client, { writes: TEST_WRITES, maxTimeMS });
     const state = prepared.scope.newClientState(0, 1);
     server.clear();
     getMores = 0;
@@ -214,7 +218,7 @@ describe('the commands each op sends', () => {
       );
       const state = prepared.scope.newClientState(0, 1);
       server.clear();
-      for (const op of bindWorkload(prepared, other)) await op.run(state);
+      for (const op of bindWorkload(prepared, other, { writes: TEST_WRITES })) await op.run(state);
       const [find, del] = server.userCommands().filter((c) => c.name !== 'ping');
       expect(find.body).toMatchObject({ find: 'docs', readConcern: { level: 'majority' } });
       expect(del.body).toMatchObject({ delete: 'docs', writeConcern: { w: 'majority' } });
@@ -246,7 +250,7 @@ describe('the commands each op sends', () => {
         { defaultNs: NS },
       ),
     );
-    const [update, insert, command] = bindWorkload(prepared, client);
+    const [update, insert, command] = bindWorkload(prepared, client, { writes: TEST_WRITES });
     const state = prepared.scope.newClientState(0, 1);
     const updateError = await Promise.resolve(update.run(state)).catch((e: unknown) => e);
     expect(updateError).toBeInstanceOf(MongoServerError);

@@ -9,6 +9,10 @@ import { opClass, parseOps } from '../../lib/workload/language/op-spec';
 import { workloadCounting } from '../../lib/workload/engine/op-figures';
 import { renderLegacyBenchRunScript } from '../../lib/workload/language/legacy-script';
 import { usageMessage } from '../support/cli';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/op-read-modify-write.test.ts');
 
 const NS = 'bench.docs';
 
@@ -52,7 +56,7 @@ describe('readModifyWrite', () => {
         { defaultNs: NS },
       ),
     );
-    const [op] = bindWorkload(prepared, client, { maxTimeMS: 250 });
+    const [op] = bindWorkload(prepared, client, { writes: TEST_WRITES, maxTimeMS: 250 });
     expect(op.type).toBe('readModifyWrite');
     expect(op.opClass).toBe('write');
     server.clear();
@@ -81,7 +85,7 @@ describe('readModifyWrite', () => {
         { defaultNs: NS },
       ),
     );
-    const [op] = bindWorkload(prepared, client);
+    const [op] = bindWorkload(prepared, client, { writes: TEST_WRITES });
     await expect(op.run(prepared.scope.newClientState(0, 1))).rejects.toBeInstanceOf(
       MongoServerError,
     );

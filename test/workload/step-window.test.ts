@@ -14,6 +14,10 @@ import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { formatStepTable } from '../../lib/metrics/format-step';
 import { StepMeasurement } from '../../lib/metrics/measurement';
 import { RecordingServer, startRecordingServer } from '../support/recording-server';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/step-window.test.ts');
 
 const HOLD_MS = 400;
 const CLIENTS = 8;
@@ -126,7 +130,7 @@ describe('step windows over worker threads (recording server holding replies 400
     const ns = 'windows.docs';
     const m = await runParallelStep({
       uri: server.uri,
-      workload: { ops: presetOps('6to1', { ns, docs: 20, docSize: 64 }), ns },
+      workload: { ops: presetOps('6to1', { ns, docs: 20, docSize: 64 }), ns, writes: TEST_WRITES },
       plan: { clients: CLIENTS, seconds: SECONDS, warmupSeconds: 0, randomSeed: 3 },
       workers: 2,
     });

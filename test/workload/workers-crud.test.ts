@@ -17,6 +17,10 @@ import { ResultDocument, StepResult } from '../../lib/result';
 import { CLIENT_BOUND_MESSAGE } from '../../lib/metrics/client-load';
 import { buildCharts } from '../../lib/report/chart-registry';
 import { writeReport } from '../../lib/report/write-report';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/workers-crud.test.ts');
 
 function options(overrides: Partial<RunOptions> & { ns: string }): RunOptions {
   const docs = overrides.docs ?? 300;
@@ -274,7 +278,11 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
     const m = await runParallelStep(
       {
         uri: crudUri(),
-        workload: { ops: presetOps('6to1', { ns, docs: 20, docSize: 64 }), ns },
+        workload: {
+          ops: presetOps('6to1', { ns, docs: 20, docSize: 64 }),
+          ns,
+          writes: TEST_WRITES,
+        },
         plan: { clients: 3, seconds: 2, warmupSeconds: 0, randomSeed: 5 },
         workers: 3,
       },
@@ -299,7 +307,7 @@ describeNeeding('crud', 'worker threads against the CRUD test server', () => {
       runParallelStep({
         uri: 'mongodb://127.0.0.1:1',
         serverSelectionTimeoutMS: 500,
-        workload: { ops: [{ op: 'findOne', query: {} }], ns: 'x.y' },
+        workload: { ops: [{ op: 'findOne', query: {} }], ns: 'x.y', writes: TEST_WRITES },
         plan: { clients: 2, seconds: 1, warmupSeconds: 0, randomSeed: 1 },
         workers: 2,
       }),

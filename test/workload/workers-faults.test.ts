@@ -10,6 +10,10 @@ import { presetOps } from '../../lib/workload/language/presets';
 import { JAVA_SERVER_JAR, JavaServer, startJavaServer } from '../support/crud-server';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/workers-faults.test.ts');
 
 const describeJava = existsSync(JAVA_SERVER_JAR) ? describe : describe.skip;
 
@@ -35,7 +39,7 @@ describeJava('workers: the server goes away mid-step (mongo-java-server SIGKILLe
         // 3 s, not 1 s: the workers' own connections on a loaded machine ("worker 2: Server selection
         // timed out after 1000 ms" at load ~20, before the step began).
         serverSelectionTimeoutMS: 3000,
-        workload: { ops: [{ op: 'findOne', ns, query: { _id: 1 } }], ns },
+        workload: { ops: [{ op: 'findOne', ns, query: { _id: 1 } }], ns, writes: TEST_WRITES },
         plan: { clients: 4, seconds: 5, warmupSeconds: 0, randomSeed: 1 },
         workers: 2,
       },
@@ -85,7 +89,11 @@ describe('workers: a stuck operation cannot hold the step', () => {
     const m = await runParallelStep({
       uri: proxy.uri,
       opTimeoutMS: 400,
-      workload: { ops: presetOps('read-only', { ns, docs: 20, docSize: 64 }), ns },
+      workload: {
+        ops: presetOps('read-only', { ns, docs: 20, docSize: 64 }),
+        ns,
+        writes: TEST_WRITES,
+      },
       plan: { clients: 2, seconds: 2, warmupSeconds: 0, randomSeed: 1, overrunLimitMs: 1400 },
       workers: 2,
     });

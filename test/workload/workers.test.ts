@@ -20,6 +20,10 @@ import { TickMerger } from '../../lib/workload/engine/worker-ticks';
 import { TickEvent } from '../../lib/workload/engine/engine';
 import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/engine/worker-workload';
 import { ObjectId } from 'mongodb';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+
+/** These tests bind ops on servers they start themselves, with no write plan. */
+const TEST_WRITES = unplannedWrites('test/workload/workers.test.ts');
 
 function recorder(values: number[]): LatencyRecorder {
   const r = new LatencyRecorder();
@@ -159,7 +163,9 @@ describe('the workload crossing to a worker', () => {
     const id = new ObjectId();
     const ops = [{ op: 'findOne', query: { _id: id, at: new Date(5), n: 3, f: 1.5 } }];
     const back = decodeStepWorkload(
-      structuredClone(encodeStepWorkload({ ops, ns: 'a.b', writeConcern: { w: 1 } })),
+      structuredClone(
+        encodeStepWorkload({ ops, ns: 'a.b', writeConcern: { w: 1 }, writes: TEST_WRITES }),
+      ),
     );
     const query = (back.ops[0] as { query: Record<string, unknown> }).query;
     expect(query._id).toBeInstanceOf(ObjectId);

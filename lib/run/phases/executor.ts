@@ -13,8 +13,9 @@ import type { StepExecutor } from '../../workload/engine/step-executor';
 import type { SweepState } from './state';
 
 export function chooseExecutor(state: SweepState): StepExecutor {
-  const { options, client, server, prepared } = state;
-  const ops = bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS });
+  const { options, client, server, prepared, writes } = state;
+  // Bound to what the checked write plan allows (a write outside it throws here, before it is sent).
+  const ops = bindWorkload(prepared, client, { writes, maxTimeMS: options.opTimeoutMS });
   return (
     state.hooks.stepExecutor ??
     localStepExecutor(
@@ -27,6 +28,7 @@ export function chooseExecutor(state: SweepState): StepExecutor {
             ops: options.workload.ops,
             ns: options.ns,
             writeConcern: options.writeConcern,
+            writes,
           },
           serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
           opTimeoutMS: options.opTimeoutMS,

@@ -12,7 +12,7 @@ export async function runScenarioPhase(
   state: SweepState,
   scenarios: ScenarioSpec[],
 ): Promise<RunEnding> {
-  const { options, hooks, client, run, counting } = state;
+  const { options, hooks, client, run, counting, writes } = state;
   const signal = hooks.signal;
   const failed = await runScenarios({
     client,
@@ -24,6 +24,7 @@ export async function runScenarioPhase(
     onStepComplete: hooks.onStepComplete,
     serverStats: run.serverStats,
     counting,
+    writes,
   });
   return signal?.aborted
     ? { incomplete: `interrupted (${abortReason(signal)})` }

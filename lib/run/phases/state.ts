@@ -15,6 +15,7 @@ import type { ConnectProcess } from '../../server-stats/processes';
 import type { WorkloadCounting } from '../../server-stats/consistency';
 import type { StepExecutor } from '../../workload/engine/step-executor';
 import type { PreparedWorkload } from '../../workload/engine/compile-ops';
+import type { WriteScope } from '../../workload/engine/write-handles';
 import type { ScheduledRate } from '../../workload/language/rate-spec';
 import type { DocumentTemplate } from '../../prepare/docs-like';
 import { workloadCounting } from '../../workload/engine/op-figures';
@@ -57,6 +58,8 @@ export interface SweepState {
   readonly server: Target;
   /** The loader's and the set-up's drops, consented to once the write plan passed at the start. */
   readonly guard: GuardPolicy;
+  /** What the workload's ops may write, from the write plan checked at the start: every bind of them gets it. */
+  readonly writes: WriteScope;
   /** The opcounters the workload moves, for each step's check against the servers' counts. */
   readonly counting: WorkloadCounting;
   /** The sampler's notes already told: those known at the start were said then, the rest once each. */
@@ -81,7 +84,7 @@ export function sweepState(
   options: RunOptions,
   hooks: BenchmarkHooks,
   prepared: PreparedWorkload,
-  { run, client, server, guard }: StartedRun,
+  { run, client, server, guard, writes }: StartedRun,
 ): SweepState {
   return {
     options,
@@ -91,6 +94,7 @@ export function sweepState(
     client,
     server,
     guard,
+    writes,
     counting: workloadCounting(options.workload.ops, server.uri, run.result.target.serverVersion),
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     toldNotes: new Set<string>(run.serverStats?.section().notes ?? []),

@@ -15,6 +15,7 @@ import { mergeConcurrentMeasurements } from '../../metrics/merge-measurements';
 import { summarizeStep } from '../../workload/engine/op-figures';
 import { redactUri } from '../../security/redact';
 import { bindWorkload } from '../../workload/engine/compile-ops';
+import type { WriteScope } from '../../workload/engine/write-handles';
 import { runStep, StepPlan } from '../../workload/engine/engine';
 import type { ServerStatsRecorder } from '../../server-stats/recorder';
 import { checkStep, checkWarning, WorkloadCounting } from '../../server-stats/consistency';
@@ -47,6 +48,8 @@ export interface ScenarioRunContext {
   onStepComplete?: (resultSoFar: ResultDocument) => void | Promise<void>;
   serverStats?: ServerStatsRecorder;
   counting: WorkloadCounting;
+  /** What the scenarios' ops may write: the run's checked write plan (it lists every scenario's writes). */
+  writes: WriteScope;
 }
 
 /** A scenario's step moved onto the run's clock: `offset` empty seconds in front. */
@@ -73,7 +76,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     return {
       spec,
       prepared,
-      ops: bindWorkload(prepared, client, { maxTimeMS: options.opTimeoutMS }),
+      ops: bindWorkload(prepared, client, { writes: ctx.writes, maxTimeMS: options.opTimeoutMS }),
     };
   });
   const sections: ScenarioResult[] = specs.map((spec) => ({

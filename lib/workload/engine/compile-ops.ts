@@ -5,6 +5,7 @@
  */
 import { MongoClient, ReadPreference } from 'mongodb';
 import { bindCommandOps, PreparedOp } from './op-commands';
+import { writeHandle, WriteScope } from './write-handles';
 import { opLabel } from './op-label';
 import { ClientState, compileTemplate, TemplateScope } from '../language/template';
 import { OpClass, opClass, OpSpec, OpType } from '../language/op-spec';
@@ -74,14 +75,20 @@ function readPreferenceOf(spec: OpSpec): ReadPreference | undefined {
 
 /** Binds prepared ops to a connected client. */
 export interface BindOptions {
+  /**
+   * What the ops may write (./write-handles.ts): the run's checked write plan, a deployment mongo-bench
+   * started, or a named caller without a plan. A write op outside it throws here, before anything is sent.
+   */
+  writes: WriteScope;
   /** Sent as maxTimeMS with the reads (find, findOne), so the server gives up on them too. */
   maxTimeMS?: number;
 }
 
+/** Each op with its driver handle (./write-handles.ts: a write outside `bind.writes` throws here, never per op). */
 export function bindWorkload(
   prepared: PreparedWorkload,
   client: MongoClient,
-  bind: BindOptions = {},
+  bind: BindOptions,
 ): BoundOp[] {
   return prepared.ops.map((op) => bindOp(op, client, bind));
 }
@@ -98,7 +105,7 @@ function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp
   };
   const kind = OP_KINDS[spec.type];
   if (kind.local) return { ...base, run: kind.bind(op) };
-  const run = bindCommandOps(op, client.db(spec.ns!.db), {
+  const run = bindCommandOps(op, writeHandle(op, client, bind.writes), {
     maxTimeMS: bind.maxTimeMS,
     readPreference: readPreferenceOf(spec),
   });

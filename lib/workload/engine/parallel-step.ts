@@ -151,7 +151,10 @@ async function runOnThisThread(
   try {
     await connect(client, input.uri);
     await warmConnections(client, share.count);
-    const ops = bindWorkload(prepared, client, { maxTimeMS: input.opTimeoutMS });
+    const ops = bindWorkload(prepared, client, {
+      writes: input.workload.writes,
+      maxTimeMS: input.opTimeoutMS,
+    });
     let plan = input.share ? { ...input.plan, clientSlice: share } : input.plan;
     if (input.startAt) {
       const startAt = await input.startAt();

@@ -37,7 +37,8 @@ async function runWorker(init: WorkerInit): Promise<void> {
 
   let client: MongoClient | undefined;
   try {
-    const prepared = compileStepWorkload(decodeStepWorkload(init.workload));
+    const workload = decodeStepWorkload(init.workload);
+    const prepared = compileStepWorkload(workload);
     const slice = init.plan.clientSlice;
     client = createClient(init.uri, {
       serverSelectionTimeoutMS: init.serverSelectionTimeoutMS,
@@ -47,7 +48,10 @@ async function runWorker(init: WorkerInit): Promise<void> {
     }).client;
     await client.connect();
     await warmConnections(client, slice.count);
-    const ops = bindWorkload(prepared, client, { maxTimeMS: init.opTimeoutMS });
+    const ops = bindWorkload(prepared, client, {
+      writes: workload.writes,
+      maxTimeMS: init.opTimeoutMS,
+    });
     post({ type: 'ready' });
     if (startAtEpochMs === undefined && !stop.signal.aborted)
       await new Promise<void>((resolve) => (onStart = resolve));

@@ -7,6 +7,7 @@
 import { PreparedWorkload, prepareWorkload } from './compile-ops';
 import { parseOps } from '../language/op-spec';
 import { parseTypedEjson, toTypedJson } from '../language/typed-ejson';
+import type { WriteScope } from './write-handles';
 
 export interface StepWorkload {
   /** The benchRun ops array, as written (a preset's or a workload file's). */
@@ -15,6 +16,8 @@ export interface StepWorkload {
   ns: string;
   /** The write concern of write ops that set none. */
   writeConcern?: Record<string, unknown>;
+  /** What its ops may write where they are bound (./write-handles.ts): it travels with the ops. */
+  writes: WriteScope;
 }
 
 /** StepWorkload with its ops as canonical Extended JSON: what crosses to a worker thread. */
@@ -22,6 +25,7 @@ export interface EncodedStepWorkload {
   opsEjson: string;
   ns: string;
   writeConcern?: Record<string, unknown>;
+  writes: WriteScope;
 }
 
 export function encodeStepWorkload(w: StepWorkload): EncodedStepWorkload {
@@ -29,6 +33,7 @@ export function encodeStepWorkload(w: StepWorkload): EncodedStepWorkload {
     opsEjson: JSON.stringify(toTypedJson(w.ops)),
     ns: w.ns,
     ...(w.writeConcern ? { writeConcern: w.writeConcern } : {}),
+    writes: w.writes,
   };
 }
 
@@ -37,6 +42,7 @@ export function decodeStepWorkload(e: EncodedStepWorkload): StepWorkload {
     ops: parseTypedEjson(e.opsEjson) as unknown[],
     ns: e.ns,
     ...(e.writeConcern ? { writeConcern: e.writeConcern } : {}),
+    writes: e.writes,
   };
 }
 
