@@ -176,6 +176,8 @@ export interface Experiment<Kept = unknown> {
   finish?(kept: Kept[], outDir: string): Promise<string | undefined>;
   /** After the matrix: drops what the experiment left behind. */
   cleanUp?(client: MongoClient, db: string, guard: GuardPolicy): Promise<void>;
-  /** The collections of `db` it drops and fills: the data guard checks them before anything is probed or written. */
+  /** The collections of `db` it drops and fills: the matrix's write plan checks them before anything is probed or written. */
   collections?: string[];
+  /** The same, where a configuration's parameters name them (its `collection`): every configuration's are checked. */
+  collectionsOf?(parameters: Record<string, unknown>): string[];
 }

@@ -69,7 +69,7 @@ export function renderMatrixDryRun(options: MatrixRunOptions, plan: MatrixPlan):
   if (setup && target.kind !== 'uri')
     out.push(`  --setup is implied: the matrix started this cluster, so ${setup.mayChange}`);
   if (target.kind === 'uri') {
-    const writes = matrixWritePlan(options, experiment, 'uri');
+    const writes = matrixWritePlan(options, experiment, 'uri', plan.configurations);
     out.push(
       `  Writes (checked against what the server holds before the first write; ${options.drop ? 'consent given: --drop, which replaces them whatever they hold' : "each must be absent or mongo-bench's, else exit 2 unless --drop"}):`,
       ...writes.entries.map((e) => `    ${describeEntry(e)}`),

@@ -63,13 +63,17 @@ export function matrixGuard(origin: Target['origin'], options: MatrixRunOptions)
  */
 export async function claimCollections(
   client: MongoClient,
-  options: Pick<MatrixRunOptions, 'db' | 'drop'>,
+  options: Pick<MatrixRunOptions, 'db' | 'drop' | 'allowSetup'>,
   experiment: Experiment,
+  plan: Pick<MatrixPlan, 'configurations'>,
   origin: Target['origin'],
   guard: GuardPolicy,
 ): Promise<GuardPolicy> {
-  await checkRunWrites(client, matrixWritePlan(options, experiment, origin));
-  return experiment.collections ? { ...guard, consent: true } : guard;
+  const writes = matrixWritePlan(options, experiment, origin, plan.configurations);
+  await checkRunWrites(client, writes);
+  return writes.entries.some((e) => e.kind === 'namespace' && e.source === 'experiment')
+    ? { ...guard, consent: true }
+    : guard;
 }
 
 /** The experiment drops what it left behind, then the client closes (a failure to close is no failure). */

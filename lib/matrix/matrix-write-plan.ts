@@ -2,12 +2,13 @@
  * The matrix's write plan: the experiment's collections in --db (dropped and refilled by every row) and the
  * capability probes' scratch collections, checked by the run's one rule (lib/run/write-check.ts) once the
  * target is reached and before anything is probed or written. --drop is the consent for both: it replaces
- * the experiment's collections whatever they hold.
+ * the experiment's collections whatever they hold. An experiment that changes the cluster lists that
+ * change, --setup's.
  */
 import type { Experiment } from '../experiments/experiment';
 import type { RunWritePlan } from '../run/options/run-write-plan';
 import type { TargetOrigin } from '../server/target';
-import type { Consent, NamespaceEntry } from '../server/write-plan';
+import type { Consent, NamespaceEntry, ServerEntry } from '../server/write-plan';
 
 /** The probes' scratch collections: names of this process's own (target-probe.ts makes them). */
 export const probeCollections = (pid = process.pid): string[] => [
@@ -16,10 +17,16 @@ export const probeCollections = (pid = process.pid): string[] => [
 ];
 
 export function matrixWritePlan(
-  options: { db: string; drop?: boolean },
-  experiment: Pick<Experiment, 'collections'>,
+  options: { db: string; drop?: boolean; allowSetup?: boolean },
+  experiment: Pick<Experiment, 'collections' | 'collectionsOf' | 'needs'>,
   origin: TargetOrigin,
+  /** Each configuration's validated parameters (an experiment may name its collection there). */
+  configurations: readonly { parameters: Record<string, unknown> }[] = [],
 ): RunWritePlan {
+  const collections = new Set([
+    ...(experiment.collections ?? []),
+    ...configurations.flatMap((c) => experiment.collectionsOf?.(c.parameters) ?? []),
+  ]);
   const entry = (coll: string, source: 'experiment' | 'probe', detail: string): NamespaceEntry => ({
     kind: 'namespace',
     db: options.db,
@@ -30,11 +37,28 @@ export function matrixWritePlan(
     consent: '--drop',
   });
   const entries = [
-    ...(experiment.collections ?? []).map((c) =>
+    ...[...collections].map((c) =>
       entry(c, 'experiment', 'dropped and refilled by each configuration'),
     ),
     ...probeCollections().map((c) => entry(c, 'probe', 'created and dropped to probe the server')),
   ];
-  const consents = new Set<Consent>(options.drop ? ['--drop'] : []);
-  return { ours: origin !== 'uri', consents, entries, unplannable: [] };
+  // An experiment that changes the cluster (presplit-import): --setup, each way set back as it found it.
+  const setup = experiment.needs?.setup;
+  const changes: ServerEntry[] = setup
+    ? [
+        {
+          kind: 'server',
+          change: 'shard-collection',
+          target: 'cluster',
+          detail: setup.mayChange,
+          consent: '--setup',
+          restore: 'the balancer and the chunk size as found, after each way',
+        },
+      ]
+    : [];
+  const consents = new Set<Consent>([
+    ...(options.drop ? (['--drop'] as const) : []),
+    ...(options.allowSetup ? (['--setup'] as const) : []),
+  ]);
+  return { ours: origin !== 'uri', consents, entries: [...entries, ...changes], unplannable: [] };
 }

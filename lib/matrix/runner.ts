@@ -135,7 +135,7 @@ async function runOnTarget(
   // The clean-up drops only what the guard allows: with consent once the collections were claimed.
   let rowGuard = guard;
   try {
-    rowGuard = await claimCollections(client, options, experiment, server.origin, guard);
+    rowGuard = await claimCollections(client, options, experiment, plan, server.origin, guard);
     // The probes' scratch collections are not the experiment's: the guard as given, without its consent.
     const capabilities = await probeCapabilities(
       client,

@@ -33,6 +33,7 @@ export const WRITE_SOURCES = {
   probe: "the matrix's capability probes",
   marker: "mongo-bench's owner marker",
   helper: 'the jest helpers',
+  event: "a scenario's configured event",
 } as const;
 export type WriteSource = keyof typeof WRITE_SOURCES;
 

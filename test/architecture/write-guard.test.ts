@@ -44,6 +44,8 @@ const ALLOWED: Record<string, string> = {
   'lib/agents/agent-step.ts': "agents' control database: a step's progress and measurement",
   'lib/matrix/target-probe.ts':
     "the matrix's capability probes: a scratch collection of its own (probe_*_<pid>), refused where one not its own is there",
+  'lib/server/cluster-state.ts':
+    "sets the chunk size in config.settings back as the run found it: the plan's chunk-size entry (--setup), restored at the end",
   'lib/calibrate/plain-loop.ts':
     'the yardstick loop: on the null server calibrate spawned (bench/engine.ts also runs it on --uri, without a plan)',
   // Documents that name commands and send nothing.
@@ -54,19 +56,19 @@ const ALLOWED: Record<string, string> = {
   'lib/workload/language/ycsb-workloads.ts': 'writes set-up steps, runs nothing',
   'lib/capture/query-stats.ts':
     "renders a captured write shape as a workload op's command, runs nothing",
-  // Writes of a user's namespace without a write plan (the data guard before each, where it drops).
+  // Writes of the namespaces a plan lists, checked before the first write (lib/run/write-check.ts).
   'lib/api/workload-test.ts':
-    "NOT PLANNED: benchmarkWorkload fills and indexes its ns after the data guard dropped and claimed it, before benchmark()'s plan",
+    "fills and indexes its ns: the helper's own entry of the write plan it checks before its load (helperWritePlan)",
   'lib/run/scenarios/background-events.ts':
-    "NOT PLANNED: a scenario's createIndex event builds an index on its ns; the run's write plan does not list events",
+    "builds the index a configured createIndex event names: an `index` entry of the run's plan (source event), checked before the run",
   'lib/experiments/most/run-most.ts':
-    'NOT PLANNED: creates and fills the collection it dropped and claimed through the data guard (the matrix has no write plan)',
+    "creates and fills the experiment's collection: an entry of the matrix's write plan (lib/matrix/matrix-write-plan.ts), checked before anything is written",
   'lib/experiments/presplit-import/importer.ts':
-    'NOT PLANNED: fills the collection the experiment dropped through the data guard (--setup)',
+    "fills the experiment's collection: an entry of the matrix's write plan (its collectionsOf), checked before anything is written",
   'lib/experiments/presplit-import/housekeeping.ts':
-    "NOT PLANNED: sets the cluster's chunk size back (config.settings), --setup's consent",
+    "sets the cluster's chunk size back as it found it (config.settings): the matrix plan's --setup entry for the experiment",
   'lib/experiments/write-concern-latency/run-latency.ts':
-    'NOT PLANNED: inserts into the collection the experiment dropped through the data guard',
+    "inserts into the experiment's collection: an entry of the matrix's write plan (lib/matrix/matrix-write-plan.ts), checked before anything is written",
 };
 
 /** A driver Db's, Collection's or MongoClient's methods that write. */

@@ -434,6 +434,50 @@ describeNeeding('crud', "the harm suite: a user's world, every command that writ
     },
     {
       title:
+        "a scenario's createIndex event: listed in the plan as its own consent; on a system namespace refused before anything connects",
+      kinds: ['event'],
+      commands: ['run'],
+      run: async () => {
+        const config = (target: string) =>
+          file(
+            'scenario.yaml',
+            [
+              `ns: ${scratchDb()}.docs`,
+              'scenarios:',
+              '  - name: indexer',
+              '    ops: [{ op: findOne, query: {} }]',
+              '    duration: 1s',
+              '    clients: 1',
+              '    events:',
+              `      - { at: 0s, action: createIndex, keys: { mine: 1 }, ns: ${target}, name: mine_1 }`,
+            ].join('\n'),
+          );
+        const dry = await runCli([
+          'run',
+          '--uri',
+          crudUri(),
+          '--config',
+          config(ns(WORLD.orders)),
+          '--dry-run',
+        ]);
+        expect(dry.code).toBe(0);
+        expect(dry.stdout).toContain(`index ${ns(WORLD.orders)} (a scenario's configured event`);
+        return refused(
+          await runCli([
+            'run',
+            '--uri',
+            crudUri(),
+            '--config',
+            config('admin.users'),
+            '--out',
+            out(),
+          ]),
+          'admin.users',
+        );
+      },
+    },
+    {
+      title:
         "a mongo-perf test whose pre() drops the user's empty collection and empties their orders",
       kinds: ['perf-pre'],
       commands: ['perf-suite'],
@@ -518,6 +562,7 @@ describeNeeding('crud', "the harm suite: a user's world, every command that writ
           ['most', WORLD.most],
           ['softlayer', WORLD.softlayer],
           ['write-concern-latency', WORLD.insertTest],
+          ['presplit-import', WORLD.presplit],
         ] as const) {
           const r = await runCli([
             'matrix',
@@ -529,6 +574,8 @@ describeNeeding('crud', "the harm suite: a user's world, every command that writ
             W,
             '--scale',
             '0.01',
+            // presplit-import's consent to change the cluster: never to drop a user's collection.
+            ...(preset === 'presplit-import' ? ['--setup'] : []),
             '--out',
             out(),
           ]);

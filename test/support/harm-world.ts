@@ -30,6 +30,7 @@ export const WORLD = {
   most: 'most',
   softlayer: 'softlayer',
   insertTest: 'insertTest',
+  presplit: 'presplit_import',
 } as const;
 
 /** The user's own files, by the names mongo-bench's commands write. */
@@ -102,6 +103,7 @@ export async function seedWorld(client: MongoClient, db: string): Promise<WorldS
     WORLD.most,
     WORLD.softlayer,
     WORLD.insertTest,
+    WORLD.presplit,
   ])
     await d.collection(name).insertMany([
       { _id: `${name}-1`, mine: true },

@@ -231,6 +231,9 @@ async function finish(
 
 export const presplitImport: Experiment<PresplitImportResult> = {
   name: 'presplit-import',
+  collectionsOf: (parameters) => [
+    (parameters.collection as string | undefined) ?? PRESPLIT_IMPORT_DEFAULTS.collection,
+  ],
   description:
     'Seeds 003/000 (Test Results 4-5): a bulk import into a sharded cluster (a mongos; needs --setup) three ways: ranged key, pre-split + balancer stopped, hashed key; inserts/sec on every shard over time, spread, chunks',
   parameters: PARAMETERS,

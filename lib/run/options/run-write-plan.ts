@@ -81,7 +81,7 @@ export function runWritePlan(
   if (options.allowSetupWrites) consents.add('--allow-setup-writes');
   if (extras.clusterSetup) consents.add('--setup');
   // A configured event is the consent to the change it names.
-  if (entries.some((e) => e.kind === 'server' && e.consent === 'event')) consents.add('event');
+  if (entries.some((e) => e.kind !== 'file' && e.consent === 'event')) consents.add('event');
   return { ours: origin !== 'uri', consents, entries, unplannable };
 }
 
@@ -392,13 +392,24 @@ function clusterEntries(sharding: ShardingSpec | undefined): ServerEntry[] {
   ];
 }
 
-/** A scenario's background events that change the cluster or a server (createIndex writes a namespace). */
-function eventEntries(scenarios: WritePlanOptions['scenarios']): ServerEntry[] {
-  const entries: ServerEntry[] = [];
+/** A scenario's background events: the cluster or server changes they make, and the index a createIndex builds. */
+function eventEntries(scenarios: WritePlanOptions['scenarios']): (ServerEntry | NamespaceEntry)[] {
+  const entries: (ServerEntry | NamespaceEntry)[] = [];
   for (const scenario of scenarios ?? [])
     for (const event of scenario.events) {
       const when = `scenario ${scenario.name}'s ${event.action} at ${scenario.start + event.at} s`;
-      if (event.action === 'stopBalancer' || event.action === 'startBalancer')
+      if (event.action === 'createIndex') {
+        const [db, coll] = splitNamespace(event.ns);
+        entries.push({
+          kind: 'namespace',
+          db,
+          coll,
+          action: 'index',
+          source: 'event',
+          detail: `${when} (${event.name}: ${JSON.stringify(event.keys)})`,
+          consent: 'event',
+        });
+      } else if (event.action === 'stopBalancer' || event.action === 'startBalancer')
         entries.push({
           kind: 'server',
           change: 'balancer',
