@@ -42,7 +42,7 @@ export function matrixWritePlan(
     ),
     ...probeCollections().map((c) => entry(c, 'probe', 'created and dropped to probe the server')),
   ];
-  // An experiment that changes the cluster (presplit-import): --setup, each way set back as it found it.
+  // An experiment that changes the cluster (its needs.setup): --setup, each change set back as it found it.
   const setup = experiment.needs?.setup;
   const changes: ServerEntry[] = setup
     ? [
@@ -52,7 +52,7 @@ export function matrixWritePlan(
           target: 'cluster',
           detail: setup.mayChange,
           consent: '--setup',
-          restore: 'the balancer and the chunk size as found, after each way',
+          restore: 'the balancer and the chunk size as the experiment found them',
         },
       ]
     : [];
