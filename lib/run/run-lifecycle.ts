@@ -42,6 +42,8 @@ export interface LifecycleHooks {
   writePlan?: RunWritePlan;
   /** Namespaces (`db.coll`) the caller created or replaced after the plan passed (--drop, --setup before the sweep). */
   createdByRun?: ReadonlySet<string>;
+  /** Once the server answered and was identified, before anything is checked or written: a throw refuses it. */
+  connected?: (target: ResultDocument['target']) => Promise<void>;
 }
 
 /** What start gives the sweep: the lifecycle, the client, the server measured and the data guard (its consent given once the plan passed). */
@@ -95,6 +97,7 @@ export class RunLifecycle {
     const closeClient = () => client.close().catch(() => undefined);
     // Every write the run will make, checked against what the server holds before the first (./write-check).
     try {
+      await hooks.connected?.(target);
       await checkRunWrites(client, hooks.writePlan ?? runWritePlan(options, server.origin), {
         ...(hooks.createdByRun ? { createdByRun: hooks.createdByRun } : {}),
         ...(options.docsLike ? { docsLike: options.docsLike } : {}),
