@@ -4,11 +4,13 @@
  * under the randomization), the smallest detectable change, and, instead of each side's trend, a
  * trend of the per-round ratio B/A. The configurations may differ in anything that does not change
  * what is measured (uri, write concern, workload, driver options); different client counts, seconds
- * or trials are refused (exit 2) naming the key, unless `clients` is given for both.
+ * or trials are refused (exit 2) naming the key, unless `clients` is given for both. A test double
+ * against MongoDB is refused at connect, before the first trial (the same rule as compare's).
  */
 import { join } from 'node:path';
 import { UsageError } from '../config/errors';
 import { Comparison, CompareOptions, compareResults, writeComparison } from '../compare';
+import { assertComparableTargets } from '../compare/compare';
 import { ResultDocument } from '../result';
 import { compileRunWorkload } from '../run/options/run-workload';
 import { InterleavedDesign, runInterleaved } from '../run/interleave';
@@ -122,7 +124,10 @@ export async function compareRuns(
       },
     },
   ];
-  const { results, design } = await runInterleaved(sides, seed);
+  // Both servers are identified at connect: what they alone refuse is refused there, before any trial.
+  const { results, design } = await runInterleaved(sides, seed, ([ta, tb]) =>
+    assertComparableTargets(ta, tb, { a: 'A', b: 'B', verb: 'connected to' }),
+  );
   const [resultA, resultB] = results;
   const comparison = compareResults(
     resultA,
@@ -142,13 +147,17 @@ export async function compareRuns(
     kind: design.kind,
     seed: design.seed,
     rounds: design.rounds,
+    unmeasured: {
+      clients: design.unmeasured.clients,
+      order: design.unmeasured.order.map((i) => (i === 0 ? 'A' : 'B')).join(''),
+    },
     order: design.order.map((o) => ({
       clients: o.clients,
       rounds: o.rounds.map((perm) => perm.map((i) => (i === 0 ? 'A' : 'B')).join('')),
     })),
   };
   comparison.notes.unshift(
-    `A and B ran in ${design.rounds} rounds of randomized interleaved trials (seed ${seed}): each round ran each once, in the order recorded in design.order`,
+    `A and B ran in ${design.rounds} rounds of randomized interleaved trials (seed ${seed}), after an unmeasured first round of both (${comparison.design.unmeasured?.order}, the server's cold start): each round ran each once, rounds in pairs of reversed order (AB then BA, or BA then AB, drawn per pair${design.rounds % 2 === 1 ? '; the odd last round drawn alone' : ''}), as recorded in design.order`,
   );
   const files = options.out
     ? (await writeComparison(comparison, options.out, [resultA, resultB])).files

@@ -32,17 +32,22 @@ gives the ratio and "not compared". A side needs 4 or more replicates (run --tri
 A and B may each name several result files of one configuration, comma separated.
 
 With --run, A and B are run configurations (config files as run --config reads them: uri,
-workload, clients, seconds, trials, ...), measured now in randomized interleaved trials: for each
-client count, each round runs A once and B once in an order drawn from --seed (recorded in
-compare.json's design), each trial with its own warm-up (the loader once per side; again before every
-trial when the workload writes). A drift of the machine then weighs on both alike. They may differ in
+workload, clients, seconds, trials, ...), measured now in randomized interleaved trials: first an
+unmeasured round of A and B (the server's cold start falls on no measured trial); then, for each
+client count, each round runs A once and B once, rounds in pairs of reversed order (AB then BA, or
+BA then AB, drawn per pair from --seed; an odd last round drawn alone; recorded in compare.json's
+design), each trial with its own warm-up (the loader once per side; again before every trial when
+the workload writes). A drift of the machine then weighs on both alike. They may differ in
 uri, write concern, workload or driver options; different clients, seconds or trials are refused
 (exit 2) unless --clients gives both the same counts. Each side's results.json goes to --out/A and
 --out/B (read by compare and report as usual).
 
 Writes compare.md, compare.json, compare-ratios.png and index.html (the interactive page) to --out;
 prints the table.
-A result from a test double (target.testDouble) is never compared with one from MongoDB (exit 2).
+A result from a test double (target.testDouble) is never compared with one from MongoDB (exit 2);
+two servers that are both not MongoDB (a test double, FerretDB, an unidentified server) are compared,
+each named. With --run, both servers are identified at connect and this is decided there, before
+the first trial.
 
 Examples:
   mongo-bench compare reports/main/results.json reports/branch/results.json
@@ -186,6 +191,10 @@ export function registerCompare(program: Command, ctx: CliContext): void {
             out: outDir,
             signal: interrupt.signal,
             onEvent: (side, e) => {
+              if (e.type === 'unmeasured-trial')
+                ctx.err(
+                  `${side}: unmeasured first trial (the server's cold start), ${e.seconds} s`,
+                );
               if (e.type === 'step-done')
                 ctx.err(`${side}: ${e.step.clients} client${e.step.clients === 1 ? '' : 's'} done`);
             },

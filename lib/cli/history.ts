@@ -7,12 +7,13 @@ import { z } from 'zod';
 import { intArg, numberArg } from '../config/validate';
 import { addOptions, option, TableValues } from '../config/option-table';
 import { loadResult } from '../result';
-import { openStore, resolveStoreSpec, STORE_ENV } from '../store';
+import { openStore, resolveStoreSpec, ResultStore, STORE_ENV } from '../store';
 import { buildHistory, GATE_CHOICES, HISTORY_DEFAULTS, writeHistory } from '../history';
 import { historyFileNames } from '../history/write';
 import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
 import { formatChange, formatNewestRun, formatRun, gateLine } from '../history/render-md';
 import { FolderStore } from '../store/folder-store';
+import { formatServerRuns } from '../history/server-change';
 import { stat } from 'node:fs/promises';
 import { fileTimestamp } from '../common/values';
 
@@ -42,7 +43,7 @@ Exit codes:
   0    no gated series ends on a regression beyond --threshold
   1    the newest change point of some gated series is a regression beyond --threshold, or its newest
        run fails the newest-run check (for CI)
-  2    bad input: no store, an unreadable store, a bad option
+  2    bad input: no store, an unreadable store, a bad option, a --label the store does not hold
   3    not tested: no gated series has enough runs for either test (3 before the newest)`;
 
 const IMPORT_HELP = `
@@ -222,6 +223,9 @@ async function historyAction(flags: HistoryFlags, ctx: CliContext): Promise<void
   let stored;
   try {
     stored = await store.list({ label: flags.label, workload: flags.workload });
+    // A label the store does not hold is a typo, not a history too short to test: exit 2, never 3.
+    if (flags.label !== undefined && stored.results.length === 0)
+      await refuseUnknownLabel(flags.label, store);
   } finally {
     await store.close();
   }
@@ -254,6 +258,18 @@ async function historyAction(flags: HistoryFlags, ctx: CliContext): Promise<void
         : EXIT.ok;
 }
 
+/** Throws the usage error for --label when no run of the store has it, naming the labels it holds. */
+async function refuseUnknownLabel(label: string, store: ResultStore): Promise<void> {
+  const runs = new Map<string, number>();
+  for (const { result } of (await store.list()).results)
+    runs.set(result.label, (runs.get(result.label) ?? 0) + 1);
+  if (runs.has(label)) return;
+  const held = [...runs].map(([l, n]) => `${l} (${n} run${n === 1 ? '' : 's'})`).join(', ');
+  throw new UsageError(
+    `option --label: no run labelled "${label}" in ${store.description}: ${runs.size > 0 ? `it holds ${held}` : 'it holds no results'}`,
+  );
+}
+
 function renderSummary(h: ReturnType<typeof buildHistory>): string {
   const lines: string[] = [];
   for (const label of h.labels) {
@@ -262,6 +278,10 @@ function renderSummary(h: ReturnType<typeof buildHistory>): string {
     lines.push(
       `${label.label}: ${label.runs} run${label.runs === 1 ? '' : 's'} (${label.first} to ${label.last}), ${points.length} change point${points.length === 1 ? '' : 's'}${label.testDouble ? ' [test double: not MongoDB numbers]' : ''}`,
     );
+    if (label.mixedServers)
+      lines.push(
+        `  mixes runs on different servers: ${formatServerRuns(label.mixedServers)}; their numbers do not belong in one series`,
+      );
     for (const { s, cp } of points) {
       const verdict =
         cp.direction === 'regression'
@@ -269,15 +289,22 @@ function renderSummary(h: ReturnType<typeof buildHistory>): string {
             ? 'REGRESSION'
             : 'regression within threshold'
           : 'improvement';
+      const cause = h.regressions.find(
+        (r) =>
+          r.label === s.label &&
+          r.clients === s.clients &&
+          r.metric === s.name &&
+          r.changePoint.index === cp.index,
+      )?.serverChange;
       lines.push(
-        `  ${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}`,
+        `  ${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}${cause ? `; ${cause}` : ''}`,
       );
     }
   }
   if (h.labels.length === 0) lines.push(`no results in ${h.store}`);
   for (const f of h.newestRunFailures)
     lines.push(
-      `  ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}`,
+      `  ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}${f.serverChange ? `; ${f.serverChange}` : ''}`,
     );
   for (const t of h.notTested)
     lines.push(

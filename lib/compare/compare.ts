@@ -14,6 +14,8 @@ import {
   markedServerLabel,
   notMongoDBWarning,
   serverLabel,
+  ServerFacts,
+  targetIsNotMongoDB,
   TEST_DOUBLE_WARNING,
 } from '../report/describe';
 import { serverDifferences } from './server-differences';
@@ -95,6 +97,7 @@ export interface Comparison {
   schema: 'mongo-bench/compare@1';
   a: { label: string; file?: string; server: string; complete: boolean };
   b: { label: string; file?: string; server: string; complete: boolean };
+  /** Some side ran on a test double (a.server and b.server name each). */
   testDouble: boolean;
   threshold: number;
   alpha: number;
@@ -113,6 +116,8 @@ export interface Comparison {
     kind: string;
     seed: number;
     rounds: number;
+    /** The unmeasured first round (the server's cold start), before the measured ones: e.g. "BA". */
+    unmeasured?: { clients: number; order: string };
     order: { clients: number; rounds: string[] }[];
   };
   /** The red lines its chart carries: a side measured on another product than MongoDB, or on a test double (lib/report/describe.ts). */
@@ -153,22 +158,28 @@ function checkOption(name: string, value: number, min: number, max: number): voi
     throw new UsageError(`option --${name}: must be a number from ${min} to ${max}, got ${value}`);
 }
 
-/** Refuses a test-double result against one from another server: their ratio would mean nothing. */
-function assertComparable(
-  a: ResultDocument,
-  b: ResultDocument,
-  names: { a: string; b: string },
+/**
+ * Refuses a test double against MongoDB: the double's numbers say nothing about MongoDB, so their ratio
+ * would mean nothing. Two servers that are both not MongoDB (a test double, FerretDB, the null server, an
+ * unidentified server) are compared, each named. Takes the targets, so that compare --run can decide at
+ * connect, before the first trial.
+ */
+export function assertComparableTargets(
+  a: ServerFacts,
+  b: ServerFacts,
+  names: { a: string; b: string; verb?: string },
 ): void {
-  const aDouble = a.target.testDouble === true;
-  const bDouble = b.target.testDouble === true;
-  if (aDouble !== bDouble) {
-    const [double, real, realResult] = aDouble ? [names.a, names.b, b] : [names.b, names.a, a];
-    // The other side named as every summary names it: "MongoDB Community 7.0.14", or "NOT MongoDB: unidentified server, ..." (a null server).
-    throw new UsageError(
-      `cannot compare ${double} with ${real}: ${double} was measured on a test double (target.testDouble: true, not MongoDB) and ${real} on ${markedServerLabel(realResult.target)}; ` +
-        "a test double's numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server",
-    );
-  }
+  const verb = names.verb ?? 'was measured on';
+  const aDouble = a.testDouble === true;
+  const bDouble = b.testDouble === true;
+  if (aDouble === bDouble) return;
+  const [double, real, realTarget] = aDouble ? [names.a, names.b, b] : [names.b, names.a, a];
+  if (targetIsNotMongoDB(realTarget)) return;
+  // The other side named as every summary names it: "MongoDB Community 7.0.14".
+  throw new UsageError(
+    `cannot compare ${double} with ${real}: ${double} ${verb} a test double (target.testDouble: true, not MongoDB) and ${real} ${verb} ${markedServerLabel(realTarget)}; ` +
+      "a test double's numbers say nothing about MongoDB, so their ratio would be meaningless. Compare results from the same kind of server",
+  );
 }
 
 /** The smallest two-sided p the test can give for these sample sizes: 2 / C(m+n, m) (complete separation). */
@@ -321,7 +332,7 @@ export function compareResults(
   checkOption('noise', o.noise, 0, 100);
   for (const x of as)
     for (const y of bs)
-      assertComparable(x, y, {
+      assertComparableTargets(x.target, y.target, {
         a: files.a ? `A (${files.a})` : 'A',
         b: files.b ? `B (${files.b})` : 'B',
       });
@@ -368,17 +379,37 @@ export function compareResults(
   }
   for (const difference of serverDifferences(a, b))
     notes.push(`A and B ran on different servers: ${difference}`);
-  const testDouble = a.target.testDouble === true;
+  const doubleA = a.target.testDouble === true;
+  const doubleB = b.target.testDouble === true;
+  const testDouble = doubleA || doubleB;
   const regression = steps.some((s) => s.regression);
-  if (testDouble)
+  // One side on a test double, the other on another server that is not MongoDB either: both named.
+  const lonelyDouble =
+    doubleA !== doubleB
+      ? doubleA
+        ? { side: 'A', other: 'B', on: a, otherOn: b }
+        : { side: 'B', other: 'A', on: b, otherOn: a }
+      : undefined;
+  if (doubleA && doubleB)
     notes.push('both results come from a TEST DOUBLE server: these are not MongoDB numbers');
+  else if (lonelyDouble)
+    notes.push(
+      `${lonelyDouble.side} ran on ${serverLabel(lonelyDouble.on)} and ${lonelyDouble.other} on ${markedServerLabel(lonelyDouble.otherOn.target)}: neither is MongoDB, so the ratios compare these two servers, never MongoDB`,
+    );
   // Both sides on the one product: one line for both.
   const sameServer = serverLabel(a) === serverLabel(b);
   const sides = (
     sameServer ? [notMongoDBWarning(a)] : [notMongoDBWarning(a, 'A'), notMongoDBWarning(b, 'B')]
   ).filter((w): w is string => w !== undefined);
   notes.push(...sides);
-  const warnings = [...sides, ...(testDouble ? [TEST_DOUBLE_WARNING] : [])];
+  const warnings = [
+    ...sides,
+    ...(lonelyDouble
+      ? [`TEST DOUBLE server: ${lonelyDouble.side}'s numbers are not MongoDB numbers`]
+      : testDouble
+        ? [TEST_DOUBLE_WARNING]
+        : []),
+  ];
   return {
     schema: 'mongo-bench/compare@1',
     a: {

@@ -10,6 +10,7 @@ import { eDivisive, E_DIVISIVE_DEFAULTS } from './e-divisive';
 import { byLabel, HistoryMetric, mixesTestDouble, RunRef, Series, seriesOf } from './series';
 import { E_DIVISIVE_MIN_RUNS, newestRunCheck, NewestRunCheck } from './newest-run';
 import { dropUndefined } from '../common/values';
+import { mixedServers, serverChange } from './server-change';
 
 /** The metrics the gate checks unless --gate adds more: ops/s and the p50s (p99 and errors vary too much night to night). */
 export const DEFAULT_GATED: readonly HistoryMetric['key'][] = [
@@ -94,6 +95,8 @@ export interface HistoryDocument {
     servers?: string[];
     /** The NOT MongoDB warnings of its runs on other products (FerretDB, ...): charts and history.md carry them. */
     notMongoDB?: string[];
+    /** Present when its runs span more than one product (a test double and FerretDB, ...): each server and its runs. */
+    mixedServers?: { server: string; runs: number }[];
   }[];
   series: HistorySeries[];
   /** Series whose newest change point is a regression beyond the threshold: the CI gate fails on any. */
@@ -102,9 +105,18 @@ export interface HistoryDocument {
     clients: number;
     metric: string;
     changePoint: HistoryChangePoint;
+    /** When the first run after the change was on none of the servers of the runs before it: says so, the likely cause. */
+    serverChange?: string;
   }[];
   /** Gated series whose newest run failed the newest-run check: the CI gate fails on any. */
-  newestRunFailures: { label: string; clients: number; metric: string; check: NewestRunCheck }[];
+  newestRunFailures: {
+    label: string;
+    clients: number;
+    metric: string;
+    check: NewestRunCheck;
+    /** When the newest run was on none of its baseline's servers (product, version, topology, host): says so, the likely cause. */
+    serverChange?: string;
+  }[];
   /** Gated series that neither test could check, and why. */
   notTested: { label: string; clients: number; metric: string; why: string }[];
   /** 'regression' (exit 1), 'no regression' (exit 0), or 'not tested' (exit 3: no gated series could be tested). */
@@ -205,6 +217,8 @@ export function buildHistory(
   };
   const labels: HistoryDocument['labels'] = [];
   const series: HistorySeries[] = [];
+  // Each run's result by where it was read from (a series' points name their run so).
+  const bySource = new Map(stored.results.map((r) => [r.source, r.result]));
   for (const [label, results] of byLabel(stored.results)) {
     labels.push({
       label,
@@ -221,21 +235,54 @@ export function buildHistory(
             .filter((w): w is string => w !== undefined),
         ),
       ],
+      ...dropUndefined({ mixedServers: mixedServers(results) }),
     });
     for (const s of seriesOf(label, results)) series.push(analyseSeries(s, options));
   }
   const gatedSeries = series.filter((s) => s.gated);
+  // The runs of a series from index `from` up to (not including) `to`, as results.
+  const runsOf = (s: HistorySeries, from: number, to: number) =>
+    s.points.slice(from, to).flatMap((p) => bySource.get(p.source) ?? []);
   const regressions = gatedSeries.flatMap((s) => {
     const newest = s.changePoints.at(-1);
-    return newest && newest.direction === 'regression' && newest.beyondThreshold
-      ? [{ label: s.label, clients: s.clients, metric: s.name, changePoint: newest }]
-      : [];
+    if (!newest || newest.direction !== 'regression' || !newest.beyondThreshold) return [];
+    const previous = s.changePoints.at(-2)?.index ?? 0;
+    const firstAfter = bySource.get(newest.firstAfter.source);
+    const change = firstAfter
+      ? serverChange(runsOf(s, previous, newest.index), firstAfter, {
+          before: 'the runs before the change',
+          after: 'the first run after it',
+        })
+      : undefined;
+    return [
+      {
+        label: s.label,
+        clients: s.clients,
+        metric: s.name,
+        changePoint: newest,
+        ...dropUndefined({ serverChange: change }),
+      },
+    ];
   });
-  const newestRunFailures = gatedSeries.flatMap((s) =>
-    s.newestRun.failed
-      ? [{ label: s.label, clients: s.clients, metric: s.name, check: s.newestRun }]
-      : [],
-  );
+  const newestRunFailures = gatedSeries.flatMap((s) => {
+    if (!s.newestRun.failed) return [];
+    const { baseline, newest } = s.newestRun;
+    const at = (ref: RunRef | undefined) => s.points.findIndex((p) => p.source === ref?.source);
+    const newestRun = bySource.get(newest?.source ?? '');
+    const change =
+      baseline && newestRun
+        ? serverChange(runsOf(s, at(baseline.first), at(baseline.last) + 1), newestRun)
+        : undefined;
+    return [
+      {
+        label: s.label,
+        clients: s.clients,
+        metric: s.name,
+        check: s.newestRun,
+        ...dropUndefined({ serverChange: change }),
+      },
+    ];
+  });
   const notTested = gatedSeries.flatMap((s) =>
     s.eDivisive === 'tested' || s.newestRun.tested
       ? []

@@ -2,6 +2,7 @@
 import { formatOps } from '../report/format';
 import type { HistoryChangePoint, HistoryDocument, HistorySeries } from './history';
 import type { NewestRunCheck } from './newest-run';
+import { formatServerRuns } from './server-change';
 
 /** "-99.0% against the median of 3 runs (2026-01-01 .. 2026-01-03), beyond the 5.0% limit (4 x 1.0% noise scale, or the threshold)" */
 export function formatNewestRun(c: NewestRunCheck, unit = ''): string {
@@ -80,10 +81,10 @@ export function renderHistoryMarkdown(
     for (const warning of label.notMongoDB ?? []) lines.push('', `**${warning}.**`);
     if (label.testDouble)
       lines.push('', '**Test double server: these numbers are not MongoDB numbers.**');
-    if (label.mixesTestDouble)
+    if (label.mixedServers)
       lines.push(
         '',
-        '**Warning: this label mixes runs on a test double with runs on MongoDB; their numbers do not belong in one series.**',
+        `**Warning: this label mixes runs on different servers: ${formatServerRuns(label.mixedServers)}; their numbers do not belong in one series.**`,
       );
     lines.push('');
     for (const file of charts.get(label.label) ?? []) lines.push(`![trend](${file})`, '');
@@ -119,7 +120,7 @@ export function renderHistoryMarkdown(
   lines.push('## Gate', '', `${gateLine(h)}.`, '');
   for (const f of h.newestRunFailures)
     lines.push(
-      `- ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: newest run ${formatNewestRun(f.check)}`,
+      `- ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: newest run ${formatNewestRun(f.check)}${f.serverChange ? `; **${f.serverChange}**` : ''}`,
     );
   for (const t of h.notTested)
     lines.push(
@@ -128,7 +129,7 @@ export function renderHistoryMarkdown(
   {
     for (const r of h.regressions)
       lines.push(
-        `- ${r.label}, ${r.metric} at ${r.clients} client${r.clients === 1 ? '' : 's'}: ${formatChange(r.changePoint)} from ${formatRun(r.changePoint.firstAfter)} on (p ${r.changePoint.pvalue.toFixed(3)})`,
+        `- ${r.label}, ${r.metric} at ${r.clients} client${r.clients === 1 ? '' : 's'}: ${formatChange(r.changePoint)} from ${formatRun(r.changePoint.firstAfter)} on (p ${r.changePoint.pvalue.toFixed(3)})${r.serverChange ? `; **${r.serverChange}**` : ''}`,
       );
   }
   if (h.skipped.length > 0) {

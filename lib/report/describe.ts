@@ -62,7 +62,8 @@ export function isNotMongoDB(result: ResultDocument): boolean {
   return targetIsNotMongoDB(result.target);
 }
 
-function targetIsNotMongoDB(target: ServerFacts): boolean {
+/** True when the target names a product other than MongoDB, or is a test double (results before products were recorded: MongoDB unless marked). */
+export function targetIsNotMongoDB(target: ServerFacts): boolean {
   const name = target.product?.name;
   return target.testDouble === true || (name !== undefined && name !== 'MongoDB');
 }

@@ -48,6 +48,8 @@ export type BenchmarkEvent =
       warmupSeconds: number;
       ops?: number;
     }
+  /** An unmeasured trial began (BenchmarkHooks.unmeasuredRound): its figures are dropped. */
+  | { type: 'unmeasured-trial'; clients: number; seconds: number }
   | { type: 'tick'; clients: number; trial: number; tick: TickEvent }
   /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }

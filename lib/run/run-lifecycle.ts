@@ -43,6 +43,8 @@ export interface LifecycleHooks {
   writePlan?: RunWritePlan;
   /** Namespaces (`db.coll`) the caller created or replaced after the plan passed (--drop, --setup before the sweep). */
   createdByRun?: ReadonlySet<string>;
+  /** Once the server answered and was identified, before anything is checked or written: a throw refuses it. */
+  connected?: (target: ResultDocument['target']) => Promise<void>;
 }
 
 /**
@@ -102,6 +104,7 @@ export class RunLifecycle {
     // Every write the run will make, checked against what the server holds before the first (./write-check).
     const plan = hooks.writePlan ?? runWritePlan(options, server.origin);
     try {
+      await hooks.connected?.(target);
       await checkRunWrites(client, plan, {
         ...(hooks.createdByRun ? { createdByRun: hooks.createdByRun } : {}),
         ...(options.docsLike ? { docsLike: options.docsLike } : {}),

@@ -234,7 +234,7 @@ describe('compareResults', () => {
     expect(both.notes.join(' ')).toMatch(/TEST DOUBLE/);
   });
 
-  it('refusing a test double against a null server, names that server NOT MongoDB as every summary does, never "on MongoDB"', () => {
+  it('a test double against a null server or FerretDB (neither is MongoDB): compared, each side named, never "MongoDB"', () => {
     // The null server's own buildInfo (lib/calibrate/null-server.ts): a version and no gitVersion.
     const product = identifyServer({
       uri: 'mongodb://127.0.0.1:27017',
@@ -245,20 +245,33 @@ describe('compareResults', () => {
       ...nul,
       target: { ...nul.target, serverVersion: NULL_SERVER_VERSION, product },
     };
-    const message = usageMessage(() =>
-      compareResults(
-        result('java', [step(1, rates(1000))], true),
-        nullResult,
-        {},
-        { a: 'a.json', b: 'b.json' },
-      ),
+    const java = result('java', [step(1, rates(1000))], true);
+    const c = compareResults(java, nullResult, {}, { a: 'a.json', b: 'b.json' });
+    expect(c.testDouble).toBe(true);
+    expect([c.a.server, c.b.server]).toEqual([serverLabel(java), serverLabel(nullResult)]);
+    expect(c.notes).toContain(
+      `A ran on ${serverLabel(java)} and B on NOT MongoDB: unidentified server, reports MongoDB ${NULL_SERVER_VERSION}: neither is MongoDB, so the ratios compare these two servers, never MongoDB`,
     );
-    expect(message).toContain(
-      `B (b.json) on NOT MongoDB: unidentified server, reports MongoDB ${NULL_SERVER_VERSION};`,
-    );
-    expect(message).not.toMatch(/on MongoDB/);
+    expect(c.warnings).toEqual([
+      expect.stringMatching(/^NOT MongoDB: B ran on unidentified server/),
+      "TEST DOUBLE server: A's numbers are not MongoDB numbers",
+    ]);
+    expect(c.notes.join('\n')).not.toMatch(/both results come from a TEST DOUBLE/);
     expect(notMongoDBWarning(nullResult)).toMatch(/^NOT MongoDB: unidentified server/);
-    // A MongoDB side is named as its summary names it.
+    // The newcomer's case: the CRUD double against FerretDB, compared.
+    const ferret = {
+      ...nul,
+      target: {
+        ...nul.target,
+        serverVersion: '7.0.42',
+        product: identifyServer({
+          uri: 'mongodb://127.0.0.1:27017',
+          buildInfo: { version: '7.0.42', ferretdbVersion: 'v1.24.2' },
+        }),
+      },
+    };
+    expect(compareResults(ferret, java).b.server).toBe(serverLabel(java));
+    // A MongoDB side is refused, named as its summary names it.
     expect(
       usageMessage(() =>
         compareResults(
@@ -266,7 +279,7 @@ describe('compareResults', () => {
           result('mongod', [step(1, rates(1000))]),
         ),
       ),
-    ).toContain(`B on ${serverLabel(result('mongod', []))};`);
+    ).toContain(`B was measured on ${serverLabel(result('mongod', []))};`);
   });
 
   it('names each server as every summary does and warns NOT MongoDB, in its notes and under its chart, for a side on FerretDB', async () => {

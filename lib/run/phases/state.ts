@@ -44,6 +44,17 @@ export interface BenchmarkHooks {
   writePlan?: RunWritePlan;
   /** Namespaces (`db.coll`) the caller created or replaced once the plan passed (--drop, --setup before the sweep). */
   createdByRun?: ReadonlySet<string>;
+  /**
+   * Called once the server answered and was identified (its target, as the result will record it),
+   * before the write plan is checked and before anything is written: a throw ends the run there, its
+   * connection closed. lib/run/interleave.ts waits here until every configuration has connected.
+   */
+  connected?: (target: ResultDocument['target']) => Promise<void>;
+  /**
+   * Before the first step's measured trials: one trial (trial 0, in its turn, on prepared data) whose
+   * figures are dropped, so that no measured trial takes the server's cold start (lib/run/interleave.ts).
+   */
+  unmeasuredRound?: boolean;
 }
 
 /** The sweep's shared state, from the run's start to its end. */

@@ -6,7 +6,7 @@
 import { dropUndefined } from '../../common/values';
 import { prepareData } from './prepare';
 import { closeStep, StepNext, summarizeTrials } from './step-result';
-import { runTrial, StepTrials } from './trial';
+import { runTrial, stepPlan, StepTrials } from './trial';
 import type { SweepPlan, SweepState } from './state';
 
 export async function runSweepStep(
@@ -30,6 +30,10 @@ async function runTrials(
 ): Promise<StepTrials | Extract<StepNext, { ending: unknown }>> {
   const { options, hooks } = state;
   const trials: StepTrials = { measurements: [], trialStarts: [] };
+  if (hooks.unmeasuredRound && clients === options.clients[0]) {
+    const stopped = await runUnmeasuredTrial(state, sweep, clients);
+    if (stopped) return { ending: { incomplete: stopped } };
+  }
   // With hooks.turn, each trial (its set-up included) waits for its turn; a run that ends early is released by its scheduler.
   for (let trial = 1; trial <= options.trials && !hooks.signal?.aborted; trial++) {
     trials.release?.();
@@ -52,4 +56,31 @@ async function runTrials(
     if ((await runTrial(state, sweep, clients, trial, trials)) === 'stop') break;
   }
   return trials;
+}
+
+/**
+ * The unmeasured trial (BenchmarkHooks.unmeasuredRound), in its turn (trial 0), on prepared data: the
+ * same plan as a measured trial, its figures dropped. A failure here is left for the measured trials
+ * to meet and report. Returns why the run stopped short, when a reset did.
+ */
+async function runUnmeasuredTrial(
+  state: SweepState,
+  sweep: SweepPlan,
+  clients: number,
+): Promise<string | undefined> {
+  const { options, hooks } = state;
+  const release = hooks.turn ? await hooks.turn('trial', clients, 0) : undefined;
+  try {
+    if (options.reset === 'each-step') {
+      const stopped = await prepareData(state, clients);
+      if (stopped) return stopped;
+    }
+    state.run.emit({ type: 'unmeasured-trial', clients, seconds: options.seconds });
+    await sweep.executor
+      .runStep(stepPlan(options, clients, sweep), 0, { signal: hooks.signal })
+      .catch(() => undefined);
+    return undefined;
+  } finally {
+    release?.();
+  }
 }

@@ -63,7 +63,8 @@ export async function runTrial(
   }
 }
 
-function stepPlan(options: RunOptions, clients: number, sweep: SweepPlan): StepPlan {
+/** A trial's plan: the step's clients, seconds, warm-up, rate and seed. */
+export function stepPlan(options: RunOptions, clients: number, sweep: SweepPlan): StepPlan {
   const plan: StepPlan = {
     clients,
     seconds: options.seconds,
