@@ -5,12 +5,12 @@
  * `.dropCollection()`, `.deleteMany({})` or a `{ drop: ... }` / `{ dropDatabase: ... }` command document
  * anywhere else, naming the file and line.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { isBooleanish, libSourceFiles, REPO_ROOT } from './lib-sources';
 
-const root = join(__dirname, '..', '..');
+const root = REPO_ROOT;
 const GUARD = 'lib/server/data-guard.ts';
 /** Files that may name these commands, and why: none of them destroys anything of its own accord. */
 const EXEMPT: Record<string, string> = {
@@ -62,28 +62,8 @@ export function findDrops(file: string, text: string): string[] {
   return found;
 }
 
-/** `drop: true`, `drop: flags.drop === true`, `drop: z.boolean()`: an option, not a command. */
-function isBooleanish(value: ts.Expression): boolean {
-  if (value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword)
-    return true;
-  if (
-    ts.isBinaryExpression(value) &&
-    [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
-      value.operatorToken.kind,
-    )
-  )
-    return true;
-  return ts.isCallExpression(value) && /\bboolean\(/.test(value.getText());
-}
-
 describe('drops and emptyings in lib/ go through the data guard', () => {
-  const files = execFileSync(
-    'git',
-    ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'],
-    { cwd: root, encoding: 'utf8' },
-  )
-    .split('\n')
-    .filter((f) => f.endsWith('.ts'));
+  const files = libSourceFiles();
 
   it('finds each form it looks for (the checker itself)', () => {
     const sample = [

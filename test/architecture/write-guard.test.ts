@@ -10,13 +10,13 @@
  * A file listed here that writes a user's namespace without the write plan says so in its reason: the
  * list is what lib/ writes, not a judgement that each is planned.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { isBooleanish, libSourceFiles, REPO_ROOT } from './lib-sources';
 import { WRITE_COMMAND_NAMES, WRITE_STAGES } from '../../lib/server/command-writes';
 
-const root = join(__dirname, '..', '..');
+const root = REPO_ROOT;
 
 /** The files that may write, and why. */
 const ALLOWED: Record<string, string> = {
@@ -139,29 +139,8 @@ function keyOf(
   return undefined;
 }
 
-/** `drop: true`, `drop: flags.drop === true`, `create: z.boolean()`: an option, not a command. */
-function isBooleanish(value: ts.Expression | undefined): boolean {
-  if (!value) return false;
-  if (value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword)
-    return true;
-  if (
-    ts.isBinaryExpression(value) &&
-    [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken].includes(
-      value.operatorToken.kind,
-    )
-  )
-    return true;
-  return ts.isCallExpression(value) && /\bboolean\(/.test(value.getText());
-}
-
 describe("lib/ writes only through the workload's guarded handles or a listed file", () => {
-  const files = execFileSync(
-    'git',
-    ['ls-files', '--cached', '--others', '--exclude-standard', 'lib'],
-    { cwd: root, encoding: 'utf8' },
-  )
-    .split('\n')
-    .filter((f) => f.endsWith('.ts'));
+  const files = libSourceFiles();
   const writesOf = (f: string) => findWrites(f, readFileSync(join(root, f), 'utf8'));
 
   it('finds each form it looks for (the checker itself)', () => {

@@ -27,6 +27,7 @@ import {
 } from '../../lib/server/write-plan';
 import { probeCollections } from '../../lib/matrix/matrix-write-plan';
 import { runCli } from '../support/cli';
+import { QUICK_RUN } from '../support/quick-run';
 import {
   seedFolder,
   seedWorld,
@@ -70,22 +71,7 @@ const WRITING_COMMANDS = [
   'api:benchmarkWorkload',
 ];
 
-const QUICK = [
-  '--clients',
-  '1',
-  '--seconds',
-  '1',
-  '--warmup',
-  '0',
-  '--docs',
-  '20',
-  '--doc-size',
-  '64',
-  '--workers',
-  '1',
-  '--no-server-stats',
-  '--quiet',
-];
+const QUICK = [...QUICK_RUN, '--quiet'];
 
 describeNeeding('crud', "the harm suite: a user's world, every command that writes", () => {
   let client: MongoClient;

@@ -14,25 +14,11 @@ import { BSON, Document, MongoClient } from 'mongodb';
 import { FolderStore } from '../../lib/store';
 import { readNamespaceState } from '../../lib/server/ownership';
 import { runCli } from '../support/cli';
+import { QUICK_RUN } from '../support/quick-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { syntheticResults } from '../history/synthetic';
 
-const QUICK = [
-  '--clients',
-  '1',
-  '--seconds',
-  '1',
-  '--warmup',
-  '0',
-  '--docs',
-  '20',
-  '--doc-size',
-  '64',
-  '--workers',
-  '1',
-  '--no-server-stats',
-  '--quiet',
-];
+const QUICK = [...QUICK_RUN, '--quiet'];
 const USERS = [
   { _id: 'alice', email: 'alice@example.com' },
   { _id: 'bob', email: 'bob@example.com' },

@@ -9,23 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BSON, Document, MongoClient } from 'mongodb';
 import { runCli } from '../support/cli';
+import { QUICK_RUN } from '../support/quick-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 
-const QUICK = [
-  '--clients',
-  '1',
-  '--seconds',
-  '1',
-  '--warmup',
-  '0',
-  '--docs',
-  '20',
-  '--doc-size',
-  '64',
-  '--workers',
-  '1',
-  '--no-server-stats',
-];
+const QUICK = [...QUICK_RUN];
 const USERS = [
   { _id: 'alice', email: 'alice@example.com' },
   { _id: 'bob', email: 'bob@example.com' },
