@@ -1,12 +1,13 @@
 /**
- * The shortest run the write-plan and harm tests make: one client, one second, no warm-up, 20 small
- * documents, one worker, no server sampler. What they test is what is written, never a figure.
+ * The shortest run the write-plan and harm tests make: one client, 50 ops a step (no clock to wait on),
+ * no warm-up, 20 small documents, one worker, no server sampler. What they test is what is written,
+ * never a figure.
  */
 export const QUICK_RUN = [
   '--clients',
   '1',
-  '--seconds',
-  '1',
+  '--ops',
+  '50',
   '--warmup',
   '0',
   '--docs',
