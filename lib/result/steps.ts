@@ -17,8 +17,24 @@ export const perSecondSampleSchema = z.object({
   late: z.number().optional(),
   /** The mean latency (µs) of the successful ops completed in this second (the open model's steadiness is judged on it). */
   latencyAvgMicros: z.number().optional(),
+  /**
+   * The seconds this sample covers when not one whole second: the window's last, partial second (a step of
+   * an op count, or one cut short), or 1.x where a tail shorter than 0.2 s was folded into the second
+   * before it. Its counts stay counts: divide by `span` for a rate (perSecondRate).
+   */
+  span: z.number().positive().optional(),
 });
 export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
+
+/** The seconds a per-second sample covers: 1, or its `span`. */
+export function sampleSpan(sample: PerSecondSample): number {
+  return sample.span ?? 1;
+}
+
+/** One of a sample's counts as a rate per second of what the sample covers. */
+export function perSecondRate(sample: PerSecondSample, count: number): number {
+  return count / sampleSpan(sample);
+}
 
 /** A rate the engine schedules (lib/workload/language/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
 export const requestedRateSchema = z.union([
