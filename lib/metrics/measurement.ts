@@ -89,6 +89,11 @@ export interface StepMeasurement {
    */
   overrun?: StepOverrun;
   errorTallies: ErrorTally[];
+  /**
+   * Ops started in the warm-up that completed in the window: measured nowhere, but a server reading its
+   * counters when the window opens may count them in it (the consistency check allows for them).
+   */
+  inFlightAtOpen?: number;
   /** benchRun's own counts (absent from measurements made before they were kept). */
   benchRun?: BenchRunCounts;
   /** The first error that said the server is gone (network, server selection): the step failed. */

@@ -164,6 +164,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const overrun = addConcurrentOverruns(parts.map((m) => m.overrun));
   const opCounts = addOpCounts(parts.map((m) => m.opCounts));
   const arrival = addConcurrentArrivals(parts.map((m) => m.arrival));
+  const inFlightAtOpen = sum((m) => m.inFlightAtOpen ?? 0);
   return {
     clients: first.clients,
     // The same for every part, but with an op count (each part's window spans its own seconds).
@@ -192,6 +193,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     ...(overrun ? { overrun } : {}),
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),
+    ...(inFlightAtOpen > 0 ? { inFlightAtOpen } : {}),
     ...dropUndefined({ lostServer }),
     ...mergedOutages(parts),
     ...dropUndefined({ cut }),

@@ -169,6 +169,8 @@ export function summarizeTrials(
     };
   }
   if (errorSamples.size > 0) step.errorSamples = [...errorSamples.values()];
+  const inFlightAtOpen = sum((m) => m.inFlightAtOpen ?? 0);
+  if (inFlightAtOpen > 0) step.inFlightAtOpen = inFlightAtOpen;
   const byIndex = mergeOpLatencies(trials.map((m) => m.latency.byIndex));
   if (byIndex)
     step.latencyByOp = byIndex.map(({ index, name, op, recorder }) => ({

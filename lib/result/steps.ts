@@ -189,6 +189,12 @@ export const stepResultSchema = z.object({
   overrun: z
     .object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() })
     .optional(),
+  /**
+   * Ops started in the warm-up that completed in the measured window, summed over trials: in no count
+   * here (they are not measured), but a server's counters read when the window opened may count them in
+   * it (the consistency check allows for them). At most one per client and trial; absent when none.
+   */
+  inFlightAtOpen: z.number().optional(),
   /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
   errorSamples: z
     .array(z.object({ error: z.string(), count: z.number(), example: z.string() }))

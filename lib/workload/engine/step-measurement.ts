@@ -51,6 +51,7 @@ export function stepMeasurement(
       seconds: tally.lastLateEnd > stopAt ? Math.round(tally.lastLateEnd - stopAt) / 1000 : 0,
     },
     ...dropUndefined({ lostServer: tally.lostServer }),
+    ...(tally.inFlightAtOpen > 0 ? { inFlightAtOpen: tally.inFlightAtOpen } : {}),
     ...(tally.outages.length > 0
       ? {
           outages: tally.outages.map((o) => ({
