@@ -64,6 +64,11 @@ export interface StepMeasurement {
   seconds: number;
   /** From the window's opening until the last counted op completed (benchRun divides by this). */
   elapsedSeconds: number;
+  /**
+   * How long the window itself lasted: its planned seconds, or with an op count (or cut short) until it
+   * ended, so its last second may be partial. Absent from older measurements (whole seconds).
+   */
+  windowSeconds?: number;
   interrupted: boolean;
   /** Successful reads and writes; failed ops count only as errors. */
   reads: number;

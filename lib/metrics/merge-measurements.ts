@@ -170,6 +170,9 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     // The same for every part, but with an op count (each part's window spans its own seconds).
     seconds: Math.max(...parts.map((m) => m.seconds)),
     elapsedSeconds: Math.max(...parts.map((m) => m.elapsedSeconds)),
+    ...(parts.every((m) => m.windowSeconds !== undefined)
+      ? { windowSeconds: Math.max(...parts.map((m) => m.windowSeconds as number)) }
+      : {}),
     interrupted: parts.some((m) => m.interrupted),
     reads: sum((m) => m.reads),
     writes: sum((m) => m.writes),

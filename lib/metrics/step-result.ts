@@ -196,7 +196,7 @@ interface ClosedSeries {
 
 /**
  * A trial's per-second series with its last, partial second measured: the window lasted
- * elapsedSeconds, so its last bucket covers what is left after the whole seconds before it. A tail
+ * windowSeconds, so its last bucket covers what is left after the whole seconds before it. A tail
  * under FOLD_SECONDS is added to the second before it.
  */
 function closedSeries(m: StepMeasurement): ClosedSeries {
@@ -219,8 +219,8 @@ function closedSeries(m: StepMeasurement): ClosedSeries {
       : {}),
     spans,
   };
-  if (n === 0 || !(m.elapsedSeconds > 0)) return out;
-  const tail = Math.min(1, m.elapsedSeconds - (n - 1));
+  if (n === 0 || m.windowSeconds === undefined || !(m.windowSeconds > 0)) return out;
+  const tail = Math.min(1, m.windowSeconds - (n - 1));
   if (tail >= 1) return out;
   if (tail < FOLD_SECONDS && n >= 2) {
     const fold = (a: number[] | undefined) => {

@@ -26,11 +26,15 @@ export function stepMeasurement(
       : Math.min(tally.readsPerSecond.length, Math.max(1, Math.ceil(elapsedSeconds)));
   const buckets = interrupted ? Math.min(spanned, Math.ceil(elapsedSeconds)) : spanned;
   const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
+  // A timed window lasts its seconds even when its last op ended before the close (a rate's last due op).
+  const windowSeconds =
+    opsLimit === undefined && !interrupted ? plan.seconds : Math.min(elapsedSeconds, buckets);
   const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
   return {
     clients: plan.clients,
     seconds: spanned,
     elapsedSeconds,
+    windowSeconds,
     interrupted,
     reads: tally.reads,
     writes: tally.writes,
