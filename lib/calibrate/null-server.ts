@@ -34,6 +34,13 @@ export interface NullServerOptions {
   port?: number;
   /** BSON size of the document `find` returns (default 1024, the 6to1 preset's --doc-size). */
   docBytes?: number;
+  /**
+   * Answer serverStatus with opcounters, counted as a mongod counts them (find as query, each inserted
+   * document, each update and delete statement, getMore, any other command as command), so the run's
+   * consistency check has a server side. Off by default: without it serverStatus is CommandNotFound,
+   * a server that reports no counters.
+   */
+  opcounters?: boolean;
 }
 
 export interface NullServer {
@@ -172,6 +179,25 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
   let nextConnectionId = 1;
   let nextResponseId = 1;
   let answered = 0;
+  const counters = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
+  const countOp = (name: string, documents: number): void => {
+    if (name === 'find') counters.query++;
+    else if (name === 'insert') counters.insert += documents;
+    else if (name === 'update') counters.update++;
+    else if (name === 'delete') counters.delete++;
+    else if (name === 'getMore') counters.getmore++;
+    else counters.command++;
+  };
+  const serverStatus = (): Buffer =>
+    opMsg({
+      host: `127.0.0.1:${port}`,
+      version: NULL_SERVER_VERSION,
+      process: 'mongod',
+      uptime: process.uptime(),
+      opcounters: { ...counters },
+      connections: { current: sockets.size },
+      ok: 1,
+    });
 
   const send = (socket: net.Socket, template: Buffer, responseTo: number): void => {
     const out = Buffer.allocUnsafe(template.length);
@@ -188,12 +214,15 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     const flags = message.readUInt32LE(HEADER_BYTES);
     const body = opMsgBodyOffset(message, end);
     const name = firstKey(message, body);
+    const documents = name === 'insert' ? insertCount(message, end, body) : 1;
+    // Counted before the reply is built: mongod's serverStatus counts itself too.
+    if (options.opcounters === true) countOp(name, documents);
     let reply = templated.get(name);
     if (!reply) {
-      if (name === 'insert') {
-        const n = insertCount(message, end, body);
-        reply = n === 1 ? replies.insertOne : opMsg({ n, ok: 1 });
-      } else if (name === 'hello' || name === 'isMaster' || name === 'ismaster')
+      if (name === 'insert')
+        reply = documents === 1 ? replies.insertOne : opMsg({ n: documents, ok: 1 });
+      else if (name === 'serverStatus' && options.opcounters === true) reply = serverStatus();
+      else if (name === 'hello' || name === 'isMaster' || name === 'ismaster')
         reply = opMsg(helloDoc(name !== 'hello', connectionId));
       else
         reply = opMsg({

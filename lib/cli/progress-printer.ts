@@ -7,7 +7,7 @@ import { serverWarning, targetServerLabel } from '../report/describe';
 import type { RunEvent, ScenarioNews } from '../run/events';
 import type { ProbeNews } from '../run/rate-probe';
 import { ProgressState, ProgressTracker } from '../run/progress';
-import { formatDuration } from '../run/options/sweep-time';
+import { describeWarmup, formatDuration } from '../run/options/sweep-time';
 
 export interface PrinterOptions {
   /** Progress lines and the live bar (stderr). */
@@ -84,7 +84,7 @@ export class ProgressPrinter {
         if (this.options.tty) this.drawBar(state, 'warming up');
         else
           say(
-            `[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${event.warmupSeconds} s warm-up + ${event.ops !== undefined ? `${event.ops} ops measured` : `${event.seconds} s measured; ~${formatDuration(state.remainingSeconds)} of sweep left`}`,
+            `[sweep] step ${state.step}/${state.steps}: ${event.clients} client${event.clients === 1 ? '' : 's'}${event.trials > 1 ? ` (trial ${event.trial}/${event.trials})` : ''}, ${describeWarmup(event)} + ${event.ops !== undefined ? `${event.ops} ops measured` : `${event.seconds} s measured; ${event.warmupMax !== undefined ? 'at most ' : '~'}${formatDuration(state.remainingSeconds)} of sweep left`}`,
           );
         break;
       case 'tick':

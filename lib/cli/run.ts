@@ -3,6 +3,7 @@ import { warningLines } from '../metrics/warnings';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import {
+  autoWarmupCap,
   BenchmarkFlags,
   RATE_PROBE_DEFAULT_SECONDS,
   RunFlags,
@@ -38,6 +39,7 @@ import { describeVerdict } from '../slo/check';
 import type { ResultDocument } from '../result';
 import { ProgressTracker } from '../run/progress';
 import { formatDuration, sweepSeconds } from '../run/options/sweep-time';
+import { dropUndefined } from '../common/values';
 import { RunEvent } from '../run/events';
 import { ProgressPrinter, SilentPrinter } from './progress-printer';
 
@@ -227,6 +229,7 @@ async function runWith(
     trials: plan.benchmark.trials,
     seconds: plan.benchmark.seconds,
     warmupSeconds: plan.benchmark.warmupSeconds,
+    ...dropUndefined({ warmupMax: autoWarmupCap(plan.benchmark) }),
   });
   const printer = plan.quiet
     ? new SilentPrinter(tracker, err)

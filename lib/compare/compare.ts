@@ -8,7 +8,7 @@
  * Latency ratios are shown, not tested.
  */
 import { UsageError } from '../config/errors';
-import { LatencySummary, ResultDocument, StepResult } from '../result';
+import { LatencySummary, ResultDocument, StepResult, perSecondRate } from '../result';
 import { mannWhitneyU } from './mann-whitney';
 import {
   markedServerLabel,
@@ -137,7 +137,7 @@ export function replicateRates(step: StepResult): number[] {
 
 /** The per-second total rates of a step (each trial's seconds). */
 export function perSecondRates(step: StepResult): number[] {
-  return step.perSecond.map((s) => s.reads + s.writes);
+  return step.perSecond.map((s) => perSecondRate(s, s.reads + s.writes));
 }
 
 function ratio(b: number | undefined, a: number | undefined): number | null {

@@ -10,7 +10,7 @@
  *   per-round ratio B/A is tested instead (Mann-Kendall is rank-based, so the ratio and its log give
  *   the same p; the size is the ratio's Sen trend).
  */
-import type { StepResult } from '../result';
+import { perSecondRate, type StepResult } from '../result';
 import { trendTest, TrendTest } from '../metrics/steadiness';
 
 export const TREND_ALPHA = 0.05;
@@ -33,7 +33,7 @@ export function sideTrend(side: 'A' | 'B', steps: readonly StepResult[]): string
     const byTrial = new Map<number, number[]>();
     for (const s of step.perSecond) {
       const list = byTrial.get(s.trial ?? 1) ?? [];
-      list.push(s.reads + s.writes);
+      list.push(perSecondRate(s, s.reads + s.writes));
       byTrial.set(s.trial ?? 1, list);
     }
     for (const [trial, seconds] of byTrial) {

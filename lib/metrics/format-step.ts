@@ -49,6 +49,32 @@ export function lateOpsLine(step: StepResult): string | undefined {
   return `after the window: ${what}; ${late === 1 ? 'it is' : 'they are'} in the totals and latencies, not in any second (${Math.round((late / Math.max(1, total)) * 1000) / 10}% of the step's ops)`;
 }
 
+/**
+ * "Latency by op" under the step's table, as results.json, summary.md and the page have it: one row per op
+ * of the workload (its index in the ops array, what it runs), only where the workload has more than two
+ * ops (with two or fewer, reads and writes above already tell them apart, or nearly).
+ */
+function opLatencyLines(step: StepResult): string[] {
+  const rows = step.latencyByOp
+    ? step.latencyByOp.map(({ index, name, op, ...summary }) => ({
+        label: `${index} ${name === op ? op : `${op} ${name}`}`,
+        summary,
+      }))
+    : Object.entries(step.latencyByOpMicros ?? {}).map(([op, summary]) => ({
+        label: op,
+        summary,
+      }));
+  if (rows.length <= 2) return [];
+  const header = ['latency by op', 'ops', 'avg µs', 'p50', 'p95', 'p99', 'p99.9', 'max'];
+  const cells = rows.map(({ label, summary }) => [
+    label,
+    n0(summary.count),
+    ...latencyCells(summary),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  return [pad(header, widths), ...cells.map((r) => pad(r, widths).trimEnd())];
+}
+
 /** A small table: one row each for reads, writes and the total, then errors and trial spread if any. */
 /** `opsPerTrial`: the step was bounded by an op count (--ops), not by seconds: the heading says so. */
 export function formatStepTable(
@@ -94,6 +120,7 @@ export function formatStepTable(
     `${heading}: ${opsPerTrial !== undefined ? `${opsPerTrial} ops` : `${step.seconds} s`} x ${step.trials} trial${step.trials === 1 ? '' : 's'}${status}`,
     pad(header, widths),
     ...rows.map((r) => pad(r, widths).trimEnd()),
+    ...opLatencyLines(step),
   ];
   if (step.ops.errors > 0) {
     // The first kind carries the server's own message: "FailedToParse (9) x8228: Unknown modifier: $sett ...".

@@ -64,6 +64,11 @@ export interface StepMeasurement {
   seconds: number;
   /** From the window's opening until the last counted op completed (benchRun divides by this). */
   elapsedSeconds: number;
+  /**
+   * How long the window itself lasted: its planned seconds, or with an op count (or cut short) until it
+   * ended, so its last second may be partial. Absent from older measurements (whole seconds).
+   */
+  windowSeconds?: number;
   interrupted: boolean;
   /** Successful reads and writes; failed ops count only as errors. */
   reads: number;
@@ -89,6 +94,11 @@ export interface StepMeasurement {
    */
   overrun?: StepOverrun;
   errorTallies: ErrorTally[];
+  /**
+   * Ops started in the warm-up that completed in the window: measured nowhere, but a server reading its
+   * counters when the window opens may count them in it (the consistency check allows for them).
+   */
+  inFlightAtOpen?: number;
   /** benchRun's own counts (absent from measurements made before they were kept). */
   benchRun?: BenchRunCounts;
   /** The first error that said the server is gone (network, server selection): the step failed. */

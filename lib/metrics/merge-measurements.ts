@@ -164,11 +164,15 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
   const overrun = addConcurrentOverruns(parts.map((m) => m.overrun));
   const opCounts = addOpCounts(parts.map((m) => m.opCounts));
   const arrival = addConcurrentArrivals(parts.map((m) => m.arrival));
+  const inFlightAtOpen = sum((m) => m.inFlightAtOpen ?? 0);
   return {
     clients: first.clients,
     // The same for every part, but with an op count (each part's window spans its own seconds).
     seconds: Math.max(...parts.map((m) => m.seconds)),
     elapsedSeconds: Math.max(...parts.map((m) => m.elapsedSeconds)),
+    ...(parts.every((m) => m.windowSeconds !== undefined)
+      ? { windowSeconds: Math.max(...parts.map((m) => m.windowSeconds as number)) }
+      : {}),
     interrupted: parts.some((m) => m.interrupted),
     reads: sum((m) => m.reads),
     writes: sum((m) => m.writes),
@@ -192,6 +196,7 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     ...(overrun ? { overrun } : {}),
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),
+    ...(inFlightAtOpen > 0 ? { inFlightAtOpen } : {}),
     ...dropUndefined({ lostServer }),
     ...mergedOutages(parts),
     ...dropUndefined({ cut }),

@@ -13,6 +13,7 @@ import type {
   StepWarning,
   TrendRecord,
 } from '../result';
+import { perSecondRate } from '../result';
 import { CLIENT_BOUND_MESSAGE } from './client-load';
 import { normalUpperTail } from './normal-tail';
 import { NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
@@ -216,7 +217,7 @@ export function stepSteadiness(step: StepResult): StepSteadiness {
   const open = step.arrival !== undefined;
   const series: StepSteadiness['series'] = open ? 'latencyAvgMicros' : 'opsPerSec';
   const value = (s: StepResult['perSecond'][number]): number | undefined =>
-    open ? s.latencyAvgMicros : s.reads + s.writes;
+    open ? s.latencyAvgMicros : perSecondRate(s, s.reads + s.writes);
   const byTrial = new Map<number, number[]>();
   for (const s of step.perSecond) {
     const v = value(s);

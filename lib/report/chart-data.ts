@@ -3,7 +3,14 @@
  * series of points). No drawing here; render-chart.ts turns a ChartSpec into a PNG. Which charts a
  * report has, and where each goes, is chart-registry.ts.
  */
-import { LatencySummary, ResultDocument, StepResult } from '../result';
+import {
+  LatencySummary,
+  PerSecondSample,
+  ResultDocument,
+  StepResult,
+  perSecondRate,
+  sampleSpan,
+} from '../result';
 import { clientBoundWarnings, measuredLine, seriesLabels, stepStatus, warnings } from './describe';
 
 export interface Point {
@@ -12,6 +19,8 @@ export interface Point {
   y: number | null;
   /** From a step that was interrupted or failed: partial figures, drawn hollow. */
   partial?: boolean;
+  /** A per-second point that covers other than one second (the window's last, partial second): its rate over `span` s, drawn as a marked point. */
+  span?: number;
 }
 
 export type PointStyle =
@@ -326,6 +335,19 @@ export function timelineSegments(results: readonly ResultDocument[]): StepSegmen
   });
 }
 
+/**
+ * One sample's point: its count as a rate over the time it covers, at the middle of that time. A sample
+ * that is not one whole second (the window's last, partial second) is marked `span`.
+ */
+export function secondPoint(at: number, sample: PerSecondSample, count: number): Point {
+  const span = sampleSpan(sample);
+  return {
+    x: at + Math.min(span, 1) / 2,
+    y: perSecondRate(sample, count),
+    ...(sample.span !== undefined ? { span: sample.span } : {}),
+  };
+}
+
 /** Per-second points of one result; each second is plotted at its middle, with a gap between steps. */
 export function timelinePoints(
   result: ResultDocument,
@@ -337,7 +359,7 @@ export function timelinePoints(
     const step = result.steps.find((s) => s.clients === seg.clients);
     if (!step) continue;
     for (const { at, sample } of stepSeconds(step))
-      points.push({ x: seg.start + at + 0.5, y: value(sample) });
+      points.push(secondPoint(seg.start + at, sample, value(sample)));
     points.push({ x: seg.start + seg.length, y: null });
   }
   return points;

@@ -4,7 +4,14 @@
  * target the server could not hold shows as the gap and the dropped series.
  */
 import type { ResultDocument, StepResult } from '../result';
-import { ChartSpec, PALETTE, Point, stepSeconds, timelineSegments } from './chart-data';
+import {
+  ChartSpec,
+  PALETTE,
+  Point,
+  secondPoint,
+  stepSeconds,
+  timelineSegments,
+} from './chart-data';
 import { measuredLine, seriesLabels, warnings } from './describe';
 import { openModelSteps } from './rate-summary';
 
@@ -19,8 +26,7 @@ function points(
     // Only the open-model scenarios, each second on the run's clock (their steps' startSecond).
     for (const { step } of openModelSteps(result)) {
       const start = step.startSecond ?? 0;
-      for (const sample of step.perSecond)
-        out.push({ x: start + sample.t + 0.5, y: value(sample) ?? null });
+      for (const sample of step.perSecond) out.push(ratePoint(start + sample.t, sample, value));
       out.push({ x: start + step.seconds, y: null });
     }
     return out;
@@ -29,10 +35,19 @@ function points(
     const step = result.steps.find((s) => s.clients === seg.clients);
     if (!step?.arrival) continue;
     for (const { at, sample } of stepSeconds(step))
-      out.push({ x: seg.start + at + 0.5, y: value(sample) ?? null });
+      out.push(ratePoint(seg.start + at, sample, value));
     out.push({ x: seg.start + seg.length, y: null });
   }
   return out;
+}
+
+function ratePoint(
+  at: number,
+  sample: StepResult['perSecond'][number],
+  value: (p: StepResult['perSecond'][number]) => number | undefined,
+): Point {
+  const count = value(sample);
+  return count === undefined ? { x: at + 0.5, y: null } : secondPoint(at, sample, count);
 }
 
 /** One result with a rate: its chart; none otherwise (and none for comparisons). */

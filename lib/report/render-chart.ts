@@ -139,10 +139,15 @@ export function chartConfiguration(
         borderDash: s.dash,
         borderWidth: lines.width,
         pointStyle: s.pointStyle,
-        // Hollow markers for partial steps (interrupted or failed).
-        pointBackgroundColor: s.points.map((p) => (p.partial ? BACKGROUND : s.color)),
-        pointBorderWidth: s.points.map((p) => (p.partial ? 2 : 1)),
-        pointRadius: lines.pointRadius,
+        // Hollow markers for partial steps (interrupted or failed) and for a partial last second,
+        // which a timeline (no markers) shows as one marked point: its rate is scaled by its length.
+        pointBackgroundColor: s.points.map((p) =>
+          p.partial || p.span !== undefined ? BACKGROUND : s.color,
+        ),
+        pointBorderWidth: s.points.map((p) => (p.partial || p.span !== undefined ? 2 : 1)),
+        pointRadius: s.points.map((p) =>
+          p.span !== undefined ? Math.max(3, lines.pointRadius) : lines.pointRadius,
+        ),
         spanGaps: false,
         xAxisID: 'x',
         yAxisID: s.yAxis ?? 'y',

@@ -5,7 +5,7 @@
  * without scenarios gets none of this, so its report is unchanged.
  */
 import { ResultDocument, ScenarioResult, ScenarioStep } from '../result';
-import { ChartSpec, PALETTE, Point, Series, TimeMarker } from './chart-data';
+import { ChartSpec, PALETTE, Point, Series, TimeMarker, secondPoint } from './chart-data';
 import { measuredLine, stepStatus, warnings } from './describe';
 import { formatMicrosAsMs, formatOps } from './format';
 import type { Table } from './tables';
@@ -33,7 +33,7 @@ function scenarioPoints(scenario: ScenarioResult): Point[] {
   const points: Point[] = [];
   for (const step of scenario.steps) {
     for (const p of step.perSecond)
-      points.push({ x: step.startSecond + p.t + 0.5, y: p.reads + p.writes });
+      points.push(secondPoint(step.startSecond + p.t, p, p.reads + p.writes));
     points.push({ x: step.startSecond + step.seconds, y: null });
   }
   return points;
@@ -57,7 +57,7 @@ export function scenarioTimelineChart(result: ResultDocument): ChartSpec | undef
       color: '#000000',
       pointStyle: 'circle',
       dash: [6, 3],
-      points: together.perSecond.map((p) => ({ x: p.t + 0.5, y: p.reads + p.writes })),
+      points: together.perSecond.map((p) => secondPoint(p.t, p, p.reads + p.writes)),
     });
   }
   const end = Math.max(

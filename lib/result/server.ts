@@ -83,6 +83,12 @@ export const consistencyCheckSchema = z.object({
   difference: z.number().nullable(),
   /** 2% of the clients' ops + the sampler's own commands + the clients' failed ops (+ 1 per measured second for the drivers' monitoring hellos when command is compared). */
   allowance: z.number(),
+  /**
+   * Ops the clients started in the warm-up that completed in the window (the step's inFlightAtOpen): the
+   * server may count any of them in its window, so it may count up to this many more than the clients
+   * on top of the allowance. Absent when none.
+   */
+  inFlightAtOpen: z.number().optional(),
   /** Why it is unchecked, what the gap may mean, or that no mongos was sampled (the shards' primaries summed). */
   note: z.string().optional(),
 });

@@ -17,8 +17,24 @@ export const perSecondSampleSchema = z.object({
   late: z.number().optional(),
   /** The mean latency (µs) of the successful ops completed in this second (the open model's steadiness is judged on it). */
   latencyAvgMicros: z.number().optional(),
+  /**
+   * The seconds this sample covers when not one whole second: the window's last, partial second (a step of
+   * an op count, or one cut short), or 1.x where a tail shorter than 0.2 s was folded into the second
+   * before it. Its counts stay counts: divide by `span` for a rate (perSecondRate).
+   */
+  span: z.number().positive().optional(),
 });
 export type PerSecondSample = z.infer<typeof perSecondSampleSchema>;
+
+/** The seconds a per-second sample covers: 1, or its `span`. */
+export function sampleSpan(sample: PerSecondSample): number {
+  return sample.span ?? 1;
+}
+
+/** One of a sample's counts as a rate per second of what the sample covers. */
+export function perSecondRate(sample: PerSecondSample, count: number): number {
+  return count / sampleSpan(sample);
+}
 
 /** A rate the engine schedules (lib/workload/language/rate-spec.ts ScheduledRate): constant, or stages that ramp. */
 export const requestedRateSchema = z.union([
@@ -173,6 +189,12 @@ export const stepResultSchema = z.object({
   overrun: z
     .object({ reads: z.number(), writes: z.number(), errors: z.number(), seconds: z.number() })
     .optional(),
+  /**
+   * Ops started in the warm-up that completed in the measured window, summed over trials: in no count
+   * here (they are not measured), but a server's counters read when the window opened may count them in
+   * it (the consistency check allows for them). At most one per client and trial; absent when none.
+   */
+  inFlightAtOpen: z.number().optional(),
   /** Failed operations grouped by kind (e.g. "DuplicateKey (11000)"), with the first message seen. */
   errorSamples: z
     .array(z.object({ error: z.string(), count: z.number(), example: z.string() }))

@@ -46,6 +46,8 @@ export type BenchmarkEvent =
       trials: number;
       seconds: number;
       warmupSeconds: number;
+      /** --warmup auto: the cap; the warm-up lasts until steady, at most this (warmupSeconds is 0). */
+      warmupMax?: number;
       ops?: number;
     }
   /** An unmeasured trial began (BenchmarkHooks.unmeasuredRound): its figures are dropped. */

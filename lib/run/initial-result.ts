@@ -41,10 +41,10 @@ function resultConfig(options: RunOptions): ResultDocument['config'] {
     clients: options.clients,
     seconds: options.ops !== undefined ? null : options.seconds,
     ...dropUndefined({ ops: options.ops }),
-    warmupSeconds: options.warmupSeconds,
+    // --warmup auto fixes no warm-up: each step's own is in its `warmup` (seconds, steady), so no 0 here.
     ...(options.warmup === 'auto'
       ? { warmup: 'auto', warmupMax: options.warmupMax ?? RUN_DEFAULTS.warmupMax }
-      : {}),
+      : { warmupSeconds: options.warmupSeconds }),
     trials: options.trials,
     rate: options.rate ?? null,
     ...(options.arrival ? { rateSpec: options.arrival } : {}),

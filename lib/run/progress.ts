@@ -4,7 +4,7 @@
  * it (lib/cli/progress-printer.ts).
  */
 import type { Phase, RunEvent } from './events';
-import { SweepShape, sweepSeconds } from './options/sweep-time';
+import { SweepShape, sweepSeconds, warmupUpTo } from './options/sweep-time';
 
 export interface ProgressState {
   phase: Phase | 'start';
@@ -49,7 +49,7 @@ export class ProgressTracker {
 
   handle(event: RunEvent): ProgressState {
     const s = this.state;
-    const perStep = this.sweep.seconds + this.sweep.warmupSeconds;
+    const perStep = this.sweep.seconds + warmupUpTo(this.sweep);
     switch (event.type) {
       case 'phase':
         s.phase = event.phase;
@@ -72,7 +72,7 @@ export class ProgressTracker {
         s.step += 1;
         s.clients = event.clients;
         s.trial = event.trial;
-        s.stepPhase = event.warmupSeconds > 0 ? 'warmup' : 'measure';
+        s.stepPhase = warmupUpTo(event) > 0 ? 'warmup' : 'measure';
         s.liveOpsPerSec = 0;
         s.liveErrorsPerSec = 0;
         this.stepSecondsDone = 0;
@@ -84,6 +84,11 @@ export class ProgressTracker {
         s.liveOpsPerSec = event.tick.reads + event.tick.writes;
         s.liveErrorsPerSec = event.tick.errors;
         this.stepSecondsDone = Math.min(perStep, this.stepSecondsDone + 1);
+        s.remainingSeconds = Math.max(0, (s.steps - s.step + 1) * perStep - this.stepSecondsDone);
+        break;
+      case 'warmup-done':
+        // --warmup auto settled (or hit its cap): what is left of the step is its measured seconds.
+        this.stepSecondsDone = perStep - this.sweep.seconds;
         s.remainingSeconds = Math.max(0, (s.steps - s.step + 1) * perStep - this.stepSecondsDone);
         break;
       case 'step-done':

@@ -77,6 +77,8 @@ describe('NotSteadyError', () => {
         warmupMax: 2,
       });
       expect(result.config).toMatchObject({ warmup: 'auto', warmupMax: 2 });
+      // No warm-up was fixed: no 0 stands for the 2 s each step warmed up.
+      expect(result.config).not.toHaveProperty('warmupSeconds');
       expect(result.steps[0].warmup).toEqual({ seconds: 2, steady: false });
       const baseline = join(dir, 'capped.json');
       await expect(

@@ -188,3 +188,59 @@ describe("a step's table heading", () => {
     );
   });
 });
+
+describe('latency by op on the console', () => {
+  const summary = (count: number, avg: number) => ({
+    count,
+    avg,
+    min: avg / 2,
+    p50: avg,
+    p95: avg * 2,
+    p99: avg * 3,
+    p999: avg * 4,
+    max: avg * 5,
+  });
+  const op = (index: number, opType: string, name: string, count: number, avg: number) => ({
+    index,
+    op: opType,
+    name,
+    ...summary(count, avg),
+  });
+
+  it('more than two ops in the workload: a row per op under the step table, its index and what it runs', () => {
+    const step = resultStep({
+      clients: 4,
+      latencyByOp: [
+        op(0, 'findOne', 'findOne', 1200, 150),
+        op(1, 'update', 'update', 3000, 420),
+        op(2, 'command', 'aggregate', 1500, 2100),
+      ],
+    });
+    const lines = formatStepTable(step).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('latency by op'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at].split(/ {2,}/)).toEqual([
+      'latency by op',
+      'ops',
+      'avg µs',
+      'p50',
+      'p95',
+      'p99',
+      'p99.9',
+      'max',
+    ]);
+    expect(lines.slice(at + 1, at + 4).map((l) => l.split(/ {2,}/))).toEqual([
+      ['0 findOne', '1,200', '150', '150', '300', '450', '600', '750'],
+      ['1 update', '3,000', '420', '420', '840', '1,260', '1,680', '2,100'],
+      ['2 command aggregate', '1,500', '2,100', '2,100', '4,200', '6,300', '8,400', '10,500'],
+    ]);
+  });
+
+  it('two ops or fewer: reads and writes tell them apart, no table by op', () => {
+    const step = resultStep({
+      clients: 4,
+      latencyByOp: [op(0, 'findOne', 'findOne', 1200, 150), op(1, 'update', 'update', 300, 420)],
+    });
+    expect(formatStepTable(step)).not.toContain('latency by op');
+  });
+});

@@ -8,16 +8,21 @@ import { clockTime } from '../../lib/run/outages';
 import type { RunEvent } from '../../lib/run/events';
 import type { RateProbe, StepResult } from '../../lib/result';
 
-function printed(events: RunEvent[]): string[] {
+function printed(
+  events: RunEvent[],
+  sweep: ConstructorParameters<typeof ProgressTracker>[0] = {
+    clients: [1],
+    trials: 1,
+    seconds: 1,
+    warmupSeconds: 0,
+  },
+): string[] {
   const lines: string[] = [];
-  const printer = new ProgressPrinter(
-    new ProgressTracker({ clients: [1], trials: 1, seconds: 1, warmupSeconds: 0 }),
-    {
-      progress: (text) => lines.push(text),
-      tables: (text) => lines.push(text),
-      tty: false,
-    },
-  );
+  const printer = new ProgressPrinter(new ProgressTracker(sweep), {
+    progress: (text) => lines.push(text),
+    tables: (text) => lines.push(text),
+    tty: false,
+  });
   for (const event of events) printer.handle(event);
   return lines;
 }
@@ -105,6 +110,32 @@ describe('the progress printer', () => {
       '[scenario] r: 4 clients, 812.5 ops/s (1400 reads, 225 writes, 3 errors) from 4 s\n',
       '[scenario] w: stepDown done (1.002 s to 1.5 s)\n',
       '[scenario] w: createIndex failed: not sent: the run stopped first\n',
+    ]);
+  });
+
+  it('--warmup auto: the step line says up to the cap of warm-up, and the sweep left counts every warm-up at its cap', () => {
+    const sweep = { clients: [1, 2], trials: 1, seconds: 5, warmupSeconds: 0, warmupMax: 15 };
+    const start = (clients: number): RunEvent => ({
+      type: 'step-start',
+      clients,
+      trial: 1,
+      trials: 1,
+      seconds: 5,
+      warmupSeconds: 0,
+      warmupMax: 15,
+    });
+    expect(
+      printed(
+        [
+          start(1),
+          { type: 'warmup-done', clients: 1, trial: 1, seconds: 12, steady: true },
+          start(2),
+        ],
+        sweep,
+      ).filter((l) => l.startsWith('[sweep] step')),
+    ).toEqual([
+      '[sweep] step 1/2: 1 client, up to 15 s warm-up + 5 s measured; at most 40s of sweep left\n',
+      '[sweep] step 2/2: 2 clients, up to 15 s warm-up + 5 s measured; at most 20s of sweep left\n',
     ]);
   });
 

@@ -10,6 +10,7 @@ import { renderIndexHtml } from '../../lib/report/index-html';
 import { renderResultsCsv } from '../../lib/report/results-csv';
 import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { formatMicrosAsMs, formatOps } from '../../lib/report/format';
+import { formatStepTable } from '../../lib/metrics/format-step';
 import { percentileCell } from '../../lib/metrics/warnings';
 import type { BoundOp } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
@@ -221,6 +222,17 @@ describeNeeding('crud', 'run --ops and the latency by op against the CRUD test s
       }
     });
     expect(renderIndexHtml([result], [])).toContain('Latency by op');
+
+    // The console's step table (what `run` prints as the step ends): the same ops, the same counts.
+    const consoleLines = formatStepTable(result.steps[0], undefined, 300).split('\n');
+    const at = consoleLines.findIndex((l) => l.startsWith('latency by op'));
+    expect(at).toBeGreaterThan(0);
+    expect(consoleLines.slice(at + 1, at + 6).map((l) => l.split(/ {2,}/).slice(0, 2))).toEqual(
+      (result.steps[0].latencyByOp ?? []).map((o) => [
+        `${o.index} ${o.name === o.op ? o.op : `${o.op} ${o.name}`}`,
+        '60',
+      ]),
+    );
   });
 
   it('--ops on the command line: the plan says the step is bounded by its ops', async () => {

@@ -205,6 +205,31 @@ describe('mongo-bench run --dry-run and --help', () => {
     expect(r.stdout).toContain('Nothing was started or connected (--dry-run).');
   });
 
+  it('--dry-run with --warmup auto says how long a warm-up may last (--warmup-max), not 0 s', async () => {
+    const r = await cli(
+      '--dry-run',
+      '--uri',
+      'mongodb://127.0.0.1:1',
+      '--clients',
+      '1,2',
+      '--seconds',
+      '5',
+      '--warmup',
+      'auto',
+      '--warmup-max',
+      '20',
+      '--trials',
+      '1',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      'sweep: clients 1, 2; 5 s measured after up to 20 s warm-up (until steady), 1 trial each',
+    );
+    expect(r.stdout).toContain(
+      'expected duration: at most 50s of sweep (2 client counts x 1 x 25 s)',
+    );
+  });
+
   it('--dry-run against a --uri that does not exist still exits 0 (it never connects)', async () => {
     const r = await cli(
       '--dry-run',

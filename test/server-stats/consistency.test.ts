@@ -128,3 +128,26 @@ describe('the consistency check on a sharded cluster', () => {
     expect(renderSummaryMarkdown([result], [])).toContain(`Note: ${SHARD_PRIMARIES_NOTE}.`);
   });
 });
+
+describe('ops in flight when the window opened (started in the warm-up)', () => {
+  const primary = { 'sh0-a:27018': [6500, 1000] } as Record<string, [number, number]>;
+  const processes = SHARDS.slice(0, 1);
+  const warmed = (inFlightAtOpen: number) => ({ ...step(6000, 1000), inFlightAtOpen });
+
+  it('the servers may count them in the window: up to that many more is no gap, and the check says how many', () => {
+    // 500 more than the clients: beyond the allowance (140 + 11), within it and the 400 in flight.
+    expect(checkStep(warmed(400), [window(primary)], processes, COUNTING)).toMatchObject({
+      status: 'ok',
+      difference: 500,
+      allowance: 151,
+      inFlightAtOpen: 400,
+    });
+    expect(checkStep(step(6000, 1000), [window(primary)], processes, COUNTING).status).toBe('gap');
+  });
+
+  it('more than that is still a gap, and they make no room for the servers counting fewer', () => {
+    expect(checkStep(warmed(300), [window(primary)], processes, COUNTING).status).toBe('gap');
+    const fewer = { 'sh0-a:27018': [5500, 1000] } as Record<string, [number, number]>;
+    expect(checkStep(warmed(400), [window(fewer)], processes, COUNTING).status).toBe('gap');
+  });
+});

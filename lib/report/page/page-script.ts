@@ -48,7 +48,7 @@ const PAGE_MAIN = String.raw`
       swatch.className = 'swatch';
       swatch.style.background = series.color;
       line.appendChild(swatch);
-      line.appendChild(document.createTextNode(series.label + ': ' + config.formatNumber(point.y) + config.UNIT_SUFFIX[unit] + (point.partial ? ' (step cut short: partial)' : '')));
+      line.appendChild(document.createTextNode(series.label + ': ' + config.formatNumber(point.y) + config.UNIT_SUFFIX[unit] + (point.partial ? ' (step cut short: partial)' : '') + (point.span !== undefined ? ' (over ' + point.span + ' s, not a whole second)' : '')));
       tooltipEl.appendChild(line);
     });
     var rect = chart.canvas.getBoundingClientRect();
@@ -157,13 +157,14 @@ const PAGE_MAIN = String.raw`
     return {
       type: 'line',
       data: { datasets: spec.series.map(function (s) {
-        var partial = s.points.some(function (p) { return p.partial; });
+        var partial = s.points.some(function (p) { return p.partial || p.span !== undefined; });
         return { label: s.label, data: s.points, borderColor: s.color, backgroundColor: s.color, borderDash: s.dash,
-          borderWidth: lines.width, pointStyle: s.pointStyle, pointRadius: lines.pointRadius, pointHoverRadius: Math.max(4, lines.pointRadius + 2),
-          // Per-point arrays only where a step was cut short: one shared value lets Chart.js resolve a
+          borderWidth: lines.width, pointStyle: s.pointStyle, pointRadius: partial ? s.points.map(function (p) { return p.span !== undefined ? Math.max(3, lines.pointRadius) : lines.pointRadius; }) : lines.pointRadius, pointHoverRadius: Math.max(4, lines.pointRadius + 2),
+          // Per-point arrays only where a step was cut short or a second is partial (marked, its rate scaled by
+          // its length): one shared value lets Chart.js resolve a
           // long timeline's options once, not per point (several times faster to draw).
-          pointBackgroundColor: partial ? s.points.map(function (p) { return p.partial ? BACKGROUND : s.color; }) : s.color,
-          pointBorderWidth: partial ? s.points.map(function (p) { return p.partial ? 2 : 1; }) : 1,
+          pointBackgroundColor: partial ? s.points.map(function (p) { return p.partial || p.span !== undefined ? BACKGROUND : s.color; }) : s.color,
+          pointBorderWidth: partial ? s.points.map(function (p) { return p.partial || p.span !== undefined ? 2 : 1; }) : 1,
           spanGaps: false, xAxisID: 'x', yAxisID: s.yAxis || 'y' };
       }) },
       options: options,

@@ -1,10 +1,11 @@
 /** `run --dry-run`: what the run would do, as text; nothing is started, nothing connects. */
 import { renderPlanTable } from '../../topology';
 import { redactUri } from '../../security/redact';
-import { formatDuration, sweepSeconds } from './sweep-time';
+import { describeWarmup, formatDuration, sweepSeconds, warmupUpTo } from './sweep-time';
+import { dropUndefined } from '../../common/values';
 import { describeScenarios } from '../scenarios/scenario-spec';
 import { RunPlan } from './run-plan';
-import type { RunOptions } from './run-options';
+import { autoWarmupCap, type RunOptions } from './run-options';
 import { SetupStep } from '../../workload/language/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../../agents/control';
 import { AGENT_DEFAULTS } from '../../agents/options';
@@ -130,23 +131,25 @@ export function renderDryRun(plan: RunPlan): string {
       `  not counted: ${uncountedWork(plan).join(', ')}`,
     );
   } else {
-    out.push(
-      `  sweep: clients ${b.clients.join(', ')}; ${b.ops !== undefined ? `${b.ops} ops` : `${b.seconds} s`} measured after ${b.warmupSeconds} s warm-up, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`,
-    );
-    const seconds = sweepSeconds({
+    const sweepShape = {
       clients: b.clients,
       trials: b.trials,
       seconds: b.seconds,
       warmupSeconds: b.warmupSeconds,
-    });
+      ...dropUndefined({ warmupMax: autoWarmupCap(b) }),
+    };
+    out.push(
+      `  sweep: clients ${b.clients.join(', ')}; ${b.ops !== undefined ? `${b.ops} ops` : `${b.seconds} s`} measured after ${describeWarmup(sweepShape)}${b.warmup === 'auto' ? ' (until steady)' : ''}, ${b.trials} trial${b.trials === 1 ? '' : 's'} each${b.rate ? `; target rate ${b.rate} ops/s` : ''}`,
+    );
+    const seconds = sweepSeconds(sweepShape);
     if (b.arrival) out.push(`  ${describeArrival(b)}`);
     if (b.ops !== undefined)
       out.push(
-        `  expected duration: as long as the ops take (a step ends when its ${b.ops} ops are done), plus ${b.warmupSeconds} s warm-up per step and trial; not counted: ${uncountedWork(plan).join(', ')}`,
+        `  expected duration: as long as the ops take (a step ends when its ${b.ops} ops are done), plus ${describeWarmup(sweepShape)} per step and trial; not counted: ${uncountedWork(plan).join(', ')}`,
       );
     else
       out.push(
-        `  expected duration: ${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${b.warmupSeconds + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`,
+        `  expected duration: ${sweepShape.warmupMax !== undefined ? 'at most ' : ''}${formatDuration(seconds)} of sweep (${b.clients.length} client count${b.clients.length === 1 ? '' : 's'} x ${b.trials} x ${warmupUpTo(sweepShape) + b.seconds} s), warm-up included; not counted: ${uncountedWork(plan).join(', ')}`,
       );
   }
   if (b.slo)

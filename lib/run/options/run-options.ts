@@ -570,3 +570,10 @@ export function resolveRunOptions(
 }
 
 export { PRESET_NAMES };
+
+/** With --warmup auto: the cap each warm-up may last (--warmup-max); undefined with a fixed warm-up. */
+export function autoWarmupCap(
+  options: Pick<RunOptions, 'warmup' | 'warmupMax'>,
+): number | undefined {
+  return options.warmup === 'auto' ? (options.warmupMax ?? RUN_DEFAULTS.warmupMax) : undefined;
+}

@@ -8,11 +8,28 @@ export interface SweepShape {
   trials: number;
   seconds: number;
   warmupSeconds: number;
+  /** --warmup auto: the cap (--warmup-max). Each warm-up lasts until steady, up to this: the estimates count the cap. */
+  warmupMax?: number;
 }
 
-/** Seconds of sweep: every trial of every client count, warm-up included (connection set-up and loading are extra). */
+/** The warm-up seconds a step may take: the fixed warm-up, or with --warmup auto its cap. */
+export function warmupUpTo(s: Pick<SweepShape, 'warmupSeconds' | 'warmupMax'>): number {
+  return s.warmupMax ?? s.warmupSeconds;
+}
+
+/** "2 s warm-up", or with --warmup auto "up to 60 s warm-up" (a warm-up until steady, at most its cap). */
+export function describeWarmup(s: Pick<SweepShape, 'warmupSeconds' | 'warmupMax'>): string {
+  return s.warmupMax !== undefined
+    ? `up to ${s.warmupMax} s warm-up`
+    : `${s.warmupSeconds} s warm-up`;
+}
+
+/**
+ * Seconds of sweep: every trial of every client count, warm-up included (connection set-up and loading are
+ * extra). With --warmup auto, an upper bound: every warm-up counted at its cap.
+ */
 export function sweepSeconds(s: SweepShape): number {
-  return s.clients.length * s.trials * (s.seconds + s.warmupSeconds);
+  return s.clients.length * s.trials * (s.seconds + warmupUpTo(s));
 }
 
 /** 75 -> "1m15s", 3700 -> "1h01m" */

@@ -4,6 +4,7 @@
  * (./step-result.ts).
  */
 import { dropUndefined } from '../../common/values';
+import { autoWarmupCap } from '../options/run-options';
 import { prepareData } from './prepare';
 import { closeStep, StepNext, summarizeTrials } from './step-result';
 import { runTrial, stepPlan, StepTrials } from './trial';
@@ -51,7 +52,7 @@ async function runTrials(
       trials: options.trials,
       seconds: options.seconds,
       warmupSeconds: options.warmupSeconds,
-      ...dropUndefined({ ops: options.ops }),
+      ...dropUndefined({ ops: options.ops, warmupMax: autoWarmupCap(options) }),
     });
     if ((await runTrial(state, sweep, clients, trial, trials)) === 'stop') break;
   }

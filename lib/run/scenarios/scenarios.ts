@@ -59,6 +59,7 @@ function onRunClock(m: StepMeasurement, offset: number): StepMeasurement {
     ...m,
     seconds: offset + m.seconds,
     elapsedSeconds: offset + m.elapsedSeconds,
+    ...(m.windowSeconds !== undefined ? { windowSeconds: offset + m.windowSeconds } : {}),
     perSecond: {
       reads: pad(m.perSecond.reads),
       writes: pad(m.perSecond.writes),

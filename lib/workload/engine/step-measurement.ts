@@ -26,11 +26,15 @@ export function stepMeasurement(
       : Math.min(tally.readsPerSecond.length, Math.max(1, Math.ceil(elapsedSeconds)));
   const buckets = interrupted ? Math.min(spanned, Math.ceil(elapsedSeconds)) : spanned;
   const toList = (a: Float64Array) => Array.from(a.subarray(0, buckets));
+  // A timed window lasts its seconds even when its last op ended before the close (a rate's last due op).
+  const windowSeconds =
+    opsLimit === undefined && !interrupted ? plan.seconds : Math.min(elapsedSeconds, buckets);
   const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
   return {
     clients: plan.clients,
     seconds: spanned,
     elapsedSeconds,
+    windowSeconds,
     interrupted,
     reads: tally.reads,
     writes: tally.writes,
@@ -51,6 +55,7 @@ export function stepMeasurement(
       seconds: tally.lastLateEnd > stopAt ? Math.round(tally.lastLateEnd - stopAt) / 1000 : 0,
     },
     ...dropUndefined({ lostServer: tally.lostServer }),
+    ...(tally.inFlightAtOpen > 0 ? { inFlightAtOpen: tally.inFlightAtOpen } : {}),
     ...(tally.outages.length > 0
       ? {
           outages: tally.outages.map((o) => ({

@@ -123,7 +123,10 @@ export class StepState {
       tally.noteAnswered();
       tally.answeredAt(end);
     }
-    if (start < this.measureStart) return;
+    if (start < this.measureStart) {
+      if (end >= this.measureStart) tally.inFlightAtOpen++;
+      return;
+    }
     const late = end >= this.stopAt;
     let bucket = late ? -1 : ((end - this.measureStart) / 1000) | 0;
     if (bucket > this.lastBucket) {

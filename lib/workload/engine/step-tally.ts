@@ -40,6 +40,8 @@ export class Tally {
   overrunErrors = 0;
   /** When the last of them completed (performance.now()); 0: none. */
   lastLateEnd = 0;
+  /** Ops started in the warm-up that completed in the window: in no count, but the server's window may count them. */
+  inFlightAtOpen = 0;
   private readonly errorsByKind = new Map<string, ErrorTally>();
   /** The first error that said the server is gone. */
   private firstLostServer: string | undefined;
