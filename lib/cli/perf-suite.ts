@@ -161,7 +161,12 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
     const { reset, tests, workers } = flags;
     const outDir = flags.out ?? defaultOutDir('perf-suite', new Date());
     assertWritableDir(outDir, 'option --out');
-    const connection = resolveConnectionOptions(splitConnectionFlags(given).connection);
+    const connection = resolveConnectionOptions(
+      splitConnectionFlags(given).connection,
+      process.env,
+      'flag',
+      flags.uri,
+    );
     const secrets = connectionSecrets(connection.options);
     const err = (text: string) => ctx.err(redactText(text, secrets));
     for (const w of connection.warnings) err(`warning: ${w}`);

@@ -68,7 +68,8 @@ export interface ResolvedTargetPlan {
   notes: string[];
 }
 
-const TOPOLOGY_KEYS = [
+/** The flags that shape a launched deployment (none applies to --uri). */
+export const TOPOLOGY_KEYS = [
   'topology',
   'replicas',
   'shards',
