@@ -60,7 +60,9 @@ export function createClient(
       throw new UsageError(`option --uri: ${redactUri(messageOf(err))} (uri: ${redactUri(uri)})`);
     throw err;
   }
-  const hosts = client.options.hosts.map((h) => h.toString());
+  // A mongodb+srv:// URI lists no host until its SRV record is resolved: name the SRV host.
+  const { srvHost } = client.options;
+  const hosts = srvHost ? [srvHost] : client.options.hosts.map((h) => h.toString());
   return { client, hosts };
 }
 

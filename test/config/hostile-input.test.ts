@@ -124,3 +124,53 @@ describe('flags', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('trials per client count (1 to 1000)');
   });
 });
+
+describe('what is wrong is named first', () => {
+  it('names --shards 0 and a --base-port past 65535 before the missing binaries', async () => {
+    const env = {
+      MONGOD_BIN: process.env.MONGOD_BIN,
+      MONGOMS_SYSTEM_BINARY: process.env.MONGOMS_SYSTEM_BINARY,
+    };
+    delete process.env.MONGOD_BIN;
+    delete process.env.MONGOMS_SYSTEM_BINARY;
+    try {
+      const zero = await runCli(['run', '--topology', 'sharded', '--shards', '0']);
+      expect(zero.code).toBe(2);
+      expect(zero.stderr).toContain('option --shards: must be at least 1');
+      const high = await runCli([
+        'run',
+        '--topology',
+        'sharded',
+        '--base-port',
+        '65534',
+        '--shards',
+        '4',
+      ]);
+      expect(high.code).toBe(2);
+      expect(high.stderr).toContain(
+        'option --base-port: 6 processes need ports 65534-65539, past 65535',
+      );
+    } finally {
+      for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
+    }
+  });
+
+  it('names the SRV host a mongodb+srv:// URI could not resolve', async () => {
+    const out = await runCli([
+      'run',
+      '--uri',
+      'mongodb+srv://nonexistent.invalid/',
+      '--server-selection-timeout',
+      '1000',
+      '--out',
+      path.join(dir, 'srv'),
+    ]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/cannot (connect to|reach) nonexistent\.invalid \(/);
+  });
+
+  it("lists compare's and history's exit code 3 in the top-level help", async () => {
+    const help = await runCli(['--help']);
+    expect(help.stdout).toMatch(/^ {2}3 {4}compare, history: nothing could be tested/m);
+  });
+});
