@@ -27,7 +27,8 @@ export function uriPasswordWarnings(command: Command, warn: (text: string) => vo
     if (typeof value !== 'string' || !uriCredentials(value).password) continue;
     const flag = option.long ?? option.flags;
     const env = envFor(command.name(), flag);
-    const takesPassword = command.options.some((o) => o.long === '--password');
+    // The connection flags (--password, env MONGO_BENCH_PASSWORD) apply to the target, not to a store or control URI.
+    const takesPassword = flag === '--uri' && command.options.some((o) => o.long === '--password');
     const instead = env
       ? `; set env ${env} to the URI instead`
       : takesPassword
