@@ -30,6 +30,7 @@ import {
 import { ageMs, sleep } from './poll';
 import { parseSpec, RunSpec } from './run-spec';
 import { counted, messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export interface AgentOptions {
   controlUri: string;
@@ -60,7 +61,7 @@ export interface AgentSummary {
 const NAME_TAKEN_FOR_MS = 10_000;
 
 export async function runAgent(options: AgentOptions): Promise<AgentSummary> {
-  const client = new MongoClient(options.controlUri, { serverSelectionTimeoutMS: 5000 });
+  const client = new MongoClient(options.controlUri, clientTimeouts());
   try {
     try {
       await client.connect();

@@ -33,6 +33,7 @@ import { ageMs, sleep } from './poll';
 import { RunSpec, serializeSpec } from './run-spec';
 import { AgentShare, shareClients } from './shares';
 import { dropUndefined, messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export interface CoordinatorOptions {
   controlUri: string;
@@ -72,7 +73,7 @@ export class Coordinator implements StepExecutor {
 
   static async open(options: CoordinatorOptions): Promise<Coordinator> {
     const client = new MongoClient(options.controlUri, {
-      serverSelectionTimeoutMS: 5000,
+      ...clientTimeouts(),
       ...options.clientOptions,
     });
     try {

@@ -275,6 +275,9 @@ export class NotSteadyError extends Error {
   }
 }
 
+/** What a NotSteadyError tells to change: benchmarkWorkload's options, by name. */
+const STEADY_ADVICE = `give benchmarkWorkload a longer fixed warmup (seconds before each trial, e.g. warmup: 5) or, with warmup: 'auto', a higher warmupMax (default ${WORKLOAD_TEST_DEFAULTS.warmupMax} s), or warm the server up before the test, and run again`;
+
 /** A step whose warm-up hit its cap before steady state, or that carries a not-steady warning. */
 function unsteadyStep(result: ResultDocument): string | undefined {
   for (const step of result.steps) {
@@ -321,7 +324,7 @@ export async function expectNoRegression(
     const trend = resultTrend(result.steps) ?? unsteadyStep(result);
     if (trend)
       throw new NotSteadyError(
-        `not recording the baseline ${baselinePath} from this run: ${trend}; warm the server up (a longer warmup) and run again`,
+        `not recording the baseline ${baselinePath} from this run: ${trend}; ${STEADY_ADVICE}`,
       );
     await writeJsonAtomically(baselinePath, result);
     const log = options.log ?? ((line: string) => console.log(line));
@@ -338,7 +341,7 @@ export async function expectNoRegression(
   const unsteady = comparison.steps.find((s) => s.note?.startsWith('not steady: '));
   if (unsteady)
     throw new NotSteadyError(
-      `at ${unsteady.clients} client${unsteady.clients === 1 ? '' : 's'}, ${unsteady.note?.slice('not steady: '.length) ?? ''} (A is the baseline, B this run)`,
+      `at ${unsteady.clients} client${unsteady.clients === 1 ? '' : 's'}, ${unsteady.note?.slice('not steady: '.length) ?? ''} (A is the baseline, B this run); ${STEADY_ADVICE}`,
       comparison,
     );
   // Nothing could be tested (e.g. a baseline of one trial): that is no pass.

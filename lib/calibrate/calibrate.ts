@@ -15,6 +15,7 @@ import { presetOps } from '../workload/language/presets';
 import { warmConnections } from '../server/connect';
 import { spawnNullServer } from './null-server-process';
 import { runPlainLoop } from './plain-loop';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export interface CalibrateSettings {
   /** Last worker count of the doubling 1, 2, 4, ... (itself included). */
@@ -177,7 +178,7 @@ export async function runCalibration(
         });
         plainClient ??= await new MongoClient(server.uri, {
           maxPoolSize: clients + 2,
-          serverSelectionTimeoutMS: 5000,
+          ...clientTimeouts(),
         }).connect();
         await warmConnections(plainClient, clients);
         if (settings.warmupSeconds > 0)

@@ -19,6 +19,7 @@ import {
 import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export const DEFAULT_SAMPLE_SIZE = 1000;
 /** A field present in fewer of the sampled documents than this is left out (templates have no "sometimes"). */
@@ -236,7 +237,7 @@ export async function sampleDocsLike(
 ): Promise<DocsLike> {
   const source = parseDocsLike(value);
   const where = `${redactUri(source.uri).replace(/\/$/, '')} ${source.db}.${source.coll}`;
-  const client = new MongoClient(source.uri, { serverSelectionTimeoutMS: 5000, ...clientOptions });
+  const client = new MongoClient(source.uri, { ...clientTimeouts(), ...clientOptions });
   try {
     await client.connect();
     return await sampleCollection(client, source.db, source.coll, where, size);

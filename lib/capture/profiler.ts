@@ -18,6 +18,7 @@ import { CaptureBuilder, CaptureOptions, CaptureOutcome } from './capture';
 import { cursorIdOf, failure } from './log-line';
 import { ServedOp, Skip } from './served-op';
 import { messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
@@ -128,7 +129,7 @@ export async function captureFromProfiler(
     );
   const collection = options.collection ?? PROFILE_COLLECTION;
   const where = `${redactUri(uri)} ${db}.${collection}`;
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
+  const client = new MongoClient(uri, { ...clientTimeouts(), ...options.clientOptions });
   const builder = new CaptureBuilder({ sampled: options.sampled, keepFailed: options.keepFailed });
   builder.sourceKind = 'profiler';
   try {

@@ -10,6 +10,7 @@ import { RunError, UsageError } from '../config/errors';
 import { redactUri } from '../security/redact';
 import { QueryStatsSnapshot, parseQueryStatsText } from './query-stats';
 import { messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 /**
  * What the server's refusal means. QueryFeatureNotAllowed (224): the stage exists but is off (the
@@ -67,7 +68,7 @@ export async function readQueryStatsLive(
   options: LiveQueryStatsOptions = {},
 ): Promise<QueryStatsSnapshot[]> {
   const where = redactUri(uri);
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, ...options.clientOptions });
+  const client = new MongoClient(uri, { ...clientTimeouts(), ...options.clientOptions });
   const snapshots: QueryStatsSnapshot[] = [];
   try {
     await client.connect();

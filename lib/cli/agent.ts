@@ -161,7 +161,7 @@ async function agentAction(given: AgentFlags, ctx: CliContext): Promise<void> {
     ...connectionFlags
   } = given;
   const { controlDb, name, once, uri, workers } = parseOptions(z.object(agentShape), given);
-  const connection = resolveConnectionOptions(connectionFlags);
+  const connection = resolveConnectionOptions(connectionFlags, process.env, 'flag', uri);
   const secrets = connectionSecrets(connection.options);
   const err = (text: string) =>
     ctx.err(redactText(text.endsWith('\n') ? text : `${text}\n`, secrets));

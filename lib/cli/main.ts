@@ -15,6 +15,7 @@ import { registerHistory } from './history';
 import { registerCapture } from './capture';
 import { docsHelp } from './docs-help';
 import { suggestOptions } from './did-you-mean';
+import { uriPasswordWarnings } from './uri-warnings';
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('mongo-bench');
@@ -42,6 +43,10 @@ export function buildProgram(ctx: CliContext): Command {
   registerAgent(program, ctx);
   registerHistory(program, ctx);
   registerCapture(program, ctx);
+  // A password typed inside a URI flag is in `ps` for every user of the machine: warn as --password does.
+  program.hook('preAction', (_program, action) =>
+    uriPasswordWarnings(action, (text) => ctx.err(`warning: ${text}\n`)),
+  );
   for (const command of program.commands) {
     command
       .showSuggestionAfterError(true)

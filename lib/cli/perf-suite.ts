@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { CliContext } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import { z } from 'zod';
-import { intArg, intListArg, parseOptions } from '../config/validate';
+import { intArg, intListArg, MAX_TRIALS, parseOptions, trialCount } from '../config/validate';
 import { addOptions, option, tableDefaults, tableShape } from '../config/option-table';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/options/run-options';
 import { RESET_CHOICES } from '../workload/language/setup-spec';
@@ -82,8 +82,8 @@ const PERF_SUITE_OPTIONS = {
   }),
   trials: option({
     flag: '--trials <n>',
-    help: 'trials per client count',
-    schema: z.number(),
+    help: `trials per client count (1 to ${MAX_TRIALS})`,
+    schema: trialCount('trials per step'),
     default: 1,
     arg: intArg,
   }),
@@ -161,7 +161,12 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
     const { reset, tests, workers } = flags;
     const outDir = flags.out ?? defaultOutDir('perf-suite', new Date());
     assertWritableDir(outDir, 'option --out');
-    const connection = resolveConnectionOptions(splitConnectionFlags(given).connection);
+    const connection = resolveConnectionOptions(
+      splitConnectionFlags(given).connection,
+      process.env,
+      'flag',
+      flags.uri,
+    );
     const secrets = connectionSecrets(connection.options);
     const err = (text: string) => ctx.err(redactText(text, secrets));
     for (const w of connection.warnings) err(`warning: ${w}`);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { warningLines } from '../metrics/warnings';
+import { URI_ENV } from '../security/uri-credentials';
 import { CliContext, rawArgs } from './context';
 import { EXIT, UsageError } from '../config/errors';
 import {
@@ -185,7 +186,12 @@ async function runAction(typedFlags: RunFlags, ctx: CliContext, typed: string): 
   const { connection: connectionFlags, rest: flags } = splitConnectionFlags(
     typedFlags as RunFlags & ConnectionFlags,
   );
-  const connection = resolveConnectionOptions(connectionFlags);
+  const connection = resolveConnectionOptions(
+    connectionFlags,
+    process.env,
+    'flag',
+    flags.uri ?? process.env[URI_ENV],
+  );
   const secrets = connectionSecrets(connection.options);
   try {
     await runWith(flags, connection, secrets, ctx, typed);

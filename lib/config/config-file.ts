@@ -10,6 +10,13 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import { z } from 'zod';
 import { UsageError, UsageProblem } from './errors';
 import { closest, kebab } from './validate';
+import {
+  MAX_NESTING,
+  MAX_YAML_ALIASES,
+  tooDeep,
+  tooDeepText,
+  yamlAliasProblem,
+} from './input-limits';
 
 export interface ConfigFileResult<T> {
   /** The validated values, keys in camelCase. */
@@ -59,8 +66,12 @@ export function parseConfigText<S extends z.ZodRawShape>(
     const first = doc.errors[0];
     const pos = lines.linePos(first.pos[0]);
     const where = `${pos.line}:${pos.col}`;
+    // The parser recurses per level: a file nested thousands deep overflows it.
+    const why = /call stack/i.test(first.message)
+      ? `nested too deep (more than ${MAX_NESTING} levels is refused)`
+      : first.message.split('\n')[0];
     throw new UsageError(
-      `config file ${file}:${where}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${first.message.split('\n')[0]}`,
+      `config file ${file}:${where}: not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${why}`,
     );
   }
   const lineNumber = (path: readonly (string | number)[]): number | undefined => {
@@ -80,7 +91,16 @@ export function parseConfigText<S extends z.ZodRawShape>(
 
   // Keys: accept the flag's spelling (max-clients) and camelCase (maxClients).
   const known = Object.keys(shape);
-  const values = doc.toJS() as Record<string, unknown>;
+  let values: Record<string, unknown>;
+  try {
+    values = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) as Record<string, unknown>;
+  } catch (err) {
+    const problem = yamlAliasProblem(err);
+    if (problem === undefined) throw err;
+    throw new UsageError(`config file ${file}: ${problem}`);
+  }
+  const deep = tooDeep(values);
+  if (deep !== undefined) throw new UsageError(`config file ${file}: ${tooDeepText(deep)}`);
   const raw: Record<string, unknown> = {};
   const sourceKey: Record<string, string> = {};
   const problems: UsageProblem[] = [];

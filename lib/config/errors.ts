@@ -144,12 +144,11 @@ export const EXIT_CODES = {
       'the run failed (server unreachable, a command failed, a step failed with --on-error stop)',
   },
   usage: { code: 2, meaning: 'bad input: an unknown or invalid option, config key or file' },
-  /** Not in the general help: compare's own help explains it. */
   notCompared: {
     code: 3,
-    meaning: 'no client count could be tested (e.g. one run each): neither a pass nor a failure',
-    command: 'compare',
-    general: false,
+    meaning:
+      'nothing could be tested (compare: one run each, too few trials; history: no series long enough): neither a pass nor a failure',
+    command: 'compare, history',
   },
   objectiveFailed: { code: 99, meaning: 'an objective (--slo) failed', command: 'run' },
   sigint: { code: 130, meaning: 'interrupted by Ctrl-C (SIGINT); partial results were written' },

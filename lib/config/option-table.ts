@@ -9,7 +9,7 @@
  */
 import { Command, Option } from 'commander';
 import { z } from 'zod';
-import { kebab, spellFlag } from './errors';
+import { kebab, spellFlag, UsageError } from './errors';
 
 export interface OptionRow<S extends z.ZodType = z.ZodType, D = unknown> {
   /** commander's spelling; absent for a key only config files and the API take (e.g. `scenarios`). */
@@ -27,6 +27,8 @@ export interface OptionRow<S extends z.ZodType = z.ZodType, D = unknown> {
   shownDefault?: string;
   /** The command-line text -> value (commander's argParser); given the flag's name, for its errors. */
   arg?: (flag: string) => (value: string, previous: never) => unknown;
+  /** The flag may be given several times (its parser gathers the values); any other given twice is refused. */
+  repeatable?: boolean;
 }
 
 /** A row, its default typed as written (so RUN_DEFAULTS.maxErrorRate is a number, not the schema's union). */
@@ -102,9 +104,28 @@ export function addOptions<T extends OptionTable>(
 ): Command {
   for (const key of keys) {
     const row = table[key];
-    if (row.flag !== undefined) command.addOption(commanderOption({ ...row, flag: row.flag }, key));
+    if (row.flag === undefined) continue;
+    const made = commanderOption({ ...row, flag: row.flag }, key);
+    command.addOption(made);
+    if (row.repeatable !== true) refuseRepeats(command, made);
   }
   return command;
+}
+
+/**
+ * Refuses a flag given twice (`--seconds 2 --seconds 1`): commander would keep the last silently,
+ * and which one the user meant is a guess. commander emits `option:NAME` once per occurrence.
+ */
+function refuseRepeats(command: Command, made: Option): void {
+  const values: unknown[] = [];
+  command.on(`option:${made.name()}`, (value: unknown) => {
+    values.push(value);
+    if (values.length < 2) return;
+    const shown = values.every((v) => typeof v === 'string')
+      ? ` (${values.map((v) => JSON.stringify(v)).join(', then ')})`
+      : '';
+    throw new UsageError(`option ${flagName(made.flags)}: given twice${shown}; give it once`);
+  });
 }
 
 /** Tells the errors each row whose flag is not its key in kebab case (`opCount` is `--ops`), so they name it as typed. */

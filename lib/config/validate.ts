@@ -91,6 +91,13 @@ export function parseOptions<S extends z.ZodType>(
 export const positiveInt = (what: string) =>
   z.number().int(`${what} must be an integer`).min(1, `${what} must be at least 1`);
 
+/** The most trials a step may run: 1,000 trials of the default 10 s already take 3 hours per client count. */
+export const MAX_TRIALS = 1000;
+
+/** A trial count: 1 to MAX_TRIALS. */
+export const trialCount = (what: string) =>
+  positiveInt(what).max(MAX_TRIALS, `${what} must be at most ${MAX_TRIALS}`);
+
 /** Parses an integer flag value strictly ("12", not "12abc" or "1.5"), naming the flag on error. */
 export function intArg(flag: string) {
   return (value: string): number => {

@@ -68,7 +68,8 @@ export interface ResolvedTargetPlan {
   notes: string[];
 }
 
-const TOPOLOGY_KEYS = [
+/** The flags that shape a launched deployment (none applies to --uri). */
+export const TOPOLOGY_KEYS = [
   'topology',
   'replicas',
   'shards',
@@ -155,10 +156,6 @@ export function resolveTargetPlan(
     topology === 'sharded' ||
     ((topology === 'standalone' || topology === 'replset') && explicitBinary)
   ) {
-    if (topology === 'sharded') {
-      requireMongos(binaries); // says what a sharded cluster needs when nothing was given
-      requireMongod(binaries);
-    }
     const ownDataDir = flags.dataDir === undefined;
     const dataDir =
       flags.dataDir !== undefined
@@ -179,6 +176,11 @@ export function resolveTargetPlan(
     };
     if (topology === 'sharded') input.topology = 'sharded';
     const planned = planFromOptions(input);
+    // After the values: a wrong --shards or --base-port is named before the missing binaries are.
+    if (topology === 'sharded') {
+      requireMongos(binaries); // says what a sharded cluster needs when nothing was given
+      requireMongod(binaries);
+    }
     const plan = topology === 'sharded' && !ctx.collection ? clusterOnly(planned) : planned;
     warnings.push(...plan.warnings);
     target = {

@@ -23,7 +23,7 @@ export const RUN_TARGET_DEFAULTS = {
 export const TARGET_OPTIONS = {
   uri: option({
     flag: '--uri <uri>',
-    help: 'an existing deployment (mongodb://host:port/...); without it an embedded or launched server is used',
+    help: 'an existing deployment (mongodb://host:port/...; default: env MONGO_BENCH_URI, which keeps a password out of ps); without either an embedded or launched server is used',
     schema: z.string().min(1, 'must not be empty'),
   }),
   /** --uri: apply the data-distribution steps (shard, pre-split, balancer) there. */

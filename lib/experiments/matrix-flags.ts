@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
-import { intArg, numberArg, positiveInt } from '../config/validate';
+import { intArg, MAX_TRIALS, numberArg, positiveInt, trialCount } from '../config/validate';
 import { option, tableDefaults, tableShape } from '../config/option-table';
 import { experimentNames } from './registry';
 import { RUN_OPTIONS } from '../run/options/run-option-table';
@@ -203,8 +203,8 @@ export const MATRIX_OPTIONS = {
   }),
   trials: option({
     flag: '--trials <n>',
-    help: "run every configuration n times, in interleaved rounds (A B C, then B C A, ...), so a drift over the run falls on all alike; the table shows each one's median",
-    schema: positiveInt('trials'),
+    help: `run every configuration n times (1 to ${MAX_TRIALS}), in interleaved rounds (A B C, then B C A, ...), so a drift over the run falls on all alike; the table shows each one's median`,
+    schema: trialCount('trials'),
     default: 1,
     arg: intArg,
   }),

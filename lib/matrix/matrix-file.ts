@@ -6,6 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import {
+  MAX_YAML_ALIASES,
+  tooDeep,
+  tooDeepText,
+  withoutBom,
+  yamlAliasProblem,
+} from '../config/input-limits';
 import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { closest } from '../config/validate';
@@ -144,12 +151,16 @@ export function readMatrixFile(path: string): MatrixDefinition {
   }
   let raw: unknown;
   try {
-    raw = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+    raw = /\.ya?ml$/i.test(path)
+      ? parseYaml(text, { maxAliasCount: MAX_YAML_ALIASES })
+      : JSON.parse(withoutBom(text));
   } catch (err) {
     throw new UsageError(
-      `matrix file ${path}: not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${messageOf(err)}`,
+      `matrix file ${path}: ${yamlAliasProblem(err) ?? `not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${messageOf(err)}`}`,
     );
   }
+  const deep = tooDeep(raw);
+  if (deep !== undefined) throw new UsageError(`matrix file ${path}: ${tooDeepText(deep)}`);
   const definition = parseMatrixDocument(raw, `matrix file ${path}`);
   return {
     ...definition,

@@ -22,6 +22,7 @@ export type {
   TopologyFacts,
   TopologyKind,
 } from '../experiments/experiment';
+import { clientTimeouts } from '../common/client-timeouts';
 
 /** Pure: the topology from a hello (or isMaster) reply. */
 export function topologyFromHello(reply: Document, source: TopologyFacts['source']): TopologyFacts {
@@ -121,7 +122,7 @@ export async function probeCapabilities(
     // On a client of its own: a server that answers a w:0 write anyway (FerretDB) leaves that reply on the
     // connection, and the next command there would read it as its own.
     const own = new MongoClient(server.uri, {
-      serverSelectionTimeoutMS: server.serverSelectionTimeoutMS,
+      ...clientTimeouts(server.serverSelectionTimeoutMS),
       ...server.clientOptions,
     });
     try {

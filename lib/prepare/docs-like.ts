@@ -9,6 +9,7 @@
  * - `db.coll`: sample that collection on the run's own target, before the loader writes anything.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { withoutBom } from '../config/input-limits';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import { UsageError } from '../config/errors';
@@ -40,7 +41,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function readTemplateFile(path: string): DocsLikeSpec {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(withoutBom(readFileSync(path, 'utf8')));
   } catch (err) {
     throw new UsageError(`option --docs-like: cannot read ${path}: ${messageOf(err)}`);
   }

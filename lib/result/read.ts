@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { UsageError } from '../config/errors';
 import { ResultDocument, resultDocumentSchema, SUPPORTED_RESULT_SCHEMAS } from './document';
 import { messageOf } from '../common/values';
+import { withoutBom } from '../config/input-limits';
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
@@ -22,7 +23,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function parseResult(text: string, source: string): ResultDocument {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(withoutBom(text));
   } catch (err) {
     throw new UsageError(`${source}: not a JSON file (${messageOf(err).replace(/\s+/g, ' ')})`);
   }
@@ -50,6 +51,15 @@ export function parseResult(text: string, source: string): ResultDocument {
     throw new UsageError(
       [`${source}: not a valid ${raw.schema} document:`, ...problems, ...more].join('\n'),
     );
+  }
+  // One step per client count: a second would be counted twice as often by compare and history.
+  const seen = new Set<number>();
+  for (const step of parsed.data.steps) {
+    if (seen.has(step.clients))
+      throw new UsageError(
+        `${source}: the step with ${step.clients} client${step.clients === 1 ? '' : 's'} is there twice (a result holds one step per client count)`,
+      );
+    seen.add(step.clients);
   }
   return parsed.data;
 }

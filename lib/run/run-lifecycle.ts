@@ -6,6 +6,7 @@
  * what the run holds (on every path, a thrown error's included). runBenchmark (./benchmark.ts) is the
  * sweep between start and end.
  */
+import { checkWriteConcernMode } from '../server/write-concern-mode';
 import type { MongoClient } from 'mongodb';
 import type { RunOptions } from './options/run-options';
 import { RunError } from '../config/errors';
@@ -105,6 +106,13 @@ export class RunLifecycle {
     const plan = hooks.writePlan ?? runWritePlan(options, server.origin);
     try {
       await hooks.connected?.(target);
+      // A custom write mode the server does not define would fail every write: refused before the first.
+      const unchecked = await checkWriteConcernMode(
+        options.writeConcern,
+        target.topology,
+        (command) => client.db('admin').command(command),
+      );
+      if (unchecked) emit({ type: 'guard', text: `warning: ${unchecked}` });
       await checkRunWrites(client, plan, {
         ...(hooks.createdByRun ? { createdByRun: hooks.createdByRun } : {}),
         ...(options.docsLike ? { docsLike: options.docsLike } : {}),

@@ -11,6 +11,7 @@ import { UsageError } from '../config/errors';
 import { kebab, oneOfError, parseOptions, PathStyle } from '../config/validate';
 import { dropUndefined } from '../common/values';
 import { addOptions, option, tableShape } from '../config/option-table';
+import { uriCredentials } from './uri-credentials';
 
 /** Where a password may come from besides --password (which `ps` shows to everyone on the machine). */
 export const PASSWORD_ENV = 'MONGO_BENCH_PASSWORD';
@@ -128,12 +129,15 @@ export function resolveConnectionOptions(
   flags: ConnectionFlags,
   env: NodeJS.ProcessEnv = process.env,
   style: PathStyle = 'flag',
+  /** The target's URI, whose own user (mongodb://user@host/) counts as given. */
+  uri?: string,
 ): ResolvedConnection {
   const input = parseOptions(schema, dropUndefined(flags), style);
   const name = (key: keyof ConnectionFlags) =>
     style === 'flag' ? `option --${kebab(key)}` : `config connection.${key}`;
   const warnings: string[] = [];
 
+  const fromUri = uriCredentials(uri);
   let username = input.username ?? (env[USER_ENV] || undefined);
   let password = input.password;
   let passwordFrom: ConnectionOptions['passwordFrom'];
@@ -153,6 +157,9 @@ export function resolveConnectionOptions(
   // A user name exported for the setup scripts alone, with no password: no authentication asked for.
   if (input.username === undefined && password === undefined && mechanism === undefined)
     username = undefined;
+  // The URI's own user stands for --username; with a password given apart, the driver needs both in its options.
+  if (username === undefined && password !== undefined && !fromUri.password)
+    username = fromUri.username;
   if (mechanism === 'MONGODB-X509') {
     if (passwordFrom === 'flag')
       throw new UsageError(
@@ -171,7 +178,7 @@ export function resolveConnectionOptions(
     // These can take their credentials from the environment; a user name alone is allowed.
   } else if (password !== undefined && username === undefined) {
     throw new UsageError(`${name('password')}: needs --username (or env ${USER_ENV})`);
-  } else if (mechanism !== undefined && username === undefined) {
+  } else if (mechanism !== undefined && username === undefined && fromUri.username === undefined) {
     throw new UsageError(
       `${name('authMechanism')}: ${mechanism} needs --username (or env ${USER_ENV})`,
     );
@@ -201,7 +208,12 @@ export function resolveConnectionOptions(
       `${name('tlsAllowInvalidCertificates')}: the server's certificate is not checked; anyone in the middle can read the credentials`,
     );
   }
-  if (input.authSource !== undefined && username === undefined && mechanism === undefined) {
+  if (
+    input.authSource !== undefined &&
+    username === undefined &&
+    fromUri.username === undefined &&
+    mechanism === undefined
+  ) {
     throw new UsageError(`${name('authSource')}: needs --username (or env ${USER_ENV})`);
   }
 

@@ -11,6 +11,7 @@ import { ResultDocument } from '../result';
 import { IDENTIFY_PROBES, identifyServer } from './identify-server';
 import { readConnectedProcessFacts } from './server-facts';
 import { dropUndefined, messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export interface ConnectOptions {
   serverSelectionTimeoutMS: number;
@@ -44,8 +45,7 @@ export function createClient(
   let client: MongoClient;
   try {
     client = new MongoClient(uri, {
-      serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
-      connectTimeoutMS: Math.max(1000, options.serverSelectionTimeoutMS),
+      ...clientTimeouts(options.serverSelectionTimeoutMS),
       maxPoolSize: options.maxClients + POOL_HEADROOM,
       // Connections are opened before each step (see warmConnections), not kept by a minimum.
       minPoolSize: 0,
@@ -60,7 +60,9 @@ export function createClient(
       throw new UsageError(`option --uri: ${redactUri(messageOf(err))} (uri: ${redactUri(uri)})`);
     throw err;
   }
-  const hosts = client.options.hosts.map((h) => h.toString());
+  // A mongodb+srv:// URI lists no host until its SRV record is resolved: name the SRV host.
+  const { srvHost } = client.options;
+  const hosts = srvHost ? [srvHost] : client.options.hosts.map((h) => h.toString());
   return { client, hosts };
 }
 

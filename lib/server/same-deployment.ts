@@ -6,6 +6,7 @@
  */
 import { Document, MongoClient, MongoClientOptions } from 'mongodb';
 import { messageOf } from '../common/values';
+import { clientTimeouts } from '../common/client-timeouts';
 
 const DEFAULT_PORT = 27017;
 
@@ -42,7 +43,7 @@ export async function sameDeployment(
 ): Promise<SameDeployment> {
   if (sameHostsByName(otherUri, client.options.hosts.map((h) => h.toString()).join(',')))
     return { same: true, why: 'the same host' };
-  const other = new MongoClient(otherUri, { serverSelectionTimeoutMS: 5000, ...clientOptions });
+  const other = new MongoClient(otherUri, { ...clientTimeouts(), ...clientOptions });
   try {
     const [mine, theirs] = await Promise.all([
       client.db('admin').command({ hello: 1 }),

@@ -8,6 +8,7 @@
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { ResultDocument } from '../result';
 import { connectTarget } from './connect';
+import { clientTimeouts } from '../common/client-timeouts';
 
 /** How the server was found: given (--uri), embedded (mongodb-memory-server) or launched from a setup plan. */
 export type TargetOrigin = 'uri' | 'embedded' | 'launched';
@@ -48,7 +49,7 @@ export function openTarget(source: TargetSource, clientOptions: MongoClientOptio
     clientOptions,
     async withClient(fn, options = {}) {
       const client = new MongoClient(source.uri, {
-        serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? DEFAULT_SELECTION_TIMEOUT_MS,
+        ...clientTimeouts(options.serverSelectionTimeoutMS ?? DEFAULT_SELECTION_TIMEOUT_MS),
         ...clientOptions,
       });
       try {

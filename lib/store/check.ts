@@ -15,6 +15,7 @@ import { isMongoStoreSpec } from './store';
 import { refusedSingleHost } from '../server/connect';
 import { checkRole } from '../server/role-check';
 import { markRole } from '../server/ownership';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export async function assertStoreWritable(
   spec: string,
@@ -28,7 +29,7 @@ export async function assertStoreWritable(
   }
   const { uri, db, collection } = parseStoreUri(spec);
   const client = new MongoClient(uri, {
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
+    ...clientTimeouts(options.serverSelectionTimeoutMS),
   });
   const refused = await refusedSingleHost(client);
   if (refused) {

@@ -12,6 +12,7 @@ import { UsageError } from '../config/errors';
 import type { ResultDocument } from '../result';
 import { writeFileAtomically } from '../common/atomic-write';
 import { parseResult } from '../result';
+import { withoutBom } from '../config/input-limits';
 import { resultForStore } from './redact-result';
 import {
   matchesFilter,
@@ -51,7 +52,7 @@ async function jsonFiles(dir: string): Promise<string[]> {
 /** A JSON file that says it is no result document is someone else's file, not a problem. */
 function isOtherDocument(text: string): boolean {
   try {
-    const raw: unknown = JSON.parse(text);
+    const raw: unknown = JSON.parse(withoutBom(text));
     return (
       typeof raw !== 'object' ||
       raw === null ||

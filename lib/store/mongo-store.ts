@@ -30,6 +30,7 @@ import {
 import { dropUndefined, messageOf } from '../common/values';
 import { checkRole } from '../server/role-check';
 import { markRole } from '../server/ownership';
+import { clientTimeouts } from '../common/client-timeouts';
 
 export const MONGO_STORE_DEFAULTS = { db: 'mongo_bench', collection: 'results' } as const;
 
@@ -131,7 +132,7 @@ export class MongoStore implements ResultStore {
     // A serverSelectionTimeoutMS in the URI wins over the default.
     const timeout = /[?&]serverSelectionTimeoutMS=/i.test(uri)
       ? {}
-      : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000 };
+      : clientTimeouts(options.serverSelectionTimeoutMS);
     const client = new MongoClient(uri, { ...timeout, ...options.clientOptions });
     try {
       await client.connect();

@@ -53,6 +53,12 @@ describe('NotSteadyError', () => {
       }),
     ).rejects.toThrow(/not recording the baseline .* the trials trend/);
     expect(existsSync(baseline)).toBe(false);
+    // The error names the options to change, not just "warm up".
+    await expect(
+      expectNoRegression(result(WARMING), baseline, { log: () => undefined }),
+    ).rejects.toThrow(
+      /a longer fixed warmup \(.*e\.g\. warmup: 5\).*a higher warmupMax \(default 15 s\)/,
+    );
     await expect(
       expectNoRegression(result(STEADY), baseline, {
         ci: false,

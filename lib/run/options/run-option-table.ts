@@ -6,7 +6,7 @@
  * option means is resolved in run-options.ts (resolveBenchmarkOptions). Rows are in --help's order.
  */
 import { z } from 'zod';
-import { intArg, intListArg, positiveInt } from '../../config/validate';
+import { intArg, intListArg, MAX_TRIALS, positiveInt, trialCount } from '../../config/validate';
 import {
   option,
   spellFlags,
@@ -125,8 +125,8 @@ export const RUN_OPTIONS = {
   }),
   trials: option({
     flag: '--trials <n>',
-    help: 'trials per client count: mean, median and stdev across them',
-    schema: positiveInt('trials per step'),
+    help: `trials per client count (1 to ${MAX_TRIALS}): mean, median and stdev across them`,
+    schema: trialCount('trials per step'),
     default: 1,
     arg: intArg,
   }),
@@ -280,6 +280,7 @@ export const RUN_OPTIONS = {
     // One objective or a list (a config file may hold either).
     schema: z.union([z.string(), z.array(z.string())]),
     arg: repeatable,
+    repeatable: true,
   }),
   sloAbort: option({
     flag: '--slo-abort',

@@ -24,7 +24,8 @@ import {
 } from './run-options';
 import { RUN_TARGET_DEFAULTS, targetShape } from '../../deployment/target-options';
 import { parseOptions } from '../../config/validate';
-import { resolveTargetPlan, TargetPlan } from '../../deployment/plan';
+import { resolveTargetPlan, TargetPlan, TOPOLOGY_KEYS } from '../../deployment/plan';
+import { URI_ENV } from '../../security/uri-credentials';
 import { compileRunWorkload } from './run-workload';
 import { resolveStoreSpec } from '../../store/store';
 import { dropUndefined } from '../../common/values';
@@ -179,7 +180,7 @@ function planFromFlags(
   const db = benchmark.ns.slice(0, dot);
   const collection = benchmark.ns.slice(dot + 1);
 
-  const { target, warnings, notes } = resolveTargetPlan(flags, {
+  const { target, warnings, notes } = resolveTargetPlan(withEnvUri(flags, ctx.env), {
     now: ctx.now,
     env: ctx.env,
     authUser: ctx.authUser,
@@ -203,6 +204,20 @@ function planFromFlags(
     writePlan,
     ...store,
   };
+}
+
+/**
+ * env MONGO_BENCH_URI stands for --uri (kept out of `ps`) when neither the flags nor a config file give a
+ * target: no --uri and nothing that shapes a launched deployment.
+ */
+function withEnvUri(
+  flags: Partial<RunFlags>,
+  env: Readonly<Record<string, string | undefined>>,
+): Partial<RunFlags> {
+  const uri = env[URI_ENV]?.trim();
+  if (!uri || flags.uri !== undefined || TOPOLOGY_KEYS.some((k) => flags[k] !== undefined))
+    return flags;
+  return { ...flags, uri };
 }
 
 /**

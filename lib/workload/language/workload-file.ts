@@ -10,7 +10,8 @@ import { basename } from 'node:path';
 import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { findJsonError } from '../../config/json-position';
-import { parseTypedEjson } from './typed-ejson';
+import { reviveTyped } from './typed-ejson';
+import { tooDeep, tooDeepText, withoutBom } from '../../config/input-limits';
 import { dropUndefined, messageOf } from '../../common/values';
 
 const OWN_KEYS = ['ops', 'name', 'ns', 'setup', 'capture', 'capturedFrom'];
@@ -102,9 +103,10 @@ function checkCurve(capture: Record<string, unknown>, path: string): void {
 }
 
 export function parseWorkloadText(text: string, path: string): WorkloadFile {
+  text = withoutBom(text);
   let parsed: unknown;
   try {
-    parsed = parseTypedEjson(text);
+    parsed = JSON.parse(text);
   } catch (err) {
     // Named by line and column, as config files are (JSON.parse gives no place).
     const at = findJsonError(text);
@@ -112,6 +114,10 @@ export function parseWorkloadText(text: string, path: string): WorkloadFile {
       `workload file ${path}${at ? `:${at.line}:${at.column}` : ''}: not valid JSON: ${at ? at.message : messageOf(err)}`,
     );
   }
+  // Checked before anything walks the tree recursively (reviving the types, compiling templates).
+  const deep = tooDeep(parsed);
+  if (deep !== undefined) throw new UsageError(`workload file ${path}: ${tooDeepText(deep)}`);
+  parsed = reviveTyped(parsed);
   const fallbackName = basename(path).replace(/\.[^.]+$/, '');
   if (Array.isArray(parsed)) return { name: fallbackName, ops: parsed };
   if (parsed === null || typeof parsed !== 'object') {
