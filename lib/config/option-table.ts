@@ -107,7 +107,8 @@ export function addOptions<T extends OptionTable>(
     if (row.flag === undefined) continue;
     const made = commanderOption({ ...row, flag: row.flag }, key);
     command.addOption(made);
-    if (row.repeatable !== true) refuseRepeats(command, made);
+    // A variadic flag (`--query-stats [files...]`) is announced once per value it takes.
+    if (row.repeatable !== true && !made.variadic) refuseRepeats(command, made);
   }
   return command;
 }

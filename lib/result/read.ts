@@ -52,15 +52,18 @@ export function parseResult(text: string, source: string): ResultDocument {
       [`${source}: not a valid ${raw.schema} document:`, ...problems, ...more].join('\n'),
     );
   }
-  // One step per client count: a second would be counted twice as often by compare and history.
-  const seen = new Set<number>();
-  for (const step of parsed.data.steps) {
-    if (seen.has(step.clients))
+  // A step copied in twice would be counted twice by compare and history. Steps of one client count
+  // measured separately (`--clients 1,1,1`) differ in their measurements and stay.
+  const seen = new Map<string, number>();
+  parsed.data.steps.forEach((step, i) => {
+    const key = JSON.stringify(step);
+    const first = seen.get(key);
+    if (first !== undefined)
       throw new UsageError(
-        `${source}: the step with ${step.clients} client${step.clients === 1 ? '' : 's'} is there twice (a result holds one step per client count)`,
+        `${source}: steps[${i}] (${step.clients} client${step.clients === 1 ? '' : 's'}) is a copy of steps[${first}]: the step with ${step.clients} client${step.clients === 1 ? '' : 's'} is there twice`,
       );
-    seen.add(step.clients);
-  }
+    seen.set(key, i);
+  });
   return parsed.data;
 }
 

@@ -55,7 +55,11 @@ describe('NotSteadyError', () => {
     expect(existsSync(baseline)).toBe(false);
     // The error names the options to change, not just "warm up".
     await expect(
-      expectNoRegression(result(WARMING), baseline, { log: () => undefined }),
+      expectNoRegression(result(WARMING), baseline, {
+        ci: false,
+        update: false,
+        log: () => undefined,
+      }),
     ).rejects.toThrow(
       /a longer fixed warmup \(.*e\.g\. warmup: 5\).*a higher warmupMax \(default 15 s\)/,
     );

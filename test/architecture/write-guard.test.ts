@@ -49,6 +49,8 @@ const ALLOWED: Record<string, string> = {
   'lib/calibrate/plain-loop.ts':
     'the yardstick loop: on the null server calibrate spawned (bench/engine.ts also runs it on --uri, without a plan)',
   // Documents that name commands and send nothing.
+  'lib/calibrate/null-server.ts':
+    "the null server (a stand-in of the tool's own): its opcounters are named like a mongod's, it sends nothing",
   'lib/server/command-writes.ts': 'names commands to classify them (ALIASES), sends nothing',
   'lib/workload/language/mongo-perf/shell-recorder.ts':
     "records a user's mongo-perf script, runs nothing",

@@ -89,8 +89,23 @@ describe('a result holding one step twice', () => {
     ]) {
       const out = await runCli(args);
       expect(out.code).toBe(2);
-      expect(out.stderr).toContain(`${twice}: the step with 4 clients is there twice`);
+      expect(out.stderr).toContain(`${twice}: steps[1] (4 clients) is a copy of steps[0]`);
     }
+  });
+
+  it('reads steps of one client count measured separately (--clients 1,1): they differ', async () => {
+    const repeated = write(
+      'repeated.json',
+      JSON.stringify(
+        resultDocument('repeated', [
+          resultStep({ clients: 1, opsPerSec: { total: 100, reads: 100, writes: 0 } }),
+          resultStep({ clients: 1, opsPerSec: { total: 104, reads: 104, writes: 0 } }),
+        ]),
+      ),
+    );
+    const out = await runCli(['report', repeated, '--out', path.join(dir, 'report-repeated')]);
+    expect(out.stderr).not.toContain('there twice');
+    expect(out.code).toBe(0);
   });
 });
 
