@@ -6,14 +6,15 @@
  * change, --setup's.
  */
 import type { Experiment } from '../experiments/experiment';
+import { PROBE_COLLECTIONS } from './target-probe';
 import type { RunWritePlan } from '../run/options/run-write-plan';
 import type { TargetOrigin } from '../server/target';
 import type { Consent, NamespaceEntry, ServerEntry } from '../server/write-plan';
 
-/** The probes' scratch collections: names of this process's own (target-probe.ts makes them). */
+/** The probes' scratch collections (target-probe.ts names and makes them). */
 export const probeCollections = (pid = process.pid): string[] => [
-  `probe_capped_${pid}`,
-  `probe_unack_${pid}`,
+  PROBE_COLLECTIONS.capped(pid),
+  PROBE_COLLECTIONS.unacknowledged(pid),
 ];
 
 export function matrixWritePlan(

@@ -43,13 +43,19 @@ export async function probeTopology(client: MongoClient): Promise<TopologyFacts>
   throw new Error('the server answered neither hello nor isMaster');
 }
 
+/** The probes' scratch collections: names of this process's own, listed in the matrix's write plan. */
+export const PROBE_COLLECTIONS = {
+  capped: (pid = process.pid) => `probe_capped_${pid}`,
+  unacknowledged: (pid = process.pid) => `probe_unack_${pid}`,
+};
+
 /** Creates (and drops) a small capped collection; the server's refusal is the reason. */
 export async function probeCapped(
   client: MongoClient,
   db: string,
   guard: GuardPolicy,
 ): Promise<Capability> {
-  const name = `probe_capped_${process.pid}`;
+  const name = PROBE_COLLECTIONS.capped();
   // A name of its own; refused like any other collection if something not ours is there.
   await assertMayReplace(client, db, name, guard);
   await dropScratch(client, db, name);
@@ -79,7 +85,7 @@ export async function probeUnacknowledgedWrites(
   guard: GuardPolicy,
   waitMs = 2000,
 ): Promise<Capability> {
-  const name = `probe_unack_${process.pid}`;
+  const name = PROBE_COLLECTIONS.unacknowledged();
   await assertMayReplace(client, db, name, guard);
   const coll = client.db(db).collection<{ _id: string }>(name);
   const marker = `w0-probe-${Date.now()}`;

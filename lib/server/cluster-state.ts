@@ -9,8 +9,10 @@
  * - the chunk size: config.settings `{_id: "chunksize"}` (the cluster's, before 6.0): its old value set
  *   back, or the document removed when there was none; from 6.0 the collection's own
  *   (config.collections `maxChunkSizeBytes`, configureCollectionBalancing): for a collection that was
- *   sharded before the run, its old size, or `chunkSize: 0` (the cluster default) when it had none. A
- *   collection the run sharded keeps its size: it is the run's.
+ *   sharded before the run, its old size, or `chunkSize: 0` when it had none (the cluster default again:
+ *   "If you use configureCollectionBalancing with chunkSize: 0, the per-collection chunkSize is reset",
+ *   Manual, configureCollectionBalancing, Behavior). A collection the run sharded keeps its size: it is
+ *   the run's.
  * enableSharding, shardCollection, split and moveChunk are not undone (a collection cannot be unsharded
  * before 8.0, and moving chunks back is a migration of its own); a step-down is over by itself.
  * Pure functions over a `send` (one command, its reply), so every case is tested without a server;

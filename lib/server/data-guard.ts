@@ -199,15 +199,6 @@ export async function dropDatabase(
   }
 }
 
-/** Whether the rule applies at all (for the console and --dry-run): the words that say what may be changed. */
-export function describePolicy(policy: GuardPolicy, ns: string): string {
-  if (policy.ours)
-    return `${ns} is dropped and reloaded (a server mongo-bench started: everything on it is its own)`;
-  if (policy.consent)
-    return `${ns} is replaced (${policy.consentFlag}${policy.consentEffect ? `: ${policy.consentEffect}` : ''})`;
-  return `${ns} is dropped and reloaded only if it is absent, or mongo-bench's and unchanged since (the ${OWNER_COLLECTION} marker); one holding other documents, or an empty one of the user's (its indexes and options), is refused (exit 2) unless ${policy.consentFlag} is given`;
-}
-
 async function mark(
   client: MongoClient,
   db: string,
