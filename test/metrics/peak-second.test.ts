@@ -58,10 +58,16 @@ describe('the peak second against the average, on real runs (null server)', () =
   it('--ops, steps shorter than a second and of a few seconds: the last, partial second is scaled, marked on the timeline', async () => {
     const short = await run({ clients: [1, 4], opCount: 300 });
     expectPeakAtLeastAverage(short);
-    // A step far shorter than a second: its one sample covers the step, its rate the average.
     for (const step of short.steps) {
-      expect(step.perSecond).toHaveLength(1);
-      expect(step.perSecond[0].span).toBeLessThan(1);
+      // The samples together cover the step's window, whatever the machine's speed (a loaded CI machine
+      // once took 1.9 s for these 300 ops at one client): the spans are kept to the millisecond.
+      const covered = step.perSecond.map(sampleSpan).reduce((a, b) => a + b, 0);
+      expect(Math.abs(covered - step.elapsedSeconds)).toBeLessThan(0.05);
+      // A step shorter than a second: its one sample covers the step, its rate the average.
+      if (step.elapsedSeconds < 0.8) {
+        expect(step.perSecond).toHaveLength(1);
+        expect(step.perSecond[0].span).toBeLessThan(1);
+      }
     }
     const points = timelineChart([short]).series[0].points.filter((p) => p.y !== null);
     expect(points.every((p) => p.span !== undefined)).toBe(true);
