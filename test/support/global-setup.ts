@@ -8,6 +8,7 @@ import { CLI_JS_ENV, compileCli, TEST_DIST } from './compiled-cli';
 import { WORKER_JS_ENV } from '../../lib/workload/engine/worker-thread';
 import { compileStandIns, FAKE_BIN_JS_ENV } from './compiled-stand-ins';
 import { CrudServer, startCrudServer } from './crud-server';
+import { findGoTool } from './go-servers';
 import { findMongosBinary } from './mongod';
 import { ENV, mongoshScript } from './servers';
 
@@ -79,6 +80,10 @@ export default async function globalSetup(): Promise<void> {
     env[ENV.mongodUnavailable] = mongod.reason;
     env[ENV.mongosUnavailable] = mongod.reason;
     parts.push(`mongod/replset/sharded=skipped (${mongod.reason})`);
+  }
+  for (const tool of ['toxiproxy', 'ferretdb'] as const) {
+    const found = findGoTool(tool);
+    parts.push(found.ok ? `${tool}=${found.version}` : `${tool}=skipped (${found.reason})`);
   }
   env[ENV.summary] = parts.join('; ');
 }

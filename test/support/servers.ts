@@ -10,6 +10,8 @@
  *  - 'sharded':   a real MongoDB sharded cluster (mongod + mongos binaries)
  *  - 'recording': the in-process recording server (always available)
  *  - 'mongosh':   the real mongosh CLI (a dev dependency)
+ *  - 'toxiproxy': the Toxiproxy binary .ci/go-tools built (start one with go-servers.ts)
+ *  - 'ferretdb':  the FerretDB binary .ci/go-tools built (a real third-party server, not MongoDB)
  *
  * The jest globalSetup (global-setup.ts) decides once per run and passes the answer to the test
  * workers in the environment variables below; this module only reads them, so it stays synchronous
@@ -17,8 +19,10 @@
  */
 import { existsSync } from 'fs';
 import path from 'path';
+import { findGoTool } from './go-servers';
 
-export type Need = 'crud' | 'mongod' | 'replset' | 'sharded' | 'recording' | 'mongosh';
+export type Need =
+  'crud' | 'mongod' | 'replset' | 'sharded' | 'recording' | 'mongosh' | 'toxiproxy' | 'ferretdb';
 
 export interface Availability {
   ok: boolean;
@@ -84,6 +88,11 @@ export function availability(need: Need): Availability {
             reason:
               'mongosh not installed (node_modules/mongosh/bin/mongosh.js missing: run npm ci)',
           };
+    case 'toxiproxy':
+    case 'ferretdb': {
+      const found = findGoTool(need);
+      return found.ok ? { ok: true } : { ok: false, reason: found.reason };
+    }
   }
 }
 
