@@ -31,6 +31,7 @@ import { MongoClientOptions } from 'mongodb';
 import { holdPhase } from '../common/phase-hold';
 import { openTarget, Target, TargetSource } from '../server/target';
 import { TargetPlan } from './plan';
+import { memberControl, memberLayout } from './members';
 
 /** What acquiring tells as it goes, in order: plain data; the caller logs it (command-log.txt) and shows it. */
 export type AcquireEvent =
@@ -259,6 +260,7 @@ async function acquireLaunched(
     uri: plan.topology.uri,
     origin: 'launched',
     stop: release,
+    members: memberControl(group, memberLayout(plan.topology), target.readyTimeoutMs),
   };
 }
 

@@ -118,6 +118,23 @@ export interface LaunchedGroup {
   stop(): Promise<StoppedProcess[]>;
   /** The keyfiles the processes use (their contents are secrets: redact them from any output). */
   readonly keyFiles: readonly string[];
+  /** Whether the process named `name` is running (started and not exited). */
+  isRunning(name: string): boolean;
+  /**
+   * Sends `signal` to one process (a fault: SIGKILL, SIGTERM) and waits up to `waitMs` for it to exit;
+   * its exit is then no surprise (no onUnexpectedExit). Resolves with its pid and how it ended
+   * (undefined: still running after `waitMs`).
+   */
+  signalProcess(
+    name: string,
+    signal: NodeJS.Signals,
+    waitMs: number,
+  ): Promise<{ pid: number; exit?: ExitInfo }>;
+  /**
+   * Starts an exited process again with the same binary and arguments (its data directory as it was
+   * left) and waits until it answers hello; refused while it runs or once the group is stopping.
+   */
+  restartProcess(name: string, overrides?: { readyTimeoutMs?: number }): Promise<LaunchedProcess>;
 }
 
 interface Entry {
@@ -149,6 +166,8 @@ class Group implements LaunchedGroup {
   private readonly entries: Entry[] = [];
   readonly keyFiles: string[] = [];
   private stopping?: Promise<StoppedProcess[]>;
+  /** Restarts under way: stop() waits for each to have spawned (or failed) before it stops the group. */
+  private readonly restarting = new Set<Promise<unknown>>();
 
   constructor(private readonly options: LaunchOptions) {}
 
@@ -174,8 +193,84 @@ class Group implements LaunchedGroup {
   }
 
   stop(): Promise<StoppedProcess[]> {
-    this.stopping ??= this.stopAll();
+    this.stopping ??= Promise.allSettled([...this.restarting]).then(() => this.stopAll());
     return this.stopping;
+  }
+
+  isRunning(name: string): boolean {
+    const entry = this.entries.find((e) => e.info.name === name);
+    return entry !== undefined && entry.tracked.exit === undefined;
+  }
+
+  async signalProcess(
+    name: string,
+    signal: NodeJS.Signals,
+    waitMs: number,
+  ): Promise<{ pid: number; exit?: ExitInfo }> {
+    const entry = this.entryNamed(name);
+    const pid = entry.info.pid;
+    if (entry.tracked.exit) return { pid, exit: entry.tracked.exit };
+    // Asked for: its exit is not reported as unexpected.
+    entry.ready = false;
+    try {
+      entry.tracked.child.kill(signal);
+    } catch {
+      // Exited meanwhile: the exit promise settles on its own.
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const exit = await Promise.race([
+      entry.tracked.exited,
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs))),
+    ]);
+    clearTimeout(timer);
+    return exit ? { pid, exit } : { pid };
+  }
+
+  restartProcess(
+    name: string,
+    overrides: { readyTimeoutMs?: number } = {},
+  ): Promise<LaunchedProcess> {
+    const restart = this.restartOrThrow(
+      name,
+      overrides.readyTimeoutMs ?? this.options.readyTimeoutMs,
+    );
+    const pending = restart.catch(() => undefined);
+    this.restarting.add(pending);
+    void pending.then(() => this.restarting.delete(pending));
+    return restart;
+  }
+
+  private entryNamed(name: string): Entry {
+    const entry = this.entries.find((e) => e.info.name === name);
+    if (!entry)
+      throw new RunError(
+        `no process "${name}" in this group (it has ${this.entries.map((e) => e.info.name).join(', ')})`,
+      );
+    return entry;
+  }
+
+  private async restartOrThrow(name: string, readyTimeoutMs: number): Promise<LaunchedProcess> {
+    const old = this.entryNamed(name);
+    if (this.stopping)
+      throw new RunError(`cannot start ${name} again: this group is being stopped`);
+    if (!old.tracked.exit)
+      throw new RunError(`cannot start ${name} again: it is still running (pid ${old.info.pid})`);
+    // The same binary and arguments: no --port/--dbpath filled in anew, the data directory kept as it was.
+    const entry = await this.spawnOne(old.spec, old.info.binary, old.info.args);
+    this.entries[this.entries.indexOf(old)] = entry;
+    this.options.onSpawned?.(entry.info);
+    const ready = await waitForHello(entry.spec.host, entry.spec.port, {
+      deadline: entry.spawnedAt + readyTimeoutMs,
+      cancelled: () => entry.tracked.exit !== undefined || this.stopping !== undefined,
+    });
+    entry.ready = ready;
+    if (ready) return entry.info;
+    if (entry.tracked.exit) {
+      await Promise.race([entry.drained, sleep(500)]);
+      throw exitedEarly(entry, entry.tracked.exit);
+    }
+    if (this.stopping) throw new RunError(`${name} was started again, then the group was stopped`);
+    throw timedOut(entry, readyTimeoutMs);
   }
 
   private async launchOrThrow(
@@ -197,7 +292,10 @@ class Group implements LaunchedGroup {
 
     const started: Entry[] = [];
     for (let i = 0; i < specs.length; i++) {
-      started.push(await this.spawnOne(specs[i], binaries[i]));
+      const entry = await this.spawnOne(specs[i], binaries[i]);
+      this.entries.push(entry);
+      this.options.onSpawned?.(entry.info);
+      started.push(entry);
       this.throwIfAborted();
     }
     await this.waitUntilReady(started, readyTimeoutMs);
@@ -210,8 +308,12 @@ class Group implements LaunchedGroup {
       : requireMongod(this.options.binaries);
   }
 
-  private async spawnOne(spec: ProcessSpec, binary: string): Promise<Entry> {
-    const args = effectiveArgs(spec);
+  /** Spawns one process (not yet in the group: the caller places it); `args`: as run before (a restart). */
+  private async spawnOne(
+    spec: ProcessSpec,
+    binary: string,
+    args: string[] = effectiveArgs(spec),
+  ): Promise<Entry> {
     const commandLine = formatCommandLine(binary, args);
     this.options.onCommandLine?.(commandLine, spec);
     const child = spawn(binary, args, {
@@ -254,8 +356,6 @@ class Group implements LaunchedGroup {
         logPath: logPathOf(spec),
       },
     };
-    this.entries.push(entry);
-    this.options.onSpawned?.(entry.info);
     void tracked.exited.then((exit) => {
       if (entry.ready && !this.stopping) this.options.onUnexpectedExit?.(entry.info, exit);
     });

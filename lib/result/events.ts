@@ -1,12 +1,13 @@
 /**
  * A fault or background event and how it went: a scenario's (`scenarios[].events`, on the run's clock)
  * or the run's own (`steps[].events`, on the step's measured window, one record per trial). It says what
- * was done: `command` for a server command, `proxy` and `toxic` for a network fault through Toxiproxy.
+ * was done: `command` for a server command, `proxy` and `toxic` for a network fault through Toxiproxy,
+ * `signal` and `member` for a launched member's process signalled or started again.
  */
 import { z } from 'zod';
 
 export const scenarioEventSchema = z.object({
-  /** createIndex, stopBalancer, startBalancer, stepDown, freeze, proxyDown, toxic. */
+  /** createIndex, stopBalancer, startBalancer, stepDown, freeze, proxyDown, toxic, kill, terminate, restart. */
   action: z.string(),
   /**
    * When it was planned: a scenario's, in seconds since the run's clock began (the scenario's start + its
@@ -39,9 +40,23 @@ export const scenarioEventSchema = z.object({
       attributes: z.record(z.string(), z.unknown()),
     })
     .optional(),
+  /** kill: SIGKILL; terminate: SIGTERM; restart: SIGTERM when the member was running (absent: it was not). */
+  signal: z.string().optional(),
+  /**
+   * The launched process it acted on: its name ("rs0-1"), host:port, the pid signalled (or found dead),
+   * and the pid of the process started again with the same arguments.
+   */
+  member: z
+    .object({
+      name: z.string(),
+      address: z.string(),
+      pid: z.number().int().optional(),
+      restartedPid: z.number().int().optional(),
+    })
+    .optional(),
   /** Seconds the fault was to last (`for`); absent: until the step's end. */
   for: z.number().optional(),
-  /** How the fault was undone (the proxy enabled again, the toxic removed, replSetFreeze: 0), or why it could not be. */
+  /** How the fault was undone (the proxy enabled again, the toxic removed, replSetFreeze: 0, the member started again), or why it could not be. */
   undo: z.object({ ok: z.boolean(), what: z.string(), error: z.string().optional() }).optional(),
 });
 export type ScenarioEvent = z.infer<typeof scenarioEventSchema>;

@@ -9,6 +9,7 @@ import { MongoClient, MongoClientOptions } from 'mongodb';
 import { ResultDocument } from '../result';
 import { connectTarget } from './connect';
 import { clientTimeouts } from '../common/client-timeouts';
+import type { MemberControl } from './members';
 
 /** How the server was found: given (--uri), embedded (mongodb-memory-server) or launched from a setup plan. */
 export type TargetOrigin = 'uri' | 'embedded' | 'launched';
@@ -18,11 +19,15 @@ export interface TargetSource {
   origin: TargetOrigin;
   /** Stops what was started for this target; absent for an existing deployment. */
   stop?(): Promise<void>;
+  /** A launched deployment's processes, for the kill, terminate and restart events; absent otherwise. */
+  members?: MemberControl;
 }
 
 export interface Target {
   readonly uri: string;
   readonly origin: TargetOrigin;
+  /** A launched deployment's processes, for the kill, terminate and restart events; absent otherwise. */
+  readonly members?: MemberControl;
   /** Credentials and TLS for every connection to the target (lib/security's toMongoClientOptions). */
   readonly clientOptions: MongoClientOptions;
   /** Runs `fn` with a connected client, closed afterwards whatever `fn` does. */
@@ -46,6 +51,7 @@ export function openTarget(source: TargetSource, clientOptions: MongoClientOptio
   return {
     uri: source.uri,
     origin: source.origin,
+    ...(source.members ? { members: source.members } : {}),
     clientOptions,
     async withClient(fn, options = {}) {
       const client = new MongoClient(source.uri, {

@@ -295,7 +295,7 @@ export const RUN_OPTIONS = {
   /** Fault events fired in every step's measured window (lib/run/scenarios/event-spec.ts validates them). */
   events: option({
     flag: '--event <AT:ACTION[:k=v,...]>',
-    help: "an event fired at AT seconds into every step's measured window, in every trial, repeatable: '3:proxyDown:proxy=mongo,for=2s', '5:toxic:proxy=mongo,type=latency,latency=300,for=10s', '2:stepDown:seconds=30', '2:freeze:seconds=30,host=h:27018' (a config file's `events`: a list of { at, action, ... }); not with --ops",
+    help: "an event fired at AT seconds into every step's measured window, in every trial, repeatable: '3:proxyDown:proxy=mongo,for=2s', '5:toxic:proxy=mongo,type=latency,latency=300,for=10s', '2:stepDown:seconds=30', '2:freeze:seconds=30,host=h:27018', '1:kill:member=1,for=5s' (kill, terminate, restart: a member of a launched deployment) (a config file's `events`: a list of { at, action, ... }); not with --ops",
     // A text or a list of texts and objects (a config file may give either).
     schema: z.union([
       z.string(),

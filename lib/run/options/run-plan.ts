@@ -31,6 +31,7 @@ import { resolveStoreSpec } from '../../store/store';
 import { dropUndefined } from '../../common/values';
 import { DEFAULT_CONTROL_DB } from '../../agents/control';
 import { sameHostsByName } from '../../server/same-deployment';
+import { checkMemberEvents } from './member-check';
 import {
   docsLikeDropRefusal,
   docsLikeSource,
@@ -186,6 +187,7 @@ function planFromFlags(
     authUser: ctx.authUser,
     collection: { db, collection, docs: benchmark.docs, load: benchmark.load },
   });
+  checkMemberEvents(benchmark, target);
   const store = storeOf(flags.store, ctx.env);
   const writePlan = planWrites(flags, benchmark, target, store.store);
   return {

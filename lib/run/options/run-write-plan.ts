@@ -29,7 +29,7 @@ import { parseStoreUri } from '../../store/mongo-store';
 import { redactUri } from '../../security/redact';
 import { OWNER_COLLECTION } from '../../server/ownership';
 import type { RunOptions } from './run-options';
-import type { BackgroundEventSpec } from '../scenarios/event-spec';
+import { describeMember, type BackgroundEventSpec } from '../scenarios/event-spec';
 import type { DocsLikeSpec } from '../../prepare/docs-like';
 import { parseDocsLike } from '../../capture/docs-like';
 import { classifyCommand, CommandWrites } from '../../server/command-writes';
@@ -491,6 +491,22 @@ function eventEntry(
         `Toxiproxy proxy ${event.proxy} at ${toxiproxy ?? '(no --toxiproxy)'}`,
         `a ${event.toxic.type} toxic ${JSON.stringify(event.toxic.attributes)} on its ${event.toxic.stream} stream, named mongo-bench-<run id>-<n>`,
         `the toxic removed ${lasting(event.for)}, and when the run is interrupted or fails`,
+      );
+    case 'kill':
+    case 'terminate':
+      return server(
+        'signal',
+        `${describeMember(event.member)} (a launched process)`,
+        event.action === 'kill'
+          ? 'SIGKILL: the process ends at once, no clean shutdown'
+          : 'SIGTERM: a clean shutdown (a primary steps down first)',
+        `started again with the same arguments ${lasting(event.for)}, and when the run is interrupted or fails`,
+      );
+    case 'restart':
+      return server(
+        'signal',
+        `${describeMember(event.member)} (a launched process)`,
+        'started again with the same arguments (SIGTERM first if it runs)',
       );
   }
 }

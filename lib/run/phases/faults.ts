@@ -39,6 +39,7 @@ export function faultContext(state: SweepState, until: AbortSignal): FaultContex
     until,
     ...(state.toxiproxy ? { toxiproxy: state.toxiproxy } : {}),
     ...(state.server.clientOptions ? { clientOptions: state.server.clientOptions } : {}),
+    ...(state.server.members ? { members: state.server.members } : {}),
   };
 }
 
@@ -86,7 +87,11 @@ export function trialEvents(state: SweepState, trial: number): TrialEvents | und
 
 /** One line for an event done: what, when, how it went and how it was undone. */
 export function describeDone(e: ScenarioEvent): string {
-  const what = e.proxy ? `${e.action} ${e.proxy}` : e.action;
+  const what = e.proxy
+    ? `${e.action} ${e.proxy}`
+    : e.member
+      ? `${e.action} ${e.member.name} (${e.member.address}${e.signal ? `, ${e.signal}` : ''})`
+      : e.action;
   const when =
     e.startedAt !== undefined
       ? `at ${e.startedAt.toFixed(3)} s${e.endedAt !== undefined ? ` to ${e.endedAt.toFixed(3)} s` : ''}`

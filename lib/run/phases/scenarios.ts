@@ -29,6 +29,7 @@ export async function runScenarioPhase(
       keeper: state.faults,
       ...(state.toxiproxy ? { toxiproxy: state.toxiproxy } : {}),
       ...(state.server.clientOptions ? { clientOptions: state.server.clientOptions } : {}),
+      ...(state.server.members ? { members: state.server.members } : {}),
     },
   });
   return signal?.aborted

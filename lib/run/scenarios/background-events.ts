@@ -20,6 +20,8 @@
  *   a run that ends first sends `replSetFreeze: 0` (which unfreezes) to the same member;
  * - proxyDown / toxic: a network fault through Toxiproxy (./toxiproxy.ts, ./faults.ts), undone after
  *   `for` or at the end of what the event belongs to, and on every way a run ends.
+ * - kill / terminate / restart: a launched member's process signalled (SIGKILL, SIGTERM) and started
+ *   again with the same arguments (./member-faults.ts): kill and terminate are faults, undone as above.
  * Every event's start and end and its error go into the result; a failed event never stops the run.
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
@@ -30,6 +32,7 @@ import { parseNamespace } from '../../workload/language/op-spec';
 import type { BackgroundEventSpec } from './event-spec';
 import { FaultContext, holdFault } from './faults';
 import { sleepUntil } from '../../common/sleep-until';
+import { isMemberEvent, restartMember } from './member-faults';
 
 export interface SentCommand {
   db: string;
@@ -56,6 +59,9 @@ export function eventCommand(event: BackgroundEventSpec): SentCommand | undefine
       return { db: 'admin', command: { replSetFreeze: event.seconds } };
     case 'proxyDown':
     case 'toxic':
+    case 'kill':
+    case 'terminate':
+    case 'restart':
       return undefined;
   }
 }
@@ -129,7 +135,17 @@ export async function runBackgroundEvent(
     return { ...record, error: 'not sent: the run stopped first' };
   const seconds = () => Math.round(performance.now() - clock.t0) / 1000;
   record.startedAt = seconds();
-  if (!sent || event.action === 'freeze') {
+  if (event.action === 'restart') {
+    try {
+      await restartMember(event, record, faults?.members);
+      record.ok = true;
+    } catch (err) {
+      record.error = errorText(err);
+    }
+    record.endedAt = seconds();
+    return record;
+  }
+  if (!sent || event.action === 'freeze' || isMemberEvent(event)) {
     if (!faults) return { ...record, error: 'not sent: no fault context (a run without events)' };
     await holdFault(event, record, { client, seconds, context: faults, sendFreeze });
     return record;

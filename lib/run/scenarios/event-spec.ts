@@ -12,6 +12,7 @@ import { UsageError } from '../../config/errors';
 import { closest } from '../../config/validate';
 import { parseNamespace } from '../../workload/language/op-spec';
 import { parseDurationSeconds } from '../../workload/language/rate-spec';
+import { MemberSelector, selectorProblem } from '../../server/members';
 
 /** Toxiproxy's toxic types this tool adds (Shopify/toxiproxy v2.5.0, toxics/*.go), with the attributes each takes. */
 export const TOXIC_TYPES = {
@@ -40,7 +41,15 @@ export type BackgroundEventSpec =
   /** replSetFreeze: <seconds> on `host` (a member, direct), else on the server the run's connection selects. */
   | { action: 'freeze'; at: number; seconds: number; host?: string }
   | { action: 'proxyDown'; at: number; proxy: string; for?: number }
-  | { action: 'toxic'; at: number; proxy: string; toxic: ToxicSpec; for?: number };
+  | { action: 'toxic'; at: number; proxy: string; toxic: ToxicSpec; for?: number }
+  /**
+   * A launched member's process signalled: kill (SIGKILL), terminate (SIGTERM); started again with the
+   * same arguments after `for`, else at the step's (or the scenarios') end. `member`/`shard`: which one
+   * (lib/server/members.ts).
+   */
+  | { action: 'kill' | 'terminate'; at: number; member: MemberSelector; for?: number }
+  /** A launched member started again with the same arguments (stopped with SIGTERM first if it runs). */
+  | { action: 'restart'; at: number; member: MemberSelector };
 
 export const EVENT_ACTIONS = [
   'createIndex',
@@ -50,11 +59,17 @@ export const EVENT_ACTIONS = [
   'freeze',
   'proxyDown',
   'toxic',
+  'kill',
+  'terminate',
+  'restart',
 ] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
 /** The actions that go through Toxiproxy (they need the run's `toxiproxy` URL). */
 export const PROXY_ACTIONS: ReadonlySet<string> = new Set(['proxyDown', 'toxic']);
+
+/** The actions on a launched member's process (they need a deployment mongo-bench launched). */
+export const MEMBER_ACTIONS: ReadonlySet<string> = new Set(['kill', 'terminate', 'restart']);
 
 /** The keys each action takes besides `at` and `action`. */
 const ACTION_KEYS: Record<EventAction, readonly string[]> = {
@@ -65,6 +80,9 @@ const ACTION_KEYS: Record<EventAction, readonly string[]> = {
   freeze: ['seconds', 'host'],
   proxyDown: ['proxy', 'for'],
   toxic: ['proxy', 'toxic', 'for'],
+  kill: ['member', 'shard', 'for'],
+  terminate: ['member', 'shard', 'for'],
+  restart: ['member', 'shard'],
 };
 
 /** replSetStepDown's own default (mongodb/mongo src/mongo/db/repl/repl_set_commands.cpp, CmdReplSetStepDown). */
@@ -132,6 +150,11 @@ export function parseEvent(
         toxic: parseToxic(raw.toxic, `${where}.toxic`),
         ...faultFor(raw, where),
       };
+    case 'kill':
+    case 'terminate':
+      return { action: known, at, member: memberSelector(raw, where), ...faultFor(raw, where) };
+    case 'restart':
+      return { action: known, at, member: memberSelector(raw, where) };
     default:
       return { action: known, at };
   }
@@ -206,6 +229,38 @@ function freezeEvent(raw: Record<string, unknown>, where: string, at: number): B
     seconds,
     ...(raw.host !== undefined ? { host: raw.host as string } : {}),
   };
+}
+
+/** `member` and `shard`, as text (`member=1` reads as a number): their syntax checked here, the deployment at the run's plan. */
+function memberSelector(raw: Record<string, unknown>, where: string): MemberSelector {
+  const text = (v: unknown) =>
+    v === undefined ? undefined : typeof v === 'number' ? String(v) : v;
+  const member = text(raw.member);
+  const shard = text(raw.shard);
+  if (
+    (member !== undefined && typeof member !== 'string') ||
+    (shard !== undefined && typeof shard !== 'string')
+  )
+    throw new UsageError(
+      `${where}: member and shard are text (member=primary, member=1, member=127.0.0.1:27018, shard=0), got ${JSON.stringify({ member: raw.member, shard: raw.shard })}`,
+    );
+  const selector: MemberSelector = {
+    ...(member !== undefined ? { member } : {}),
+    ...(shard !== undefined ? { shard } : {}),
+  };
+  const problem = selectorProblem(selector);
+  if (problem) throw new UsageError(`${where}.${problem}`);
+  return selector;
+}
+
+/** The member an event names, in words ("member primary of shard 0", "the standalone"). */
+export function describeMember(selector: MemberSelector): string {
+  const { member, shard } = selector;
+  const set =
+    shard === undefined ? '' : shard === 'config' ? ' of the config servers' : ` of shard ${shard}`;
+  if (member === undefined) return shard === undefined ? 'the standalone mongod' : `a member${set}`;
+  if (member.includes(':')) return member;
+  return /^\d+$/.test(member) ? `member ${member}${set}` : `the ${member}${set}`;
 }
 
 function proxyName(value: unknown, where: string): string {
@@ -355,6 +410,11 @@ export function describeEvent(e: BackgroundEventSpec): string {
       return `proxyDown ${e.proxy}${lasting || " to the step's end"}`;
     case 'toxic':
       return `toxic ${e.toxic.type} ${JSON.stringify(e.toxic.attributes)} on ${e.proxy} (${e.toxic.stream})${lasting || " to the step's end"}`;
+    case 'kill':
+    case 'terminate':
+      return `${e.action} ${describeMember(e.member)} (${e.action === 'kill' ? 'SIGKILL' : 'SIGTERM'}), started again${lasting ? ` after ${e.for} s` : " at the step's end"}`;
+    case 'restart':
+      return `restart ${describeMember(e.member)}`;
     default:
       return e.action;
   }

@@ -1,5 +1,6 @@
 /**
- * Faults a run makes (a proxy down, a toxic, a member frozen) and their undo. A fault is made at its
+ * Faults a run makes (a proxy down, a toxic, a member frozen, a member killed or terminated: ./member-faults.ts)
+ * and their undo. A fault is made at its
  * time, held for its `for` (a freeze: its seconds, the server's own end) or until the end of what its
  * event belongs to (the step's measured window, the scenarios), then undone. Every fault in force is
  * also in the run's FaultKeeper, whose undoAll runs on every way a run ends (a normal end, a failure,
@@ -11,6 +12,8 @@ import type { MongoClient, MongoClientOptions } from 'mongodb';
 import type { ScenarioEvent } from '../../result';
 import type { BackgroundEventSpec } from './event-spec';
 import { Toxiproxy, TOXIC_PREFIX } from './toxiproxy';
+import type { MemberControl } from '../../server/members';
+import { signalMember } from './member-faults';
 
 /** What the events of a run need beyond its client. */
 export interface FaultContext {
@@ -22,6 +25,8 @@ export interface FaultContext {
   until: AbortSignal;
   /** A direct connection's options (freeze's `host`): the target's credentials and TLS. */
   clientOptions?: MongoClientOptions;
+  /** A launched deployment's processes (kill, terminate, restart); absent on any other. */
+  members?: MemberControl;
 }
 
 type UndoRecord = NonNullable<ScenarioEvent['undo']>;
@@ -158,6 +163,8 @@ async function makeFault(
       lasts: event.seconds,
     };
   }
+  if (event.action === 'kill' || event.action === 'terminate')
+    return signalMember(event, record, context.members);
   const proxy = context.toxiproxy;
   if (!proxy) throw new Error('not sent: the run has no Toxiproxy (--toxiproxy URL)');
   if (event.action === 'proxyDown') {

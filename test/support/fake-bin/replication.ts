@@ -9,6 +9,8 @@
  * Timing: MONGO_BENCH_FAKE_ELECTION_MS (default 400) from initiate to PRIMARY in drain mode,
  * MONGO_BENCH_FAKE_DRAIN_MS (default 200) from there to writable.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { BSON } from 'mongodb';
 import type { AccessControl } from './auth';
 import type { Logger } from './log';
@@ -51,7 +53,59 @@ export class ReplicaSetNode {
     private readonly options: FakeOptions,
     private readonly log: Logger,
     private readonly access: AccessControl,
-  ) {}
+  ) {
+    this.config = this.storedConfig();
+    if (this.config) this.state = 'secondary';
+  }
+
+  /**
+   * The config is kept in the data directory, as the server keeps it in local.system.replset
+   * (ReplicationCoordinatorExternalStateImpl::storeLocalConfigDocument); a member started again reads
+   * it back (ReplicationCoordinatorImpl::_startLoadLocalConfig, replication_coordinator_impl.cpp) and
+   * is a member of its set again without a new replSetInitiate. Here: <dbpath>/local.system.replset.json.
+   */
+  private get configFile(): string | undefined {
+    return this.options.kind === 'mongod' && this.setName
+      ? path.join(this.options.dbPath, 'local.system.replset.json')
+      : undefined;
+  }
+
+  private storedConfig(): Doc | undefined {
+    const file = this.configFile;
+    if (!file || !fs.existsSync(file)) return undefined;
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as Doc;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private storeConfig(): void {
+    const file = this.configFile;
+    if (file && this.config && fs.existsSync(this.options.dbPath))
+      fs.writeFileSync(file, JSON.stringify(this.config));
+  }
+
+  /**
+   * A member started with a stored config: it learns the primary from the others (the server's
+   * heartbeats); when none answers as primary it stands for election after the usual delay (in a real
+   * set the others would have elected one meanwhile: electionTimeoutMillis, 10 s by default).
+   */
+  rejoin(): void {
+    if (!this.config || this.primary) return;
+    this.log('I', 'REPL', 21392, 'New replica set config in use', { config: this.config });
+    void (async () => {
+      for (const host of this.otherHosts(this.config!)) {
+        const hello = await commandOn(host, { isMaster: 1 }, 1_000).catch(() => undefined);
+        if (hello?.ismaster === true) {
+          this.primary = host;
+          this.changed();
+          return;
+        }
+      }
+      this.scheduleElection();
+    })();
+  }
 
   get setName(): string | undefined {
     return this.options.replSet;
@@ -210,6 +264,7 @@ export class ReplicaSetNode {
       );
     }
     this.config = config;
+    this.storeConfig();
     this.state = 'secondary';
     this.changed();
     this.log('I', 'REPL', 21392, 'New replica set config in use', { config });
@@ -323,7 +378,14 @@ export class ReplicaSetNode {
   }
 
   private scheduleElection(): void {
-    setTimeout(() => this.becomePrimary(), envMs('MONGO_BENCH_FAKE_ELECTION_MS', 400));
+    setTimeout(
+      () => {
+        // A primary learnt of meanwhile (a member started again hears from it) holds the set.
+        if (this.primary && this.primary !== this.options.me) return;
+        this.becomePrimary();
+      },
+      envMs('MONGO_BENCH_FAKE_ELECTION_MS', 400),
+    );
   }
 
   /** Wins an election: PRIMARY in drain mode at once, writable after the drain delay; tells the others. */
@@ -464,6 +526,7 @@ export class ReplicaSetNode {
     }
     const wasInitialized = !!this.config;
     this.config = config;
+    this.storeConfig();
     if (this.state === 'uninitialized') this.state = 'secondary';
     if (typeof body.primary === 'string') this.primary = body.primary;
     this.access.importUsers(body.users);

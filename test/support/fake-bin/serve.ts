@@ -15,6 +15,7 @@ import { helloOn, sleep } from './peers';
 import { ReplicaSetNode } from './replication';
 import { ShardingCatalog } from './sharding';
 import { shutdownWaits, type Quiesce } from './shutdown';
+import { lockDataDir } from './lock-file';
 
 /** ExitCode values (src/mongo/util/exit_code.h): fail 1, dataDirNotFound ("Data directory ... not found") 100, netError 48. */
 const EXIT_FAIL = 1;
@@ -169,6 +170,7 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
     );
     process.exit(EXIT_DBPATH_NOT_FOUND);
   }
+  const unlock = kind === 'mongod' ? lockDataDir(options.dbPath, log) : () => undefined;
   if (kind === 'mongos') await waitForConfigServers(options, log);
 
   const recorder = makeRecorder(options);
@@ -211,6 +213,7 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
       recorder.flush(server);
       await server.stop().catch(() => undefined);
     }
+    unlock();
     process.exit(0);
   };
   process.on('SIGTERM', () => void exit('SIGTERM'));
@@ -236,6 +239,7 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
   }
   const started = server;
   setInterval(() => recorder.flush(started), 50);
+  repl.rejoin();
   log('I', 'NETWORK', 23016, 'Waiting for connections', { port: options.port, ssl: 'off' });
   signalForkSuccess();
 }
