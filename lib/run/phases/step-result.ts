@@ -10,7 +10,12 @@ import { annotateResult } from '../../metrics/warnings';
 import { errorRateFailure } from '../../metrics/error-rate';
 import { summarizeStep } from '../../workload/engine/op-figures';
 import type { StepExecutor } from '../../workload/engine/step-executor';
-import { readDataVsCache } from '../../server/data-vs-cache';
+import { dataVsCacheFromStats } from '../../server/data-vs-cache';
+import {
+  readCollectionStats,
+  readDatabaseStats,
+  storageFromStats,
+} from '../../server/storage-stats';
 import { checkStep, checkWarning } from '../../server-stats/consistency';
 import { addStepVerdicts, describeVerdict } from '../../slo/check';
 import { addAvailability } from '../outages';
@@ -53,13 +58,18 @@ export async function summarizeTrials(
   if (step.trialStats && trialStarts.length === measurements.length)
     step.trialStats.startedAt = trialStarts;
   executor.describeStep?.(step);
-  // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
-  if (measurements.length > 0)
-    step.dataVsCache = await readDataVsCache(
-      client,
-      options.ns,
-      result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes,
-    );
+  // What the step's data cost on disk and weighed against each shard's cache (the SoftLayer ratio),
+  // read once the measured window closed (outside it: the consistency check is not moved).
+  if (measurements.length > 0) {
+    const readAt = new Date();
+    const stats = await readCollectionStats(client, options.ns);
+    step.dataVsCache = dataVsCacheFromStats(stats, {
+      processes: result.target.processes,
+      members: state.run.serverStats?.processes,
+    });
+    step.storage = storageFromStats(stats, readAt);
+    step.storage.database = await readDatabaseStats(client, options.ns);
+  }
   result.steps.push(step);
   annotateResult(result);
   if (measurements.length > 0) checkServerCounts(state, step);
