@@ -14,7 +14,7 @@ import { chartEntry, ChartSection, REPORT_CHARTS, buildEntry } from './chart-reg
 import { ChartBlock, escapeHtml, PageBlock, PageModel, renderPage } from './page/page';
 import { serverChartsAbsence } from './server-charts';
 import { consistencyTable } from './server-summary';
-import { oplogTable, storageNotes, storageTable } from './storage-summary';
+import { oplogTable, STORAGE_NOTE, storageNotes, storageTable } from './storage-summary';
 import { errorLines, resultDetails } from './summary-md';
 import { comparisonTables, latencyByOpTable, resultTable, Table } from './tables';
 import { scenarioEventsTable, scenarioStepsTable } from './scenario-report';
@@ -254,7 +254,11 @@ function resultBlocks(
   const oplog = oplogTable(result);
   if (storage || oplog) {
     const inner: PageBlock[] = [];
-    if (storage) inner.push({ kind: 'table', table: storage, sortable: true });
+    if (storage)
+      inner.push(
+        { kind: 'text', style: 'note', text: STORAGE_NOTE },
+        { kind: 'table', table: storage, sortable: true },
+      );
     if (oplog) inner.push({ kind: 'table', table: oplog, sortable: true });
     const notes = storageNotes(result);
     if (notes.length > 0) inner.push({ kind: 'list', items: notes });

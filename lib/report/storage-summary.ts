@@ -14,6 +14,9 @@ const bytes = (v: number | undefined): string => (v === undefined ? NONE : forma
 const plain = (v: number | undefined): string =>
   v === undefined ? NONE : String(Math.round(v * 10) / 10);
 
+export const STORAGE_NOTE =
+  "The benchmarked collection after each step's measured window closed. On disk, free and compression are as of the last checkpoint (WiredTiger updates storageSize at checkpoints, storage.syncPeriodSecs, 60 s by default): a shorter step may show the previous checkpoint's figure.";
+
 /** One row per step with storage figures; undefined when no step recorded them. */
 export function storageTable(result: ResultDocument): Table | undefined {
   const steps = result.steps.filter((s) => s.storage);
@@ -155,7 +158,7 @@ export function storageSummaryLines(
   const oplog = oplogTable(result);
   if (!table && !oplog) return [];
   const out = ['', '### Storage'];
-  if (table) out.push('', markdownTable(table));
+  if (table) out.push('', STORAGE_NOTE, '', markdownTable(table));
   if (oplog) out.push('', markdownTable(oplog));
   for (const note of storageNotes(result)) out.push(`- ${note}`);
   return out;
