@@ -1,14 +1,11 @@
 /**
  * The oplog window arithmetic on modelled replies. No replica set runs here: `local.oplog.rs` is modelled
- * as a list of entries with `ts`, and the replies as the server writes them (storageStats `maxSize`,
- * `size`, `count`: src/mongo/db/stats/storage_stats.cpp; a real $collStats reply on the oplog with those
- * fields: DataDog integrations-core mongo/tests/fixtures/$collStats-oplog.rs; `find` with $natural sort and
- * `count` with a `ts` range as the server answers any collection). Nothing here was measured on a real
+ * as a list of entries with `ts`, and the replies as the server writes them (test/support/oplog-double.ts,
+ * which cites the server source for each; a real $collStats reply on the oplog with those fields: DataDog
+ * integrations-core mongo/tests/fixtures/$collStats-oplog.rs). Nothing here was measured on a real
  * replica set.
  */
-import { Timestamp } from 'mongodb';
 import {
-  DbCommand,
   memberStepFigures,
   oplogStepFigures,
   oplogThreshold,
@@ -17,64 +14,17 @@ import {
 import { formatWindow, oplogWindowWarning } from '../../lib/metrics/oplog-warning';
 import { computeStepWarnings } from '../../lib/metrics/warnings';
 import type { StepResult } from '../../lib/result';
-
-/** A capped oplog of `maxSize` bytes whose entries are all `entryBytes`: the oldest go when it is full. */
-class ModelOplog {
-  entries: Array<{ ts: Timestamp }> = [];
-  constructor(
-    readonly maxSize: number,
-    readonly entryBytes: number,
-  ) {}
-  write(second: number, n: number): void {
-    for (let i = 1; i <= n; i++) {
-      this.entries.push({ ts: new Timestamp({ t: second, i }) });
-      while (this.entries.length * this.entryBytes > this.maxSize) this.entries.shift();
-    }
-  }
-  command: DbCommand = async (cmd, db) => {
-    expect(db).toBe('local');
-    if ('aggregate' in cmd)
-      return {
-        cursor: {
-          firstBatch: [
-            {
-              ns: 'local.oplog.rs',
-              storageStats: {
-                capped: true,
-                maxSize: this.maxSize,
-                size: this.entries.length * this.entryBytes,
-                count: this.entries.length,
-              },
-            },
-          ],
-        },
-        ok: 1,
-      };
-    if ('find' in cmd) {
-      const dir = (cmd.sort as { $natural: number }).$natural;
-      const e = dir === 1 ? this.entries[0] : this.entries.at(-1);
-      return { cursor: { firstBatch: e ? [e] : [] }, ok: 1 };
-    }
-    if ('count' in cmd) {
-      const range = (cmd.query as { ts: { $gt: Timestamp; $lte: Timestamp } }).ts;
-      const n = this.entries.filter(
-        (e) => e.ts.compare(range.$gt) > 0 && e.ts.compare(range.$lte) <= 0,
-      ).length;
-      return { n, ok: 1 };
-    }
-    throw new Error(`unmodelled ${JSON.stringify(cmd)}`);
-  };
-}
+import { OplogDouble } from '../support/oplog-double';
 
 /** readOplog with the reading's time set (the model has no clock). */
-async function readAt(oplog: ModelOplog, second: number) {
+async function readAt(oplog: OplogDouble, second: number) {
   const r = await readOplog(oplog.command);
   return { ...r, at: new Date(second * 1000).toISOString() };
 }
 
 describe('the oplog window at a step’s write rate', () => {
   it('an oplog with room: bytes = entries in the step x average entry size; window = configured / rate', async () => {
-    const oplog = new ModelOplog(1_000_000, 100);
+    const oplog = new OplogDouble(1_000_000, 100);
     oplog.write(1000, 500); // before the step
     const start = await readAt(oplog, 1000);
     for (let s = 1001; s <= 1010; s++) oplog.write(s, 200); // 10 s at 200 entries/s = 20 kB/s
@@ -93,7 +43,7 @@ describe('the oplog window at a step’s write rate', () => {
   });
 
   it('a full oplog that did not wrap past the step’s start: the same arithmetic holds', async () => {
-    const oplog = new ModelOplog(100_000, 100); // 1,000 entries
+    const oplog = new OplogDouble(100_000, 100); // 1,000 entries
     oplog.write(1000, 1000); // full before the step
     oplog.write(1001, 100);
     const start = await readAt(oplog, 1001);
@@ -106,7 +56,7 @@ describe('the oplog window at a step’s write rate', () => {
   });
 
   it('an oplog that wraps within the step says so, and its window is what it held, shorter than the step', async () => {
-    const oplog = new ModelOplog(50_000, 100); // 500 entries
+    const oplog = new OplogDouble(50_000, 100); // 500 entries
     oplog.write(1000, 100);
     const start = await readAt(oplog, 1000);
     for (let s = 1001; s <= 1020; s++) oplog.write(s, 100); // 2,000 entries: wraps 4 times

@@ -1,8 +1,9 @@
 /**
  * A step's trials made its result: summarized (or a failed step when nothing was measured), its
  * availability, the error-rate rule (--max-error-rate), its warm-up and trial starts, what its data
- * weighed against the cache, the servers' counts checked against it; then judged (the objectives,
- * a failed step under --on-error), told, written and handed on (hooks.onStepComplete).
+ * cost on disk and weighed against the cache, each member's oplog (./step-oplog.ts), the servers'
+ * counts checked against it; then judged (the objectives, a failed step under --on-error), told,
+ * written and handed on (hooks.onStepComplete).
  */
 import { RUN_DEFAULTS, RunOptions } from '../options/run-options';
 import type { StepResult } from '../../result';
@@ -17,6 +18,7 @@ import {
   storageFromStats,
 } from '../../server/storage-stats';
 import { checkStep, checkWarning } from '../../server-stats/consistency';
+import { stepOplog } from './step-oplog';
 import { addStepVerdicts, describeVerdict } from '../../slo/check';
 import { addAvailability } from '../outages';
 import type { RunEnding } from '../run-lifecycle';
@@ -69,6 +71,14 @@ export async function summarizeTrials(
     });
     step.storage = storageFromStats(stats, readAt);
     step.storage.database = await readDatabaseStats(client, options.ns);
+    // Each member's oplog after the last window closed: what the step wrote to it, how long it holds at that rate.
+    const oplog = await stepOplog(
+      state.run.serverStats,
+      trials.oplogStart,
+      options.minOplogWindowSeconds,
+      result.target.processes,
+    );
+    if (oplog) step.oplog = oplog;
   }
   result.steps.push(step);
   annotateResult(result);

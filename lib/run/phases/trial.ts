@@ -14,6 +14,7 @@ import { messageOf } from '../../common/values';
 import { autoWarmup } from '../auto-warmup';
 import { awaitAnswer, outageAnnouncer } from '../outages';
 import type { SweepPlan, SweepState } from './state';
+import type { OplogReadings } from './step-oplog';
 
 /** A step's trials so far. */
 export interface StepTrials {
@@ -26,6 +27,8 @@ export interface StepTrials {
   warmup?: StepResult['warmup'];
   /** The last trial's turn (hooks.turn): released once the step is written. */
   release?: () => void;
+  /** Each replica-set member's oplog before the first trial's window opened (./step-oplog.ts). */
+  oplogStart?: OplogReadings;
 }
 
 /** Runs one trial into `trials`; 'stop' when the step has no more trials to run (interrupted, or failed). */
