@@ -35,8 +35,9 @@ export interface MatrixConfiguration {
   series?: string;
 }
 
-/** 's' = seconds; 'ratio' has no unit (a coefficient of variation, busiest/idlest). */
-export type MeasureUnit = 'MiB/s' | '%' | 'ms' | 'ops/s' | 'docs' | 'MiB' | 'count' | 's' | 'ratio';
+/** 's' = seconds; 'ratio' has no unit (a coefficient of variation, busiest/idlest); 'bytes' = bytes (on disk). */
+export type MeasureUnit =
+  'MiB/s' | '%' | 'ms' | 'ops/s' | 'docs' | 'MiB' | 'count' | 's' | 'ratio' | 'bytes';
 
 /** One column of the combined table; `key` indexes a row's measures. */
 export interface MeasureDefinition {

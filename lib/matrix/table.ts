@@ -22,7 +22,7 @@ export function columnTitle(m: MeasureDefinition): string {
   return unit ? `${m.title} (${unit})` : m.title;
 }
 
-/** Display of one measure: MiB/s to 0.1, ms as in the reports, a share never rounded up to 100 %. */
+/** Display of one measure: MiB/s to 0.1, ms as in the reports, a share never rounded up to 100 %, bytes whole. */
 export function formatMeasure(
   value: number | null | undefined,
   measure: MeasureDefinition,

@@ -18,6 +18,7 @@ import { CLIENT_BOUND_MESSAGE } from './client-load';
 import { normalUpperTail } from './normal-tail';
 import { NOT_TESTABLE_MESSAGE, trendTest } from './steadiness';
 import { dropUndefined } from '../common/values';
+import { oplogWindowWarning } from './oplog-warning';
 
 /** A share of failed ops above this is the `errors` warning. */
 export const ERRORS_WARNING_SHARE = 0.01;
@@ -37,6 +38,7 @@ export const COMPUTED_CODES = [
   'nothing-scheduled',
   'nothing-measured',
   'timer-late',
+  'oplog-window',
 ] as const;
 /** The open model's timer lateness is worth a warning from this share of the mean latency, over this share of the ops. */
 export const TIMER_LATE_SHARE_OF_LATENCY = 0.25;
@@ -299,6 +301,8 @@ export function computeStepWarnings(
   const timerLate = timerLateWarning(step);
   if (timerLate) out.push(timerLate);
   if (step.clientBound) out.push({ code: 'client-bound', message: CLIENT_BOUND_MESSAGE });
+  const oplog = oplogWindowWarning(step.oplog);
+  if (oplog) out.push(oplog);
   if (context.probeClientBound) {
     out.push({
       code: 'probe-client-bound',

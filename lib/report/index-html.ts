@@ -14,6 +14,7 @@ import { chartEntry, ChartSection, REPORT_CHARTS, buildEntry } from './chart-reg
 import { ChartBlock, escapeHtml, PageBlock, PageModel, renderPage } from './page/page';
 import { serverChartsAbsence } from './server-charts';
 import { consistencyTable } from './server-summary';
+import { oplogTable, STORAGE_NOTE, storageNotes, storageTable } from './storage-summary';
 import { errorLines, resultDetails } from './summary-md';
 import { comparisonTables, latencyByOpTable, resultTable, Table } from './tables';
 import { scenarioEventsTable, scenarioStepsTable } from './scenario-report';
@@ -249,6 +250,20 @@ function resultBlocks(
   if (errors.length > 0)
     steps.push({ kind: 'text', text: 'Errors by kind:' }, { kind: 'list', items: errors });
   const blocks: PageBlock[] = [{ kind: 'section', heading: 'Steps', level, blocks: steps }];
+  const storage = storageTable(result);
+  const oplog = oplogTable(result);
+  if (storage || oplog) {
+    const inner: PageBlock[] = [];
+    if (storage)
+      inner.push(
+        { kind: 'text', style: 'note', text: STORAGE_NOTE },
+        { kind: 'table', table: storage, sortable: true },
+      );
+    if (oplog) inner.push({ kind: 'table', table: oplog, sortable: true });
+    const notes = storageNotes(result);
+    if (notes.length > 0) inner.push({ kind: 'list', items: notes });
+    blocks.push({ kind: 'section', heading: 'Storage', level, blocks: inner });
+  }
   const servers = serversBlocks(result);
   if (servers.length > 0)
     blocks.push({

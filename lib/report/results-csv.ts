@@ -46,6 +46,33 @@ const CLIENT_LOAD_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult) => 
   ['client_cpu_percent', (_r, s) => s.client?.cpuPercent],
 ];
 
+/** Appended only when some step recorded its storage or oplog, so older results keep their exact columns. */
+const STORAGE_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult) => Cell]> = [
+  ['storage_documents', (_r, s) => s.storage?.documents],
+  ['storage_data_bytes', (_r, s) => s.storage?.dataBytes],
+  ['storage_bytes', (_r, s) => s.storage?.storageBytes],
+  ['storage_free_bytes', (_r, s) => s.storage?.freeStorageBytes],
+  ['storage_index_bytes', (_r, s) => s.storage?.indexBytes],
+  ['bytes_per_document', (_r, s) => s.storage?.bytesPerDocument],
+  ['logical_bytes_per_document', (_r, s) => s.storage?.logicalBytesPerDocument],
+  ['index_bytes_per_document', (_r, s) => s.storage?.indexBytesPerDocument],
+  ['compression_ratio', (_r, s) => s.storage?.compressionRatio],
+  [
+    'oplog_bytes_per_second',
+    (_r, s) => {
+      const rates = (s.oplog?.members ?? []).map((m) => m.bytesPerSecond);
+      return rates.some((v) => v !== undefined) ? Math.max(...rates.map((v) => v ?? 0)) : undefined;
+    },
+  ],
+  [
+    'oplog_window_seconds',
+    (_r, s) => {
+      const w = (s.oplog?.members ?? []).map((m) => m.windowSeconds).filter((v) => v !== undefined);
+      return w.length > 0 ? Math.min(...(w as number[])) : undefined;
+    },
+  ],
+];
+
 /** RFC 4180 quoting; numbers rounded to 3 decimals so float noise does not leak into the file. */
 export function csvCell(value: Cell): string {
   if (value === undefined) return '';
@@ -101,9 +128,11 @@ export function renderResultsCsv(results: readonly ResultDocument[]): string {
   const labels = uniqueLabels(results);
   const withLoad = results.some((r) => r.steps.some((s) => s.client !== undefined));
   const withScenarios = results.some((r) => r.scenarios !== undefined);
+  const withStorage = results.some((r) => r.steps.some((s) => s.storage || s.oplog));
   const columns = [
     ...COLUMNS,
     ...(withLoad ? CLIENT_LOAD_COLUMNS : []),
+    ...(withStorage ? STORAGE_COLUMNS : []),
     ...(withScenarios ? SCENARIO_COLUMNS : []),
     ...opLatencyColumns(results),
   ];

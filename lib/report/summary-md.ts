@@ -13,6 +13,7 @@ import { formatOps } from './format';
 import { comparisonTables, latencyByOpTable, resultTable, Table } from './tables';
 import { agentSummaryLines } from './agents-summary';
 import { serverSummaryLines } from './server-summary';
+import { storageSummaryLines } from './storage-summary';
 import { sloSummaryLines } from './slo-summary';
 import { scenarioSummaryLines } from './scenario-report';
 import { rateSummaryLines } from './rate-summary';
@@ -109,6 +110,7 @@ export function renderSummaryMarkdown(
     const advice = sweepAdvice(result.steps);
     if (advice) out.push('', `**Load generator:** ${advice}`);
     out.push(...agentSummaryLines(result, markdownTable));
+    out.push(...storageSummaryLines(result, markdownTable));
     out.push(...serverSummaryLines(result, markdownTable));
     out.push(...sloSummaryLines(result, markdownTable));
     out.push(...scenarioSummaryLines(result, markdownTable));

@@ -84,10 +84,159 @@ export const stepDataVsCacheSchema = z.object({
   indexBytes: z.number().optional(),
   cacheBytes: z.number().optional(),
   ratio: z.number().optional(),
+  /**
+   * Through a mongos: the shard whose (data + indexes) / its own cache is the largest; `ratio` and
+   * `cacheBytes` are then that shard's, while dataBytes, storageBytes and indexBytes stay the collection's
+   * sums over shards (absent: one server, or no shard's cache known).
+   */
+  shard: z.string().optional(),
+  /** Through a mongos: each shard's data, indexes, its own cache and ratio. */
+  shards: z
+    .array(
+      z.object({
+        shard: z.string(),
+        dataBytes: z.number(),
+        indexBytes: z.number().optional(),
+        cacheBytes: z.number().optional(),
+        ratio: z.number().optional(),
+      }),
+    )
+    .optional(),
   /** Why a figure is missing. */
   unavailable: z.string().optional(),
 });
 export type StepDataVsCache = z.infer<typeof stepDataVsCacheSchema>;
+
+/** A replication timestamp: seconds since the epoch (`t`) and the ordinal within that second (`i`). */
+export const oplogTimestampSchema = z.object({ t: z.number(), i: z.number() });
+
+/** One reading of a member's oplog (what mongosh's db.getReplicationInfo() computes). */
+export const oplogReadingSchema = z.object({
+  /** When it was read (ISO time of the load machine's clock). */
+  at: z.string(),
+  /** local.oplog.rs storageStats.maxSize: the configured size. */
+  configuredBytes: z.number().optional(),
+  /** storageStats.size: the bytes of the entries it holds (may pass the configured size while minRetention holds entries). */
+  usedBytes: z.number().optional(),
+  /** storageStats.count: the entries it holds. */
+  entries: z.number().optional(),
+  /** The first and last entries' `ts` ($natural order). */
+  first: oplogTimestampSchema.optional(),
+  last: oplogTimestampSchema.optional(),
+});
+export type OplogReading = z.infer<typeof oplogReadingSchema>;
+
+/** One replica-set member's oplog over a step, and what the step's writes cost it. */
+export const oplogMemberSchema = z.object({
+  host: z.string(),
+  shard: z.string().optional(),
+  set: z.string().optional(),
+  /** Before the step's first window opened, and after its last closed. */
+  start: oplogReadingSchema.optional(),
+  end: oplogReadingSchema.optional(),
+  /** Seconds from the start reading to the end reading (the step's trials and warm-ups). */
+  seconds: z.number().optional(),
+  /** Entries with `ts` after the start reading's last entry, up to the end reading's last. */
+  entries: z.number().optional(),
+  /** The end reading's usedBytes / entries. */
+  averageEntryBytes: z.number().optional(),
+  /** entries x averageEntryBytes: the oplog bytes the step wrote. */
+  bytes: z.number().optional(),
+  bytesPerSecond: z.number().optional(),
+  /** configuredBytes / bytesPerSecond: how long the oplog holds at this step's write rate. */
+  windowSeconds: z.number().optional(),
+  /**
+   * True when the oplog wrapped within the step (its first entry at the end is newer than the step's
+   * start): `entries` falls short, and `heldSeconds` (the span of the entries it held at the end) is the
+   * window, shorter than the step.
+   */
+  wrapped: z.boolean().optional(),
+  /** The end reading's last entry time minus its first: the time span the oplog held. */
+  heldSeconds: z.number().optional(),
+  /** Each figure that could not be read or computed, with why. */
+  missing: z.record(z.string(), z.string()).optional(),
+});
+export type OplogMember = z.infer<typeof oplogMemberSchema>;
+
+/** The oplog of each replica-set member over the step, and the threshold the `oplog-window` warning uses. */
+export const stepOplogSchema = z.object({
+  members: z.array(oplogMemberSchema),
+  /** The least window the run accepts, in seconds (absent: no warning is given). */
+  minWindowSeconds: z.number().optional(),
+  /** Where that threshold came from: "--min-oplog-window" or "storage.oplogMinRetentionHours on HOST". */
+  minWindowFrom: z.string().optional(),
+});
+export type StepOplog = z.infer<typeof stepOplogSchema>;
+
+/** One shard's share of `storage` (through a mongos: one `$collStats` document per shard). */
+export const shardStorageSchema = z.object({
+  /** The shard's name ($collStats `shard`). */
+  shard: z.string(),
+  /** The member that answered ($collStats `host`), when given. */
+  host: z.string().optional(),
+  documents: z.number().optional(),
+  dataBytes: z.number().optional(),
+  storageBytes: z.number().optional(),
+  freeStorageBytes: z.number().optional(),
+  indexBytes: z.number().optional(),
+});
+export type ShardStorage = z.infer<typeof shardStorageSchema>;
+
+/**
+ * What the benchmarked collection costs on disk, read once the step's measured window closed (lib/server/
+ * storage-stats.ts): `$collStats: {storageStats: {}}` (summed over shards), `collStats` where the stage is
+ * missing. On WiredTiger `storageBytes` is as of the last checkpoint (storage.syncPeriodSecs, 60 s by
+ * default): a shorter step may show the previous checkpoint's figure. A figure the server did not report
+ * is absent and `missing` says why; a reported 0 stays 0.
+ */
+export const stepStorageSchema = z.object({
+  /** Where the figures come from: '$collStats' or 'collStats'. */
+  source: z.string().optional(),
+  /** When the reading was taken (ISO time of the load machine's clock). */
+  readAt: z.string(),
+  /** Documents in the collection (storageStats.count). */
+  documents: z.number().optional(),
+  /** Uncompressed BSON of the documents (storageStats.size). */
+  dataBytes: z.number().optional(),
+  /** Allocated on disk for the documents (storageStats.storageSize), as of the last checkpoint. */
+  storageBytes: z.number().optional(),
+  /** Of storageBytes, free for reuse (storageStats.freeStorageSize, 4.4+). */
+  freeStorageBytes: z.number().optional(),
+  /** All the collection's indexes (storageStats.totalIndexSize). */
+  indexBytes: z.number().optional(),
+  /** Each index by name (storageStats.indexSizes), summed over shards. */
+  indexes: z.record(z.string(), z.number()).optional(),
+  /** storageBytes / documents: on disk per document. */
+  bytesPerDocument: z.number().optional(),
+  /** dataBytes / documents: uncompressed per document. */
+  logicalBytesPerDocument: z.number().optional(),
+  /** indexBytes / documents. */
+  indexBytesPerDocument: z.number().optional(),
+  /** dataBytes / (storageBytes - freeStorageBytes), only where the engine compresses (a WiredTiger block_compressor). */
+  compressionRatio: z.number().optional(),
+  /** Through a mongos: each shard's figures. */
+  shards: z.array(shardStorageSchema).optional(),
+  /**
+   * The database's figures from `dbStats` (every collection of the database, the user's too; the data
+   * guard's marker collection left out where its own figures could be read): labelled "database".
+   */
+  database: z
+    .object({
+      name: z.string(),
+      collections: z.number().optional(),
+      dataBytes: z.number().optional(),
+      storageBytes: z.number().optional(),
+      indexBytes: z.number().optional(),
+      /** dbStats.fsUsedSize / fsTotalSize: the filesystem the database's files are on. */
+      fsUsedBytes: z.number().optional(),
+      fsTotalBytes: z.number().optional(),
+      missing: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  /** Each figure not reported, by field name, with why (e.g. "the server reports no freeStorageSize"). */
+  missing: z.record(z.string(), z.string()).optional(),
+});
+export type StepStorage = z.infer<typeof stepStorageSchema>;
 
 /**
  * Something that qualifies a step's figures (lib/metrics/warnings.ts computes them from the result; other
@@ -221,6 +370,10 @@ export const stepResultSchema = z.object({
   arrival: stepArrivalSchema.optional(),
   /** The benchmarked collection's data and indexes against the WiredTiger cache, read after the step. */
   dataVsCache: stepDataVsCacheSchema.optional(),
+  /** What the benchmarked collection costs on disk, read after the step's measured window closed (the home of byte figures). */
+  storage: stepStorageSchema.optional(),
+  /** The oplog of each replica-set member at the step's start and end, and the window at the step's write rate. */
+  oplog: stepOplogSchema.optional(),
   /** What qualifies the figures (too few samples, errors, not steady, ...); absent in older results and when nothing does. */
   warnings: z.array(stepWarningSchema).optional(),
   /** The steadiness tests behind the `not-steady` warning; absent in older results. */

@@ -2,7 +2,8 @@
  * Which processes the run samples, and a connection to each: every mongos the URI names and, behind
  * them, every member of every shard (listShards on a mongos); every member of a replica set (hello's
  * hosts and passives); or the one standalone. Each process gets its own direct connection, apart
- * from the benchmark's clients, so the sampler's commands never count in the client figures.
+ * from the benchmark's clients, so the sampler's commands never count in the client figures; the same
+ * connection reads each member's `local.oplog.rs` between steps (lib/run/phases/step-oplog.ts).
  */
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { listShards, parseShardHost, ShardInfo } from './shards';
@@ -21,7 +22,8 @@ export interface ServerProcess {
 }
 
 export interface ProcessConnection {
-  command(command: Doc): Promise<Doc>;
+  /** A command on this process, on database `db` (default admin: `local` for the oplog's reads). */
+  command(command: Doc, db?: string): Promise<Doc>;
   close(): Promise<void>;
 }
 
@@ -101,7 +103,7 @@ export function driverProcessConnector(
       readPreference: 'primaryPreferred',
     });
     return {
-      command: (command) => client.db('admin').command(command),
+      command: (command, db) => client.db(db ?? 'admin').command(command),
       close: () => client.close(),
     };
   };

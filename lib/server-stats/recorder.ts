@@ -166,15 +166,20 @@ export class ServerStatsRecorder {
     readonly notes: string[],
   ) {}
 
-  /** Runs `fn` against each sampled process over its own connection (e.g. to read what it says about itself). */
+  /**
+   * Runs `fn` against each sampled process over its own connection (e.g. to read what it says about
+   * itself, or its oplog on database `local`).
+   */
   eachProcess<T>(
     fn: (
-      command: (command: Record<string, unknown>) => Promise<Record<string, unknown>>,
+      command: (command: Record<string, unknown>, db?: string) => Promise<Record<string, unknown>>,
       process: ServerProcess,
     ) => Promise<T>,
   ): Promise<T[]> {
     return Promise.all(
-      this.processes.map((p, i) => fn((command) => this.connections[i].command(command), p)),
+      this.processes.map((p, i) =>
+        fn((command, db) => this.connections[i].command(command, db), p),
+      ),
     );
   }
 

@@ -248,13 +248,13 @@ describeNeeding('recording', 'matrix --preset presplit-import on a fake 3-shard 
         expect(isPng(join(dir, png))).toBe(true);
       const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
       expect(summary).toContain(
-        '| Configuration | Settings | Client inserts (ops/s) | Import time (s) | Peak mongos inserts (ops/s) | Spread (CV, 0 = even) | Busiest shard share (%) | Busiest/idlest | Chunks after | Status |',
+        '| Configuration | Settings | Client inserts (ops/s) | Import time (s) | Peak mongos inserts (ops/s) | Spread (CV, 0 = even) | Busiest shard share (%) | Busiest/idlest | Chunks after | On disk per document (bytes) | Indexes per document (bytes) | Status |',
       );
       expect(summary).toMatch(
-        /\| \(a\) ranged key, no pre-split, balancer on \| ranged key g, one initial chunk, balancer on \| [\d,]+ \| [\d.]+ \| [\d,]+ \| 1\.41 \| 100 \| – \| 1 \| ok \|/,
+        /\| \(a\) ranged key, no pre-split, balancer on \| ranged key g, one initial chunk, balancer on \| [\d,]+ \| [\d.]+ \| [\d,]+ \| 1\.41 \| 100 \| – \| 1 \| [\d,–]+ \| [\d,–]+ \| ok \|/,
       );
       expect(readFileSync(join(dir, 'results.csv'), 'utf8')).toContain(
-        'docs_per_sec,import_seconds,peak_mongos_inserts_per_sec,spread_cv,busiest_shard_share_pct,busiest_to_idlest,chunks_after',
+        'docs_per_sec,import_seconds,peak_mongos_inserts_per_sec,spread_cv,busiest_shard_share_pct,busiest_to_idlest,chunks_after,bytes_per_document,index_bytes_per_document',
       );
 
       // The cluster as it was found: balancer on, no chunk size setting, no collection.

@@ -18,6 +18,12 @@ import {
 import { BSON_LIMIT, docSize, positiveInt, SEED } from '../parameters';
 import { JOURNAL_NOTE, MAPPING_NOTE } from '../write-concern-notes';
 import { mostResult } from './result';
+import {
+  readConfigurationStorage,
+  STORAGE_MEASURES,
+  storageMeasures,
+  withStorage,
+} from '../storage-measures';
 import { runMost } from './run-most';
 
 export * from './run-most';
@@ -107,6 +113,8 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
       },
     },
   );
+  // What the configuration cost on disk (capped or not), read before its collection goes.
+  const storage = await readConfigurationStorage(ctx.client, `${ctx.db}.${COLLECTION}`);
   await dropQuietly(ctx.client, ctx.db, COLLECTION, ctx.guard);
   const result = mostResult(
     {
@@ -120,7 +128,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
     params,
     m,
   );
-  await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
+  await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(withStorage(result, storage)));
   const failed =
     m.writeErrors > 0
       ? `${m.writeErrors} of ${m.writeBatches} insert batches failed, first: ${m.firstWriteError}`
@@ -134,6 +142,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
       consistentPct: pct(m.consistentShare),
       missedReads: m.reads.misses,
       docs: m.docsWritten,
+      ...storageMeasures(storage),
     },
     details: {
       ...{ docBytes: m.docBytes, writeSeconds: m.writeSeconds, readSeconds: m.readSeconds },
@@ -180,6 +189,7 @@ export const most: Experiment = {
     { key: 'consistentPct', csv: 'consistent_reads_pct', title: 'Consistent reads', unit: '%' },
     { key: 'missedReads', csv: 'missed_reads', title: 'Missed reads', unit: 'count' },
     { key: 'docs', csv: 'docs_written', title: 'Documents written', unit: 'docs' },
+    ...STORAGE_MEASURES,
   ],
   charts: [
     {

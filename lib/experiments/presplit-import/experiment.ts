@@ -41,6 +41,7 @@ import { PRESPLIT_IMPORT_SCHEMA, PresplitImportResult, SetupStepRecord, WayResul
 import { listShards, ShardInfo } from '../../server-stats/shards';
 import { WAY_DEFINITIONS, waySetupSteps, wayScriptsArgs } from './ways';
 import { dropUndefined, messageOf } from '../../common/values';
+import { readConfigurationStorage } from '../storage-measures';
 
 export type PresplitImportEvent =
   | { kind: 'way'; way: WayName; index: number; ways: number }
@@ -307,14 +308,19 @@ async function runWay(way: WayName, ctx: WayContext): Promise<WayResult> {
   } catch (err) {
     error ??= `could not read the chunk distribution after the import: ${messageOf(err)}`;
   }
-  return finishWay(partial, settings, {
-    chunksBefore,
-    chunksAfter,
-    readings,
-    outcome,
-    error,
-    importEnd,
-  });
+  // What the import cost on disk, each shard's share too (after the sampler stopped: not in its counts).
+  const storage = await readConfigurationStorage(client, settings.ns);
+  return {
+    ...finishWay(partial, settings, {
+      chunksBefore,
+      chunksAfter,
+      readings,
+      outcome,
+      error,
+      importEnd,
+    }),
+    ...(storage ? { storage } : {}),
+  };
 }
 
 function finishWay(

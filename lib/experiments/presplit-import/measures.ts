@@ -1,9 +1,10 @@
 /**
  * One row of figures per way, for a table that compares ways (the matrix preset's rows). Titles
- * name the figure; the unit is shown beside it (ops/s, s, %), none for ratios and counts.
+ * name the figure; the unit is shown beside it (ops/s, s, %, bytes), none for ratios and counts.
  */
 import { MeasureDefinition } from '../experiment';
 import { WayResult } from './result';
+import { STORAGE_MEASURES, storageMeasures } from '../storage-measures';
 
 export const WAY_MEASURES: MeasureDefinition[] = [
   { key: 'docsPerSec', csv: 'docs_per_sec', title: 'Client inserts', unit: 'ops/s' },
@@ -23,6 +24,7 @@ export const WAY_MEASURES: MeasureDefinition[] = [
   },
   { key: 'busiestToIdlest', csv: 'busiest_to_idlest', title: 'Busiest/idlest', unit: 'ratio' },
   { key: 'chunksAfter', csv: 'chunks_after', title: 'Chunks after', unit: 'count' },
+  ...STORAGE_MEASURES,
 ];
 
 /** null where the way measured nothing (failed before the import) or the figure is undefined (idlest shard at 0). */
@@ -36,5 +38,6 @@ export function wayMeasures(way: WayResult): Record<string, number | null> {
     busiestSharePct: way.spread ? Math.round(way.spread.busiestShare * 1000) / 10 : null,
     busiestToIdlest: way.spread?.ratio ?? null,
     chunksAfter: way.chunks.after?.total ?? null,
+    ...storageMeasures(way.storage),
   };
 }

@@ -2,6 +2,7 @@
  * The presplit-import result document: versioned JSON, the only input of its report, so any old
  * result can be re-rendered. Raw readings are kept next to the rates derived from them.
  */
+import type { StepStorage } from '../../result';
 import { ChunkDistribution } from './chunks';
 import { PresplitImportSettings, WayName } from './options';
 import { CounterReading, RatePoint, Spread } from './rates';
@@ -51,6 +52,8 @@ export interface WayResult {
     docsPerSec: number;
   };
   chunks: { before: ChunkDistribution | null; after: ChunkDistribution | null };
+  /** What the imported collection cost on disk after the import, per shard too (lib/server/storage-stats.ts). */
+  storage?: StepStorage;
   /** Shard ids in listShards order. */
   shards: string[];
   /** Raw serverStatus readings; t = seconds since sampling began (just before the import). */

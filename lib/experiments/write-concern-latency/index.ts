@@ -12,6 +12,12 @@ import { ResultDocument, writeResultFile } from '../../result';
 import { summarizeStep } from '../../workload/engine/op-figures';
 import { RESULTS_FILE } from '../../run/benchmark';
 import { driverWriteConcern, dropOwn, dropQuietly } from '../configuration';
+import {
+  readConfigurationStorage,
+  STORAGE_MEASURES,
+  storageMeasures,
+  withStorage,
+} from '../storage-measures';
 import { Experiment, RunContext, RunOutcome } from '../experiment';
 import { positiveInt } from '../parameters';
 import { errorTallies, ResultContext, resultBase } from '../result-document';
@@ -94,6 +100,8 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
     driverWriteConcern(ctx.config.writeConcern),
     { signal: ctx.signal },
   );
+  // What the configuration's inserts cost on disk; the collection is dropped before the next one.
+  const storage = await readConfigurationStorage(ctx.client, `${ctx.db}.${COLLECTION}`);
   const result = latencyResult(
     {
       config: ctx.config,
@@ -106,7 +114,7 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
     params,
     m,
   );
-  await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(result));
+  await writeResultFile(join(ctx.dir, RESULTS_FILE), annotateResult(withStorage(result, storage)));
   const s = m.stats;
   const failed =
     m.errors > 0
@@ -117,8 +125,12 @@ async function run(ctx: RunContext): Promise<RunOutcome> {
     reason: m.interrupted ? 'interrupted' : failed,
     measures:
       s.count > 0
-        ? { avgMs: s.avg, minMs: s.min, maxMs: s.max, p50Ms: s.p50, p99Ms: s.p99, inserts: s.count }
-        : { inserts: 0 },
+        ? {
+            ...{ avgMs: s.avg, minMs: s.min, maxMs: s.max, p50Ms: s.p50, p99Ms: s.p99 },
+            inserts: s.count,
+            ...storageMeasures(storage),
+          }
+        : { inserts: 0, ...storageMeasures(storage) },
     details: { discardedRoundAvgMs: m.discardedAvgMs, elapsedSeconds: m.elapsedSeconds },
     resultFile: `${ctx.relativeDir}/${RESULTS_FILE}`,
   };
@@ -151,6 +163,7 @@ export const writeConcernLatency: Experiment = {
     { key: 'p50Ms', csv: 'p50_ms', title: 'p50', unit: 'ms' },
     { key: 'p99Ms', csv: 'p99_ms', title: 'p99', unit: 'ms' },
     { key: 'inserts', csv: 'inserts_kept', title: 'Inserts kept', unit: 'count' },
+    ...STORAGE_MEASURES,
   ],
   charts: [
     {

@@ -252,6 +252,12 @@ export const RUN_OPTIONS = {
     help: "do not sample the servers' serverStatus during the run (no server charts, no consistency check)",
     schema: z.boolean(),
   }),
+  minOplogWindow: option({
+    flag: '--min-oplog-window <duration>',
+    help: "on replica sets: warn (oplog-window) when at a step's write rate a member's oplog holds less than this, e.g. 1h, 90m (default: the servers' storage.oplogMinRetentionHours, else no warning)",
+    // "1h", "90m" from a flag or a file; a number is seconds (config files and the API).
+    schema: z.union([z.string(), z.number().positive('must be above 0 seconds')]),
+  }),
   workers: option({
     flag: '--workers <n>',
     help: 'worker threads per step, each with its own connection pool and a share of the clients; 1 = one event loop, no thread (default: auto = min(clients, cores - 1))',

@@ -19,6 +19,7 @@ import { parseNamespace } from '../../workload/language/op-spec';
 import { parseSetup, ResetMode, WorkloadSetup } from '../../workload/language/setup-spec';
 import {
   arrivalTimes,
+  parseDurationSeconds,
   parseRateText,
   RateSpec,
   ScheduledRate,
@@ -141,6 +142,11 @@ export interface RunOptions {
   workers?: number | 'auto';
   /** Sample every process's serverStatus during the run (default true; --no-server-stats: false). */
   serverStats?: boolean;
+  /**
+   * `--min-oplog-window` in seconds: the least time a member's oplog must hold at a step's write rate,
+   * below which the step gets the `oplog-window` warning (steps[].oplog).
+   */
+  minOplogWindowSeconds?: number;
   /** The server sampler's interval (default 1000 ms); tests shorten it. */
   serverStatsIntervalMs?: number;
   /** Service-level objectives checked on every step (`--slo`); the verdicts go to the result's `slo`. */
@@ -508,6 +514,7 @@ export function resolveBenchmarkOptions(
         : (flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate),
     ...dropUndefined({ workers: flags.workers }),
     ...(flags.serverStats === false ? { serverStats: false } : {}),
+    ...dropUndefined({ minOplogWindowSeconds: minOplogWindowOf(flags) }),
     ...(setup ? { setup } : {}),
     ...(flags.allowSetupWrites ? { allowSetupWrites: true } : {}),
     reset: flags.reset ?? RUN_DEFAULTS.reset,
@@ -556,6 +563,31 @@ function resolveEvents(
       { option: flags.events !== undefined ? 'events' : 'scenarios' },
     );
   return events;
+}
+
+/** --min-oplog-window in seconds: a duration (1h, 90m, 45s) or a number of seconds; it needs the sampler's connections. */
+function minOplogWindowOf(flags: BenchmarkFlags): number | undefined {
+  const value = flags.minOplogWindow;
+  if (value === undefined) return undefined;
+  let seconds: number;
+  try {
+    seconds = parseDurationSeconds(value, 'a duration');
+  } catch {
+    throw new UsageError(
+      `expected a duration such as 1h, 90m or 45s, got ${JSON.stringify(value)}`,
+      {
+        option: 'minOplogWindow',
+      },
+    );
+  }
+  if (!(seconds > 0))
+    throw new UsageError('must be longer than 0 seconds', { option: 'minOplogWindow' });
+  if (flags.serverStats === false)
+    throw new UsageError(
+      "needs the server sampler: each member's oplog is read over its connections (drop --no-server-stats)",
+      { option: 'minOplogWindow' },
+    );
+  return seconds;
 }
 
 /** The options a scenario gives for itself: set at the top as well, they would say nothing. */

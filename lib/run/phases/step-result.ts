@@ -1,8 +1,9 @@
 /**
  * A step's trials made its result: summarized (or a failed step when nothing was measured), its
  * availability, the error-rate rule (--max-error-rate), its warm-up and trial starts, what its data
- * weighed against the cache, the servers' counts checked against it; then judged (the objectives,
- * a failed step under --on-error), told, written and handed on (hooks.onStepComplete).
+ * cost on disk and weighed against the cache, each member's oplog (./step-oplog.ts), the servers'
+ * counts checked against it; then judged (the objectives, a failed step under --on-error), told,
+ * written and handed on (hooks.onStepComplete).
  */
 import { RUN_DEFAULTS, RunOptions } from '../options/run-options';
 import type { StepResult } from '../../result';
@@ -10,8 +11,14 @@ import { annotateResult } from '../../metrics/warnings';
 import { errorRateFailure } from '../../metrics/error-rate';
 import { summarizeStep } from '../../workload/engine/op-figures';
 import type { StepExecutor } from '../../workload/engine/step-executor';
-import { readDataVsCache } from '../../server/data-vs-cache';
+import { dataVsCacheFromStats } from '../../server/data-vs-cache';
+import {
+  readCollectionStats,
+  readDatabaseStats,
+  storageFromStats,
+} from '../../server/storage-stats';
 import { checkStep, checkWarning } from '../../server-stats/consistency';
+import { stepOplog } from './step-oplog';
 import { addStepVerdicts, describeVerdict } from '../../slo/check';
 import { addAvailability } from '../outages';
 import type { RunEnding } from '../run-lifecycle';
@@ -54,13 +61,26 @@ export async function summarizeTrials(
   if (step.trialStats && trialStarts.length === measurements.length)
     step.trialStats.startedAt = trialStarts;
   executor.describeStep?.(step);
-  // What the step's data weighed against the cache (the SoftLayer ratio), read once the step is done.
-  if (measurements.length > 0)
-    step.dataVsCache = await readDataVsCache(
-      client,
-      options.ns,
-      result.target.processes?.find((p) => p.cacheBytes !== undefined)?.cacheBytes,
+  // What the step's data cost on disk and weighed against each shard's cache (the SoftLayer ratio),
+  // read once the measured window closed (outside it: the consistency check is not moved).
+  if (measurements.length > 0) {
+    const readAt = new Date();
+    const stats = await readCollectionStats(client, options.ns);
+    step.dataVsCache = dataVsCacheFromStats(stats, {
+      processes: result.target.processes,
+      members: state.run.serverStats?.processes,
+    });
+    step.storage = storageFromStats(stats, readAt);
+    step.storage.database = await readDatabaseStats(client, options.ns);
+    // Each member's oplog after the last window closed: what the step wrote to it, how long it holds at that rate.
+    const oplog = await stepOplog(
+      state.run.serverStats,
+      trials.oplogStart,
+      options.minOplogWindowSeconds,
+      result.target.processes,
     );
+    if (oplog) step.oplog = oplog;
+  }
   result.steps.push(step);
   annotateResult(result);
   if (measurements.length > 0) checkServerCounts(state, step);

@@ -1,13 +1,14 @@
 /**
  * One step of the sweep (one client count): its trials, each in its turn (hooks.turn) and, with
- * --reset each-step, on freshly prepared data (./trial.ts); then its result, judged and written
- * (./step-result.ts).
+ * --reset each-step, on freshly prepared data (./trial.ts), each member's oplog read before the first
+ * (./step-oplog.ts); then its result, judged and written (./step-result.ts).
  */
 import { dropUndefined } from '../../common/values';
 import { autoWarmupCap } from '../options/run-options';
 import { prepareData } from './prepare';
 import { closeStep, StepNext, summarizeTrials } from './step-result';
 import { runTrial, stepPlan, StepTrials } from './trial';
+import { readOplogs } from './step-oplog';
 import type { SweepPlan, SweepState } from './state';
 
 export async function runSweepStep(
@@ -44,6 +45,8 @@ async function runTrials(
       const stopped = await prepareData(state, clients);
       if (stopped) return { ending: { incomplete: stopped } };
     }
+    // Each member's oplog before the step's first window opens (after its set-up, in its turn).
+    if (trial === 1) trials.oplogStart = await readOplogs(state.run.serverStats);
     trials.trialStarts.push(new Date().toISOString());
     state.run.emit({
       type: 'step-start',

@@ -15,6 +15,7 @@ import { autoWarmup } from '../auto-warmup';
 import { awaitAnswer, outageAnnouncer } from '../outages';
 import type { SweepPlan, SweepState } from './state';
 import { trialEvents } from './faults';
+import type { OplogReadings } from './step-oplog';
 
 /** A step's trials so far. */
 export interface StepTrials {
@@ -29,6 +30,8 @@ export interface StepTrials {
   release?: () => void;
   /** The run's fault events as each trial fired them (absent: the run has none). */
   events?: ScenarioEvent[];
+  /** Each replica-set member's oplog before the first trial's window opened (./step-oplog.ts). */
+  oplogStart?: OplogReadings;
 }
 
 /** Runs one trial into `trials`; 'stop' when the step has no more trials to run (interrupted, or failed). */
