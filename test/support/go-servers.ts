@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { messageOf } from '../../lib/common/values';
 import goTools from './go-tools.json';
 import { freePorts, tempDir } from './processes';
 
@@ -51,7 +52,10 @@ export interface StartedServer {
   stop(): Promise<void>;
 }
 
-/** Resolves with the first line matching `ready`; rejects when the process exits first or after `ms`. */
+/**
+ * Resolves with the first line matching `ready`; rejects when the process exits first or after `ms`.
+ * Reads the child's output to its end (a pipe nobody reads would fill and block it).
+ */
 function waitForLine(
   child: ChildProcess,
   ready: RegExp,
@@ -73,6 +77,7 @@ function waitForLine(
       if (!stream) continue;
       readline.createInterface({ input: stream }).on('line', (line) => {
         seen.push(line);
+        if (seen.length > 20) seen.shift();
         const match = ready.exec(line);
         if (match) {
           clearTimeout(timer);
@@ -82,6 +87,19 @@ function waitForLine(
       });
     }
   });
+}
+
+/** Reads a child's output to its end (a full pipe would block it), keeping the last 20 lines. */
+function drain(child: ChildProcess): string[] {
+  const last: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      last.push(line);
+      if (last.length > 20) last.shift();
+    });
+  }
+  return last;
 }
 
 function stopper(child: ChildProcess, cleanup: () => void = () => undefined): () => Promise<void> {
@@ -173,13 +191,17 @@ export async function startToxiproxy(): Promise<Toxiproxy> {
   const child = spawn(binary.path, ['-host', '127.0.0.1', '-port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Toxiproxy logs every connection it accepts and closes; a pipe nobody reads fills (64 KiB) and its
+  // logger then blocks with a lock held: the proxies stop accepting and the API stops answering.
+  // Keep reading to the end, holding the last lines for a start-up error.
+  const lastLines = drain(child);
   const stop = stopper(child);
   const apiUrl = `http://127.0.0.1:${port}`;
   try {
     await apiReady(apiUrl, child);
   } catch (err) {
     await stop();
-    throw err;
+    throw new Error(`${messageOf(err)}; its last lines:\n${lastLines.join('\n')}`);
   }
   return {
     pid: child.pid!,
