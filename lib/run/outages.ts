@@ -8,13 +8,7 @@
 import type { MongoClient } from 'mongodb';
 import { addErrorsByClass } from '../metrics/error-class';
 import type { LongestOp, MeasuredOutage, StepMeasurement } from '../metrics/measurement';
-import type {
-  ErrorsByClass,
-  Outage,
-  OutageKind,
-  StepAvailability,
-  StepResult,
-} from '../result';
+import type { ErrorsByClass, Outage, OutageKind, StepAvailability, StepResult } from '../result';
 import type { TickEvent } from '../workload/engine/engine';
 import type { BenchmarkEvent } from './events';
 

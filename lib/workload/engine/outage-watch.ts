@@ -48,8 +48,12 @@ export class OutageWatch {
   opsDelayed = 0;
   private longestFailed: LongestOp | undefined;
 
-  constructor(clients: number, stallMs: number, t0: number, measureStart: number) {
+  /** When the window closes: no op starts after it, so a kind's stall must have been reached before it. */
+  private readonly stopAt: number;
+
+  constructor(clients: number, stallMs: number, t0: number, measureStart: number, stopAt: number) {
     this.stallMs = stallMs;
+    this.stopAt = stopAt;
     this.inFlight = new Float64Array(clients);
     this.lastSuccess.fill(t0);
     this.outageEnd.fill(-Infinity);
@@ -66,8 +70,12 @@ export class OutageWatch {
     return false;
   }
 
-  /** Whether kind `k` is out at `now` (or, with `op`, was just before it ended). */
-  private isOut(k: number, now: number, opStart?: number): boolean {
+  /**
+   * Whether kind `k` is out at `at` (or, with `opStart`, was just before that op ended). Past the window's
+   * close no op starts, so no success could come: the stall counts as reached by the close.
+   */
+  private isOut(k: number, at: number, opStart?: number): boolean {
+    const now = Math.min(at, this.stopAt);
     if (now - this.lastSuccess[k] < this.stallMs) return false;
     const before = now - this.stallMs;
     return (

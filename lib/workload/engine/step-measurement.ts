@@ -94,10 +94,7 @@ function stepOutages(step: StepState, end: number): MeasuredOutage[] {
 }
 
 /** The slowest op: the highest maximum of the per-op histograms (successes), or the slowest failure. */
-function longestOp(
-  step: StepState,
-  latency: StepMeasurement['latency'],
-): LongestOp | undefined {
+function longestOp(step: StepState, latency: StepMeasurement['latency']): LongestOp | undefined {
   let best: LongestOp | undefined = step.watch.longestFailedOp;
   for (const o of latency.byIndex ?? []) {
     if (o.recorder.count === 0 || (best && o.recorder.max <= best.micros)) continue;

@@ -87,6 +87,7 @@ export class StepState {
       plan.stallMs ?? DEFAULT_STALL_MS,
       t0,
       this.measureStart,
+      this.stopAt,
     );
     this.kindSign = Float64Array.from(ops, (op) =>
       op.opClass === 'read' ? 1 : op.opClass === 'none' ? 0 : -1,

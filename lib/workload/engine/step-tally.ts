@@ -59,8 +59,7 @@ export class Tally {
    * From the last answer before a network error to the first answer after it (performance.now()), with
    * the ops that failed in it by class index (ERROR_CLASSES).
    */
-  readonly outages: { start: number; end?: number; counts: Float64Array; opsFailed: number }[] =
-    [];
+  readonly outages: { start: number; end?: number; counts: Float64Array; opsFailed: number }[] = [];
 
   /** A network error: opens an outage unless one is open; true when this one opened it. */
   openOutage(): boolean {
