@@ -16,13 +16,17 @@ import type { StepMeasurement } from '../../lib/metrics/measurement';
 import { loadResult } from '../../lib/report';
 import { ResultDocument, resultDocumentSchema, StepResult } from '../../lib/result';
 import { addAvailability } from '../../lib/run/outages';
+import { timelineChart } from '../../lib/report/chart-data';
+import { renderIndexHtml } from '../../lib/report/index-html';
+import { renderResultsCsv } from '../../lib/report/results-csv';
+import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { runCli } from '../support/cli';
 
 const serverError = (code: number, codeName: string) =>
   Object.assign(new MongoServerError({ message: codeName, code, codeName }), {});
 
 describe('failed ops by class (name and code)', () => {
-  it.each([
+  const cases: Array<[unknown, string]> = [
     [new MongoNetworkError('connection reset'), 'network'],
     [Object.assign(new Error('pool cleared'), { name: 'MongoPoolClearedError' }), 'network'],
     [Object.assign(new Error('socket timed out'), { name: 'MongoNetworkTimeoutError' }), 'timeout'],
@@ -50,7 +54,13 @@ describe('failed ops by class (name and code)', () => {
     [serverError(11000, 'DuplicateKey'), 'other'],
     [new Error('anything'), 'other'],
     [undefined, 'other'],
-  ])('%s is %s', (err, cls) => {
+  ];
+  it.each(
+    cases.map(([err, cls]) => {
+      const e = err as { name?: string; code?: number } | undefined;
+      return { label: `${e?.name ?? String(err)}${e?.code ? ` (${e.code})` : ''}`, err, cls };
+    }),
+  )('$label is $cls', ({ err, cls }) => {
     expect(classifyError(err)).toBe(cls);
   });
 });
@@ -212,17 +222,21 @@ describe('outages on real runs (null server)', () => {
     return { result, step: result.steps[0], faultAt };
   }
 
-  it('no fault: no outage, nothing unavailable, the window start recorded', async () => {
-    const { step } = await run('none', undefined);
+  it('no fault: no outage, nothing unavailable, the window start recorded; the reports say "No outage."', async () => {
+    const { result, step } = await run('none', undefined);
     expect(step.availability).toMatchObject({ outages: [], unavailableSeconds: 0, stallMs: 1000 });
     expect(Date.parse(step.windowStartedAt!)).toBeGreaterThan(0);
     expect(step.availability!.longestOp!.seconds).toBeLessThan(1);
+    expect(renderSummaryMarkdown([result], [])).toMatch(/### Availability\n\nNo outage\./);
+    expect(renderResultsCsv([result]).split('\n')[0]).not.toContain('unavailable_seconds');
+    expect((step.warnings ?? []).map((w) => w.code)).not.toContain('outage');
+    expect(timelineChart([result]).markers).toBeUndefined();
   }, 30_000);
 
   it.each([1, 2])(
     'a 1.5 s stall of every reply (%d worker thread(s)): reads and writes out about 1.5 s, one `all` outage with both spans',
     async (workers) => {
-      const { step, faultAt } = await run(`stall-${workers}`, () => server.stall(1500), {
+      const { result, step, faultAt } = await run(`stall-${workers}`, () => server.stall(1500), {
         workers,
       });
       expect(faultAt).toBeGreaterThan(0);
@@ -247,9 +261,35 @@ describe('outages on real runs (null server)', () => {
       expect(step.availability!.opsPerSecExcludesSeconds).toBeUndefined();
       expect(step.ops.errors).toBe(0);
       expect(step.availability!.longestOp!.seconds).toBeGreaterThanOrEqual(1.3);
+      if (workers === 1) expectReported(result, step);
     },
     30_000,
   );
+
+  /** summary.md, index.html, results.csv, the warning and the timeline all show the outage. */
+  function expectReported(result: ResultDocument, step: StepResult): void {
+    const [all] = step.availability!.outages;
+    const md = renderSummaryMarkdown([result], []);
+    expect(md).toContain('### Availability');
+    expect(md).toMatch(
+      /\| 8 \| \d+\.\d \| \d\d:\d\d:\d\d\.\d UTC \| all \(reads [\d.]+ s, writes [\d.]+ s\) \|/,
+    );
+    const html = renderIndexHtml([result], []);
+    expect(html).toContain('Availability');
+    expect(html).toContain(`all (reads ${all.spans![0].seconds} s`);
+    const [header, row] = renderResultsCsv([result]).split('\n');
+    const columns = header.split(',');
+    const cell = (name: string) => row.split(',')[columns.indexOf(name)];
+    expect(columns).toContain('unavailable_seconds');
+    expect(Number(cell('outage_all_seconds'))).toBe(all.seconds);
+    expect(Number(cell('unavailable_seconds'))).toBe(step.availability!.unavailableSeconds);
+    const warning = step.warnings?.find((w) => w.code === 'outage');
+    expect(warning?.message).toMatch(/^1 outage \(all\): [\d.]+ s unavailable/);
+    const markers = timelineChart([result]).markers!;
+    expect(markers).toHaveLength(1);
+    expect(markers[0].start).toBeCloseTo(all.at!, 3);
+    expect(markers[0].end - markers[0].start).toBeCloseTo(all.seconds, 3);
+  }
 
   it('every reply 300 ms late (default --stall-ms 1000): no outage and no delayed op', async () => {
     const { step } = await run('slow', () => server.setDelay(300));
