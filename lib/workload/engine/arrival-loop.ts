@@ -112,7 +112,7 @@ export async function runArrivalLoop(
       if (step.signal?.aborted || step.cut) return;
     }
     const started = performance.now();
-    step.watch.inFlight[state.index] = started * step.kindSign[at];
+    step.inFlight[state.index] = started * step.kindSign[at];
     arrivals.noteStart(due, started);
     if (waited) arrivals.noteTimerWait(due, started);
     let failure: unknown;

@@ -31,7 +31,7 @@ export async function runClientLoop(step: StepState, state: ClientState): Promis
     }
     pacing.syncOps = 0;
     const start = performance.now();
-    step.watch.inFlight[state.index] = start * step.kindSign[at];
+    step.inFlight[state.index] = start * step.kindSign[at];
     if (step.opsLimit !== undefined && start >= step.measureStart) {
       if (step.claimed === step.opsLimit) return;
       step.claimed++;

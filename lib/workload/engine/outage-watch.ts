@@ -32,8 +32,13 @@ export class OutageWatch {
   readonly lastSuccess = new Float64Array(2);
   /** Per client (its index in the step): the start of its op in flight, + a read, - a write; 0: none. */
   readonly inFlight: Float64Array;
-  /** Failed ops of each kind since its last success (the hot path tests this before resetting). */
-  readonly failedSinceCount = new Float64Array(2);
+  /**
+   * Failed ops of each kind since its last success, by class, and whether one was not-primary: reset
+   * lazily by the next failure after a success (`failedAt` older than the last success: stale), so a
+   * success costs nothing here.
+   */
+  private readonly failedSinceCount = new Float64Array(2);
+  private readonly failedAt = new Float64Array(2).fill(-Infinity);
   private readonly failedSince = [
     new Float64Array(ERROR_CLASSES.length),
     new Float64Array(ERROR_CLASSES.length),
@@ -79,7 +84,7 @@ export class OutageWatch {
     if (now - this.lastSuccess[k] < this.stallMs) return false;
     const before = now - this.stallMs;
     return (
-      this.notPrimarySince[k] ||
+      (this.notPrimarySince[k] && this.failedAt[k] >= this.lastSuccess[k]) ||
       (opStart !== undefined && opStart <= before) ||
       this.inFlightSince(k, before)
     );
@@ -106,8 +111,7 @@ export class OutageWatch {
   slowSuccess(k: 0 | 1, start: number, end: number): void {
     const last = this.lastSuccess[k];
     if (this.out[k] || this.isOut(k, end, start)) {
-      const counts = this.failedSince[k].slice();
-      this.outages.push({ kind: k, start: last, end, counts, opsFailed: this.failedSinceCount[k] });
+      this.outages.push({ kind: k, start: last, end, ...this.failuresSince(k) });
       this.out[k] = false;
       this.outageEnd[k] = end;
       return;
@@ -116,16 +120,22 @@ export class OutageWatch {
       this.opsDelayed++;
   }
 
-  /** A success reset the kind's failures (only called when there were some). */
-  resetFailures(k: 0 | 1): void {
-    this.failedSince[k].fill(0);
-    this.failedSinceCount[k] = 0;
-    this.notPrimarySince[k] = false;
+  /** The kind's failures since its last success (none when the last failure came before it). */
+  private failuresSince(k: 0 | 1): { counts: Float64Array; opsFailed: number } {
+    if (this.failedAt[k] < this.lastSuccess[k])
+      return { counts: new Float64Array(ERROR_CLASSES.length), opsFailed: 0 };
+    return { counts: this.failedSince[k].slice(), opsFailed: this.failedSinceCount[k] };
   }
 
   /** A failed op of kind `k`: counted by class; it may put the kind out. Returns its class index. */
   failed(k: 0 | 1, start: number, end: number, failure: unknown, index: number): number {
     const cls = ERROR_CLASS_INDEX[classifyError(failure)];
+    if (this.failedAt[k] < this.lastSuccess[k]) {
+      this.failedSince[k].fill(0);
+      this.failedSinceCount[k] = 0;
+      this.notPrimarySince[k] = false;
+    }
+    this.failedAt[k] = end;
     this.failedSince[k][cls]++;
     this.failedSinceCount[k]++;
     if (cls === NOT_PRIMARY) this.notPrimarySince[k] = true;
@@ -146,13 +156,7 @@ export class OutageWatch {
     this.check(now);
     const all = [...this.outages];
     for (const k of [READ, WRITE] as const)
-      if (this.out[k])
-        all.push({
-          kind: k,
-          start: this.lastSuccess[k],
-          counts: this.failedSince[k].slice(),
-          opsFailed: this.failedSinceCount[k],
-        });
+      if (this.out[k]) all.push({ kind: k, start: this.lastSuccess[k], ...this.failuresSince(k) });
     return all
       .sort((a, b) => a.start - b.start)
       .map((o) => {

@@ -38,6 +38,10 @@ export class StepState {
   readonly tally: Tally;
   /** Per-kind outages, delayed ops, and each client's op in flight (its start, signed by `kindSign`). */
   readonly watch: OutageWatch;
+  /** The watch's per-client in-flight slots and per-kind last successes, and --stall-ms: read on the hot path. */
+  readonly inFlight: Float64Array;
+  private readonly lastSuccess: Float64Array;
+  private readonly stallMs: number;
   /** Per op of the array: +1 a read, -1 a write (0: client-side): the in-flight slot's sign. */
   readonly kindSign: Float64Array;
   /** When the step began, warm-up included (performance.now()). */
@@ -89,6 +93,9 @@ export class StepState {
       this.measureStart,
       this.stopAt,
     );
+    this.inFlight = this.watch.inFlight;
+    this.lastSuccess = this.watch.lastSuccess;
+    this.stallMs = this.watch.stallMs;
     this.kindSign = Float64Array.from(ops, (op) =>
       op.opClass === 'read' ? 1 : op.opClass === 'none' ? 0 : -1,
     );
@@ -140,24 +147,23 @@ export class StepState {
   ): void {
     const tally = this.tally;
     const slot = this.slots[at];
-    const watch = this.watch;
-    watch.inFlight[client] = 0;
-    const kind = slot.isRead ? READ : WRITE;
+    this.inFlight[client] = 0;
     if (failed) {
       tally.liveErrors++;
       // The first network error of an outage is said at once (the run announces it).
       if (isLostServerError(failure) && tally.openOutage())
         this.callbacks.onNoAnswer?.(epochMs(tally.lastAnswerAt));
-      tally.countInOutage(watch.failed(kind, start, end, failure, at));
+      tally.countInOutage(this.watch.failed(slot.isRead ? READ : WRITE, start, end, failure, at));
     } else {
       if (slot.isRead) tally.liveReads++;
       else tally.liveWrites++;
       tally.noteAnswered();
       tally.answeredAt(end);
-      if (end - watch.lastSuccess[kind] >= watch.stallMs || end - start > watch.stallMs)
-        watch.slowSuccess(kind, start, end);
-      watch.lastSuccess[kind] = end;
-      if (watch.failedSinceCount[kind] !== 0) watch.resetFailures(kind);
+      const kind = slot.isRead ? READ : WRITE;
+      // A gap of --stall-ms since the kind's last success, or a slow op: an outage closes, or a delay.
+      if (end - this.lastSuccess[kind] >= this.stallMs || end - start > this.stallMs)
+        this.watch.slowSuccess(kind, start, end);
+      this.lastSuccess[kind] = end;
     }
     if (start < this.measureStart) {
       if (end >= this.measureStart) tally.inFlightAtOpen++;
