@@ -21,6 +21,8 @@ import { renderIndexHtml } from '../../lib/report/index-html';
 import { renderResultsCsv } from '../../lib/report/results-csv';
 import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { runCli } from '../support/cli';
+import { shiftClock } from '../../lib/agents/coordinator';
+import { stallMsOf } from '../../lib/run/options/run-options';
 
 const serverError = (code: number, codeName: string) =>
   Object.assign(new MongoServerError({ message: codeName, code, codeName }), {});
@@ -321,6 +323,12 @@ describe('outages on real runs (null server)', () => {
 });
 
 describe('--stall-ms', () => {
+  it('defaults to the smaller of 1000 and half of --op-timeout; a value below --op-timeout stands', () => {
+    expect(stallMsOf({})).toBe(1000);
+    expect(stallMsOf({ opTimeout: 1500 })).toBe(750);
+    expect(stallMsOf({ opTimeout: 1500, stallMs: 1499 })).toBe(1499);
+  });
+
   it('at or above --op-timeout is refused (exit 2), naming both', async () => {
     const r = await runCli([
       'run',
@@ -334,5 +342,24 @@ describe('--stall-ms', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--stall-ms.*--op-timeout/);
+  });
+});
+
+describe("an agent's outages on the coordinator's clock", () => {
+  it('move by the agent offset less the coordinator offset (both to the control server)', () => {
+    const m = {
+      outages: [
+        { kind: 'reads', start: 10_000, end: 12_000 },
+        { kind: 'all', start: 20_000 },
+      ],
+      window: { start: 5_000, end: 35_000 },
+    } as StepMeasurement;
+    const moved = shiftClock(m, 250);
+    expect(moved.outages).toEqual([
+      { kind: 'reads', start: 10_250, end: 12_250 },
+      { kind: 'all', start: 20_250 },
+    ]);
+    expect(moved.window).toEqual({ start: 5_250, end: 35_250 });
+    expect(shiftClock(m, 0)).toBe(m);
   });
 });
