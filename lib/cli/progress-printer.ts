@@ -107,6 +107,9 @@ export class ProgressPrinter {
       case 'cluster':
         say(`[cluster] ${event.text}`);
         break;
+      case 'fault':
+        say(`[faults] ${event.text}`);
+        break;
       case 'outage':
         this.pauseBar();
         say(

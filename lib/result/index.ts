@@ -8,6 +8,7 @@ export * from './server';
 export * from './metadata';
 export * from './slo';
 export * from './steps';
+export * from './events';
 export * from './scenarios';
 export * from './rate-probe';
 export * from './document';

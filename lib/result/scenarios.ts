@@ -5,23 +5,7 @@
  */
 import { z } from 'zod';
 import { stepResultSchema } from './steps';
-
-/** One background event (an index build, the balancer stopped or started, a step-down) and how it went. */
-export const scenarioEventSchema = z.object({
-  /** createIndex, stopBalancer, startBalancer, stepDown. */
-  action: z.string(),
-  /** When it was planned, in seconds since the run's clock began (the scenario's start + its `at`). */
-  at: z.number(),
-  /** When it was sent and when the server answered (or failed), seconds since the run's clock began; absent: never sent (the run stopped first). */
-  startedAt: z.number().optional(),
-  endedAt: z.number().optional(),
-  ok: z.boolean(),
-  /** The server's or the driver's message when it failed. */
-  error: z.string().optional(),
-  /** The command as sent, e.g. {"createIndexes":"docs","indexes":[...]}. */
-  command: z.record(z.string(), z.unknown()).optional(),
-});
-export type ScenarioEvent = z.infer<typeof scenarioEventSchema>;
+import { scenarioEventSchema } from './events';
 
 /** A scenario's step: a StepResult plus where its window opened on the run's clock. */
 export const scenarioStepSchema = stepResultSchema.extend({

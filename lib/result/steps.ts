@@ -1,5 +1,6 @@
 /** The result document's `steps`: one entry per client count of the sweep, with its figures. */
 import { z } from 'zod';
+import { scenarioEventSchema } from './events';
 import { agentStepFiguresSchema } from './agents';
 import { clientLoadSchema, latencySummarySchema, opTotalsSchema, ratesSchema } from './latency';
 
@@ -221,6 +222,8 @@ export const stepResultSchema = z.object({
    * several): outages are placed from it. Absent in older results.
    */
   windowStartedAt: z.string().optional(),
+  /** The run's fault events (`--event`, a config's `events`), as each trial fired them; absent without any. */
+  events: z.array(scenarioEventSchema).optional(),
   ops: opTotalsSchema,
   opsPerSec: ratesSchema,
   peakOpsPerSec: ratesSchema,

@@ -5,7 +5,8 @@
  * it, run each step (its trials, warm-up and outages), end. results.json is written after every
  * step. Progress leaves through hooks.onEvent (the CLI draws it); hooks.onStepComplete receives the
  * result so far (the report writer's seam); hooks.signal stops the clients, and the partial result
- * is written with complete: false. The phases share one SweepState (./phases/state.ts).
+ * is written with complete: false; every fault an event made and did not yet undo is undone on every
+ * way out (./phases/faults.ts). The phases share one SweepState (./phases/state.ts).
  */
 import { join } from 'node:path';
 import type { RunOptions } from './options/run-options';
@@ -20,6 +21,7 @@ import { planSweep } from './phases/probe';
 import { runSweepStep } from './phases/step';
 import { recordOwnership } from './phases/ownership';
 import { endSweep } from './phases/end';
+import { startFaults, undoFaults } from './phases/faults';
 
 export type { BenchmarkHooks } from './phases/state';
 
@@ -36,9 +38,11 @@ export async function runBenchmark(
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
   const started = await startRun(options, hooks, resultsPath);
   const { run } = started;
+  const state = sweepState(options, hooks, prepared, started);
   try {
-    const state = sweepState(options, hooks, prepared, started);
     run.atEnd(() => recordOwnership(state, 'done'));
+    // Fault events: the Toxiproxy checked, what a killed run left cleaned and said, before anything is measured.
+    await startFaults(state);
     // Prepare the data once, unless every trial prepares its own (--reset each-step).
     if (options.reset !== 'each-step') {
       const stopped = await prepareFirst(state);
@@ -59,7 +63,8 @@ export async function runBenchmark(
     }
     return await run.end(endSweep(state));
   } finally {
-    // Every path (failure, interrupt): the sampler and the connections ended.
+    // Every path (failure, interrupt): every fault still in force undone, the sampler and the connections ended.
+    await undoFaults(state);
     await run.close();
   }
 }

@@ -74,7 +74,9 @@ export type BenchmarkEvent =
   /** The data guard: what it could not do or record (a marker not re-recorded). */
   | { type: 'guard'; text: string }
   /** The cluster state the run changes (the balancer, the chunk size): as found, and as set back at the end. */
-  | { type: 'cluster'; text: string };
+  | { type: 'cluster'; text: string }
+  /** Fault events (--event, Toxiproxy): what was found at the start, each event done and undone. */
+  | { type: 'fault'; text: string };
 
 export type Phase =
   | 'launch'

@@ -126,6 +126,7 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
             log.note(
               `load: ${e.docs} documents of ~${e.docSize} bytes into ${e.ns}${sharded ? ' (emptied with deleteMany, keeping its sharding)' : ' (collection dropped first)'}`,
             );
+          if (e.type === 'fault') log.note(`faults: ${e.text.replace(/^faults: /, '')}`);
           if (e.type === 'step-start')
             log.note(`sweep: ${counted(e.clients, 'client')}, trial ${e.trial}/${e.trials}`);
           hooks.emit(e);

@@ -33,7 +33,7 @@ export const WRITE_SOURCES = {
   probe: "the matrix's capability probes",
   marker: "mongo-bench's owner marker",
   helper: 'the jest helpers',
-  event: "a scenario's configured event",
+  event: "a configured event (a scenario's or the run's)",
 } as const;
 export type WriteSource = keyof typeof WRITE_SOURCES;
 

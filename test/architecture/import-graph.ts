@@ -41,12 +41,17 @@ export const FLOORS: readonly (readonly string[])[] = [
  */
 export const ROOMS: readonly { room: string; mayImport: readonly string[] }[] = [
   // What a run is (options, presets, the plan, the dry run) is settled before anything runs: it never
-  // reaches into the sweep. The scenario language is part of what a run is.
+  // reaches into the sweep. The scenario language and the event language are part of what a run is.
   {
     room: 'lib/run/options/',
-    mayImport: ['lib/run/options/', 'lib/run/scenarios/scenario-spec.ts'],
+    mayImport: [
+      'lib/run/options/',
+      'lib/run/scenarios/scenario-spec.ts',
+      'lib/run/scenarios/event-spec.ts',
+    ],
   },
-  { room: 'lib/run/scenarios/scenario-spec.ts', mayImport: [] },
+  { room: 'lib/run/scenarios/scenario-spec.ts', mayImport: ['lib/run/scenarios/event-spec.ts'] },
+  { room: 'lib/run/scenarios/event-spec.ts', mayImport: [] },
   // Scenarios run beside the sweep with the step's own pieces: its events and its outages.
   {
     room: 'lib/run/scenarios/',

@@ -298,6 +298,25 @@ export const RUN_OPTIONS = {
     help: 'several workloads at once on one clock (a config file or the API)',
     schema: z.array(z.unknown()),
   }),
+  /** Fault events fired in every step's measured window (lib/run/scenarios/event-spec.ts validates them). */
+  events: option({
+    flag: '--event <AT:ACTION[:k=v,...]>',
+    help: "an event fired at AT seconds into every step's measured window, in every trial, repeatable: '3:proxyDown:proxy=mongo,for=2s', '5:toxic:proxy=mongo,type=latency,latency=300,for=10s', '2:stepDown:seconds=30', '2:freeze:seconds=30,host=h:27018' (a config file's `events`: a list of { at, action, ... }); not with --ops",
+    // A text or a list of texts and objects (a config file may give either).
+    schema: z.union([
+      z.string(),
+      z.array(z.union([z.string(), z.record(z.string(), z.unknown())])),
+    ]),
+    arg: repeatable,
+    repeatable: true,
+  }),
+  toxiproxy: option({
+    flag: '--toxiproxy <url>',
+    help: "Toxiproxy's HTTP API (e.g. http://127.0.0.1:8474) for the network faults of --event (proxyDown, toxic)",
+    schema: z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'expected an http:// URL such as http://127.0.0.1:8474'),
+  }),
   label: option({
     flag: '--label <label>',
     help: 'name of this run (default: the workload name)',

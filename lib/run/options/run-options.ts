@@ -32,6 +32,12 @@ import {
   RATE_SCENARIO_CLIENTS,
   ScenarioSpec,
 } from '../scenarios/scenario-spec';
+import {
+  BackgroundEventSpec,
+  parseEvent,
+  parseEventText,
+  PROXY_ACTIONS,
+} from '../scenarios/event-spec';
 import { dropUndefined, fileTimestamp } from '../../common/values';
 import {
   BenchmarkFlags,
@@ -148,6 +154,10 @@ export interface RunOptions {
   sloAbort?: boolean;
   /** Several workloads at once on one clock (a config file's `scenarios`; lib/run/scenarios/scenarios.ts), instead of one sweep. */
   scenarios?: ScenarioSpec[];
+  /** Fault events fired in every step's measured window, in every trial (`--event`, a config's `events`); `at`: seconds into the window. */
+  events?: BackgroundEventSpec[];
+  /** Toxiproxy's HTTP API (`--toxiproxy`), for the network faults of the run's or its scenarios' events. */
+  toxiproxy?: string;
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -296,6 +306,7 @@ function refuseWithOps(flags: BenchmarkFlags): void {
     ['--rate-probe-clients', flags.rateProbeClients],
     ['--warmup auto', flags.warmup === 'auto' ? true : undefined],
     ['scenarios', flags.scenarios],
+    ['--event', flags.events],
   ];
   const given = clash.filter(([, value]) => value !== undefined).map(([name]) => name);
   if (given.length > 0) {
@@ -470,6 +481,7 @@ export function resolveBenchmarkOptions(
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
+  const events = resolveEvents(flags, workloadNs, seconds, scenarios);
   return {
     workload,
     ns: workloadNs,
@@ -507,7 +519,49 @@ export function resolveBenchmarkOptions(
     reset: flags.reset ?? RUN_DEFAULTS.reset,
     ...(slo.length > 0 ? { slo, sloAbort: flags.sloAbort === true } : {}),
     ...(scenarios ? { scenarios } : {}),
+    ...(events.length > 0 ? { events } : {}),
+    ...dropUndefined({ toxiproxy: flags.toxiproxy }),
   };
+}
+
+/**
+ * The run's events (`--event` texts, a config's `events` objects or texts), each checked: its `at`
+ * inside the measured window, a network fault with a Toxiproxy to send it to. Not with scenarios (each
+ * has its own `events`); with --ops refused by refuseWithOps (a step of N ops has no clock).
+ */
+function resolveEvents(
+  flags: BenchmarkFlags,
+  ns: string,
+  seconds: number,
+  scenarios: readonly ScenarioSpec[] | undefined,
+): BackgroundEventSpec[] {
+  const given = flags.events === undefined ? [] : [flags.events].flat();
+  if (given.length > 0 && scenarios)
+    throw new UsageError(
+      "cannot be combined with scenarios: give each scenario's events in its own `events` (`at`: seconds after the scenario's start)",
+      { option: 'events' },
+    );
+  const events = given.map((item, i) => {
+    const where = `option --events[${i}]`;
+    const raw = typeof item === 'string' ? parseEventText(item, where) : item;
+    return parseEvent(raw, where, ns, 'run');
+  });
+  events.forEach((e, i) => {
+    if (e.at >= seconds)
+      throw new UsageError(
+        `at: ${e.at} s is not inside the step's measured window (0 to ${seconds} s: --seconds ${seconds}), so it would never fire`,
+        { option: 'events', path: [i] },
+      );
+  });
+  const proxied = [...events, ...(scenarios ?? []).flatMap((s) => s.events)].some((e) =>
+    PROXY_ACTIONS.has(e.action),
+  );
+  if (proxied && flags.toxiproxy === undefined)
+    throw new UsageError(
+      "a network fault (proxyDown, toxic) goes through Toxiproxy: give its API's URL with --toxiproxy (e.g. http://127.0.0.1:8474)",
+      { option: flags.events !== undefined ? 'events' : 'scenarios' },
+    );
+  return events;
 }
 
 /** The options a scenario gives for itself: set at the top as well, they would say nothing. */

@@ -29,6 +29,7 @@ import { parseStoreUri } from '../../store/mongo-store';
 import { redactUri } from '../../security/redact';
 import { OWNER_COLLECTION } from '../../server/ownership';
 import type { RunOptions } from './run-options';
+import type { BackgroundEventSpec } from '../scenarios/event-spec';
 import type { DocsLikeSpec } from '../../prepare/docs-like';
 import { parseDocsLike } from '../../capture/docs-like';
 import { classifyCommand, CommandWrites } from '../../server/command-writes';
@@ -39,7 +40,14 @@ export type WritePlanOptions = Pick<RunOptions, 'ns' | 'workload' | 'load' | 'do
   Partial<
     Pick<
       RunOptions,
-      'setup' | 'docsLike' | 'keepCollection' | 'drop' | 'allowSetupWrites' | 'scenarios'
+      | 'setup'
+      | 'docsLike'
+      | 'keepCollection'
+      | 'drop'
+      | 'allowSetupWrites'
+      | 'scenarios'
+      | 'events'
+      | 'toxiproxy'
     >
   >;
 
@@ -72,7 +80,7 @@ export function runWritePlan(
     ...storeEntries(extras.store),
     ...controlEntries(extras.control),
     ...clusterEntries(extras.clusterSetup),
-    ...eventEntries(options.scenarios),
+    ...eventEntries(options),
   ];
   if (origin === 'uri') entries.push(...markerEntries(entries));
   const consents = new Set<Consent>();
@@ -393,41 +401,98 @@ function clusterEntries(sharding: ShardingSpec | undefined): ServerEntry[] {
 }
 
 /** A scenario's background events: the cluster or server changes they make, and the index a createIndex builds. */
-function eventEntries(scenarios: WritePlanOptions['scenarios']): (ServerEntry | NamespaceEntry)[] {
+function eventEntries(options: WritePlanOptions): (ServerEntry | NamespaceEntry)[] {
   const entries: (ServerEntry | NamespaceEntry)[] = [];
-  for (const scenario of scenarios ?? [])
-    for (const event of scenario.events) {
-      const when = `scenario ${scenario.name}'s ${event.action} at ${scenario.start + event.at} s`;
-      if (event.action === 'createIndex') {
-        const [db, coll] = splitNamespace(event.ns);
-        entries.push({
-          kind: 'namespace',
-          db,
-          coll,
-          action: 'index',
-          source: 'event',
-          detail: `${when} (${event.name}: ${JSON.stringify(event.keys)})`,
-          consent: 'event',
-        });
-      } else if (event.action === 'stopBalancer' || event.action === 'startBalancer')
-        entries.push({
-          kind: 'server',
-          change: 'balancer',
-          target: 'cluster',
-          detail: `${when} (${event.action === 'stopBalancer' ? 'balancerStop' : 'balancerStart'})`,
-          consent: 'event',
-          restore: RESTORES.balancer,
-        });
-      else if (event.action === 'stepDown')
-        entries.push({
-          kind: 'server',
-          change: 'step-down',
-          target: 'the primary',
-          detail: `${when} (replSetStepDown ${event.seconds} s: another member is elected; not undone, the stepped-down member may be elected again after ${event.seconds} s)`,
-          consent: 'event',
-        });
-    }
+  for (const scenario of options.scenarios ?? [])
+    for (const event of scenario.events)
+      entries.push(
+        eventEntry(
+          event,
+          `scenario ${scenario.name}'s ${event.action} at ${scenario.start + event.at} s`,
+          options.toxiproxy,
+        ),
+      );
+  for (const event of options.events ?? [])
+    entries.push(
+      eventEntry(
+        event,
+        `the run's ${event.action} at ${event.at} s into every step's measured window, every trial`,
+        options.toxiproxy,
+      ),
+    );
   return entries;
+}
+
+/** One event's entry: what it changes, where, and how it is undone (consent: the configured event itself). */
+function eventEntry(
+  event: BackgroundEventSpec,
+  when: string,
+  toxiproxy: string | undefined,
+): ServerEntry | NamespaceEntry {
+  const server = (
+    change: ServerEntry['change'],
+    target: string,
+    detail: string,
+    restore?: string,
+  ): ServerEntry => ({
+    kind: 'server',
+    change,
+    target,
+    detail: `${when} (${detail})`,
+    consent: 'event',
+    ...(restore ? { restore } : {}),
+  });
+  const lasting = (f: number | undefined) =>
+    f !== undefined ? `after ${f} s` : "at the step's (or the scenarios') end";
+  switch (event.action) {
+    case 'createIndex': {
+      const [db, coll] = splitNamespace(event.ns);
+      return {
+        kind: 'namespace',
+        db,
+        coll,
+        action: 'index',
+        source: 'event',
+        detail: `${when} (${event.name}: ${JSON.stringify(event.keys)})`,
+        consent: 'event',
+      };
+    }
+    case 'stopBalancer':
+    case 'startBalancer':
+      return server(
+        'balancer',
+        'cluster',
+        event.action === 'stopBalancer' ? 'balancerStop' : 'balancerStart',
+        RESTORES.balancer,
+      );
+    case 'stepDown':
+      return server(
+        'step-down',
+        'the primary',
+        `replSetStepDown ${event.seconds} s: another member is elected; not undone, the stepped-down member may be elected again after ${event.seconds} s`,
+      );
+    case 'freeze':
+      return server(
+        'freeze',
+        event.host ?? 'the server the run connects to',
+        `replSetFreeze ${event.seconds} s: the member seeks no election meanwhile`,
+        `replSetFreeze: 0 when the step or the run ends before the ${event.seconds} s`,
+      );
+    case 'proxyDown':
+      return server(
+        'network-fault',
+        `Toxiproxy proxy ${event.proxy} at ${toxiproxy ?? '(no --toxiproxy)'}`,
+        'the proxy disabled: its connections closed, new ones refused',
+        `the proxy enabled again ${lasting(event.for)}, and when the run is interrupted or fails`,
+      );
+    case 'toxic':
+      return server(
+        'network-fault',
+        `Toxiproxy proxy ${event.proxy} at ${toxiproxy ?? '(no --toxiproxy)'}`,
+        `a ${event.toxic.type} toxic ${JSON.stringify(event.toxic.attributes)} on its ${event.toxic.stream} stream, named mongo-bench-<run id>-<n>`,
+        `the toxic removed ${lasting(event.for)}, and when the run is interrupted or fails`,
+      );
+  }
 }
 
 function splitNamespace(ns: string): [string, string] {

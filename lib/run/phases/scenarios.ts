@@ -25,6 +25,11 @@ export async function runScenarioPhase(
     serverStats: run.serverStats,
     counting,
     writes,
+    faults: {
+      keeper: state.faults,
+      ...(state.toxiproxy ? { toxiproxy: state.toxiproxy } : {}),
+      ...(state.server.clientOptions ? { clientOptions: state.server.clientOptions } : {}),
+    },
   });
   return signal?.aborted
     ? { incomplete: `interrupted (${abortReason(signal)})` }

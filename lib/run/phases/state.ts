@@ -5,7 +5,10 @@
  * (the notes told, the empty-namespace warning given, --docs-like's template, the failed steps) are
  * its fields, not closures.
  */
+import { randomBytes } from 'node:crypto';
 import type { MongoClient } from 'mongodb';
+import { FaultKeeper } from '../scenarios/faults';
+import { Toxiproxy } from '../scenarios/toxiproxy';
 import type { RunOptions } from '../options/run-options';
 import type { ResultDocument } from '../../result';
 import type { Target } from '../../server/target';
@@ -81,6 +84,10 @@ export interface SweepState {
   docsLike: DocumentTemplate | undefined;
   /** Each failed step's line, in order: the result's incompleteReason and the run's failure. */
   readonly failedSteps: string[];
+  /** The faults in force (the run's and its scenarios' events), undone on every way the run ends. */
+  readonly faults: FaultKeeper;
+  /** The run's Toxiproxy (--toxiproxy), when it has one. */
+  readonly toxiproxy: Toxiproxy | undefined;
 }
 
 /** Where every step's clients run and at what arrival rate: chosen once, before the first step. */
@@ -112,5 +119,13 @@ export function sweepState(
     warnedEmpty: false,
     docsLike: undefined,
     failedSteps: [],
+    faults: new FaultKeeper(runId()),
+    toxiproxy: options.toxiproxy !== undefined ? new Toxiproxy(options.toxiproxy) : undefined,
   };
+}
+
+/** A run's id: when it started and a random part (`20250101T120000-a1b2c3`): it names the run's toxics. */
+function runId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
 }

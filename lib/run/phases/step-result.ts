@@ -50,6 +50,7 @@ export async function summarizeTrials(
     step.error = tooManyErrors;
   }
   if (trials.warmup && measurements.length > 0) step.warmup = trials.warmup;
+  if (trials.events && trials.events.length > 0) step.events = trials.events;
   if (step.trialStats && trialStarts.length === measurements.length)
     step.trialStats.startedAt = trialStarts;
   executor.describeStep?.(step);

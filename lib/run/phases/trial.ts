@@ -5,7 +5,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { RUN_DEFAULTS, RunOptions } from '../options/run-options';
-import type { StepResult } from '../../result';
+import type { ScenarioEvent, StepResult } from '../../result';
 import type { StepMeasurement } from '../../metrics/measurement';
 import { redactUri } from '../../security/redact';
 import type { StepPlan, TickEvent } from '../../workload/engine/engine';
@@ -14,6 +14,7 @@ import { dropUndefined, messageOf } from '../../common/values';
 import { autoWarmup } from '../auto-warmup';
 import { awaitAnswer, lastLostServerOutage, outageAnnouncer } from '../outages';
 import type { SweepPlan, SweepState } from './state';
+import { trialEvents } from './faults';
 
 /** A step's trials so far. */
 export interface StepTrials {
@@ -26,6 +27,8 @@ export interface StepTrials {
   warmup?: StepResult['warmup'];
   /** The last trial's turn (hooks.turn): released once the step is written. */
   release?: () => void;
+  /** The run's fault events as each trial fired them (absent: the run has none). */
+  events?: ScenarioEvent[];
 }
 
 /** Runs one trial into `trials`; 'stop' when the step has no more trials to run (interrupted, or failed). */
@@ -41,7 +44,13 @@ export async function runTrial(
     const plan = stepPlan(state.options, clients, sweep);
     if (state.options.warmup === 'auto' && !(await warmUp(state, sweep, plan, trial, trials)))
       return 'stop'; // interrupted while warming up
-    const { measurement: m, failure: remoteFailure } = await measure(state, sweep, plan, trial);
+    const { measurement: m, failure: remoteFailure } = await measure(
+      state,
+      sweep,
+      plan,
+      trial,
+      trials,
+    );
     if (m.interrupted && m.elapsedSeconds <= 0) {
       serverStats?.cancelOpen();
       return 'stop'; // stopped before measuring anything
@@ -122,24 +131,36 @@ async function measure(
   sweep: SweepPlan,
   plan: StepPlan,
   trial: number,
+  trials: StepTrials,
 ): Promise<StepOutcome> {
   const { options, server } = state;
   const { emit, serverStats } = state.run;
   const clients = plan.clients;
-  const onWindowOpen = serverStats
-    ? (atMs: number) => serverStats?.windowOpensAt(atMs, clients, trial)
-    : undefined;
+  // The run's fault events, timed from the window's opening; every fault undone once the window is done.
+  const events = trialEvents(state, trial);
+  const onWindowOpen =
+    serverStats || events
+      ? (atMs: number) => {
+          serverStats?.windowOpensAt(atMs, clients, trial);
+          events?.onWindowOpen(atMs);
+        }
+      : undefined;
   const outage = outageAnnouncer(emit, clients, trial);
   const onTick = (tick: TickEvent) => {
     outage.onTick(tick);
     emit({ type: 'tick', clients, trial, tick });
   };
-  const outcome = await sweep.executor.runStep(plan, trial, {
-    signal: state.hooks.signal,
-    onTick,
-    onNoAnswer: outage.onNoAnswer,
-    onWindowOpen,
-  });
+  let outcome: StepOutcome;
+  try {
+    outcome = await sweep.executor.runStep(plan, trial, {
+      signal: state.hooks.signal,
+      onTick,
+      onNoAnswer: outage.onNoAnswer,
+      onWindowOpen,
+    });
+  } finally {
+    if (events) (trials.events ??= []).push(...(await events.finish()));
+  }
   const m = outcome.measurement;
   // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
   const fresh = (timeoutMS: number) =>

@@ -24,6 +24,7 @@ import {
   ScheduledRate,
 } from '../../workload/language/rate-spec';
 import { closest } from '../../config/validate';
+import { BackgroundEventSpec, describeEvent, parseEvent } from './event-spec';
 
 /** Connections that serve a rate scenario's arrivals (the open model issues ops on schedule; these carry them). */
 export const RATE_SCENARIO_CLIENTS = 16;
@@ -31,23 +32,8 @@ export const RATE_SCENARIO_CLIENTS = 16;
 /** The most client counts, and clients per step, a scenario may ask for (each client is one connection). */
 const MAX_SCENARIO_CLIENTS = 10_000;
 
-export type BackgroundEventSpec =
-  | { action: 'createIndex'; at: number; ns: string; keys: Record<string, unknown>; name: string }
-  | { action: 'stopBalancer'; at: number }
-  | { action: 'startBalancer'; at: number }
-  | { action: 'stepDown'; at: number; seconds: number };
-
-export const EVENT_ACTIONS = ['createIndex', 'stopBalancer', 'startBalancer', 'stepDown'] as const;
-
-/** replSetStepDown's own default (mongodb/mongo src/mongo/db/repl/repl_set_commands.cpp, CmdReplSetStepDown). */
-const STEP_DOWN_DEFAULT_SECONDS = 60;
-
-/**
- * The shortest step-down the server takes when, as here, no `secondaryCatchUpPeriodSecs` is sent: its
- * default, 10 s (CmdReplSetStepDown::run, repl_set_commands.cpp: BadValue "stepdown period must be
- * longer than secondaryCatchUpPeriodSecs" below it).
- */
-export const STEP_DOWN_MIN_SECONDS = 10;
+export type { BackgroundEventSpec } from './event-spec';
+export { EVENT_ACTIONS, STEP_DOWN_MIN_SECONDS } from './event-spec';
 
 export interface ScenarioSpec {
   name: string;
@@ -136,87 +122,6 @@ function wholeSeconds(value: unknown, where: string): number {
       `${where}: a step lasts a whole number of seconds >= 1, got ${JSON.stringify(value)}`,
     );
   return seconds;
-}
-
-/** The index name the driver would give (`k_1_x_-1`), so the event and the server agree on it. */
-function indexName(keys: Record<string, unknown>): string {
-  return Object.entries(keys)
-    .map(([field, dir]) => `${field}_${String(dir)}`)
-    .join('_');
-}
-
-function parseEvent(raw: Record<string, unknown>, where: string, ns: string): BackgroundEventSpec {
-  const action = raw.action;
-  if (typeof action !== 'string' || !(EVENT_ACTIONS as readonly string[]).includes(action)) {
-    const suggestion = typeof action === 'string' ? closest(action, EVENT_ACTIONS) : undefined;
-    throw new UsageError(
-      `${where}.action: must be one of ${EVENT_ACTIONS.join(', ')}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}, got ${JSON.stringify(action)}`,
-    );
-  }
-  if (raw.at === undefined)
-    throw new UsageError(
-      `${where}.at: required: when the event starts, after the scenario's start (e.g. "10s")`,
-    );
-  const at = parseDurationSeconds(raw.at, `${where}.at`);
-  const allowed: Record<string, string[]> = {
-    createIndex: ['keys', 'ns', 'name'],
-    stopBalancer: [],
-    startBalancer: [],
-    stepDown: ['seconds'],
-  };
-  for (const key of Object.keys(raw)) {
-    if (key !== 'action' && key !== 'at' && !allowed[action].includes(key)) {
-      throw new UsageError(
-        `${where}: unknown key "${key}" for ${action}${allowed[action].length ? ` (it takes ${allowed[action].join(', ')})` : ''}`,
-      );
-    }
-  }
-  if (action === 'createIndex') {
-    const keys = raw.keys;
-    if (
-      keys === null ||
-      typeof keys !== 'object' ||
-      Array.isArray(keys) ||
-      Object.keys(keys).length === 0
-    ) {
-      throw new UsageError(
-        `${where}.keys: expected the index's keys, e.g. { k: 1 }, got ${JSON.stringify(keys)}`,
-      );
-    }
-    const eventNs = raw.ns === undefined ? ns : String(raw.ns);
-    if (!parseNamespace(eventNs, false))
-      throw new UsageError(
-        `${where}.ns: expected "database.collection", got ${JSON.stringify(raw.ns)}`,
-      );
-    if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name === ''))
-      throw new UsageError(
-        `${where}.name: expected the index's name, got ${JSON.stringify(raw.name)}`,
-      );
-    return {
-      action,
-      at,
-      ns: eventNs,
-      keys: keys as Record<string, unknown>,
-      name: (raw.name as string | undefined) ?? indexName(keys as Record<string, unknown>),
-    };
-  }
-  if (action === 'stepDown') {
-    const seconds =
-      raw.seconds === undefined
-        ? STEP_DOWN_DEFAULT_SECONDS
-        : parseDurationSeconds(raw.seconds, `${where}.seconds`);
-    if (!Number.isInteger(seconds) || seconds < 1)
-      throw new UsageError(
-        `${where}.seconds: a whole number of seconds >= 1 (replSetStepDown's stepDownSecs), got ${JSON.stringify(raw.seconds)}`,
-      );
-    if (seconds < STEP_DOWN_MIN_SECONDS) {
-      throw new UsageError(
-        `${where}.seconds: the server refuses a step-down shorter than its secondaryCatchUpPeriodSecs (${STEP_DOWN_MIN_SECONDS} s by default: BadValue "stepdown period must be longer than secondaryCatchUpPeriodSecs"), so the scenario would run without a failover; give ${STEP_DOWN_MIN_SECONDS} or more, got ${JSON.stringify(raw.seconds)}`,
-      );
-    }
-    return { action, at, seconds };
-  }
-  return { action: action as 'stopBalancer' | 'startBalancer', at };
 }
 
 function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults): ScenarioSpec {
@@ -311,7 +216,9 @@ function parseScenario(raw: unknown, where: string, defaults: ScenarioDefaults):
       : stagesSeconds !== undefined
         ? Math.max(1, Math.ceil(stagesSeconds))
         : defaults.seconds;
-  const events = (s.events ?? []).map((e, i) => parseEvent(e, `${where}.events[${i}]`, ns));
+  const events = (s.events ?? []).map((e, i) =>
+    parseEvent(e, `${where}.events[${i}]`, ns, 'scenario'),
+  );
   const length = duration * (clients?.length ?? 1);
   for (const [i, e] of events.entries()) {
     if (e.at > length)
@@ -389,10 +296,7 @@ export function describeScenarios(specs: readonly ScenarioSpec[]): string[] {
     lines.push(
       `  ${s.name} (${s.workload.name}, ${s.workload.ops.length} op${s.workload.ops.length === 1 ? '' : 's'} per pass): ${load}, ${s.duration} s per step, from ${s.start} s to ${s.start + scenarioSeconds(s)} s`,
     );
-    for (const e of s.events)
-      lines.push(
-        `    at ${s.start + e.at} s: ${e.action}${e.action === 'createIndex' ? ` ${JSON.stringify(e.keys)} on ${e.ns}` : ''}`,
-      );
+    for (const e of s.events) lines.push(`    at ${s.start + e.at} s: ${describeEvent(e)}`);
   }
   const length = Math.max(...specs.map((s) => s.start + scenarioSeconds(s)));
   lines.push(`expected duration: ${length} s of scenarios`);

@@ -21,6 +21,7 @@ import type { ServerStatsRecorder } from '../../server-stats/recorder';
 import { checkStep, checkWarning, WorkloadCounting } from '../../server-stats/consistency';
 import { addBestVerdicts, addStepVerdicts } from '../../slo/check';
 import { runBackgroundEvent } from './background-events';
+import type { FaultContext } from './faults';
 import type { BenchmarkEvent } from '../events';
 import type { RunOptions } from '../options/run-options';
 import {
@@ -50,6 +51,8 @@ export interface ScenarioRunContext {
   counting: WorkloadCounting;
   /** What the scenarios' ops may write: the run's checked write plan (it lists every scenario's writes). */
   writes: WriteScope;
+  /** The run's faults (Toxiproxy, the keeper of undos): a fault without `for` lasts to the scenarios' end. */
+  faults?: Omit<FaultContext, 'until'>;
 }
 
 /** A scenario's step moved onto the run's clock: `offset` empty seconds in front. */
@@ -177,6 +180,11 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
       await ctx.save();
     }
   };
+  // The scenarios' end (or the run stopped): faults without `for` are undone then.
+  const ended = new AbortController();
+  const stop = () => ended.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  const faults = ctx.faults ? { ...ctx.faults, until: ended.signal } : undefined;
   const runEvents = async (i: number): Promise<void> => {
     const spec = specs[i];
     await Promise.all(
@@ -186,13 +194,18 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
           event,
           { t0, atSecond: spec.start + event.at },
           signal,
+          faults,
         );
         sections[i].events![e] = done;
         emit({ type: 'scenario', kind: 'event-done', scenario: spec.name, event: done });
       }),
     );
   };
-  await Promise.all(specs.flatMap((_s, i) => [runScenario(i), runEvents(i)]));
+  const events = Promise.all(specs.map((_s, i) => runEvents(i)));
+  await Promise.all(specs.map((_s, i) => runScenario(i)));
+  ended.abort();
+  signal?.removeEventListener('abort', stop);
+  await events;
   // Events are listed in their planned order even though they finished in any order.
   for (const section of sections) section.events?.sort((a, b) => a.at - b.at);
 
