@@ -29,11 +29,24 @@ export function outageAnnouncer(
     open = since;
     emit({ type: 'outage', clients, trial, since });
   };
+  // A kind out (a stall, a failover's writes): said at the first tick that sees it, and when it is over.
+  const kindOpen: { reads?: number; writes?: number } = {};
   return {
     onNoAnswer,
     onTick(tick) {
       if (tick.noAnswerSince !== undefined) onNoAnswer(tick.noAnswerSince);
       else open = undefined;
+      for (const kind of ['reads', 'writes'] as const) {
+        const since = tick.stalled?.[kind];
+        const was = kindOpen[kind];
+        if (since !== undefined && was === undefined) {
+          kindOpen[kind] = since;
+          emit({ type: 'outage', clients, trial, since, kind });
+        } else if (since === undefined && was !== undefined) {
+          delete kindOpen[kind];
+          emit({ type: 'outage', clients, trial, since: was, end: Date.now(), kind });
+        }
+      }
     },
   };
 }

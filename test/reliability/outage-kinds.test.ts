@@ -187,8 +187,14 @@ describe('outages on real runs (null server)', () => {
     name: string,
     fault: (() => void) | undefined,
     extra: Record<string, unknown> = {},
-  ): Promise<{ result: ResultDocument; step: StepResult; faultAt: number }> {
+  ): Promise<{
+    result: ResultDocument;
+    step: StepResult;
+    faultAt: number;
+    said: Array<{ kind?: string; end?: number }>;
+  }> {
     let faultAt = 0;
+    const said: Array<{ kind?: string; end?: number }> = [];
     const out = join(dir, name);
     const result = await benchmark(
       {
@@ -210,6 +216,7 @@ describe('outages on real runs (null server)', () => {
       },
       {
         onEvent: (e) => {
+          if (e.type === 'outage') said.push({ kind: e.kind, end: e.end });
           if (fault && !faultAt && e.type === 'tick' && e.tick.phase === 'measure') {
             faultAt = Date.now();
             fault();
@@ -221,7 +228,7 @@ describe('outages on real runs (null server)', () => {
     const read = await loadResult(join(out, 'results.json'));
     expect(read.steps[0].availability).toEqual(result.steps[0].availability);
     expect(read.steps[0].windowStartedAt).toBe(result.steps[0].windowStartedAt);
-    return { result, step: result.steps[0], faultAt };
+    return { result, step: result.steps[0], faultAt, said };
   }
 
   it('no fault: no outage, nothing unavailable, the window start recorded; the reports say "No outage."', async () => {
@@ -292,6 +299,18 @@ describe('outages on real runs (null server)', () => {
     expect(markers[0].start).toBeCloseTo(all.at!, 3);
     expect(markers[0].end - markers[0].start).toBeCloseTo(all.seconds, 3);
   }
+
+  it('a 2.5 s stall on two worker threads is said while it lasts, each kind out and then back', async () => {
+    const { step, said } = await run('said', () => server.stall(2500), { workers: 2 });
+    // The progress tick (each second) that falls after --stall-ms into the stall sees both kinds out.
+    for (const kind of ['reads', 'writes']) {
+      expect(said.filter((s) => s.kind === kind && s.end === undefined)).toHaveLength(1);
+      expect(said.filter((s) => s.kind === kind && s.end !== undefined)).toHaveLength(1);
+    }
+    const [all] = step.availability!.outages;
+    expect(all.kind).toBe('all');
+    expect(all.seconds).toBeGreaterThanOrEqual(2.2);
+  }, 30_000);
 
   it('every reply 300 ms late (default --stall-ms 1000): no outage and no delayed op', async () => {
     const { step } = await run('slow', () => server.setDelay(300));
