@@ -29,7 +29,8 @@ export function outageAnnouncer(
     open = since;
     emit({ type: 'outage', clients, trial, since });
   };
-  // A kind out (a stall, a failover's writes): said at the first tick that sees it, and when it is over.
+  // A kind out (a stall, a failover's writes): said at the first tick that sees it, and when it is over;
+  // not while the server is lost (that outage, said already, holds every kind).
   const kindOpen: { reads?: number; writes?: number } = {};
   return {
     onNoAnswer,
@@ -39,7 +40,7 @@ export function outageAnnouncer(
       for (const kind of ['reads', 'writes'] as const) {
         const since = tick.stalled?.[kind];
         const was = kindOpen[kind];
-        if (since !== undefined && was === undefined) {
+        if (since !== undefined && was === undefined && open === undefined) {
           kindOpen[kind] = since;
           emit({ type: 'outage', clients, trial, since, kind });
         } else if (since === undefined && was !== undefined) {
