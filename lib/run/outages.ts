@@ -22,7 +22,7 @@ export function outageAnnouncer(
   emit: (e: BenchmarkEvent) => void,
   clients: number,
   trial: number,
-): { onNoAnswer(since: number): void; onTick(tick: TickEvent): void } {
+): { onNoAnswer(since: number): void; onTick(tick: TickEvent): void; finish(): void } {
   let open: number | undefined;
   const onNoAnswer = (since: number) => {
     if (open !== undefined) return;
@@ -32,8 +32,19 @@ export function outageAnnouncer(
   // A kind out (a stall, a failover's writes): said at the first tick that sees it, and when it is over;
   // not while the server is lost (that outage, said already, holds every kind).
   const kindOpen: { reads?: number; writes?: number } = {};
+  const back = (kind: 'reads' | 'writes') => {
+    const since = kindOpen[kind];
+    if (since === undefined) return;
+    delete kindOpen[kind];
+    emit({ type: 'outage', clients, trial, since, end: Date.now(), kind });
+  };
   return {
     onNoAnswer,
+    /** The step ended: a kind still said out is over (its record is in the result). */
+    finish() {
+      back('reads');
+      back('writes');
+    },
     onTick(tick) {
       if (tick.noAnswerSince !== undefined) onNoAnswer(tick.noAnswerSince);
       else open = undefined;
@@ -43,10 +54,7 @@ export function outageAnnouncer(
         if (since !== undefined && was === undefined && open === undefined) {
           kindOpen[kind] = since;
           emit({ type: 'outage', clients, trial, since, kind });
-        } else if (since === undefined && was !== undefined) {
-          delete kindOpen[kind];
-          emit({ type: 'outage', clients, trial, since: was, end: Date.now(), kind });
-        }
+        } else if (since === undefined && was !== undefined) back(kind);
       }
     },
   };

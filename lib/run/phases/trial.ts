@@ -161,6 +161,7 @@ async function measure(
   } finally {
     if (events) (trials.events ??= []).push(...(await events.finish()));
   }
+  outage.finish();
   const m = outcome.measurement;
   // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
   const fresh = (timeoutMS: number) =>
