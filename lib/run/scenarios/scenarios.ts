@@ -122,6 +122,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         // Scenarios draw apart: client c of scenario i seeds randomSeed + i * 10007 + c.
         randomSeed: options.randomSeed + i * 10_007,
         overrunLimitMs,
+        ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
         startAt: t0 + startSecond * 1000,
       };
       let step: StepResult;
@@ -218,6 +219,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     failures.length > 0 ? { status: 'failed', error: failures.join('; ') } : {},
   );
   delete together.latencyByOp; // the scenarios' ops arrays differ: an index names no one op here
+  addAvailability(together, [mergeConcurrentMeasurements(measured)]);
   result.steps = [together];
   if (ctx.serverStats) {
     const check = checkStep(
