@@ -325,9 +325,13 @@ describeNeeding(
 
     it('an interrupted run (SIGINT) undoes its faults: the proxy enabled again, its toxics removed', async () => {
       // The faults are on the proxy the run connects through, as a user's would be: the clients wait for a
-      // server that is gone when the interrupt comes, and the undo must still run.
+      // server that is gone when the interrupt comes, and the undo must still run. An op sent before the
+      // proxy went down may never be answered (Toxiproxy can leave a link half open under a bandwidth
+      // toxic): the run waits for it up to --op-timeout (30 s by default, seen here: 15 s), so 5 s here.
       const cli = startCli([
         ...runArgs('interrupted', 20),
+        '--op-timeout',
+        '5000',
         '--event',
         '1:toxic:proxy=mongo,type=latency,latency=100',
         '--event',

@@ -6,6 +6,7 @@
  * by someone else afterwards is no longer taken for mongo-bench's.
  */
 import { markOwned, OwnedPhase } from '../../server/ownership';
+import { withDeadline } from '../../common/deadline';
 import { messageOf } from '../../common/values';
 import { parseNamespace } from '../../workload/language/op-spec';
 import type { SweepState } from './state';
@@ -21,7 +22,15 @@ function ownedNamespaces(state: SweepState): { db: string; coll: string }[] {
 export async function recordOwnership(state: SweepState, phase: OwnedPhase): Promise<void> {
   for (const { db, coll } of ownedNamespaces(state)) {
     try {
-      await markOwned(state.client, db, coll, phase);
+      // Bounded like a server selection: a pool a network fault left half open would hold the run an op
+      // timeout per write.
+      const limitMs = state.options.serverSelectionTimeoutMS;
+      const done = await withDeadline(
+        markOwned(state.client, db, coll, phase).then(() => true),
+        limitMs,
+        () => false,
+      );
+      if (!done) throw new Error(`no answer within ${limitMs / 1000} s`);
     } catch (err) {
       state.run.emit({
         type: 'guard',

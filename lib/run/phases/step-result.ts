@@ -19,6 +19,7 @@ import {
 } from '../../server/storage-stats';
 import { checkStep, checkWarning } from '../../server-stats/consistency';
 import { stepOplog } from './step-oplog';
+import { withDeadline } from '../../common/deadline';
 import { addStepVerdicts, describeVerdict } from '../../slo/check';
 import { addAvailability } from '../outages';
 import type { RunEnding } from '../run-lifecycle';
@@ -63,15 +64,32 @@ export async function summarizeTrials(
   executor.describeStep?.(step);
   // What the step's data cost on disk and weighed against each shard's cache (the SoftLayer ratio),
   // read once the measured window closed (outside it: the consistency check is not moved).
-  if (measurements.length > 0) {
+  // Not after an interrupt (the run is quitting), and never longer than a server selection: a pool that a
+  // network fault left half open would otherwise hold the run an op timeout per command.
+  if (measurements.length > 0 && !hooks.signal?.aborted) {
     const readAt = new Date();
-    const stats = await readCollectionStats(client, options.ns);
-    step.dataVsCache = dataVsCacheFromStats(stats, {
-      processes: result.target.processes,
-      members: state.run.serverStats?.processes,
-    });
-    step.storage = storageFromStats(stats, readAt);
-    step.storage.database = await readDatabaseStats(client, options.ns);
+    const limitMs = options.serverSelectionTimeoutMS;
+    const read = await withDeadline(
+      (async () => {
+        const stats = await readCollectionStats(client, options.ns);
+        const storage = storageFromStats(stats, readAt);
+        storage.database = await readDatabaseStats(client, options.ns);
+        return { stats, storage };
+      })(),
+      limitMs,
+      () => undefined,
+    );
+    if (read) {
+      step.dataVsCache = dataVsCacheFromStats(read.stats, {
+        processes: result.target.processes,
+        members: state.run.serverStats?.processes,
+      });
+      step.storage = read.storage;
+    } else {
+      const why = `no answer within ${limitMs / 1000} s (--server-selection-timeout) after the window closed`;
+      step.storage = { readAt: readAt.toISOString(), missing: { storage: why } };
+      state.run.emit({ type: 'server-stats', text: `storage of ${options.ns} not read: ${why}` });
+    }
     // Each member's oplog after the last window closed: what the step wrote to it, how long it holds at that rate.
     const oplog = await stepOplog(
       state.run.serverStats,
