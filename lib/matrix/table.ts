@@ -5,6 +5,7 @@
 import { markdownTable } from '../report/summary-md';
 import { csvCell } from '../report/results-csv';
 import { formatMs, formatOps } from '../report/format';
+import { markedServerLabel, targetIsNotMongoDB, targetServerLabel } from '../report/describe';
 import { MatrixDocument, sharedParameters } from './matrix-document';
 import { findExperiment } from '../experiments/registry';
 import { MatrixRow, MeasureDefinition } from './types';
@@ -74,9 +75,12 @@ export function matrixTable(doc: MatrixDocument): TableModel {
 
 function describeTarget(doc: MatrixDocument): string {
   const t = doc.target;
+  // Another product (FerretDB, ...) by its own name: its figures never under a MongoDB label.
   const server = t.testDouble
     ? `TEST DOUBLE (reports ${t.serverVersion ?? 'unknown'}), not MongoDB`
-    : `MongoDB ${t.serverVersion ?? '(version unknown)'}`;
+    : targetIsNotMongoDB(t)
+      ? markedServerLabel(t)
+      : `MongoDB ${t.serverVersion ?? '(version unknown)'}`;
   const topo = doc.capabilities.topology;
   const members =
     topo.kind === 'replicaSet' ? ` ${topo.setName}, ${topo.dataMembers} data-bearing members` : '';
@@ -90,6 +94,11 @@ export function renderMatrixMarkdown(
   const out: string[] = [`# mongo-bench matrix: ${doc.name}`, ''];
   if (doc.target.testDouble)
     out.push('> **TEST DOUBLE server: these numbers are not MongoDB numbers.**', '');
+  else if (targetIsNotMongoDB(doc.target))
+    out.push(
+      `> **NOT MongoDB: ${targetServerLabel(doc.target)}; these are its numbers, not MongoDB's.**`,
+      '',
+    );
   if (!doc.complete)
     out.push(
       `> **INCOMPLETE${doc.incompleteReason ? `: ${doc.incompleteReason}` : ''}** (rows not run are marked).`,
