@@ -31,6 +31,7 @@ import {
   scenarioSeconds,
 } from './scenario-spec';
 import { counted, messageOf } from '../../common/values';
+import { readStorage } from '../../server/storage-stats';
 
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
 const CLOCK_LEAD_MS = 200;
@@ -218,6 +219,9 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     failures.length > 0 ? { status: 'failed', error: failures.join('; ') } : {},
   );
   delete together.latencyByOp; // the scenarios' ops arrays differ: an index names no one op here
+  // The run's collection (--ns, every scenario's default) on disk, read once the window closed.
+  const storage = await readStorage(client, options.ns).catch(() => undefined);
+  if (storage) together.storage = storage;
   result.steps = [together];
   if (ctx.serverStats) {
     const check = checkStep(
