@@ -82,6 +82,7 @@ export interface StepDoc {
     randomSeed: number;
     overrunLimitMs?: number;
     ops?: number;
+    stallMs?: number;
   };
   shares: AgentShare[];
   /** prepare: connect and report ready; start: begin at startAtServerMs; stop: stop the clients now. */

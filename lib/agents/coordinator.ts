@@ -10,6 +10,7 @@ import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
 import { claimRole } from '../server/role-check';
 import { decodeMeasurement, EncodedMeasurement } from '../metrics/measurement-codec';
+import type { StepMeasurement } from '../metrics/measurement';
 import { ResultDocument, StepResult, AgentInfo, AgentStepFigures } from '../result';
 import { redactUri } from '../security/redact';
 import { toolInfo } from '../common/version';
@@ -187,6 +188,7 @@ export class Coordinator implements StepExecutor {
       randomSeed: plan.randomSeed,
       ...dropUndefined({ rate: plan.rate }),
       ...dropUndefined({ overrunLimitMs: plan.overrunLimitMs }),
+      ...dropUndefined({ stallMs: plan.stallMs }),
       ...dropUndefined({ ops: plan.ops }),
     };
     await this.control.steps.insertOne({
@@ -368,7 +370,11 @@ export class Coordinator implements StepExecutor {
         return {
           share,
           state: 'done',
-          measurement: decodeMeasurement(JSON.parse(doc.measurement) as EncodedMeasurement),
+          // The agent's instants onto this coordinator's clock: both offsets are to the control server's.
+          measurement: shiftClock(
+            decodeMeasurement(JSON.parse(doc.measurement) as EncodedMeasurement),
+            (doc.clockOffsetMs ?? 0) - this.clock.offsetMs,
+          ),
         };
       }
       const why = problems.get(share.agent) ?? doc?.error ?? 'no measurement';
@@ -411,6 +417,25 @@ export class Coordinator implements StepExecutor {
     );
     return parts.join('; ');
   }
+}
+
+/** A measurement's instants (outages, window; epoch ms) moved by `shiftMs`: an agent's clock onto the coordinator's. */
+export function shiftClock(m: StepMeasurement, shiftMs: number): StepMeasurement {
+  if (shiftMs === 0) return m;
+  const at = (t: number) => t + shiftMs;
+  return {
+    ...m,
+    ...(m.outages
+      ? {
+          outages: m.outages.map((o) => ({
+            ...o,
+            start: at(o.start),
+            ...(o.end !== undefined ? { end: at(o.end) } : {}),
+          })),
+        }
+      : {}),
+    ...(m.window ? { window: { start: at(m.window.start), end: at(m.window.end) } } : {}),
+  };
 }
 
 function isFinal(state: MeasurementDoc['state'] | undefined): boolean {

@@ -48,8 +48,29 @@ export interface NullServer {
   port: number;
   /** Commands answered so far (handshakes included). */
   readonly answered: number;
+  /**
+   * Holds every reply to a workload command (find, getMore, insert, update, delete) until `ms` from now,
+   * then sends them: a server or network that stops answering for a while (the handshake, hello and
+   * ping still answer, so the driver keeps the server selectable). Off the calibration's path when unused.
+   */
+  stall(ms: number): void;
+  /**
+   * Replies to workload commands wait `ms` (0: none): every one (a slow server), or with `every` one
+   * reply at a time, the next one held `every` replies after the last was sent (a few slow ops while the
+   * others answer).
+   */
+  setDelay(ms: number, every?: number): void;
+  /**
+   * For `ms` from now, insert, update and delete are answered NotWritablePrimary (10107), as a
+   * primary that stepped down answers a write (mongodb/mongo src/mongo/db/service_entry_point_common.cpp).
+   */
+  refuseWrites(ms: number): void;
   stop(): Promise<void>;
 }
+
+/** The commands a workload sends: the ones stall and setDelay hold back. */
+const WORKLOAD_COMMANDS = new Set(['find', 'getMore', 'insert', 'update', 'delete']);
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete']);
 
 /** What we claim to be: MongoDB 7.0's wire version, recent enough for driver 7. */
 export const NULL_SERVER_VERSION = '7.0.0';
@@ -179,6 +200,19 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
   let nextConnectionId = 1;
   let nextResponseId = 1;
   let answered = 0;
+  /** Date.now() until which workload replies are held; delay added to each; writes refused until. */
+  let stallUntil = 0;
+  let delayMs = 0;
+  let delayEvery = 1;
+  let workloadReplies = 0;
+  let holding = false;
+  let refuseWritesUntil = 0;
+  const notWritablePrimary = opMsg({
+    ok: 0,
+    errmsg: 'not primary (mongo-bench null server)',
+    code: 10107,
+    codeName: 'NotWritablePrimary',
+  });
   const counters = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
   const countOp = (name: string, documents: number): void => {
     if (name === 'find') counters.query++;
@@ -234,6 +268,26 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     }
     // moreToCome (an unacknowledged write): the client expects no reply.
     if ((flags & MSG_MORE_TO_COME) !== 0) return;
+    if ((stallUntil > 0 || delayMs > 0 || refuseWritesUntil > 0) && WORKLOAD_COMMANDS.has(name)) {
+      const now = Date.now();
+      if (WRITE_COMMANDS.has(name) && now < refuseWritesUntil) reply = notWritablePrimary;
+      let delayed = 0;
+      if (delayMs > 0 && delayEvery === 1) delayed = delayMs;
+      else if (delayMs > 0 && !holding && ++workloadReplies >= delayEvery) {
+        workloadReplies = 0;
+        holding = true;
+        delayed = delayMs;
+      }
+      const wait = Math.max(0, stallUntil - now) + delayed;
+      if (wait > 0) {
+        const held = reply;
+        setTimeout(() => {
+          if (delayed > 0 && delayEvery > 1) holding = false;
+          if (!socket.destroyed) send(socket, held, requestId);
+        }, wait);
+        return;
+      }
+    }
     send(socket, reply, requestId);
   };
 
@@ -285,6 +339,16 @@ export async function startNullServer(options: NullServerOptions = {}): Promise<
     port,
     get answered() {
       return answered;
+    },
+    stall(ms: number) {
+      stallUntil = Math.max(stallUntil, Date.now() + ms);
+    },
+    setDelay(ms: number, every = 1) {
+      delayMs = Math.max(0, ms);
+      delayEvery = Math.max(1, Math.floor(every));
+    },
+    refuseWrites(ms: number) {
+      refuseWritesUntil = Math.max(refuseWritesUntil, Date.now() + ms);
     },
     stop() {
       stopping ??= new Promise<void>((resolve) => {

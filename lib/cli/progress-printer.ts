@@ -113,9 +113,13 @@ export class ProgressPrinter {
       case 'outage':
         this.pauseBar();
         say(
-          event.end === undefined
-            ? `[outage] no answer from the server since ${clockTime(event.since)}`
-            : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`,
+          event.kind !== undefined
+            ? event.end === undefined
+              ? `[outage] ${event.kind}: none succeeded since ${clockTime(event.since)}`
+              : `[outage] ${event.kind} succeed again (by ${clockTime(event.end)}, out since ${clockTime(event.since)})`
+            : event.end === undefined
+              ? `[outage] no answer from the server since ${clockTime(event.since)}`
+              : `[outage] the server answered again at ${clockTime(event.end)}, after ${((event.end - event.since) / 1000).toFixed(1)} s without an answer`,
         );
         break;
       case 'scenario':

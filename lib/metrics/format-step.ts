@@ -129,15 +129,22 @@ export function formatStepTable(
       .join(', ');
     lines.push(`errors: ${n0(step.ops.errors)}${kinds ? ` (${kinds})` : ''}`);
   }
-  if (step.availability) {
+  if (step.availability && step.availability.outages.length > 0) {
     const a = step.availability;
     const down = a.outages
-      .map((o) => `${o.seconds} s${o.end === undefined ? ' (no answer since)' : ''}`)
+      .map(
+        (o) =>
+          `${o.kind} ${o.seconds} s${o.at !== undefined ? ` at ${o.at} s` : ''}${o.end === undefined ? ' (no end)' : ''}`,
+      )
       .join(', ');
     lines.push(
-      `no answer from the server: ${a.outages.length} outage${a.outages.length === 1 ? '' : 's'} (${down})${a.opsPerSecExcludesSeconds !== undefined ? `; ops/s leaves out ${a.opsPerSecExcludesSeconds} dead s (the step failed)` : '; ops/s over the whole window'}`,
+      `outages: ${a.outages.length} (${down}); ${a.unavailableSeconds ?? 0} s unavailable${a.opsPerSecExcludesSeconds !== undefined ? `; ops/s leaves out ${a.opsPerSecExcludesSeconds} dead s (the step failed)` : '; ops/s over the whole window'}`,
     );
   }
+  if (step.availability?.opsDelayed)
+    lines.push(
+      `delayed: ${step.availability.opsDelayed} ops slower than ${step.availability.stallMs ?? '–'} ms outside an outage`,
+    );
   if (step.trialStats) {
     const t = step.trialStats.opsPerSec;
     lines.push(

@@ -1,7 +1,7 @@
 /** What the engine measured in one trial of one step: the raw material of a StepResult. */
 import { ClientLoad, LoopReading } from './client-load';
 import { LatencyRecorder } from './latency';
-import type { RequestedRate } from '../result/steps';
+import type { ErrorsByClass, RequestedRate } from '../result/steps';
 
 export interface ErrorTally {
   /** e.g. "DuplicateKey (11000)" or "MongoNetworkError". */
@@ -58,6 +58,24 @@ export interface OpLatency {
   recorder: LatencyRecorder;
 }
 
+export interface MeasuredOutage {
+  start: number;
+  end?: number;
+  kind?: 'reads' | 'writes' | 'all';
+  /** The ops that failed in it, by class. */
+  errorsByClass?: ErrorsByClass;
+  opsFailed?: number;
+}
+
+export interface LongestOp {
+  kind: 'reads' | 'writes';
+  /** Its index in the ops array, and its name (filled in from the op list where known). */
+  index: number;
+  op?: string;
+  micros: number;
+  failed?: boolean;
+}
+
 export interface StepMeasurement {
   clients: number;
   /** Planned measured seconds. */
@@ -104,12 +122,19 @@ export interface StepMeasurement {
   /** The first error that said the server is gone (network, server selection): the step failed. */
   lostServer?: string;
   /**
-   * Times the server did not answer (epoch ms): from the last answer before a network error to the
-   * first answer after it; no `end` while none came.
+   * Outages (epoch ms; docs/reliability.md): `all` (absent kind: `all`) from the last answer before a
+   * lost-server error to the first answer after it; `reads`/`writes` from the kind's last success to its
+   * next, where it stalled or failed with not-primary errors. No `end` while none came.
    */
-  outages?: { start: number; end?: number }[];
-  /** The measured window (epoch ms), given with outages: what of them fell inside it. */
+  outages?: MeasuredOutage[];
+  /** The measured window (epoch ms): outages are placed in it. */
   window?: { start: number; end: number };
+  /** --stall-ms the step ran with (absent from older measurements). */
+  stallMs?: number;
+  /** Successful measured ops slower than stallMs while their kind had no outage. */
+  opsDelayed?: number;
+  /** The slowest op (successful or failed). */
+  longestOp?: LongestOp;
   /** Set when the step overran its window by more than the allowed time and was cut. */
   cut?: string;
   /** A weighted workload's measured attempts per op (index in its ops array): the mix it ran. */

@@ -9,11 +9,14 @@ import {
   ArrivalMeasurement,
   BenchRunCounts,
   ErrorTally,
+  LongestOp,
+  MeasuredOutage,
   OpLatency,
   StepMeasurement,
   StepOverrun,
 } from './measurement';
 import { dropUndefined } from '../common/values';
+import { addErrorsByClass } from './error-class';
 
 /** As in the engine: more distinct error kinds than this fold into "other errors". */
 const MAX_DISTINCT_ERRORS = 20;
@@ -199,23 +202,51 @@ export function mergeConcurrentMeasurements(parts: StepMeasurement[]): StepMeasu
     ...(inFlightAtOpen > 0 ? { inFlightAtOpen } : {}),
     ...dropUndefined({ lostServer }),
     ...mergedOutages(parts),
+    ...mergedAvailability(parts),
     ...dropUndefined({ cut }),
   };
 }
 
-/** Every loop's outages as one list: overlapping ones joined (a server gone is gone for every loop). */
+/**
+ * Every loop's outages as one list, per kind: overlapping ones of a kind joined (a server gone is gone
+ * for every loop; a kind out in any loop's clients is out for the application those clients are).
+ */
 function mergedOutages(parts: StepMeasurement[]): Pick<StepMeasurement, 'outages' | 'window'> {
-  const all = parts.flatMap((m) => m.outages ?? []).sort((a, b) => a.start - b.start);
-  if (all.length === 0) return {};
   const window = parts.find((m) => m.window !== undefined)?.window;
-  const out: { start: number; end?: number }[] = [];
-  for (const o of all) {
-    const last = out.at(-1);
-    if (last && (last.end === undefined || o.start <= last.end)) {
-      if (last.end !== undefined)
-        last.end = o.end === undefined ? undefined : Math.max(last.end, o.end);
-      if (last.end === undefined) delete last.end;
-    } else out.push({ ...o });
+  const all = parts.flatMap((m) => m.outages ?? []).sort((a, b) => a.start - b.start);
+  if (all.length === 0) return window ? { window } : {};
+  const out: MeasuredOutage[] = [];
+  for (const kind of ['all', 'reads', 'writes'] as const) {
+    const joined: MeasuredOutage[] = [];
+    for (const o of all.filter((x) => (x.kind ?? 'all') === kind)) {
+      const last = joined.at(-1);
+      if (last && (last.end === undefined || o.start <= last.end)) {
+        if (last.end !== undefined)
+          last.end = o.end === undefined ? undefined : Math.max(last.end, o.end);
+        if (last.end === undefined) delete last.end;
+        const errorsByClass = addErrorsByClass(last.errorsByClass, o.errorsByClass);
+        if (errorsByClass) last.errorsByClass = errorsByClass;
+        last.opsFailed = (last.opsFailed ?? 0) + (o.opsFailed ?? 0);
+      } else joined.push({ ...o });
+    }
+    out.push(...joined);
   }
+  out.sort((a, b) => a.start - b.start);
   return { outages: out, ...(window ? { window } : {}) };
+}
+
+/** Delayed ops added, the slowest op of any loop, the stall threshold they share. */
+function mergedAvailability(
+  parts: StepMeasurement[],
+): Pick<StepMeasurement, 'stallMs' | 'opsDelayed' | 'longestOp'> {
+  const stallMs = parts.find((m) => m.stallMs !== undefined)?.stallMs;
+  if (stallMs === undefined) return {};
+  const longestOp = parts
+    .map((m) => m.longestOp)
+    .reduce<LongestOp | undefined>((a, b) => (b && (!a || b.micros > a.micros) ? b : a), undefined);
+  return {
+    stallMs,
+    opsDelayed: parts.reduce((s, m) => s + (m.opsDelayed ?? 0), 0),
+    ...(longestOp ? { longestOp } : {}),
+  };
 }

@@ -39,6 +39,7 @@ export const COMPUTED_CODES = [
   'nothing-measured',
   'timer-late',
   'oplog-window',
+  'outage',
 ] as const;
 /** The open model's timer lateness is worth a warning from this share of the mean latency, over this share of the ops. */
 export const TIMER_LATE_SHARE_OF_LATENCY = 0.25;
@@ -59,6 +60,27 @@ const signedPct = (x: number): string => `${x >= 0 ? '+' : ''}${Math.round(x * 1
 export function thinPercentiles(summary: Pick<LatencySummary, 'count'>): Array<'p99' | 'p999'> {
   if (summary.count <= 0) return [];
   return (['p99', 'p999'] as const).filter((p) => summary.count < PERCENTILE_MIN_SAMPLES[p]);
+}
+
+/**
+ * The application could not read or write for a while during the step (docs/reliability.md): from the
+ * step's `availability` alone.
+ */
+function outageWarning(step: StepResult): StepWarning | undefined {
+  const a = step.availability;
+  if (!a || a.outages.length === 0) return undefined;
+  const seconds = a.unavailableSeconds ?? a.outages.reduce((s, o) => s + o.seconds, 0);
+  const kinds = [...new Set(a.outages.map((o) => o.kind))];
+  const longest = Math.max(...a.outages.map((o) => o.seconds));
+  const failed = a.outages.reduce((s, o) => s + (o.opsFailed ?? 0), 0);
+  return {
+    code: 'outage',
+    message: `${a.outages.length} outage${a.outages.length === 1 ? '' : 's'} (${kinds.join(', ')}): ${Math.round(seconds * 1000) / 1000} s unavailable, the longest ${longest} s, ${n0(failed)} op${failed === 1 ? '' : 's'} failed in ${a.outages.length === 1 ? 'it' : 'them'}`,
+    outages: a.outages.length,
+    seconds: Math.round(seconds * 1000) / 1000,
+    longestSeconds: longest,
+    kinds,
+  };
 }
 
 function errorsWarning(step: StepResult): StepWarning | undefined {
@@ -282,6 +304,8 @@ export function computeStepWarnings(
       message: 'no op completed in the measured window: the step has no figures',
     });
   }
+  const outage = outageWarning(step);
+  if (outage) out.push(outage);
   const errors = errorsWarning(step);
   if (errors) out.push(errors);
   const few = fewSamplesWarning(step);

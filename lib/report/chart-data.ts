@@ -405,6 +405,7 @@ export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
   }
   for (const s of series) s.pointStyle = 'circle';
   const last = segments[segments.length - 1];
+  const markers = outageMarkers(results, segments);
   return {
     file: 'timeline.png',
     title,
@@ -425,7 +426,42 @@ export function timelineChart(results: readonly ResultDocument[]): ChartSpec {
       ? { y2: { title: 'errors/sec', unit: 'ops/s' as const } }
       : {}),
     series,
+    ...(markers.length > 0 ? { markers } : {}),
   };
+}
+
+/**
+ * Each step's outages as shaded spans on the timeline (docs/reliability.md): placed from the opening of
+ * their trial's window (`at`), in the warning colour, labelled with the kind and length.
+ */
+export function outageMarkers(
+  results: readonly ResultDocument[],
+  segments: readonly StepSegment[],
+): TimeMarker[] {
+  const out: TimeMarker[] = [];
+  const labels = results.length > 1 ? seriesLabels(results) : undefined;
+  results.forEach((r, i) => {
+    for (const seg of segments) {
+      const step = r.steps.find((s) => s.clients === seg.clients);
+      if (!step?.availability) continue;
+      // Where each trial's seconds begin on the step's segment (as stepSeconds lays them out).
+      const trialStart = new Map<number, number>();
+      for (const { at, sample } of stepSeconds(step))
+        if (!trialStart.has(sample.trial ?? 1)) trialStart.set(sample.trial ?? 1, at - sample.t);
+      for (const o of step.availability.outages) {
+        if (o.at === undefined) continue;
+        const start = seg.start + (trialStart.get(o.trial ?? 1) ?? 0) + Math.max(0, o.at);
+        const end = Math.min(seg.start + seg.length, start + o.seconds);
+        out.push({
+          label: `${labels ? `${labels[i]}: ` : ''}${o.kind === 'all' ? 'all' : o.kind} out ${o.seconds} s`,
+          start,
+          end: Math.max(start, end),
+          failed: true,
+        });
+      }
+    }
+  });
+  return out;
 }
 
 /** A chart with no point to draw (a result with no finished step) is left out. */

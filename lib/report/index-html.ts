@@ -4,6 +4,7 @@
  * clients', the consistency check, the load machine's saturation and what was measured; the result
  * documents embedded as JSON (`mb-data-results`). Without JavaScript each chart shows its PNG.
  */
+import { availabilityNotes, availabilityTable } from './availability-summary';
 import { CLIENT_BOUND_ELU, sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../result';
 import { checkWarning } from '../server-stats/consistency';
@@ -250,6 +251,21 @@ function resultBlocks(
   if (errors.length > 0)
     steps.push({ kind: 'text', text: 'Errors by kind:' }, { kind: 'list', items: errors });
   const blocks: PageBlock[] = [{ kind: 'section', heading: 'Steps', level, blocks: steps }];
+  const outages = availabilityTable(result);
+  if (outages) {
+    const notes = availabilityNotes(result);
+    blocks.push({
+      kind: 'section',
+      heading: 'Availability',
+      level,
+      blocks: [
+        outages.rows.length > 0
+          ? { kind: 'table', table: outages, sortable: true }
+          : { kind: 'text', text: 'No outage.' },
+        ...(notes.length > 0 ? [{ kind: 'list', items: notes } as PageBlock] : []),
+      ],
+    });
+  }
   const storage = storageTable(result);
   const oplog = oplogTable(result);
   if (storage || oplog) {

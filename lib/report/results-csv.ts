@@ -1,5 +1,6 @@
 /** results.csv: one row per result and client count; raw figures (latency in microseconds) for spreadsheets and scripts. */
-import { ResultDocument, StepResult } from '../result';
+import { ERROR_CLASSES, ResultDocument, StepResult } from '../result';
+import { anyOutage } from './availability-summary';
 import { stepStatus, uniqueLabels } from './describe';
 
 type Cell = string | number | boolean | undefined;
@@ -124,16 +125,44 @@ function opKey(o: { index: number; op: string; name: string }): string {
   return `op${o.index}_${o.op}${o.name === o.op ? '' : `_${o.name}`}`;
 }
 
+/** Appended only when some step had an outage (docs/reliability.md): how long each kind was out, the failed ops by class. */
+const OUTAGE_COLUMNS: Array<[string, (r: ResultDocument, s: StepResult) => Cell]> = [
+  ['outages', (_r, s) => s.availability?.outages.length],
+  ['unavailable_seconds', (_r, s) => s.availability?.unavailableSeconds],
+  ...(['reads', 'writes', 'all'] as const).map(
+    (kind): [string, (r: ResultDocument, s: StepResult) => Cell] => [
+      `outage_${kind}_seconds`,
+      (_r, s) =>
+        s.availability
+          ? s.availability.outages
+              .filter((o) => o.kind === kind)
+              .reduce((sum, o) => sum + o.seconds, 0)
+          : undefined,
+    ],
+  ),
+  ['ops_delayed', (_r, s) => s.availability?.opsDelayed],
+  ['longest_op_seconds', (_r, s) => s.availability?.longestOp?.seconds],
+  ...ERROR_CLASSES.map((c): [string, (r: ResultDocument, s: StepResult) => Cell] => [
+    `outage_errors_${c}`,
+    (_r, s) =>
+      s.availability
+        ? s.availability.outages.reduce((sum, o) => sum + (o.errorsByClass?.[c] ?? 0), 0)
+        : undefined,
+  ]),
+];
+
 export function renderResultsCsv(results: readonly ResultDocument[]): string {
   const labels = uniqueLabels(results);
   const withLoad = results.some((r) => r.steps.some((s) => s.client !== undefined));
   const withScenarios = results.some((r) => r.scenarios !== undefined);
   const withStorage = results.some((r) => r.steps.some((s) => s.storage || s.oplog));
+  const withOutages = anyOutage(results);
   const columns = [
     ...COLUMNS,
     ...(withLoad ? CLIENT_LOAD_COLUMNS : []),
     ...(withStorage ? STORAGE_COLUMNS : []),
     ...(withScenarios ? SCENARIO_COLUMNS : []),
+    ...(withOutages ? OUTAGE_COLUMNS : []),
     ...opLatencyColumns(results),
   ];
   const lines = [columns.map(([name]) => name).join(',')];

@@ -1,6 +1,7 @@
 /** summary.md's servers part for one result: the consistency check per step, what could not be sampled, why there are no server charts. */
 import { ResultDocument } from '../result';
 import { checkWarning } from '../server-stats/consistency';
+import { isNotMongoDB } from './describe';
 import { formatOps } from './format';
 import { serverChartsAbsence } from './server-charts';
 import { Table } from './tables';
@@ -32,6 +33,16 @@ export function consistencyTable(result: ResultDocument): Table | undefined {
   };
 }
 
+/**
+ * A process by its role, `mongod` or `mongos`, on MongoDB; on another product (FerretDB answers as a
+ * standalone) by the product's name, never as a mongod.
+ */
+function processLabel(result: ResultDocument, kind: string): string {
+  const product = result.target.product;
+  if (result.target.testDouble === true) return 'test double';
+  return isNotMongoDB(result) ? (product?.name ?? 'unidentified server') : kind;
+}
+
 /** Markdown lines (no heading level above ###), empty when there is nothing to say. */
 export function serverSummaryLines(
   result: ResultDocument,
@@ -42,7 +53,7 @@ export function serverSummaryLines(
   if (server) {
     out.push(
       '',
-      `serverStatus every ${server.intervalMs / 1000} s from ${server.processes.map((p) => `${p.shard ? `${p.shard}/` : ''}${p.id} (${p.kind})`).join(', ') || 'no process'}.`,
+      `serverStatus every ${server.intervalMs / 1000} s from ${server.processes.map((p) => `${p.shard ? `${p.shard}/` : ''}${p.id} (${processLabel(result, p.kind)})`).join(', ') || 'no process'}.`,
     );
     for (const check of server.checks) {
       const warning = checkWarning(check);

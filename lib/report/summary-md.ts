@@ -1,4 +1,5 @@
 /** summary.md: what was measured, the tables, links to the charts. */
+import { availabilitySummaryLines } from './availability-summary';
 import { sweepAdvice } from '../metrics/client-load';
 import { ResultDocument } from '../result';
 import { ChartSpec } from './chart-data';
@@ -107,6 +108,7 @@ export function renderSummaryMarkdown(
     const errors = errorLines(result);
     if (errors.length > 0)
       out.push('', 'Errors by kind:', '', ...errors.map((line) => `- ${escapeCell(line)}`));
+    out.push(...availabilitySummaryLines(result, markdownTable));
     const advice = sweepAdvice(result.steps);
     if (advice) out.push('', `**Load generator:** ${advice}`);
     out.push(...agentSummaryLines(result, markdownTable));

@@ -276,6 +276,79 @@ export const stepSteadinessSchema = z.object({
 });
 export type StepSteadiness = z.infer<typeof stepSteadinessSchema>;
 
+/** The classes a failed op is counted in (lib/metrics/error-class.ts classifies from the error's name and code). */
+export const ERROR_CLASSES = [
+  'network',
+  'notWritablePrimary',
+  'timeout',
+  'serverSelection',
+  'other',
+] as const;
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
+
+/** Failed ops by class (only the classes seen). */
+export const errorsByClassSchema = z.object({
+  network: z.number().optional(),
+  notWritablePrimary: z.number().optional(),
+  timeout: z.number().optional(),
+  serverSelection: z.number().optional(),
+  other: z.number().optional(),
+});
+export type ErrorsByClass = z.infer<typeof errorsByClassSchema>;
+
+export const OUTAGE_KINDS = ['reads', 'writes', 'all'] as const;
+export type OutageKind = (typeof OUTAGE_KINDS)[number];
+
+/** One kind's part of an `all` outage: that kind's own outage, from its last success to its next. */
+export const outageSpanSchema = z.object({
+  kind: z.enum(['reads', 'writes']),
+  start: z.string(),
+  end: z.string().optional(),
+  seconds: z.number(),
+  errorsByClass: errorsByClassSchema.optional(),
+  opsFailed: z.number().optional(),
+});
+export type OutageSpan = z.infer<typeof outageSpanSchema>;
+
+export const outageSchema = z.object({
+  start: z.string(),
+  end: z.string().optional(),
+  seconds: z.number(),
+  /** What could not be done: reads, writes or both (`all`). Results written before kinds read as `all`. */
+  kind: z.enum(OUTAGE_KINDS).default('all'),
+  /** Seconds from the opening of its trial's measured window to the outage's start (negative: in the warm-up). */
+  at: z.number().optional(),
+  /** Its trial (1-based), when the step ran several. */
+  trial: z.number().int().positive().optional(),
+  /** An `all` outage where a reads and a writes outage overlap (or within a lost server): each kind's own span. */
+  spans: z.array(outageSpanSchema).optional(),
+  /** The ops that failed in it, by class. */
+  errorsByClass: errorsByClassSchema.optional(),
+  opsFailed: z.number().optional(),
+});
+export type Outage = z.infer<typeof outageSchema>;
+
+export const stepAvailabilitySchema = z.object({
+  outages: z.array(outageSchema),
+  /** Seconds in which some kind was out (every outage and span together, overlaps counted once), summed over trials. */
+  unavailableSeconds: z.number().optional(),
+  /** Successful ops slower than `stallMs` while their kind had no outage. */
+  opsDelayed: z.number().optional(),
+  /** --stall-ms the step ran with. */
+  stallMs: z.number().optional(),
+  /** The slowest op of the step (successful or failed). */
+  longestOp: z
+    .object({
+      kind: z.enum(['reads', 'writes']),
+      op: z.string(),
+      seconds: z.number(),
+      failed: z.boolean().optional(),
+    })
+    .optional(),
+  opsPerSecExcludesSeconds: z.number().optional(),
+});
+export type StepAvailability = z.infer<typeof stepAvailabilitySchema>;
+
 export const stepResultSchema = z.object({
   clients: z.number().int().positive(),
   /** Measured seconds per trial (warm-up excluded). */
@@ -285,19 +358,19 @@ export const stepResultSchema = z.object({
   status: z.enum(['ok', 'failed', 'interrupted']).optional(),
   error: z.string().optional(),
   /**
-   * When the server did not answer during the step: each outage from the last answer before its first
-   * network error to the first answer after it (ISO times of the load machine's clock; no `end` when
-   * none came). A step whose outage ended keeps its whole window in opsPerSec; a failed one leaves the
-   * dead seconds out (`opsPerSecExcludesSeconds`). Absent when the server always answered.
+   * What the application could not do during the step (docs/reliability.md defines it): each outage
+   * of reads, of writes or of both (`all`), from the last success before it to the first success after
+   * it (ISO times of the load machine's clock, or of the coordinator's with agents; no `end` when none
+   * came), with the failed ops in it by class; the ops that were only delayed, and the longest op. A step
+   * whose outage ended keeps its whole window in opsPerSec; a failed one leaves the dead seconds out
+   * (`opsPerSecExcludesSeconds`). Absent in older results (and where nothing was measured).
    */
-  availability: z
-    .object({
-      outages: z.array(
-        z.object({ start: z.string(), end: z.string().optional(), seconds: z.number() }),
-      ),
-      opsPerSecExcludesSeconds: z.number().optional(),
-    })
-    .optional(),
+  availability: stepAvailabilitySchema.optional(),
+  /**
+   * When the step's measured window opened (ISO, load machine's clock; the first trial's when it ran
+   * several): outages are placed from it. Absent in older results.
+   */
+  windowStartedAt: z.string().optional(),
   /** The run's fault events (`--event`, a config's `events`), as each trial fired them; absent without any. */
   events: z.array(scenarioEventSchema).optional(),
   ops: opTotalsSchema,

@@ -56,7 +56,15 @@ export type BenchmarkEvent =
   /** --warmup auto: a trial's warm-up ended, settled (steady) or at its cap. */
   | { type: 'warmup-done'; clients: number; trial: number; seconds: number; steady: boolean }
   /** The server stopped answering (since: the last answer, epoch ms), or answered again (end). */
-  | { type: 'outage'; clients: number; trial: number; since: number; end?: number }
+  /** The server lost (no kind), or one kind out (no success of it for --stall-ms with ops in flight); `end`: over. */
+  | {
+      type: 'outage';
+      clients: number;
+      trial: number;
+      since: number;
+      end?: number;
+      kind?: 'reads' | 'writes';
+    }
   /** `heading`: what the step is when not a client count (a run of scenarios: their names). */
   | { type: 'step-done'; step: StepResult; heading?: string }
   | { type: 'results-written'; path: string }

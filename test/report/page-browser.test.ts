@@ -591,6 +591,81 @@ describeWithBrowser('the report page in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('shows an outage: the Availability section, and a shaded span on the timeline', async () => {
+    const r = fixture('result-complete.json');
+    // One `all` outage 3 s into the 2-client step's window, 2 s long (the step's seconds are 10..19 on the timeline).
+    r.steps[1].windowStartedAt = '2024-01-01T12:00:00.000Z';
+    r.steps[1].availability = {
+      outages: [
+        {
+          start: '2024-01-01T12:00:03.000Z',
+          end: '2024-01-01T12:00:05.000Z',
+          seconds: 2,
+          kind: 'all',
+          at: 3,
+          spans: [
+            {
+              kind: 'reads',
+              start: '2024-01-01T12:00:03.000Z',
+              end: '2024-01-01T12:00:05.000Z',
+              seconds: 2,
+            },
+            {
+              kind: 'writes',
+              start: '2024-01-01T12:00:03.000Z',
+              end: '2024-01-01T12:00:05.000Z',
+              seconds: 2,
+            },
+          ],
+          errorsByClass: { network: 3 },
+          opsFailed: 3,
+        },
+      ],
+      unavailableSeconds: 2,
+      opsDelayed: 0,
+      stallMs: 1000,
+    };
+    await writeReport([r], join(dir, 'outage'));
+    const { page, problems } = await open(join(dir, 'outage', 'index.html'));
+    const table = await page.locator('table', { hasText: 'Failed ops by class' }).textContent();
+    expect(table).toContain('all (reads 2 s, writes 2 s)');
+    expect(table).toContain('network 3');
+    const chart = await chartIndex(page, 'Operations per second over time, step by step');
+    // The band's share of the warning colour (#b00020 at 15% on white) at mid-height, inside the span and outside it.
+    const shaded = await page.evaluate((c) => {
+      const ch = window.mongoBenchPage.charts[c] as ChartInPage & {
+        scales: { x: { getPixelForValue(v: number): number } };
+      };
+      const { canvas, chartArea: area } = ch;
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d', { willReadFrequently: true });
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, copy.width, copy.height);
+      ctx.drawImage(canvas, 0, 0);
+      const ratio = canvas.width / canvas.getBoundingClientRect().width;
+      const tinted = (value: number) => {
+        const x = Math.round(ch.scales.x.getPixelForValue(value) * ratio);
+        let n = 0;
+        for (
+          let y = Math.ceil(area.top * ratio) + 40;
+          y < Math.floor(area.bottom * ratio) - 4;
+          y += 3
+        ) {
+          const [r, g, b] = ctx.getImageData(x, y, 1, 1).data;
+          if (Math.abs(r - 243) < 8 && Math.abs(g - 217) < 8 && Math.abs(b - 221) < 8) n++;
+        }
+        return n;
+      };
+      return { inside: tinted(14), outside: tinted(7) };
+    }, chart);
+    expect(shaded.inside).toBeGreaterThan(10);
+    expect(shaded.outside).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('draws a step cut short as a hollow point, and its tooltip says the figure is partial', async () => {
     const cut = fixture('result-incomplete.json');
     await writeReport([cut], join(dir, 'incomplete'));

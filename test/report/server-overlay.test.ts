@@ -128,3 +128,35 @@ describe('server charts of a comparison', () => {
     }
   });
 });
+
+describe('the Servers section names the processes by what they are', () => {
+  it('a mongod on MongoDB, the product on another server (FerretDB answers as a standalone), never a mongod', () => {
+    const mongo = withServerSection(fixture('compare-w0.json'), {
+      label: 'rs',
+      topology: 'replica set rs0 (3 members)',
+      processes: REPLICA_SET,
+    });
+    const real = { ...mongo, target: { ...mongo.target, testDouble: false } };
+    expect(renderSummaryMarkdown([real], [])).toMatch(
+      /serverStatus every 1 s from rs0-a:27017 \(mongod\)/,
+    );
+    const ferret = {
+      ...real,
+      target: {
+        ...real.target,
+        product: {
+          name: 'FerretDB',
+          version: '1.24.2',
+          reportedMongoDBVersion: '7.0.42',
+          label: 'FerretDB 1.24.2, reports MongoDB 7.0.42',
+          testDouble: false,
+          evidence: ['buildInfo.ferretdbVersion is "v1.24.2"'],
+        },
+      },
+    };
+    const md = renderSummaryMarkdown([ferret], []);
+    expect(md).toMatch(/serverStatus every 1 s from rs0-a:27017 \(FerretDB\)/);
+    expect(md).not.toMatch(/\(mongod\)/);
+    expect(renderSummaryMarkdown([mongo], [])).toMatch(/from rs0-a:27017 \(test double\)/);
+  });
+});

@@ -230,6 +230,12 @@ export const RUN_OPTIONS = {
     default: 30_000,
     arg: intArg,
   }),
+  stallMs: option({
+    flag: '--stall-ms <ms>',
+    help: 'reads or writes are out (an outage) when one of them has been in flight this long and none succeeded meanwhile; a successful op slower than this is delayed (default: the smaller of 1000 and half of --op-timeout; below --op-timeout)',
+    schema: positiveInt('the stall threshold (ms)'),
+    arg: intArg,
+  }),
   maxErrorRate: option({
     flag: '--max-error-rate <percent>',
     help: (d) =>

@@ -131,6 +131,11 @@ export interface RunOptions {
   allowSetupWrites?: boolean;
   /** Per-operation time limit in ms (driver timeoutMS, maxTimeMS on the server); a step overrunning its window by more is cut. */
   opTimeoutMS?: number;
+  /**
+   * --stall-ms: a kind of op with one in flight this long and no success of it meanwhile is out; a
+   * successful op slower than this is delayed (docs/reliability.md). Below opTimeoutMS.
+   */
+  stallMs?: number;
   /** After a failed step: stop the run (default), or go on with the next step. */
   onError?: OnError;
   /** A step in which more than this share (0..1) of the ops failed is failed (default 0.5; --max-error-rate). */
@@ -507,6 +512,7 @@ export function resolveBenchmarkOptions(
     serverSelectionTimeoutMS: flags.serverSelectionTimeout ?? RUN_DEFAULTS.serverSelectionTimeout,
     testDouble: flags.testDouble,
     opTimeoutMS: flags.opTimeout ?? RUN_DEFAULTS.opTimeout,
+    stallMs: stallMsOf(flags),
     onError: flags.onError ?? RUN_DEFAULTS.onError,
     maxErrorRate:
       typeof flags.maxErrorRate === 'string'
@@ -662,4 +668,16 @@ export function autoWarmupCap(
   options: Pick<RunOptions, 'warmup' | 'warmupMax'>,
 ): number | undefined {
   return options.warmup === 'auto' ? (options.warmupMax ?? RUN_DEFAULTS.warmupMax) : undefined;
+}
+
+/** --stall-ms: as given (below --op-timeout), else the smaller of 1000 and half of --op-timeout. */
+export function stallMsOf(flags: Pick<BenchmarkFlags, 'stallMs' | 'opTimeout'>): number {
+  const opTimeout = flags.opTimeout ?? RUN_DEFAULTS.opTimeout;
+  if (flags.stallMs === undefined) return Math.max(1, Math.min(1000, Math.floor(opTimeout / 2)));
+  if (flags.stallMs >= opTimeout)
+    throw new UsageError(
+      `must be below --op-timeout (${opTimeout} ms): an op is cut off there before it could stall, got ${flags.stallMs}`,
+      { option: 'stallMs' },
+    );
+  return flags.stallMs;
 }

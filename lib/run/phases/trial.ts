@@ -10,9 +10,9 @@ import type { StepMeasurement } from '../../metrics/measurement';
 import { redactUri } from '../../security/redact';
 import type { StepPlan, TickEvent } from '../../workload/engine/engine';
 import type { StepOutcome } from '../../workload/engine/step-executor';
-import { messageOf } from '../../common/values';
+import { dropUndefined, messageOf } from '../../common/values';
 import { autoWarmup } from '../auto-warmup';
-import { awaitAnswer, outageAnnouncer } from '../outages';
+import { awaitAnswer, lastLostServerOutage, outageAnnouncer } from '../outages';
 import type { SweepPlan, SweepState } from './state';
 import { trialEvents } from './faults';
 import type { OplogReadings } from './step-oplog';
@@ -84,6 +84,7 @@ export function stepPlan(options: RunOptions, clients: number, sweep: SweepPlan)
     rate: options.rate,
     randomSeed: options.randomSeed,
     overrunLimitMs: overrunLimit(options),
+    ...dropUndefined({ stallMs: options.stallMs }),
   };
   if (sweep.arrival) plan.arrival = sweep.arrival;
   if (options.ops !== undefined) plan.ops = options.ops;
@@ -163,6 +164,7 @@ async function measure(
   } finally {
     if (events) (trials.events ??= []).push(...(await events.finish()));
   }
+  outage.finish();
   const m = outcome.measurement;
   // No answer since the last network error: failed only if none comes by the window's end plus one server-selection timeout.
   const fresh = (timeoutMS: number) =>
@@ -173,9 +175,9 @@ async function measure(
     });
   if (m.lostServer !== undefined && (await awaitAnswer(m, fresh, options.serverSelectionTimeoutMS)))
     delete m.lostServer;
-  const closed = m.outages?.at(-1)?.end;
-  if (closed !== undefined)
-    emit({ type: 'outage', clients, trial, since: m.outages!.at(-1)!.start, end: closed });
+  const lost = lastLostServerOutage(m);
+  if (lost?.end !== undefined)
+    emit({ type: 'outage', clients, trial, since: lost.start, end: lost.end });
   return outcome;
 }
 

@@ -123,6 +123,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         // Scenarios draw apart: client c of scenario i seeds randomSeed + i * 10007 + c.
         randomSeed: options.randomSeed + i * 10_007,
         overrunLimitMs,
+        ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
         startAt: t0 + startSecond * 1000,
       };
       let step: StepResult;
@@ -219,6 +220,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     failures.length > 0 ? { status: 'failed', error: failures.join('; ') } : {},
   );
   delete together.latencyByOp; // the scenarios' ops arrays differ: an index names no one op here
+  addAvailability(together, [mergeConcurrentMeasurements(measured)]);
   // The run's collection (--ns, every scenario's default) on disk, read once the window closed.
   const storage = await readStorage(client, options.ns).catch(() => undefined);
   if (storage) together.storage = storage;

@@ -112,6 +112,7 @@ export async function runArrivalLoop(
       if (step.signal?.aborted || step.cut) return;
     }
     const started = performance.now();
+    step.inFlight[state.index] = started * step.kindSign[at];
     arrivals.noteStart(due, started);
     if (waited) arrivals.noteTimerWait(due, started);
     let failure: unknown;
@@ -124,7 +125,7 @@ export async function runArrivalLoop(
     }
     const end = performance.now();
     if (step.cut) return;
-    step.recordOutcome(at, due, end, failed, failure);
+    step.recordOutcome(at, due, end, failed, failure, state.index);
     if (op.delayMs > 0) await sleep(op.delayMs);
   }
 }

@@ -31,6 +31,7 @@ export async function runClientLoop(step: StepState, state: ClientState): Promis
     }
     pacing.syncOps = 0;
     const start = performance.now();
+    step.inFlight[state.index] = start * step.kindSign[at];
     if (step.opsLimit !== undefined && start >= step.measureStart) {
       if (step.claimed === step.opsLimit) return;
       step.claimed++;
@@ -45,7 +46,7 @@ export async function runClientLoop(step: StepState, state: ClientState): Promis
     }
     const end = performance.now();
     if (step.cut) return; // the step was given up on: this late outcome is not counted
-    step.recordOutcome(at, start, end, failed, failure);
+    step.recordOutcome(at, start, end, failed, failure, state.index);
     if (op.delayMs > 0) await sleep(op.delayMs);
   }
 }

@@ -23,7 +23,7 @@ import { stepMeasurement } from './step-measurement';
 import { checkStepPlan, StepCallbacks, StepPlan } from './step-plan';
 import { StepState } from './step-state';
 import { Tally } from './step-tally';
-import { startTicker } from './ticker';
+import { startStallCheck, startTicker } from './ticker';
 
 // The step's types and the lost-server test live beside their users; other modules import them from here.
 export type { StepPlan, TickEvent, StepCallbacks } from './step-plan';
@@ -60,6 +60,7 @@ export async function runStep(
   const schedule = arrivalScheduleFor(step, slice);
   const dueWaits = schedule ? new DueWaits(step) : undefined;
   const ticker = startTicker(step);
+  const stallCheck = startStallCheck(step);
   const probe = new WindowLoadProbe(step.measureStart);
 
   let overrunTimer: NodeJS.Timeout | undefined;
@@ -93,6 +94,7 @@ export async function runStep(
     load = probe.read();
     dueWaits?.detach();
     clearInterval(ticker);
+    clearInterval(stallCheck);
     clearTimeout(overrunTimer);
     probe.stop();
   }

@@ -2,7 +2,8 @@
  * What a finished step measured, read off its state once every client has stopped.
  */
 import { LoopReading } from '../../metrics/client-load';
-import { StepMeasurement } from '../../metrics/measurement';
+import { errorsByClassOf } from '../../metrics/error-class';
+import { LongestOp, MeasuredOutage, StepMeasurement } from '../../metrics/measurement';
 import { dropUndefined } from '../../common/values';
 import { ArrivalMeasurement, ArrivalSchedule } from './arrival-schedule';
 import { StepState, epochMs } from './step-state';
@@ -30,6 +31,8 @@ export function stepMeasurement(
   const windowSeconds =
     opsLimit === undefined && !interrupted ? plan.seconds : Math.min(elapsedSeconds, buckets);
   const arrival: ArrivalMeasurement | undefined = schedule?.finish(end, buckets);
+  const latency = step.recorders.merged();
+  const outages = stepOutages(step, end);
   return {
     clients: plan.clients,
     seconds: spanned,
@@ -39,7 +42,7 @@ export function stepMeasurement(
     reads: tally.reads,
     writes: tally.writes,
     errors: tally.errors,
-    latency: step.recorders.merged(),
+    latency,
     perSecond: {
       reads: toList(tally.readsPerSecond),
       writes: toList(tally.writesPerSecond),
@@ -56,15 +59,14 @@ export function stepMeasurement(
     },
     ...dropUndefined({ lostServer: tally.lostServer }),
     ...(tally.inFlightAtOpen > 0 ? { inFlightAtOpen: tally.inFlightAtOpen } : {}),
-    ...(tally.outages.length > 0
-      ? {
-          outages: tally.outages.map((o) => ({
-            start: epochMs(o.start),
-            ...(o.end !== undefined ? { end: epochMs(o.end) } : {}),
-          })),
-          window: { start: epochMs(measureStart), end: epochMs(stopAt) },
-        }
-      : {}),
+    ...(outages.length > 0 ? { outages } : {}),
+    window: {
+      start: epochMs(measureStart),
+      end: epochMs(Number.isFinite(stopAt) ? stopAt : end),
+    },
+    stallMs: step.watch.stallMs,
+    opsDelayed: step.watch.opsDelayed,
+    ...dropUndefined({ longestOp: longestOp(step, latency) }),
     ...(load ? { load } : {}),
     ...(opCounts ? { opCounts } : {}),
     ...(arrival ? { arrival } : {}),
@@ -74,4 +76,34 @@ export function stepMeasurement(
         }
       : {}),
   };
+}
+
+/** The lost-server outages (`all`) and each kind's, in time order (epoch ms). */
+function stepOutages(step: StepState, end: number): MeasuredOutage[] {
+  const lost: MeasuredOutage[] = step.tally.outages.map((o) => {
+    const errorsByClass = errorsByClassOf(o.counts);
+    return {
+      kind: 'all',
+      start: epochMs(o.start),
+      ...(o.end !== undefined ? { end: epochMs(o.end) } : {}),
+      ...(errorsByClass ? { errorsByClass } : {}),
+      opsFailed: o.opsFailed,
+    };
+  });
+  return [...lost, ...step.watch.finish(end, epochMs)].sort((a, b) => a.start - b.start);
+}
+
+/** The slowest op: the highest maximum of the per-op histograms (successes), or the slowest failure. */
+function longestOp(step: StepState, latency: StepMeasurement['latency']): LongestOp | undefined {
+  let best: LongestOp | undefined = step.watch.longestFailedOp;
+  for (const o of latency.byIndex ?? []) {
+    if (o.recorder.count === 0 || (best && o.recorder.max <= best.micros)) continue;
+    best = {
+      kind: step.ops[o.index].opClass === 'read' ? 'reads' : 'writes',
+      index: o.index,
+      micros: o.recorder.max,
+    };
+  }
+  if (best) best.op = step.ops[best.index].name ?? step.ops[best.index].type;
+  return best;
 }

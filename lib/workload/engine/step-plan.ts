@@ -49,6 +49,11 @@ export interface StepPlan {
    * index i and seed randomSeed + i whichever thread runs it. Undefined: all of them.
    */
   clientSlice?: { first: number; count: number };
+  /**
+   * --stall-ms: a kind with an op in flight this long and no success of it meanwhile is out; a successful
+   * op slower than this outside an outage is delayed (docs/reliability.md). Default 1000.
+   */
+  stallMs?: number;
 }
 
 export interface TickEvent {
@@ -63,6 +68,8 @@ export interface TickEvent {
   measured: { reads: number; writes: number; errors: number };
   /** An outage is open: the last answer before it (epoch ms). */
   noAnswerSince?: number;
+  /** Kinds out now (no success for --stall-ms with ops in flight): each kind's last success (epoch ms). */
+  stalled?: { reads?: number; writes?: number };
 }
 
 export interface StepCallbacks {
@@ -112,6 +119,8 @@ export function checkStepPlan(
       ? undefined
       : Math.floor((plan.ops * (slice.first + slice.count)) / clients) -
         Math.floor((plan.ops * slice.first) / clients);
+  if (plan.stallMs !== undefined && !(plan.stallMs > 0))
+    throw new RangeError(`stallMs must be > 0, got ${plan.stallMs}`);
   if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
     throw new RangeError(
       `#SEQ_INT with unique: true supports at most ${MAX_CLIENTS_WITH_UNIQUE_SEQ} clients (got ${clients})`,

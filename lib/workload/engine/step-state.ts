@@ -11,6 +11,10 @@ import { BoundOp } from './compile-ops';
 import { OpRecorders, Slot } from './op-recorders';
 import { StepCallbacks, StepPlan } from './step-plan';
 import { isLostServerError, Tally } from './step-tally';
+import { OutageWatch, READ, WRITE } from './outage-watch';
+
+/** --stall-ms when the plan gives none. */
+export const DEFAULT_STALL_MS = 1000;
 
 /** Client-side ops (nop, let) run back to back without awaiting: yield to the event loop after this many. */
 const SYNC_OPS_BEFORE_YIELD = 256;
@@ -32,6 +36,14 @@ export class StepState {
   readonly signal: AbortSignal | undefined;
   readonly recorders: OpRecorders;
   readonly tally: Tally;
+  /** Per-kind outages, delayed ops, and each client's op in flight (its start, signed by `kindSign`). */
+  readonly watch: OutageWatch;
+  /** The watch's per-client in-flight slots and per-kind last successes, and --stall-ms: read on the hot path. */
+  readonly inFlight: Float64Array;
+  private readonly lastSuccess: Float64Array;
+  private readonly stallMs: number;
+  /** Per op of the array: +1 a read, -1 a write (0: client-side): the in-flight slot's sign. */
+  readonly kindSign: Float64Array;
   /** When the step began, warm-up included (performance.now()). */
   readonly t0: number;
   readonly measureStart: number;
@@ -74,6 +86,19 @@ export class StepState {
     this.measureStart = t0 + plan.warmupSeconds * 1000;
     this.stopAt = opsLimit === undefined ? this.measureStart + plan.seconds * 1000 : Infinity;
     this.lastBucket = plan.seconds - 1;
+    this.watch = new OutageWatch(
+      plan.clients,
+      plan.stallMs ?? DEFAULT_STALL_MS,
+      t0,
+      this.measureStart,
+      this.stopAt,
+    );
+    this.inFlight = this.watch.inFlight;
+    this.lastSuccess = this.watch.lastSuccess;
+    this.stallMs = this.watch.stallMs;
+    this.kindSign = Float64Array.from(ops, (op) =>
+      op.opClass === 'read' ? 1 : op.opClass === 'none' ? 0 : -1,
+    );
     this.benchRunSlots = ops.map((op) =>
       op.opClass === 'none'
         ? undefined
@@ -108,20 +133,37 @@ export class StepState {
     }
   }
 
-  /** The bookkeeping of one server op, for both loops: `start` is when it began (closed) or was due (open). */
-  recordOutcome(at: number, start: number, end: number, failed: boolean, failure: unknown): void {
+  /**
+   * The bookkeeping of one server op, for both loops: `start` is when it began (closed) or was due (open);
+   * `client` the client's index in the step (its in-flight slot is cleared).
+   */
+  recordOutcome(
+    at: number,
+    start: number,
+    end: number,
+    failed: boolean,
+    failure: unknown,
+    client: number,
+  ): void {
     const tally = this.tally;
     const slot = this.slots[at];
+    this.inFlight[client] = 0;
     if (failed) {
       tally.liveErrors++;
       // The first network error of an outage is said at once (the run announces it).
       if (isLostServerError(failure) && tally.openOutage())
         this.callbacks.onNoAnswer?.(epochMs(tally.lastAnswerAt));
+      tally.countInOutage(this.watch.failed(slot.isRead ? READ : WRITE, start, end, failure, at));
     } else {
       if (slot.isRead) tally.liveReads++;
       else tally.liveWrites++;
       tally.noteAnswered();
       tally.answeredAt(end);
+      const kind = slot.isRead ? READ : WRITE;
+      // A gap of --stall-ms since the kind's last success, or a slow op: an outage closes, or a delay.
+      if (end - this.lastSuccess[kind] >= this.stallMs || end - start > this.stallMs)
+        this.watch.slowSuccess(kind, start, end);
+      this.lastSuccess[kind] = end;
     }
     if (start < this.measureStart) {
       if (end >= this.measureStart) tally.inFlightAtOpen++;

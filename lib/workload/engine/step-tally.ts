@@ -3,6 +3,7 @@
  * and the outages (the server not answering). Written by StepState, one op outcome at a time.
  */
 import { BenchRunCounts, ErrorTally } from '../../metrics/measurement';
+import { ERROR_CLASSES } from '../../result/steps';
 
 const MAX_DISTINCT_ERRORS = 20;
 
@@ -54,15 +55,30 @@ export class Tally {
   private stillLost = false;
   /** When the last op answered (performance.now()); the step's start before any did. */
   lastAnswerAt = 0;
-  /** From the last answer before a network error to the first answer after it (performance.now()). */
-  readonly outages: { start: number; end?: number }[] = [];
+  /**
+   * From the last answer before a network error to the first answer after it (performance.now()), with
+   * the ops that failed in it by class index (ERROR_CLASSES).
+   */
+  readonly outages: { start: number; end?: number; counts: Float64Array; opsFailed: number }[] = [];
 
   /** A network error: opens an outage unless one is open; true when this one opened it. */
   openOutage(): boolean {
     const open = this.outages.at(-1);
     if (open && open.end === undefined) return false;
-    this.outages.push({ start: this.lastAnswerAt });
+    this.outages.push({
+      start: this.lastAnswerAt,
+      counts: new Float64Array(ERROR_CLASSES.length),
+      opsFailed: 0,
+    });
     return true;
+  }
+
+  /** A failed op of class `cls`: counted in the open outage, if one is open. */
+  countInOutage(cls: number): void {
+    const open = this.outages.at(-1);
+    if (!open || open.end !== undefined) return;
+    open.counts[cls]++;
+    open.opsFailed++;
   }
 
   /** An answer at `at`: closes the open outage there. */

@@ -21,9 +21,26 @@ export function startTicker(step: StepState): NodeJS.Timeout {
     };
     const open = tally.outages.at(-1);
     if (open && open.end === undefined) tick.noAnswerSince = epochMs(open.start);
+    const out = step.watch.outSince();
+    if (out.reads !== undefined || out.writes !== undefined)
+      tick.stalled = {
+        ...(out.reads !== undefined ? { reads: epochMs(out.reads) } : {}),
+        ...(out.writes !== undefined ? { writes: epochMs(out.writes) } : {}),
+      };
     last = { reads: tally.liveReads, writes: tally.liveWrites, errors: tally.liveErrors };
     callbacks.onTick?.(tick);
   }, 1000);
   ticker.unref();
   return ticker;
+}
+
+/**
+ * Marks the kinds out (an op in flight for --stall-ms, no success of its kind meanwhile) several times
+ * per stall, so a stall just longer than --stall-ms is seen while it lasts, not only at its end.
+ */
+export function startStallCheck(step: StepState): NodeJS.Timeout {
+  const period = Math.max(20, Math.min(250, step.watch.stallMs / 4));
+  const timer = setInterval(() => step.watch.check(performance.now()), period);
+  timer.unref();
+  return timer;
 }

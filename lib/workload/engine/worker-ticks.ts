@@ -18,6 +18,7 @@ export class TickMerger {
   private pending = { reads: 0, writes: 0, errors: 0 };
   private latest: TickEvent | undefined;
   private noAnswerSince: number | undefined;
+  private stalled: { reads?: number; writes?: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -39,6 +40,13 @@ export class TickMerger {
     // An outage any worker sees is the step's.
     if (tick.noAnswerSince !== undefined)
       this.noAnswerSince = Math.min(this.noAnswerSince ?? tick.noAnswerSince, tick.noAnswerSince);
+    // A kind out in any worker's clients is out (the earliest last success).
+    for (const kind of ['reads', 'writes'] as const) {
+      const since = tick.stalled?.[kind];
+      if (since === undefined) continue;
+      this.stalled ??= {};
+      this.stalled[kind] = Math.min(this.stalled[kind] ?? since, since);
+    }
     this.maybeEmit();
   }
 
@@ -72,7 +80,10 @@ export class TickMerger {
       measured: { reads: sum('reads'), writes: sum('writes'), errors: sum('errors') },
     };
     delete tick.noAnswerSince;
+    delete tick.stalled;
     if (this.noAnswerSince !== undefined) tick.noAnswerSince = this.noAnswerSince;
+    if (this.stalled !== undefined) tick.stalled = this.stalled;
+    this.stalled = undefined;
     this.pending = { reads: 0, writes: 0, errors: 0 };
     this.noAnswerSince = undefined;
     this.emit(tick);
