@@ -4,7 +4,7 @@
  * configuration, and the measures, charts and notes of the combined report.
  */
 import type { GuardPolicy } from '../server/data-guard';
-import { MongoClient } from 'mongodb';
+import { MongoClient, MongoClientOptions } from 'mongodb';
 import { z } from 'zod';
 import { ResultDocument } from '../result';
 
@@ -103,6 +103,8 @@ export type Prepared = { shared?: Record<string, unknown>; progress?: string[]; 
 
 export interface RunContext {
   client: MongoClient;
+  /** The options `client` was opened with (TLS, credentials), for a client of the experiment's own. */
+  clientOptions?: MongoClientOptions;
   uri: string;
   db: string;
   matrixName: string;

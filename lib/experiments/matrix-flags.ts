@@ -69,13 +69,13 @@ export const MATRIX_OPTIONS = {
   }),
   docs: option({
     flag: '--docs <n>',
-    help: 'most/softlayer/presplit-import: documents (per way for presplit-import; instead of the scaled count)',
+    help: 'most/softlayer/presplit-import/index-cost: documents (per way for presplit-import, inserts per configuration for index-cost; instead of the scaled count)',
     schema: positiveInt('the document count'),
     arg: intArg,
   }),
   docSize: option({
     flag: '--doc-size <bytes>',
-    help: 'most/softlayer/presplit-import: approximate BSON size of each document',
+    help: 'most/softlayer/presplit-import/index-cost: approximate BSON size of each document',
     schema: z
       .number()
       .int()
@@ -91,7 +91,7 @@ export const MATRIX_OPTIONS = {
   }),
   writers: option({
     flag: '--writers <n>',
-    help: 'most/presplit-import: writer connections (default 6, as the seed)',
+    help: 'most/presplit-import/index-cost: writer connections (default 6, as the seed; 4 for index-cost)',
     schema: positiveInt('writers'),
     arg: intArg,
   }),

@@ -3,13 +3,17 @@
  * implementing Experiment plus one line here (or a registerExperiment call).
  */
 import { Experiment } from './experiment';
+import { indexCost } from './index-cost';
 import { most } from './most';
 import { presplitImport } from './presplit-import/one-way';
 import { softlayer } from './softlayer';
 import { writeConcernLatency } from './write-concern-latency';
 
 const EXPERIMENTS = new Map<string, Experiment>(
-  [most, writeConcernLatency, softlayer, presplitImport].map((e) => [e.name, e as Experiment]),
+  [most, writeConcernLatency, softlayer, presplitImport, indexCost].map((e) => [
+    e.name,
+    e as Experiment,
+  ]),
 );
 
 export function registerExperiment<Kept>(experiment: Experiment<Kept>): void {

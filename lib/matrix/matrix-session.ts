@@ -3,7 +3,7 @@
  * configurations, finishing, reporting): what was asked, where it runs, and matrix.json as it fills.
  * The phases change only the document and `kept`.
  */
-import { MongoClient } from 'mongodb';
+import { MongoClient, MongoClientOptions } from 'mongodb';
 import { join } from 'node:path';
 import { CommandLog } from '../deployment/command-log';
 import { Experiment } from '../experiments/experiment';
@@ -21,6 +21,8 @@ export interface MatrixSession {
   readonly emit: (event: MatrixEvent) => void;
   readonly signal: AbortSignal;
   readonly client: MongoClient;
+  /** The options `client` was opened with (TLS, credentials): for a client of an experiment's own. */
+  readonly clientOptions: MongoClientOptions;
   /** What each configuration may drop in --db (settled before anything was probed). */
   readonly rowGuard: GuardPolicy;
   /** What the experiment's prepare() learnt for every configuration. */

@@ -118,6 +118,7 @@ function runContext(session: MatrixSession, i: number, trial: TrialOf): RunConte
   const dir = trial ? `${planned.dir}/trial-${trial.trial}` : planned.dir;
   return {
     client: session.client,
+    clientOptions: session.clientOptions,
     target: doc.target,
     shared: session.shared ?? {},
     signal: session.signal,

@@ -150,7 +150,10 @@ async function runOnTarget(
     );
     emit({ type: 'connected', target, capabilities });
     const session = await openMatrix(
-      { options, plan, experiment, log, emit, signal: hooks.signal, client, rowGuard },
+      {
+        ...{ options, plan, experiment, log, emit, signal: hooks.signal, client, rowGuard },
+        clientOptions: server.clientOptions,
+      },
       { target, capabilities, description: targetDescription },
     );
     await runConfigurations(session);

@@ -5,11 +5,25 @@
 import { markdownTable } from '../report/summary-md';
 import { csvCell } from '../report/results-csv';
 import { formatMs, formatOps } from '../report/format';
+import { markedServerLabel, targetIsNotMongoDB, targetServerLabel } from '../report/describe';
 import { MatrixDocument, sharedParameters } from './matrix-document';
 import { findExperiment } from '../experiments/registry';
 import { MatrixRow, MeasureDefinition } from './types';
 
 const NONE = '–';
+/** The mark of a byte figure of 0 that a test double reported (it holds its data in memory): not a measurement. */
+const DOUBLE_ZERO = '0 †';
+export const DOUBLE_ZERO_NOTE =
+  "† The TEST DOUBLE's own figure: it holds its data in memory and reports storageSize 0; not a measurement of any disk.";
+
+/** A byte measure of 0 on a test double: the double's reported 0, never to be read as a measurement. */
+function doubleZero(
+  doc: MatrixDocument,
+  value: number | null | undefined,
+  m: MeasureDefinition,
+): boolean {
+  return doc.target.testDouble === true && m.unit === 'bytes' && value === 0;
+}
 
 /** Units written after a figure; counts and ratios have none. */
 export function unitShown(m: MeasureDefinition): string | undefined {
@@ -62,7 +76,9 @@ export function matrixTable(doc: MatrixDocument): TableModel {
   const rows = doc.rows.map((row) => [
     row.label,
     row.settings,
-    ...measures.map((m) => formatMeasure(row.measures[m.key], m)),
+    ...measures.map((m) =>
+      doubleZero(doc, row.measures[m.key], m) ? DOUBLE_ZERO : formatMeasure(row.measures[m.key], m),
+    ),
     statusCell(row),
   ]);
   return {
@@ -74,9 +90,12 @@ export function matrixTable(doc: MatrixDocument): TableModel {
 
 function describeTarget(doc: MatrixDocument): string {
   const t = doc.target;
+  // Another product (FerretDB, ...) by its own name: its figures never under a MongoDB label.
   const server = t.testDouble
     ? `TEST DOUBLE (reports ${t.serverVersion ?? 'unknown'}), not MongoDB`
-    : `MongoDB ${t.serverVersion ?? '(version unknown)'}`;
+    : targetIsNotMongoDB(t)
+      ? markedServerLabel(t)
+      : `MongoDB ${t.serverVersion ?? '(version unknown)'}`;
   const topo = doc.capabilities.topology;
   const members =
     topo.kind === 'replicaSet' ? ` ${topo.setName}, ${topo.dataMembers} data-bearing members` : '';
@@ -90,6 +109,11 @@ export function renderMatrixMarkdown(
   const out: string[] = [`# mongo-bench matrix: ${doc.name}`, ''];
   if (doc.target.testDouble)
     out.push('> **TEST DOUBLE server: these numbers are not MongoDB numbers.**', '');
+  else if (targetIsNotMongoDB(doc.target))
+    out.push(
+      `> **NOT MongoDB: ${targetServerLabel(doc.target)}; these are its numbers, not MongoDB's.**`,
+      '',
+    );
   if (!doc.complete)
     out.push(
       `> **INCOMPLETE${doc.incompleteReason ? `: ${doc.incompleteReason}` : ''}** (rows not run are marked).`,
@@ -107,6 +131,8 @@ export function renderMatrixMarkdown(
   out.push(`- Started: ${doc.startedAt}; finished: ${doc.finishedAt ?? 'did not finish'}`);
   out.push(...(findExperiment(doc.experiment)?.summaryLines ?? []));
   out.push('', markdownTable({ title: doc.name, ...matrixTable(doc) }));
+  if (doc.rows.some((r) => doc.measures.some((m) => doubleZero(doc, r.measures[m.key], m))))
+    out.push('', DOUBLE_ZERO_NOTE);
   if (doc.notes.length > 0) out.push('', '## Notes', '', ...doc.notes.map((n) => `- ${n}`));
   const withResults = doc.rows.filter((r) => r.resultFile);
   if (withResults.length > 0)

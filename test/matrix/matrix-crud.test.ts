@@ -94,7 +94,7 @@ describeNeeding('crud', 'mongo-bench matrix against the CRUD test server', () =>
     );
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
     expect(summary).toContain(
-      '| Configuration | Settings | Average (ms) | Min (ms) | Max (ms) | p50 (ms) | p99 (ms) | Inserts kept | Status |',
+      '| Configuration | Settings | Average (ms) | Min (ms) | Max (ms) | p50 (ms) | p99 (ms) | Inserts kept | On disk per document (bytes) | Indexes per document (bytes) | Status |',
     );
     expect(tableRows(summary)).toHaveLength(5);
     expect(summary).toContain('WiredTiger always journals');

@@ -97,6 +97,21 @@ const PRESETS: Array<{ preset: string; args: () => string[] }> = [
       'mb_golden_sl',
     ],
   },
+  {
+    preset: 'index-cost',
+    args: () => [
+      '--uri',
+      crudUri(),
+      '--docs',
+      '50',
+      '--doc-size',
+      '256',
+      '--writers',
+      '2',
+      '--db',
+      'mb_golden_ic',
+    ],
+  },
 ];
 
 let out: string;

@@ -116,6 +116,10 @@ describeNeeding('crud', 'scenarios: several workloads at once on one clock', () 
       errors: sum((s) => s.ops.errors),
     });
     expect(all.ops.errors).toBe(0);
+    // The run's collection (--ns, loaded with 200 documents) on disk, as on any step: the double reports
+    // its count and no index sizes (absent, with why).
+    expect(all.storage?.documents).toBe(200);
+    expect(all.storage?.missing?.indexBytes).toMatch(/totalIndexSize/);
     // --slo judges all scenarios together, as it would a step.
     expect(result.slo).toMatchObject({
       pass: true,

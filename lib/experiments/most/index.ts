@@ -4,7 +4,9 @@
  */
 import { annotateResult } from '../../metrics/warnings';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { z } from 'zod';
+import { clientTimeouts } from '../../common/client-timeouts';
 import { writeResultFile } from '../../result';
 import { RESULTS_FILE } from '../../run/benchmark';
 import { driverWriteConcern, dropQuietly } from '../configuration';
@@ -85,33 +87,58 @@ const PRESET: MatrixConfiguration[] = [
 
 const pct = (share: number | null) => (share === null ? null : share * 100);
 
+/**
+ * w:0 writes go through a client of their own, closed once they are done: a server that answers an
+ * unacknowledged write anyway (FerretDB 1.x replies to OP_MSG with moreToCome set, which MongoDB never
+ * does) leaves each reply on the connection, and the next command there (a read-back, the storage
+ * figures, the next configuration's create) would read it as its own.
+ */
+async function withWriteClient<T>(
+  ctx: RunContext,
+  run: (writeClient: MongoClient | undefined) => Promise<T>,
+): Promise<T> {
+  if (ctx.config.writeConcern?.w !== 0) return run(undefined);
+  const own = new MongoClient(ctx.uri, {
+    ...clientTimeouts(ctx.serverSelectionTimeoutMS),
+    ...ctx.clientOptions,
+  });
+  try {
+    return await run(own);
+  } finally {
+    await own.close().catch(() => undefined);
+  }
+}
+
 async function run(ctx: RunContext): Promise<RunOutcome> {
   const { config } = ctx;
   const params = ctx.parameters as MostParameters;
   const startedAt = new Date();
   let lastShown = 0;
-  const m = await runMost(
-    ctx.client,
-    ctx.db,
-    COLLECTION,
-    params,
-    {
-      writeConcern: driverWriteConcern(config.writeConcern),
-      capped: config.capped === true,
-      readPreference: config.readPreference,
-      guard: ctx.guard,
-    },
-    {
-      signal: ctx.signal,
-      onProgress: (p) => {
-        const quarter = Math.floor((p.done / Math.max(1, p.total)) * 4);
-        const key = (p.phase === 'write' ? 0 : 10) + quarter;
-        if (quarter > 0 && key > lastShown) {
-          lastShown = key;
-          ctx.progress(`${p.phase === 'write' ? 'written' : 'read back'} ${p.done}/${p.total}`);
-        }
+  const m = await withWriteClient(ctx, (writeClient) =>
+    runMost(
+      ctx.client,
+      ctx.db,
+      COLLECTION,
+      params,
+      {
+        writeConcern: driverWriteConcern(config.writeConcern),
+        capped: config.capped === true,
+        readPreference: config.readPreference,
+        guard: ctx.guard,
+        ...(writeClient ? { writeClient } : {}),
       },
-    },
+      {
+        signal: ctx.signal,
+        onProgress: (p) => {
+          const quarter = Math.floor((p.done / Math.max(1, p.total)) * 4);
+          const key = (p.phase === 'write' ? 0 : 10) + quarter;
+          if (quarter > 0 && key > lastShown) {
+            lastShown = key;
+            ctx.progress(`${p.phase === 'write' ? 'written' : 'read back'} ${p.done}/${p.total}`);
+          }
+        },
+      },
+    ),
   );
   // What the configuration cost on disk (capped or not), read before its collection goes.
   const storage = await readConfigurationStorage(ctx.client, `${ctx.db}.${COLLECTION}`);

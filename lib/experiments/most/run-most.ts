@@ -35,6 +35,11 @@ export interface MostConfig {
   readPreference?: ReadPreferenceMode;
   /** What may be dropped (lib/server/data-guard); default: only what mongo-bench loaded. */
   guard?: GuardPolicy;
+  /**
+   * The writers' client, where it is not `client` (w:0: a server that answers unacknowledged writes anyway,
+   * as FerretDB does, leaves each reply on the connection for the next command to read as its own).
+   */
+  writeClient?: MongoClient;
 }
 
 export interface ReadTally {
@@ -174,7 +179,9 @@ export async function runMost(
   const cappedSizeBytes = config.capped ? cappedSizeFor(params.docs, docBytes) : undefined;
   await prepareMostCollection(client, db, coll, config, cappedSizeBytes ?? 0);
 
-  const writeColl: Collection<{ _id: number }> = client.db(db).collection(coll);
+  const writeColl: Collection<{ _id: number }> = (config.writeClient ?? client)
+    .db(db)
+    .collection(coll);
   const readColl: Collection<{ _id: number }> = client
     .db(db)
     .collection(coll, config.readPreference ? { readPreference: config.readPreference } : {});

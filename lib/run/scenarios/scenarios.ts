@@ -31,6 +31,7 @@ import {
   scenarioSeconds,
 } from './scenario-spec';
 import { counted, messageOf } from '../../common/values';
+import { readStorage } from '../../server/storage-stats';
 
 /** The clock starts this long after the scenarios are bound, so every scenario's first step opens on it. */
 const CLOCK_LEAD_MS = 200;
@@ -220,6 +221,9 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
   );
   delete together.latencyByOp; // the scenarios' ops arrays differ: an index names no one op here
   addAvailability(together, [mergeConcurrentMeasurements(measured)]);
+  // The run's collection (--ns, every scenario's default) on disk, read once the window closed.
+  const storage = await readStorage(client, options.ns).catch(() => undefined);
+  if (storage) together.storage = storage;
   result.steps = [together];
   if (ctx.serverStats) {
     const check = checkStep(
