@@ -23,6 +23,7 @@ import { renderSummaryMarkdown } from '../../lib/report/summary-md';
 import { runCli } from '../support/cli';
 import { shiftClock } from '../../lib/agents/coordinator';
 import { stallMsOf } from '../../lib/run/options/run-options';
+import { OutageWatch, READ } from '../../lib/workload/engine/outage-watch';
 
 const serverError = (code: number, codeName: string) =>
   Object.assign(new MongoServerError({ message: codeName, code, codeName }), {});
@@ -164,6 +165,30 @@ describe('placing outages (addAvailability)', () => {
       outages: [{ start: '2024-01-01T00:00:00.000Z', end: '2024-01-01T00:00:02.000Z', seconds: 2 }],
     });
     expect(parsed!.outages[0].kind).toBe('all');
+  });
+});
+
+describe('the measured window only (OutageWatch)', () => {
+  it('an outage over in the warm-up is left out; one going on into the window counts from its opening', () => {
+    // One client, --stall-ms 100, the window open from 1000 to 5000 (performance.now() units).
+    const watch = new OutageWatch(1, 100, 0, 1000, 5000);
+    const read = (start: number, end: number) => {
+      watch.inFlight[0] = start;
+      if (end - watch.lastSuccess[READ] >= 100 || end - start > 100)
+        watch.slowSuccess(READ, start, end);
+      watch.lastSuccess[READ] = end;
+      watch.inFlight[0] = 0;
+    };
+    read(100, 400); // no read from 0 to 400: in the warm-up
+    read(410, 420);
+    read(900, 1300); // out from 420 to 1300: across the opening
+    read(1310, 1320);
+    read(2000, 2500); // out from 1320 to 2500: in the window
+    const outages = watch.finish(5000, (t) => t);
+    expect(outages.map((o) => [o.kind, o.start, o.end])).toEqual([
+      ['reads', 1000, 1300],
+      ['reads', 1320, 2500],
+    ]);
   });
 });
 

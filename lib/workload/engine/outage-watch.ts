@@ -157,7 +157,11 @@ export class OutageWatch {
     const all = [...this.outages];
     for (const k of [READ, WRITE] as const)
       if (this.out[k]) all.push({ kind: k, start: this.lastSuccess[k], ...this.failuresSince(k) });
+    // The step's availability is its measured window's: an outage over before the window opened (in the
+    // warm-up) is left out, one that goes on into the window counts from its opening.
     return all
+      .filter((o) => o.end === undefined || o.end > this.measureStart)
+      .map((o) => (o.start < this.measureStart ? { ...o, start: this.measureStart } : o))
       .sort((a, b) => a.start - b.start)
       .map((o) => {
         const errorsByClass = errorsByClassOf(o.counts);
