@@ -22,21 +22,14 @@
 import { Timestamp } from 'mongodb';
 import type { OplogMember, OplogReading, ServerProcessFacts, StepOplog } from '../result';
 import { messageOf } from '../common/values';
+import { numberOf } from '../server-stats/snapshot';
 
 type Doc = Record<string, unknown>;
 /** A command on one process, on database `db` (default admin). */
 export type DbCommand = (command: Doc, db?: string) => Promise<Doc>;
 
-const num = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v)
-    ? v
-    : typeof v === 'bigint'
-      ? Number(v)
-      : v !== null &&
-          typeof v === 'object' &&
-          typeof (v as { toNumber?: unknown }).toNumber === 'function'
-        ? (v as { toNumber(): number }).toNumber()
-        : undefined;
+/** A number from a number, a bigint or a BSON Long / Double; undefined for anything else. */
+const num = numberOf;
 
 /** A BSON Timestamp (or the driver's {t, i} / high-low form) as {t, i}. */
 export function tsOf(v: unknown): { t: number; i: number } | undefined {

@@ -21,17 +21,10 @@ import { Document, MongoClient } from 'mongodb';
 import type { ShardStorage, StepStorage } from '../result';
 import { messageOf } from '../common/values';
 import { OWNER_COLLECTION } from './ownership';
+import { numberOf } from '../server-stats/snapshot';
 
-const num = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v)
-    ? v
-    : typeof v === 'bigint'
-      ? Number(v)
-      : v !== null &&
-          typeof v === 'object' &&
-          typeof (v as { toNumber?: unknown }).toNumber === 'function'
-        ? (v as { toNumber(): number }).toNumber()
-        : undefined;
+/** A number from a number, a bigint or a BSON Long / Double; undefined for anything else. */
+const num = numberOf;
 
 /** The collection's stats documents (one per shard through a mongos), and where they came from. */
 export interface CollectionStats {
