@@ -447,7 +447,9 @@ describeNeeding('crud', "the harm suite: a user's world, every command that writ
           '--dry-run',
         ]);
         expect(dry.code).toBe(0);
-        expect(dry.stdout).toContain(`index ${ns(WORLD.orders)} (a configured event (a scenario's or the run's)`);
+        expect(dry.stdout).toContain(
+          `index ${ns(WORLD.orders)} (a configured event (a scenario's or the run's)`,
+        );
         return refused(
           await runCli([
             'run',
