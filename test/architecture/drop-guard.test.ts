@@ -21,6 +21,8 @@ const EXEMPT: Record<string, string> = {
   'lib/workload/language/mongo-perf/load-suite.ts': 'records set-up steps, runs nothing',
   // YCSB's load as set-up steps (the ycsb-* presets); lib/prepare/setup.ts runs the drop step through the guard.
   'lib/workload/language/ycsb-workloads.ts': 'writes set-up steps, runs nothing',
+  // The index-cost preset's set-up as steps; lib/prepare/setup.ts runs the drop step through the guard.
+  'lib/experiments/index-cost/index.ts': 'writes set-up steps, runs nothing',
 };
 
 const DROPPING_CALLS = new Set(['drop', 'dropDatabase', 'dropCollection']);

@@ -56,6 +56,8 @@ const ALLOWED: Record<string, string> = {
     "records a user's mongo-perf script, runs nothing",
   'lib/workload/language/mongo-perf/load-suite.ts': 'records set-up steps, runs nothing',
   'lib/workload/language/ycsb-workloads.ts': 'writes set-up steps, runs nothing',
+  // The index-cost preset's set-up (drop, create, createIndexes) as steps, run by lib/prepare/setup.ts.
+  'lib/experiments/index-cost/index.ts': 'writes set-up steps, runs nothing',
   'lib/capture/query-stats.ts':
     "renders a captured write shape as a workload op's command, runs nothing",
   // Writes of the namespaces a plan lists, checked before the first write (lib/run/write-check.ts).

@@ -95,7 +95,7 @@ describe('matrix files', () => {
     [{ ...goodFile, configurations: [] }, 'configurations: expected at least one configuration'],
     [
       { ...goodFile, experiment: 'mots' },
-      'experiment: expected one of most, write-concern-latency, softlayer, presplit-import (got "mots"); did you mean "most"?',
+      'experiment: expected one of most, write-concern-latency, softlayer, presplit-import, index-cost (got "mots"); did you mean "most"?',
     ],
     [{ ...goodFile, colour: 'red' }, 'colour: unknown key'],
   ])('rejects %j', (doc, message) => {

@@ -246,12 +246,22 @@ describe('version-dependent answers', () => {
 
   test('SIGTERM on 4.4 (no quiesce mode) and on a standalone: exit 0 at once', async () => {
     const ports = await freePorts(2);
+    // Two processes, two data directories: a second mongod on a locked dbpath exits 100 (lock-file.ts).
+    const [memberDir, standaloneDir] = ['member', 'standalone'].map((name) => {
+      fs.mkdirSync(`${dir}/${name}`);
+      return `${dir}/${name}`;
+    });
     const member = await startStandIn(
       'mongod',
-      ['--port', String(ports[0]), '--dbpath', dir, '--replSet', 'rs'],
+      ['--port', String(ports[0]), '--dbpath', memberDir, '--replSet', 'rs'],
       { MONGO_BENCH_FAKE_VERSION: '4.4.29' },
     );
-    const standalone = await startStandIn('mongod', ['--port', String(ports[1]), '--dbpath', dir]);
+    const standalone = await startStandIn('mongod', [
+      '--port',
+      String(ports[1]),
+      '--dbpath',
+      standaloneDir,
+    ]);
     expect((await command(ports[0], { replSetInitiate: {} })).ok).toBe(1);
     const started = Date.now();
     member.child.kill('SIGTERM');

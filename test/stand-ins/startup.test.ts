@@ -227,12 +227,15 @@ describe('the binaries', () => {
     expect(r.stdout).toContain('ERROR: child process failed, exited with 100');
   });
 
-  test('a port in use: exit 48', async () => {
-    const [port] = await freePorts(1);
+  test('a port in use: exit 48, before the lock file; a locked dbpath on a free port: exit 100', async () => {
+    const [port, other] = await freePorts(2);
     let first: Started | undefined;
     try {
       first = await startStandIn('mongod', ['--port', String(port), '--dbpath', dir]);
       expect(runStandIn('mongod', ['--port', String(port), '--dbpath', dir]).code).toBe(48);
+      const locked = runStandIn('mongod', ['--port', String(other), '--dbpath', dir]);
+      expect(locked.code).toBe(100);
+      expect(locked.stdout + locked.stderr).toContain('DBPathInUse: Unable to lock the lock file');
     } finally {
       await stop(first);
     }

@@ -170,7 +170,10 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
     );
     process.exit(EXIT_DBPATH_NOT_FOUND);
   }
-  const unlock = kind === 'mongod' ? lockDataDir(options.dbPath, log) : () => undefined;
+  // Taken once the listener is set up, as mongod does (src/mongo/db/mongod_main.cpp, _initAndListen: the
+  // transport layer's setup(), "Error setting up listener" and netError 48, comes before the storage
+  // engine's start and its lock file): a second mongod on the same port and dbpath exits 48, not 100.
+  let unlock = (): void => undefined;
   if (kind === 'mongos') await waitForConfigServers(options, log);
 
   const recorder = makeRecorder(options);
@@ -237,6 +240,7 @@ export async function serve(kind: Kind, options: FakeOptions): Promise<void> {
     });
     process.exit(e.code === 'EADDRINUSE' ? EXIT_NET_ERROR : EXIT_FAIL);
   }
+  if (kind === 'mongod') unlock = lockDataDir(options.dbPath, log);
   const started = server;
   setInterval(() => recorder.flush(started), 50);
   repl.rejoin();
