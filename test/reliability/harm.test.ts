@@ -99,7 +99,7 @@ describeNeeding('crud', "the harm suite: a user's world, every command that writ
         'harm suite: this server has no views (mongo-java-server); the view case is skipped',
       );
     console.log(
-      'harm suite: FerretDB is not built on this machine; the suite runs on the CRUD test double only',
+      'harm suite: runs on the CRUD test double only (FerretDB, where built, runs the storage and index-cost suites, not this one)',
     );
   });
   afterAll(async () => {
