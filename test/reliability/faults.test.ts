@@ -161,8 +161,10 @@ describe('faults', () => {
           [3, 'failed'],
         ]);
         expect(result.steps[0].ops.reads + result.steps[0].ops.writes).toBeGreaterThan(0); // measured before the kill
+        // Whichever the driver met first on the dead server: a selection that timed out, a refused
+        // connection, or a pooled one found closed (seen once in CI: "connection 1 to 127.0.0.1:35759 closed").
         expect(result.steps[1].error).toMatch(
-          /Server selection timed out|MongoServerSelectionError|ECONNREFUSED/,
+          /Server selection timed out|MongoServerSelectionError|ECONNREFUSED|connection \d+ to \S+ closed/,
         );
         expect(fs.existsSync(path.join(r.out, 'index.html'))).toBe(true);
         expect(result.steps[2].error).toMatch(
