@@ -98,8 +98,12 @@ describeNeeding(['crud', 'toxiproxy'], 'outages and delayed ops under a latency 
     }
   }, 40_000);
 
-  it('1.5 s on every reply for 2 s, default --stall-ms (1 s): reads and writes out, their overlap an all outage', async () => {
-    // A read and a write by turns on each client: both kinds are in flight when the toxic comes.
+  it('1.5 s on every reply for 4 s, one client, default --stall-ms (1 s): reads and writes out, their overlap an all outage', async () => {
+    // One client, a read and a write by turns, each 1.5 s under the toxic: a kind is out when none of it
+    // has succeeded for --stall-ms while one of it has been in flight that long, so the read (1 to 2.5 s)
+    // and the write after it (2.5 to 4 s; the toxic lasts to 5 s) each go out, and their overlap is an
+    // `all` outage. (With several clients out of step, a kind's ops keep ending every few hundred ms,
+    // slowly, and that is no outage by the definition: seen in CI with 4 clients, reads not out.)
     const workload = join(dir, 'read-write.json');
     writeFileSync(
       workload,
@@ -113,13 +117,13 @@ describeNeeding(['crud', 'toxiproxy'], 'outages and delayed ops under a latency 
         '--workload-file',
         workload,
         '--clients',
-        '4',
+        '1',
         '--warmup',
         '0',
         '--seconds',
-        '6',
+        '7',
         '--event',
-        '1:toxic:proxy=mongo,type=latency,latency=1500,for=2s',
+        '1:toxic:proxy=mongo,type=latency,latency=1500,for=4s',
       ]),
     );
     expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
@@ -128,8 +132,8 @@ describeNeeding(['crud', 'toxiproxy'], 'outages and delayed ops under a latency 
     const kinds = new Set(outages.flatMap((o) => [o.kind, ...(o.spans ?? []).map((s) => s.kind)]));
     expect(kinds).toEqual(new Set(['all', 'reads', 'writes']));
     for (const o of outages) {
-      // Each at least --stall-ms (shorter spans are no outage) and, since ops kept being sent while the
-      // toxic was in force (2 s) and each waited 1.5 s more, at most about 3.5 s plus 1 s of slack.
+      // Each at least --stall-ms (shorter spans are no outage), at most two ops of 1.5 s (3 s) plus 1.5 s
+      // of slack for a loaded machine.
       expect(o.seconds).toBeGreaterThanOrEqual(1);
       expect(o.seconds).toBeLessThan(4.5);
     }
