@@ -79,13 +79,14 @@ function commandLine(pid: number): string | undefined {
   }
 }
 
-/** Watches the processes whose command line names `dir` until stopped: every pid seen, with its command line. */
+/** Watches the processes whose command line names `dir` until stopped: every pid seen, with its last command line. */
 function watchProcesses(dir: string) {
   const seen = new Map<number, string>();
   const look = () => {
     for (const pid of pidsWithCommandLine(dir)) {
       const line = commandLine(pid);
-      if (line !== undefined && !seen.has(pid)) seen.set(pid, line);
+      // The latest: a stand-in starts as `/usr/bin/env node ...` (its #! line) until env execs node.
+      if (line !== undefined) seen.set(pid, line);
     }
   };
   look();
