@@ -85,8 +85,9 @@ function watchProcesses(dir: string) {
   const look = () => {
     for (const pid of pidsWithCommandLine(dir)) {
       const line = commandLine(pid);
-      // The latest: a stand-in starts as `/usr/bin/env node ...` (its #! line) until env execs node.
-      if (line !== undefined) seen.set(pid, line);
+      // The latest non-empty one: a stand-in starts as `/usr/bin/env node ...` (its #! line) until env
+      // execs node, and an exiting process (a zombie) reads as empty.
+      if (line) seen.set(pid, line);
     }
   };
   look();
