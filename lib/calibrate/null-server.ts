@@ -25,7 +25,7 @@ import {
   opMsgBodyOffset,
   parseRequest,
   ProtocolError,
-} from './wire-protocol';
+} from '../wire/op-msg';
 
 export interface NullServerOptions {
   /** Loopback only: 127.0.0.1 (the default) or ::1. */

@@ -13,7 +13,7 @@ import * as ts from 'typescript';
  */
 export const FLOORS: readonly (readonly string[])[] = [
   ['common', 'config', 'result'],
-  ['metrics', 'security', 'server-stats', 'slo', 'server'],
+  ['metrics', 'security', 'server-stats', 'slo', 'server', 'wire'],
   ['workload', 'store', 'report'],
   [
     'topology',

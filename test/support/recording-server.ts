@@ -6,7 +6,7 @@
  *
  * It stores nothing: reads return empty cursors, writes report zero documents touched, and any
  * other command answers `{ok: 1}` unless a handler says otherwise. The wire format is read and
- * written by lib/calibrate/wire-protocol (the null server's too). See
+ * written by lib/wire/op-msg (the null server's too). See
  * docs/testing-recording-server.md.
  */
 import * as net from 'node:net';
@@ -19,7 +19,7 @@ import {
   IncomingCommand,
   MessageFramer,
   parseRequest,
-} from '../../lib/calibrate/wire-protocol';
+} from '../../lib/wire/op-msg';
 
 export interface RecordedCommand {
   /** The database the command ran against (`$db`, or the `<db>.$cmd` namespace of OP_QUERY). */

@@ -1,7 +1,7 @@
 /**
  * A TCP proxy in front of a test server that holds back every command of one name (e.g. `find`)
  * for `delayMs` before passing it on: a slow or stuck server, as the client sees it. It reads the
- * wire protocol (lib/calibrate/wire-protocol) only as far as it must: where each message ends, and
+ * wire protocol (lib/wire/op-msg) only as far as it must: where each message ends, and
  * for OP_MSG the first key of the body section, which is the command name. The driver has one
  * request in flight per connection, so holding one message holds only that connection.
  */
@@ -13,7 +13,7 @@ import {
   OP_MSG,
   opMsgBodyOffset,
   parseRequest,
-} from '../../../lib/calibrate/wire-protocol';
+} from '../../../lib/wire/op-msg';
 
 /** Larger than any legitimate message (the server's maxMessageSizeBytes is 48 MB). */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -1,9 +1,10 @@
 /**
- * The MongoDB wire protocol as a server reads and writes it: cutting a byte stream into messages,
+ * The MongoDB wire protocol, the one home of its framing: cutting a byte stream into messages,
  * reading a request (OP_MSG, the legacy OP_QUERY drivers send for their first handshake, and the
- * no-op OP_COMPRESSED), and encoding replies (OP_MSG, OP_REPLY). The null server answers from it
- * (its hot path reads only the command's name: opMsgBodyOffset and firstKey); test/support's
- * recording server decodes whole requests with parseRequest.
+ * no-op OP_COMPRESSED), and encoding replies (OP_MSG, OP_REPLY), as a server reads and writes them;
+ * and, for the wire client (./connection.ts), a command encoded as an OP_MSG request and the body of
+ * an OP_MSG reply. The null server answers from it (its hot path reads only the command's name:
+ * opMsgBodyOffset and firstKey); test/support's recording server decodes whole requests with parseRequest.
  * Wire format: https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/
  */
 import { BSON } from 'mongodb';
@@ -194,4 +195,62 @@ function writeHeader(out: Buffer, requestId: number, responseTo: number, opCode:
   out.writeInt32LE(requestId, 4);
   out.writeInt32LE(responseTo, 8);
   out.writeInt32LE(opCode, 12);
+}
+
+/** BSON's largest document plus OP_MSG's own bytes (the server's maxMessageSizeBytes, 48 MB, is larger). */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024 + 16 * 1024;
+let scratch: Buffer | undefined;
+
+/** `$db` as the last element of a command: type string, its name, int32 length, the value, NUL. */
+function writeDbElement(out: Buffer, at: number, db: string): number {
+  out[at++] = 0x02;
+  at += out.write('$db', at, 'latin1');
+  out[at++] = 0;
+  const length = out.write(db, at + 4, 'utf8');
+  out.writeInt32LE(length + 1, at);
+  at += 4 + length;
+  out[at++] = 0;
+  return at;
+}
+
+/**
+ * An OP_MSG request (flagBits 0, one body section) carrying `command` with `$db: db` appended, as
+ * drivers send it. Serialized once into a scratch buffer (no intermediate copy), then copied out:
+ * the socket keeps the returned buffer until it is written.
+ */
+export function encodeCommand(requestId: number, db: string, command: Doc): Buffer {
+  scratch ??= Buffer.allocUnsafe(MAX_REQUEST_BYTES);
+  const bodyAt = HEADER_BYTES + 5;
+  const end = BSON.serializeWithBufferAndIndex(command, scratch, { index: bodyAt }) + 1;
+  // Overwrite the document's closing NUL with $db, then close it again.
+  let at = writeDbElement(scratch, end - 1, db);
+  scratch[at++] = 0;
+  scratch.writeInt32LE(at - bodyAt, bodyAt);
+  scratch.writeInt32LE(at, 0);
+  scratch.writeInt32LE(requestId, 4);
+  scratch.writeInt32LE(0, 8);
+  scratch.writeInt32LE(OP_MSG, 12);
+  scratch.writeUInt32LE(0, HEADER_BYTES);
+  scratch[HEADER_BYTES + 4] = 0;
+  return Buffer.from(scratch.subarray(0, at));
+}
+
+/** A reply's responseTo: the request it answers. */
+export function responseTo(message: Buffer): number {
+  return message.readInt32LE(8);
+}
+
+/**
+ * The body document of an OP_MSG reply, still bytes (a server replies with one body section and no
+ * document sequences); throws ProtocolError for anything else.
+ */
+export function replyBody(message: Buffer): Buffer {
+  const opCode = message.readInt32LE(12);
+  if (opCode !== OP_MSG) throw new ProtocolError(`unexpected reply opCode ${opCode}`);
+  const flags = message.readUInt32LE(HEADER_BYTES);
+  const end = flags & MSG_CHECKSUM_PRESENT ? message.length - 4 : message.length;
+  const at = opMsgBodyOffset(message, end);
+  const size = message.readInt32LE(at);
+  if (at + size > end) throw new ProtocolError('truncated reply body');
+  return message.subarray(at, at + size);
 }
