@@ -96,7 +96,7 @@ export async function runShare(
         plan: { clients: step.clients, ...step.plan },
         workers: workersForStep(share.count, ctx.workers),
         serverSelectionTimeoutMS: ctx.spec.serverSelectionTimeoutMS,
-        ...dropUndefined({ opTimeoutMS: ctx.spec.opTimeoutMS }),
+        ...dropUndefined({ opTimeoutMS: ctx.spec.opTimeoutMS, driver: ctx.spec.driver }),
         share: { first: share.first, count: share.count },
         startAt,
       },

@@ -12,6 +12,7 @@ import {
 import type { WriteScope } from '../workload/engine/write-handles';
 import { withoutCredentials } from './control';
 import { dropUndefined, messageOf } from '../common/values';
+import type { Driver } from '../workload/engine/op-client';
 
 export interface RunSpec {
   /** The deployment to load, userinfo and secret options removed (agents log in with their own). */
@@ -19,6 +20,8 @@ export interface RunSpec {
   workload: EncodedStepWorkload;
   serverSelectionTimeoutMS: number;
   opTimeoutMS?: number;
+  /** The client every agent's ops go through (--driver); absent: node (specs published before it). */
+  driver?: Driver;
   /** An agent (or the coordinator) silent this long is taken as gone. */
   lostAfterMs: number;
   label: string;
@@ -35,7 +38,7 @@ export function buildRunSpec(input: RunSpecInput): RunSpec {
     targetUri: withoutCredentials(input.uri),
     workload: encodeStepWorkload(input.workload),
     serverSelectionTimeoutMS: input.serverSelectionTimeoutMS,
-    ...dropUndefined({ opTimeoutMS: input.opTimeoutMS }),
+    ...dropUndefined({ opTimeoutMS: input.opTimeoutMS, driver: input.driver }),
     lostAfterMs: input.lostAfterMs,
     label: input.label,
   };

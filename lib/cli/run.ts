@@ -26,6 +26,7 @@ import {
   toMongoClientOptions,
 } from '../security/connection';
 import { resolveRunPlan } from '../run/options/run-plan';
+import { checkWireMechanism } from '../run/options/driver-check';
 import { TARGET_OPTIONS } from '../deployment/target-options';
 import { RUN_SOURCE_OPTIONS } from '../run/options/run-source-options';
 import { renderDryRun } from '../run/options/dry-run';
@@ -216,6 +217,7 @@ async function runWith(
     );
   }
   const plan = resolveRunPlan(flags, { authUser: username });
+  checkWireMechanism(plan.benchmark.driver, connection.options.authMechanism);
   const agentOptions = resolveAgentRunOptions(
     plan.agents,
     plan.target.kind === 'uri' ? plan.target.uri : undefined,

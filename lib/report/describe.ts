@@ -158,9 +158,14 @@ export function environmentDetails(result: ResultDocument): Array<[string, strin
   }
   const m = result.environment?.loadMachine;
   if (m) {
+    // The client the ops went through (--driver), beside the driver's version.
+    const client =
+      result.config.driver === 'wire'
+        ? `client wire (ops over mongo-bench's own OP_MSG connections; driver ${m.driver} for set-up and sampling)`
+        : `driver ${m.driver}`;
     out.push([
       'Load machine',
-      `${m.cpuModel}, ${m.cores} cores, ${formatGiB(m.memoryBytes)}, ${m.os}; Node ${m.node}, driver ${m.driver}, mongo-bench ${m.mongoBench}${m.gitCommit ? ` (commit ${m.gitCommit.slice(0, 12)})` : ''}`,
+      `${m.cpuModel}, ${m.cores} cores, ${formatGiB(m.memoryBytes)}, ${m.os}; Node ${m.node}, ${client}, mongo-bench ${m.mongoBench}${m.gitCommit ? ` (commit ${m.gitCommit.slice(0, 12)})` : ''}`,
     ]);
   }
   return out;

@@ -60,6 +60,8 @@ function resultConfig(options: RunOptions): ResultDocument['config'] {
     opTimeoutMS: options.opTimeoutMS ?? null,
     onError: options.onError ?? 'stop',
     workers: options.workers ?? 'auto',
+    driver: options.driver ?? 'node',
+    ...(options.uriRetries ? { uriRetries: options.uriRetries } : {}),
     serverStats: options.serverStats !== false,
     reset: options.reset ?? 'once',
   };

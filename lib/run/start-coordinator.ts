@@ -36,7 +36,7 @@ export async function startCoordinator(
           writes: workloadWrites(plan.writePlan),
         },
         serverSelectionTimeoutMS: b.serverSelectionTimeoutMS,
-        ...dropUndefined({ opTimeoutMS: b.opTimeoutMS }),
+        ...dropUndefined({ opTimeoutMS: b.opTimeoutMS, driver: b.driver }),
         lostAfterMs: options.lostAfterMs,
         label: b.label,
       }),

@@ -18,6 +18,7 @@ import {
 import { PRESET_NAMES } from '../../workload/language/presets';
 import { RESET_CHOICES } from '../../workload/language/setup-spec';
 import { FORCE_OPTION } from '../../common/file-plan';
+import { DRIVERS } from '../../workload/engine/op-client';
 
 /** The most worker threads a step may use. */
 export const MAX_WORKERS = 256;
@@ -280,6 +281,12 @@ export const RUN_OPTIONS = {
       },
     ),
     arg: () => workersArg,
+  }),
+  driver: option({
+    flag: '--driver <client>',
+    help: 'the client the workload\'s ops go through: node (the MongoDB Node driver, what applications run) or wire (mongo-bench\'s own connections speaking OP_MSG: a far higher ceiling per core; docs/workload.md "Two clients")',
+    schema: z.enum(DRIVERS, { error: `must be ${DRIVERS.join(' or ')}` }),
+    default: 'node',
   }),
   testDouble: option({
     flag: '--test-double',

@@ -49,6 +49,7 @@ import {
 import type { TableValues } from '../../config/option-table';
 import type { OnError } from './run-option-table';
 import type { RunSourceFlags } from './run-source-options';
+import type { Driver } from '../../workload/engine/op-client';
 
 export {
   benchmarkShape,
@@ -145,6 +146,13 @@ export interface RunOptions {
    * main thread alone. 'auto' or undefined: min(clients, cores - 1), at least 1.
    */
   workers?: number | 'auto';
+  /**
+   * --driver: the client the workload's ops go through, the Node driver (default) or the wire client
+   * (lib/wire); set-up, loading and sampling always use the driver.
+   */
+  driver?: Driver;
+  /** retryWrites/retryReads as the URI sets them: recorded, not applied (./driver-check.ts). */
+  uriRetries?: { retryWrites?: boolean; retryReads?: boolean };
   /** Sample every process's serverStatus during the run (default true; --no-server-stats: false). */
   serverStats?: boolean;
   /**
@@ -519,6 +527,7 @@ export function resolveBenchmarkOptions(
         ? parsePercent('--max-error-rate', flags.maxErrorRate)
         : (flags.maxErrorRate ?? RUN_DEFAULTS.maxErrorRate),
     ...dropUndefined({ workers: flags.workers }),
+    driver: flags.driver ?? RUN_DEFAULTS.driver,
     ...(flags.serverStats === false ? { serverStats: false } : {}),
     ...dropUndefined({ minOplogWindowSeconds: minOplogWindowOf(flags) }),
     ...(setup ? { setup } : {}),

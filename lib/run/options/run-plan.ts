@@ -25,6 +25,7 @@ import {
 import { RUN_TARGET_DEFAULTS, targetShape } from '../../deployment/target-options';
 import { parseOptions } from '../../config/validate';
 import { resolveTargetPlan, TargetPlan, TOPOLOGY_KEYS } from '../../deployment/plan';
+import { checkWireDriver, uriRetries } from './driver-check';
 import { URI_ENV } from '../../security/uri-credentials';
 import { compileRunWorkload } from './run-workload';
 import { resolveStoreSpec } from '../../store/store';
@@ -176,7 +177,7 @@ function planFromFlags(
       `${flags.db ?? RUN_TARGET_DEFAULTS.db}.${flags.collection ?? RUN_TARGET_DEFAULTS.collection}`;
   const benchmark = resolveBenchmarkOptions(benchmarkFlags, ctx.now) as RunPlan['benchmark'];
   // Every op and template error now, before anything is launched or written.
-  compileRunWorkload(benchmark);
+  const compiled = compileRunWorkload(benchmark);
   const dot = benchmark.ns.indexOf('.');
   const db = benchmark.ns.slice(0, dot);
   const collection = benchmark.ns.slice(dot + 1);
@@ -188,6 +189,15 @@ function planFromFlags(
     collection: { db, collection, docs: benchmark.docs, load: benchmark.load },
   });
   checkMemberEvents(benchmark, target);
+  const uri = target.kind === 'uri' ? target.uri : undefined;
+  checkWireDriver(
+    benchmark,
+    compiled.ops.map((op) => op.spec),
+    uri,
+  );
+  const retries = uriRetries(uri);
+  if (retries.retries) benchmark.uriRetries = retries.retries;
+  if (retries.note) notes.push(retries.note);
   const store = storeOf(flags.store, ctx.env);
   const writePlan = planWrites(flags, benchmark, target, store.store);
   return {

@@ -3,9 +3,9 @@
  * (before any connection, so a malformed template is a usage error), then bound to a MongoClient.
  * Each server op is sent as the command benchRun sends (see ./op-commands and docs/workload.md).
  */
-import { MongoClient, ReadPreference } from 'mongodb';
+import { ReadPreference } from 'mongodb';
 import { bindCommandOps, PreparedOp } from './op-commands';
-import { writeHandle, WriteScope } from './write-handles';
+import { OpClient, writeHandle, WriteScope } from './write-handles';
 import { opLabel } from './op-label';
 import { ClientState, compileTemplate, TemplateScope } from '../language/template';
 import { OpClass, opClass, OpSpec, OpType } from '../language/op-spec';
@@ -73,7 +73,7 @@ function readPreferenceOf(spec: OpSpec): ReadPreference | undefined {
   );
 }
 
-/** Binds prepared ops to a connected client. */
+/** Binds prepared ops to a connected client (the driver's MongoClient or the wire client). */
 export interface BindOptions {
   /**
    * What the ops may write (./write-handles.ts): the run's checked write plan, a deployment mongo-bench
@@ -87,13 +87,13 @@ export interface BindOptions {
 /** Each op with its driver handle (./write-handles.ts: a write outside `bind.writes` throws here, never per op). */
 export function bindWorkload(
   prepared: PreparedWorkload,
-  client: MongoClient,
+  client: OpClient,
   bind: BindOptions,
 ): BoundOp[] {
   return prepared.ops.map((op) => bindOp(op, client, bind));
 }
 
-function bindOp(op: PreparedOp, client: MongoClient, bind: BindOptions): BoundOp {
+function bindOp(op: PreparedOp, client: OpClient, bind: BindOptions): BoundOp {
   const { spec } = op;
   const base = {
     index: spec.index,

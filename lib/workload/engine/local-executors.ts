@@ -1,6 +1,7 @@
 /**
- * The two StepExecutors that run a step's clients in this process: this thread's event loop (with
- * the run's own MongoClient, as the engine always ran) and worker threads (each with its own client).
+ * The StepExecutors that run a step's clients in this process: this thread's event loop (with the
+ * run's own MongoClient, as the engine always ran, or with a wire client of its own per step) and
+ * worker threads (each with its own client, either driver).
  */
 import { performance } from 'node:perf_hooks';
 import type { MongoClient, MongoClientOptions } from 'mongodb';
@@ -10,6 +11,8 @@ import { runParallelStep, singleLoopLoad, StepWorkload, workersForStep } from '.
 import type { StepExecutor, StepExecutorCallbacks, StepOutcome } from './step-executor';
 import { warmConnections } from '../../server/connect';
 import type { TemplateScope } from '../language/template';
+import type { Driver, EngineClient } from './op-client';
+import type { OpClient } from './write-handles';
 
 /** One event loop: this thread and the run's own client. */
 export function singleLoopExecutor(
@@ -23,22 +26,60 @@ export function singleLoopExecutor(
       _trial: number,
       callbacks: StepExecutorCallbacks,
     ): Promise<StepOutcome> {
-      const { onWindowOpen, ...stepCallbacks } = callbacks;
       await warmConnections(client, plan.clients);
-      if (onWindowOpen) {
-        // A start instant of our own, so the sampler reads the servers exactly when the window opens.
-        plan.startAt = performance.now() + 20;
-        onWindowOpen(plan.startAt + plan.warmupSeconds * 1000);
-      }
-      const measurement = await runStep(ops, scope, plan, stepCallbacks);
-      measurement.client = singleLoopLoad(measurement.load);
-      return { measurement };
+      return runOnThisLoop(ops, scope, plan, callbacks);
     },
   };
 }
 
+/**
+ * One event loop with the wire client (./op-client.ts): a client of its own per step (connected,
+ * a connection per client opened before the window, closed after), the ops bound to it each time.
+ */
+export function wireLoopExecutor(
+  open: (clients: number) => EngineClient,
+  bind: (client: OpClient) => BoundOp[],
+  scope: TemplateScope,
+): StepExecutor {
+  return {
+    async runStep(
+      plan: StepPlan,
+      _trial: number,
+      callbacks: StepExecutorCallbacks,
+    ): Promise<StepOutcome> {
+      const engine = open(plan.clients);
+      try {
+        await engine.connect();
+        await engine.warm(plan.clients);
+        return await runOnThisLoop(bind(engine.client), scope, plan, callbacks);
+      } finally {
+        await engine.close().catch(() => undefined);
+      }
+    },
+  };
+}
+
+async function runOnThisLoop(
+  ops: BoundOp[],
+  scope: TemplateScope,
+  plan: StepPlan,
+  callbacks: StepExecutorCallbacks,
+): Promise<StepOutcome> {
+  const { onWindowOpen, ...stepCallbacks } = callbacks;
+  if (onWindowOpen) {
+    // A start instant of our own, so the sampler reads the servers exactly when the window opens.
+    plan.startAt = performance.now() + 20;
+    onWindowOpen(plan.startAt + plan.warmupSeconds * 1000);
+  }
+  const measurement = await runStep(ops, scope, plan, stepCallbacks);
+  measurement.client = singleLoopLoad(measurement.load);
+  return { measurement };
+}
+
 export interface WorkerThreadsJob {
   uri: string;
+  /** The client each worker's ops go through (./op-client.ts); absent: node. */
+  driver?: Driver;
   /** Credentials and TLS (lib/security's toMongoClientOptions). */
   clientOptions?: MongoClientOptions;
   workload: StepWorkload;

@@ -3,16 +3,22 @@
  * v4.4, BenchRunOp::executeOnce), through the lowest public driver API that works, and without
  * decoding replies the op does not need (`raw: true`: nested documents stay bytes). Each op kind
  * says its command in its own module (../language/ops/*.ts, with its bench.cpp citation and failure
- * rule); this file hands it the driver's handle and the wire helpers (OpWire).
+ * rule); this file hands it the handle (the driver's Db or the wire client's, behind the write guard)
+ * and the wire helpers (OpWire).
  *
  * Errors are what the driver's own helpers throw: ok: 0 is a MongoServerError (db.command), a
  * writeConcernError a MongoWriteConcernError (the driver checks every command reply), and the first
  * of writeErrors a MongoServerError, as updateOne/insertOne/deleteOne do (driver lib/operations/update.js).
  */
-import { BSON, Db, Document, MongoServerError, ReadPreference } from 'mongodb';
+import { BSON, Document, MongoServerError, ReadPreference } from 'mongodb';
 import type { OpSpec, OpType } from '../language/op-spec';
 import { OP_KINDS } from '../language/ops';
-import type { OpRun, OpWire, PreparedOp as AnyPreparedOp } from '../language/ops/op-kind';
+import type {
+  CommandDb,
+  OpRun,
+  OpWire,
+  PreparedOp as AnyPreparedOp,
+} from '../language/ops/op-kind';
 import { asServerReplyFailure } from './benchrun-outcome';
 
 /** An op with its templates compiled (lib/workload/engine/compile-ops.ts prepareWorkload). */
@@ -38,7 +44,7 @@ function defined(fields: Record<string, unknown>): Document {
  * The write concern as the server reads it ({w, j, wtimeout}): the op's, else the client's (a
  * `w=` in the URI), else none (the server's default; benchRun sends an empty document, the same).
  */
-export function wireWriteConcern(spec: OpSpec, db: Db): Document | undefined {
+export function wireWriteConcern(spec: OpSpec, db: CommandDb): Document | undefined {
   const wc = spec.writeConcern;
   if (wc) {
     const j = wc.j ?? wc.fsync;
@@ -69,7 +75,7 @@ function checkWrite(reply: Document): Document {
 
 const RAW = { raw: true } as const;
 
-export function bindCommandOps(op: PreparedOp, db: Db, bind: CommandBindOptions): OpRun {
+export function bindCommandOps(op: PreparedOp, db: CommandDb, bind: CommandBindOptions): OpRun {
   const { spec } = op;
   const kind = OP_KINDS[spec.type];
   if (kind.local) throw new Error(`op type ${spec.type} sends no command`);

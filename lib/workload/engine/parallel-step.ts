@@ -1,5 +1,5 @@
 /**
- * One step across worker threads: each worker has its own MongoClient and runs a contiguous slice
+ * One step across worker threads: each worker has its own client (either driver: ./op-client.ts) and runs a contiguous slice
  * of the step's clients (client i keeps index i and seed + i, so a run repeats with any worker
  * count). The parent waits until every worker is connected, hands them one start instant, merges
  * their ticks into one a second, and merges their measurements exactly (counts, histograms,
@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { MongoClient, MongoClientOptions } from 'mongodb';
+import { MongoClientOptions } from 'mongodb';
 import { RunError } from '../../config/errors';
 import {
   availableCores,
@@ -26,7 +26,7 @@ import { mergeConcurrentMeasurements } from '../../metrics/merge-measurements';
 import { redactUri } from '../../security/redact';
 import { bindWorkload } from './compile-ops';
 import { runStep, StepCallbacks, StepPlan } from './engine';
-import { createClient, warmConnections } from '../../server/connect';
+import { Driver, EngineClient, openEngineClient } from './op-client';
 import { FromWorker, ToWorker } from './worker-protocol';
 import { TickMerger } from './worker-ticks';
 import { startWorkerThread } from './worker-thread';
@@ -40,6 +40,8 @@ export interface ParallelStepInput {
   uri: string;
   /** Credentials and TLS (lib/security's toMongoClientOptions): structured-cloneable, never logged. */
   clientOptions?: MongoClientOptions;
+  /** The client the ops go through (./op-client.ts); default node. */
+  driver?: Driver;
   workload: StepWorkload;
   plan: StepPlan;
   /** Worker threads to spread the clients over (at most one per client); 1 = this thread, no worker. */
@@ -142,16 +144,16 @@ async function runOnThisThread(
   callbacks: StepCallbacks,
 ): Promise<ParallelStepMeasurement> {
   const prepared = compileStepWorkload(input.workload);
-  const { client } = createClient(input.uri, {
+  const engine = openEngineClient(input.driver ?? 'node', input.uri, {
     serverSelectionTimeoutMS: input.serverSelectionTimeoutMS ?? 5000,
     maxClients: share.count,
     clientOptions: input.clientOptions,
     opTimeoutMS: input.opTimeoutMS,
   });
   try {
-    await connect(client, input.uri);
-    await warmConnections(client, share.count);
-    const ops = bindWorkload(prepared, client, {
+    await connect(engine, input.uri);
+    await engine.warm(share.count);
+    const ops = bindWorkload(prepared, engine.client, {
       writes: input.workload.writes,
       maxTimeMS: input.opTimeoutMS,
     });
@@ -164,11 +166,11 @@ async function runOnThisThread(
     const m = await runStep(ops, prepared.scope, plan, callbacks);
     return { ...m, client: singleLoopLoad(m.load) };
   } finally {
-    await client.close().catch(() => undefined);
+    await engine.close().catch(() => undefined);
   }
 }
 
-async function connect(client: MongoClient, uri: string): Promise<void> {
+async function connect(client: EngineClient, uri: string): Promise<void> {
   try {
     await client.connect();
   } catch (err) {
@@ -265,6 +267,7 @@ async function runOnWorkers(
       const worker = startWorkerThread({
         workerIndex,
         uri: input.uri,
+        ...(input.driver ? { driver: input.driver } : {}),
         ...(input.clientOptions ? { clientOptions: input.clientOptions } : {}),
         serverSelectionTimeoutMS: input.serverSelectionTimeoutMS ?? 5000,
         ...dropUndefined({ opTimeoutMS: input.opTimeoutMS }),

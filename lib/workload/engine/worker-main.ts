@@ -1,5 +1,5 @@
 /**
- * One worker thread of a parallel step: its own MongoClient (same URI and options as the parent's),
+ * One worker thread of a parallel step: its own client, either driver (same URI and options as the parent's),
  * its slice of the step's clients, the engine as it runs in-process. It reports 'ready', waits for
  * the common start instant, posts a tick a second and the encoded measurement, then closes its
  * client and lets the thread end. parallel-step.ts starts it (through a bootstrap that loads this
@@ -7,12 +7,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { MongoClient } from 'mongodb';
 import { encodeMeasurement } from '../../metrics/measurement-codec';
 import { redactUri } from '../../security/redact';
 import { bindWorkload } from './compile-ops';
 import { runStep } from './engine';
-import { createClient, warmConnections } from '../../server/connect';
+import { EngineClient, openEngineClient } from './op-client';
 import { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 import { compileStepWorkload, decodeStepWorkload } from './worker-workload';
 
@@ -35,20 +34,20 @@ async function runWorker(init: WorkerInit): Promise<void> {
     }
   });
 
-  let client: MongoClient | undefined;
+  let client: EngineClient | undefined;
   try {
     const workload = decodeStepWorkload(init.workload);
     const prepared = compileStepWorkload(workload);
     const slice = init.plan.clientSlice;
-    client = createClient(init.uri, {
+    client = openEngineClient(init.driver ?? 'node', init.uri, {
       serverSelectionTimeoutMS: init.serverSelectionTimeoutMS,
       maxClients: slice.count,
       clientOptions: init.clientOptions,
       opTimeoutMS: init.opTimeoutMS,
-    }).client;
+    });
     await client.connect();
-    await warmConnections(client, slice.count);
-    const ops = bindWorkload(prepared, client, {
+    await client.warm(slice.count);
+    const ops = bindWorkload(prepared, client.client, {
       writes: workload.writes,
       maxTimeMS: init.opTimeoutMS,
     });

@@ -3,12 +3,15 @@ import type { MongoClientOptions } from 'mongodb';
 import type { EncodedMeasurement } from '../../metrics/measurement-codec';
 import type { StepPlan, TickEvent } from './engine';
 import type { EncodedStepWorkload } from './worker-workload';
+import type { Driver } from './op-client';
 
 /** workerData: everything a worker needs to connect and run its share of a step. */
 export interface WorkerInit {
   /** 0-based, for messages. */
   workerIndex: number;
   uri: string;
+  /** The client the worker's ops go through (a worker owns its sockets); absent: node. */
+  driver?: Driver;
   clientOptions?: MongoClientOptions;
   serverSelectionTimeoutMS: number;
   opTimeoutMS?: number;

@@ -14,11 +14,19 @@
  * The scope is plain data: it crosses to worker threads (./worker-protocol.ts) and to agents (their run
  * spec) with the workload.
  */
-import type { Db, MongoClient } from 'mongodb';
 import { UsageError } from '../../config/errors';
 import { classifyCommand, WrittenNamespace } from '../../server/command-writes';
 import type { WritePlan } from '../../server/write-plan';
 import type { PreparedOp } from './op-commands';
+import type { CommandDb } from '../language/ops/op-kind';
+
+/**
+ * What ops are bound to: a client that gives a database's handle, the driver's MongoClient or the wire
+ * client (lib/wire/client.ts); either way through writeHandle below.
+ */
+export interface OpClient {
+  db(name: string): CommandDb;
+}
 
 /** What a workload's ops may write where they are bound. */
 export type WriteScope =
@@ -65,7 +73,7 @@ export function workloadWrites(plan: WritePlan): WriteScope {
  * when the op writes a namespace `scope` does not allow (nothing of it is sent). Called once per op and
  * client connection, never per operation.
  */
-export function writeHandle(op: PreparedOp, client: MongoClient, scope: WriteScope): Db {
+export function writeHandle(op: PreparedOp, client: OpClient, scope: WriteScope): CommandDb {
   const { spec } = op;
   const refusal = scope.kind === 'planned' ? refusedWrite(op, scope.namespaces) : undefined;
   if (refusal) throw new UsageError(refusal);

@@ -7,7 +7,7 @@
  * The modules stay in the workload language (they import only the language, config and common):
  * the driver handle they send through, and the engine's wire helpers, are handed to `bind` (OpWire).
  */
-import type { Db, Document, ReadPreference } from 'mongodb';
+import type { Document, ReadConcern, ReadPreference, WriteConcern } from 'mongodb';
 import type { ClientState, Generator, TemplateScope } from '../template';
 
 /** Reads and writes are reported separately; `nop` and `let` never reach the server and are not counted. */
@@ -106,13 +106,37 @@ export interface OpFields {
 /** Compiles one template of the op; `field` names it in messages (`ops[i].field`). */
 export type CompileField = (value: unknown, field: string) => Generator;
 
+/** A cursor command's cursor as ops use it: read to its end, its documents counted. */
+export interface CommandCursor {
+  /** The cursor's id once the command answered; undefined before. */
+  readonly id?: unknown;
+  setBatchSize(size: number): unknown;
+  toArray(): Promise<unknown[]>;
+}
+
 /**
- * What the engine hands an op that reaches the server: the driver's handle for the op's database
- * and the wire helpers (engine/op-commands.ts), so the op says which command it sends and how a
- * failure counts without importing the engine.
+ * The handle an op sends through, for the op's database: what ops use of the driver's Db, so that
+ * both clients implement it (`--driver node`: the driver's Db itself; `--driver wire`: lib/wire's
+ * WireDb). Its client's read preference, read concern and write concern are the defaults ops inherit.
+ */
+export interface CommandDb {
+  readonly databaseName: string;
+  readonly readPreference: ReadPreference;
+  readonly readConcern?: ReadConcern;
+  readonly writeConcern?: WriteConcern;
+  /** One command; resolves with its reply, rejects with the driver's errors (ok: 0 a MongoServerError). */
+  command(command: Document, options?: Document): Promise<Document>;
+  /** A command that opens a cursor, then getMore on the same server. */
+  runCursorCommand(command: Document, options?: Document): CommandCursor;
+}
+
+/**
+ * What the engine hands an op that reaches the server: the handle for the op's database (the write
+ * guard's, engine/write-handles.ts) and the wire helpers (engine/op-commands.ts), so the op says which
+ * command it sends and how a failure counts without importing the engine.
  */
 export interface OpWire {
-  db: Db;
+  db: CommandDb;
   coll: string;
   /** The client's read concern level, sent with reads: `{level}`. */
   readConcern?: Document;
