@@ -2,9 +2,9 @@
  * benchRun compatibility (issue 18), checked against the recording server: ns on let/nop and a
  * nop-only workload; a command's cursor read to the end; benchRun's own counting (a command
  * answering ok: 0 is an op and an error, a write error an op only, nop/let in totalOps); typed
- * Extended JSON numbers; benchRun's #RAND_STRING alphabet.
+ * Extended JSON numbers; benchRun's #RAND_STRING alphabet. Each through both clients (--driver node, wire).
  */
-import { BSON, Double, Long, MongoClient } from 'mongodb';
+import { BSON, Double, Long } from 'mongodb';
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { bindWorkload, prepareWorkload } from '../../lib/workload/engine/compile-ops';
 import { runStep } from '../../lib/workload/engine/engine';
@@ -13,6 +13,7 @@ import { parseWorkloadText } from '../../lib/workload/language/workload-file';
 import { decodeStepWorkload, encodeStepWorkload } from '../../lib/workload/engine/worker-workload';
 import { summarizeStep } from '../../lib/workload/engine/op-figures';
 import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+import { DRIVERS, EngineClient, openEngineClient } from '../../lib/workload/engine/op-client';
 
 /** These tests bind ops on servers they start themselves, with no write plan. */
 const TEST_BIND = { writes: unplannedWrites('test/workload/benchrun-compat.test.ts') };
@@ -25,9 +26,10 @@ function compile(raw: unknown[]) {
   return prepareWorkload(parseOps(raw, { defaultNs: NS }));
 }
 
-describe('benchRun compatibility', () => {
+describe.each(DRIVERS)('benchRun compatibility (--driver %s)', (driver) => {
   let server: RecordingServer;
-  let client: MongoClient;
+  let engine: EngineClient;
+  let client: EngineClient['client'];
   /** Cursor id -> documents still to hand out; a cursor is open while it is here. */
   const open = new Map<string, number>();
   let nextCursor = 100;
@@ -77,11 +79,15 @@ describe('benchRun compatibility', () => {
             : undefined,
       },
     });
-    client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
-    await client.connect();
+    engine = openEngineClient(driver, server.uri, {
+      serverSelectionTimeoutMS: 3000,
+      maxClients: 2,
+    });
+    await engine.connect();
+    client = engine.client;
   });
   afterAll(async () => {
-    await client?.close();
+    await engine?.close();
     await server?.stop();
   });
 
