@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { intArg, intListArg, MAX_TRIALS, parseOptions, trialCount } from '../config/validate';
 import { addOptions, option, tableDefaults, tableShape } from '../config/option-table';
 import { defaultOutDir, RUN_DEFAULTS, workersArg } from '../run/options/run-options';
+import { RUN_OPTIONS } from '../run/options/run-option-table';
 import { RESET_CHOICES } from '../workload/language/setup-spec';
 import {
   runMongoPerfSuite,
@@ -111,6 +112,8 @@ const PERF_SUITE_OPTIONS = {
     }),
     arg: () => workersArg,
   }),
+  // The same row as run's: one declaration of --driver.
+  driver: RUN_OPTIONS.driver,
   out: option({
     flag: '--out <dir>',
     help: 'output folder (default: reports/<timestamp>-perf-suite/)',
@@ -188,6 +191,7 @@ export function registerPerfSuite(program: Command, ctx: CliContext): void {
       serverSelectionTimeoutMS: RUN_DEFAULTS.serverSelectionTimeout,
       opTimeoutMS: RUN_DEFAULTS.opTimeout,
       ...(workers !== undefined ? { workers } : {}),
+      ...(flags.driver !== undefined ? { driver: flags.driver } : {}),
       ...(flags.testDouble ? { testDouble: true } : {}),
     };
     // Before the first test runs: a suite.json or a test's results.json of the user's there is refused.

@@ -27,6 +27,7 @@ import {
 import { UnsupportedShellCall } from '../workload/language/mongo-perf/shell-recorder';
 import { Target, uriTarget } from '../server/target';
 import { dropUndefined, messageOf } from '../common/values';
+import type { Driver } from '../workload/engine/op-client';
 
 export interface SuiteOptions {
   files: string[];
@@ -45,6 +46,8 @@ export interface SuiteOptions {
   serverSelectionTimeoutMS: number;
   opTimeoutMS?: number;
   workers?: number | 'auto';
+  /** The client the tests' ops go through (--driver); default node. */
+  driver?: Driver;
   testDouble?: boolean;
 }
 
@@ -119,7 +122,7 @@ function testRunOptions(
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS,
     opTimeoutMS: options.opTimeoutMS,
     onError: 'continue',
-    ...dropUndefined({ workers: options.workers }),
+    ...dropUndefined({ workers: options.workers, driver: options.driver }),
     ...dropUndefined({ testDouble: options.testDouble }),
   };
 }

@@ -18,6 +18,7 @@ import {
 } from '../../lib/workload/language/mongo-perf/load-suite';
 import { prepareMongoPerfTest, runMongoPerfSuite, SuiteOptions } from '../../lib/run/perf-suite';
 import { ResultDocument } from '../../lib/result';
+import { DRIVERS } from '../../lib/workload/engine/op-client';
 
 const FILE = join(__dirname, '..', 'fixtures', 'mongo-perf', 'testcases', 'sample.js');
 
@@ -112,29 +113,37 @@ describeNeeding('crud', 'mongo-perf test files against the CRUD test server', ()
     await client.close();
   });
 
-  it('sweeps a unique #SEQ_INT insert test over 1, 2, 4 clients with its pre() before every step: no duplicate key', async () => {
-    const report = await runMongoPerfSuite({
-      ...base,
-      uri: crudUri(),
-      outDir,
-      tests: /UniqueSeqInsert|ReadsInPre/,
-    });
-    expect(report.outcomes.map((o) => [o.test, o.status])).toEqual([
-      ['Sample.UniqueSeqInsert', 'ran'],
-      ['Sample.ReadsInPre', 'unsupported'],
-    ]);
-    const [ran] = report.outcomes;
-    expect(ran.steps!.map((s) => [s.clients, s.errCount])).toEqual([
-      [1, 0],
-      [2, 0],
-      [4, 0],
-    ]);
-    const result = JSON.parse(readFileSync(ran.results!, 'utf8')) as ResultDocument;
-    expect(result.workload.tags).toEqual(['insert', 'core']);
-    expect(result.config.reset).toBe('each-step');
-    for (const step of result.steps) expect(step.ops).toMatchObject({ errors: 0 });
-    expect(JSON.parse(readFileSync(join(outDir, 'suite.json'), 'utf8')).outcomes).toHaveLength(2);
-  }, 30_000);
+  it.each(DRIVERS)(
+    'sweeps a unique #SEQ_INT insert test over 1, 2, 4 clients with its pre() before every step: no duplicate key (--driver %s)',
+    async (driver) => {
+      const report = await runMongoPerfSuite({
+        ...base,
+        uri: crudUri(),
+        outDir: join(outDir, driver),
+        tests: /UniqueSeqInsert|ReadsInPre/,
+        driver,
+      });
+      expect(report.outcomes.map((o) => [o.test, o.status])).toEqual([
+        ['Sample.UniqueSeqInsert', 'ran'],
+        ['Sample.ReadsInPre', 'unsupported'],
+      ]);
+      const [ran] = report.outcomes;
+      expect(ran.steps!.map((s) => [s.clients, s.errCount])).toEqual([
+        [1, 0],
+        [2, 0],
+        [4, 0],
+      ]);
+      const result = JSON.parse(readFileSync(ran.results!, 'utf8')) as ResultDocument;
+      expect(result.workload.tags).toEqual(['insert', 'core']);
+      expect(result.config.reset).toBe('each-step');
+      expect(result.config.driver).toBe(driver);
+      for (const step of result.steps) expect(step.ops).toMatchObject({ errors: 0 });
+      expect(
+        JSON.parse(readFileSync(join(outDir, driver, 'suite.json'), 'utf8')).outcomes,
+      ).toHaveLength(2);
+    },
+    30_000,
+  );
 
   it('perf-suite (the command): a line per finished step, one per test, the counts, exit 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mb-perf-cli-'));
