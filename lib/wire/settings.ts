@@ -87,12 +87,23 @@ export function retriesInUri(uri: string): { retryWrites?: boolean; retryReads?:
 function tlsOptions(o: MongoOptions): TlsOptions | undefined {
   if (!o.tls) return undefined;
   const pem = o.tlsCertificateKeyFile ? readFileSync(o.tlsCertificateKeyFile) : undefined;
-  const insecure = o.tlsAllowInvalidCertificates || o.tlsInsecure;
+  // The parser keeps tlsAllowInvalidCertificates as node:tls's rejectUnauthorized, and
+  // tlsAllowInvalidHostnames as a checkServerIdentity that checks nothing.
+  const parsed = o as MongoOptions & {
+    rejectUnauthorized?: boolean;
+    checkServerIdentity?: TlsOptions['checkServerIdentity'];
+  };
+  const insecure =
+    o.tlsAllowInvalidCertificates || o.tlsInsecure || parsed.rejectUnauthorized === false;
   return {
     ...(o.tlsCAFile ? { ca: readFileSync(o.tlsCAFile) } : {}),
     ...(pem ? { cert: pem, key: pem } : {}),
     rejectUnauthorized: !insecure,
-    ...(o.tlsAllowInvalidHostnames || insecure ? { checkServerIdentity: () => undefined } : {}),
+    ...(o.tlsAllowInvalidHostnames || insecure
+      ? { checkServerIdentity: () => undefined }
+      : parsed.checkServerIdentity
+        ? { checkServerIdentity: parsed.checkServerIdentity }
+        : {}),
   };
 }
 
