@@ -106,6 +106,13 @@ describe('a workload that runs commands', () => {
       difference: 10,
       allowance: 30 + 11 + 10,
     });
+    // Through the wire client only the run's own driver client monitors: 5 hellos allowed in 10 s.
+    const wire = checkStep(step(1000, 500), [window(counted)], MONGOS, {
+      ...commands,
+      serverVersion: '7.0.14',
+      wireClient: true,
+    });
+    expect(wire).toMatchObject({ status: 'ok', allowance: 30 + 11 + 5 });
   });
 });
 

@@ -113,7 +113,10 @@ export function sweepState(
     server,
     guard,
     writes,
-    counting: workloadCounting(options.workload.ops, server.uri, run.result.target.serverVersion),
+    counting: {
+      ...workloadCounting(options.workload.ops, server.uri, run.result.target.serverVersion),
+      ...(options.driver === 'wire' ? { wireClient: true } : {}),
+    },
     // The notes known at the start were just said (as "server stats: ..."): not again after the first step.
     toldNotes: new Set<string>(run.serverStats?.section().notes ?? []),
     warnedEmpty: false,
