@@ -57,6 +57,11 @@ const CALIBRATE_OPTIONS = {
     arg: intArg,
   }),
   plain: option({ flag: '--no-plain', help: 'skip the plain driver loop', schema: z.boolean() }),
+  wire: option({
+    flag: '--no-wire',
+    help: 'skip the engine through the wire client (--driver wire)',
+    schema: z.boolean(),
+  }),
   json: option({
     flag: '--json <file>',
     help: 'also write the figures as JSON to this file',
@@ -97,6 +102,7 @@ async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<
     warmupSeconds: flags.warmup,
     docBytes: flags.docSize,
     plain: flags.plain,
+    wire: flags.wire,
   };
   const settings = validateCalibrateSettings({ ...CALIBRATE_DEFAULTS, ...dropUndefined(given) });
   // Before measuring: a file of the user's at --json's path is refused. The figures carry their schema, which
@@ -120,7 +126,7 @@ async function calibrateAction(flags: CalibrateFlags, ctx: CliContext): Promise<
         break;
       case 'run-start':
         ctx.err(
-          `  ${event.what === 'engine' ? `engine, ${event.workers} worker(s)` : 'plain driver loop'}, ${counted(event.clients, 'client')}: ${event.seconds} s ...`,
+          `  ${event.what === 'plain' ? 'plain driver loop' : `engine (--driver ${event.what === 'wire' ? 'wire' : 'node'}), ${event.workers} worker(s)`}, ${counted(event.clients, 'client')}: ${event.seconds} s ...`,
         );
         break;
       case 'row': {

@@ -55,8 +55,6 @@ describe('--driver wire: refused before anything connects', () => {
     expect(
       usageErrorOf(() =>
         plan({
-          uri,
-          ops: undefined,
           ...workload([{ op: 'findOne', query: {}, readPrefMode: 'secondary' }]),
         }),
       ).message,
