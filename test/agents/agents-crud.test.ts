@@ -130,7 +130,7 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
     expect(result.steps[1].agents![2].client!.eventLoopUtilization).toHaveLength(2);
   }, 60_000);
 
-  test('--ops N: exactly N ops per step over the agents and their worker threads, each one on the server', async () => {
+  test('--ops N with --driver wire: exactly N ops per step over the agents and their worker threads (each owning its sockets), each one on the server', async () => {
     const controlDbOps = `${controlDb}_ops`;
     const agents = ['o1', 'o2'].map((name) =>
       startAgent(crudUri(), controlDbOps, name, [
@@ -162,6 +162,8 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
         '3',
         '--ops',
         '41',
+        '--driver',
+        'wire',
         '--warmup',
         '0',
         '--no-server-stats',
@@ -178,6 +180,7 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
         fs.readFileSync(path.join(opsOut, 'results.json'), 'utf8'),
       ) as ResultDocument;
       expect(result.complete).toBe(true);
+      expect(result.config.driver).toBe('wire');
       const [step] = result.steps;
       // 41 over 3 clients on two agents (one on two threads): the shares' counts add to exactly 41.
       expect(step.ops).toEqual({ reads: 0, writes: 41, errors: 0 });
