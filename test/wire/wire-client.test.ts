@@ -123,6 +123,49 @@ describe('the wire client against test servers', () => {
     }
   });
 
+  it('mongos routers: every router of the seed list is used, in turn', async () => {
+    const routers = await Promise.all(
+      [0, 1].map(() => startRecordingServer({ helloFields: { msg: 'isdbgrid' } })),
+    );
+    const uri = `mongodb://${routers.map((r) => `127.0.0.1:${r.port}`).join(',')}/`;
+    const client = new WireClient(uri, { serverSelectionTimeoutMS: 2000, maxClients: 1 });
+    try {
+      for (let i = 0; i < 6; i++) await client.db('x').command({ ping: 1 });
+      expect(routers.map((r) => r.userCommands().filter((c) => c.name === 'ping').length)).toEqual([
+        3, 3,
+      ]);
+    } finally {
+      await client.close();
+      await Promise.all(routers.map((r) => r.stop()));
+    }
+  });
+
+  it('a "not primary" reply fails its op and sends the client back to server selection (no retry)', async () => {
+    let refused = 0;
+    const recording = await startRecordingServer({
+      handlers: {
+        insert: () =>
+          refused++ === 0
+            ? { ok: 0, code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' }
+            : { n: 1 },
+      },
+    });
+    const client = new WireClient(recording.uri, { serverSelectionTimeoutMS: 2000, maxClients: 1 });
+    try {
+      await client.connect();
+      expect(client.probes).toBe(1);
+      const err = await rejection(client.db('x').command({ insert: 'c', documents: [{}] }));
+      expect(err).toMatchObject({ name: 'MongoServerError', code: 10107 });
+      expect((await client.db('x').command({ insert: 'c', documents: [{}] })).n).toBe(1);
+      // Probed again; the failed insert was sent once.
+      expect(client.probes).toBe(2);
+      expect(recording.userCommands().filter((c) => c.name === 'insert')).toHaveLength(2);
+    } finally {
+      await client.close();
+      await recording.stop();
+    }
+  });
+
   it('reads a cursor to its end on the same connection pool, counting documents', async () => {
     const client = new WireClient(server.uri, { serverSelectionTimeoutMS: 2000, maxClients: 1 });
     try {
