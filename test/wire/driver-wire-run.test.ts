@@ -6,6 +6,8 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { environmentDetails } from '../../lib/report/describe';
+import { loadResult } from '../../lib/report';
+import { runCli } from '../support/cli';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -153,4 +155,45 @@ describeNeeding('crud', '--driver wire against the CRUD test server', () => {
     },
     60_000,
   );
+
+  it('scenarios through --driver wire: an insert scenario leaves exactly the documents it counts', async () => {
+    const db = uniqueDbName('wire_scenario');
+    const dir = mkdtempSync(join(tmpdir(), 'mb-wire-scenario-'));
+    const config = join(dir, 'run.yaml');
+    writeFileSync(
+      config,
+      [
+        `ns: ${db}.docs`,
+        'docs: 20',
+        'driver: wire',
+        'scenarios:',
+        '  - name: writer',
+        `    ops: [{ op: insert, ns: ${db}.log, doc: { k: 1 } }]`,
+        '    clients: "2"',
+        '    duration: 1s',
+      ].join('\n'),
+    );
+    try {
+      const out = join(dir, 'out');
+      const { code, stderr } = await runCli([
+        'run',
+        '--config',
+        config,
+        '--uri',
+        crudUri(),
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) as string });
+      const result = await loadResult(join(out, 'results.json'));
+      expect(result.config.driver).toBe('wire');
+      const writes = result.scenarios![0].steps.reduce((n, st) => n + st.ops.writes, 0);
+      expect(writes).toBeGreaterThan(10);
+      expect(await client.db(db).collection('log').countDocuments()).toBe(writes);
+    } finally {
+      await client.db(db).dropDatabase();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

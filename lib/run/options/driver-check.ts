@@ -2,8 +2,8 @@
  * What `--driver wire` cannot run, refused before anything connects (a usage error naming
  * `--driver node`): a URI the wire client refuses (lib/wire/settings.ts wireRefusal: SRV, load
  * balancers, proxies, authentication other than SCRAM, compression, a non-primary read preference),
- * an authentication mechanism other than SCRAM, an op with a read preference other than primary, a
- * command that belongs to a transaction, and scenarios (they run on the run's own driver client).
+ * an authentication mechanism other than SCRAM, an op with a read preference other than primary, and a
+ * command that belongs to a transaction.
  * Also, for either driver, the retryWrites/retryReads a URI sets: recorded in the result's config and
  * told once as not applied (every op is a command, which neither client retries).
  */
@@ -12,7 +12,7 @@ import { createClient } from '../../server/connect';
 import { retriesInUri, wireRefusal } from '../../wire/settings';
 import type { RunOptions } from './run-options';
 import type { Driver } from '../../workload/engine/op-client';
-import type { OpSpec } from '../../workload/language/op-spec';
+import { OpSpec, parseOps } from '../../workload/language/op-spec';
 
 /** Commands and fields that only mean something inside a transaction (lsid and txnNumber, which the wire client never sends). */
 const TRANSACTION_COMMANDS = new Set(['commitTransaction', 'abortTransaction']);
@@ -32,29 +32,38 @@ export function checkWireMechanism(
     throw refused(`--auth-mechanism ${authMechanism}`);
 }
 
-/** Throws a UsageError when `--driver wire` cannot run these ops against `uri` (undefined: launched here). */
+/**
+ * Throws a UsageError when `--driver wire` cannot run these ops (the workload's, and each scenario's)
+ * against `uri` (undefined: launched here).
+ */
 export function checkWireDriver(
   benchmark: Pick<RunOptions, 'driver' | 'scenarios'>,
   ops: readonly OpSpec[],
   uri: string | undefined,
 ): void {
   if (benchmark.driver !== 'wire') return;
-  if (benchmark.scenarios) throw refused('scenarios');
+  checkOps(ops, '');
+  for (const [i, s] of (benchmark.scenarios ?? []).entries())
+    checkOps(parseOps(s.workload.ops, { defaultNs: s.ns }), `scenarios[${i}].`);
+  if (uri === undefined) return;
+  const { client } = createClient(uri, { serverSelectionTimeoutMS: 1000, maxClients: 1 });
+  const refusal = wireRefusal(client.options);
+  if (refusal) throw refusal;
+}
+
+function checkOps(ops: readonly OpSpec[], where: string): void {
   for (const spec of ops) {
+    const at = `${where}ops[${spec.index}]`;
     const mode = spec.readPreference?.mode;
-    if (mode && mode !== 'primary') throw refused(`ops[${spec.index}].readPreference ${mode}`);
+    if (mode && mode !== 'primary') throw refused(`${at}.readPreference ${mode}`);
     const command = spec.command as Record<string, unknown> | undefined;
     if (command) {
       const name = Object.keys(command)[0];
       const field = TRANSACTION_FIELDS.find((f) => f in command);
       if (TRANSACTION_COMMANDS.has(name) || field)
-        throw refused(`a transaction (ops[${spec.index}].command ${field ?? name})`);
+        throw refused(`a transaction (${at}.command ${field ?? name})`);
     }
   }
-  if (uri === undefined) return;
-  const { client } = createClient(uri, { serverSelectionTimeoutMS: 1000, maxClients: 1 });
-  const refusal = wireRefusal(client.options);
-  if (refusal) throw refusal;
 }
 
 /**

@@ -15,6 +15,7 @@ import { mergeConcurrentMeasurements } from '../../metrics/merge-measurements';
 import { summarizeStep } from '../../workload/engine/op-figures';
 import { redactUri } from '../../security/redact';
 import { bindWorkload } from '../../workload/engine/compile-ops';
+import type { OpClient } from '../../workload/engine/write-handles';
 import type { WriteScope } from '../../workload/engine/write-handles';
 import { runStep, StepPlan } from '../../workload/engine/engine';
 import type { ServerStatsRecorder } from '../../server-stats/recorder';
@@ -41,6 +42,8 @@ const LATE_START_MS = 50;
 
 export interface ScenarioRunContext {
   client: MongoClient;
+  /** What the scenarios' ops go through (--driver): the run's own client (node), or a wire client. */
+  opClient?: OpClient;
   options: RunOptions & { scenarios: ScenarioSpec[] };
   result: ResultDocument;
   signal?: AbortSignal;
@@ -81,7 +84,10 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
     return {
       spec,
       prepared,
-      ops: bindWorkload(prepared, client, { writes: ctx.writes, maxTimeMS: options.opTimeoutMS }),
+      ops: bindWorkload(prepared, ctx.opClient ?? client, {
+        writes: ctx.writes,
+        maxTimeMS: options.opTimeoutMS,
+      }),
     };
   });
   const sections: ScenarioResult[] = specs.map((spec) => ({
