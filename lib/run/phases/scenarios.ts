@@ -14,7 +14,7 @@ export async function runScenarioPhase(
   state: SweepState,
   scenarios: ScenarioSpec[],
 ): Promise<RunEnding> {
-  const { options, hooks, client, run, counting, writes } = state;
+  const { options, hooks } = state;
   const signal = hooks.signal;
   // --driver wire: the scenarios' ops through a wire client of their own, for all of them at once.
   const wire =
