@@ -15,6 +15,8 @@ import { MongoServerError, MongoWriteConcernError } from 'mongodb';
 import { startNullServer, NullServer } from '../../lib/calibrate/null-server';
 import { startEmbedded } from '../../lib/launcher/embedded';
 import { isLostServerError } from '../../lib/workload/engine/step-tally';
+import { runParallelStep } from '../../lib/workload/engine/parallel-step';
+import { unplannedWrites } from '../../lib/workload/engine/write-handles';
 import { WireClient } from '../../lib/wire/client';
 import { ScramConversation } from '../../lib/wire/scram';
 import { startRecordingServer } from '../support/recording-server';
@@ -219,6 +221,35 @@ describe('the wire client against test servers', () => {
       await client.close();
     }
   });
+
+  it('the engine through the wire client: a server gone mid-step fails the step with lostServer, errors counted', async () => {
+    const own = await startNullServer({});
+    let stopped: Promise<void> | undefined;
+    const m = await runParallelStep(
+      {
+        uri: own.uri,
+        driver: 'wire',
+        serverSelectionTimeoutMS: 500,
+        workload: {
+          ops: [{ op: 'findOne', ns: 'gone.docs', query: { _id: 1 } }],
+          ns: 'gone.docs',
+          writes: unplannedWrites('test/wire/wire-client.test.ts'),
+        },
+        plan: { clients: 2, seconds: 3, warmupSeconds: 0, randomSeed: 1 },
+        workers: 1,
+      },
+      {
+        onTick: (t) => {
+          if (!stopped && t.phase === 'measure' && t.measured.reads > 0) stopped = own.stop();
+        },
+      },
+    );
+    await stopped;
+    expect(stopped).toBeDefined();
+    expect(m.lostServer).toMatch(/MongoNetworkError|MongoServerSelectionError/);
+    expect(m.reads).toBeGreaterThan(0);
+    expect(m.errors).toBeGreaterThan(0);
+  }, 30_000);
 
   it('TLS: connects with the CA file, and refuses an untrusted certificate unless told to allow it', async () => {
     const dir = tempDir('wire-tls');

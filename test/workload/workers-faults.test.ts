@@ -11,6 +11,7 @@ import { JAVA_SERVER_JAR, JavaServer, startJavaServer } from '../support/crud-se
 import { startRecordingServer, RecordingServer } from '../support/recording-server';
 import { startStallProxy, StallProxy } from '../reliability/support/stall-proxy';
 import { unplannedWrites } from '../../lib/workload/engine/write-handles';
+import { DRIVERS } from '../../lib/workload/engine/op-client';
 
 /** These tests bind ops on servers they start themselves, with no write plan. */
 const TEST_WRITES = unplannedWrites('test/workload/workers-faults.test.ts');
@@ -84,27 +85,33 @@ describe('workers: a stuck operation cannot hold the step', () => {
     await recording.stop();
   });
 
-  it('--op-timeout 400 in every worker: each stuck read fails (an error, not a read), maxTimeMS is sent, no worker left', async () => {
-    const ns = 'stuck.docs';
-    const m = await runParallelStep({
-      uri: proxy.uri,
-      opTimeoutMS: 400,
-      workload: {
-        ops: presetOps('read-only', { ns, docs: 20, docSize: 64 }),
-        ns,
-        writes: TEST_WRITES,
-      },
-      plan: { clients: 2, seconds: 2, warmupSeconds: 0, randomSeed: 1, overrunLimitMs: 1400 },
-      workers: 2,
-    });
-    expect(m.client.workers).toBe(2);
-    expect(m.reads).toBe(0);
-    // 2 clients x 2 s / 0.4 s per timed-out op: about 10 errors.
-    expect(m.errors).toBeGreaterThanOrEqual(6);
-    expect(m.errors).toBeLessThanOrEqual(12);
-    expect(m.errorTallies[0].error).toMatch(/MongoNetworkTimeoutError/);
-    expect(proxy.held.length).toBeGreaterThan(0);
-    for (const find of proxy.held) expect(find.maxTimeMS).toBe(400);
-    expect(liveWorkerThreads()).toBe(0);
-  }, 30_000);
+  it.each(DRIVERS)(
+    '--op-timeout 400 in every worker: each stuck read fails (an error, not a read), maxTimeMS is sent, no worker left (--driver %s)',
+    async (driver) => {
+      const ns = 'stuck.docs';
+      const held = proxy.held.length;
+      const m = await runParallelStep({
+        uri: proxy.uri,
+        driver,
+        opTimeoutMS: 400,
+        workload: {
+          ops: presetOps('read-only', { ns, docs: 20, docSize: 64 }),
+          ns,
+          writes: TEST_WRITES,
+        },
+        plan: { clients: 2, seconds: 2, warmupSeconds: 0, randomSeed: 1, overrunLimitMs: 1400 },
+        workers: 2,
+      });
+      expect(m.client.workers).toBe(2);
+      expect(m.reads).toBe(0);
+      // 2 clients x 2 s / 0.4 s per timed-out op: about 10 errors.
+      expect(m.errors).toBeGreaterThanOrEqual(6);
+      expect(m.errors).toBeLessThanOrEqual(12);
+      expect(m.errorTallies[0].error).toMatch(/MongoNetworkTimeoutError/);
+      expect(proxy.held.length).toBeGreaterThan(held);
+      for (const find of proxy.held) expect(find.maxTimeMS).toBe(400);
+      expect(liveWorkerThreads()).toBe(0);
+    },
+    30_000,
+  );
 });
