@@ -49,6 +49,7 @@ import {
 import type { TableValues } from '../../config/option-table';
 import type { OnError } from './run-option-table';
 import type { RunSourceFlags } from './run-source-options';
+import type { ArrivalsMode } from '../../workload/engine/step-plan';
 
 export {
   benchmarkShape,
@@ -97,6 +98,8 @@ export interface RunOptions {
    * A constant rate stays in `rate`.
    */
   arrival?: Exclude<RateSpec, { kind: 'constant' }>;
+  /** With a rate: how a free client waits for its op's due time (--arrivals; default exact). */
+  arrivals?: ArrivalsMode;
   /** With a share of the maximum: the closed probe's client counts (default: the sweep's) and seconds per count. */
   rateProbe?: { clients?: number[]; seconds: number; warmupSeconds: number };
   load: boolean;
@@ -500,6 +503,7 @@ export function resolveBenchmarkOptions(
       : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     ...rate,
+    arrivals: flags.arrivals ?? RUN_DEFAULTS.arrivals,
     load: flags.load ?? true,
     ...(docsLike ? { docsLike } : {}),
     docs,
