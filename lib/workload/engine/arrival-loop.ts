@@ -60,8 +60,8 @@ export class DueWaits {
    * Waits until `due` (performance.now()) or an abort. Node's timers run on libuv's loop clock, cached and
    * in whole milliseconds, so a timer can fire up to ~2 ms early against performance.now(): when it does,
    * it is armed again for what remains (at least Node's 1 ms), never spun on. `timer`: the op may so start
-   * up to a millisecond or two late. `exact`: the timer wakes the client EXACT_WAKE_AHEAD_MS early (or
-   * not at all when less is left), and this loop's poller (./due-poller.ts) finishes the wait within a
+   * up to a millisecond or two late. `exact`: the timer wakes the client EXACT_WAKE_AHEAD_MS early (none
+   * is set when less than that and a millisecond is left), and this loop's poller (./due-poller.ts) finishes the wait within a
    * turn of the event loop. Either way the op is timed from its due time.
    */
   waitFor(due: number): Promise<void> {
