@@ -375,6 +375,10 @@ describe('--rate: bad forms are named', () => {
     [['--rate', '0:0s'], 'option --rate: the stages last 0 s in all'],
     [['--rate', '500', '--arrivals', 'soon'], 'option --arrivals: must be exact or timer'],
     [
+      ['--arrivals', 'timer'],
+      'option --arrivals needs the open model (--rate or --replay-rate): without a rate no client waits for a due time',
+    ],
+    [
       ['--rate-probe-seconds', '2'],
       'option --rate-probe-seconds needs --rate with a share of the maximum, such as --rate 80%',
     ],

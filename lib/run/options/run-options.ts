@@ -489,6 +489,17 @@ export function resolveBenchmarkOptions(
   if (flags.opCount !== undefined) refuseWithOps(flags);
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
+  // Only the open model waits for due times (scenarios may each have their rate).
+  if (
+    flags.arrivals !== undefined &&
+    rate.rate === undefined &&
+    rate.arrival === undefined &&
+    flags.scenarios === undefined
+  )
+    throw new UsageError(
+      'needs the open model (--rate or --replay-rate): without a rate no client waits for a due time',
+      { option: 'arrivals', joint: ' ' },
+    );
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   const events = resolveEvents(flags, workloadNs, seconds, scenarios);
   return {
