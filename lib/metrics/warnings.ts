@@ -216,7 +216,7 @@ function timerLateWarning(step: StepResult): StepWarning | undefined {
   const p99 = a.waitLateMicros ? `, ${ms(a.waitLateMicros.p99)} at p99` : '';
   const remedy =
     a.arrivals === 'exact'
-      ? 'its event loop or machine was too busy to start them on time (fewer clients per worker, more workers, or a quieter machine)'
+      ? 'its event loop or machine was too busy to start them on time (each polling event loop needs a core of its own: on a machine with fewer free cores, --arrivals timer)'
       : '--arrivals exact starts them within microseconds';
   return {
     code: 'timer-late',
