@@ -67,7 +67,8 @@ export class ArrivalSchedule {
     private readonly window: ArrivalWindow,
     private readonly lateAfterMs = DEFAULT_LATE_AFTER_MS,
     private readonly dropAfterMs = DEFAULT_DROP_AFTER_MS,
-    private readonly arrivals: ArrivalMeasurement['arrivals'] = undefined,
+    /** How free clients wait for their ops (recorded with the counts); absent: not said. */
+    private readonly arrivals?: ArrivalMeasurement['arrivals'],
   ) {
     this.times = arrivalTimes(local, (window.stopAt - window.t0) / 1000);
     this.scheduled = new Float64Array(window.seconds);
