@@ -1,5 +1,9 @@
 /**
  * npm run bench:rate -- [--clients 4] [--seconds 10] [--probe-seconds 3] [--share 80] [--workers 1]
+ *   [--low-rate 1000] [--low-only true] [--repeat 1] [--pin CLIENT_CPU,SERVER_CPU]
+ *
+ * `--pin 1,0` pins this process (every thread) to CPU 1 and the null server to CPU 0 (Linux's taskset), so
+ * neither takes the other's core; other processes of the machine may still run on them (say so with figures).
  *
  * The open model against the built-in null server (lib/calibrate/null-server.ts, in its own process, as
  * bench:ceiling uses it), through runBenchmark as `run --rate` does:
@@ -8,10 +12,15 @@
  * 2. `--rate <2 x maximum>`: far above capacity; prints the ops dropped and late, and the latency
  *    percentiles, which stay bounded (an op is dropped rather than started more than 500 ms late).
  * 3. (alone with --low-only true) At 1 client: the closed loop's reads p50 and min against the open model's at `--low-rate` (1000) ops/s,
- *    far below capacity: an op of the open model is timed from its due time and never starts before it, so
+ *    far below capacity, and at half the closed loop's ops/s, in both `--arrivals` modes (exact, timer), `--repeat`
+ *    times interleaved: an op of the open model is timed from its due time and never starts before it, so
  *    its p50 cannot fall below the closed loop's (before that rule, early timers made it several times lower).
+ *    Each open run prints its waits' lateness distribution (how late a free client's op started: p50, p95,
+ *    p99, max) and its event loop's busy and polling shares; exact arrivals promise p50 <= 50 µs and
+ *    p99 <= 0.5 ms on an idle core, and reads p50 within 1.3x the closed loop's at 1,000 ops/s.
  * The null server's figures are the load generator's own ceiling, never MongoDB's.
  */
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { spawnNullServer } from '../lib/calibrate/null-server-process';
 import { NULL_SERVER_NS } from '../lib/calibrate/null-server';
@@ -20,6 +29,7 @@ import { availableCores } from '../lib/metrics/client-load';
 import { runBenchmark } from '../lib/run/benchmark';
 import { resolveRunOptions } from '../lib/run/options/run-options';
 import type { ResultDocument, StepResult } from '../lib/result';
+import type { ArrivalsMode } from '../lib/workload/engine/step-plan';
 
 interface Args {
   clients: number;
@@ -30,6 +40,10 @@ interface Args {
   lowRate: number;
   /** Only the 1-client comparison (part 3). */
   lowOnly: boolean;
+  /** Part 3's rounds (closed, then each rate in both modes), interleaved. */
+  repeat: number;
+  /** CPUs for this process and for the null server (taskset), or none. */
+  pin?: { client: number; server: number };
 }
 
 function parseArgs(argv: string[]): Args {
@@ -41,6 +55,7 @@ function parseArgs(argv: string[]): Args {
     workers: 1,
     lowRate: 1000,
     lowOnly: false,
+    repeat: 1,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -68,9 +83,18 @@ function parseArgs(argv: string[]): Args {
       case '--low-only':
         args.lowOnly = value === 'true' || value === '1';
         break;
+      case '--repeat':
+        args.repeat = intArg('--repeat')(value);
+        break;
+      case '--pin': {
+        const cpus = value.split(',').map((c) => intArg('--pin')(c));
+        if (cpus.length !== 2) throw new Error('--pin needs CLIENT_CPU,SERVER_CPU, such as 1,0');
+        args.pin = { client: cpus[0], server: cpus[1] };
+        break;
+      }
       default:
         throw new Error(
-          `unknown option ${flag} (--clients, --seconds, --probe-seconds, --share, --workers, --low-rate, --low-only true)`,
+          `unknown option ${flag} (--clients, --seconds, --probe-seconds, --share, --workers, --low-rate, --low-only true, --repeat, --pin)`,
         );
     }
   }
@@ -84,7 +108,11 @@ function latencyLine(step: StepResult): string {
   return `reads p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, p99.9 ${ms(r.p999)}, max ${ms(r.max)}`;
 }
 
-type Run = (rate: string | number | undefined, clients?: number) => Promise<ResultDocument>;
+type Run = (
+  rate: string | number | undefined,
+  clients?: number,
+  arrivals?: ArrivalsMode,
+) => Promise<ResultDocument>;
 
 async function shareAndOver(run: Run, args: Args): Promise<void> {
   const share = await run(`${args.share}%`);
@@ -113,20 +141,38 @@ async function shareAndOver(run: Run, args: Args): Promise<void> {
   console.log(`  ${latencyLine(step)}`);
 }
 
-/** Part 3: the closed loop against the open model far below capacity, at 1 client. */
+/** Part 3: the closed loop against the open model far below capacity, at 1 client, in both arrival modes. */
 async function oneClient(run: Run, args: Args): Promise<void> {
-  const closed = (await run(undefined, 1)).steps[0];
-  const open = (await run(args.lowRate, 1)).steps[0];
   const us = (micros: number | undefined) => (micros === undefined ? 'n/a' : `${micros} µs`);
   // `min` is read where the result has it (results written before it was kept do not).
   const reads = (s: StepResult) =>
     s.latencyMicros.reads as StepResult['latencyMicros']['reads'] & { min?: number };
-  console.log(
-    `\n1 client, closed loop (${closed.opsPerSec.total} ops/s): reads p50 ${us(reads(closed).p50)}, min ${us(reads(closed).min)}`,
-  );
-  console.log(
-    `1 client, --rate ${args.lowRate} (achieved ${open.opsPerSec.total} ops/s): reads p50 ${us(reads(open).p50)}, min ${us(reads(open).min)}; open p50 / closed p50 ${(reads(open).p50 / Math.max(1, reads(closed).p50)).toFixed(2)}`,
-  );
+  const loop = (s: StepResult) => {
+    const c = s.client;
+    if (!c) return '';
+    const polling = c.pollingUtilization ? `, polling ${c.pollingUtilization.join('/')}` : '';
+    return `; event loop busy ${c.eventLoopUtilization.join('/')}${polling}`;
+  };
+  for (let round = 1; round <= args.repeat; round++) {
+    const closed = (await run(undefined, 1)).steps[0];
+    const half = Math.round(closed.opsPerSec.total / 2);
+    console.log(
+      `\nround ${round}: 1 client, closed loop (${closed.opsPerSec.total} ops/s): reads p50 ${us(reads(closed).p50)}, p99 ${us(reads(closed).p99)}, min ${us(reads(closed).min)}${loop(closed)}`,
+    );
+    for (const rate of [args.lowRate, half]) {
+      for (const arrivals of ['exact', 'timer'] as const) {
+        const open = (await run(rate, 1, arrivals)).steps[0];
+        const w = open.arrival?.waitLateMicros;
+        const lateness = w
+          ? `lateness of ${w.count} waits p50 ${us(w.p50)}, p95 ${us(w.p95)}, p99 ${us(w.p99)}, max ${us(w.max)}`
+          : 'no op waited';
+        console.log(
+          `  --rate ${rate}${rate === half ? ' (half the closed loop)' : ''} --arrivals ${arrivals} (achieved ${open.opsPerSec.total} ops/s): reads p50 ${us(reads(open).p50)}, p99 ${us(reads(open).p99)}; open p50 / closed p50 ${(reads(open).p50 / Math.max(1, reads(closed).p50)).toFixed(2)}`,
+        );
+        console.log(`    ${lateness}${loop(open)}`);
+      }
+    }
+  }
 }
 
 async function main(): Promise<void> {
@@ -137,8 +183,16 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   const server = await spawnNullServer();
+  if (args.pin) {
+    // -a: every thread of the process (libuv's pool, V8's), not only its main thread.
+    execFileSync('taskset', ['-a', '-p', '-c', String(args.pin.client), String(process.pid)]);
+    execFileSync('taskset', ['-a', '-p', '-c', String(args.pin.server), String(server.pid)]);
+    console.log(
+      `pinned: this process to CPU ${args.pin.client}, the null server to CPU ${args.pin.server}`,
+    );
+  }
   try {
-    const run: Run = (rate, clients = args.clients) => {
+    const run: Run = (rate, clients = args.clients, arrivals) => {
       const options = resolveRunOptions({
         uri: server.uri,
         ...(rate === undefined ? {} : { rate }),
@@ -152,6 +206,7 @@ async function main(): Promise<void> {
         testDouble: true,
         ns: NULL_SERVER_NS,
         workload: '6to1',
+        ...(arrivals ? { arrivals } : {}),
       });
       options.outDir = undefined;
       return runBenchmark(options);

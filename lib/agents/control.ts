@@ -15,6 +15,7 @@
 import { Collection, Db, MongoClient } from 'mongodb';
 import type { RoleNamespace } from '../server/role-check';
 import type { AgentShare } from './shares';
+import type { ArrivalsMode } from '../workload/engine/step-plan';
 
 export const DEFAULT_CONTROL_DB = 'mongo_bench_control';
 
@@ -83,6 +84,8 @@ export interface StepDoc {
     overrunLimitMs?: number;
     ops?: number;
     stallMs?: number;
+    /** How free clients wait for due times (StepPlan.arrivals). */
+    arrivals?: ArrivalsMode;
   };
   shares: AgentShare[];
   /** prepare: connect and report ready; start: begin at startAtServerMs; stop: stop the clients now. */

@@ -189,6 +189,7 @@ export class Coordinator implements StepExecutor {
       ...dropUndefined({ rate: plan.rate }),
       ...dropUndefined({ overrunLimitMs: plan.overrunLimitMs }),
       ...dropUndefined({ stallMs: plan.stallMs }),
+      ...dropUndefined({ arrivals: plan.arrivals }),
       ...dropUndefined({ ops: plan.ops }),
     };
     await this.control.steps.insertOne({

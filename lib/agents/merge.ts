@@ -51,6 +51,14 @@ function combinedLoad(loads: ClientLoad[]): ClientLoad {
   return {
     workers: loads.reduce((s, l) => s + l.workers, 0),
     eventLoopUtilization: loads.flatMap((l) => l.eventLoopUtilization),
+    // Side by side with the loops above: an agent whose loops never polled reads 0 for each.
+    ...(loads.some((l) => l.pollingUtilization)
+      ? {
+          pollingUtilization: loads.flatMap(
+            (l) => l.pollingUtilization ?? l.eventLoopUtilization.map(() => 0),
+          ),
+        }
+      : {}),
     cpuPercent: round1(loads.reduce((s, l) => s + l.cpuPercent, 0)),
     cores: loads.reduce((s, l) => s + l.cores, 0),
   };

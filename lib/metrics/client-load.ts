@@ -19,8 +19,10 @@ export const COMFORTABLE_ELU = 0.75;
 
 /** What one event loop (a worker thread, or the main thread with --workers 1) measured over its window. */
 export interface LoopReading {
-  /** 0..1: busy share of the loop over the window. */
+  /** 0..1: busy share of the loop over the window, polling for exact due times left out. */
   eventLoopUtilization: number;
+  /** 0..1: the share of the window the loop spent polling for exact due times (absent: none). */
+  pollingUtilization?: number;
   /** Process CPU (user + system, all threads) over the window, microseconds. */
   cpuMicros: number;
   /** The window's wall time, microseconds. */
@@ -32,17 +34,32 @@ export function availableCores(): number {
   return availableParallelism();
 }
 
-/** Starts measuring now; `read()` gives the figures since then. */
+/**
+ * Starts measuring now; `read()` gives the figures since then. `pollingMs`: the loop's running total of
+ * time spent polling for due times (the open model's exact arrivals): a loop that polls never idles, so
+ * ELU alone would read it as saturated; that time is taken out of its busy time and reported apart.
+ */
 export class LoadProbe {
   private readonly elu: EventLoopUtilization = performance.eventLoopUtilization();
   private readonly cpu = process.cpuUsage();
   private readonly startedAt = performance.now();
+  private readonly polledAtStart: number;
+
+  constructor(private readonly pollingMs?: () => number) {
+    this.polledAtStart = pollingMs?.() ?? 0;
+  }
 
   read(): LoopReading {
     const elu = performance.eventLoopUtilization(this.elu);
     const cpu = process.cpuUsage(this.cpu);
+    const total = elu.active + elu.idle;
+    const polled = Math.min(
+      elu.active,
+      Math.max(0, (this.pollingMs?.() ?? this.polledAtStart) - this.polledAtStart),
+    );
     return {
-      eventLoopUtilization: round3(elu.utilization),
+      eventLoopUtilization: round3(total > 0 ? (elu.active - polled) / total : elu.utilization),
+      ...(polled > 0 && total > 0 ? { pollingUtilization: round3(polled / total) } : {}),
       cpuMicros: cpu.user + cpu.system,
       wallMicros: Math.round((performance.now() - this.startedAt) * 1000),
     };
@@ -67,9 +84,17 @@ export function mergeClientLoads(loads: ClientLoad[]): ClientLoad | undefined {
   const eventLoopUtilization = Array.from({ length: workers }, (_, w) =>
     Math.max(0, ...loads.map((l) => l.eventLoopUtilization[w] ?? 0)),
   );
+  const polling = loads.some((l) => l.pollingUtilization)
+    ? {
+        pollingUtilization: Array.from({ length: workers }, (_, w) =>
+          Math.max(0, ...loads.map((l) => l.pollingUtilization?.[w] ?? 0)),
+        ),
+      }
+    : {};
   return {
     workers,
     eventLoopUtilization,
+    ...polling,
     cpuPercent: Math.max(...loads.map((l) => l.cpuPercent)),
     cores: loads[0].cores,
   };

@@ -1,7 +1,7 @@
 /** What the engine measured in one trial of one step: the raw material of a StepResult. */
 import { ClientLoad, LoopReading } from './client-load';
-import { LatencyRecorder } from './latency';
-import type { ErrorsByClass, RequestedRate } from '../result/steps';
+import { EncodedLatency, LatencyRecorder } from './latency';
+import type { ErrorsByClass, RequestedRate, StepArrival } from '../result/steps';
 
 export interface ErrorTally {
   /** e.g. "DuplicateKey (11000)" or "MongoNetworkError". */
@@ -45,6 +45,10 @@ export interface ArrivalMeasurement {
    */
   timerWaits?: number;
   timerLateMsSum?: number;
+  /** The distribution of those waits' lateness (µs), encoded so it travels and merges exactly; absent with no wait. */
+  waitLate?: EncodedLatency;
+  /** How the waits were made (absent in older encodings: `timer`, the only way then). */
+  arrivals?: StepArrival['arrivals'];
 }
 
 /** One server op of the workload's ops array: its latency, apart from other ops of the same type. */

@@ -113,15 +113,25 @@ export function addConcurrentOverruns(parts: (StepOverrun | undefined)[]): StepO
   };
 }
 
-/** The timer waits of several arrival measurements together (none when no part recorded them). */
+/**
+ * The waits of several arrival measurements together (none when no part recorded them): counts and sums
+ * add, the lateness histograms add exactly, and the mode is the parts' (`exact` only when every part's was).
+ */
 export function sumTimerWaits(
   parts: ArrivalMeasurement[],
-): Pick<ArrivalMeasurement, 'timerWaits' | 'timerLateMsSum'> {
+): Pick<ArrivalMeasurement, 'timerWaits' | 'timerLateMsSum' | 'waitLate' | 'arrivals'> {
   const counted = parts.filter((p) => p.timerWaits !== undefined);
-  if (counted.length === 0) return {};
+  const modes = new Set(parts.map((p) => p.arrivals ?? 'timer'));
+  const arrivals = parts.some((p) => p.arrivals !== undefined)
+    ? { arrivals: modes.size === 1 && modes.has('exact') ? ('exact' as const) : ('timer' as const) }
+    : {};
+  if (counted.length === 0) return arrivals;
+  const late = parts.flatMap((p) => (p.waitLate ? [LatencyRecorder.decode(p.waitLate)] : []));
   return {
     timerWaits: counted.reduce((s, p) => s + (p.timerWaits ?? 0), 0),
     timerLateMsSum: counted.reduce((s, p) => s + (p.timerLateMsSum ?? 0), 0),
+    ...(late.length > 0 ? { waitLate: mergeRecorders(late).encode() } : {}),
+    ...arrivals,
   };
 }
 

@@ -1,6 +1,6 @@
 /** Builds a step's result entry from the measurements of its trials (merging histograms, series and counts). */
 import { isClientBound, mergeClientLoads, round1 } from './client-load';
-import { mergeRecorders } from './latency';
+import { LatencyRecorder, mergeRecorders } from './latency';
 import { ArrivalMeasurement, StepMeasurement } from './measurement';
 import {
   addBenchRunCounts,
@@ -275,10 +275,12 @@ function summarizeArrival(trials: StepMeasurement[]): StepArrival | undefined {
     dropped: total((a) => a.dropped),
     late: total((a) => a.late),
   };
-  const { timerWaits, timerLateMsSum } = sumTimerWaits(parts);
+  const { timerWaits, timerLateMsSum, waitLate, arrivals } = sumTimerWaits(parts);
+  if (arrivals) arrival.arrivals = arrivals;
   if (timerWaits !== undefined && timerWaits > 0) {
     arrival.timerWaits = timerWaits;
     arrival.timerLateMicrosAvg = Math.round(((timerLateMsSum ?? 0) / timerWaits) * 1000);
+    if (waitLate) arrival.waitLateMicros = LatencyRecorder.decode(waitLate).summary();
   }
   return arrival;
 }

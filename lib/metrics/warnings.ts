@@ -198,8 +198,10 @@ function mixWarning(step: StepResult, ops: readonly unknown[]): StepWarning | un
 
 /**
  * The open model starts an op no sooner than its due time and times it from then; a free client waits on
- * a timer, and Node's timers wake whole milliseconds late at best. Where that lateness is a large part of
- * the latency, the latencies say more about the timers than about the server.
+ * a timer (`--arrivals timer`: Node's timers wake whole milliseconds late at best) or on a timer and then
+ * the event loop's poller (`exact`: late only when the loop or the machine is busy). Where that lateness
+ * is a large part of the latency, whichever the mode, the latencies say more about the load generator than
+ * about the server.
  */
 function timerLateWarning(step: StepResult): StepWarning | undefined {
   const a = step.arrival;
@@ -211,12 +213,17 @@ function timerLateWarning(step: StepResult): StepWarning | undefined {
   if (!(meanLatency > 0) || a.timerLateMicrosAvg < TIMER_LATE_SHARE_OF_LATENCY * meanLatency)
     return undefined;
   const ms = (us: number) => `${Math.round(us / 10) / 100} ms`;
+  const p99 = a.waitLateMicros ? `, ${ms(a.waitLateMicros.p99)} at p99` : '';
+  const remedy =
+    a.arrivals === 'exact'
+      ? 'its event loop or machine was too busy to start them on time (each polling event loop needs a core of its own: on a machine with fewer free cores, --arrivals timer)'
+      : '--arrivals exact starts them within microseconds';
   return {
     code: 'timer-late',
     message:
-      `the load generator's timers started ${n0(a.timerWaits)} ops (${pct(a.timerWaits / count)}) ${ms(a.timerLateMicrosAvg)} after their due time on average, ` +
+      `the load generator's ${a.arrivals === 'exact' ? 'waits' : 'timers'} started ${n0(a.timerWaits)} ops (${pct(a.timerWaits / count)}) ${ms(a.timerLateMicrosAvg)} after their due time on average${p99}, ` +
       `and the open model times each op from its due time: that wait is ${pct(a.timerLateMicrosAvg / meanLatency)} of the mean latency (${ms(meanLatency)}); ` +
-      "for the server's own latency at this load, read the closed loop (no --rate)",
+      `${remedy}; for the server's own latency at this load, read the closed loop (no --rate)`,
     timerWaits: a.timerWaits,
     timerLateMicrosAvg: a.timerLateMicrosAvg,
   };

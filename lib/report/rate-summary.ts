@@ -90,5 +90,21 @@ export function rateSummaryLines(
     '',
     `Ops are due on one schedule per step; latency counts from each op's due time. **Dropped: ${count(dropped)}** (never started: every client was still busy ${a.dropAfterMs} ms after the op was due); **late: ${count(late)}** (started more than ${a.lateAfterMs} ms after the op was due).`,
   );
+  const lateness = latenessLine(open);
+  if (lateness) out.push('', lateness);
   return out;
+}
+
+/**
+ * How late the ops whose client was free started (the load generator's own error, inside every latency),
+ * per step that recorded it; undefined when none did (older results).
+ */
+function latenessLine(open: Array<{ name: string; step: OpenModelStep }>): string | undefined {
+  const parts = open.flatMap(({ name, step }) => {
+    const w = step.arrival.waitLateMicros;
+    return w ? [`${name}: p50 ${count(w.p50)} µs, p99 ${count(w.p99)} µs`] : [];
+  });
+  if (parts.length === 0) return undefined;
+  const modes = [...new Set(open.map(({ step }) => step.arrival.arrivals ?? 'timer'))];
+  return `Ops whose client was free waited for their due time (--arrivals ${modes.join(', ')}) and started this late after it (the load generator's own error, inside their latency): ${parts.join('; ')}.`;
 }

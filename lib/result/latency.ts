@@ -31,8 +31,17 @@ export const ratesSchema = z.object({ total: z.number(), reads: z.number(), writ
 export const clientLoadSchema = z.object({
   /** Worker threads that ran the step's clients (1 = the main thread, no worker). */
   workers: z.number().int().positive(),
-  /** Per worker, the share of the measured window its event loop was busy (0..1). */
+  /**
+   * Per worker, the share of the measured window its event loop was busy (0..1), polling for exact due
+   * times left out (that is waiting: it has its own figure below).
+   */
   eventLoopUtilization: z.array(z.number()),
+  /**
+   * Per worker, the share of the measured window its event loop spent polling for exact due times
+   * (`--arrivals exact`, the open model): a core kept busy while clients wait, not work (optional: absent
+   * when no loop polled, and in older results).
+   */
+  pollingUtilization: z.array(z.number()).optional(),
   /** Process CPU (user + system, every thread) as a percentage of one core over the window: 150 = 1.5 cores. */
   cpuPercent: z.number(),
   /** Cores this machine offers (os.availableParallelism). */

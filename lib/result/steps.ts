@@ -64,6 +64,16 @@ export const stepArrivalSchema = z.object({
   timerWaits: z.number().optional(),
   /** How late those timers started them, on average (µs): the load generator's own error, inside every latency. */
   timerLateMicrosAvg: z.number().optional(),
+  /**
+   * The distribution of that lateness (µs, at least 1: on time to the microsecond reads 1): p50, p99 and
+   * the rest, over every trial (optional: newer results).
+   */
+  waitLateMicros: latencySummarySchema.optional(),
+  /**
+   * How free clients waited for due times: `exact` (a timer, then the event loop's poller for the last
+   * 1.5 ms) or `timer` (millisecond timers alone). Absent in older results, which all waited on timers.
+   */
+  arrivals: z.enum(['exact', 'timer']).optional(),
 });
 export type StepArrival = z.infer<typeof stepArrivalSchema>;
 

@@ -48,6 +48,10 @@ function resultConfig(options: RunOptions): ResultDocument['config'] {
     trials: options.trials,
     rate: options.rate ?? null,
     ...(options.arrival ? { rateSpec: options.arrival } : {}),
+    // How free clients waited for due times; only the open model (a rate, or scenarios with theirs) waits.
+    ...(options.rate !== undefined || options.arrival || options.scenarios
+      ? { arrivals: options.arrivals ?? 'exact' }
+      : {}),
     ...(options.workload.sha256 ? { workloadFileSha256: options.workload.sha256 } : {}),
     load: options.load,
     docs: options.docs,

@@ -235,6 +235,34 @@ describe('step warnings', () => {
     ).not.toContain('timer-late');
     // Older results have no timer figures: no warning.
     expect(codes(cleanStep({ ...late, arrival }))).not.toContain('timer-late');
+    // Timers name the remedy; exact arrivals still late (a busy loop or machine) say so, with the p99.
+    expect(warning?.message).toContain('--arrivals exact starts them within microseconds');
+    const waitLateMicros = { ...lat(1900, 800), p99: 2500 };
+    const exact = computeStepWarnings(
+      cleanStep({
+        ...late,
+        arrival: {
+          ...arrival,
+          timerWaits: 1900,
+          timerLateMicrosAvg: 800,
+          waitLateMicros,
+          arrivals: 'exact',
+        },
+      }),
+    ).warnings.find((w) => w.code === 'timer-late');
+    expect(exact?.message).toMatch(
+      /waits started 1,900 ops \(95%\) 0\.8 ms after their due time on average, 2\.5 ms at p99/,
+    );
+    expect(exact?.message).toContain('too busy to start them on time');
+    // Exact arrivals on time (a few µs late) are no share of the latency: no warning.
+    expect(
+      codes(
+        cleanStep({
+          ...late,
+          arrival: { ...arrival, timerWaits: 1900, timerLateMicrosAvg: 6, arrivals: 'exact' },
+        }),
+      ),
+    ).not.toContain('timer-late');
   });
 
   it('client-bound, probe-client-bound, nothing-scheduled, nothing-measured', () => {

@@ -63,5 +63,22 @@ describe('the open model in the report', () => {
     expect(md).toContain(`**Dropped: ${a.dropped.toLocaleString('en-US')}**`);
     expect(md).toContain(`**late: ${a.late.toLocaleString('en-US')}**`);
     expect(md).toContain('1,000 ops/s');
+    // Older results recorded no lateness: no line for it.
+    expect(md).not.toContain('started this late');
+  });
+
+  it("summary.md gives each step's start lateness (p50, p99) where the result recorded it", () => {
+    const result = withRate();
+    const [step] = result.steps;
+    step.arrival = {
+      ...step.arrival!,
+      arrivals: 'exact',
+      timerWaits: 900,
+      timerLateMicrosAvg: 40,
+      waitLateMicros: { avg: 40, p50: 7, p95: 300, p99: 1036, p999: 2000, max: 2400, count: 900 },
+    };
+    const md = renderSummaryMarkdown([result], []);
+    expect(md).toContain('(--arrivals exact) and started this late after it');
+    expect(md).toContain(`${step.clients}: p50 7 µs, p99 1,036 µs`);
   });
 });

@@ -211,6 +211,49 @@ describe('the open model on the null server', () => {
     );
   });
 
+  it("exact arrivals start a free client's op within a turn of the event loop: their lateness p50 is far below the timers' on the same machine; each step records its waits' lateness (p50 <= p99) and its polling apart from the ELU", async () => {
+    // 1 client at 200 ops/s: the client is free most of the time, so nearly every op is waited for.
+    const step = (arrivals: 'exact' | 'timer') =>
+      runStep(ops, scope, {
+        clients: 1,
+        seconds: 2,
+        warmupSeconds: 0,
+        randomSeed: 1,
+        rate: 200,
+        arrivals,
+      });
+    const exact = await step('exact');
+    const timer = await step('timer');
+    const lateness = (m: StepMeasurement) => summarizeStep([m]).arrival!;
+    for (const [m, mode] of [
+      [exact, 'exact'],
+      [timer, 'timer'],
+    ] as const) {
+      const a = lateness(m);
+      expect(a.arrivals).toBe(mode);
+      expect(a.timerWaits).toBeGreaterThan(0);
+      // The distribution counts every wait the average does, and is ordered.
+      expect(a.waitLateMicros!.count).toBe(a.timerWaits);
+      expect(a.waitLateMicros!.p50).toBeGreaterThanOrEqual(1);
+      expect(a.waitLateMicros!.p50).toBeLessThanOrEqual(a.waitLateMicros!.p99);
+      expect(a.waitLateMicros!.p99).toBeLessThanOrEqual(a.waitLateMicros!.max);
+      // Every op still starts at or after its due time (a latency <= 0 would have thrown).
+      expect(m.latency.reads.min).toBeGreaterThan(0);
+    }
+    // Timers wake on a millisecond clock (about 0.8 ms late at p50 on a quiet machine); the poller within a
+    // turn of the loop (a few µs). Only the order is asserted: this machine's load moves both.
+    expect(lateness(exact).waitLateMicros!.p50).toBeLessThan(
+      lateness(timer).waitLateMicros!.p50 / 2,
+    );
+    // The poller's time is its own figure, not part of the ELU that marks a step client-bound; timer
+    // mode never polls.
+    expect(exact.load!.pollingUtilization).toBeGreaterThan(0);
+    expect(exact.load!.eventLoopUtilization + exact.load!.pollingUtilization!).toBeLessThanOrEqual(
+      1.001,
+    );
+    expect(timer.load!.pollingUtilization).toBeUndefined();
+  });
+
   it('threads that each run a share of the clients hold the total rate together', async () => {
     const startAt = performance.now() + 50;
     const base: StepPlan = {
@@ -228,6 +271,40 @@ describe('the open model on the null server', () => {
     expect(Math.abs(sum(a.arrival!.scheduled) - 150)).toBeLessThanOrEqual(1); // a quarter of 600
     expect(Math.abs(sum(b.arrival!.scheduled) - 450)).toBeLessThanOrEqual(1);
     expect(a.arrival!.target).toEqual({ kind: 'constant', opsPerSecond: 300 });
+  });
+
+  it('--arrivals through the API: the config and every step record the mode; worker threads poll too, each loop its own figure; timer mode polls nowhere', async () => {
+    const run = async (arrivals: 'exact' | 'timer' | undefined, workers: number) => {
+      const options = resolveRunOptions({
+        uri: server.uri,
+        rate: 200,
+        clients: [2],
+        seconds: 1,
+        warmup: 0,
+        load: false,
+        serverStats: false,
+        workers,
+        testDouble: true,
+        ns: NS,
+        ...(arrivals ? { arrivals } : {}),
+      });
+      options.outDir = undefined;
+      // Through the schema, as a reader sees it: a field it did not declare would be stripped.
+      return resultDocumentSchema.parse(await runBenchmark(options));
+    };
+    const exact = await run(undefined, 2);
+    expect(exact.config.arrivals).toBe('exact');
+    const [step] = exact.steps;
+    expect(step.client!.workers).toBe(2);
+    expect(step.arrival!.arrivals).toBe('exact');
+    expect(step.arrival!.waitLateMicros!.count).toBe(step.arrival!.timerWaits);
+    expect(step.client!.pollingUtilization).toHaveLength(2);
+    expect(Math.max(...step.client!.pollingUtilization!)).toBeGreaterThan(0);
+    const timer = await run('timer', 1);
+    expect(timer.config.arrivals).toBe('timer');
+    expect(timer.steps[0].arrival!.arrivals).toBe('timer');
+    expect(timer.steps[0].arrival!.waitLateMicros!.p50).toBeGreaterThanOrEqual(1);
+    expect(timer.steps[0].client!.pollingUtilization).toBeUndefined();
   });
 
   it('--rate 80% through the API: a closed probe measures the maximum, every step holds the share, the result records both', async () => {
@@ -296,6 +373,11 @@ describe('--rate: bad forms are named', () => {
       'option --rate: rate[0].for: expected a duration such as 30s, 2m or 1500ms, got "soon"',
     ],
     [['--rate', '0:0s'], 'option --rate: the stages last 0 s in all'],
+    [['--rate', '500', '--arrivals', 'soon'], 'option --arrivals: must be exact or timer'],
+    [
+      ['--arrivals', 'timer'],
+      'option --arrivals needs the open model (--rate or --replay-rate): without a rate no client waits for a due time',
+    ],
     [
       ['--rate-probe-seconds', '2'],
       'option --rate-probe-seconds needs --rate with a share of the maximum, such as --rate 80%',

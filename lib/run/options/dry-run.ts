@@ -143,6 +143,7 @@ export function renderDryRun(plan: RunPlan): string {
     );
     const seconds = sweepSeconds(sweepShape);
     if (b.arrival) out.push(`  ${describeArrival(b)}`);
+    if (b.rate !== undefined || b.arrival) out.push(`  ${describeArrivals(b)}`);
     if (b.ops !== undefined)
       out.push(
         `  expected duration: as long as the ops take (a step ends when its ${b.ops} ops are done), plus ${describeWarmup(sweepShape)} per step and trial; not counted: ${uncountedWork(plan).join(', ')}`,
@@ -203,6 +204,13 @@ function describeSetupStep(step: SetupStep): string {
 }
 
 /** --rate's stages or share, as the dry run tells them (a constant rate is on the sweep line). */
+/** How free clients wait for due times: what --arrivals costs, said where it is chosen. */
+function describeArrivals(b: Omit<RunOptions, 'uri'>): string {
+  return b.arrivals === 'timer'
+    ? 'arrivals: timer (a free client waits on millisecond timers: its op starts up to 1-2 ms after due, inside its latency)'
+    : 'arrivals: exact (a free client waits on a timer, then its event loop polls for the last 1.5 ms: ops start within µs of due; a core stays busy meanwhile)';
+}
+
 function describeArrival(b: Omit<RunOptions, 'uri'>): string {
   const a = b.arrival!;
   if (a.kind === 'stages' && a.stages.length > 6) {

@@ -19,6 +19,7 @@ import { PRESET_NAMES } from '../../workload/language/presets';
 import { RESET_CHOICES } from '../../workload/language/setup-spec';
 import { FORCE_OPTION } from '../../common/file-plan';
 import { DRIVERS } from '../../workload/engine/op-client';
+import { ARRIVALS_MODES, DEFAULT_ARRIVALS } from '../../workload/engine/step-plan';
 
 /** The most worker threads a step may use. */
 export const MAX_WORKERS = 256;
@@ -137,6 +138,12 @@ export const RUN_OPTIONS = {
     // 500, "500", "80%", "100:30s,2000:2m", or (config file) stages [{ rate: 100, for: '30s' }, ...]: every form is checked by resolveBenchmarkOptions (parseRateText).
     schema: z.union([z.number(), z.string(), z.array(z.unknown())]),
     arg: () => rateArg,
+  }),
+  arrivals: option({
+    flag: '--arrivals <how>',
+    help: "with a rate: how a free client waits for its op's due time: exact (a timer, then polling for the last 1.5 ms: starts within µs, a core busy meanwhile) or timer (ms timers alone, 1-2 ms late; for long soaks)",
+    schema: z.enum(ARRIVALS_MODES, { error: `must be ${ARRIVALS_MODES.join(' or ')}` }),
+    default: DEFAULT_ARRIVALS,
   }),
   rateProbeSeconds: option({
     flag: '--rate-probe-seconds <s>',

@@ -50,6 +50,7 @@ import type { TableValues } from '../../config/option-table';
 import type { OnError } from './run-option-table';
 import type { RunSourceFlags } from './run-source-options';
 import type { Driver } from '../../workload/engine/op-client';
+import type { ArrivalsMode } from '../../workload/engine/step-plan';
 
 export {
   benchmarkShape,
@@ -98,6 +99,8 @@ export interface RunOptions {
    * A constant rate stays in `rate`.
    */
   arrival?: Exclude<RateSpec, { kind: 'constant' }>;
+  /** With a rate: how a free client waits for its op's due time (--arrivals; default exact). */
+  arrivals?: ArrivalsMode;
   /** With a share of the maximum: the closed probe's client counts (default: the sweep's) and seconds per count. */
   rateProbe?: { clients?: number[]; seconds: number; warmupSeconds: number };
   load: boolean;
@@ -494,6 +497,17 @@ export function resolveBenchmarkOptions(
   if (flags.opCount !== undefined) refuseWithOps(flags);
   const rate = resolveRate(flags, warmupSeconds + seconds);
   refuseEmptyWindow(flags, rate, warmupSeconds, seconds);
+  // Only the open model waits for due times (scenarios may each have their rate).
+  if (
+    flags.arrivals !== undefined &&
+    rate.rate === undefined &&
+    rate.arrival === undefined &&
+    flags.scenarios === undefined
+  )
+    throw new UsageError(
+      'needs the open model (--rate or --replay-rate): without a rate no client waits for a due time',
+      { option: 'arrivals', joint: ' ' },
+    );
   const docsLike = flags.docsLike !== undefined ? docsLikeFor(flags, setup) : undefined;
   const events = resolveEvents(flags, workloadNs, seconds, scenarios);
   return {
@@ -508,6 +522,7 @@ export function resolveBenchmarkOptions(
       : {}),
     trials: flags.trials ?? RUN_DEFAULTS.trials,
     ...rate,
+    arrivals: flags.arrivals ?? RUN_DEFAULTS.arrivals,
     load: flags.load ?? true,
     ...(docsLike ? { docsLike } : {}),
     docs,

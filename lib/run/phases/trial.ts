@@ -84,7 +84,7 @@ export function stepPlan(options: RunOptions, clients: number, sweep: SweepPlan)
     rate: options.rate,
     randomSeed: options.randomSeed,
     overrunLimitMs: overrunLimit(options),
-    ...dropUndefined({ stallMs: options.stallMs }),
+    ...dropUndefined({ stallMs: options.stallMs, arrivals: options.arrivals }),
   };
   if (sweep.arrival) plan.arrival = sweep.arrival;
   if (options.ops !== undefined) plan.ops = options.ops;

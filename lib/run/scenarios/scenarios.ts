@@ -130,6 +130,7 @@ export async function runScenarios(ctx: ScenarioRunContext): Promise<string | un
         randomSeed: options.randomSeed + i * 10_007,
         overrunLimitMs,
         ...(options.stallMs !== undefined ? { stallMs: options.stallMs } : {}),
+        ...(options.arrivals !== undefined ? { arrivals: options.arrivals } : {}),
         startAt: t0 + startSecond * 1000,
       };
       let step: StepResult;

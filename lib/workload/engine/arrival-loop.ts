@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ClientState } from '../language/template';
 import { weightedOpPicker } from '../language/weighted-pick';
 import { ArrivalSchedule, scaleRate } from './arrival-schedule';
-import { ClientSlice } from './step-plan';
+import { duePoller, EXACT_WAKE_AHEAD_MS, PollEntry } from './due-poller';
+import { ArrivalsMode, ClientSlice, DEFAULT_ARRIVALS } from './step-plan';
 import { StepState } from './step-state';
 
 /**
@@ -29,6 +30,7 @@ export function arrivalScheduleFor(
         { t0, measureStart, stopAt, seconds: plan.seconds },
         plan.lateAfterMs,
         plan.dropAfterMs,
+        plan.arrivals ?? DEFAULT_ARRIVALS,
       )
     : undefined;
 }
@@ -43,7 +45,10 @@ export class DueWaits {
     for (const wake of this.waiting) wake();
   };
 
-  constructor(private readonly step: StepState) {
+  constructor(
+    private readonly step: StepState,
+    private readonly arrivals: ArrivalsMode = DEFAULT_ARRIVALS,
+  ) {
     step.signal?.addEventListener('abort', this.wakeAll, { once: true });
   }
 
@@ -54,22 +59,31 @@ export class DueWaits {
   /**
    * Waits until `due` (performance.now()) or an abort. Node's timers run on libuv's loop clock, cached and
    * in whole milliseconds, so a timer can fire up to ~2 ms early against performance.now(): when it does,
-   * it is armed again for what remains (at least Node's 1 ms), never spun on. The op may so start up to
-   * a millisecond or two late; it is timed from its due time all the same.
+   * it is armed again for what remains (at least Node's 1 ms), never spun on. `timer`: the op may so start
+   * up to a millisecond or two late. `exact`: the timer wakes the client EXACT_WAKE_AHEAD_MS early (none
+   * is set when less than that and a millisecond is left), and this loop's poller (./due-poller.ts) finishes the wait within a
+   * turn of the event loop. Either way the op is timed from its due time.
    */
   waitFor(due: number): Promise<void> {
     const { step, waiting } = this;
+    const ahead = this.arrivals === 'exact' ? EXACT_WAKE_AHEAD_MS : 0;
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
+      let polled: PollEntry | undefined;
       const wake = () => {
         clearTimeout(timer);
+        if (polled) duePoller.remove(polled);
         waiting.delete(wake);
         resolve();
       };
       const arm = () => {
         const remaining = due - performance.now();
         if (remaining <= 0 || step.signal?.aborted || step.cut) wake();
-        else timer = setTimeout(arm, Math.max(1, Math.ceil(remaining)));
+        else if (ahead === 0) timer = setTimeout(arm, Math.max(1, Math.ceil(remaining)));
+        // exact: a timer set for whole milliseconds may fire up to one past them, so it is set to wake the
+        // client at least `ahead` - 1 ms before due (rounded down), and none is set for less than 1 ms.
+        else if (remaining < ahead + 1) polled = duePoller.add(due, wake);
+        else timer = setTimeout(arm, Math.floor(remaining - ahead));
       };
       waiting.add(wake);
       arm();

@@ -18,6 +18,7 @@ import { TemplateScope } from '../language/template';
 import { arrivalScheduleFor, DueWaits, runArrivalLoop } from './arrival-loop';
 import { runClientLoop } from './client-loop';
 import { BoundOp } from './compile-ops';
+import { duePoller } from './due-poller';
 import { OpRecorders } from './op-recorders';
 import { stepMeasurement } from './step-measurement';
 import { checkStepPlan, StepCallbacks, StepPlan } from './step-plan';
@@ -58,7 +59,7 @@ export async function runStep(
   const t0 = plan.startAt ?? performance.now();
   const step = new StepState(ops, plan, callbacks, recorders, tally, t0, opsLimit);
   const schedule = arrivalScheduleFor(step, slice);
-  const dueWaits = schedule ? new DueWaits(step) : undefined;
+  const dueWaits = schedule ? new DueWaits(step, plan.arrivals) : undefined;
   const ticker = startTicker(step);
   const stallCheck = startStallCheck(step);
   const probe = new WindowLoadProbe(step.measureStart);
@@ -101,18 +102,21 @@ export async function runStep(
   return stepMeasurement(step, performance.now(), load, schedule);
 }
 
+/** This loop's polling for exact due times so far: not work, so the probe leaves it out of the ELU. */
+const polledMs = (): number => duePoller.pollingMs;
+
 /**
  * The loop's load over the measured window: from its opening to the last counted op. A loop too busy
  * to run the opening's timer before its clients stop is saturated: the probe taken at the step's start
  * then speaks for it, rather than no reading (which would read as an idle loop).
  */
 class WindowLoadProbe {
-  private probe = new LoadProbe();
+  private probe = new LoadProbe(polledMs);
   private readonly timer: NodeJS.Timeout;
 
   constructor(measureStart: number) {
     this.timer = setTimeout(
-      () => (this.probe = new LoadProbe()),
+      () => (this.probe = new LoadProbe(polledMs)),
       Math.max(0, measureStart - performance.now()),
     );
   }

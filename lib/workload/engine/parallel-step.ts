@@ -116,6 +116,7 @@ export function singleLoopLoad(reading: LoopReading | undefined): ClientLoad {
   return {
     workers: 1,
     eventLoopUtilization: reading ? [reading.eventLoopUtilization] : [],
+    ...(reading?.pollingUtilization ? { pollingUtilization: [reading.pollingUtilization] } : {}),
     cpuPercent: reading ? cpuPercentOf(reading) : 0,
     cores: availableCores(),
   };
@@ -336,6 +337,9 @@ async function runOnWorkers(
       client: {
         workers: measurements.length,
         eventLoopUtilization: measurements.map((m) => m.load?.eventLoopUtilization ?? 0),
+        ...(measurements.some((m) => m.load?.pollingUtilization)
+          ? { pollingUtilization: measurements.map((m) => m.load?.pollingUtilization ?? 0) }
+          : {}),
         cpuPercent: cpu ? cpuPercentOf(cpu) : 0,
         cores: availableCores(),
       },

@@ -5,6 +5,15 @@
 import type { ScheduledRate } from '../language/rate-spec';
 import { MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../language/template';
 
+/**
+ * How a client of the open model waits for its op's due time: `exact` (a timer, then this event loop's
+ * poller for the last EXACT_WAKE_AHEAD_MS: the op starts within a turn of the loop, at the cost of a
+ * core busy meanwhile) or `timer` (Node's millisecond timers alone: up to a millisecond or two late).
+ */
+export const ARRIVALS_MODES = ['exact', 'timer'] as const;
+export type ArrivalsMode = (typeof ARRIVALS_MODES)[number];
+export const DEFAULT_ARRIVALS: ArrivalsMode = 'exact';
+
 export interface StepPlan {
   clients: number;
   /** Measured seconds (an integer >= 1). */
@@ -31,6 +40,8 @@ export interface StepPlan {
   lateAfterMs?: number;
   /** With a rate: an op that could not start within this of its due time is dropped (default 500 ms). */
   dropAfterMs?: number;
+  /** With a rate: how a free client waits for its op's due time (default `exact`). */
+  arrivals?: ArrivalsMode;
   /** Client i uses randomSeed + i. */
   randomSeed: number;
   /**
@@ -119,6 +130,8 @@ export function checkStepPlan(
       ? undefined
       : Math.floor((plan.ops * (slice.first + slice.count)) / clients) -
         Math.floor((plan.ops * slice.first) / clients);
+  if (plan.arrivals !== undefined && !ARRIVALS_MODES.includes(plan.arrivals))
+    throw new RangeError(`arrivals must be ${ARRIVALS_MODES.join(' or ')}, got ${plan.arrivals}`);
   if (plan.stallMs !== undefined && !(plan.stallMs > 0))
     throw new RangeError(`stallMs must be > 0, got ${plan.stallMs}`);
   if (scope.usesUniqueSeq && clients > MAX_CLIENTS_WITH_UNIQUE_SEQ) {
