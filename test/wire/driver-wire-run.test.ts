@@ -76,6 +76,35 @@ describe('--driver wire: refused before anything connects', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('from the command line: a bad --driver, and --auth-mechanism other than SCRAM with --driver wire, exit 2', async () => {
+    const bad = await runCli([
+      'run',
+      '--uri',
+      'mongodb://127.0.0.1:1/',
+      '--driver',
+      'tcp',
+      '--dry-run',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--driver.*must be node or wire/);
+    const mechanism = await runCli([
+      'run',
+      '--uri',
+      'mongodb://127.0.0.1:1/',
+      '--driver',
+      'wire',
+      '--auth-mechanism',
+      'MONGODB-X509',
+      '--tls-certificate-key-file',
+      __filename,
+      '--dry-run',
+    ]);
+    expect(mechanism.code).toBe(2);
+    expect(mechanism.stderr).toMatch(
+      /option --driver wire: --auth-mechanism MONGODB-X509 is not supported by the wire client; use --driver node/,
+    );
+  });
+
   it('retryWrites in the URI: recorded in the config, said once as not applied (either driver)', () => {
     const p = plan({ uri: 'mongodb://127.0.0.1:1/?retryWrites=false' });
     expect(p.benchmark.uriRetries).toEqual({ retryWrites: false });
