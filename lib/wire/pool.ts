@@ -50,12 +50,12 @@ export class ConnectionPool {
 
   /** Opens connections until `count` are open (or the pool's most), for a step's clients. */
   async warm(count: number): Promise<void> {
-    const opened: WireConnection[] = [];
-    try {
-      while (this.open < Math.min(count, this.max)) opened.push(await this.openOne());
-    } finally {
-      for (const c of opened) this.checkIn(c);
-    }
+    // All at once, as a step's clients would open them: a thousand handshakes need not queue.
+    const wanted = Math.max(0, Math.min(count, this.max) - this.open);
+    const opened = await Promise.allSettled(Array.from({ length: wanted }, () => this.openOne()));
+    for (const o of opened) if (o.status === 'fulfilled') this.checkIn(o.value);
+    const failed = opened.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Closes every connection; later check-outs fail with `reason`. */
