@@ -16,6 +16,7 @@ import { loadResult, writeReport } from '../report';
 import { reportFileNames } from '../report/write-report';
 import { COMMAND_LOG_FILE, SETUP_FILE } from '../deployment/command-log';
 import { fileEntries, FileWrites } from '../common/file-plan';
+import { checkJunitFile, runJunitSuite, writeJunit } from '../report/junit';
 import { RESULTS_FILE, runBenchmark } from './benchmark';
 import { abortError } from '../deployment/acquire';
 import { isAbortError, messageOf } from '../common/values';
@@ -68,8 +69,26 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     // Also when interrupted (the first Ctrl-C or SIGTERM) or failed; bounded, so the run still ends.
     await restoreRunClusterState(state);
     await releaseRunTarget(state, target);
+    await writeRunJunit(state);
     state.log.note('run finished');
     await files.record();
+  }
+}
+
+/**
+ * --junit, from what was measured (a failed or interrupted run's steps too); nothing when nothing was.
+ * Its path was checked before the run: a write that fails now is said, and the exit code stays the run's.
+ */
+async function writeRunJunit(state: ExecuteState): Promise<void> {
+  const { plan, hooks, log, result, secrets } = state;
+  if (plan.junit === undefined || result === undefined) return;
+  try {
+    await writeJunit(plan.junit, runJunitSuite(result), secrets);
+    log.note(`junit: wrote ${plan.junit}`);
+  } catch (err) {
+    const text = `junit: cannot write ${plan.junit}: ${messageOf(err)}`;
+    log.note(text);
+    hooks.emit({ type: 'note', text });
   }
 }
 
@@ -87,6 +106,8 @@ export const RUN_FILE_NAMES: readonly string[] = [
  */
 async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<FileWrites> {
   assertWritableDir(plan.benchmark.outDir, 'option --out');
+  // --junit, the write plan's file entry: its folder writable, a file of the user's there refused.
+  if (plan.junit !== undefined) checkJunitFile(plan.junit, 'run', plan.force);
   // Before command-log.txt, setup.js or anything else: every file the run could write, judged now.
   const files = FileWrites.check(fileEntries(plan.benchmark.outDir, RUN_FILE_NAMES, 'run'), {
     force: plan.force,
@@ -132,6 +153,7 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
           hooks.emit(e);
         },
         onStepComplete: async (soFar) => {
+          state.result = soFar;
           await writeReport([soFar], outDir);
           // Recorded as the run goes: a run killed later still leaves its charts known as its own.
           await state.files.record();
@@ -150,6 +172,7 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
 /** The report of what was measured, then how the run went. */
 async function reportOutcome(state: ExecuteState, result: ResultDocument): Promise<RunOutcome> {
   const { hooks, log, outDir } = state;
+  state.result = result;
   hooks.emit({ type: 'phase', phase: 'report', detail: `writing the report to ${outDir}` });
   await holdPhase('report', hooks.signal);
   // Even when interrupted now: results.json is written; the report of what was measured is quick and worth finishing.
