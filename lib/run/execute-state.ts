@@ -15,6 +15,7 @@ import { describeDataRule } from './options/dry-run';
 import type { FileWrites } from '../common/file-plan';
 import type { ClusterKeeper } from './cluster-restore';
 import type { ResultDocument } from '../result';
+import type { ServedPage } from './served-page';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -52,6 +53,8 @@ export interface ExecuteState {
   cluster?: ClusterKeeper;
   /** The result as far as it goes: after each step, then the finished one (--junit is written from it). */
   result?: ResultDocument;
+  /** --serve: the served page, told of each step's end and of the run's. */
+  served?: ServedPage;
 }
 
 /** The run's record begun: command-log.txt's first lines and setup.js's record (both written once the run reaches a server). */

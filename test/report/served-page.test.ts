@@ -1,0 +1,253 @@
+/**
+ * run --serve: the report page served while the run goes. On the CRUD test double (its numbers are not
+ * MongoDB's; only what the page shows against results.json is checked): in headless Chromium the page
+ * shows the first step's seconds before the run ends, and at the end the whole result, equal to
+ * results.json, with the link to the written index.html; the server answers only to its own Host names
+ * (421 otherwise); a port taken is a usage error naming --serve before anything runs; Ctrl-C (the run's
+ * abort) closes it, and nothing is left listening.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, createServer, Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { run, RunEvent } from '../../lib/api/run';
+import type { ResultDocument } from '../../lib/result';
+import { SERVED_CONTENT_SECURITY_POLICY } from '../../lib/report/page/page';
+import { ServedPage } from '../../lib/run/served-page';
+import { describeWithBrowser, launchBrowser } from '../support/browser';
+import { runCli } from '../support/cli';
+import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+
+interface ServedInPage {
+  seconds: Array<{ clients: number; phase: string; second: number }>;
+  result: ResultDocument | null;
+  done: boolean;
+}
+declare const window: { mongoBenchServed: ServedInPage };
+declare const document: {
+  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
+};
+
+/** GET `path` with this Host header: the status and the body. */
+function get(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Whether something listens on the port (a refused connection: nothing). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+describe('the served page server', () => {
+  it('answers only requests whose Host header is its address, localhost or 127.0.0.1 (421 otherwise), with the served CSP', async () => {
+    const served = await ServedPage.start({ port: 0, host: '127.0.0.1', lingerSeconds: 0 }, 't');
+    const port = portOf(served.url);
+    try {
+      expect(served.warning).toBeUndefined();
+      const evil = await get(port, '/', `attacker.example:${port}`);
+      expect(evil.status).toBe(421);
+      expect(evil.body).not.toContain('<html');
+      expect((await get(port, '/events', 'attacker.example')).status).toBe(421);
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+        const page = await get(port, '/', host);
+        expect(page.status).toBe(200);
+        expect(page.body).toContain(
+          `<meta http-equiv="Content-Security-Policy" content="${SERVED_CONTENT_SECURITY_POLICY}">`,
+        );
+      }
+      expect((await get(port, '/results.json', 'localhost')).status).toBe(404);
+    } finally {
+      await served.close(0, new AbortController().signal);
+    }
+    expect(await listening(port)).toBe(false);
+  });
+});
+
+describeNeeding('crud', 'run --serve on the CRUD test server', () => {
+  let dir: string;
+  const base = () => ({
+    uri: crudUri(),
+    docs: 100,
+    docSize: 128,
+    warmup: 0,
+    serverStats: false,
+  });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-served-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a port taken is a usage error naming --serve, before anything runs or is written', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const out = join(dir, 'taken');
+      const cli = await runCli([
+        'run',
+        '--uri',
+        crudUri(),
+        '--ns',
+        `${uniqueDbName('served_taken')}.docs`,
+        '--out',
+        out,
+        '--serve',
+        String(port),
+      ]);
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toContain(`option --serve: port ${port} on 127.0.0.1 is taken`);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('Ctrl-C mid-step closes the served page: nothing is left listening', async () => {
+    const controller = new AbortController();
+    let url = '';
+    const outcome = await run(
+      {
+        ...base(),
+        ns: `${uniqueDbName('served_abort')}.docs`,
+        clients: [1],
+        seconds: 60,
+        out: join(dir, 'abort'),
+        serve: 0,
+        serveLinger: 60,
+      },
+      {
+        signal: controller.signal,
+        onEvent: (e: RunEvent) => {
+          if (e.type === 'serving') url = e.url;
+          if (e.type === 'tick') controller.abort('SIGINT');
+        },
+      },
+    );
+    expect(outcome.exitCode).toBe(130);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await listening(portOf(url))).toBe(false);
+  });
+
+  describeWithBrowser('in headless Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it("shows the first step's seconds before the run ends, then the whole result, equal to results.json, and the link to index.html", async () => {
+      const out = join(dir, 'page');
+      const controller = new AbortController();
+      let ended = false;
+      let served: (url: string) => void = () => undefined;
+      const address = new Promise<string>((resolve) => (served = resolve));
+      const running = run(
+        {
+          ...base(),
+          ns: `${uniqueDbName('served_page')}.docs`,
+          clients: [1, 2],
+          seconds: 4,
+          out,
+          serve: 0,
+          serveLinger: 120,
+        },
+        {
+          signal: controller.signal,
+          onEvent: (e: RunEvent) => {
+            if (e.type === 'serving') served(e.url);
+          },
+        },
+      ).finally(() => (ended = true));
+      try {
+        const url = await address;
+        const page = await browser.newPage();
+        const problems: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        page.on('pageerror', (e) => problems.push(e.message));
+        await page.goto(url);
+
+        // The first step's measured seconds, as they arrive, while the run goes on.
+        await page.waitForFunction(
+          () =>
+            window.mongoBenchServed.seconds.some((s) => s.clients === 1 && s.phase === 'measure'),
+          null,
+          { timeout: 60_000 },
+        );
+        expect(ended).toBe(false);
+        const firstCells = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#mb-served-seconds tbody tr td:first-child')).map(
+            (td) => td.textContent,
+          ),
+        );
+        expect(firstCells).toContain('1');
+
+        // The end: the whole result, equal to the results.json written.
+        await page.waitForSelector('html[data-served="done"]', { timeout: 90_000 });
+        const shown = await page.evaluate(() => window.mongoBenchServed.result);
+        const written = JSON.parse(
+          readFileSync(join(out, 'results.json'), 'utf8'),
+        ) as ResultDocument;
+        expect(shown).toEqual(written);
+        const rows = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#mb-served-result tbody tr')).map((tr) =>
+            (tr.textContent ?? '').trim(),
+          ),
+        );
+        expect(rows).toHaveLength(written.steps.length);
+        const cells = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#mb-served-result tbody td')).map(
+            (td) => td.textContent,
+          ),
+        );
+        written.steps.forEach((step, i) => {
+          expect(cells.slice(i * 8, i * 8 + 4)).toEqual([
+            String(step.clients),
+            step.opsPerSec.total.toFixed(1),
+            step.opsPerSec.reads.toFixed(1),
+            step.opsPerSec.writes.toFixed(1),
+          ]);
+        });
+        // The link serves the written index.html while the server lingers.
+        const index = await get(portOf(url), '/index.html', 'localhost');
+        expect(index.status).toBe(200);
+        expect(index.body).toBe(readFileSync(join(out, 'index.html'), 'utf8'));
+        expect(problems).toEqual([]);
+
+        // Ctrl-C ends the linger: the run's own exit code, nothing listening, the page keeps the result.
+        controller.abort('SIGINT');
+        const outcome = await running;
+        expect(outcome.exitCode).toBe(0);
+        expect(await listening(portOf(url))).toBe(false);
+        expect(await page.evaluate(() => window.mongoBenchServed.result !== null)).toBe(true);
+        await page.close();
+      } finally {
+        controller.abort('SIGINT');
+        await running.catch(() => undefined);
+      }
+    });
+  });
+});
