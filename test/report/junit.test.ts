@@ -270,28 +270,6 @@ describeWithXmlParser('JUnit XML (--junit)', () => {
         message: 'writes.p99<60s at 1 client: n/a, not applicable',
       });
     });
-
-    it('without --slo: one passing case per step', async () => {
-      const file = join(dir, 'run-steps.xml');
-      const cli = await runCli([
-        'run',
-        '--uri',
-        crudUri(),
-        '--ns',
-        `${uniqueDbName('junit_steps')}.docs`,
-        ...SHORT,
-        '--out',
-        join(dir, 'run-steps'),
-        '--junit',
-        file,
-      ]);
-      expect(cli.code).toBe(0);
-      const [suite] = readJunit(file);
-      expect(suite.cases.map((c) => [c.name, c.failure, c.skipped])).toEqual([
-        ['1 client', undefined, undefined],
-        ['2 clients', undefined, undefined],
-      ]);
-    });
   });
 });
 
