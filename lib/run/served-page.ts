@@ -1,8 +1,8 @@
 /**
  * run --serve: the report page served while the run goes. `/` is the page of the result so far
  * (lib/report/served-page.ts), `/events` a Server-Sent Events stream: each second of the step running
- * (`second`), each step's end (`step`), and after the last the whole result (`result`), after which the
- * server closes (or, with --serve-linger, keeps serving the finished page a while). `/index.html` is the
+ * (`second`), each step's end (`step`), and after the last the whole result (`result`); each open page
+ * then loads the final page once, and the server closes (or, with --serve-linger, keeps serving it a while). `/index.html` is the
  * written report once the run has ended. Bound to loopback unless --serve-host says otherwise (with a
  * warning then), and like every server of mongo-bench's it answers only requests whose Host header names
  * the bound address, localhost or 127.0.0.1 (lib/security/local-http.ts): others get 421.
@@ -20,6 +20,9 @@ import type { ServeOptions } from './options/run-plan';
 /** How long the end waits for a page still reloading for the last step (bounded; cut short by Ctrl-C). */
 const RELOAD_GRACE_MS = 2000;
 
+/** How long the end waits for the pages sent the result to load the final page (bounded; cut short by Ctrl-C). */
+const FINAL_RELOAD_MS = 3000;
+
 /** SSE comments sent this often keep proxies and the browser from timing an idle stream out. */
 const KEEPALIVE_MS = 15_000;
 
@@ -31,6 +34,9 @@ export class ServedPage {
   private final: (ServedState['final'] & { result?: ResultDocument }) | undefined;
   private lastStepAt = 0;
   private closed = false;
+  /** Pages sent the result that have not yet loaded the final page (each reloads once to get it). */
+  private pendingReloads = 0;
+  private reloadsDone: (() => void) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -107,7 +113,12 @@ export class ServedPage {
     if (this.final) return;
     if (result) this.result = result;
     this.final = { ...where, ...(this.result ? { result: this.result } : {}) };
-    if (this.final.result) this.send('result', this.resultMessage());
+    if (!this.final.result) return;
+    // Each open page shows the result at once, then reloads for the final page (its report complete).
+    this.pendingReloads += this.streams.size;
+    const text = sseEvent('result', this.resultMessage());
+    for (const res of this.streams) res.end(text);
+    this.streams.clear();
   }
 
   /**
@@ -117,8 +128,14 @@ export class ServedPage {
    */
   async close(lingerSeconds: number, signal: AbortSignal): Promise<void> {
     if (this.closed) return;
-    const graceMs = Math.max(0, this.lastStepAt + RELOAD_GRACE_MS - Date.now());
-    await waitOrAbort(Math.max(lingerSeconds * 1000, graceMs), signal);
+    await waitOrAbort(lingerSeconds * 1000, signal);
+    if (this.pendingReloads > 0)
+      await waitOrAbort(
+        FINAL_RELOAD_MS,
+        signal,
+        new Promise<void>((resolve) => (this.reloadsDone = resolve)),
+      );
+    await waitOrAbort(Math.max(0, this.lastStepAt + RELOAD_GRACE_MS - Date.now()), signal);
     this.closed = true;
     clearInterval(this.keepalive);
     for (const res of this.streams) res.end();
@@ -157,6 +174,7 @@ export class ServedPage {
   }
 
   private page(res: ServerResponse): void {
+    if (this.final && this.pendingReloads > 0 && --this.pendingReloads === 0) this.reloadsDone?.();
     const state: ServedState = {
       seconds: this.final ? [] : this.seconds,
       ...(this.final
@@ -184,6 +202,7 @@ export class ServedPage {
     });
     // A page that connects after the end gets the end at once; nothing would follow.
     if (this.final?.result) {
+      this.pendingReloads++;
       res.end(sseEvent('result', this.resultMessage()));
       return;
     }
@@ -235,7 +254,8 @@ function listenProblem(err: NodeJS.ErrnoException, options: ServeOptions): strin
   return `option --serve: cannot listen on ${where}: ${err.message}`;
 }
 
-function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, when `signal` aborts, or when `sooner` settles, whichever comes first. */
+function waitOrAbort(ms: number, signal: AbortSignal, sooner?: Promise<void>): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -245,5 +265,6 @@ function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
+    void sooner?.then(done);
   });
 }

@@ -4,20 +4,23 @@
  * shows the first step's seconds before the run ends, and at the end the whole result, equal to
  * results.json, with the link to the written index.html; the server answers only to its own Host names
  * (421 otherwise); a port taken is a usage error naming --serve before anything runs; Ctrl-C (the run's
- * abort) closes it, and nothing is left listening.
+ * abort) closes it, and nothing is left listening. The options: config keys, usage errors, the dry run.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { run, RunEvent } from '../../lib/api/run';
 import type { ResultDocument } from '../../lib/result';
 import { SERVED_CONTENT_SECURITY_POLICY } from '../../lib/report/page/page';
 import { ServedPage } from '../../lib/run/served-page';
-import { describeWithBrowser, launchBrowser } from '../support/browser';
-import { runCli } from '../support/cli';
+import { artifactDir, describeWithBrowser, launchBrowser } from '../support/browser';
+import { runCli, usageMessage } from '../support/cli';
+import { resultDocument, resultStep } from '../support/results';
+import { resolveRunPlan } from '../../lib/run/options/run-plan';
+import { renderDryRun } from '../../lib/run/options/dry-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 
 interface ServedInPage {
@@ -39,6 +42,24 @@ function get(port: number, path: string, host: string): Promise<{ status: number
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** /events opened: resolves once the server's first bytes arrived (the stream is registered), with the rest to come. */
+function openStream(port: number): Promise<{ rest: Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/events', headers: { host: 'localhost' } },
+      (res) => {
+        res.setEncoding('utf8');
+        let body = '';
+        const rest = new Promise<string>((done) => res.on('end', () => done(body)));
+        res.once('data', () => resolve({ rest }));
+        res.on('data', (chunk: string) => (body += chunk));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -80,6 +101,87 @@ describe('the served page server', () => {
       await served.close(0, new AbortController().signal);
     }
     expect(await listening(port)).toBe(false);
+  });
+});
+
+describe('the served page at the end', () => {
+  it('sends the result to an open stream, serves the written index.html while it lingers, and closes at the abort', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mb-served-end-'));
+    const indexHtml = join(dir, 'index.html');
+    writeFileSync(indexHtml, '<!DOCTYPE html><title>the report</title>');
+    const served = await ServedPage.start({ port: 0, host: '127.0.0.1', lingerSeconds: 60 }, 't');
+    const port = portOf(served.url);
+    const controller = new AbortController();
+    try {
+      const stream = await openStream(port);
+      served.finish(resultDocument('end', [resultStep({ clients: 1 })]), { indexHtml });
+      expect(await stream.rest).toContain(
+        'event: result\ndata: {"result":{"schema":"mongo-bench/result@1"',
+      );
+      const closing = served.close(60, controller.signal);
+      const index = await get(port, '/index.html', `127.0.0.1:${port}`);
+      expect(index).toEqual({ status: 200, body: '<!DOCTYPE html><title>the report</title>' });
+      const page = await get(port, '/', 'localhost');
+      expect(page.body).toContain('"final":{"indexHtml":');
+      controller.abort();
+      await closing;
+      expect(await listening(port)).toBe(false);
+    } finally {
+      controller.abort();
+      await served.close(0, controller.signal);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--serve, --serve-host, --serve-linger and --junit as options', () => {
+  const NO_ENV = {};
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mb-served-options-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a config file gives them by key; the dry run lists the address and the JUnit file', () => {
+    const config = join(dir, 'run.yaml');
+    writeFileSync(
+      config,
+      'uri: mongodb://127.0.0.1:27017\nserve: 8123\nserveHost: 10.0.0.5\nserveLinger: 30\njunit: ci/junit.xml\n',
+    );
+    const plan = resolveRunPlan({ config }, { env: NO_ENV });
+    expect(plan.serve).toEqual({ port: 8123, host: '10.0.0.5', lingerSeconds: 30 });
+    expect(plan.junit).toBe(resolve('ci/junit.xml'));
+    expect(plan.writePlan.entries).toContainEqual({
+      kind: 'file',
+      path: resolve('ci/junit.xml'),
+      source: 'run',
+    });
+    const text = renderDryRun(plan);
+    expect(text).toContain(`  write ${resolve('ci/junit.xml')} (run)`);
+    expect(text).toContain(
+      'Served page: http://10.0.0.5:8123/ while the run goes, and 30 s after it (--serve-linger) (warning: the served page listens on 10.0.0.5:8123, which other machines may reach',
+    );
+    expect(resolveRunPlan({ uri: 'mongodb://h', serve: 0 }, { env: NO_ENV }).serve).toEqual({
+      port: 0,
+      host: '127.0.0.1',
+      lingerSeconds: 0,
+    });
+  });
+
+  it('bad values are usage errors naming the option', () => {
+    const plan = (flags: Record<string, unknown>) => () =>
+      resolveRunPlan({ uri: 'mongodb://h', ...flags }, { env: NO_ENV });
+    expect(usageMessage(plan({ serveLinger: 5 }))).toBe('option --serve-linger: only with --serve');
+    expect(usageMessage(plan({ serveHost: '0.0.0.0' }))).toBe(
+      'option --serve-host: only with --serve',
+    );
+    expect(usageMessage(plan({ serve: 70000 }))).toContain(
+      'option --serve: must be a port from 0 to 65535',
+    );
+    expect(usageMessage(plan({ serve: 1, serveLinger: -1 }))).toContain(
+      'option --serve-linger: must be 0 or more seconds',
+    );
+    expect(usageMessage(plan({ junit: '' }))).toContain('option --junit: must not be empty');
   });
 });
 
@@ -171,7 +273,6 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
           seconds: 4,
           out,
           serve: 0,
-          serveLinger: 120,
         },
         {
           signal: controller.signal,
@@ -189,6 +290,8 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
         });
         page.on('pageerror', (e) => problems.push(e.message));
         await page.goto(url);
+        await page.waitForSelector('#mb-served-seconds tbody tr', { timeout: 60_000 });
+        await page.screenshot({ path: join(artifactDir('served-page'), 'served-running.png') });
 
         // The first step's measured seconds, as they arrive, while the run goes on.
         await page.waitForFunction(
@@ -231,14 +334,23 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
             step.opsPerSec.writes.toFixed(1),
           ]);
         });
-        // The link serves the written index.html while the server lingers.
-        const index = await get(portOf(url), '/index.html', 'localhost');
-        expect(index.status).toBe(200);
-        expect(index.body).toBe(readFileSync(join(out, 'index.html'), 'utf8'));
+        // The link to the written index.html, and its path beside it.
+        const link = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#mb-served-index')).map((p) => p.textContent),
+        );
+        expect(link).toEqual([
+          `The report: index.html (written to ${join(out, 'index.html')}; this server may have closed, the file stays)`,
+        ]);
+        // The final page's report is the finished run's (the page loaded it once at the end).
+        const warnings = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('p.warning')).map((p) => p.textContent ?? ''),
+        );
+        expect(warnings.filter((w) => w.startsWith('INCOMPLETE'))).toEqual([]);
         expect(problems).toEqual([]);
+        await page.screenshot({ path: join(artifactDir('served-page'), 'served-end.png') });
 
-        // Ctrl-C ends the linger: the run's own exit code, nothing listening, the page keeps the result.
-        controller.abort('SIGINT');
+        // Without --serve-linger the server closes with the run: its own exit code, nothing listening,
+        // and the page keeps the result.
         const outcome = await running;
         expect(outcome.exitCode).toBe(0);
         expect(await listening(portOf(url))).toBe(false);

@@ -3,10 +3,11 @@
  * report it keeps a section of the run as it goes: each second of the step now running as it arrives
  * (Server-Sent Events from /events), a reload when a step ends (the page the server then renders has
  * that step's charts and tables), and at the end the whole result: its figures in a table, the link to
- * the written index.html, and no reconnection (the server has closed). The state embedded in the page
+ * the written index.html, and no reconnection (the server closes). The state embedded in the page
  * (`mb-data-served`) lets a page loaded mid-step show the seconds it missed, and a page loaded after the
- * end show the end. `window.mongoBenchServed` ({ seconds, result, done }) is for scripts and tests;
- * <html data-served="done"> once the result is shown. Kept as text because it never runs in Node; the
+ * end show the end: at the `result` event the page shows it at once (<html data-served="ending">) and
+ * reloads once for the final page, whose report is the finished run's (<html data-served="done">).
+ * `window.mongoBenchServed` ({ seconds, result, done }) is for scripts and tests. Kept as text because it never runs in Node; the
  * browser test (test/report/served-page.test.ts) exercises it.
  */
 export const SERVED_SCRIPT = String.raw`(function () {
@@ -63,10 +64,12 @@ export const SERVED_SCRIPT = String.raw`(function () {
     status.textContent = 'Step with ' + s.clients + (s.clients === 1 ? ' client' : ' clients') + ', trial ' + s.trial + ': ' + phase + ', second ' + s.second;
   }
 
-  function showResult(result, indexHtml, message) {
+  function showResult(result, indexHtml, message, stage) {
     served.result = result;
     served.done = true;
     status.textContent = (result.complete ? 'The run has ended; these are its figures (results.json).' : 'The run ended early (' + (result.incompleteReason || 'incomplete') + '); these are the figures it kept.') + (message ? ' ' + message : '');
+    // The seconds of a step are news only while it runs.
+    if (seconds.tBodies[0].rows.length === 0) seconds.hidden = true;
     var final = table('mb-served-result', ['Clients', 'ops/s', 'reads/s', 'writes/s', 'read p99 ms', 'write p99 ms', 'errors', 'status']);
     result.steps.forEach(function (step) {
       addRow(final, [step.clients, fixed(step.opsPerSec.total), fixed(step.opsPerSec.reads), fixed(step.opsPerSec.writes), ms(step.latencyMicros.reads.p99), ms(step.latencyMicros.writes.p99), step.ops.errors, step.status || 'ok']);
@@ -82,7 +85,7 @@ export const SERVED_SCRIPT = String.raw`(function () {
       link.id = 'mb-served-index';
       section.appendChild(link);
     }
-    document.documentElement.setAttribute('data-served', 'done');
+    document.documentElement.setAttribute('data-served', stage || 'done');
   }
 
   initial.seconds.forEach(showSecond);
@@ -100,10 +103,12 @@ export const SERVED_SCRIPT = String.raw`(function () {
     source.close();
     location.reload();
   });
+  // The end: shown at once, then the final page loaded once (its report complete, its end embedded).
   source.addEventListener('result', function (e) {
     source.close();
     var d = JSON.parse(e.data);
-    showResult(d.result, d.indexHtml, d.message);
+    showResult(d.result, d.indexHtml, d.message, 'ending');
+    location.reload();
   });
   source.addEventListener('error', function () {
     if (served.done) return;
