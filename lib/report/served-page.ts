@@ -50,6 +50,6 @@ export function renderServedPage(
         };
   return renderPage(
     { ...model, data: { ...model.data, served: state } },
-    { csp: SERVED_CONTENT_SECURITY_POLICY, script: SERVED_SCRIPT },
+    { csp: SERVED_CONTENT_SECURITY_POLICY, script: SERVED_SCRIPT, icon: 'data:,' },
   );
 }

@@ -109,6 +109,11 @@ export interface RenderOptions {
   csp?: string;
   /** A script of its own run after the page's (the served page's event stream), in the page's scope rules. */
   script?: string;
+  /**
+   * The page's icon as a URL the page holds itself (`data:,`: none), so the browser asks its server for
+   * nothing the page does not (the served page; a file page is asked for no icon).
+   */
+  icon?: string;
 }
 
 export function htmlTable(
@@ -224,7 +229,7 @@ export function renderPage(model: PageModel, options: RenderOptions = {}): strin
 <meta name="generator" content="mongo-bench">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${options.csp ?? CONTENT_SECURITY_POLICY}">
-<title>${escapeHtml(model.title)}</title>
+${options.icon !== undefined ? `<link rel="icon" href="${escapeHtml(options.icon)}">\n` : ''}<title>${escapeHtml(model.title)}</title>
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
