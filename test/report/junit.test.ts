@@ -210,6 +210,20 @@ describeWithXmlParser('JUnit XML (--junit)', () => {
     ]);
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('option --junit: cannot use /proc/mongo-bench-nowhere');
+    // run: before any server is reached (this URI has none) and before its folder is made.
+    const out = join(dir, 'never-run');
+    const run = await runCli([
+      'run',
+      '--uri',
+      'mongodb://127.0.0.1:1',
+      '--out',
+      out,
+      '--junit',
+      '/proc/mongo-bench-nowhere/junit.xml',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('option --junit: cannot use /proc/mongo-bench-nowhere');
+    expect(existsSync(out)).toBe(false);
   });
 
   describeNeeding('crud', 'run --junit on the CRUD test server', () => {
