@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { run, RunEvent } from '../../lib/api/run';
+import { killStartedClis, startCli } from '../support/cli-child';
 import type { ResultDocument } from '../../lib/result';
 import { SERVED_CONTENT_SECURITY_POLICY } from '../../lib/report/page/page';
 import { ServedPage } from '../../lib/run/served-page';
@@ -197,7 +198,10 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mb-served-'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    killStartedClis();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('a port taken is a usage error naming --serve, before anything runs or is written', async () => {
     const taken: Server = createServer();
@@ -224,30 +228,42 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
     }
   });
 
-  it('Ctrl-C mid-step closes the served page: nothing is left listening', async () => {
-    const controller = new AbortController();
-    let url = '';
-    const outcome = await run(
-      {
-        ...base(),
-        ns: `${uniqueDbName('served_abort')}.docs`,
-        clients: [1],
-        seconds: 60,
-        out: join(dir, 'abort'),
-        serve: 0,
-        serveLinger: 60,
-      },
-      {
-        signal: controller.signal,
-        onEvent: (e: RunEvent) => {
-          if (e.type === 'serving') url = e.url;
-          if (e.type === 'tick') controller.abort('SIGINT');
-        },
-      },
-    );
-    expect(outcome.exitCode).toBe(130);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(await listening(portOf(url))).toBe(false);
+  it('Ctrl-C (SIGINT to the CLI) mid-step closes the served page: exit 130, nothing is left listening', async () => {
+    const cli = startCli([
+      'run',
+      '--uri',
+      crudUri(),
+      '--ns',
+      `${uniqueDbName('served_sigint')}.docs`,
+      '--clients',
+      '1',
+      '--seconds',
+      '60',
+      '--warmup',
+      '0',
+      '--docs',
+      '100',
+      '--doc-size',
+      '128',
+      '--no-server-stats',
+      '--out',
+      join(dir, 'sigint'),
+      '--serve',
+      '0',
+      '--serve-linger',
+      '60',
+    ]);
+    try {
+      await cli.waitFor(/\[serve\] the served page: http:\/\/127\.0\.0\.1:\d+\//, 30_000);
+      const port = portOf(/http:\/\/127\.0\.0\.1:\d+\//.exec(cli.output())![0]);
+      await cli.waitFor(/\[sweep\]/, 30_000);
+      expect((await get(port, '/', 'localhost')).status).toBe(200);
+      cli.child.kill('SIGINT');
+      expect(await cli.exited).toBe(130);
+      expect(await listening(port)).toBe(false);
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
   });
 
   describeWithBrowser('in headless Chromium', () => {
