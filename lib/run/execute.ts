@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { EXIT, RunError } from '../config/errors';
+import { EXIT, RunError, UsageError } from '../config/errors';
 import { ResultDocument } from '../result';
 import { INDEX_FILE, loadResult, writeReport } from '../report';
 import { reportFileNames } from '../report/write-report';
@@ -53,15 +53,7 @@ export async function executeRun(plan: RunPlan, given: ExecuteHooks): Promise<Ru
   const served = plan.serve
     ? await startServing(plan.serve, plan.benchmark.label, given)
     : undefined;
-  const hooks: ExecuteHooks = served
-    ? {
-        ...given,
-        emit: (event) => {
-          served.handle(event);
-          given.emit(event);
-        },
-      }
-    : given;
+  const hooks = served ? feeding(served, given) : given;
   let state: ExecuteState;
   try {
     state = openRunRecord(plan, hooks, files);
@@ -106,6 +98,17 @@ async function startServing(
   const served = await ServedPage.start(options, `mongo-bench run: ${label}`);
   hooks.emit({ type: 'serving', url: served.url, ...dropUndefined({ warning: served.warning }) });
   return served;
+}
+
+/** The run's hooks, its events also told to the served page. */
+function feeding(served: ServedPage, hooks: ExecuteHooks): ExecuteHooks {
+  return {
+    ...hooks,
+    emit: (event) => {
+      served.handle(event);
+      hooks.emit(event);
+    },
+  };
 }
 
 /** The end sent to the open pages (if the report did not already), then the server closed: after --serve-linger, or at Ctrl-C. */
@@ -161,7 +164,13 @@ export const RUN_FILE_NAMES: readonly string[] = [
 async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<FileWrites> {
   assertWritableDir(plan.benchmark.outDir, 'option --out');
   // --junit, the write plan's file entry: its folder writable, a file of the user's there refused.
-  if (plan.junit !== undefined) checkJunitFile(plan.junit, 'run', plan.force);
+  if (plan.junit !== undefined) {
+    if (RUN_FILE_NAMES.some((name) => path.resolve(plan.benchmark.outDir, name) === plan.junit))
+      throw new UsageError(
+        `option --junit: ${plan.junit} is one of the run's own files in --out: name another file`,
+      );
+    checkJunitFile(plan.junit, 'run', plan.force);
+  }
   // Before command-log.txt, setup.js or anything else: every file the run could write, judged now.
   const files = FileWrites.check(fileEntries(plan.benchmark.outDir, RUN_FILE_NAMES, 'run'), {
     force: plan.force,

@@ -105,7 +105,7 @@ export class ServedPage {
     this.send('step', { steps: resultSoFar.steps.length });
   }
 
-  /** The run ended: the whole result to every open page (and to pages opened from now on). */
+  /** The run ended: the whole result (none when no step ended) to every open page, and to pages opened from now on. */
   finish(
     result: ResultDocument | undefined,
     where: { indexHtml?: string; message?: string },
@@ -113,8 +113,7 @@ export class ServedPage {
     if (this.final) return;
     if (result) this.result = result;
     this.final = { ...where, ...(this.result ? { result: this.result } : {}) };
-    if (!this.final.result) return;
-    // Each open page shows the result at once, then reloads for the final page (its report complete).
+    // Each open page shows the result (or that there is none) at once, then reloads for the final page.
     this.pendingReloads += this.streams.size;
     const text = sseEvent('result', this.resultMessage());
     for (const res of this.streams) res.end(text);
@@ -148,7 +147,7 @@ export class ServedPage {
 
   private resultMessage() {
     return {
-      result: this.final?.result,
+      result: this.final?.result ?? null,
       ...(this.final?.indexHtml ? { indexHtml: this.final.indexHtml } : {}),
       ...(this.final?.message ? { message: this.final.message } : {}),
     };
@@ -201,7 +200,7 @@ export class ServedPage {
       Connection: 'keep-alive',
     });
     // A page that connects after the end gets the end at once; nothing would follow.
-    if (this.final?.result) {
+    if (this.final) {
       this.pendingReloads++;
       res.end(sseEvent('result', this.resultMessage()));
       return;

@@ -224,6 +224,20 @@ describeWithXmlParser('JUnit XML (--junit)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('option --junit: cannot use /proc/mongo-bench-nowhere');
     expect(existsSync(out)).toBe(false);
+    // Nor one of the run's own files.
+    const own = await runCli([
+      'run',
+      '--uri',
+      'mongodb://127.0.0.1:1',
+      '--out',
+      out,
+      '--junit',
+      join(out, 'results.json'),
+    ]);
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain(
+      `option --junit: ${join(out, 'results.json')} is one of the run's own files in --out`,
+    );
   });
 
   describeNeeding('crud', 'run --junit on the CRUD test server', () => {

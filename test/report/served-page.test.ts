@@ -135,6 +135,30 @@ describe('the served page at the end', () => {
   });
 });
 
+describe('the served page of a run that measured nothing', () => {
+  it('tells the open page the run ended with no result, and the page served after says so too', async () => {
+    const served = await ServedPage.start({ port: 0, host: '127.0.0.1', lingerSeconds: 0 }, 't');
+    const port = portOf(served.url);
+    const controller = new AbortController();
+    try {
+      const stream = await openStream(port);
+      served.finish(undefined, {});
+      expect(await stream.rest).toContain('event: result\ndata: {"result":null}');
+      const closing = served.close(0, controller.signal);
+      // The page that got the end loads the final page once; the server waits for it.
+      const page = await get(port, '/', 'localhost');
+      expect(page.body).toContain(
+        '<script type="application/json" id="mb-data-served">{"seconds":[],"final":{}}',
+      );
+      await closing;
+      expect(await listening(port)).toBe(false);
+    } finally {
+      controller.abort();
+      await served.close(0, controller.signal);
+    }
+  });
+});
+
 describe('--serve, --serve-host, --serve-linger and --junit as options', () => {
   const NO_ENV = {};
   let dir: string;

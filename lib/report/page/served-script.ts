@@ -65,8 +65,13 @@ export const SERVED_SCRIPT = String.raw`(function () {
   }
 
   function showResult(result, indexHtml, message, stage) {
-    served.result = result;
     served.done = true;
+    document.documentElement.setAttribute('data-served', stage || 'done');
+    if (!result) {
+      status.textContent = 'The run ended before any step did: nothing was measured.' + (message ? ' ' + message : '');
+      return;
+    }
+    served.result = result;
     status.textContent = (result.complete ? 'The run has ended; these are its figures (results.json).' : 'The run ended early (' + (result.incompleteReason || 'incomplete') + '); these are the figures it kept.') + (message ? ' ' + message : '');
     // The seconds of a step are news only while it runs.
     if (seconds.tBodies[0].rows.length === 0) seconds.hidden = true;
@@ -85,13 +90,12 @@ export const SERVED_SCRIPT = String.raw`(function () {
       link.id = 'mb-served-index';
       section.appendChild(link);
     }
-    document.documentElement.setAttribute('data-served', stage || 'done');
   }
 
   initial.seconds.forEach(showSecond);
   if (initial.final) {
     var results = dataOf('mb-data-results') || [];
-    if (results[0]) showResult(results[0], initial.final.indexHtml, initial.final.message);
+    showResult(results[0], initial.final.indexHtml, initial.final.message);
     return;
   }
   if (typeof EventSource === 'undefined') return;
