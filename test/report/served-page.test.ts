@@ -309,7 +309,7 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
         {
           ...base(),
           ns: `${uniqueDbName('served_page')}.docs`,
-          clients: [1, 2],
+          clients: [1],
           seconds: 4,
           out,
           serve: 0,

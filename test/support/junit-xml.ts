@@ -41,15 +41,19 @@ for s in root.findall('testsuite'):
 json.dump(suites, sys.stdout)
 `;
 
-function python(): string | undefined {
-  const found = spawnSync('python3', ['-c', 'import xml.etree.ElementTree'], { stdio: 'ignore' });
-  return found.status === 0 ? 'python3' : undefined;
+let found: boolean | undefined;
+
+/** Whether python3 with its XML parser is here (asked once). */
+function python(): boolean {
+  found ??=
+    spawnSync('python3', ['-c', 'import xml.etree.ElementTree'], { stdio: 'ignore' }).status === 0;
+  return found;
 }
 
 /** The file's suites; throws (with the parser's message) when it is not well-formed JUnit XML. */
 export function readJunit(file: string): ParsedSuite[] {
   return JSON.parse(
-    execFileSync(python() ?? 'python3', ['-c', READ, file], { encoding: 'utf8' }),
+    execFileSync('python3', ['-c', READ, file], { encoding: 'utf8' }),
   ) as ParsedSuite[];
 }
 
