@@ -118,7 +118,7 @@ async function endServing(
   lingerSeconds: number,
 ): Promise<void> {
   const { hooks, result, outDir } = state;
-  served.finish(result, servedEnd(result, outDir));
+  served.finish(result, servedEnd(result, outDir), !hooks.signal.aborted);
   if (lingerSeconds > 0 && !hooks.signal.aborted)
     hooks.emit({
       type: 'note',
@@ -242,7 +242,7 @@ async function reportOutcome(state: ExecuteState, result: ResultDocument): Promi
   // Even when interrupted now: results.json is written; the report of what was measured is quick and worth finishing.
   if (result.steps.length > 0) await writeReport([result], outDir);
   // The served page's end as soon as the report is written (the release of the target may take a while).
-  state.served?.finish(result, servedEnd(result, outDir));
+  state.served?.finish(result, servedEnd(result, outDir), !hooks.signal.aborted);
   log.note(
     `benchmark ${result.complete ? 'complete' : `incomplete: ${result.incompleteReason ?? ''}`}`,
   );

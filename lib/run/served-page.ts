@@ -2,8 +2,8 @@
  * run --serve: the report page served while the run goes. `/` is the page of the result so far
  * (lib/report/served-page.ts), `/events` a Server-Sent Events stream: each second of the step running
  * (`second`), each step's end (`step`), and after the last the whole result (`result`); each open page
- * then loads the final page once, and the server closes (or, with --serve-linger, keeps serving it a while). `/index.html` is the
- * written report once the run has ended. Bound to loopback unless --serve-host says otherwise (with a
+ * then loads the final page once, and the server closes (or, with --serve-linger, keeps serving it a
+ * while). `/index.html` is the written report once the run has ended. Bound to loopback unless --serve-host says otherwise (with a
  * warning then), and like every server of mongo-bench's it answers only requests whose Host header names
  * the bound address, localhost or 127.0.0.1 (lib/security/local-http.ts): others get 421.
  */
@@ -105,17 +105,21 @@ export class ServedPage {
     this.send('step', { steps: resultSoFar.steps.length });
   }
 
-  /** The run ended: the whole result (none when no step ended) to every open page, and to pages opened from now on. */
+  /**
+   * The run ended: the whole result (none when no step ended) to every open page, and to pages opened from
+   * now on. Each open page shows it at once, then reloads for the final page; not when `reload` is false
+   * (Ctrl-C: the server closes at once, and a page reloading then would find nobody).
+   */
   finish(
     result: ResultDocument | undefined,
     where: { indexHtml?: string; message?: string },
+    reload = true,
   ): void {
     if (this.final) return;
     if (result) this.result = result;
     this.final = { ...where, ...(this.result ? { result: this.result } : {}) };
-    // Each open page shows the result (or that there is none) at once, then reloads for the final page.
-    this.pendingReloads += this.streams.size;
-    const text = sseEvent('result', this.resultMessage());
+    if (reload) this.pendingReloads += this.streams.size;
+    const text = sseEvent('result', { ...this.resultMessage(), reload });
     for (const res of this.streams) res.end(text);
     this.streams.clear();
   }
@@ -202,7 +206,7 @@ export class ServedPage {
     // A page that connects after the end gets the end at once; nothing would follow.
     if (this.final) {
       this.pendingReloads++;
-      res.end(sseEvent('result', this.resultMessage()));
+      res.end(sseEvent('result', { ...this.resultMessage(), reload: true }));
       return;
     }
     res.write(': mongo-bench run\n\n');

@@ -143,7 +143,7 @@ describe('the served page of a run that measured nothing', () => {
     try {
       const stream = await openStream(port);
       served.finish(undefined, {});
-      expect(await stream.rest).toContain('event: result\ndata: {"result":null}');
+      expect(await stream.rest).toContain('event: result\ndata: {"result":null,"reload":true}');
       const closing = served.close(0, controller.signal);
       // The page that got the end loads the final page once; the server waits for it.
       const page = await get(port, '/', 'localhost');
@@ -282,9 +282,12 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
       const port = portOf(/http:\/\/127\.0\.0\.1:\d+\//.exec(cli.output())![0]);
       await cli.waitFor(/\[sweep\]/, 30_000);
       expect((await get(port, '/', 'localhost')).status).toBe(200);
+      const stream = await openStream(port);
       cli.child.kill('SIGINT');
       expect(await cli.exited).toBe(130);
       expect(await listening(port)).toBe(false);
+      // The open page was told the end, and not to reload: the server was closing at once.
+      expect(await stream.rest).toMatch(/event: result\ndata: \{.*"reload":false\}/);
     } finally {
       cli.child.kill('SIGKILL');
     }

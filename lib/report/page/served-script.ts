@@ -111,8 +111,9 @@ export const SERVED_SCRIPT = String.raw`(function () {
   source.addEventListener('result', function (e) {
     source.close();
     var d = JSON.parse(e.data);
-    showResult(d.result, d.indexHtml, d.message, 'ending');
-    location.reload();
+    // Not when the server closes at once (Ctrl-C): the page keeps what it shows.
+    showResult(d.result, d.indexHtml, d.message, d.reload ? 'ending' : 'done');
+    if (d.reload) location.reload();
   });
   source.addEventListener('error', function () {
     if (served.done) return;
