@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { UsageError } from '../config/errors';
 import type { ResultDocument } from '../result';
 import { renderServedPage, ServedSecond, ServedState } from '../report/served-page';
+import { SHOWN_SECONDS } from '../report/page/served-script';
 import { hostHeaderAllowed, offLoopbackWarning } from '../security/local-http';
 import type { RunEvent } from './events';
 import type { ServeOptions } from './options/run-plan';
@@ -94,6 +95,8 @@ export class ServedPage {
       errors: event.tick.errors,
     };
     this.seconds.push(s);
+    // A page loaded now is given what it shows: the last SHOWN_SECONDS.
+    if (this.seconds.length > SHOWN_SECONDS) this.seconds.shift();
     this.send('second', s);
   }
 

@@ -135,6 +135,49 @@ describe('the served page at the end', () => {
   });
 });
 
+describe('the seconds a page loaded mid-step is given', () => {
+  it("the running step's last 120, in order; a new step starts afresh", async () => {
+    const served = await ServedPage.start({ port: 0, host: '127.0.0.1', lingerSeconds: 0 }, 't');
+    const port = portOf(served.url);
+    const tick = (second: number): RunEvent => ({
+      type: 'tick',
+      clients: 4,
+      trial: 1,
+      tick: {
+        phase: 'measure',
+        second,
+        reads: 6,
+        writes: 1,
+        errors: 0,
+        measured: { reads: 0, writes: 0, errors: 0 },
+      },
+    });
+    const embedded = async () => {
+      const body = (await get(port, '/', 'localhost')).body;
+      const json = /<script type="application\/json" id="mb-data-served">(.*?)<\/script>/.exec(
+        body,
+      )![1];
+      return JSON.parse(json) as { seconds: Array<{ second: number; clients: number }> };
+    };
+    try {
+      for (let second = 0; second < 130; second++) served.handle(tick(second));
+      const { seconds } = await embedded();
+      expect(seconds.map((s) => s.second)).toEqual(Array.from({ length: 120 }, (_, i) => i + 10));
+      served.handle({
+        type: 'step-start',
+        clients: 8,
+        trial: 1,
+        trials: 1,
+        seconds: 10,
+        warmupSeconds: 0,
+      });
+      expect((await embedded()).seconds).toEqual([]);
+    } finally {
+      await served.close(0, new AbortController().signal);
+    }
+  });
+});
+
 describe('the served page of a run that measured nothing', () => {
   it('tells the open page the run ended with no result, and the page served after says so too', async () => {
     const served = await ServedPage.start({ port: 0, host: '127.0.0.1', lingerSeconds: 0 }, 't');

@@ -1,17 +1,21 @@
 /**
  * The served page's own script (run --serve; plain ES2020, run by the browser, not by Node). Above the
  * report it keeps a section of the run as it goes: each second of the step now running as it arrives
- * (Server-Sent Events from /events), a reload when a step ends (the page the server then renders has
+ * (Server-Sent Events from /events; the last SHOWN_SECONDS, newest first), a reload when a step ends (the page the server then renders has
  * that step's charts and tables), and at the end the whole result: its figures in a table, the link to
  * the written index.html, and no reconnection (the server closes). The state embedded in the page
  * (`mb-data-served`) lets a page loaded mid-step show the seconds it missed, and a page loaded after the
  * end show the end: at the `result` event the page shows it at once (<html data-served="ending">) and
  * reloads once for the final page, whose report is the finished run's (<html data-served="done">).
- * `window.mongoBenchServed` ({ seconds, result, done }) is for scripts and tests. Kept as text because it never runs in Node; the
- * browser test (test/report/served-page.test.ts) exercises it.
+ * `window.mongoBenchServed` ({ seconds, result, done }) is for scripts and tests. Kept as text because
+ * it never runs in Node; the browser test (test/report/served-page.test.ts) exercises it.
  */
+/** The seconds of the running step the page shows (newest first) and a page loaded mid-step is given. */
+export const SHOWN_SECONDS = 120;
+
 export const SERVED_SCRIPT = String.raw`(function () {
   'use strict';
+  var SHOWN_SECONDS = ${SHOWN_SECONDS};
   function dataOf(id) {
     var el = document.getElementById(id);
     return el ? JSON.parse(el.textContent) : undefined;
@@ -37,10 +41,14 @@ export const SERVED_SCRIPT = String.raw`(function () {
     t.appendChild(element('tbody'));
     return t;
   }
-  function addRow(t, cells) {
+  function addRow(t, cells, newestFirst) {
     var row = element('tr');
     cells.forEach(function (c, i) { row.appendChild(element('td', String(c), i === 0 ? 'left' : 'right')); });
-    t.tBodies[0].appendChild(row);
+    var body = t.tBodies[0];
+    if (!newestFirst) { body.appendChild(row); return; }
+    body.insertBefore(row, body.firstChild);
+    // An hour's step would be 3,600 rows: the last SHOWN_SECONDS are what is worth reading here.
+    while (body.rows.length > SHOWN_SECONDS) body.deleteRow(body.rows.length - 1);
   }
   function fixed(value) { return typeof value === 'number' ? value.toFixed(1) : '–'; }
   function ms(micros) { return typeof micros === 'number' ? (micros / 1000).toFixed(3) : '–'; }
@@ -60,7 +68,7 @@ export const SERVED_SCRIPT = String.raw`(function () {
   function showSecond(s) {
     served.seconds.push(s);
     var phase = s.phase === 'measure' ? 'measured' : 'warm-up';
-    addRow(seconds, [s.clients, s.trial, phase, s.second, s.reads + s.writes, s.reads, s.writes, s.errors]);
+    addRow(seconds, [s.clients, s.trial, phase, s.second, s.reads + s.writes, s.reads, s.writes, s.errors], true);
     status.textContent = 'Step with ' + s.clients + (s.clients === 1 ? ' client' : ' clients') + ', trial ' + s.trial + ': ' + phase + ', second ' + s.second;
   }
 
