@@ -21,6 +21,8 @@ import { Comparison } from '../compare';
 import { COMPARISON_FILES } from '../compare/write';
 import { RESULTS_FILE } from '../run/benchmark';
 import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
+import { checkJunitFile, writeJunit } from '../report/junit';
+import { compareJunitSuite } from '../compare/junit';
 
 const COMPARE_HELP = `
 Per client count: the ratio B/A of ops/s and of the p50/p99 latencies, and a verdict on throughput:
@@ -116,6 +118,11 @@ const COMPARE_OPTIONS = {
     help: 'with --run, 6 or more rounds: the Wilcoxon signed-rank test on the per-round ratios instead of Mann-Whitney on the trials',
     schema: z.boolean(),
   }),
+  junit: option({
+    flag: '--junit <file>',
+    help: 'also write a JUnit XML file for CI: a test case per client count (a regression fails, not compared is skipped)',
+    schema: z.string(),
+  }),
   force: FORCE_OPTION,
 };
 
@@ -156,6 +163,7 @@ export function registerCompare(program: Command, ctx: CliContext): void {
     .addHelpText('after', COMPARE_HELP)
     .action(async (fileA: string, fileB: string, flags: CompareFlags) => {
       if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
+      if (flags.junit !== undefined) checkJunitFile(flags.junit, 'compare', flags.force);
       const runOnly = (['seed', 'clients', 'paired'] as const).find((k) => flags[k] !== undefined);
       if (!flags.run && runOnly) throw new UsageError(`option --${runOnly}: only with --run`);
       const outDir = flags.out ?? join('reports', `compare-${fileTimestamp(new Date())}`);
@@ -208,8 +216,9 @@ export function registerCompare(program: Command, ctx: CliContext): void {
           ctx,
           comparison,
           [...files, ...RUN_SIDE_FILES.map((file) => join(outDir, file))],
-          flags.json === true,
+          flags,
         );
+        await writeCompareJunit(ctx, comparison, flags.junit);
         if (interrupt.signal.aborted) {
           ctx.err(
             `mongo-bench compare: interrupted (${String(interrupt.signal.reason)}): the trials that finished were compared and written`,
@@ -228,17 +237,31 @@ export function registerCompare(program: Command, ctx: CliContext): void {
       // The page overlays the first result of each side; the verdicts cover every file given.
       const { files } = await writeComparison(comparison, outDir, [a[0], b[0]]);
       await writes.record();
-      finishCompare(ctx, comparison, files, flags.json === true);
+      finishCompare(ctx, comparison, files, flags);
+      await writeCompareJunit(ctx, comparison, flags.junit);
     });
+}
+
+/** --junit, once the comparison is made; a write that fails now is said, and the exit code stays the verdict's. */
+async function writeCompareJunit(
+  ctx: CliContext,
+  comparison: Comparison,
+  file: string | undefined,
+): Promise<void> {
+  if (file === undefined) return;
+  await writeJunit(file, compareJunitSuite(comparison)).then(
+    () => ctx.err(`wrote ${file}`),
+    (err: unknown) => ctx.err(`warning: --junit: cannot write ${file}: ${messageOf(err)}`),
+  );
 }
 
 function finishCompare(
   ctx: CliContext,
   comparison: Comparison,
   files: string[],
-  json: boolean,
+  flags: Pick<CompareFlags, 'json'>,
 ): void {
-  if (json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
+  if (flags.json) ctx.out(`${JSON.stringify(comparison, null, 2)}\n`);
   else ctx.out(renderComparisonText(comparison));
   ctx.err(`wrote ${files.join(', ')}`);
   ctx.exitCode =

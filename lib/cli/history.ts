@@ -11,11 +11,13 @@ import { openStore, resolveStoreSpec, ResultStore, STORE_ENV } from '../store';
 import { buildHistory, GATE_CHOICES, HISTORY_DEFAULTS, writeHistory } from '../history';
 import { historyFileNames } from '../history/write';
 import { fileEntries, FileWrites, FORCE_OPTION } from '../common/file-plan';
-import { formatChange, formatNewestRun, formatRun, gateLine } from '../history/render-md';
+import { changePointLine, gateLine, newestRunFailureLine } from '../history/render-md';
 import { FolderStore } from '../store/folder-store';
 import { formatServerRuns } from '../history/server-change';
 import { stat } from 'node:fs/promises';
-import { fileTimestamp } from '../common/values';
+import { fileTimestamp, messageOf } from '../common/values';
+import { checkJunitFile, writeJunit } from '../report/junit';
+import { historyJunitSuite } from '../history/junit';
 
 const HISTORY_HELP = `
 Reads every result in the store (a folder of results.json files at any depth, or a MongoDB collection),
@@ -120,6 +122,11 @@ const HISTORY_OPTIONS = {
     help: 'print history.json on stdout instead of the summary',
     schema: z.boolean(),
   }),
+  junit: option({
+    flag: '--junit <file>',
+    help: "also write a JUnit XML file for CI: a test case per series (label, metric, client count); the gate's failures fail, the series it does not check are skipped",
+    schema: z.string(),
+  }),
   force: FORCE_OPTION,
 };
 
@@ -200,6 +207,7 @@ async function historyAction(flags: HistoryFlags, ctx: CliContext): Promise<void
   if (flags.permutations !== undefined && flags.permutations < 1)
     throw new UsageError(`option --permutations: must be at least 1, got ${flags.permutations}`);
   if (flags.out !== undefined) assertWritableDir(flags.out, 'option --out');
+  if (flags.junit !== undefined) checkJunitFile(flags.junit, 'history', flags.force);
   const gate =
     flags.gate === undefined
       ? undefined
@@ -250,6 +258,12 @@ async function historyAction(flags: HistoryFlags, ctx: CliContext): Promise<void
   else ctx.out(renderSummary(history));
   for (const s of history.skipped) ctx.err(`warning: not read: ${s.why.split('\n')[0]}`);
   ctx.err(`wrote ${files.join(', ')}`);
+  // --junit: its path was checked first; a write that fails now is said, and the exit code stays the gate's.
+  if (flags.junit !== undefined)
+    await writeJunit(flags.junit, historyJunitSuite(history)).then(
+      () => ctx.err(`wrote ${flags.junit}`),
+      (err: unknown) => ctx.err(`warning: --junit: cannot write ${flags.junit}: ${messageOf(err)}`),
+    );
   ctx.exitCode =
     history.outcome === 'regression'
       ? EXIT.failed
@@ -282,30 +296,10 @@ function renderSummary(h: ReturnType<typeof buildHistory>): string {
       lines.push(
         `  mixes runs on different servers: ${formatServerRuns(label.mixedServers)}; their numbers do not belong in one series`,
       );
-    for (const { s, cp } of points) {
-      const verdict =
-        cp.direction === 'regression'
-          ? cp.beyondThreshold
-            ? 'REGRESSION'
-            : 'regression within threshold'
-          : 'improvement';
-      const cause = h.regressions.find(
-        (r) =>
-          r.label === s.label &&
-          r.clients === s.clients &&
-          r.metric === s.name &&
-          r.changePoint.index === cp.index,
-      )?.serverChange;
-      lines.push(
-        `  ${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}${cause ? `; ${cause}` : ''}`,
-      );
-    }
+    for (const { s, cp } of points) lines.push(`  ${changePointLine(h, s, cp)}`);
   }
   if (h.labels.length === 0) lines.push(`no results in ${h.store}`);
-  for (const f of h.newestRunFailures)
-    lines.push(
-      `  ${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}${f.serverChange ? `; ${f.serverChange}` : ''}`,
-    );
+  for (const f of h.newestRunFailures) lines.push(`  ${newestRunFailureLine(f)}`);
   for (const t of h.notTested)
     lines.push(
       `  ${t.label}, ${t.metric} at ${t.clients} client${t.clients === 1 ? '' : 's'}: not tested (${t.why})`,

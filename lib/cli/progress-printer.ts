@@ -48,6 +48,9 @@ export class ProgressPrinter {
       case 'note':
         say(`  ${event.text}`);
         break;
+      case 'serving':
+        for (const line of servingLines(event)) say(line);
+        break;
       case 'connected': {
         const t = event.target;
         // The product as it is (target.product), named as summary.md names it: "FerretDB 1.24.2, reports MongoDB 7.0.42", never just a version.
@@ -247,6 +250,16 @@ export class SilentPrinter {
     this.tracker.handle(event);
     const warning = connectWarning(event);
     if (warning) this.warn?.(`${warning}\n`);
+    // Asked for by --serve: the address is said even under --quiet.
+    if (event.type === 'serving') for (const line of servingLines(event)) this.warn?.(`${line}\n`);
   }
   stop(): void {}
+}
+
+/** --serve's address, and the warning when other machines may reach it. */
+function servingLines(event: Extract<RunEvent, { type: 'serving' }>): string[] {
+  return [
+    `[serve] the served page: ${event.url} (updated each second while the run goes)`,
+    ...(event.warning ? [`warning: ${event.warning}`] : []),
+  ];
 }

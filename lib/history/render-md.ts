@@ -40,6 +40,33 @@ export function formatRun(run: { startedAt: string; label: string }): string {
   return `${run.startedAt} (${run.label})`;
 }
 
+/** A change point as the terminal prints it: "ops/s at 8 clients: -22.0% from ... : REGRESSION; cause". */
+export function changePointLine(
+  h: HistoryDocument,
+  s: HistorySeries,
+  cp: HistoryChangePoint,
+): string {
+  const verdict =
+    cp.direction === 'regression'
+      ? cp.beyondThreshold
+        ? 'REGRESSION'
+        : 'regression within threshold'
+      : 'improvement';
+  const cause = h.regressions.find(
+    (r) =>
+      r.label === s.label &&
+      r.clients === s.clients &&
+      r.metric === s.name &&
+      r.changePoint.index === cp.index,
+  )?.serverChange;
+  return `${s.name} at ${s.clients} client${s.clients === 1 ? '' : 's'}: ${formatChange(cp)} from ${formatRun(cp.firstAfter)} on (last before: ${cp.lastBefore.startedAt}), p ${cp.pvalue.toFixed(3)}: ${verdict}${cause ? `; ${cause}` : ''}`;
+}
+
+/** A gated series' newest run that failed its check, as the terminal prints it. */
+export function newestRunFailureLine(f: HistoryDocument['newestRunFailures'][number]): string {
+  return `${f.label}, ${f.metric} at ${f.clients} client${f.clients === 1 ? '' : 's'}: NEWEST RUN ${formatNewestRun(f.check)}${f.serverChange ? `; ${f.serverChange}` : ''}`;
+}
+
 function changeRow(s: HistorySeries, cp: HistoryChangePoint): string {
   const verdict =
     cp.direction === 'regression'

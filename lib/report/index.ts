@@ -15,7 +15,17 @@ export { renderSummaryMarkdown } from './summary-md';
 export { renderResultsCsv } from './results-csv';
 export { renderIndexHtml } from './index-html';
 // The interactive page: index.html, the compare page, and any other page (a history) built as a PageModel.
-export { renderPage, htmlTable, embedJson, CONTENT_SECURITY_POLICY } from './page/page';
+export {
+  renderPage,
+  htmlTable,
+  embedJson,
+  CONTENT_SECURITY_POLICY,
+  SERVED_CONTENT_SECURITY_POLICY,
+} from './page/page';
+export type { RenderOptions } from './page/page';
+// JUnit XML for CI (run, compare and history --junit): the writer and run's cases.
+export { renderJunit, writeJunit, runJunitSuite, redactSuite } from './junit';
+export type { JunitSuite, JunitCase, JunitOutcome } from './junit';
 export type {
   PageModel,
   PageBlock,

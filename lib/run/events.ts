@@ -101,4 +101,6 @@ export type RunEvent =
   | { type: 'phase'; phase: Phase; detail: string }
   | { type: 'setup-step'; step: number; steps: number; description: string; status: string }
   | { type: 'note'; text: string }
+  /** --serve: the served page listens at `url`; `warning` when other machines may reach it. */
+  | { type: 'serving'; url: string; warning?: string }
   | BenchmarkEvent;

@@ -14,6 +14,8 @@ import type { RunPlan } from './options/run-plan';
 import { describeDataRule } from './options/dry-run';
 import type { FileWrites } from '../common/file-plan';
 import type { ClusterKeeper } from './cluster-restore';
+import type { ResultDocument } from '../result';
+import type { ServedPage } from './served-page';
 
 export interface ExecuteHooks {
   signal: AbortSignal;
@@ -49,6 +51,10 @@ export interface ExecuteState {
   readonly createdByRun: Set<string>;
   /** The cluster state the run changes, read before its first change and set back at its end (./cluster-restore.ts). */
   cluster?: ClusterKeeper;
+  /** The result as far as it goes: after each step, then the finished one (--junit is written from it). */
+  result?: ResultDocument;
+  /** --serve: the served page, told of each step's end and of the run's. */
+  served?: ServedPage;
 }
 
 /** The run's record begun: command-log.txt's first lines and setup.js's record (both written once the run reaches a server). */

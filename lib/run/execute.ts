@@ -10,21 +10,23 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { EXIT, RunError } from '../config/errors';
+import { EXIT, RunError, UsageError } from '../config/errors';
 import { ResultDocument } from '../result';
-import { loadResult, writeReport } from '../report';
+import { INDEX_FILE, loadResult, writeReport } from '../report';
 import { reportFileNames } from '../report/write-report';
 import { COMMAND_LOG_FILE, SETUP_FILE } from '../deployment/command-log';
 import { fileEntries, FileWrites } from '../common/file-plan';
+import { checkJunitFile, runJunitSuite, writeJunit } from '../report/junit';
 import { RESULTS_FILE, runBenchmark } from './benchmark';
 import { abortError } from '../deployment/acquire';
-import { isAbortError, messageOf } from '../common/values';
+import { dropUndefined, isAbortError, messageOf } from '../common/values';
 import type { Target } from '../server/target';
 import { assertWritableDir } from '../common/dir-check';
 import { assertStoreWritable } from '../store/check';
 import { assertNotRefused } from '../server/connect';
 import { holdPhase } from '../common/phase-hold';
-import { RunPlan } from './options/run-plan';
+import { RunPlan, ServeOptions } from './options/run-plan';
+import { ServedPage } from './served-page';
 import { counted } from '../common/values';
 import { ExecuteHooks, ExecuteState, openRunRecord } from './execute-state';
 import {
@@ -45,9 +47,21 @@ export interface RunOutcome {
   message?: string;
 }
 
-export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<RunOutcome> {
-  const files = await checkBeforeStart(plan, hooks);
-  const state = openRunRecord(plan, hooks, files);
+export async function executeRun(plan: RunPlan, given: ExecuteHooks): Promise<RunOutcome> {
+  const files = await checkBeforeStart(plan, given);
+  // --serve: listening before the run starts (a port taken is a usage error now), fed the run's events.
+  const served = plan.serve
+    ? await startServing(plan.serve, plan.benchmark.label, given)
+    : undefined;
+  const hooks = served ? feeding(served, given) : given;
+  let state: ExecuteState;
+  try {
+    state = openRunRecord(plan, hooks, files);
+  } catch (err) {
+    await served?.close(0, hooks.signal);
+    throw err;
+  }
+  state.served = served;
   let target: Target | undefined;
   try {
     try {
@@ -68,8 +82,70 @@ export async function executeRun(plan: RunPlan, hooks: ExecuteHooks): Promise<Ru
     // Also when interrupted (the first Ctrl-C or SIGTERM) or failed; bounded, so the run still ends.
     await restoreRunClusterState(state);
     await releaseRunTarget(state, target);
+    await writeRunJunit(state);
     state.log.note('run finished');
     await files.record();
+    if (served && plan.serve) await endServing(state, served, plan.serve.lingerSeconds);
+  }
+}
+
+/** --serve's server, listening; its address (and a warning when off loopback) told. */
+async function startServing(
+  options: ServeOptions,
+  label: string,
+  hooks: ExecuteHooks,
+): Promise<ServedPage> {
+  const served = await ServedPage.start(options, `mongo-bench run: ${label}`);
+  hooks.emit({ type: 'serving', url: served.url, ...dropUndefined({ warning: served.warning }) });
+  return served;
+}
+
+/** The run's hooks, its events also told to the served page. */
+function feeding(served: ServedPage, hooks: ExecuteHooks): ExecuteHooks {
+  return {
+    ...hooks,
+    emit: (event) => {
+      served.handle(event);
+      hooks.emit(event);
+    },
+  };
+}
+
+/** The end sent to the open pages (if the report did not already), then the server closed: after --serve-linger, or at Ctrl-C. */
+async function endServing(
+  state: ExecuteState,
+  served: ServedPage,
+  lingerSeconds: number,
+): Promise<void> {
+  const { hooks, result, outDir } = state;
+  served.finish(result, servedEnd(result, outDir), !hooks.signal.aborted);
+  if (lingerSeconds > 0 && !hooks.signal.aborted)
+    hooks.emit({
+      type: 'note',
+      text: `served page: ${served.url} stays ${lingerSeconds} s (--serve-linger); Ctrl-C ends it sooner`,
+    });
+  await served.close(lingerSeconds, hooks.signal);
+}
+
+/** Where the served page links the written report: index.html, when a step was measured. */
+function servedEnd(result: ResultDocument | undefined, outDir: string): { indexHtml?: string } {
+  return result && result.steps.length > 0 ? { indexHtml: path.resolve(outDir, INDEX_FILE) } : {};
+}
+
+/**
+ * --junit, from what was measured (a failed or interrupted run's steps too); nothing when nothing was.
+ * Its path was checked before the run: a write that fails now is said, and the exit code stays the run's.
+ */
+async function writeRunJunit(state: ExecuteState): Promise<void> {
+  const { plan, hooks, log, result, secrets } = state;
+  if (plan.junit === undefined || result === undefined) return;
+  try {
+    await writeJunit(plan.junit, runJunitSuite(result), secrets);
+    log.note(`junit: wrote ${plan.junit}`);
+  } catch (err) {
+    const text = `junit: cannot write ${plan.junit}: ${messageOf(err)}`;
+    log.note(text);
+    hooks.emit({ type: 'note', text });
   }
 }
 
@@ -87,6 +163,14 @@ export const RUN_FILE_NAMES: readonly string[] = [
  */
 async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<FileWrites> {
   assertWritableDir(plan.benchmark.outDir, 'option --out');
+  // --junit, the write plan's file entry: its folder writable, a file of the user's there refused.
+  if (plan.junit !== undefined) {
+    if (RUN_FILE_NAMES.some((name) => path.resolve(plan.benchmark.outDir, name) === plan.junit))
+      throw new UsageError(
+        `option --junit: ${plan.junit} is one of the run's own files in --out: name another file`,
+      );
+    checkJunitFile(plan.junit, 'run', plan.force);
+  }
   // Before command-log.txt, setup.js or anything else: every file the run could write, judged now.
   const files = FileWrites.check(fileEntries(plan.benchmark.outDir, RUN_FILE_NAMES, 'run'), {
     force: plan.force,
@@ -132,7 +216,9 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
           hooks.emit(e);
         },
         onStepComplete: async (soFar) => {
+          state.result = soFar;
           await writeReport([soFar], outDir);
+          state.served?.stepDone(soFar);
           // Recorded as the run goes: a run killed later still leaves its charts known as its own.
           await state.files.record();
         },
@@ -150,10 +236,13 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
 /** The report of what was measured, then how the run went. */
 async function reportOutcome(state: ExecuteState, result: ResultDocument): Promise<RunOutcome> {
   const { hooks, log, outDir } = state;
+  state.result = result;
   hooks.emit({ type: 'phase', phase: 'report', detail: `writing the report to ${outDir}` });
   await holdPhase('report', hooks.signal);
   // Even when interrupted now: results.json is written; the report of what was measured is quick and worth finishing.
   if (result.steps.length > 0) await writeReport([result], outDir);
+  // The served page's end as soon as the report is written (the release of the target may take a while).
+  state.served?.finish(result, servedEnd(result, outDir), !hooks.signal.aborted);
   log.note(
     `benchmark ${result.complete ? 'complete' : `incomplete: ${result.incompleteReason ?? ''}`}`,
   );

@@ -98,6 +98,24 @@ export function embedJson(value: unknown): string {
 export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' file: data:";
 
+/**
+ * The served page's (run --serve): the file page's, plus requests to the server it came from (its event
+ * stream, /events). Only that server: no other host can be reached from the page either.
+ */
+export const SERVED_CONTENT_SECURITY_POLICY = `${CONTENT_SECURITY_POLICY}; connect-src 'self'`;
+
+export interface RenderOptions {
+  /** The page's Content-Security-Policy (default: the file page's, CONTENT_SECURITY_POLICY). */
+  csp?: string;
+  /** A script of its own run after the page's (the served page's event stream), in the page's scope rules. */
+  script?: string;
+  /**
+   * The page's icon as a URL the page holds itself (`data:,`: none), so the browser asks its server for
+   * nothing the page does not (the served page; a file page is asked for no icon).
+   */
+  icon?: string;
+}
+
 export function htmlTable(
   table: Table,
   options: { caption?: boolean; sortable?: boolean } = {},
@@ -181,7 +199,7 @@ function blockHtml(block: PageBlock, state: RenderState): string {
  * Its generator meta is how a later command knows the page for mongo-bench's and may replace it
  * (lib/common/file-plan.ts).
  */
-export function renderPage(model: PageModel): string {
+export function renderPage(model: PageModel, options: RenderOptions = {}): string {
   const state: RenderState = { charts: [], ids: new Set(['mb-charts']), nav: [] };
   const body = model.blocks.map((b) => blockHtml(b, state)).join('\n');
   const nav =
@@ -193,6 +211,7 @@ export function renderPage(model: PageModel): string {
       `<script type="application/json" id="mb-data-${escapeHtml(key)}">${embedJson(value)}</script>`,
   );
   const own = `<script>\n${pageScript(chartConfigScript())}\n</script>`;
+  const extra = options.script ? [`<script>\n${options.script}\n</script>`] : [];
   const scripts =
     state.charts.length > 0
       ? [
@@ -200,16 +219,17 @@ export function renderPage(model: PageModel): string {
             (lib) => `<script data-library="${lib.name}">\n${lib.source}\n</script>`,
           ),
           own,
+          ...extra,
         ]
-      : [own];
+      : [own, ...extra];
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="generator" content="mongo-bench">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
-<title>${escapeHtml(model.title)}</title>
+<meta http-equiv="Content-Security-Policy" content="${options.csp ?? CONTENT_SECURITY_POLICY}">
+${options.icon !== undefined ? `<link rel="icon" href="${escapeHtml(options.icon)}">\n` : ''}<title>${escapeHtml(model.title)}</title>
 <style>${PAGE_STYLE}</style>
 </head>
 <body>

@@ -4,7 +4,8 @@ import { redactUri } from '../../security/redact';
 import { describeWarmup, formatDuration, sweepSeconds, warmupUpTo } from './sweep-time';
 import { dropUndefined } from '../../common/values';
 import { describeScenarios } from '../scenarios/scenario-spec';
-import { RunPlan } from './run-plan';
+import { RunPlan, ServeOptions } from './run-plan';
+import { offLoopbackWarning } from '../../security/local-http';
 import { autoWarmupCap, type RunOptions } from './run-options';
 import { SetupStep } from '../../workload/language/setup-spec';
 import { DEFAULT_CONTROL_DB } from '../../agents/control';
@@ -162,12 +163,29 @@ export function renderDryRun(plan: RunPlan): string {
     '',
     `Output: ${b.outDir}/ (results.json, charts, summary.md, results.csv, index.html, setup.js, command-log.txt)`,
   );
+  if (plan.junit) out.push(`JUnit: ${plan.junit} (written after the run, for CI)`);
+  if (plan.serve) out.push(`Served page: ${describeServe(plan.serve)}`);
   if (plan.store)
     out.push(
       `Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`,
     );
   out.push('Nothing was started or connected (--dry-run).');
   return `${out.join('\n')}\n`;
+}
+
+/** --serve in words: the address (a free port when 0), how long it stays, and a warning off loopback. */
+function describeServe(serve: ServeOptions): string {
+  const host = serve.host.includes(':') ? `[${serve.host}]` : serve.host;
+  const where =
+    serve.port === 0
+      ? `http://${host}:<a free port, printed at the start>/`
+      : `http://${host}:${serve.port}/`;
+  const linger =
+    serve.lingerSeconds > 0
+      ? `, and ${serve.lingerSeconds} s after it (--serve-linger)`
+      : ', closed when it ends';
+  const exposed = offLoopbackWarning('the served page', serve.host, serve.port);
+  return `${where} while the run goes${linger}${exposed ? ` (warning: ${exposed})` : ''}`;
 }
 
 /** Whether a scenario's events change the cluster or a server (the balancer, a step-down). */

@@ -368,6 +368,34 @@ export const RUN_OUTPUT_OPTIONS = {
     help: 'no progress and no tables; errors, warnings and the output folder only',
     schema: z.boolean(),
   }),
+  junit: option({
+    flag: '--junit <file>',
+    help: 'also write a JUnit XML file for CI: a test case per objective and client count (--slo; not applicable: skipped), else per step (failed when the step failed)',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
+  serve: option({
+    flag: '--serve <port>',
+    help: 'serve the report page at http://127.0.0.1:PORT/ while the run goes, updated each second (0: a free port, printed)',
+    schema: z
+      .number()
+      .int('must be a whole port number')
+      .min(0, 'must be a port from 0 to 65535')
+      .max(65535, 'must be a port from 0 to 65535'),
+    arg: intArg,
+  }),
+  serveHost: option({
+    flag: '--serve-host <host>',
+    help: 'with --serve: the address to listen on (anything but loopback lets other machines read the figures)',
+    schema: z.string().min(1, 'must not be empty'),
+    default: '127.0.0.1',
+  }),
+  serveLinger: option({
+    flag: '--serve-linger <s>',
+    help: 'with --serve: keep serving the finished page this many seconds after the run (Ctrl-C ends it sooner)',
+    schema: z.number().int('must be whole seconds').min(0, 'must be 0 or more seconds'),
+    default: 0,
+    arg: intArg,
+  }),
   force: FORCE_OPTION,
 };
 

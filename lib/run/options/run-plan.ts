@@ -4,13 +4,14 @@
  * plan), what gets set up, and where the output goes. Options come from a preset, a config file and
  * the flags, in that order of precedence (flags win). Every error here is a UsageError (exit 2).
  */
+import * as path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../../config/errors';
 import { ConfigFileResult, placeInFile, readConfigFile } from '../../config/config-file';
 import { withOptionPlaces } from '../../config/error-place';
 import { runPreset } from './presets';
 import { AGENT_FLAG_KEYS, AGENT_RUN_OPTIONS, AgentFlags } from '../../agents/options';
-import { tableShape } from '../../config/option-table';
+import { tableDefaults, tableShape } from '../../config/option-table';
 import { RUN_OUTPUT_OPTIONS } from './run-option-table';
 import { RUN_SOURCE_OPTIONS } from './run-source-options';
 import {
@@ -65,6 +66,17 @@ export interface RunPlan {
   agents: AgentFlags;
   /** Where the result is kept besides outDir: --store, the config's store, or env MONGO_BENCH_STORE (lib/store). */
   store?: string;
+  /** --junit: the JUnit XML file (absolute), a file entry of the write plan, written after the run. */
+  junit?: string;
+  /** --serve: the served page's address while the run goes, and how long it stays after (lib/run/served-page.ts). */
+  serve?: ServeOptions;
+}
+
+export interface ServeOptions {
+  /** 0: a free port, chosen when the server starts. */
+  port: number;
+  host: string;
+  lingerSeconds: number;
 }
 
 /** Every key a config file may hold (the flags, camelCase), validated the same way for both. */
@@ -199,7 +211,9 @@ function planFromFlags(
   if (retries.retries) benchmark.uriRetries = retries.retries;
   if (retries.note) notes.push(retries.note);
   const store = storeOf(flags.store, ctx.env);
-  const writePlan = planWrites(flags, benchmark, target, store.store);
+  const junit = flags.junit !== undefined ? path.resolve(flags.junit) : undefined;
+  const serve = serveOf(flags);
+  const writePlan = planWrites(flags, benchmark, target, store.store, junit);
   return {
     benchmark,
     target,
@@ -215,6 +229,27 @@ function planFromFlags(
     agents: pick(flags, AGENT_FLAG_KEYS),
     writePlan,
     ...store,
+    ...(junit !== undefined ? { junit } : {}),
+    ...(serve ? { serve } : {}),
+  };
+}
+
+const OUTPUT_DEFAULTS = tableDefaults(RUN_OUTPUT_OPTIONS);
+
+/** --serve and its companions; --serve-host or --serve-linger alone is a mistake worth saying. */
+function serveOf(flags: Partial<RunFlags>): ServeOptions | undefined {
+  if (flags.serve === undefined) {
+    const alone = (['serveHost', 'serveLinger'] as const).find((k) => flags[k] !== undefined);
+    if (alone)
+      throw new UsageError(
+        `option --${alone === 'serveHost' ? 'serve-host' : 'serve-linger'}: only with --serve`,
+      );
+    return undefined;
+  }
+  return {
+    port: flags.serve,
+    host: flags.serveHost ?? OUTPUT_DEFAULTS.serveHost,
+    lingerSeconds: flags.serveLinger ?? OUTPUT_DEFAULTS.serveLinger,
   };
 }
 
@@ -241,6 +276,7 @@ function planWrites(
   benchmark: RunPlan['benchmark'],
   target: TargetPlan,
   store: string | undefined,
+  junit: string | undefined,
 ): RunWritePlan {
   // A sharded collection is emptied, not dropped, by the loader (it keeps its sharding): as runSweep runs it.
   const sharded =
@@ -262,6 +298,7 @@ function planWrites(
       ...(target.kind === 'uri' && target.setup?.topology.sharding
         ? { clusterSetup: target.setup.topology.sharding }
         : {}),
+      ...(junit !== undefined ? { junit } : {}),
     },
   );
   const problems = planProblems(plan);

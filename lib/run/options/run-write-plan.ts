@@ -59,6 +59,8 @@ export interface WritePlanExtras {
   control?: { db: string; uri?: string };
   /** --uri --setup: the sharding applied to the existing cluster. */
   clusterSetup?: ShardingSpec;
+  /** --junit: the JUnit XML file written after the run (absolute path). */
+  junit?: string;
 }
 
 export interface RunWritePlan extends WritePlan {
@@ -81,6 +83,9 @@ export function runWritePlan(
     ...controlEntries(extras.control),
     ...clusterEntries(extras.clusterSetup),
     ...eventEntries(options),
+    ...(extras.junit !== undefined
+      ? [{ kind: 'file' as const, path: extras.junit, source: 'run' }]
+      : []),
   ];
   if (origin === 'uri') entries.push(...markerEntries(entries));
   const consents = new Set<Consent>();
