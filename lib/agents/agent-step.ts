@@ -6,6 +6,7 @@
  * measurement (the worker threads' codec).
  * It stops early when the coordinator says stop (Ctrl-C there), the run ends, or this agent is stopped.
  */
+import { addTickLatency, TickLatencyDelta } from '../metrics/tick-latency';
 import { encodeMeasurement } from '../metrics/measurement-codec';
 import { redactUri } from '../security/redact';
 import { TickEvent } from '../workload/engine/engine';
@@ -69,8 +70,11 @@ export async function runShare(
   const stop = new AbortController();
   let watcher: Promise<void> | undefined;
   let progress = Promise.resolve();
+  let latency: TickLatencyDelta | undefined;
   const onTick = (tick: TickEvent) => {
+    latency = addTickLatency(latency, tick.latency);
     const p: StepProgress = { phase: tick.phase, second: tick.second, measured: tick.measured };
+    if (latency) p.latency = latency;
     // One write at a time, in order; a lost write only delays the coordinator's progress line.
     progress = progress
       .then(() => write({ state: 'running', progress: p }))

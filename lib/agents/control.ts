@@ -12,6 +12,7 @@
  * coordinator and every agent check that (lib/server/role-check.ts) before their first write, the TTL
  * indexes below included.
  */
+import type { TickLatencyDelta } from '../metrics/tick-latency';
 import { Collection, Db, MongoClient } from 'mongodb';
 import type { RoleNamespace } from '../server/role-check';
 import type { AgentShare } from './shares';
@@ -100,6 +101,11 @@ export interface StepProgress {
   second: number;
   /** Counted so far in the measured window. */
   measured: { reads: number; writes: number; errors: number };
+  /**
+   * The step's ticks' latency deltas summed so far (TickEvent.latency): a running sum, since the
+   * coordinator reads only the latest document; absent from an agent older than it, or before any op.
+   */
+  latency?: TickLatencyDelta;
 }
 
 export interface MeasurementDoc {

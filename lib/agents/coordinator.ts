@@ -5,6 +5,7 @@
  * the StepExecutor that runBenchmark drives for agents, so loading, the sweep, results and reports are the
  * ones of an ordinary run.
  */
+import { addTickLatency, subtractTickLatency, TickLatencyDelta } from '../metrics/tick-latency';
 import { randomBytes } from 'node:crypto';
 import { MongoClient, MongoClientOptions } from 'mongodb';
 import { RunError, UsageError } from '../config/errors';
@@ -454,35 +455,52 @@ function agentInfo(name: string, doc: AgentDoc | undefined): AgentInfo {
   };
 }
 
-/** The agents' last progress, summed into the run's one tick a second (for the progress display). */
+/**
+ * The agents' last progress, summed into the run's one tick a second (for the progress display and the
+ * metrics). Once every agent is done, what came after the last tick goes out as the final tick.
+ */
 class ProgressTicks {
   private last = '';
   private previous = { reads: 0, writes: 0, errors: 0 };
+  private previousLatency: TickLatencyDelta | undefined;
+  private ended = false;
   constructor(private readonly emit: (tick: TickEvent) => void) {}
 
   update(docs: (MeasurementDoc | undefined)[]): void {
     const progress = docs.map((d) => d?.progress);
-    if (progress.some((p) => p === undefined)) return;
+    if (this.ended || progress.some((p) => p === undefined)) return;
+    const final = docs.every((d) => isFinal(d?.state));
     const slowest = progress.reduce((a, b) => (rank(b!) < rank(a!) ? b : a))!;
     const key = `${slowest.phase}:${slowest.second}`;
-    if (key === this.last) return;
+    if (key === this.last && !final) return;
     this.last = key;
     const measured = { reads: 0, writes: 0, errors: 0 };
+    let latencySum: TickLatencyDelta | undefined;
     for (const p of progress) {
       measured.reads += p!.measured.reads;
       measured.writes += p!.measured.writes;
       measured.errors += p!.measured.errors;
+      latencySum = addTickLatency(latencySum, p!.latency);
     }
     const delta = (key: keyof typeof measured) => Math.max(0, measured[key] - this.previous[key]);
-    this.emit({
+    const tick: TickEvent = {
       phase: slowest.phase,
       second: slowest.second,
       reads: delta('reads'),
       writes: delta('writes'),
       errors: delta('errors'),
       measured,
-    });
+    };
+    const latency = subtractTickLatency(latencySum, this.previousLatency);
+    if (latency) tick.latency = latency;
     this.previous = measured;
+    this.previousLatency = latencySum;
+    if (final) {
+      this.ended = true;
+      if (tick.reads + tick.writes + tick.errors === 0 && !latency) return;
+      tick.final = true;
+    }
+    this.emit(tick);
   }
 }
 

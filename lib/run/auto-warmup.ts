@@ -8,6 +8,7 @@
 import { steadyForWarmup } from '../metrics/steadiness';
 import type { StepExecutor } from '../workload/engine/step-executor';
 import type { StepPlan, TickEvent } from '../workload/engine/engine';
+import { asWarmupLatency } from '../metrics/tick-latency';
 
 export interface AutoWarmupOutcome {
   /** How long the warm-up ran, in whole seconds of ticks. */
@@ -37,8 +38,12 @@ export async function autoWarmup(
     await executor.runStep({ ...plan, seconds: maxSeconds, warmupSeconds: 0 }, trial, {
       signal: stop.signal,
       onTick: (tick) => {
+        // Nothing of a warm-up run is measured: its ops go to the warm-up's metrics.
+        const warmup: TickEvent = { ...tick, phase: 'warmup' };
+        if (tick.latency) warmup.latency = asWarmupLatency(tick.latency);
+        hooks.onTick?.(warmup);
+        if (tick.final) return; // part of a second: not a second of the steadiness test
         perSecond.push(tick.reads + tick.writes);
-        hooks.onTick?.({ ...tick, phase: 'warmup' });
         if (!steady && steadyForWarmup(perSecond)) {
           steady = true;
           stop.abort('the warm-up is steady');

@@ -46,6 +46,8 @@ export function outageAnnouncer(
       back('writes');
     },
     onTick(tick) {
+      // The step's final tick: finish() and the measurement say how it ended.
+      if (tick.final) return;
       if (tick.noAnswerSince !== undefined) onNoAnswer(tick.noAnswerSince);
       else open = undefined;
       for (const kind of ['reads', 'writes'] as const) {

@@ -80,6 +80,8 @@ export class ProgressTracker {
         s.detail = `${event.clients} client${event.clients === 1 ? '' : 's'}`;
         break;
       case 'tick':
+        // The step's final tick covers part of a second: no rate, no second done.
+        if (event.tick.final) break;
         s.stepPhase = event.tick.phase;
         s.liveOpsPerSec = event.tick.reads + event.tick.writes;
         s.liveErrorsPerSec = event.tick.errors;

@@ -66,6 +66,7 @@ export async function runStep(
 
   let overrunTimer: NodeJS.Timeout | undefined;
   let load: LoopReading | undefined;
+  let ended = false;
   try {
     const loops: Promise<void>[] = [];
     for (let c = slice.first; c < slice.first + slice.count; c++) {
@@ -91,10 +92,12 @@ export async function runStep(
       });
       if ((await Promise.race([all, overran])) === 'cut') step.cut = true;
     }
+    ended = true;
   } finally {
     load = probe.read();
     dueWaits?.detach();
-    clearInterval(ticker);
+    // The ops completed since the last tick go out in a final one (not when the step threw).
+    ticker.stop(ended);
     clearInterval(stallCheck);
     clearTimeout(overrunTimer);
     probe.stop();

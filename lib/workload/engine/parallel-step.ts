@@ -329,6 +329,8 @@ async function runOnWorkers(
       });
       measurements = await Promise.race([all, watchdog]);
     }
+    // Every worker sent its final tick before its measurement: theirs go out as one.
+    ticks.end();
     const cpu = probe?.read();
     const merged = mergeConcurrentMeasurements(measurements);
     succeeded = true;

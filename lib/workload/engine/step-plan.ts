@@ -2,6 +2,7 @@
  * What a step is asked to do (StepPlan), how it reports while it runs (StepCallbacks, TickEvent), and the
  * plan's checks: everything runStep knows before its first op.
  */
+import type { TickLatencyDelta } from '../../metrics/tick-latency';
 import type { ScheduledRate } from '../language/rate-spec';
 import { MAX_CLIENTS_WITH_UNIQUE_SEQ, TemplateScope } from '../language/template';
 
@@ -67,6 +68,17 @@ export interface StepPlan {
   stallMs?: number;
 }
 
+/**
+ * The step's progress, once a second (and once more, `final`, when it ends). Plain, structured-cloneable
+ * data: worker threads post it (worker-protocol.ts), TickMerger (worker-ticks.ts) merges theirs, and an
+ * agent writes its running sum as its progress (lib/agents/agent-step.ts, summed by the coordinator).
+ *
+ * Extending it: a field is optional (an old agent's progress lacks it), holds what happened since the
+ * last tick or a state as of now, and is given its merge in all three places above: TickMerger.add (how
+ * threads' values combine: sums add, instants take the earliest), the agent's progress (a running sum,
+ * as the coordinator reads only the latest document) and the coordinator's ProgressTicks. `latency` is
+ * the model for a delta, `stalled` for a state.
+ */
 export interface TickEvent {
   phase: 'warmup' | 'measure';
   /** Whole seconds since the phase began. */
@@ -81,6 +93,17 @@ export interface TickEvent {
   noAnswerSince?: number;
   /** Kinds out now (no success for --stall-ms with ops in flight): each kind's last success (epoch ms). */
   stalled?: { reads?: number; writes?: number };
+  /**
+   * Since the last tick: successful ops per latency bucket, by phase and kind, and failed ops per phase
+   * (lib/metrics/tick-latency.ts). Absent when nothing completed.
+   */
+  latency?: TickLatencyDelta;
+  /**
+   * The step's last tick, sent once when it ends: what completed since the last whole second (the
+   * window's last fraction, the overrun). Its counts cover part of a second: a reader that takes ticks
+   * as seconds (a rate, a steadiness test) skips it; a reader that sums them (metrics) takes it.
+   */
+  final?: true;
 }
 
 export interface StepCallbacks {

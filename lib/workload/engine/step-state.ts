@@ -12,6 +12,7 @@ import { OpRecorders, Slot } from './op-recorders';
 import { StepCallbacks, StepPlan } from './step-plan';
 import { isLostServerError, Tally } from './step-tally';
 import { OutageWatch, READ, WRITE } from './outage-watch';
+import { TickLatency } from '../../metrics/tick-latency';
 
 /** --stall-ms when the plan gives none. */
 export const DEFAULT_STALL_MS = 1000;
@@ -36,6 +37,8 @@ export class StepState {
   readonly signal: AbortSignal | undefined;
   readonly recorders: OpRecorders;
   readonly tally: Tally;
+  /** Each op's latency bucket since the last tick (./ticker.ts takes it): the tick's histogram delta. */
+  readonly tickLatency = new TickLatency();
   /** Per-kind outages, delayed ops, and each client's op in flight (its start, signed by `kindSign`). */
   readonly watch: OutageWatch;
   /** The watch's per-client in-flight slots and per-kind last successes, and --stall-ms: read on the hot path. */
@@ -166,6 +169,9 @@ export class StepState {
       this.lastSuccess[kind] = end;
     }
     if (start < this.measureStart) {
+      // Series 0 and 1: warm-up reads and writes (seriesIndex in lib/metrics/tick-latency.ts).
+      if (failed) this.tickLatency.error(false);
+      else this.tickLatency.record(slot.isRead ? 0 : 1, (end - start) * 1000);
       if (end >= this.measureStart) tally.inFlightAtOpen++;
       return;
     }
@@ -185,6 +191,7 @@ export class StepState {
     br.micros += (end - start) * 1000;
     if (failed) {
       tally.errors++;
+      this.tickLatency.error(true);
       if (late) tally.overrunErrors++;
       else tally.errorsPerSecond[bucket]++;
       tally.noteError(failure);
@@ -196,6 +203,8 @@ export class StepState {
     tally.benchRun.totalOps++;
     const micros = (end - start) * 1000;
     slot.latency.record(micros);
+    // Series 2 and 3: measured reads and writes.
+    this.tickLatency.record(slot.isRead ? 2 : 3, micros);
     if (!late) tally.latencyPerSecond[bucket] += micros;
     if (slot.isRead) {
       tally.reads++;

@@ -5,10 +5,15 @@
 import { StepState, epochMs } from './step-state';
 import { TickEvent } from './step-plan';
 
-export function startTicker(step: StepState): NodeJS.Timeout {
+export interface Ticker {
+  /** Stops the ticks; with `final`, sends the last one (what completed since the last), if anything did. */
+  stop(final: boolean): void;
+}
+
+export function startTicker(step: StepState): Ticker {
   const { tally, t0, measureStart, callbacks } = step;
   let last = { reads: 0, writes: 0, errors: 0 };
-  const ticker = setInterval(() => {
+  const tickNow = (): TickEvent => {
     const now = performance.now();
     const inWarmup = now < measureStart;
     const tick: TickEvent = {
@@ -27,11 +32,23 @@ export function startTicker(step: StepState): NodeJS.Timeout {
         ...(out.reads !== undefined ? { reads: epochMs(out.reads) } : {}),
         ...(out.writes !== undefined ? { writes: epochMs(out.writes) } : {}),
       };
+    const latency = step.tickLatency.take();
+    if (latency) tick.latency = latency;
     last = { reads: tally.liveReads, writes: tally.liveWrites, errors: tally.liveErrors };
-    callbacks.onTick?.(tick);
-  }, 1000);
+    return tick;
+  };
+  const ticker = setInterval(() => callbacks.onTick?.(tickNow()), 1000);
   ticker.unref();
-  return ticker;
+  return {
+    stop(final) {
+      clearInterval(ticker);
+      if (!final || !callbacks.onTick) return;
+      const tick = tickNow();
+      if (tick.reads + tick.writes + tick.errors === 0 && !tick.latency) return;
+      tick.final = true;
+      callbacks.onTick(tick);
+    },
+  };
 }
 
 /**
