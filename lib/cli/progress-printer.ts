@@ -113,6 +113,9 @@ export class ProgressPrinter {
       case 'fault':
         say(`[faults] ${event.text}`);
         break;
+      case 'metrics':
+        say(`[metrics] ${event.text}`);
+        break;
       case 'outage':
         this.pauseBar();
         say(

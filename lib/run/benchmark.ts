@@ -22,6 +22,8 @@ import { runSweepStep } from './phases/step';
 import { recordOwnership } from './phases/ownership';
 import { endSweep } from './phases/end';
 import { startFaults, undoFaults } from './phases/faults';
+import { MetricsEndpoint, MetricsServer } from './metrics-server';
+import type { BenchmarkEvent } from './events';
 
 export type { BenchmarkHooks } from './phases/state';
 
@@ -29,15 +31,58 @@ export const RESULTS_FILE = 'results.json';
 
 export async function runBenchmark(
   options: RunOptions,
-  hooks: BenchmarkHooks = {},
+  given: BenchmarkHooks = {},
 ): Promise<ResultDocument> {
   const prepared = compileRunWorkload(options);
-  refuseThroughAgents(options, hooks);
+  refuseThroughAgents(options, given);
+  // --metrics-port: listening before anything connects (a taken port is a usage error now), closed at the end.
+  const ownMetrics =
+    !given.metrics && options.metrics
+      ? await startMetricsServer(options.metrics, given.onEvent)
+      : undefined;
+  try {
+    return await sweep(options, withMetrics(given, given.metrics ?? ownMetrics), prepared);
+  } finally {
+    await ownMetrics?.close();
+  }
+}
+
+/** Starts the metrics endpoint, its address (and a warning off loopback) told as events. */
+export async function startMetricsServer(
+  endpoint: MetricsEndpoint,
+  onEvent: ((event: BenchmarkEvent) => void) | undefined,
+): Promise<MetricsServer> {
+  const server = await MetricsServer.start(endpoint, (text) =>
+    onEvent?.({ type: 'metrics', text }),
+  );
+  onEvent?.({ type: 'metrics', text: `serving the run's metrics at ${server.url}` });
+  return server;
+}
+
+/** The hooks with every event also followed by the metrics. */
+function withMetrics(hooks: BenchmarkHooks, metrics: MetricsServer | undefined): BenchmarkHooks {
+  if (!metrics) return hooks;
+  return {
+    ...hooks,
+    metrics,
+    onEvent: (e) => {
+      metrics.metrics.onEvent(e);
+      hooks.onEvent?.(e);
+    },
+  };
+}
+
+async function sweep(
+  options: RunOptions,
+  hooks: BenchmarkHooks,
+  prepared: ReturnType<typeof compileRunWorkload>,
+): Promise<ResultDocument> {
   // Start: connected, the data guard passed, the result begun, the servers sampled. Every way out
   // below is `return run.end(...)` (the sampler stopped, the result stamped and written), then run.close().
   const resultsPath = options.outDir ? join(options.outDir, RESULTS_FILE) : undefined;
   const started = await startRun(options, hooks, resultsPath);
   const { run } = started;
+  hooks.metrics?.metrics.attachServer(run.serverStats);
   const state = sweepState(options, hooks, prepared, started);
   try {
     run.atEnd(() => recordOwnership(state, 'done'));

@@ -84,7 +84,9 @@ export type BenchmarkEvent =
   /** The cluster state the run changes (the balancer, the chunk size): as found, and as set back at the end. */
   | { type: 'cluster'; text: string }
   /** Fault events (--event, Toxiproxy): what was found at the start, each event done and undone. */
-  | { type: 'fault'; text: string };
+  | { type: 'fault'; text: string }
+  /** The metrics endpoint (--metrics-port): where it serves, or a warning about it. */
+  | { type: 'metrics'; text: string };
 
 export type Phase =
   | 'launch'

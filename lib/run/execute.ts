@@ -17,7 +17,8 @@ import { reportFileNames } from '../report/write-report';
 import { COMMAND_LOG_FILE, SETUP_FILE } from '../deployment/command-log';
 import { fileEntries, FileWrites } from '../common/file-plan';
 import { checkJunitFile, runJunitSuite, writeJunit } from '../report/junit';
-import { RESULTS_FILE, runBenchmark } from './benchmark';
+import { RESULTS_FILE, runBenchmark, startMetricsServer } from './benchmark';
+import type { MetricsServer } from './metrics-server';
 import { abortError } from '../deployment/acquire';
 import { dropUndefined, isAbortError, messageOf } from '../common/values';
 import type { Target } from '../server/target';
@@ -54,10 +55,15 @@ export async function executeRun(plan: RunPlan, given: ExecuteHooks): Promise<Ru
     ? await startServing(plan.serve, plan.benchmark.label, given)
     : undefined;
   const hooks = served ? feeding(served, given) : given;
+  // --metrics-port: listening before anything starts too (a taken port stops the run here), closed on every way out.
+  let metrics: MetricsServer | undefined;
   let state: ExecuteState;
   try {
+    if (plan.benchmark.metrics)
+      metrics = await startMetricsServer(plan.benchmark.metrics, hooks.emit);
     state = openRunRecord(plan, hooks, files);
   } catch (err) {
+    await metrics?.close();
     await served?.close(0, hooks.signal);
     throw err;
   }
@@ -74,17 +80,22 @@ export async function executeRun(plan: RunPlan, given: ExecuteHooks): Promise<Ru
       state.setupJs.write();
     }
     if (hooks.signal.aborted) throw abortError();
-    const result = await runSweep(state, target);
+    const result = await runSweep(state, target, metrics);
     return await reportOutcome(state, result);
   } catch (err) {
     return interruptedOutcome(state, err);
   } finally {
-    // Also when interrupted (the first Ctrl-C or SIGTERM) or failed; bounded, so the run still ends.
-    await restoreRunClusterState(state);
-    await releaseRunTarget(state, target);
-    await writeRunJunit(state);
-    state.log.note('run finished');
-    await files.record();
+    try {
+      // Also when interrupted (the first Ctrl-C or SIGTERM) or failed; bounded, so the run still ends.
+      await restoreRunClusterState(state);
+      await releaseRunTarget(state, target);
+      await writeRunJunit(state);
+      state.log.note('run finished');
+      await files.record();
+    } finally {
+      // After the report: a scraper still reads the final figures while it is written.
+      await metrics?.close();
+    }
     if (served && plan.serve) await endServing(state, served, plan.serve.lingerSeconds);
   }
 }
@@ -186,7 +197,11 @@ async function checkBeforeStart(plan: RunPlan, hooks: ExecuteHooks): Promise<Fil
 }
 
 /** The sweep on the target: its news logged and shown, the report written after every step (and for a failed run's steps). */
-async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocument> {
+async function runSweep(
+  state: ExecuteState,
+  target: Target,
+  metrics: MetricsServer | undefined,
+): Promise<ResultDocument> {
   const { plan, hooks, log, setupJs, outDir } = state;
   const sharded =
     (plan.target.kind === 'launched' && plan.target.plan.topology.kind === 'sharded') ||
@@ -201,6 +216,7 @@ async function runSweep(state: ExecuteState, target: Target): Promise<ResultDocu
         writePlan: plan.writePlan,
         createdByRun: state.createdByRun,
         ...(hooks.stepExecutor ? { stepExecutor: hooks.stepExecutor } : {}),
+        ...(metrics ? { metrics } : {}),
         onEvent: (e) => {
           if (e.type === 'connected') {
             log.open();

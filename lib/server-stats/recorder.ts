@@ -246,6 +246,11 @@ export class ServerStatsRecorder {
     return this.windows;
   }
 
+  /** Each process's latest reading (for the metrics endpoint, read at every scrape). */
+  latest(): Map<string, ServerSnapshot> {
+    return this.sampler.latest();
+  }
+
   /** The section so far (the run saves it after every step). */
   section(): ServerSection {
     if (this.stopped) return this.stopped;

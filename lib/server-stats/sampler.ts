@@ -104,6 +104,21 @@ export class Sampler<T> {
     return out;
   }
 
+  /** Each source's latest value that was read (a gap is skipped); absent: none yet. Copies nothing else. */
+  latest(): Map<string, T> {
+    const out = new Map<string, T>();
+    for (const [id, list] of this.readings) {
+      // Kept in arrival order, nearly in time order (a boundary reading may land among the grid's): the last few decide.
+      let best: Reading<T> | undefined;
+      for (let i = list.length - 1; i >= Math.max(0, list.length - 8); i--) {
+        const r = list[i];
+        if (r.value !== null && (!best || r.t > best.t)) best = r;
+      }
+      if (best) out.set(id, best.value as T);
+    }
+    return out;
+  }
+
   /** Stops the timer, waits for the readings under way, takes a last reading, returns everything. */
   async stop(options: { finalSample?: boolean } = {}): Promise<Record<string, Reading<T>[]>> {
     if (this.stopped) return this.snapshot();

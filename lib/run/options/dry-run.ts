@@ -165,6 +165,13 @@ export function renderDryRun(plan: RunPlan): string {
   );
   if (plan.junit) out.push(`JUnit: ${plan.junit} (written after the run, for CI)`);
   if (plan.serve) out.push(`Served page: ${describeServe(plan.serve)}`);
+  if (b.metrics) {
+    const { host, port } = b.metrics;
+    const off = offLoopbackWarning('the metrics endpoint', host, port);
+    out.push(
+      `Metrics: http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics while the run goes (Prometheus text; --metrics-port)${off ? `; warning: ${off}` : ''}`,
+    );
+  }
   if (plan.store)
     out.push(
       `Results store: ${redactUri(plan.store)} (the result is kept there too, for mongo-bench history)`,

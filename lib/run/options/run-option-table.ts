@@ -347,6 +347,21 @@ export const RUN_OPTIONS = {
     help: 'output folder (default: reports/<timestamp>-<label>/)',
     schema: z.string().min(1, 'must not be empty'),
   }),
+  metricsPort: option({
+    flag: '--metrics-port <port>',
+    help: "serve the run's Prometheus metrics at http://127.0.0.1:PORT/metrics while it runs (docs/report.md)",
+    schema: z
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be a port from 1 to 65535')
+      .max(65535, 'must be a port from 1 to 65535'),
+    arg: intArg,
+  }),
+  metricsHost: option({
+    flag: '--metrics-host <host>',
+    help: 'with --metrics-port: the address it listens on (default 127.0.0.1; any other may be reached by other machines, and its figures name hosts)',
+    schema: z.string().min(1, 'must not be empty'),
+  }),
 };
 
 spellFlags(RUN_OPTIONS);
@@ -403,6 +418,8 @@ export const RUN_OUTPUT_OPTIONS = {
 export const RUN_OUTPUT_KEYS = [
   'label',
   'out',
+  'metricsPort',
+  'metricsHost',
 ] as const satisfies readonly (keyof typeof RUN_OPTIONS)[];
 
 /** The benchmark's options as flags, config files and the API give them (validated by benchmarkShape). */

@@ -2,6 +2,7 @@
  * Options of `mongo-bench run`: the raw flags commander hands over, their validation (each error
  * names its option), and the resolved RunOptions that runBenchmark() consumes.
  */
+import { LOOPBACK_HOST } from '../../security/local-http';
 import { z } from 'zod';
 import { pathText, UsageError } from '../../config/errors';
 import { closest, parsePercent, parseOptions } from '../../config/validate';
@@ -175,6 +176,8 @@ export interface RunOptions {
   events?: BackgroundEventSpec[];
   /** Toxiproxy's HTTP API (`--toxiproxy`), for the network faults of the run's or its scenarios' events. */
   toxiproxy?: string;
+  /** `--metrics-port`, `--metrics-host`: where the run serves its Prometheus metrics (lib/run/metrics-server.ts). */
+  metrics?: MetricsEndpoint;
 }
 
 /** Everything `mongo-bench run` takes besides the engine's flags: where the server comes from, setup, output. */
@@ -552,7 +555,26 @@ export function resolveBenchmarkOptions(
     ...(scenarios ? { scenarios } : {}),
     ...(events.length > 0 ? { events } : {}),
     ...dropUndefined({ toxiproxy: flags.toxiproxy }),
+    ...dropUndefined({ metrics: metricsEndpointOf(flags) }),
   };
+}
+
+/** Where the run serves its Prometheus metrics (lib/run/metrics-server.ts). */
+export interface MetricsEndpoint {
+  port: number;
+  host: string;
+}
+
+/** --metrics-port and --metrics-host: the endpoint, bound to loopback unless a host is given. */
+function metricsEndpointOf(flags: BenchmarkFlags): MetricsEndpoint | undefined {
+  if (flags.metricsPort === undefined) {
+    if (flags.metricsHost !== undefined)
+      throw new UsageError('needs --metrics-port (the port to serve the metrics on)', {
+        option: 'metricsHost',
+      });
+    return undefined;
+  }
+  return { port: flags.metricsPort, host: flags.metricsHost ?? LOOPBACK_HOST };
 }
 
 /**

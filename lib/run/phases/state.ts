@@ -5,6 +5,7 @@
  * (the notes told, the empty-namespace warning given, --docs-like's template, the failed steps) are
  * its fields, not closures.
  */
+import type { MetricsServer } from '../metrics-server';
 import { randomBytes } from 'node:crypto';
 import type { MongoClient } from 'mongodb';
 import { FaultKeeper } from '../scenarios/faults';
@@ -58,6 +59,12 @@ export interface BenchmarkHooks {
    * figures are dropped, so that no measured trial takes the server's cold start (lib/run/interleave.ts).
    */
   unmeasuredRound?: boolean;
+  /**
+   * The metrics endpoint, already listening (the run command starts it before anything else, so a taken
+   * port stops the run before it starts); absent: runBenchmark starts one when options.metrics asks,
+   * and closes it when the run ends.
+   */
+  metrics?: MetricsServer;
 }
 
 /** The sweep's shared state, from the run's start to its end. */
