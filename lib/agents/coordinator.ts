@@ -459,7 +459,7 @@ function agentInfo(name: string, doc: AgentDoc | undefined): AgentInfo {
  * The agents' last progress, summed into the run's one tick a second (for the progress display and the
  * metrics). Once every agent is done, what came after the last tick goes out as the final tick.
  */
-class ProgressTicks {
+export class ProgressTicks {
   private last = '';
   private previous = { reads: 0, writes: 0, errors: 0 };
   private previousLatency: TickLatencyDelta | undefined;

@@ -121,6 +121,21 @@ describeNeeding('crud', 'run --agents 3 against the CRUD test server', () => {
       expect(step.overrun).toEqual(expected.overrun);
       expect(shares.reduce((s, a) => s + a.ops.writes, 0)).toBe(step.ops.writes);
     });
+    // Each agent's progress holds its share's latency buckets so far (what --metrics-port sums with
+    // agents): every measured write, its last tick's included.
+    for (const d of docs) {
+      if (!d.measurement) continue;
+      const m = decodeMeasurement(JSON.parse(d.measurement) as EncodedMeasurement);
+      const counted = (d.progress?.latency?.series ?? [])
+        .filter((s) => s.phase === 'measure' && s.kind === 'writes')
+        .flatMap((s) => s.counts)
+        .reduce((a, b) => a + b, 0);
+      expect({ agent: d.agent, seq: d.seq, counted }).toEqual({
+        agent: d.agent,
+        seq: d.seq,
+        counted: m.writes,
+      });
+    }
     expect(result.steps[1].agents!.map((s) => [s.first, s.count])).toEqual([
       [0, 1],
       [1, 2],

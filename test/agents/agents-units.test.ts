@@ -1,5 +1,8 @@
 /** The pieces of the agents' protocol that need no process: shares, the published URI, the spec's hash, option errors, the k8s manifest, a missing agent. */
-import { withoutCredentials } from '../../lib/agents/control';
+import { MeasurementDoc, withoutCredentials } from '../../lib/agents/control';
+import { ProgressTicks } from '../../lib/agents/coordinator';
+import { TickLatency } from '../../lib/metrics/tick-latency';
+import type { TickEvent } from '../../lib/workload/engine/engine';
 import { parseSpec, serializeSpec, buildRunSpec } from '../../lib/agents/run-spec';
 import { shareClients } from '../../lib/agents/shares';
 import { resolveAgentRunOptions } from '../../lib/agents/options';
@@ -116,4 +119,47 @@ describeNeeding('crud', 'waiting for agents', () => {
       /waited 1 s for 2 agents \(option --agent-wait\): 0 joined, 2 missing; start the missing ones with: mongo-bench agent --control-uri mongodb:\/\/127\.0\.0\.1/,
     );
   }, 20_000);
+});
+
+describe("the coordinator's ticks from the agents' progress", () => {
+  const latency = (writes: number[]) => {
+    const t = new TickLatency();
+    writes.forEach((micros) => t.record(3, micros)); // series 3: measured writes
+    return t.take();
+  };
+  const doc = (
+    state: MeasurementDoc['state'],
+    second: number,
+    writes: number[],
+  ): MeasurementDoc => ({
+    _id: 'x',
+    runId: 'r',
+    seq: 1,
+    agent: 'a',
+    state,
+    clockOffsetMs: 0,
+    touchedAt: new Date(),
+    progress: {
+      phase: 'measure',
+      second,
+      measured: { reads: 0, writes: writes.length, errors: 0 },
+      ...(writes.length > 0 ? { latency: latency(writes) } : {}),
+    },
+  });
+
+  it('turn the running sums into what came between, and send the rest once all are done', () => {
+    const ticks: TickEvent[] = [];
+    const p = new ProgressTicks((t) => ticks.push(t));
+    p.update([doc('running', 0, [100]), doc('running', 0, [200, 300])]);
+    p.update([doc('running', 0, [100]), doc('running', 0, [200, 300])]); // the same second again: nothing
+    p.update([doc('running', 1, [100, 150]), doc('running', 1, [200, 300, 400])]);
+    p.update([doc('done', 1, [100, 150, 160]), doc('done', 1, [200, 300, 400])]);
+    p.update([doc('done', 1, [100, 150, 160]), doc('done', 1, [200, 300, 400])]); // once only
+    expect(ticks.map((t) => t.final ?? false)).toEqual([false, false, true]);
+    const writes = ticks.map(
+      (t) => t.latency?.series.flatMap((s) => s.counts).reduce((a, b) => a + b, 0) ?? 0,
+    );
+    expect(writes).toEqual([3, 2, 1]);
+    expect(ticks.map((t) => t.writes)).toEqual([3, 2, 1]);
+  });
 });
