@@ -172,6 +172,8 @@ export class RunMetrics {
         this.outage(e.kind ?? 'server', e.since, e.end);
         break;
       case 'step-done':
+        // An outage the step ended in (a server that never answered again) counts to the step's end.
+        for (const [kind, since] of [...this.open]) this.outage(kind, since, Date.now());
         this.clients = 0;
         this.dropped += e.step.arrival?.dropped ?? 0;
         this.late += e.step.arrival?.late ?? 0;
