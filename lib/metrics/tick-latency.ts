@@ -16,8 +16,10 @@ export const TICK_LATENCY_BOUNDS_SECONDS: readonly number[] = [
 
 const BOUNDS_MICROS = Float64Array.from(TICK_LATENCY_BOUNDS_SECONDS, (s) => Math.round(s * 1e6));
 
+const BOUND_COUNT = BOUNDS_MICROS.length;
+
 /** Buckets per series: one per bound, and +Inf. */
-export const TICK_LATENCY_SLOTS = BOUNDS_MICROS.length + 1;
+export const TICK_LATENCY_SLOTS = BOUND_COUNT + 1;
 
 export type TickPhase = 'warmup' | 'measure';
 export type TickKind = 'reads' | 'writes';
@@ -65,7 +67,7 @@ export class TickLatency {
   record(series: number, micros: number): void {
     let slot = 0;
     // Most ops land in the first few buckets: a linear search beats a binary one there.
-    while (slot < 16 && micros > BOUNDS_MICROS[slot]) slot++;
+    while (slot < BOUND_COUNT && micros > BOUNDS_MICROS[slot]) slot++;
     this.counts[series * TICK_LATENCY_SLOTS + slot]++;
     this.sums[series] += micros;
   }
