@@ -14,6 +14,8 @@ import { runBenchmark } from '../../lib/run/benchmark';
 import { MetricsServer } from '../../lib/run/metrics-server';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { runCli } from '../support/cli';
+import { run } from '../../lib/api/run';
+import { EXIT } from '../../lib/config/errors';
 import { parseMetrics, sampleValue } from '../support/prometheus-text';
 
 /** GET path with the given Host header; the status and body. */
@@ -230,6 +232,42 @@ describeNeeding('crud', 'the metrics of a run on the CRUD test double', () => {
       await server.close();
     }
     expect(await listening(port)).toBe(false);
+  });
+
+  it('an interrupted run (Ctrl-C: its signal aborted) closes its endpoint too', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'mb-metrics-stop-'));
+    const stop = new AbortController();
+    let scraped: Promise<{ status: number; body: string }> | undefined;
+    try {
+      const outcome = await run(
+        {
+          uri: crudUri(),
+          ns: `${uniqueDbName('metrics_stop')}.docs`,
+          clients: [1, 2],
+          seconds: 5,
+          warmup: 0,
+          docs: 100,
+          metricsPort: port,
+          out: join(dir, 'out'),
+        },
+        {
+          signal: stop.signal,
+          onEvent: (e) => {
+            // Stopped at its first measured second, after a scrape that saw it.
+            if (e.type === 'tick' && !scraped) {
+              scraped = get(port, '/metrics', `127.0.0.1:${port}`);
+              void scraped.then(() => stop.abort('SIGINT'));
+            }
+          },
+        },
+      );
+      expect(outcome.exitCode).toBe(EXIT.sigint);
+      expect((await scraped)?.body).toContain('mongo_bench_clients 1');
+      expect(await listening(port)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the run command closes its endpoint when the run ends', async () => {

@@ -29,6 +29,10 @@ export type ToWorker =
 export type FromWorker =
   /** Connected, connections opened and the ops compiled: waiting for 'start'. */
   | { type: 'ready' }
+  /**
+   * Once a second, with the latency buckets since the last (TickEvent.latency); the step's final tick
+   * (`final`) comes before 'done', so the parent's TickMerger has every worker's before it ends the step.
+   */
   | { type: 'tick'; tick: TickEvent }
   | { type: 'done'; measurement: EncodedMeasurement }
   /** It could not run (connection refused, bad option...): message already free of credentials. */
