@@ -255,6 +255,7 @@ export class SilentPrinter {
     if (warning) this.warn?.(`${warning}\n`);
     // Asked for by --serve: the address is said even under --quiet.
     if (event.type === 'serving') for (const line of servingLines(event)) this.warn?.(`${line}\n`);
+    if (event.type === 'metrics' && event.warning) this.warn?.(`[metrics] ${event.text}\n`);
   }
   stop(): void {}
 }

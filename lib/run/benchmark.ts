@@ -53,7 +53,7 @@ export async function startMetricsServer(
   onEvent: ((event: BenchmarkEvent) => void) | undefined,
 ): Promise<MetricsServer> {
   const server = await MetricsServer.start(endpoint, (text) =>
-    onEvent?.({ type: 'metrics', text }),
+    onEvent?.({ type: 'metrics', text, warning: true }),
   );
   onEvent?.({ type: 'metrics', text: `serving the run's metrics at ${server.url}` });
   return server;

@@ -2,7 +2,7 @@
  * The printer words the events that carry data (a scenario run's news, the --rate probe's figures):
  * the lines are the ones the run has always printed, character for character.
  */
-import { ProgressPrinter } from '../../lib/cli/progress-printer';
+import { ProgressPrinter, SilentPrinter } from '../../lib/cli/progress-printer';
 import { ProgressTracker } from '../../lib/run/progress';
 import { clockTime } from '../../lib/run/outages';
 import type { RunEvent } from '../../lib/run/events';
@@ -164,5 +164,29 @@ describe('the progress printer', () => {
       '[rate] maximum 4000 ops/s (8 clients): the run holds 80% of it, 3200 ops/s\n',
       '[rate] maximum 4000 ops/s (8 clients): the run holds 33.3% of it, 1332 ops/s\n',
     ]);
+  });
+});
+
+describe('the metrics endpoint on the console', () => {
+  const events: RunEvent[] = [
+    { type: 'metrics', text: "serving the run's metrics at http://127.0.0.1:9464/metrics" },
+    {
+      type: 'metrics',
+      text: 'warning: the metrics endpoint listens on 0.0.0.0:9464',
+      warning: true,
+    },
+  ];
+  it('says where it serves, and warns', () => {
+    expect(printed(events)).toEqual([
+      "[metrics] serving the run's metrics at http://127.0.0.1:9464/metrics\n",
+      '[metrics] warning: the metrics endpoint listens on 0.0.0.0:9464\n',
+    ]);
+  });
+  it('with --quiet, warns only', () => {
+    const lines: string[] = [];
+    const sweep = { clients: [1], trials: 1, seconds: 1, warmupSeconds: 0 };
+    const printer = new SilentPrinter(new ProgressTracker(sweep), (text) => lines.push(text));
+    for (const event of events) printer.handle(event);
+    expect(lines).toEqual(['[metrics] warning: the metrics endpoint listens on 0.0.0.0:9464\n']);
   });
 });
