@@ -8,7 +8,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { UsageError } from '../config/errors';
 import { hostHeaderAllowed, offLoopbackWarning } from '../security/local-http';
-import { RunMetrics } from './run-metrics';
+import type { RunMetrics } from './run-metrics';
 import type { MetricsEndpoint } from './options/run-options';
 
 export type { MetricsEndpoint };
@@ -33,8 +33,10 @@ export class MetricsServer {
   static async start(
     endpoint: MetricsEndpoint,
     warn: (text: string) => void = () => undefined,
-    metrics = new RunMetrics(),
+    given?: RunMetrics,
   ): Promise<MetricsServer> {
+    // prom-client takes about 0.1 s to load: only a run that serves metrics pays it, not every command.
+    const metrics = given ?? new (await import('./run-metrics')).RunMetrics();
     const server = createServer((req, res) => void answer(req, res, endpoint.host, metrics));
     // A scraper's keep-alive connection must not hold the process open once the run ends.
     server.keepAliveTimeout = 5000;

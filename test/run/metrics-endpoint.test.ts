@@ -4,6 +4,7 @@
  * the result's exactly once the run is over, worker threads included; the Host-header rule and the
  * loopback default hold; a taken port is a usage error before anything starts; nothing listens after.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, Server } from 'node:net';
@@ -76,6 +77,21 @@ describe('the metrics endpoint', () => {
       await server.close();
     }
     expect(await listening(port)).toBe(false);
+  });
+
+  it('costs other commands nothing: the CLI loads prom-client only when a run serves metrics', () => {
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--require',
+        'tsx/cjs',
+        '-e',
+        "require('./lib/cli/main'); console.log(Object.keys(require.cache).some((k) => k.includes('/prom-client/')))",
+      ],
+      { cwd: join(__dirname, '..', '..'), encoding: 'utf8' },
+    );
+    expect(probe.stderr).toBe('');
+    expect(probe.stdout.trim()).toBe('false');
   });
 
   it('warns when bound off loopback', async () => {
