@@ -16,6 +16,7 @@ import { MetricsServer } from '../../lib/run/metrics-server';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 import { runCli } from '../support/cli';
 import { run } from '../../lib/api/run';
+import { benchmark } from '../../lib/api/benchmark';
 import { EXIT } from '../../lib/config/errors';
 import { parseMetrics, sampleValue } from '../support/prometheus-text';
 
@@ -247,6 +248,32 @@ describeNeeding('crud', 'the metrics of a run on the CRUD test double', () => {
     } finally {
       await server.close();
     }
+    expect(await listening(port)).toBe(false);
+  });
+
+  it("the API's benchmark() serves its own endpoint while it runs, and closes it", async () => {
+    const port = await freePort();
+    const out = mkdtempSync(join(tmpdir(), 'mb-metrics-api-'));
+    let scraped: Promise<{ status: number; body: string }> | undefined;
+    await benchmark(
+      {
+        uri: crudUri(),
+        ns: `${uniqueDbName('metrics_api')}.docs`,
+        clients: [1],
+        seconds: 1,
+        warmup: 0,
+        docs: 100,
+        metricsPort: port,
+        out,
+      },
+      {
+        onEvent: (e) => {
+          if (e.type === 'tick' && !scraped) scraped = get(port, '/metrics', `localhost:${port}`);
+        },
+      },
+    );
+    rmSync(out, { recursive: true, force: true });
+    expect((await scraped)?.body).toContain('mongo_bench_clients 1');
     expect(await listening(port)).toBe(false);
   });
 
