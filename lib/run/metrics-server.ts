@@ -6,6 +6,7 @@
  * taken is a usage error naming the option, before anything starts. close() leaves nothing listening.
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { UsageError } from '../config/errors';
 import { hostHeaderAllowed, offLoopbackWarning } from '../security/local-http';
 import type { RunMetrics } from './run-metrics';
@@ -20,7 +21,7 @@ export class MetricsServer {
     readonly endpoint: MetricsEndpoint,
   ) {}
 
-  /** Where Prometheus scrapes it. */
+  /** Where Prometheus scrapes it (with port 0 asked for, the port the system gave). */
   get url(): string {
     const host = this.endpoint.host.includes(':') ? `[${this.endpoint.host}]` : this.endpoint.host;
     return `http://${host}:${this.endpoint.port}/metrics`;
@@ -50,9 +51,11 @@ export class MetricsServer {
       throw listenError(err, endpoint);
     });
     server.unref();
-    const warning = offLoopbackWarning('the metrics endpoint', endpoint.host, endpoint.port);
+    // Port 0: the system's choice, which the printed URL names.
+    const bound = { host: endpoint.host, port: (server.address() as AddressInfo).port };
+    const warning = offLoopbackWarning('the metrics endpoint', bound.host, bound.port);
     if (warning) warn(`warning: ${warning}`);
-    return new MetricsServer(server, metrics, endpoint);
+    return new MetricsServer(server, metrics, bound);
   }
 
   /** Stops listening and ends every open connection (a scraper's keep-alive included); safe to call twice. */

@@ -95,6 +95,18 @@ describe('the metrics endpoint', () => {
     expect(probe.stdout.trim()).toBe('false');
   });
 
+  it('port 0: a free port, which its URL names', async () => {
+    const server = await MetricsServer.start({ port: 0, host: '127.0.0.1' });
+    try {
+      const port = server.endpoint.port;
+      expect(port).toBeGreaterThan(0);
+      expect(server.url).toBe(`http://127.0.0.1:${port}/metrics`);
+      expect((await get(port, '/metrics', `127.0.0.1:${port}`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('warns when bound off loopback', async () => {
     const port = await freePort();
     const warnings: string[] = [];
@@ -125,7 +137,7 @@ describe('mongo-bench run --metrics-port: bad input and a taken port stop the ru
 
   it.each([
     [['--metrics-host', '0.0.0.0'], 'option --metrics-host: needs --metrics-port'],
-    [['--metrics-port', '70000'], 'option --metrics-port: must be a port from 1 to 65535'],
+    [['--metrics-port', '70000'], 'option --metrics-port: must be a port from 0 to 65535'],
     [['--metrics-port', 'x'], 'option --metrics-port: expected an integer'],
   ])('%j', async (args, message) => {
     const r = await runCli(['run', '--uri', 'mongodb://127.0.0.1:1', ...args]);

@@ -169,7 +169,7 @@ export function renderDryRun(plan: RunPlan): string {
     const { host, port } = b.metrics;
     const off = offLoopbackWarning('the metrics endpoint', host, port);
     out.push(
-      `Metrics: http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics while the run goes (Prometheus text; --metrics-port)${off ? `; warning: ${off}` : ''}`,
+      `Metrics: http://${host.includes(':') ? `[${host}]` : host}:${port === 0 ? 'PORT' : port}/metrics while the run goes (Prometheus text; --metrics-port${port === 0 ? ' 0: a free port, printed when it starts' : ''})${off ? `; warning: ${off}` : ''}`,
     );
   }
   if (plan.store)

@@ -349,12 +349,12 @@ export const RUN_OPTIONS = {
   }),
   metricsPort: option({
     flag: '--metrics-port <port>',
-    help: "serve the run's Prometheus metrics at http://127.0.0.1:PORT/metrics while it runs (docs/report.md)",
+    help: "serve the run's Prometheus metrics at http://127.0.0.1:PORT/metrics while it runs (0: a free port, printed; docs/report.md)",
     schema: z
       .number()
       .int('must be an integer')
-      .min(1, 'must be a port from 1 to 65535')
-      .max(65535, 'must be a port from 1 to 65535'),
+      .min(0, 'must be a port from 0 to 65535')
+      .max(65535, 'must be a port from 0 to 65535'),
     arg: intArg,
   }),
   metricsHost: option({
