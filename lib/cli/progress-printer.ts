@@ -255,7 +255,8 @@ export class SilentPrinter {
     if (warning) this.warn?.(`${warning}\n`);
     // Asked for by --serve: the address is said even under --quiet.
     if (event.type === 'serving') for (const line of servingLines(event)) this.warn?.(`${line}\n`);
-    if (event.type === 'metrics' && event.warning) this.warn?.(`[metrics] ${event.text}\n`);
+    // Asked for by --metrics-port: where it serves (a free port's number) and its warning, even under --quiet.
+    if (event.type === 'metrics') this.warn?.(`[metrics] ${event.text}\n`);
   }
   stop(): void {}
 }

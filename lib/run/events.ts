@@ -85,7 +85,7 @@ export type BenchmarkEvent =
   | { type: 'cluster'; text: string }
   /** Fault events (--event, Toxiproxy): what was found at the start, each event done and undone. */
   | { type: 'fault'; text: string }
-  /** The metrics endpoint (--metrics-port): where it serves, or a warning (printed even with --quiet). */
+  /** The metrics endpoint (--metrics-port): where it serves, or a warning (both printed even with --quiet). */
   | { type: 'metrics'; text: string; warning?: true };
 
 export type Phase =

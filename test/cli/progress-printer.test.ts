@@ -182,11 +182,14 @@ describe('the metrics endpoint on the console', () => {
       '[metrics] warning: the metrics endpoint listens on 0.0.0.0:9464\n',
     ]);
   });
-  it('with --quiet, warns only', () => {
+  it('with --quiet, too: the address was asked for (a free port is known only from it)', () => {
     const lines: string[] = [];
     const sweep = { clients: [1], trials: 1, seconds: 1, warmupSeconds: 0 };
     const printer = new SilentPrinter(new ProgressTracker(sweep), (text) => lines.push(text));
     for (const event of events) printer.handle(event);
-    expect(lines).toEqual(['[metrics] warning: the metrics endpoint listens on 0.0.0.0:9464\n']);
+    expect(lines).toEqual([
+      "[metrics] serving the run's metrics at http://127.0.0.1:9464/metrics\n",
+      '[metrics] warning: the metrics endpoint listens on 0.0.0.0:9464\n',
+    ]);
   });
 });
