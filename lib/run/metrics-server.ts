@@ -6,9 +6,7 @@
  * taken is a usage error naming the option, before anything starts. close() leaves nothing listening.
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { UsageError } from '../config/errors';
-import { hostHeaderAllowed, offLoopbackWarning } from '../security/local-http';
+import { hostHeaderAllowed, listenLocally, offLoopbackWarning } from '../security/local-http';
 import type { RunMetrics } from './run-metrics';
 import type { MetricsEndpoint } from './options/run-options';
 
@@ -41,18 +39,13 @@ export class MetricsServer {
     const server = createServer((req, res) => void answer(req, res, endpoint.host, metrics));
     // A scraper's keep-alive connection must not hold the process open once the run ends.
     server.keepAliveTimeout = 5000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(endpoint.port, endpoint.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    }).catch((err: NodeJS.ErrnoException) => {
-      throw listenError(err, endpoint);
+    const port = await listenLocally(server, endpoint.host, endpoint.port, {
+      port: 'metricsPort',
+      host: 'metricsHost',
     });
     server.unref();
     // Port 0: the system's choice, which the printed URL names.
-    const bound = { host: endpoint.host, port: (server.address() as AddressInfo).port };
+    const bound = { host: endpoint.host, port };
     const warning = offLoopbackWarning('the metrics endpoint', bound.host, bound.port);
     if (warning) warn(`warning: ${warning}`);
     return new MetricsServer(server, metrics, bound);
@@ -98,18 +91,4 @@ async function answer(
     res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`could not collect the metrics: ${(err as Error).message}\n`);
   }
-}
-
-function listenError(err: NodeJS.ErrnoException, endpoint: MetricsEndpoint): Error {
-  const where = `${endpoint.host}:${endpoint.port}`;
-  const why =
-    err.code === 'EADDRINUSE'
-      ? `port ${endpoint.port} is taken on ${endpoint.host}: choose another, or stop what listens there`
-      : err.code === 'EACCES'
-        ? `may not listen on ${where} (ports below 1024 need privileges)`
-        : err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND'
-          ? `${endpoint.host} is not an address of this machine`
-          : `cannot listen on ${where}: ${err.message}`;
-  const hostIsWrong = err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND';
-  return new UsageError(why, { option: hostIsWrong ? 'metricsHost' : 'metricsPort' });
 }

@@ -9,12 +9,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { UsageError } from '../config/errors';
 import type { ResultDocument } from '../result';
 import { renderServedPage, ServedSecond, ServedState } from '../report/served-page';
 import { SHOWN_SECONDS } from '../report/page/served-script';
-import { hostHeaderAllowed, offLoopbackWarning } from '../security/local-http';
+import { hostHeaderAllowed, listenLocally, offLoopbackWarning } from '../security/local-http';
 import type { RunEvent } from './events';
 import type { ServeOptions } from './options/run-plan';
 
@@ -58,17 +56,10 @@ export class ServedPage {
    */
   static async start(options: ServeOptions, title: string): Promise<ServedPage> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    }).catch((err: NodeJS.ErrnoException) => {
-      server.close();
-      throw new UsageError(listenProblem(err, options));
+    const port = await listenLocally(server, options.host, options.port, {
+      port: 'serve',
+      host: 'serveHost',
     });
-    const { port } = server.address() as AddressInfo;
     const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
     const page = new ServedPage(
       server,
@@ -247,17 +238,6 @@ function sseEvent(event: string, data: unknown): string {
 function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end(text);
-}
-
-function listenProblem(err: NodeJS.ErrnoException, options: ServeOptions): string {
-  const where = `${options.host}:${options.port}`;
-  if (err.code === 'EADDRINUSE')
-    return `option --serve: port ${options.port} on ${options.host} is taken by another program: choose another port (0: a free one)`;
-  if (err.code === 'EACCES')
-    return `option --serve: cannot listen on ${where}: permission denied (ports below 1024 need privileges): choose another port`;
-  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
-    return `option --serve-host: cannot listen on ${options.host}: not an address of this machine (${err.code})`;
-  return `option --serve: cannot listen on ${where}: ${err.message}`;
 }
 
 /** Resolves after `ms`, when `signal` aborts, or when `sooner` settles, whichever comes first. */

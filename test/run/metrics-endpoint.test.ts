@@ -173,7 +173,9 @@ describe('mongo-bench run --metrics-port: bad input and a taken port stop the ru
         out,
       ]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`option --metrics-port: port ${takenPort} is taken on 127.0.0.1`);
+      expect(r.stderr).toContain(
+        `option --metrics-port: port ${takenPort} on 127.0.0.1 is taken by another program`,
+      );
       expect(readdirSync(dir)).not.toContain('taken');
     });
   });

@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import { UsageError } from '../../lib/config/errors';
 import {
   hostHeaderAllowed,
+  listenLocally,
   isLoopbackHost,
   offLoopbackWarning,
 } from '../../lib/security/local-http';
@@ -28,5 +31,21 @@ describe('local-http', () => {
   it('warns only off loopback', () => {
     expect(offLoopbackWarning('the metrics endpoint', '127.0.0.1', 9100)).toBeUndefined();
     expect(offLoopbackWarning('the metrics endpoint', '0.0.0.0', 9100)).toContain('0.0.0.0:9100');
+  });
+
+  it('listens on a free port, and names the option of a taken port or a foreign address', async () => {
+    const names = { port: 'metricsPort', host: 'metricsHost' };
+    const first = createServer();
+    const port = await listenLocally(first, '127.0.0.1', 0, names);
+    expect(port).toBeGreaterThan(0);
+    try {
+      const taken = listenLocally(createServer(), '127.0.0.1', port, names);
+      await expect(taken).rejects.toBeInstanceOf(UsageError);
+      await expect(taken).rejects.toMatchObject({ option: 'metricsPort' });
+      const foreign = listenLocally(createServer(), '192.0.2.1', 0, names);
+      await expect(foreign).rejects.toMatchObject({ option: 'metricsHost' });
+    } finally {
+      await new Promise<void>((resolve) => first.close(() => resolve()));
+    }
   });
 });
