@@ -50,6 +50,11 @@ export function renderServedPage(
         };
   return renderPage(
     { ...model, data: { ...model.data, served: state } },
-    { csp: SERVED_CONTENT_SECURITY_POLICY, script: SERVED_SCRIPT, icon: 'data:,' },
+    {
+      csp: SERVED_CONTENT_SECURITY_POLICY,
+      script: SERVED_SCRIPT,
+      icon: 'data:,',
+      chartLibraries: true,
+    },
   );
 }

@@ -25,9 +25,11 @@ import { renderDryRun } from '../../lib/run/options/dry-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
 
 interface ServedInPage {
-  seconds: Array<{ clients: number; phase: string; second: number }>;
+  seconds: Array<{ clients: number; phase: string; second: number; reads: number; writes: number }>;
   result: ResultDocument | null;
   done: boolean;
+  /** The running step's Chart.js line chart. */
+  chart: { data: { labels: string[]; datasets: Array<{ label: string; data: number[] }> } } | null;
 }
 declare const window: { mongoBenchServed: ServedInPage };
 declare const document: {
@@ -393,6 +395,20 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
           ),
         );
         expect(firstCells).toContain('1');
+        // The same seconds drawn: one point per second, reads/s and writes/s as the table lists them.
+        const drawn = await page.evaluate(() => {
+          const { chart, seconds } = window.mongoBenchServed;
+          return {
+            labels: chart?.data.labels.length,
+            reads: chart?.data.datasets[0].data,
+            writes: chart?.data.datasets[1].data,
+            expectedReads: seconds.map((s) => s.reads),
+            expectedWrites: seconds.map((s) => s.writes),
+          };
+        });
+        expect(drawn.labels).toBe(drawn.expectedReads.length);
+        expect(drawn.reads).toEqual(drawn.expectedReads);
+        expect(drawn.writes).toEqual(drawn.expectedWrites);
 
         // The end: the whole result, equal to the results.json written.
         await page.waitForSelector('html[data-served="done"]', { timeout: 90_000 });

@@ -114,6 +114,8 @@ export interface RenderOptions {
    * nothing the page does not (the served page; a file page is asked for no icon).
    */
   icon?: string;
+  /** Inline Chart.js even when no block has a chart (the served page draws the running step's seconds). */
+  chartLibraries?: boolean;
 }
 
 export function htmlTable(
@@ -213,7 +215,7 @@ export function renderPage(model: PageModel, options: RenderOptions = {}): strin
   const own = `<script>\n${pageScript(chartConfigScript())}\n</script>`;
   const extra = options.script ? [`<script>\n${options.script}\n</script>`] : [];
   const scripts =
-    state.charts.length > 0
+    state.charts.length > 0 || options.chartLibraries
       ? [
           ...inlineLibraries().map(
             (lib) => `<script data-library="${lib.name}">\n${lib.source}\n</script>`,

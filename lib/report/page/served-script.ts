@@ -1,13 +1,13 @@
 /**
  * The served page's own script (run --serve; plain ES2020, run by the browser, not by Node). Above the
  * report it keeps a section of the run as it goes: each second of the step now running as it arrives
- * (Server-Sent Events from /events; the last SHOWN_SECONDS, newest first), a reload when a step ends (the page the server then renders has
+ * (Server-Sent Events from /events; the last SHOWN_SECONDS, drawn as a line chart and listed newest first), a reload when a step ends (the page the server then renders has
  * that step's charts and tables), and at the end the whole result: its figures in a table, the link to
  * the written index.html, and no reconnection (the server closes). The state embedded in the page
  * (`mb-data-served`) lets a page loaded mid-step show the seconds it missed, and a page loaded after the
  * end show the end: at the `result` event the page shows it at once (<html data-served="ending">) and
  * reloads once for the final page, whose report is the finished run's (<html data-served="done">).
- * `window.mongoBenchServed` ({ seconds, result, done }) is for scripts and tests. Kept as text because
+ * `window.mongoBenchServed` ({ seconds, result, done, chart }) is for scripts and tests. Kept as text because
  * it never runs in Node; the browser test (test/report/served-page.test.ts) exercises it.
  */
 /** The seconds of the running step the page shows (newest first) and a page loaded mid-step is given. */
@@ -21,7 +21,7 @@ export const SERVED_SCRIPT = String.raw`(function () {
     return el ? JSON.parse(el.textContent) : undefined;
   }
   var initial = dataOf('mb-data-served') || { seconds: [] };
-  var served = { seconds: [], result: null, done: false };
+  var served = { seconds: [], result: null, done: false, chart: null };
   window.mongoBenchServed = served;
 
   function element(tag, text, className) {
@@ -59,8 +59,45 @@ export const SERVED_SCRIPT = String.raw`(function () {
   var status = element('p', 'Waiting for the first second…', 'note');
   status.id = 'mb-served-status';
   section.appendChild(status);
+  // The running step's seconds as a line chart (Chart.js, inlined in the page), above their table.
+  var chart = null;
+  if (typeof Chart !== 'undefined') {
+    var box = element('div');
+    box.id = 'mb-served-chart';
+    box.style.position = 'relative';
+    box.style.height = '260px';
+    box.style.maxWidth = '900px';
+    var canvas = element('canvas');
+    box.appendChild(canvas);
+    section.appendChild(box);
+    var line = function (label, color) {
+      return { label: label, data: [], borderColor: color, backgroundColor: color, pointRadius: 2, borderWidth: 2, tension: 0 };
+    };
+    chart = new Chart(canvas, {
+      type: 'line',
+      data: { labels: [], datasets: [line('reads/s', '#0072b2'), line('writes/s', '#d55e00'), line('errors/s', '#cc79a7')] },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: { y: { beginAtZero: true, title: { display: true, text: 'operations per second' } }, x: { title: { display: true, text: 'clients · trial · second (w: warm-up)' } } },
+        plugins: { title: { display: true, text: 'The running step, second by second (the last ' + SHOWN_SECONDS + ')' } },
+      },
+    });
+    served.chart = chart;
+  }
   var seconds = table('mb-served-seconds', ['Clients', 'Trial', 'Phase', 'Second', 'ops/s', 'reads/s', 'writes/s', 'errors/s']);
   section.appendChild(seconds);
+  function chartSecond(s) {
+    if (!chart) return;
+    chart.data.labels.push(s.clients + '·' + s.trial + '·' + (s.phase === 'measure' ? '' : 'w') + s.second);
+    [s.reads, s.writes, s.errors].forEach(function (v, i) { chart.data.datasets[i].data.push(v); });
+    if (chart.data.labels.length > SHOWN_SECONDS) {
+      chart.data.labels.shift();
+      chart.data.datasets.forEach(function (d) { d.data.shift(); });
+    }
+    chart.update('none');
+  }
   var heading = document.querySelector('h1');
   if (heading && heading.parentNode) heading.parentNode.insertBefore(section, heading.nextSibling);
   else document.body.insertBefore(section, document.body.firstChild);
@@ -69,6 +106,7 @@ export const SERVED_SCRIPT = String.raw`(function () {
     served.seconds.push(s);
     var phase = s.phase === 'measure' ? 'measured' : 'warm-up';
     addRow(seconds, [s.clients, s.trial, phase, s.second, s.reads + s.writes, s.reads, s.writes, s.errors], true);
+    chartSecond(s);
     status.textContent = 'Step with ' + s.clients + (s.clients === 1 ? ' client' : ' clients') + ', trial ' + s.trial + ': ' + phase + ', second ' + s.second;
   }
 
@@ -82,7 +120,10 @@ export const SERVED_SCRIPT = String.raw`(function () {
     served.result = result;
     status.textContent = (result.complete ? 'The run has ended; these are its figures (results.json).' : 'The run ended early (' + (result.incompleteReason || 'incomplete') + '); these are the figures it kept.') + (message ? ' ' + message : '');
     // The seconds of a step are news only while it runs.
-    if (seconds.tBodies[0].rows.length === 0) seconds.hidden = true;
+    if (seconds.tBodies[0].rows.length === 0) {
+      seconds.hidden = true;
+      if (chart) chart.canvas.parentNode.hidden = true;
+    }
     var final = table('mb-served-result', ['Clients', 'ops/s', 'reads/s', 'writes/s', 'read p99 ms', 'write p99 ms', 'errors', 'status']);
     result.steps.forEach(function (step) {
       addRow(final, [step.clients, fixed(step.opsPerSec.total), fixed(step.opsPerSec.reads), fixed(step.opsPerSec.writes), ms(step.latencyMicros.reads.p99), ms(step.latencyMicros.writes.p99), step.ops.errors, step.status || 'ok']);
