@@ -23,6 +23,7 @@ import { resultDocument, resultStep } from '../support/results';
 import { resolveRunPlan } from '../../lib/run/options/run-plan';
 import { renderDryRun } from '../../lib/run/options/dry-run';
 import { crudUri, describeNeeding, uniqueDbName } from '../support/servers';
+import { getWithHost } from '../support/http-get';
 
 interface ServedInPage {
   seconds: Array<{ clients: number; phase: string; second: number; reads: number; writes: number }>;
@@ -35,20 +36,6 @@ declare const window: { mongoBenchServed: ServedInPage };
 declare const document: {
   querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }>;
 };
-
-/** GET `path` with this Host header: the status and the body. */
-function get(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** /events opened: resolves once the server's first bytes arrived (the stream is registered), with the rest to come. */
 function openStream(port: number): Promise<{ rest: Promise<string> }> {
@@ -88,18 +75,18 @@ describe('the served page server', () => {
     const port = portOf(served.url);
     try {
       expect(served.warning).toBeUndefined();
-      const evil = await get(port, '/', `attacker.example:${port}`);
+      const evil = await getWithHost(port, '/', `attacker.example:${port}`);
       expect(evil.status).toBe(421);
       expect(evil.body).not.toContain('<html');
-      expect((await get(port, '/events', 'attacker.example')).status).toBe(421);
+      expect((await getWithHost(port, '/events', 'attacker.example')).status).toBe(421);
       for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
-        const page = await get(port, '/', host);
+        const page = await getWithHost(port, '/', host);
         expect(page.status).toBe(200);
         expect(page.body).toContain(
           `<meta http-equiv="Content-Security-Policy" content="${SERVED_CONTENT_SECURITY_POLICY}">`,
         );
       }
-      expect((await get(port, '/results.json', 'localhost')).status).toBe(404);
+      expect((await getWithHost(port, '/results.json', 'localhost')).status).toBe(404);
     } finally {
       await served.close(0, new AbortController().signal);
     }
@@ -122,9 +109,9 @@ describe('the served page at the end', () => {
         'event: result\ndata: {"result":{"schema":"mongo-bench/result@1"',
       );
       const closing = served.close(60, controller.signal);
-      const index = await get(port, '/index.html', `127.0.0.1:${port}`);
+      const index = await getWithHost(port, '/index.html', `127.0.0.1:${port}`);
       expect(index).toEqual({ status: 200, body: '<!DOCTYPE html><title>the report</title>' });
-      const page = await get(port, '/', 'localhost');
+      const page = await getWithHost(port, '/', 'localhost');
       expect(page.body).toContain('"final":{"indexHtml":');
       controller.abort();
       await closing;
@@ -155,7 +142,7 @@ describe('the seconds a page loaded mid-step is given', () => {
       },
     });
     const embedded = async () => {
-      const body = (await get(port, '/', 'localhost')).body;
+      const body = (await getWithHost(port, '/', 'localhost')).body;
       const json = /<script type="application\/json" id="mb-data-served">(.*?)<\/script>/.exec(
         body,
       )![1];
@@ -191,7 +178,7 @@ describe('the served page of a run that measured nothing', () => {
       expect(await stream.rest).toContain('event: result\ndata: {"result":null,"reload":true}');
       const closing = served.close(0, controller.signal);
       // The page that got the end loads the final page once; the server waits for it.
-      const page = await get(port, '/', 'localhost');
+      const page = await getWithHost(port, '/', 'localhost');
       expect(page.body).toContain(
         '<script type="application/json" id="mb-data-served">{"seconds":[],"final":{}}',
       );
@@ -326,7 +313,7 @@ describeNeeding('crud', 'run --serve on the CRUD test server', () => {
       await cli.waitFor(/\[serve\] the served page: http:\/\/127\.0\.0\.1:\d+\//, 30_000);
       const port = portOf(/http:\/\/127\.0\.0\.1:\d+\//.exec(cli.output())![0]);
       await cli.waitFor(/\[sweep\]/, 30_000);
-      expect((await get(port, '/', 'localhost')).status).toBe(200);
+      expect((await getWithHost(port, '/', 'localhost')).status).toBe(200);
       const stream = await openStream(port);
       cli.child.kill('SIGINT');
       expect(await cli.exited).toBe(130);

@@ -6,7 +6,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { connect, createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,20 +18,7 @@ import { run } from '../../lib/api/run';
 import { benchmark } from '../../lib/api/benchmark';
 import { EXIT } from '../../lib/config/errors';
 import { parseMetrics, sampleValue } from '../support/prometheus-text';
-
-/** GET path with the given Host header; the status and body. */
-function get(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { getWithHost } from '../support/http-get';
 
 /** A port nothing listens on now (the OS's choice, closed again). */
 async function freePort(): Promise<number> {
@@ -65,15 +51,15 @@ describe('the metrics endpoint', () => {
     try {
       expect(warnings).toEqual([]);
       // DNS rebinding: a page of evil.example resolved to 127.0.0.1 sends its own name.
-      expect((await get(port, '/metrics', `evil.example:${port}`)).status).toBe(421);
-      expect((await get(port, '/metrics', 'evil.example')).status).toBe(421);
+      expect((await getWithHost(port, '/metrics', `evil.example:${port}`)).status).toBe(421);
+      expect((await getWithHost(port, '/metrics', 'evil.example')).status).toBe(421);
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost']) {
-        const ok = await get(port, '/metrics', host);
+        const ok = await getWithHost(port, '/metrics', host);
         expect(ok.status).toBe(200);
         expect(ok.body).toContain('# TYPE mongo_bench_ops_total counter');
         expect(ok.body).toContain('# TYPE mongo_bench_op_duration_seconds histogram');
       }
-      expect((await get(port, '/', `127.0.0.1:${port}`)).status).toBe(404);
+      expect((await getWithHost(port, '/', `127.0.0.1:${port}`)).status).toBe(404);
     } finally {
       await server.close();
     }
@@ -101,7 +87,7 @@ describe('the metrics endpoint', () => {
       const port = server.endpoint.port;
       expect(port).toBeGreaterThan(0);
       expect(server.url).toBe(`http://127.0.0.1:${port}/metrics`);
-      expect((await get(port, '/metrics', `127.0.0.1:${port}`)).status).toBe(200);
+      expect((await getWithHost(port, '/metrics', `127.0.0.1:${port}`)).status).toBe(200);
     } finally {
       await server.close();
     }
@@ -207,11 +193,11 @@ describeNeeding('crud', 'the metrics of a run on the CRUD test double', () => {
         onEvent: (e) => {
           // A scrape while the run goes: the second step's ticks are arriving.
           if (e.type === 'tick' && e.clients === 2 && during === '')
-            void get(port, '/metrics', `127.0.0.1:${port}`).then((r) => (during = r.body));
+            void getWithHost(port, '/metrics', `127.0.0.1:${port}`).then((r) => (during = r.body));
         },
       });
       // The run was handed a server: it leaves it listening for its owner.
-      const after = await get(port, '/metrics', `localhost:${port}`);
+      const after = await getWithHost(port, '/metrics', `localhost:${port}`);
       expect(after.status).toBe(200);
       const m = parseMetrics(after.body);
       const sum = (k: 'reads' | 'writes' | 'errors') =>
@@ -282,7 +268,8 @@ describeNeeding('crud', 'the metrics of a run on the CRUD test double', () => {
       },
       {
         onEvent: (e) => {
-          if (e.type === 'tick' && !scraped) scraped = get(port, '/metrics', `localhost:${port}`);
+          if (e.type === 'tick' && !scraped)
+            scraped = getWithHost(port, '/metrics', `localhost:${port}`);
         },
       },
     );
@@ -313,7 +300,7 @@ describeNeeding('crud', 'the metrics of a run on the CRUD test double', () => {
           onEvent: (e) => {
             // Stopped at its first measured second, after a scrape that saw it.
             if (e.type === 'tick' && !scraped) {
-              scraped = get(port, '/metrics', `127.0.0.1:${port}`);
+              scraped = getWithHost(port, '/metrics', `127.0.0.1:${port}`);
               void scraped.then(() => stop.abort('SIGINT'));
             }
           },
@@ -355,7 +342,7 @@ describeNeeding('crud', 'the metrics of a run on the CRUD test double', () => {
         {
           onErr: (stderr) => {
             if (!scraped && stderr.includes('[metrics] serving'))
-              scraped = get(port, '/metrics', `127.0.0.1:${port}`);
+              scraped = getWithHost(port, '/metrics', `127.0.0.1:${port}`);
           },
         },
       );
