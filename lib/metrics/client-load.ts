@@ -57,11 +57,14 @@ export class LoadProbe {
       elu.active,
       Math.max(0, (this.pollingMs?.() ?? this.polledAtStart) - this.polledAtStart),
     );
+    // One window for every share: the loop's own (active + idle) where it has one. A separate clock read
+    // after it would count a preemption between the two reads into the window of one figure only.
+    const windowMs = total > 0 ? total : performance.now() - this.startedAt;
     return {
       eventLoopUtilization: round3(total > 0 ? (elu.active - polled) / total : elu.utilization),
       ...(polled > 0 && total > 0 ? { pollingUtilization: round3(polled / total) } : {}),
       cpuMicros: cpu.user + cpu.system,
-      wallMicros: Math.round((performance.now() - this.startedAt) * 1000),
+      wallMicros: Math.round(windowMs * 1000),
     };
   }
 }
