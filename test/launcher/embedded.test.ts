@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { RunError } from '../../lib/config/errors';
@@ -59,30 +58,30 @@ describeOffline(
   },
 );
 
-/** Our data directories for embedded servers (mongo-bench-embedded-*) that exist right now. */
-function embeddedDataDirs(): string[] {
-  return fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('mongo-bench-embedded-'));
+/**
+ * The data roots (mongo-bench-embedded-*) of the given members, read from their `--dbpath`: each member's
+ * directory is `<root>/member-<i>`. Other test files start embedded servers in the same temporary folder
+ * at the same time (and setting TMPDIR inside a jest test does not reach os.tmpdir()), so only these
+ * servers' own roots say whether stop() removed what it made.
+ */
+function dataRootsOf(pids: number[]): string[] {
+  const roots = pids.map((pid) => {
+    const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const dbPath = args[args.indexOf('--dbpath') + 1];
+    expect(path.basename(dbPath)).toMatch(/^member-\d+$/);
+    return path.dirname(dbPath);
+  });
+  const unique = [...new Set(roots)];
+  for (const root of unique) expect(path.basename(root)).toMatch(/^mongo-bench-embedded-/);
+  return unique;
 }
 
 describe('startEmbedded through mongodb-memory-server with the stand-in mongod', () => {
-  // A temporary folder of this file's own: other test files start embedded servers at the same
-  // time, and their data directories in the shared one would read as leftovers of these tests.
-  const savedTmpdir = process.env.TMPDIR;
-  let privateTmp: string;
-  beforeAll(() => {
-    privateTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-test-'));
-    process.env.TMPDIR = privateTmp; // os.tmpdir() reads it at every call
-  });
-  afterAll(() => {
-    if (savedTmpdir === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = savedTmpdir;
-    fs.rmSync(privateTmp, { recursive: true, force: true });
-  });
-
   it('standalone: answers hello at its uri, stop() leaves no process behind', async () => {
     const server = await startEmbedded({ topology: 'standalone', binary: FAKE_MONGOD });
     const [port] = portsOf(server.uri);
     const pids = pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`);
+    const roots = dataRootsOf(pids);
     try {
       // What the stand-in reports (`mongod --version`): MONGO_BENCH_FAKE_VERSION, else its default.
       expect(server.version).toBe(fakeVersionFromEnv().text);
@@ -93,13 +92,15 @@ describe('startEmbedded through mongodb-memory-server with the stand-in mongod',
       await server.stop();
     }
     expectGone(pids);
-    expect(embeddedDataDirs()).toEqual([]);
+    expect(roots).toHaveLength(1);
+    expect(roots.filter((root) => fs.existsSync(root))).toEqual([]);
   });
 
   it('replset: a set of 3 at a replicaSet uri, all stopped afterwards', async () => {
     const server = await startEmbedded({ topology: 'replset', replicas: 3, binary: FAKE_MONGOD });
     const ports = portsOf(server.uri);
     const pids = ports.flatMap((port) => pidsWithCommandLine(FAKE_MONGOD, `--port ${port}`));
+    const roots = dataRootsOf(pids);
     try {
       expect(server.uri).toMatch(
         /^mongodb:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+\/\?replicaSet=\w+$/,
@@ -111,7 +112,8 @@ describe('startEmbedded through mongodb-memory-server with the stand-in mongod',
       await server.stop();
     }
     expectGone(pids);
-    expect(embeddedDataDirs()).toEqual([]);
+    expect(roots).toHaveLength(1);
+    expect(roots.filter((root) => fs.existsSync(root))).toEqual([]);
   });
 
   it('says so when the binary is not a mongod', async () => {
