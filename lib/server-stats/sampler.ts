@@ -34,9 +34,10 @@ export interface SamplerOptions {
 }
 
 /**
- * The first and the last reading bound every total (a counter's growth over the run) and overlap no
- * grid reading, so they may wait longer than a grid reading: a busy process that answers a short
- * interval's reading late must not cost the whole run its totals.
+ * The first and the last reading bound every total (a counter's growth over the run), and a window's
+ * opening and closing readings bound its step's count (the consistency check): they may wait longer than
+ * a grid reading. A busy process, or a loaded load machine, that answers a short interval's reading late
+ * must not cost the run its totals or a step its check.
  */
 const EDGE_TIMEOUT_MS = 2000;
 
@@ -169,7 +170,7 @@ export class Sampler<T> {
   ): Promise<void> {
     const list = this.readings.get(source.id)!;
     const mark = boundary ? { boundary: true as const } : {};
-    const timeoutMs = edge ? Math.max(this.timeoutMs, EDGE_TIMEOUT_MS) : this.timeoutMs;
+    const timeoutMs = edge || boundary ? Math.max(this.timeoutMs, EDGE_TIMEOUT_MS) : this.timeoutMs;
     // A window's boundary and the run's edges must be read, not skipped: one that meets a grid reading
     // under way waits for it (within the timeout), or a count at that edge would be missing.
     const pending = this.busy.get(source.id);

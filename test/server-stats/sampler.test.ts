@@ -64,4 +64,23 @@ describe('Sampler.sampleNow (a measured window opening or closing)', () => {
     );
     expect(readings[readings.length - 1].value).toBeGreaterThan(1);
   });
+
+  it("waits as long for a window's opening or closing reading (they bound a step's count), also behind a slow grid reading", async () => {
+    let value = 0;
+    // Answers in 150 ms: past a 100 ms interval's 90 ms grid timeout, which alone would leave the step
+    // unchecked (a loaded load machine reads a short interval's boundary that late).
+    const source = {
+      id: 'p0',
+      read: () => new Promise<number>((resolve) => setTimeout(() => resolve(++value), 150)),
+    };
+    const sampler = new Sampler<number>([source], { intervalMs: 100 });
+    (sampler as unknown as { origin: number }).origin = performance.now(); // no timer: readings by hand
+    const internals = sampler as unknown as { sampleAll(boundary: boolean): Promise<void> };
+    const grid = internals.sampleAll(false); // times out at 90 ms, still on the wire until 150 ms
+    const boundary = await sampler.sampleNow();
+    await grid;
+    expect(boundary.p0).toMatchObject({ value: 2, boundary: true });
+    const readings = await sampler.stop({ finalSample: false });
+    expect(readings.p0.map((r) => r.value)).toEqual([null, 2]);
+  });
 });
