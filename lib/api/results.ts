@@ -36,19 +36,33 @@ export interface CompareRunOptions extends CompareOptions {
   out?: string;
 }
 
+/** One side of a comparison: the results of several runs of one configuration, or one. */
+async function resolveSide(
+  side: ResultSource | ResultSource[],
+): Promise<{ docs: ResultDocument[]; file?: string }> {
+  const resolved = await Promise.all((Array.isArray(side) ? side : [side]).map(resolve));
+  const files = resolved.map((r) => r.file).filter((f): f is string => f !== undefined);
+  return {
+    docs: resolved.map((r) => r.doc),
+    ...(files.length > 0 ? { file: files.join(',') } : {}),
+  };
+}
+
 /**
- * B against A per client count (A the baseline): ratios and verdicts. `comparison.outcome` is the CI
- * gate: 'regression', 'no regression', or 'not compared' (too few trials to test: no pass). Throws a
- * UsageError for a test double against MongoDB.
+ * B against A per client count (A the baseline): ratios and verdicts. Each side is one result or
+ * several runs of one configuration (every trial of every result is a replicate, as the CLI's
+ * `a1.json,a2.json`). `comparison.outcome` is the CI gate: 'regression', 'no regression', or 'not
+ * compared' (too few trials to test: no pass). Throws a UsageError for a test double against MongoDB.
  */
 export async function compare(
-  a: ResultSource,
-  b: ResultSource,
+  a: ResultSource | ResultSource[],
+  b: ResultSource | ResultSource[],
   options: CompareRunOptions = {},
 ): Promise<Comparison> {
-  const [ra, rb] = await Promise.all([resolve(a), resolve(b)]);
+  const [ra, rb] = await Promise.all([resolveSide(a), resolveSide(b)]);
   const { out, ...compareOptions } = options;
-  const comparison = compareResults(ra.doc, rb.doc, compareOptions, { a: ra.file, b: rb.file });
-  if (out !== undefined) await writeComparison(comparison, out, [ra.doc, rb.doc]);
+  const comparison = compareResults(ra.docs, rb.docs, compareOptions, { a: ra.file, b: rb.file });
+  // The page overlays the first result of each side; the verdicts cover every result given.
+  if (out !== undefined) await writeComparison(comparison, out, [ra.docs[0], rb.docs[0]]);
   return comparison;
 }
