@@ -66,9 +66,11 @@ function expectHonestWindow(m: StepMeasurement): void {
   expect(overrun.seconds).toBeLessThanOrEqual(longestOpSeconds + 0.0005);
   // The step ends with its last op, and a little scheduling on a busy machine.
   expect(m.elapsedSeconds).toBeLessThanOrEqual(SECONDS + overrun.seconds + 0.25);
-  // The peak is a window second's, not the overrun's.
+  // The peak is a window second's, not the overrun's; and never below the average, which also counts
+  // the overrun's ops over the little time they took past the close (a loaded machine's slow seconds
+  // can leave every whole second below it).
   const step = summarizeStep([m]);
-  expect(step.peakOpsPerSec.total).toBe(Math.max(...buckets));
+  expect(step.peakOpsPerSec.total).toBe(Math.max(...buckets, step.opsPerSec.total));
   expect(step.overrun).toEqual(overrun);
   const late = overrun.reads + overrun.writes + overrun.errors;
   expect(formatStepTable(step)).toContain(
