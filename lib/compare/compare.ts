@@ -264,11 +264,22 @@ function compareStep(
   const trend = o.interleaved
     ? roundRatioTrend(x, y)
     : (sideTrend('A', aSteps) ?? sideTrend('B', bSteps));
-  if (trend)
+  // Interleaved, a drifting ratio that stays beyond the threshold on one side in every round says the
+  // same at every moment measured: the drift changes the size, not the verdict.
+  const everyRoundBeyond =
+    o.interleaved &&
+    x.length === y.length &&
+    x.every((v) => v > 0) &&
+    (y.every((v, i) => (1 - v / x[i]) * 100 > o.threshold) ||
+      y.every((v, i) => (v / x[i] - 1) * 100 > o.threshold));
+  if (trend && !everyRoundBeyond)
     return {
       ...base,
       note: `not steady: ${trend}; a verdict would compare moments, not configurations`,
     };
+  const trendNote = trend
+    ? `${trend}, but every round is beyond the ${o.threshold}% threshold on the same side`
+    : undefined;
   const pairedOk =
     o.paired &&
     o.interleaved &&
@@ -295,13 +306,14 @@ function compareStep(
   else if (significant) note = `significant, but within the ${o.noise}% noise threshold`;
   const regression = verdict === 'slower' && -change * 100 > o.threshold;
   if (verdict === 'slower' && !regression) note = `within the ${o.threshold}% regression threshold`;
+  const notes = [trendNote, note].filter((n): n is string => n !== undefined);
   return {
     ...base,
     pValue: test.pValue,
     method: `${test.label}, ${test.method}`,
     verdict,
     regression,
-    ...(note ? { note } : {}),
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
   };
 }
 

@@ -65,6 +65,24 @@ describe('trending replicates', () => {
     expect(diverging.steps[0].note).toMatch(
       /^not steady: the per-round ratio B\/A trends: -\d+(\.\d)?% over 6 rounds/,
     );
+    // A ratio that drifts but stays beyond the threshold in every round (a warming A against a B held
+    // back 20 ms a find): slower at every moment, so slower, the drift said.
+    const farBehind = compareResults(
+      doc('a', [trials(drift)]),
+      doc('b', [trials([40, 40, 39, 38, 36, 35])]),
+      { interleaved: true },
+    );
+    expect(farBehind.steps[0]).toMatchObject({ verdict: 'slower', regression: true });
+    expect(farBehind.steps[0].note).toMatch(
+      /^the per-round ratio B\/A trends: -\d+(\.\d)?% over 6 rounds .*, but every round is beyond the 5% threshold on the same side$/,
+    );
+    // Beyond it in all rounds but one: not compared.
+    const oneWithin = compareResults(
+      doc('a', [trials(drift)]),
+      doc('b', [trials([980, 40, 39, 38, 36, 35])]),
+      { interleaved: true },
+    );
+    expect(oneWithin.steps[0].verdict).toBe('not compared');
   });
 
   it('paired (6 rounds or more): the per-round ratios see a 10% slowdown that a drift hides from Mann-Whitney', () => {
